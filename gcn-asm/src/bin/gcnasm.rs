@@ -1,0 +1,6 @@
+//! `gcnasm`: the command-line assembler (clrxasm-compatible flags).
+
+fn main() {
+    eprintln!("gcnasm: not implemented yet");
+    std::process::exit(1);
+}

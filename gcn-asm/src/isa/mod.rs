@@ -1,0 +1,289 @@
+//! The GCN instruction set as data: one row per instruction.
+//!
+//! The rows come from `gcn-asm/isa/*.isa` (a readable text table, see
+//! `gcn-asm/isa/README.md`), turned into Rust statics by `build.rs`. The
+//! encoder, the decoder and the emulator all read these rows; nothing about
+//! an instruction is written anywhere else.
+
+use crate::arch::GcnVersion;
+
+/// Instruction encoding families.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Encoding {
+    /// Scalar, two sources.
+    Sop2,
+    /// Scalar, one source.
+    Sop1,
+    /// Scalar with a 16-bit immediate.
+    Sopk,
+    /// Scalar compare.
+    Sopc,
+    /// Scalar program control.
+    Sopp,
+    /// Scalar memory read (GCN 1.0/1.1).
+    Smrd,
+    /// Scalar memory (GCN 1.2/1.4).
+    Smem,
+    /// Vector, two sources (also encodable as VOP3, SDWA, DPP).
+    Vop2,
+    /// Vector, one source (also encodable as VOP3, SDWA, DPP).
+    Vop1,
+    /// Vector compare (also encodable as VOP3, SDWA, DPP).
+    Vopc,
+    /// Vector, three-operand encoding only (VOP3A or VOP3B).
+    Vop3,
+    /// Vector packed math (GCN 1.4).
+    Vop3p,
+    /// Vector interpolation.
+    Vintrp,
+    /// Local/global data share.
+    Ds,
+    /// Untyped buffer.
+    Mubuf,
+    /// Typed buffer.
+    Mtbuf,
+    /// Image.
+    Mimg,
+    /// Export.
+    Exp,
+    /// Flat memory (GCN 1.1+).
+    Flat,
+    /// Global memory (GCN 1.4).
+    Global,
+    /// Scratch memory (GCN 1.4).
+    Scratch,
+}
+
+/// The encoding field (or syntactic role) an operand fills.
+///
+/// Operands are listed in a row in the order the assembly syntax takes them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Field {
+    /// Scalar destination (SOP*, VOP3B carry-out, VOPC/VOP3 compare result,
+    /// v_readlane result).
+    Sdst,
+    /// First scalar source (SOP*).
+    Ssrc0,
+    /// Second scalar source (SOP*, v_readlane/v_writelane lane select).
+    Ssrc1,
+    /// 16-bit signed immediate (SOPK/SOPP).
+    Simm16,
+    /// 16-bit unsigned immediate (SOPK/SOPP).
+    Imm16,
+    /// A branch target; stored relative to the next instruction.
+    RelAddr,
+    /// `hwreg(NAME, OFFSET, SIZE)` (s_getreg/s_setreg).
+    Hwreg,
+    /// A 32-bit literal that follows the instruction (s_setreg_imm32_b32,
+    /// v_madmk/v_madak's constant).
+    Lit32,
+    /// `vmcnt(N) & expcnt(N) & lgkmcnt(N)` or a plain number (s_waitcnt).
+    Waitcnt,
+    /// `sendmsg(MSG, GSOP, STREAM)` or a plain number.
+    Sendmsg,
+    /// SMRD/SMEM data register(s).
+    Sdata,
+    /// SMRD/SMEM base register pair or quad.
+    Sbase,
+    /// SMRD/SMEM offset: an immediate or an SGPR (M0 for stores on 1.2).
+    Soffset,
+    /// Vector destination.
+    Vdst,
+    /// First source of a vector instruction: VGPR, SGPR, constant or literal.
+    Src0,
+    /// Second source (VOP3 forms): VGPR, SGPR, constant or literal.
+    Src1,
+    /// Third source (VOP3).
+    Src2,
+    /// Second source of VOP2/VOPC: VGPR only in the 32-bit encoding.
+    Vsrc1,
+    /// A VGPR-only source (v_readlane's VSRC0, VINTRP VSRC).
+    Vsrc0,
+    /// Scalar third source (carry-in / condition mask of VOP3 forms of
+    /// v_addc/v_cndmask); must be VCC in the 32-bit encoding.
+    Ssrc2,
+    /// VINTRP attribute (`attrN.c`).
+    Attr,
+    /// VINTRP parameter (`p10`, `p20`, `p0`).
+    InterpParam,
+}
+
+/// The data type of an operand; decides the register count and how a
+/// floating-point literal is encoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DataType {
+    /// Untyped 16 bits.
+    B16,
+    /// Untyped 32 bits.
+    B32,
+    /// Untyped 64 bits.
+    B64,
+    /// Untyped 96 bits.
+    B96,
+    /// Untyped 128 bits.
+    B128,
+    /// Untyped 256 bits.
+    B256,
+    /// Untyped 512 bits.
+    B512,
+    /// Signed 16-bit integer.
+    I16,
+    /// Unsigned 16-bit integer.
+    U16,
+    /// Signed 32-bit integer.
+    I32,
+    /// Unsigned 32-bit integer.
+    U32,
+    /// Signed 64-bit integer.
+    I64,
+    /// Unsigned 64-bit integer.
+    U64,
+    /// Half float.
+    F16,
+    /// Single float.
+    F32,
+    /// Double float.
+    F64,
+    /// Two packed halves (VOP3P).
+    PkF16,
+    /// Two packed 16-bit integers (VOP3P).
+    PkI16,
+    /// Two packed unsigned 16-bit integers (VOP3P).
+    PkU16,
+}
+
+impl DataType {
+    /// Number of 32-bit registers the operand occupies.
+    pub const fn registers(self) -> u16 {
+        match self {
+            DataType::B64 | DataType::I64 | DataType::U64 | DataType::F64 => 2,
+            DataType::B96 => 3,
+            DataType::B128 => 4,
+            DataType::B256 => 8,
+            DataType::B512 => 16,
+            _ => 1,
+        }
+    }
+
+    /// How a floating-point literal given for this operand is encoded.
+    pub const fn float_kind(self) -> FloatKind {
+        match self {
+            DataType::F16 | DataType::PkF16 => FloatKind::Half,
+            DataType::F64 => FloatKind::Double,
+            _ => FloatKind::Single,
+        }
+    }
+}
+
+/// Floating-point format used for literals and inline float constants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FloatKind {
+    /// IEEE half.
+    Half,
+    /// IEEE single.
+    Single,
+    /// IEEE double (a literal holds the high 32 bits).
+    Double,
+}
+
+/// One operand of an instruction row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct OperandSpec {
+    /// The field or role.
+    pub field: Field,
+    /// The data type.
+    pub ty: DataType,
+    /// The register count, when it is not the type's (e.g. SBASE of 2 or
+    /// 4 registers); 0 means "from the type".
+    pub count: u8,
+}
+
+impl OperandSpec {
+    /// Number of 32-bit registers.
+    pub const fn registers(&self) -> u16 {
+        if self.count != 0 {
+            self.count as u16
+        } else {
+            self.ty.registers()
+        }
+    }
+}
+
+/// Row flags (a bit set); see `gcn-asm/isa/README.md` for each flag's
+/// spelling in the table.
+pub mod flags {
+    /// VOP2/VOP1/VOPC: the VOP3 form is VOP3B (SDST field is a carry-out).
+    pub const VOP3B: u32 = 1 << 0;
+    /// VOP2/VOP1/VOPC: no SDWA form.
+    pub const NO_SDWA: u32 = 1 << 1;
+    /// VOP2/VOP1/VOPC: no DPP form.
+    pub const NO_DPP: u32 = 1 << 2;
+    /// VOP2/VOP1/VOPC: no VOP3 form.
+    pub const NO_VOP3: u32 = 1 << 3;
+    /// Only on GCN 1.4.1 (gfx906); the opcode is in the 1.4 column.
+    pub const GCN141_ONLY: u32 = 1 << 4;
+    /// VOP3 forms accept `op_sel` (GCN 1.4 16-bit instructions).
+    pub const OP_SEL: u32 = 1 << 5;
+    /// The instruction takes no operands at all (s_endpgm, s_barrier …).
+    pub const NO_OPERANDS: u32 = 1 << 6;
+    /// The last immediate may be omitted (defaults to 0), as for s_nop?
+    pub const OPTIONAL_IMM: u32 = 1 << 7;
+    /// Instruction reads or writes memory through SMEM as a store.
+    pub const STORE: u32 = 1 << 8;
+    /// VOP3P instruction with `op_sel_hi`/`neg_lo`/`neg_hi` (mixed
+    /// precision instructions such as v_mad_mix use MIX semantics).
+    pub const MIX: u32 = 1 << 9;
+    /// Source modifiers (abs/neg) are not allowed (integer VOP3P etc.).
+    pub const NO_SRC_MODS: u32 = 1 << 10;
+}
+
+/// Sentinel in [`InstrRow::opcodes`] for "not on this version".
+pub const NO_OPCODE: u16 = u16::MAX;
+
+/// One instruction, as one row of the ISA table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InstrRow {
+    /// Lower-case mnemonic.
+    pub mnemonic: &'static str,
+    /// Encoding family.
+    pub encoding: Encoding,
+    /// Opcode for GCN 1.0, 1.1, 1.2, 1.4 ([`NO_OPCODE`] when absent).
+    pub opcodes: [u16; 4],
+    /// Operands in syntax order.
+    pub operands: &'static [OperandSpec],
+    /// [`flags`] bit set.
+    pub flags: u32,
+}
+
+impl InstrRow {
+    /// The opcode on `version`, if the instruction exists there.
+    pub fn opcode(&self, version: GcnVersion) -> Option<u16> {
+        if self.flags & flags::GCN141_ONLY != 0 && version != GcnVersion::Gcn1_4_1 {
+            return None;
+        }
+        let op = self.opcodes[version.opcode_column()];
+        (op != NO_OPCODE).then_some(op)
+    }
+
+    /// True when `flag` (one of [`flags`]) is set.
+    pub const fn has(&self, flag: u32) -> bool {
+        self.flags & flag != 0
+    }
+}
+
+mod table {
+    use super::*;
+    include!(concat!(env!("OUT_DIR"), "/isa_table.rs"));
+}
+
+pub use table::INSTRUCTIONS;
+
+/// All rows whose mnemonic is `mnemonic` (lower case), in table order.
+pub fn rows(mnemonic: &str) -> &'static [InstrRow] {
+    table::rows_by_mnemonic(mnemonic)
+}
+
+/// The row to use for `mnemonic` on `version`: the first row available there.
+pub fn lookup(mnemonic: &str, version: GcnVersion) -> Option<&'static InstrRow> {
+    rows(mnemonic).iter().find(|r| r.opcode(version).is_some())
+}
