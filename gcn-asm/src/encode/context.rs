@@ -75,8 +75,12 @@ impl OperandError {
 /// checked. Applied by [`crate::encode::apply_fixup`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum FixupKind {
-    /// A 32-bit literal dword (the whole word `word`).
-    Literal32,
+    /// A 32-bit literal dword: the whole word `word` (counted from the
+    /// instruction's first word).
+    Literal32 {
+        /// Index of the literal's word.
+        word: u8,
+    },
     /// A signed or unsigned 16-bit immediate in bits 0-15 of word 0
     /// (SOPK/SOPP), accepted in -32768..=65535.
     Imm16,

@@ -1,11 +1,109 @@
-//! Instruction statements to machine words, one module per encoding family.
+//! Instruction statements to machine words, one module per encoding family:
+//! [`scalar`] (SOP2, SOP1, SOPK, SOPC, SOPP), [`smem`] (SMRD, SMEM),
+//! [`vector`] (VOP2, VOP1, VOPC, VOP3, VOP3P with SDWA/DPP),
+//! [`vintrp`]. Shared operand syntax lives in [`operand`], the contract with
+//! the statement-level assembler in [`context`].
 
 pub mod context;
+pub(crate) mod operand;
+pub(crate) mod scalar;
+pub(crate) mod smem;
+pub(crate) mod vector;
+pub(crate) mod vintrp;
 
-use context::{FixupKind, OperandContext, OperandError, RegisterSymbol, SectionId, Value};
+use context::{
+    DeferredExpr, ExprValue, Fixup, FixupKind, OperandContext, OperandError, RegisterSymbol,
+    SectionId, Value,
+};
 
 use crate::arch::GcnVersion;
+use crate::isa::{self, Encoding, InstrRow};
 use crate::syntax::cursor::Cursor;
+use crate::syntax::float::parse_float_literal;
+
+/// An encoding forced by a mnemonic suffix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Forced {
+    /// No suffix: the assembler picks the shortest encoding that fits.
+    Auto,
+    /// `_e32`: the 32-bit VOP1/VOP2/VOPC encoding.
+    E32,
+    /// `_e64`: the VOP3 encoding.
+    E64,
+    /// `_sdwa`.
+    Sdwa,
+    /// `_dpp`.
+    Dpp,
+}
+
+/// The words and fix-ups of one instruction being built.
+#[derive(Debug)]
+pub(crate) struct Emitter {
+    words: [u32; 4],
+    len: usize,
+    fixups: [Option<Fixup>; 4],
+}
+
+impl Emitter {
+    pub(crate) fn new() -> Self {
+        Emitter {
+            words: [0; 4],
+            len: 0,
+            fixups: [None; 4],
+        }
+    }
+
+    /// Appends a word and returns its index.
+    pub(crate) fn push(&mut self, word: u32) -> u8 {
+        self.words[self.len] = word;
+        self.len += 1;
+        (self.len - 1) as u8
+    }
+
+    /// Asks for a fix-up.
+    pub(crate) fn fixup(&mut self, word: u8, kind: FixupKind, expr: DeferredExpr, at: usize) {
+        if let Some(slot) = self.fixups.iter_mut().find(|f| f.is_none()) {
+            *slot = Some(Fixup {
+                word,
+                kind,
+                expr,
+                at,
+            });
+        }
+    }
+
+    /// Size in bytes so far.
+    pub(crate) fn size(&self) -> usize {
+        self.len * 4
+    }
+
+    fn finish(self, ctx: &mut dyn OperandContext) {
+        for &w in &self.words[..self.len] {
+            ctx.emit(w);
+        }
+        for f in self.fixups.iter().flatten() {
+            ctx.fixup(*f);
+        }
+    }
+}
+
+/// Everything the family encoders need about the current statement.
+pub(crate) struct Statement<'a> {
+    /// The instruction's table row.
+    pub row: &'static InstrRow,
+    /// Its opcode on the target version.
+    pub opcode: u16,
+    /// Target version.
+    pub version: GcnVersion,
+    /// The encoding forced by a suffix.
+    pub forced: Forced,
+    /// Cursor after the mnemonic.
+    pub cur: Cursor<'a>,
+    /// The mnemonic as written.
+    pub mnemonic: &'a str,
+}
+
+const MAX_MNEMONIC: usize = 48;
 
 /// Assembles one instruction statement.
 ///
@@ -17,11 +115,102 @@ pub fn assemble_instruction(
     statement: &str,
     mnemonic_end: usize,
 ) -> Result<(), OperandError> {
-    let _ = ctx;
-    Err(OperandError::new(
-        0,
-        format!("unknown instruction `{}`", &statement[..mnemonic_end]),
-    ))
+    let mnemonic = &statement[..mnemonic_end];
+    let version = ctx.version();
+    let mut buffer = [0u8; MAX_MNEMONIC];
+    if mnemonic.len() > MAX_MNEMONIC {
+        return Err(OperandError::new(
+            0,
+            format!("unknown instruction `{mnemonic}`"),
+        ));
+    }
+    let lower = &mut buffer[..mnemonic.len()];
+    lower.copy_from_slice(mnemonic.as_bytes());
+    lower.make_ascii_lowercase();
+    let lower = std::str::from_utf8(lower).unwrap_or("");
+    let (rows, forced) = find_rows(lower);
+    if rows.is_empty() {
+        return Err(OperandError::new(
+            0,
+            format!("unknown instruction `{mnemonic}`"),
+        ));
+    }
+    let Some(row) = rows.iter().find(|r| r.opcode(version).is_some()) else {
+        let available: Vec<&str> = GcnVersion::ALL
+            .iter()
+            .filter(|v| rows.iter().any(|r| r.opcode(**v).is_some()))
+            .map(|v| v.name())
+            .collect();
+        return Err(OperandError::new(
+            0,
+            format!(
+                "instruction `{mnemonic}` is not available on {version} (it exists on {})",
+                available.join(", ")
+            ),
+        ));
+    };
+    let opcode = row.opcode(version).unwrap_or(0);
+    let mut st = Statement {
+        row,
+        opcode,
+        version,
+        forced,
+        cur: Cursor::at(statement, mnemonic_end),
+        mnemonic,
+    };
+    let mut out = Emitter::new();
+    match row.encoding {
+        Encoding::Sop2
+        | Encoding::Sop1
+        | Encoding::Sopk
+        | Encoding::Sopc
+        | Encoding::Sopp => scalar::encode(ctx, &mut st, &mut out)?,
+        Encoding::Smrd => smem::encode_smrd(ctx, &mut st, &mut out)?,
+        Encoding::Smem => smem::encode_smem(ctx, &mut st, &mut out)?,
+        Encoding::Vop2 | Encoding::Vop1 | Encoding::Vopc | Encoding::Vop3 | Encoding::Vop3p => {
+            vector::encode(ctx, &mut st, &mut out)?
+        }
+        Encoding::Vintrp => vintrp::encode(ctx, &mut st, &mut out)?,
+        other => {
+            return Err(OperandError::new(
+                0,
+                format!(
+                    "instruction `{mnemonic}` ({other:?} encoding) is not supported by the encoder yet"
+                ),
+            ))
+        }
+    }
+    if !st.cur.is_blank() {
+        return Err(OperandError::new(
+            st.cur.pos(),
+            format!("unexpected `{}` after the operands", st.cur.rest().trim_end()),
+        ));
+    }
+    out.finish(ctx);
+    Ok(())
+}
+
+/// Rows for a lower-case mnemonic, with an encoding suffix stripped when the
+/// full name is not an instruction itself.
+fn find_rows(lower: &str) -> (&'static [InstrRow], Forced) {
+    let rows = isa::rows(lower);
+    if !rows.is_empty() {
+        return (rows, Forced::Auto);
+    }
+    for (suffix, forced) in [
+        ("_e32", Forced::E32),
+        ("_e64", Forced::E64),
+        ("_sdwa", Forced::Sdwa),
+        ("_dpp", Forced::Dpp),
+    ] {
+        if let Some(base) = lower.strip_suffix(suffix) {
+            let rows = isa::rows(base);
+            if !rows.is_empty() {
+                return (rows, forced);
+            }
+        }
+    }
+    (&[], Forced::Auto)
 }
 
 /// Parses the text after `%` in `sym = %…` (a register, register range or
@@ -30,8 +219,26 @@ pub fn parse_register_symbol(
     ctx: &mut dyn OperandContext,
     cur: &mut Cursor<'_>,
 ) -> Result<RegisterSymbol, OperandError> {
-    let _ = ctx;
-    Err(OperandError::new(cur.pos(), "register symbols are not supported yet"))
+    cur.skip_spaces();
+    let at = cur.pos();
+    if let Some((lit, len)) = parse_float_literal(cur.rest()) {
+        cur.bump(len);
+        return Ok(RegisterSymbol::Float(lit));
+    }
+    match operand::try_register(ctx, cur)? {
+        operand::RegParse::Reg(reg) => Ok(RegisterSymbol::Registers {
+            code: reg.code,
+            count: reg.count,
+        }),
+        operand::RegParse::Constant(c) => Ok(c),
+        operand::RegParse::NotRegister => match ctx.expression(cur)? {
+            ExprValue::Known(v) if v.section.is_none() => Ok(RegisterSymbol::Integer(v.value)),
+            _ => Err(OperandError::new(
+                at,
+                "a register symbol must name registers or a constant known here",
+            )),
+        },
+    }
 }
 
 /// Applies a fix-up once its expression is known. `instruction` is where
@@ -42,8 +249,99 @@ pub fn apply_fixup(
     instruction: (SectionId, u64),
     words: &mut [u32],
 ) -> Result<(), String> {
-    let _ = (kind, value, instruction, words);
-    Err("fix-ups are not supported yet".into())
+    let absolute = |what: &str| -> Result<i64, String> {
+        if value.section.is_some() {
+            Err(format!("{what} must be an absolute value, not an address"))
+        } else {
+            Ok(value.value)
+        }
+    };
+    let set = |words: &mut [u32], index: usize, mask: u32, shift: u32, v: u32| {
+        if let Some(w) = words.get_mut(index) {
+            *w = (*w & !(mask << shift)) | ((v & mask) << shift);
+        }
+    };
+    match kind {
+        FixupKind::Literal32 { word } => {
+            let v = absolute("a literal")?;
+            let literal = operand::literal_word(v, 0).map_err(|e| e.message)?;
+            set(words, word as usize, u32::MAX, 0, literal);
+        }
+        FixupKind::Imm16 => {
+            let v = absolute("a 16-bit immediate")?;
+            if !(-32768..=65535).contains(&v) {
+                return Err(format!("value {v} does not fit in a 16-bit immediate"));
+            }
+            set(words, 0, 0xffff, 0, v as u32);
+        }
+        FixupKind::Branch16 { instruction_size } => {
+            let offset = branch_offset(value, instruction, instruction_size)?;
+            set(words, 0, 0xffff, 0, offset as u32);
+        }
+        FixupKind::SmrdOffset8 => {
+            let v = absolute("an SMRD offset")?;
+            if !(0..=255).contains(&v) {
+                return Err(format!("SMRD offset {v} does not fit in 8 bits"));
+            }
+            set(words, 0, 0xff, 0, v as u32);
+        }
+        FixupKind::SmemOffset20 => {
+            let v = absolute("an SMEM offset")?;
+            if !(0..(1 << 20)).contains(&v) {
+                return Err(format!("SMEM offset {v} does not fit in 20 bits"));
+            }
+            set(words, 1, 0xf_ffff, 0, v as u32);
+        }
+        FixupKind::SmemOffset21 => {
+            let v = absolute("an SMEM offset")?;
+            if !(-(1 << 20)..(1 << 20)).contains(&v) {
+                return Err(format!("SMEM offset {v} does not fit in 21 bits (signed)"));
+            }
+            set(words, 1, 0x1f_ffff, 0, v as u32);
+        }
+        FixupKind::Field {
+            word,
+            shift,
+            bits,
+            signed,
+        } => {
+            let v = absolute("the value")?;
+            let max = 1i64 << bits;
+            let min = if signed { -(max >> 1) } else { 0 };
+            let limit = if signed { max >> 1 } else { max };
+            if v < min || v >= limit {
+                return Err(format!("value {v} does not fit in {bits} bits"));
+            }
+            set(words, word as usize, (max - 1) as u32, u32::from(shift), v as u32);
+        }
+    }
+    Ok(())
+}
+
+/// The SIMM16 of a branch from the instruction at `instruction` (of
+/// `instruction_size` bytes) to `target`.
+pub(crate) fn branch_offset(
+    target: Value,
+    instruction: (SectionId, u64),
+    instruction_size: u8,
+) -> Result<i64, String> {
+    if let Some(section) = target.section {
+        if section != instruction.0 {
+            return Err("branch target is in another section".into());
+        }
+    }
+    let next = instruction.1 as i64 + i64::from(instruction_size);
+    let delta = target.value - next;
+    if delta % 4 != 0 {
+        return Err(format!(
+            "branch target is not a multiple of 4 bytes away (offset {delta})"
+        ));
+    }
+    let words = delta / 4;
+    if !(-32768..=32767).contains(&words) {
+        return Err(format!("branch target is too far away ({words} words)"));
+    }
+    Ok(words)
 }
 
 /// The word used to pad code (`s_nop 0`).

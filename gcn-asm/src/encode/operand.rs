@@ -1,0 +1,829 @@
+//! Operands shared by every encoding family: registers and register ranges,
+//! register symbols, inline constants, literals and immediate expressions.
+
+use super::context::{ExprValue, OperandContext, OperandError, RegisterSymbol};
+use crate::arch::GcnVersion;
+use crate::isa::FloatKind;
+use crate::syntax::cursor::Cursor;
+use crate::syntax::float::{parse_float_literal, FloatLiteral};
+
+/// Operand code of the first VGPR in the 9-bit source space.
+pub(crate) const VGPR_BASE: u16 = 256;
+/// Operand code meaning "a 32-bit literal follows".
+pub(crate) const LITERAL_CODE: u16 = 255;
+/// VCC_LO.
+pub(crate) const VCC: u16 = 106;
+/// M0.
+pub(crate) const M0: u16 = 124;
+/// SCC as a source.
+pub(crate) const SCC: u16 = 253;
+/// LDS_DIRECT as a source.
+pub(crate) const LDS_DIRECT: u16 = 254;
+
+/// A register range in the 9-bit operand-code space.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Reg {
+    /// Code of the first register (VGPRs: 256 + n).
+    pub code: u16,
+    /// Number of registers.
+    pub count: u16,
+}
+
+impl Reg {
+    /// True for VGPRs.
+    pub fn is_vgpr(&self) -> bool {
+        self.code >= VGPR_BASE
+    }
+
+    /// True for SGPRs and the scalar specials below code 128 (VCC, M0, …).
+    pub fn is_scalar_register(&self) -> bool {
+        self.code < 128
+    }
+}
+
+/// What kinds of operand one syntactic position accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Accept {
+    /// SGPRs, VCC, M0, EXEC, TTMP, TBA/TMA, FLAT_SCRATCH, XNACK_MASK.
+    pub scalar: bool,
+    /// VGPRs.
+    pub vector: bool,
+    /// SCC, VCCZ, EXECZ, the GCN 1.4 apertures and LDS_DIRECT (sources).
+    pub special_sources: bool,
+    /// Inline constants and literals.
+    pub constants: bool,
+}
+
+impl Accept {
+    /// A scalar destination.
+    pub const SDST: Accept = Accept {
+        scalar: true,
+        vector: false,
+        special_sources: false,
+        constants: false,
+    };
+    /// A scalar source.
+    pub const SSRC: Accept = Accept {
+        scalar: true,
+        vector: false,
+        special_sources: true,
+        constants: true,
+    };
+    /// A vector destination or VGPR-only source.
+    pub const VGPR: Accept = Accept {
+        scalar: false,
+        vector: true,
+        special_sources: false,
+        constants: false,
+    };
+    /// Any vector-instruction source.
+    pub const SRC: Accept = Accept {
+        scalar: true,
+        vector: true,
+        special_sources: true,
+        constants: true,
+    };
+}
+
+/// A literal's value: known now or filled in by a fix-up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Literal {
+    /// The 32-bit value.
+    Known(u32),
+    /// Resolved after the pass.
+    Deferred(super::context::DeferredExpr),
+}
+
+/// A parsed source operand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Src {
+    /// Registers (scalar, vector or special).
+    Reg(Reg),
+    /// An inline constant (codes 128-208, 240-248).
+    Inline(u16),
+    /// A literal dword (code 255).
+    Literal(Literal),
+}
+
+impl Src {
+    /// The operand code for the instruction's source field.
+    pub fn code(&self) -> u16 {
+        match *self {
+            Src::Reg(r) => r.code,
+            Src::Inline(c) => c,
+            Src::Literal(_) => LITERAL_CODE,
+        }
+    }
+
+    /// The register, when it is one.
+    pub fn reg(&self) -> Option<Reg> {
+        match *self {
+            Src::Reg(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// True for VGPRs.
+    pub fn is_vgpr(&self) -> bool {
+        matches!(self, Src::Reg(r) if r.is_vgpr())
+    }
+
+    /// True when the operand reads the scalar constant bus (SGPRs and
+    /// scalar specials, including VCC and M0).
+    pub fn is_sgpr_like(&self) -> bool {
+        matches!(self, Src::Reg(r) if !r.is_vgpr())
+    }
+}
+
+/// A source with its position in the statement, for error messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Located<T> {
+    /// The value.
+    pub value: T,
+    /// Byte offset of its first character.
+    pub at: usize,
+}
+
+/// Inline float constants: codes 240..=247 are ±0.5, ±1, ±2, ±4; 248 is
+/// 1/(2π) (GCN 1.2+).
+const INLINE_FLOATS: [f64; 8] = [0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0];
+
+fn inline_float_bits(kind: FloatKind, index: usize) -> u64 {
+    let v = INLINE_FLOATS[index];
+    match kind {
+        FloatKind::Half => u64::from(half::f16::from_f64(v).to_bits()),
+        FloatKind::Single => u64::from((v as f32).to_bits()),
+        FloatKind::Double => v.to_bits(),
+    }
+}
+
+fn inv_2pi_bits(kind: FloatKind) -> u64 {
+    match kind {
+        FloatKind::Half => 0x3118,
+        FloatKind::Single => 0x3e22_f983,
+        FloatKind::Double => 0x3fc4_5f30_6dc9_c882,
+    }
+}
+
+/// Encodes a floating-point literal for an operand of `kind`: an inline
+/// constant when the value is one exactly, otherwise a literal (for doubles,
+/// the high 32 bits).
+pub(crate) fn float_source(lit: &FloatLiteral, kind: FloatKind, version: GcnVersion) -> Src {
+    let bits: u64 = match kind {
+        FloatKind::Half => u64::from(lit.half_bits()),
+        FloatKind::Single => u64::from(lit.single_bits()),
+        FloatKind::Double => lit.double_bits(),
+    };
+    if bits == 0 {
+        return Src::Inline(128);
+    }
+    if let Some(i) = (0..8).find(|&i| inline_float_bits(kind, i) == bits) {
+        return Src::Inline(240 + i as u16);
+    }
+    if version.is_gcn12_or_later() && bits == inv_2pi_bits(kind) {
+        return Src::Inline(248);
+    }
+    let word = match kind {
+        FloatKind::Double => (bits >> 32) as u32,
+        _ => bits as u32,
+    };
+    Src::Literal(Literal::Known(word))
+}
+
+/// An integer as a source: inline constant in -16..=64, else a literal.
+pub(crate) fn integer_source(value: i64, at: usize) -> Result<Src, OperandError> {
+    if (-16..=64).contains(&value) {
+        Ok(Src::Inline(if value >= 0 {
+            128 + value as u16
+        } else {
+            (192 - value) as u16
+        }))
+    } else {
+        Ok(Src::Literal(Literal::Known(literal_word(value, at)?)))
+    }
+}
+
+/// Checks that `value` fits a 32-bit literal (signed or unsigned).
+pub(crate) fn literal_word(value: i64, at: usize) -> Result<u32, OperandError> {
+    if (-(1i64 << 31)..(1i64 << 32)).contains(&value) {
+        Ok(value as u32)
+    } else {
+        Err(OperandError::new(
+            at,
+            format!("value {value} does not fit in a 32-bit literal"),
+        ))
+    }
+}
+
+/// The scalar special registers by name: (name, code, count, minimum
+/// version, maximum version).
+fn special_register(name: &str, version: GcnVersion) -> Option<Reg> {
+    use GcnVersion::*;
+    let gcn14 = version.is_gcn14();
+    let (code, count) = match name {
+        "vcc" => (VCC, 2),
+        "vcc_lo" => (VCC, 1),
+        "vcc_hi" => (VCC + 1, 1),
+        "exec" => (126, 2),
+        "exec_lo" => (126, 1),
+        "exec_hi" => (127, 1),
+        "m0" => (M0, 1),
+        "tba" if !gcn14 => (108, 2),
+        "tba_lo" if !gcn14 => (108, 1),
+        "tba_hi" if !gcn14 => (109, 1),
+        "tma" if !gcn14 => (110, 2),
+        "tma_lo" if !gcn14 => (110, 1),
+        "tma_hi" if !gcn14 => (111, 1),
+        "flat_scratch" | "flat_scratch_lo" | "flat_scratch_hi" => {
+            let base = match version {
+                Gcn1_0 => return None,
+                Gcn1_1 => 104,
+                _ => 102,
+            };
+            match name {
+                "flat_scratch" => (base, 2),
+                "flat_scratch_lo" => (base, 1),
+                _ => (base + 1, 1),
+            }
+        }
+        "xnack_mask" if version.is_gcn12_or_later() => (104, 2),
+        "xnack_mask_lo" if version.is_gcn12_or_later() => (104, 1),
+        "xnack_mask_hi" if version.is_gcn12_or_later() => (105, 1),
+        "scc" => (SCC, 1),
+        "vccz" => (251, 1),
+        "execz" => (252, 1),
+        "lds" | "lds_direct" | "src_lds_direct" => (LDS_DIRECT, 1),
+        "src_shared_base" | "shared_base" if gcn14 => (235, 1),
+        "src_shared_limit" | "shared_limit" if gcn14 => (236, 1),
+        "src_private_base" | "private_base" if gcn14 => (237, 1),
+        "src_private_limit" | "private_limit" if gcn14 => (238, 1),
+        "src_pops_exiting_wave_id" | "pops_exiting_wave_id" if gcn14 => (239, 1),
+        _ => return None,
+    };
+    Some(Reg { code, count })
+}
+
+/// Number of SGPRs addressable by name on `version`.
+pub(crate) fn max_sgprs(version: GcnVersion) -> u16 {
+    if version.is_gcn12_or_later() {
+        102
+    } else {
+        104
+    }
+}
+
+fn ttmp_base(version: GcnVersion) -> (u16, u16) {
+    if version.is_gcn14() {
+        (108, 16)
+    } else {
+        (112, 12)
+    }
+}
+
+/// Register families that take an index or range (`s`, `v`, `ttmp`, and
+/// the multi-register specials `vcc`, `exec`, …).
+enum RegBase {
+    Sgpr,
+    Vgpr,
+    Ttmp,
+    Special(Reg),
+}
+
+fn register_base(lower: &str, version: GcnVersion) -> Option<RegBase> {
+    match lower {
+        "s" => Some(RegBase::Sgpr),
+        "v" => Some(RegBase::Vgpr),
+        "ttmp" => Some(RegBase::Ttmp),
+        _ => special_register(lower, version)
+            .filter(|r| r.count > 1)
+            .map(RegBase::Special),
+    }
+}
+
+/// Splits `s12`/`v7`/`ttmp3` into a family and a number.
+fn numbered_register(lower: &str) -> Option<(RegBase, u32)> {
+    let (base, digits) = if let Some(d) = lower.strip_prefix("ttmp") {
+        (RegBase::Ttmp, d)
+    } else if let Some(d) = lower.strip_prefix('s') {
+        (RegBase::Sgpr, d)
+    } else if let Some(d) = lower.strip_prefix('v') {
+        (RegBase::Vgpr, d)
+    } else {
+        return None;
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.len() > 6 {
+        return None;
+    }
+    Some((base, digits.parse().ok()?))
+}
+
+/// Makes a register range from a family and first/last indices, checking
+/// bounds.
+fn make_range(
+    base: RegBase,
+    first: i64,
+    last: i64,
+    version: GcnVersion,
+    at: usize,
+) -> Result<Reg, OperandError> {
+    if last < first {
+        return Err(OperandError::new(
+            at,
+            format!("register range [{first}:{last}] ends before it starts"),
+        ));
+    }
+    let (code0, limit, what) = match base {
+        RegBase::Sgpr => (0u16, max_sgprs(version), "SGPR"),
+        RegBase::Vgpr => (VGPR_BASE, 256, "VGPR"),
+        RegBase::Ttmp => {
+            let (b, n) = ttmp_base(version);
+            (b, n, "TTMP register")
+        }
+        RegBase::Special(r) => (r.code, r.count, "register part"),
+    };
+    if first < 0 || last >= i64::from(limit) {
+        return Err(OperandError::new(
+            at,
+            format!(
+                "{what} index out of range: {} (the maximum on {version} is {})",
+                if first < 0 { first } else { last },
+                limit - 1
+            ),
+        ));
+    }
+    Ok(Reg {
+        code: code0 + first as u16,
+        count: (last - first + 1) as u16,
+    })
+}
+
+/// Reads `[N]` or `[N:M]` after a register name; `cur` is at `[`.
+fn subscript(
+    ctx: &mut dyn OperandContext,
+    cur: &mut Cursor<'_>,
+) -> Result<(i64, i64), OperandError> {
+    let open = cur.pos();
+    cur.bump(1);
+    let first = absolute_expression(ctx, cur, "register index")?;
+    let last = if cur.eat(b':') {
+        absolute_expression(ctx, cur, "register index")?
+    } else {
+        first
+    };
+    if !cur.eat(b']') {
+        return Err(OperandError::new(
+            cur.pos(),
+            format!(
+                "expected `]` to close the register range opened at column offset {}",
+                open
+            ),
+        ));
+    }
+    Ok((first, last))
+}
+
+/// Parses an expression that must be known now and absolute.
+pub(crate) fn absolute_expression(
+    ctx: &mut dyn OperandContext,
+    cur: &mut Cursor<'_>,
+    what: &str,
+) -> Result<i64, OperandError> {
+    cur.skip_spaces();
+    let at = cur.pos();
+    match ctx.expression(cur)? {
+        ExprValue::Known(v) if v.section.is_none() => Ok(v.value),
+        ExprValue::Known(_) => Err(OperandError::new(
+            at,
+            format!("{what} must be an absolute value, not an address"),
+        )),
+        ExprValue::Deferred(_) => Err(OperandError::new(
+            at,
+            format!("{what} must be known here (it uses a symbol defined later)"),
+        )),
+    }
+}
+
+/// The outcome of trying to read a register at the cursor.
+pub(crate) enum RegParse {
+    /// A register range.
+    Reg(Reg),
+    /// A register symbol bound to a constant.
+    Constant(RegisterSymbol),
+    /// No register here; the cursor has not moved.
+    NotRegister,
+}
+
+/// Tries to read a register, register range or register symbol (with an
+/// optional subscript) at the cursor.
+pub(crate) fn try_register(
+    ctx: &mut dyn OperandContext,
+    cur: &mut Cursor<'_>,
+) -> Result<RegParse, OperandError> {
+    let version = ctx.version();
+    cur.skip_spaces();
+    let start = cur.pos();
+    let Some((name, at)) = cur.symbol() else {
+        return Ok(RegParse::NotRegister);
+    };
+    // `name::` would be a scope path: not a register.
+    if cur.rest().starts_with("::") {
+        cur.set_pos(start);
+        return Ok(RegParse::NotRegister);
+    }
+    if let Some(sym) = ctx.register_symbol(name) {
+        return match sym {
+            RegisterSymbol::Registers { code, count } => {
+                let mut probe = *cur;
+                probe.skip_spaces();
+                if probe.peek() == Some(b'[') {
+                    *cur = probe;
+                    let (first, last) = subscript(ctx, cur)?;
+                    if first < 0 || last < first || last >= i64::from(count) {
+                        return Err(OperandError::new(
+                            at,
+                            format!(
+                                "subscript [{first}:{last}] is outside register symbol `{name}` ({count} registers)"
+                            ),
+                        ));
+                    }
+                    Ok(RegParse::Reg(Reg {
+                        code: code + first as u16,
+                        count: (last - first + 1) as u16,
+                    }))
+                } else {
+                    Ok(RegParse::Reg(Reg { code, count }))
+                }
+            }
+            constant => {
+                let mut probe = *cur;
+                probe.skip_spaces();
+                if probe.peek() == Some(b'[') {
+                    *cur = probe;
+                    let (first, last) = subscript(ctx, cur)?;
+                    // A constant behaves as a register of one or two parts.
+                    if first != 0 || !(0..=1).contains(&last) {
+                        return Err(OperandError::new(
+                            at,
+                            format!("subscript [{first}:{last}] is not valid for the constant symbol `{name}`"),
+                        ));
+                    }
+                }
+                Ok(RegParse::Constant(constant))
+            }
+        };
+    }
+    let lower = name.to_ascii_lowercase();
+    let mut probe = *cur;
+    probe.skip_spaces();
+    if probe.peek() == Some(b'[') {
+        if let Some(base) = register_base(&lower, version) {
+            *cur = probe;
+            let (first, last) = subscript(ctx, cur)?;
+            return make_range(base, first, last, version, at).map(RegParse::Reg);
+        }
+    }
+    if let Some((base, n)) = numbered_register(&lower) {
+        let n = i64::from(n);
+        return make_range(base, n, n, version, at).map(RegParse::Reg);
+    }
+    if let Some(reg) = special_register(&lower, version) {
+        return Ok(RegParse::Reg(reg));
+    }
+    cur.set_pos(start);
+    Ok(RegParse::NotRegister)
+}
+
+/// Describes a register range for messages (`s[4:5]`, `v7`, `vcc`).
+pub(crate) fn describe(reg: Reg) -> String {
+    let (prefix, base) = if reg.code >= VGPR_BASE {
+        ("v", reg.code - VGPR_BASE)
+    } else if reg.code < 102 || (reg.code < 104) {
+        ("s", reg.code)
+    } else {
+        return match (reg.code, reg.count) {
+            (VCC, 2) => "vcc".into(),
+            (126, 2) => "exec".into(),
+            (code, 1) => format!("special register {code}"),
+            (code, n) => format!("special registers {code}..{}", code + n - 1),
+        };
+    };
+    if reg.count == 1 {
+        format!("{prefix}{base}")
+    } else {
+        format!("{prefix}[{base}:{}]", base + reg.count - 1)
+    }
+}
+
+/// Checks a register's class, count and alignment against an operand
+/// position.
+pub(crate) fn check_register(
+    reg: Reg,
+    accept: Accept,
+    count: u16,
+    align_sgprs: bool,
+    at: usize,
+    what: &str,
+) -> Result<(), OperandError> {
+    let class_ok = if reg.is_vgpr() {
+        accept.vector
+    } else if reg.code < 128 {
+        accept.scalar
+    } else {
+        accept.special_sources
+    };
+    if !class_ok {
+        let expected = match (accept.scalar, accept.vector) {
+            (true, true) => "a scalar or vector register",
+            (true, false) => "a scalar register",
+            (false, true) => "a vector register",
+            (false, false) => "an immediate",
+        };
+        return Err(OperandError::new(
+            at,
+            format!("{what} must be {expected}, not {}", describe(reg)),
+        ));
+    }
+    if reg.count != count {
+        return Err(OperandError::new(
+            at,
+            format!(
+                "{what} takes {count} register{}, but {} has {}",
+                if count == 1 { "" } else { "s" },
+                describe(reg),
+                reg.count
+            ),
+        ));
+    }
+    if align_sgprs && reg.code < 128 && count >= 2 {
+        let align = if count == 2 { 2 } else { 4 };
+        let base = if (108..124).contains(&reg.code) || (112..124).contains(&reg.code) {
+            reg.code
+        } else {
+            reg.code
+        };
+        if base % align != 0 {
+            return Err(OperandError::new(
+                at,
+                format!(
+                    "{what}: {} is not aligned to {align} (SGPR {}s must start at a multiple of {align})",
+                    describe(reg),
+                    if count == 2 { "pair" } else { "range" }
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Reads a register operand that must be a register (a destination, a
+/// VGPR-only source, a base address).
+pub(crate) fn parse_register(
+    ctx: &mut dyn OperandContext,
+    cur: &mut Cursor<'_>,
+    accept: Accept,
+    count: u16,
+    align_sgprs: bool,
+    what: &str,
+) -> Result<Located<Reg>, OperandError> {
+    cur.skip_spaces();
+    let at = cur.pos();
+    match try_register(ctx, cur)? {
+        RegParse::Reg(reg) => {
+            check_register(reg, accept, count, align_sgprs, at, what)?;
+            Ok(Located { value: reg, at })
+        }
+        RegParse::Constant(_) => Err(OperandError::new(
+            at,
+            format!("{what} must be a register, not a constant"),
+        )),
+        RegParse::NotRegister => Err(OperandError::new(
+            at,
+            if cur.at_end() || cur.peek() == Some(b',') {
+                format!("missing {what}")
+            } else {
+                format!("{what} must be a register")
+            },
+        )),
+    }
+}
+
+/// Reads a source operand: register, inline constant, literal (`lit()`
+/// forces one), float or integer expression.
+pub(crate) fn parse_source(
+    ctx: &mut dyn OperandContext,
+    cur: &mut Cursor<'_>,
+    accept: Accept,
+    count: u16,
+    kind: FloatKind,
+    align_sgprs: bool,
+    what: &str,
+) -> Result<Located<Src>, OperandError> {
+    let version = ctx.version();
+    cur.skip_spaces();
+    let at = cur.pos();
+    if cur.at_end() || cur.peek() == Some(b',') {
+        return Err(OperandError::new(at, format!("missing {what}")));
+    }
+    let constant = |src: Src| -> Result<Located<Src>, OperandError> {
+        if accept.constants {
+            Ok(Located { value: src, at })
+        } else {
+            Err(OperandError::new(
+                at,
+                format!("{what} must be a register, not a constant"),
+            ))
+        }
+    };
+    if cur.peek() == Some(b'@') {
+        cur.bump(1);
+        let src = expression_source(ctx, cur, at)?;
+        return constant(src);
+    }
+    if cur.eat_keyword("lit") {
+        let mut probe = *cur;
+        if probe.eat(b'(') {
+            *cur = probe;
+            cur.skip_spaces();
+            let src = if let Some((lit, len)) = parse_float_literal(cur.rest()) {
+                cur.bump(len);
+                match float_source(&lit, kind, version) {
+                    Src::Inline(_) | Src::Literal(_) => {
+                        Src::Literal(Literal::Known(float_literal_word(&lit, kind)))
+                    }
+                    other => other,
+                }
+            } else {
+                let inner_at = cur.pos();
+                match ctx.expression(cur)? {
+                    ExprValue::Known(v) => {
+                        Src::Literal(Literal::Known(literal_word(v.value, inner_at)?))
+                    }
+                    ExprValue::Deferred(d) => Src::Literal(Literal::Deferred(d)),
+                }
+            };
+            if !cur.eat(b')') {
+                return Err(OperandError::new(cur.pos(), "expected `)` after lit(…"));
+            }
+            return constant(src);
+        }
+        cur.set_pos(at);
+    }
+    if let Some((lit, len)) = parse_float_literal(cur.rest()) {
+        cur.bump(len);
+        return constant(float_source(&lit, kind, version));
+    }
+    match try_register(ctx, cur)? {
+        RegParse::Reg(reg) => {
+            check_register(reg, accept, count, align_sgprs, at, what)?;
+            Ok(Located {
+                value: Src::Reg(reg),
+                at,
+            })
+        }
+        RegParse::Constant(RegisterSymbol::Integer(v)) => constant(integer_source(v, at)?),
+        RegParse::Constant(RegisterSymbol::Float(lit)) => {
+            constant(float_source(&lit, kind, version))
+        }
+        RegParse::Constant(RegisterSymbol::Registers { .. }) => unreachable_registers(at),
+        RegParse::NotRegister => {
+            let src = expression_source(ctx, cur, at)?;
+            constant(src)
+        }
+    }
+}
+
+fn unreachable_registers(at: usize) -> Result<Located<Src>, OperandError> {
+    Err(OperandError::new(at, "internal error: register symbol misread"))
+}
+
+/// The literal word of a float forced with `lit()`.
+fn float_literal_word(lit: &FloatLiteral, kind: FloatKind) -> u32 {
+    match kind {
+        FloatKind::Half => u32::from(lit.half_bits()),
+        FloatKind::Single => lit.single_bits(),
+        FloatKind::Double => (lit.double_bits() >> 32) as u32,
+    }
+}
+
+fn expression_source(
+    ctx: &mut dyn OperandContext,
+    cur: &mut Cursor<'_>,
+    at: usize,
+) -> Result<Src, OperandError> {
+    match ctx.expression(cur)? {
+        ExprValue::Known(v) if v.section.is_none() => integer_source(v.value, at),
+        ExprValue::Known(_) => Err(OperandError::new(
+            at,
+            "an address cannot be used as an operand value",
+        )),
+        ExprValue::Deferred(d) => Ok(Src::Literal(Literal::Deferred(d))),
+    }
+}
+
+/// Reads the comma between operands.
+pub(crate) fn expect_comma(cur: &mut Cursor<'_>, next: &str) -> Result<(), OperandError> {
+    if cur.eat(b',') {
+        Ok(())
+    } else {
+        cur.skip_spaces();
+        Err(OperandError::new(
+            cur.pos(),
+            if cur.at_end() {
+                format!("missing {next}")
+            } else {
+                format!("expected `,` before {next}")
+            },
+        ))
+    }
+}
+
+/// Parses a 0/1 modifier parameter after `name`: bare `name` is 1,
+/// `name:EXPR` is EXPR != 0.
+pub(crate) fn flag_parameter(
+    ctx: &mut dyn OperandContext,
+    cur: &mut Cursor<'_>,
+) -> Result<bool, OperandError> {
+    let mut probe = *cur;
+    if probe.eat(b':') {
+        *cur = probe;
+        Ok(absolute_expression(ctx, cur, "modifier parameter")? != 0)
+    } else {
+        Ok(true)
+    }
+}
+
+/// Parses `:VALUE` after a modifier name (the value is required).
+pub(crate) fn modifier_value(
+    ctx: &mut dyn OperandContext,
+    cur: &mut Cursor<'_>,
+    name: &str,
+) -> Result<i64, OperandError> {
+    if !cur.eat(b':') {
+        cur.skip_spaces();
+        return Err(OperandError::new(
+            cur.pos(),
+            format!("expected `:` and a value after `{name}`"),
+        ));
+    }
+    absolute_expression(ctx, cur, name)
+}
+
+/// Parses a bit array `[b0,b1,…]` or a plain number after `name:`; returns
+/// the bit mask. At most `max_bits` elements.
+pub(crate) fn bit_array_value(
+    ctx: &mut dyn OperandContext,
+    cur: &mut Cursor<'_>,
+    name: &str,
+    max_bits: u32,
+) -> Result<u32, OperandError> {
+    if !cur.eat(b':') {
+        cur.skip_spaces();
+        return Err(OperandError::new(
+            cur.pos(),
+            format!("expected `:` and a value after `{name}`"),
+        ));
+    }
+    if cur.eat(b'[') {
+        let mut mask = 0u32;
+        let mut i = 0;
+        loop {
+            cur.skip_spaces();
+            let at = cur.pos();
+            let bit = absolute_expression(ctx, cur, name)?;
+            if !(0..=1).contains(&bit) {
+                return Err(OperandError::new(
+                    at,
+                    format!("elements of `{name}` must be 0 or 1"),
+                ));
+            }
+            if i >= max_bits {
+                return Err(OperandError::new(
+                    at,
+                    format!("`{name}` takes at most {max_bits} elements"),
+                ));
+            }
+            mask |= (bit as u32) << i;
+            i += 1;
+            if cur.eat(b']') {
+                return Ok(mask);
+            }
+            if !cur.eat(b',') {
+                cur.skip_spaces();
+                return Err(OperandError::new(
+                    cur.pos(),
+                    format!("expected `,` or `]` in `{name}`"),
+                ));
+            }
+        }
+    }
+    cur.skip_spaces();
+    let at = cur.pos();
+    let value = absolute_expression(ctx, cur, name)?;
+    if value < 0 || value >= (1i64 << max_bits) {
+        return Err(OperandError::new(
+            at,
+            format!("`{name}` value {value} does not fit in {max_bits} bits"),
+        ));
+    }
+    Ok(value as u32)
+}
