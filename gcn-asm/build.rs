@@ -90,6 +90,7 @@ const FLAGS: &[(&str, &str)] = &[
     ("store", "STORE"),
     ("mix", "MIX"),
     ("no_src_mods", "NO_SRC_MODS"),
+    ("atomic", "ATOMIC"),
 ];
 
 fn lookup(table: &[(&str, &'static str)], key: &str) -> Option<&'static str> {
@@ -232,10 +233,19 @@ fn main() {
         } else {
             ops.matches("OperandSpec").count()
         };
-        writeln!(out, "static OPERANDS_{index}: [OperandSpec; {n}] = [{ops}];").unwrap();
+        writeln!(
+            out,
+            "static OPERANDS_{index}: [OperandSpec; {n}] = [{ops}];"
+        )
+        .unwrap();
     }
     writeln!(out, "/// Every instruction row, sorted by mnemonic.").unwrap();
-    writeln!(out, "pub static INSTRUCTIONS: [InstrRow; {}] = [", rows.len()).unwrap();
+    writeln!(
+        out,
+        "pub static INSTRUCTIONS: [InstrRow; {}] = [",
+        rows.len()
+    )
+    .unwrap();
     for row in &rows {
         writeln!(
             out,

@@ -235,6 +235,9 @@ pub mod flags {
     pub const MIX: u32 = 1 << 9;
     /// Source modifiers (abs/neg) are not allowed (integer VOP3P etc.).
     pub const NO_SRC_MODS: u32 = 1 << 10;
+    /// An SMEM atomic: SDATA is a source, and with `glc` it also receives
+    /// the memory value from before the operation.
+    pub const ATOMIC: u32 = 1 << 11;
 }
 
 /// Sentinel in [`InstrRow::opcodes`] for "not on this version".
