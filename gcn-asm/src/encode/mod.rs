@@ -72,11 +72,6 @@ impl Emitter {
         }
     }
 
-    /// Size in bytes so far.
-    pub(crate) fn size(&self) -> usize {
-        self.len * 4
-    }
-
     fn finish(self, ctx: &mut dyn OperandContext) {
         for &w in &self.words[..self.len] {
             ctx.emit(w);
@@ -225,10 +220,10 @@ pub fn parse_register_symbol(
         cur.bump(len);
         return Ok(RegisterSymbol::Float(lit));
     }
-    match operand::try_register(ctx, cur)? {
+    match operand::try_register(ctx, cur, None)? {
         operand::RegParse::Reg(reg) => Ok(RegisterSymbol::Registers {
             code: reg.code,
-            count: reg.count,
+            count: reg.count.max(1),
         }),
         operand::RegParse::Constant(c) => Ok(c),
         operand::RegParse::NotRegister => match ctx.expression(cur)? {
@@ -243,12 +238,17 @@ pub fn parse_register_symbol(
 
 /// Applies a fix-up once its expression is known. `instruction` is where
 /// the instruction's first word is; `words` starts at that word.
+///
+/// A value that does not fit its field is truncated, as clrxasm does, and
+/// the returned `Ok(Some(message))` is a warning to report at the fix-up's
+/// position. An address where a number is needed, a branch to another
+/// section, a misaligned or too distant branch target are errors.
 pub fn apply_fixup(
     kind: FixupKind,
     value: Value,
     instruction: (SectionId, u64),
     words: &mut [u32],
-) -> Result<(), String> {
+) -> Result<Option<String>, String> {
     let absolute = |what: &str| -> Result<i64, String> {
         if value.section.is_some() {
             Err(format!("{what} must be an absolute value, not an address"))
@@ -256,66 +256,42 @@ pub fn apply_fixup(
             Ok(value.value)
         }
     };
-    let set = |words: &mut [u32], index: usize, mask: u32, shift: u32, v: u32| {
-        if let Some(w) = words.get_mut(index) {
-            *w = (*w & !(mask << shift)) | ((v & mask) << shift);
-        }
-    };
-    match kind {
-        FixupKind::Literal32 { word } => {
-            let v = absolute("a literal")?;
-            let literal = operand::literal_word(v, 0).map_err(|e| e.message)?;
-            set(words, word as usize, u32::MAX, 0, literal);
-        }
-        FixupKind::Imm16 => {
-            let v = absolute("a 16-bit immediate")?;
-            if !(-32768..=65535).contains(&v) {
-                return Err(format!("value {v} does not fit in a 16-bit immediate"));
-            }
-            set(words, 0, 0xffff, 0, v as u32);
-        }
+    // (word index, bit shift, width, accepted range, what)
+    let (word, shift, bits, range, what): (usize, u32, u32, (i64, i64), &str) = match kind {
+        FixupKind::Literal32 { word } => (word.into(), 0, 32, (-(1 << 31), (1 << 32) - 1), "literal"),
+        FixupKind::Imm16 => (0, 0, 16, (-32768, 65535), "16-bit immediate"),
         FixupKind::Branch16 { instruction_size } => {
             let offset = branch_offset(value, instruction, instruction_size)?;
-            set(words, 0, 0xffff, 0, offset as u32);
+            set_bits(words, 0, 0, 16, offset as u32);
+            return Ok(None);
         }
-        FixupKind::SmrdOffset8 => {
-            let v = absolute("an SMRD offset")?;
-            if !(0..=255).contains(&v) {
-                return Err(format!("SMRD offset {v} does not fit in 8 bits"));
-            }
-            set(words, 0, 0xff, 0, v as u32);
-        }
-        FixupKind::SmemOffset20 => {
-            let v = absolute("an SMEM offset")?;
-            if !(0..(1 << 20)).contains(&v) {
-                return Err(format!("SMEM offset {v} does not fit in 20 bits"));
-            }
-            set(words, 1, 0xf_ffff, 0, v as u32);
-        }
-        FixupKind::SmemOffset21 => {
-            let v = absolute("an SMEM offset")?;
-            if !(-(1 << 20)..(1 << 20)).contains(&v) {
-                return Err(format!("SMEM offset {v} does not fit in 21 bits (signed)"));
-            }
-            set(words, 1, 0x1f_ffff, 0, v as u32);
-        }
+        FixupKind::SmrdOffset8 => (0, 0, 8, (0, 255), "SMRD offset"),
+        FixupKind::SmemOffset20 => (1, 0, 20, (0, (1 << 20) - 1), "SMEM offset"),
+        FixupKind::SmemOffset21 => (1, 0, 21, (-(1 << 20), (1 << 21) - 1), "SMEM offset"),
         FixupKind::Field {
             word,
             shift,
             bits,
             signed,
         } => {
-            let v = absolute("the value")?;
-            let max = 1i64 << bits;
-            let min = if signed { -(max >> 1) } else { 0 };
-            let limit = if signed { max >> 1 } else { max };
-            if v < min || v >= limit {
-                return Err(format!("value {v} does not fit in {bits} bits"));
-            }
-            set(words, word as usize, (max - 1) as u32, u32::from(shift), v as u32);
+            let max = (1i64 << bits) - 1;
+            let range = if signed { (-(1 << (bits - 1)), max) } else { (0, max) };
+            (word.into(), shift.into(), bits.into(), range, "value")
         }
+    };
+    let v = absolute(what)?;
+    set_bits(words, word, shift, bits, v as u32);
+    Ok((v < range.0 || v > range.1).then(|| {
+        format!("{what} {v:#x} does not fit in {bits} bits and was truncated")
+    }))
+}
+
+/// Stores the low `bits` bits of `value` at bit `shift` of `words[word]`.
+fn set_bits(words: &mut [u32], word: usize, shift: u32, bits: u32, value: u32) {
+    let mask = if bits >= 32 { u32::MAX } else { (1u32 << bits) - 1 };
+    if let Some(w) = words.get_mut(word) {
+        *w = (*w & !(mask << shift)) | ((value & mask) << shift);
     }
-    Ok(())
 }
 
 /// The SIMM16 of a branch from the instruction at `instruction` (of

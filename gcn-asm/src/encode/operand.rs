@@ -5,7 +5,7 @@ use super::context::{ExprValue, OperandContext, OperandError, RegisterSymbol};
 use crate::arch::GcnVersion;
 use crate::isa::FloatKind;
 use crate::syntax::cursor::Cursor;
-use crate::syntax::float::{parse_float_literal, FloatLiteral};
+use crate::syntax::float::{parse_float_literal, FloatLiteral, FloatSuffix};
 
 /// Operand code of the first VGPR in the 9-bit source space.
 pub(crate) const VGPR_BASE: u16 = 256;
@@ -25,8 +25,21 @@ pub(crate) const LDS_DIRECT: u16 = 254;
 pub(crate) struct Reg {
     /// Code of the first register (VGPRs: 256 + n).
     pub code: u16,
-    /// Number of registers.
+    /// Number of registers; 0 for the source-only specials written by name
+    /// (SCC, VCCZ, EXECZ, LDS_DIRECT, the apertures), which fit an operand of
+    /// any width.
     pub count: u16,
+}
+
+/// The SGPR alignment rule an operand position follows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Align {
+    /// Scalar instructions: pairs at even SGPRs, larger ranges at multiples of 4.
+    Strict,
+    /// Vector instructions: a range must not cross a 4-SGPR line.
+    Line,
+    /// No rule.
+    None,
 }
 
 impl Reg {
@@ -35,10 +48,6 @@ impl Reg {
         self.code >= VGPR_BASE
     }
 
-    /// True for SGPRs and the scalar specials below code 128 (VCC, M0, …).
-    pub fn is_scalar_register(&self) -> bool {
-        self.code < 128
-    }
 }
 
 /// What kinds of operand one syntactic position accepts.
@@ -115,23 +124,9 @@ impl Src {
         }
     }
 
-    /// The register, when it is one.
-    pub fn reg(&self) -> Option<Reg> {
-        match *self {
-            Src::Reg(r) => Some(r),
-            _ => None,
-        }
-    }
-
     /// True for VGPRs.
     pub fn is_vgpr(&self) -> bool {
         matches!(self, Src::Reg(r) if r.is_vgpr())
-    }
-
-    /// True when the operand reads the scalar constant bus (SGPRs and
-    /// scalar specials, including VCC and M0).
-    pub fn is_sgpr_like(&self) -> bool {
-        matches!(self, Src::Reg(r) if !r.is_vgpr())
     }
 }
 
@@ -169,6 +164,13 @@ fn inv_2pi_bits(kind: FloatKind) -> u64 {
 /// constant when the value is one exactly, otherwise a literal (for doubles,
 /// the high 32 bits).
 pub(crate) fn float_source(lit: &FloatLiteral, kind: FloatKind, version: GcnVersion) -> Src {
+    // An explicit suffix wins over the operand's type.
+    let kind = match lit.suffix {
+        FloatSuffix::Half => FloatKind::Half,
+        FloatSuffix::Single => FloatKind::Single,
+        FloatSuffix::Double => FloatKind::Double,
+        FloatSuffix::None => kind,
+    };
     let bits: u64 = match kind {
         FloatKind::Half => u64::from(lit.half_bits()),
         FloatKind::Single => u64::from(lit.single_bits()),
@@ -183,11 +185,7 @@ pub(crate) fn float_source(lit: &FloatLiteral, kind: FloatKind, version: GcnVers
     if version.is_gcn12_or_later() && bits == inv_2pi_bits(kind) {
         return Src::Inline(248);
     }
-    let word = match kind {
-        FloatKind::Double => (bits >> 32) as u32,
-        _ => bits as u32,
-    };
-    Src::Literal(Literal::Known(word))
+    Src::Literal(Literal::Known(float_literal_word(lit, kind)))
 }
 
 /// An integer as a source: inline constant in -16..=64, else a literal.
@@ -249,15 +247,16 @@ fn special_register(name: &str, version: GcnVersion) -> Option<Reg> {
         "xnack_mask" if version.is_gcn12_or_later() => (104, 2),
         "xnack_mask_lo" if version.is_gcn12_or_later() => (104, 1),
         "xnack_mask_hi" if version.is_gcn12_or_later() => (105, 1),
-        "scc" => (SCC, 1),
-        "vccz" => (251, 1),
-        "execz" => (252, 1),
-        "lds" | "lds_direct" | "src_lds_direct" => (LDS_DIRECT, 1),
-        "src_shared_base" | "shared_base" if gcn14 => (235, 1),
-        "src_shared_limit" | "shared_limit" if gcn14 => (236, 1),
-        "src_private_base" | "private_base" if gcn14 => (237, 1),
-        "src_private_limit" | "private_limit" if gcn14 => (238, 1),
-        "src_pops_exiting_wave_id" | "pops_exiting_wave_id" if gcn14 => (239, 1),
+        // Count 0: these read as a value of any width.
+        "scc" | "src_scc" => (SCC, 0),
+        "vccz" | "src_vccz" => (251, 0),
+        "execz" | "src_execz" => (252, 0),
+        "lds" | "lds_direct" | "src_lds_direct" => (LDS_DIRECT, 0),
+        "src_shared_base" | "shared_base" if gcn14 => (235, 0),
+        "src_shared_limit" | "shared_limit" if gcn14 => (236, 0),
+        "src_private_base" | "private_base" if gcn14 => (237, 0),
+        "src_private_limit" | "private_limit" if gcn14 => (238, 0),
+        "src_pops_exiting_wave_id" | "pops_exiting_wave_id" if gcn14 => (239, 0),
         _ => return None,
     };
     Some(Reg { code, count })
@@ -415,11 +414,16 @@ pub(crate) enum RegParse {
 
 /// Tries to read a register, register range or register symbol (with an
 /// optional subscript) at the cursor.
+///
+/// A built-in register name wins over a register symbol of the same name
+/// unless the operand position (`accept`) does not take that register, in
+/// which case the symbol is used — so `v = %s[20:23]` followed by `v[1]` in
+/// a scalar operand means `s21`, as in clrxasm.
 pub(crate) fn try_register(
     ctx: &mut dyn OperandContext,
     cur: &mut Cursor<'_>,
+    accept: Option<Accept>,
 ) -> Result<RegParse, OperandError> {
-    let version = ctx.version();
     cur.skip_spaces();
     let start = cur.pos();
     let Some((name, at)) = cur.symbol() else {
@@ -430,48 +434,33 @@ pub(crate) fn try_register(
         cur.set_pos(start);
         return Ok(RegParse::NotRegister);
     }
+    let after_name = *cur;
+    let builtin = builtin_register(ctx, cur, name, at)?;
     if let Some(sym) = ctx.register_symbol(name) {
-        return match sym {
-            RegisterSymbol::Registers { code, count } => {
-                let mut probe = *cur;
-                probe.skip_spaces();
-                if probe.peek() == Some(b'[') {
-                    *cur = probe;
-                    let (first, last) = subscript(ctx, cur)?;
-                    if first < 0 || last < first || last >= i64::from(count) {
-                        return Err(OperandError::new(
-                            at,
-                            format!(
-                                "subscript [{first}:{last}] is outside register symbol `{name}` ({count} registers)"
-                            ),
-                        ));
-                    }
-                    Ok(RegParse::Reg(Reg {
-                        code: code + first as u16,
-                        count: (last - first + 1) as u16,
-                    }))
-                } else {
-                    Ok(RegParse::Reg(Reg { code, count }))
-                }
-            }
-            constant => {
-                let mut probe = *cur;
-                probe.skip_spaces();
-                if probe.peek() == Some(b'[') {
-                    *cur = probe;
-                    let (first, last) = subscript(ctx, cur)?;
-                    // A constant behaves as a register of one or two parts.
-                    if first != 0 || !(0..=1).contains(&last) {
-                        return Err(OperandError::new(
-                            at,
-                            format!("subscript [{first}:{last}] is not valid for the constant symbol `{name}`"),
-                        ));
-                    }
-                }
-                Ok(RegParse::Constant(constant))
-            }
-        };
+        let builtin_fits = matches!(builtin, Some(Ok(reg)) if accept.is_none_or(|a| accepts(a, reg)));
+        if !builtin_fits {
+            *cur = after_name;
+            return symbol_register(ctx, cur, name, at, sym);
+        }
     }
+    match builtin {
+        Some(result) => result.map(RegParse::Reg),
+        None => {
+            cur.set_pos(start);
+            Ok(RegParse::NotRegister)
+        }
+    }
+}
+
+/// Reads a built-in register whose name has just been read; `None` when the
+/// name is not a register name.
+fn builtin_register(
+    ctx: &mut dyn OperandContext,
+    cur: &mut Cursor<'_>,
+    name: &str,
+    at: usize,
+) -> Result<Option<Result<Reg, OperandError>>, OperandError> {
+    let version = ctx.version();
     let lower = name.to_ascii_lowercase();
     let mut probe = *cur;
     probe.skip_spaces();
@@ -479,31 +468,77 @@ pub(crate) fn try_register(
         if let Some(base) = register_base(&lower, version) {
             *cur = probe;
             let (first, last) = subscript(ctx, cur)?;
-            return make_range(base, first, last, version, at).map(RegParse::Reg);
+            return Ok(Some(make_range(base, first, last, version, at)));
         }
     }
     if let Some((base, n)) = numbered_register(&lower) {
         let n = i64::from(n);
-        return make_range(base, n, n, version, at).map(RegParse::Reg);
+        return Ok(Some(make_range(base, n, n, version, at)));
     }
-    if let Some(reg) = special_register(&lower, version) {
-        return Ok(RegParse::Reg(reg));
+    Ok(special_register(&lower, version).map(Ok))
+}
+
+/// Reads a register symbol (and its optional subscript).
+fn symbol_register(
+    ctx: &mut dyn OperandContext,
+    cur: &mut Cursor<'_>,
+    name: &str,
+    at: usize,
+    sym: RegisterSymbol,
+) -> Result<RegParse, OperandError> {
+    let mut probe = *cur;
+    probe.skip_spaces();
+    let subscripted = probe.peek() == Some(b'[');
+    let range = if subscripted {
+        *cur = probe;
+        Some(subscript(ctx, cur)?)
+    } else {
+        None
+    };
+    match sym {
+        RegisterSymbol::Registers { code, count } => match range {
+            Some((first, last)) => {
+                if first < 0 || last < first || last >= i64::from(count) {
+                    return Err(OperandError::new(
+                        at,
+                        format!(
+                            "subscript [{first}:{last}] is outside register symbol `{name}` ({count} registers)"
+                        ),
+                    ));
+                }
+                Ok(RegParse::Reg(Reg {
+                    code: code + first as u16,
+                    count: (last - first + 1) as u16,
+                }))
+            }
+            None => Ok(RegParse::Reg(Reg { code, count })),
+        },
+        constant => {
+            // A constant behaves as a value of one or two dwords.
+            if let Some((first, last)) = range {
+                if first != 0 || !(0..=1).contains(&last) {
+                    return Err(OperandError::new(
+                        at,
+                        format!("subscript [{first}:{last}] is not valid for the constant symbol `{name}`"),
+                    ));
+                }
+            }
+            Ok(RegParse::Constant(constant))
+        }
     }
-    cur.set_pos(start);
-    Ok(RegParse::NotRegister)
 }
 
 /// Describes a register range for messages (`s[4:5]`, `v7`, `vcc`).
 pub(crate) fn describe(reg: Reg) -> String {
     let (prefix, base) = if reg.code >= VGPR_BASE {
         ("v", reg.code - VGPR_BASE)
-    } else if reg.code < 102 || (reg.code < 104) {
+    } else if reg.code < 102 {
         ("s", reg.code)
     } else {
         return match (reg.code, reg.count) {
             (VCC, 2) => "vcc".into(),
             (126, 2) => "exec".into(),
-            (code, 1) => format!("special register {code}"),
+            (code, 0 | 1) => format!("special register {code}"),
             (code, n) => format!("special registers {code}..{}", code + n - 1),
         };
     };
@@ -520,18 +555,11 @@ pub(crate) fn check_register(
     reg: Reg,
     accept: Accept,
     count: u16,
-    align_sgprs: bool,
+    align: Align,
     at: usize,
     what: &str,
 ) -> Result<(), OperandError> {
-    let class_ok = if reg.is_vgpr() {
-        accept.vector
-    } else if reg.code < 128 {
-        accept.scalar
-    } else {
-        accept.special_sources
-    };
-    if !class_ok {
+    if !accepts(accept, reg) {
         let expected = match (accept.scalar, accept.vector) {
             (true, true) => "a scalar or vector register",
             (true, false) => "a scalar register",
@@ -543,7 +571,7 @@ pub(crate) fn check_register(
             format!("{what} must be {expected}, not {}", describe(reg)),
         ));
     }
-    if reg.count != count {
+    if reg.count != count && reg.count != 0 {
         return Err(OperandError::new(
             at,
             format!(
@@ -554,25 +582,46 @@ pub(crate) fn check_register(
             ),
         ));
     }
-    if align_sgprs && reg.code < 128 && count >= 2 {
-        let align = if count == 2 { 2 } else { 4 };
-        let base = if (108..124).contains(&reg.code) || (112..124).contains(&reg.code) {
-            reg.code
-        } else {
-            reg.code
-        };
-        if base % align != 0 {
-            return Err(OperandError::new(
-                at,
-                format!(
-                    "{what}: {} is not aligned to {align} (SGPR {}s must start at a multiple of {align})",
-                    describe(reg),
-                    if count == 2 { "pair" } else { "range" }
-                ),
-            ));
+    if reg.code < 128 && reg.count >= 2 {
+        let last = reg.code + reg.count - 1;
+        match align {
+            Align::Strict => {
+                let unit = if reg.count == 2 { 2 } else { 4 };
+                if reg.code % unit != 0 {
+                    return Err(OperandError::new(
+                        at,
+                        format!(
+                            "{what}: {} is misaligned (a scalar register {} must start at a multiple of {unit})",
+                            describe(reg),
+                            if reg.count == 2 { "pair" } else { "range" }
+                        ),
+                    ));
+                }
+            }
+            Align::Line if reg.code / 4 != last / 4 && reg.count <= 4 => {
+                return Err(OperandError::new(
+                    at,
+                    format!(
+                        "{what}: {} crosses a 4-SGPR boundary, which vector instructions cannot read",
+                        describe(reg)
+                    ),
+                ));
+            }
+            _ => {}
         }
     }
     Ok(())
+}
+
+/// True when `reg`'s class is allowed by `accept`.
+fn accepts(accept: Accept, reg: Reg) -> bool {
+    if reg.is_vgpr() {
+        accept.vector
+    } else if reg.code < 128 {
+        accept.scalar
+    } else {
+        accept.special_sources
+    }
 }
 
 /// Reads a register operand that must be a register (a destination, a
@@ -582,14 +631,14 @@ pub(crate) fn parse_register(
     cur: &mut Cursor<'_>,
     accept: Accept,
     count: u16,
-    align_sgprs: bool,
+    align: Align,
     what: &str,
 ) -> Result<Located<Reg>, OperandError> {
     cur.skip_spaces();
     let at = cur.pos();
-    match try_register(ctx, cur)? {
+    match try_register(ctx, cur, Some(accept))? {
         RegParse::Reg(reg) => {
-            check_register(reg, accept, count, align_sgprs, at, what)?;
+            check_register(reg, accept, count, align, at, what)?;
             Ok(Located { value: reg, at })
         }
         RegParse::Constant(_) => Err(OperandError::new(
@@ -615,7 +664,7 @@ pub(crate) fn parse_source(
     accept: Accept,
     count: u16,
     kind: FloatKind,
-    align_sgprs: bool,
+    align: Align,
     what: &str,
 ) -> Result<Located<Src>, OperandError> {
     let version = ctx.version();
@@ -672,9 +721,9 @@ pub(crate) fn parse_source(
         cur.bump(len);
         return constant(float_source(&lit, kind, version));
     }
-    match try_register(ctx, cur)? {
+    match try_register(ctx, cur, Some(accept))? {
         RegParse::Reg(reg) => {
-            check_register(reg, accept, count, align_sgprs, at, what)?;
+            check_register(reg, accept, count, align, at, what)?;
             Ok(Located {
                 value: Src::Reg(reg),
                 at,
@@ -696,12 +745,16 @@ fn unreachable_registers(at: usize) -> Result<Located<Src>, OperandError> {
     Err(OperandError::new(at, "internal error: register symbol misread"))
 }
 
-/// The literal word of a float forced with `lit()`.
-fn float_literal_word(lit: &FloatLiteral, kind: FloatKind) -> u32 {
+/// The literal word of a float: its bits, or for a double the high 32 bits
+/// rounded to nearest (as clrxasm does).
+pub(crate) fn float_literal_word(lit: &FloatLiteral, kind: FloatKind) -> u32 {
     match kind {
         FloatKind::Half => u32::from(lit.half_bits()),
         FloatKind::Single => lit.single_bits(),
-        FloatKind::Double => (lit.double_bits() >> 32) as u32,
+        FloatKind::Double => {
+            let bits = lit.double_bits();
+            ((bits >> 32) + ((bits >> 31) & 1)) as u32
+        }
     }
 }
 
@@ -750,22 +803,6 @@ pub(crate) fn flag_parameter(
     } else {
         Ok(true)
     }
-}
-
-/// Parses `:VALUE` after a modifier name (the value is required).
-pub(crate) fn modifier_value(
-    ctx: &mut dyn OperandContext,
-    cur: &mut Cursor<'_>,
-    name: &str,
-) -> Result<i64, OperandError> {
-    if !cur.eat(b':') {
-        cur.skip_spaces();
-        return Err(OperandError::new(
-            cur.pos(),
-            format!("expected `:` and a value after `{name}`"),
-        ));
-    }
-    absolute_expression(ctx, cur, name)
 }
 
 /// Parses a bit array `[b0,b1,…]` or a plain number after `name:`; returns

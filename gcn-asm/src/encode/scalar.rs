@@ -3,10 +3,10 @@
 
 use super::context::{ExprValue, FixupKind, OperandContext, OperandError};
 use super::operand::{
-    absolute_expression, expect_comma, parse_register, parse_source, Accept, Literal,
+    absolute_expression, expect_comma, parse_register, parse_source, Accept, Align, Literal,
     Located, Src,
 };
-use super::{branch_offset, Emitter, Statement};
+use super::{branch_offset, Emitter, Forced, Statement};
 use crate::arch::GcnVersion;
 use crate::isa::{flags, Encoding, Field};
 use crate::syntax::cursor::Cursor;
@@ -30,6 +30,7 @@ pub(crate) fn encode(
     let mut imm = Imm::Known(0);
     let mut literal: Option<Located<Literal>> = None;
     let mut extra_literal: Option<Located<Literal>> = None;
+    let forced = st.forced;
     let cur = &mut st.cur;
 
     let optional = row.has(flags::OPTIONAL_IMM) && cur.clone().is_blank();
@@ -42,7 +43,7 @@ pub(crate) fn encode(
             match spec.field {
                 Field::Sdst => {
                     sdst = u32::from(
-                        parse_register(ctx, cur, Accept::SDST, spec.registers(), true, what)?
+                        parse_register(ctx, cur, Accept::SDST, spec.registers(), Align::Strict, what)?
                             .value
                             .code,
                     );
@@ -54,9 +55,17 @@ pub(crate) fn encode(
                         Accept::SSRC,
                         spec.registers(),
                         spec.ty.float_kind(),
-                        true,
+                        Align::Strict,
                         what,
                     )?;
+                    // `_e64` asks for the long form: constants become literals.
+                    let src = match src.value {
+                        Src::Inline(code) if forced == Forced::E64 => Located {
+                            value: Src::Literal(Literal::Known(inline_value(code))),
+                            at: src.at,
+                        },
+                        _ => src,
+                    };
                     if let Src::Literal(l) = src.value {
                         if literal.is_some() {
                             return Err(OperandError::new(
@@ -101,7 +110,7 @@ pub(crate) fn encode(
                         Accept::SSRC,
                         1,
                         spec.ty.float_kind(),
-                        false,
+                        Align::None,
                         what,
                     )?;
                     let lit = match src.value {
@@ -287,9 +296,13 @@ const HWREGS: &[(&str, u32, GcnVersion)] = &[
     ("ib_dbg1", 13, GcnVersion::Gcn1_2),
     ("flush_ib", 14, GcnVersion::Gcn1_4),
     ("sh_mem_bases", 15, GcnVersion::Gcn1_4),
+    ("tba_lo", 16, GcnVersion::Gcn1_4),
     ("sq_shader_tba_lo", 16, GcnVersion::Gcn1_4),
+    ("tba_hi", 17, GcnVersion::Gcn1_4),
     ("sq_shader_tba_hi", 17, GcnVersion::Gcn1_4),
+    ("tma_lo", 18, GcnVersion::Gcn1_4),
     ("sq_shader_tma_lo", 18, GcnVersion::Gcn1_4),
+    ("tma_hi", 19, GcnVersion::Gcn1_4),
     ("sq_shader_tma_hi", 19, GcnVersion::Gcn1_4),
 ];
 
@@ -456,6 +469,7 @@ const MESSAGES: &[(&str, u32, GcnVersion)] = &[
     ("ordered_ps_done", 7, GcnVersion::Gcn1_4),
     ("early_prim_dealloc", 8, GcnVersion::Gcn1_4),
     ("gs_alloc_req", 9, GcnVersion::Gcn1_4),
+    ("get_doorbell", 10, GcnVersion::Gcn1_4),
     ("system", 15, GcnVersion::Gcn1_0),
     ("sysmsg", 15, GcnVersion::Gcn1_0),
 ];

@@ -3,7 +3,7 @@
 use super::context::{ExprValue, FixupKind, OperandContext, OperandError};
 use super::operand::{
     absolute_expression, expect_comma, flag_parameter, literal_word, parse_register, try_register,
-    Accept, Literal, Located, RegParse, Reg, M0,
+    Accept, Align, Literal, Located, RegParse, Reg, M0,
 };
 use super::scalar::push_literal;
 use super::{Emitter, Statement};
@@ -23,19 +23,23 @@ enum Offset {
     Literal(Located<Literal>),
 }
 
+/// A deferred `s_atc_probe` mode, patched into the SDATA field.
+type SdataFixup = Option<(super::context::DeferredExpr, usize)>;
+
 /// Reads the data, base and offset operands common to SMRD and SMEM.
-/// Returns (sdata field, sbase field, offset).
+/// Returns (sdata field, sbase field, offset, deferred probe mode).
 fn operands(
     ctx: &mut dyn OperandContext,
     st: &mut Statement<'_>,
-) -> Result<(u32, u32, Option<Offset>), OperandError> {
+) -> Result<(u32, u32, Option<Offset>, SdataFixup), OperandError> {
     let row = st.row;
     let cur = &mut st.cur;
     let mut sdata = 0u32;
     let mut sbase = 0u32;
     let mut offset = None;
+    let mut sdata_fixup = None;
     if row.has(flags::NO_OPERANDS) {
-        return Ok((0, 0, None));
+        return Ok((0, 0, None, None));
     }
     for (i, spec) in row.operands.iter().enumerate() {
         if i > 0 {
@@ -44,7 +48,7 @@ fn operands(
         match spec.field {
             Field::Sdata | Field::Sdst => {
                 sdata = u32::from(
-                    parse_register(ctx, cur, Accept::SDST, spec.registers(), true, "data register")?
+                    parse_register(ctx, cur, Accept::SDST, spec.registers(), Align::Strict, "data register")?
                         .value
                         .code,
                 );
@@ -53,11 +57,18 @@ fn operands(
                 // s_atc_probe*: a 7-bit immediate in the SDATA field.
                 cur.skip_spaces();
                 let at = cur.pos();
-                let v = absolute_expression(ctx, cur, "probe mode")?;
-                if !(0..128).contains(&v) {
-                    ctx.warning(at, format!("value {v:#x} does not fit in 7 bits and was truncated"));
+                match ctx.expression(cur)? {
+                    ExprValue::Known(v) if v.section.is_none() => {
+                        if !(0..128).contains(&v.value) {
+                            ctx.warning(at, format!("value {:#x} does not fit in 7 bits and was truncated", v.value));
+                        }
+                        sdata = (v.value as u32) & 0x7f;
+                    }
+                    ExprValue::Known(_) => {
+                        return Err(OperandError::new(at, "the probe mode must be an absolute value"))
+                    }
+                    ExprValue::Deferred(d) => sdata_fixup = Some((d, at)),
                 }
-                sdata = (v as u32) & 0x7f;
             }
             Field::Sbase => {
                 let base = parse_register(
@@ -65,7 +76,7 @@ fn operands(
                     cur,
                     Accept::SDST,
                     spec.registers(),
-                    false,
+                    Align::None,
                     "base address register",
                 )?;
                 if base.value.code % 2 != 0 {
@@ -85,7 +96,7 @@ fn operands(
             }
         }
     }
-    Ok((sdata, sbase, offset))
+    Ok((sdata, sbase, offset, sdata_fixup))
 }
 
 fn name(spec: &OperandSpec) -> &'static str {
@@ -121,7 +132,7 @@ fn offset_operand(ctx: &mut dyn OperandContext, cur: &mut Cursor<'_>) -> Result<
             }
             cur.set_pos(at);
         }
-        match try_register(ctx, cur)? {
+        match try_register(ctx, cur, Some(Accept::SDST))? {
             RegParse::Reg(reg) if reg.code < 128 && !reg.is_vgpr() => {
                 if reg.count != 1 {
                     return Err(OperandError::new(at, "the offset register must be a single SGPR"));
@@ -158,7 +169,7 @@ pub(crate) fn encode_smrd(
     st: &mut Statement<'_>,
     out: &mut Emitter,
 ) -> Result<(), OperandError> {
-    let (sdata, sbase, offset) = operands(ctx, st)?;
+    let (sdata, sbase, offset, _) = operands(ctx, st)?;
     let mut imm = 0u32;
     let mut field = 0u32;
     let mut literal = None;
@@ -222,7 +233,7 @@ pub(crate) fn encode_smem(
     st: &mut Statement<'_>,
     out: &mut Emitter,
 ) -> Result<(), OperandError> {
-    let (sdata, sbase, offset) = operands(ctx, st)?;
+    let (sdata, sbase, offset, sdata_fixup) = operands(ctx, st)?;
     let gcn14 = st.version.is_gcn14();
     let writes_memory = st.row.has(flags::STORE) || st.mnemonic.to_ascii_lowercase().contains("atomic");
     let mut glc = false;
@@ -264,9 +275,9 @@ pub(crate) fn encode_smem(
     let mut offset_field = 0u32;
     let mut deferred = None;
     let offset_bits = if gcn14 { 21 } else { 20 };
-    let mut immediate = |v: i64, at: usize, ctx: &mut dyn OperandContext| -> u32 {
+    let immediate = |v: i64, at: usize, ctx: &mut dyn OperandContext| -> u32 {
         let fits = if gcn14 {
-            (-(1i64 << 20)..(1i64 << 20)).contains(&v)
+            (-(1i64 << 20)..(1i64 << 21)).contains(&v)
         } else {
             (0..(1i64 << 20)).contains(&v)
         };
@@ -339,6 +350,10 @@ pub(crate) fn encode_smem(
         } else {
             FixupKind::SmemOffset20
         };
+        out.fixup(first, kind, d, at);
+    }
+    if let Some((d, at)) = sdata_fixup {
+        let kind = FixupKind::Field { word: 0, shift: 6, bits: 7, signed: false };
         out.fixup(first, kind, d, at);
     }
     Ok(())

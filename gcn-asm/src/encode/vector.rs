@@ -9,7 +9,7 @@
 use super::context::{OperandContext, OperandError};
 use super::operand::{
     absolute_expression, bit_array_value, describe, expect_comma, flag_parameter, parse_register,
-    parse_source, try_register, Accept, Literal, Located, RegParse, Src, LDS_DIRECT, VCC,
+    parse_source, try_register, Accept, Align, Literal, Located, RegParse, Src, LDS_DIRECT, VCC,
 };
 use super::scalar::push_literal;
 use super::{Emitter, Forced, Statement};
@@ -60,7 +60,7 @@ pub(crate) fn parse_vsrc(
             });
         let register_follows = !modifier_follows && {
             let mut p = probe;
-            matches!(try_register(ctx, &mut p), Ok(RegParse::Reg(_)))
+            matches!(try_register(ctx, &mut p, None), Ok(RegParse::Reg(_)))
         };
         if modifier_follows || register_follows {
             neg = true;
@@ -80,7 +80,7 @@ pub(crate) fn parse_vsrc(
             closing = Some(b'|');
         }
     }
-    let src = parse_source(ctx, cur, accept, count, kind, false, what)?;
+    let src = parse_source(ctx, cur, accept, count, kind, Align::Line, what)?;
     if let Some(c) = closing {
         if !cur.eat(c) {
             cur.skip_spaces();
@@ -178,7 +178,7 @@ pub(crate) fn parse_modifiers(
             ));
         };
         let lower = word.to_ascii_lowercase();
-        let mut vop3 = |m: &mut Modifiers| {
+        let vop3 = |m: &mut Modifiers| {
             m.first_vop3.get_or_insert(at);
         };
         match lower.as_str() {
@@ -536,11 +536,11 @@ fn read_operands(ctx: &mut dyn OperandContext, st: &mut Statement<'_>) -> Result
         let count = spec.registers();
         match spec.field {
             Field::Vdst => {
-                let r = parse_register(ctx, cur, Accept::VGPR, count, false, what)?;
+                let r = parse_register(ctx, cur, Accept::VGPR, count, Align::None, what)?;
                 ops.vdst = Some(Located { value: r.value.code, at: r.at });
             }
             Field::Sdst => {
-                let r = parse_register(ctx, cur, Accept::SDST, count, false, what)?;
+                let r = parse_register(ctx, cur, Accept::SDST, count, Align::Line, what)?;
                 ops.sdst = Some(Located { value: r.value.code, at: r.at });
             }
             Field::Src0 | Field::Src1 | Field::Src2 => {
@@ -551,14 +551,14 @@ fn read_operands(ctx: &mut dyn OperandContext, st: &mut Statement<'_>) -> Result
             }
             Field::Vsrc0 | Field::Vsrc1 => {
                 let slot = slot_of(spec.field).unwrap_or(0);
-                let r = parse_register(ctx, cur, Accept::VGPR, count, false, what)?;
+                let r = parse_register(ctx, cur, Accept::VGPR, count, Align::None, what)?;
                 ops.srcs[slot] = Some(VSrc { src: Src::Reg(r.value), neg: false, abs: false, sext: false, at: r.at });
                 ops.nsrcs = ops.nsrcs.max(slot + 1);
             }
             Field::Ssrc0 | Field::Ssrc1 | Field::Ssrc2 => {
                 let slot = slot_of(spec.field).unwrap_or(0);
                 let accept = if spec.field == Field::Ssrc2 { Accept::SDST } else { Accept::SSRC };
-                let s = parse_source(ctx, cur, accept, count, spec.ty.float_kind(), false, what)?;
+                let s = parse_source(ctx, cur, accept, count, spec.ty.float_kind(), Align::Line, what)?;
                 ops.srcs[slot] = Some(VSrc { src: s.value, neg: false, abs: false, sext: false, at: s.at });
                 ops.nsrcs = ops.nsrcs.max(slot + 1);
                 if slot == 1 {
@@ -568,7 +568,7 @@ fn read_operands(ctx: &mut dyn OperandContext, st: &mut Statement<'_>) -> Result
             Field::Lit32 => {
                 cur.skip_spaces();
                 let at = cur.pos();
-                let s = parse_source(ctx, cur, Accept { scalar: false, vector: false, special_sources: false, constants: true }, 1, spec.ty.float_kind(), false, what)?;
+                let s = parse_source(ctx, cur, Accept { scalar: false, vector: false, special_sources: false, constants: true }, 1, spec.ty.float_kind(), Align::None, what)?;
                 let lit = match s.value {
                     Src::Literal(l) => l,
                     Src::Inline(code) => Literal::Known(inline_constant_value(code, spec.ty.float_kind())),
@@ -790,6 +790,15 @@ fn encode_e32(st: &Statement<'_>, ops: &Operands, _m: &Modifiers, out: &mut Emit
     Ok(())
 }
 
+/// Maps `op_sel` elements to the OP_SEL field: element `i` of a source is
+/// bit `i`; the element right after the last source is the destination's
+/// bit 3 (so `op_sel:[1,0,1]` on a two-source instruction sets SRC0 and DST).
+pub(crate) fn op_sel_bits(mask: u32, nsrcs: usize) -> u32 {
+    (0..4)
+        .filter(|i| mask >> i & 1 != 0)
+        .fold(0, |acc, i| acc | 1 << if i == nsrcs { 3 } else { i })
+}
+
 /// The VOP3 opcode of a VOP2/VOP1/VOPC instruction (or a VOP3-only row's
 /// own opcode).
 pub(crate) fn vop3_opcode(encoding: Encoding, opcode: u16, version: GcnVersion) -> u32 {
@@ -891,21 +900,8 @@ fn encode_vop3(
         if vop3b {
             return Err(OperandError::new(at, "VOP3B instructions have no `op_sel`"));
         }
-        op_sel = match len {
-            // The last array element is the destination's bit.
-            Some(n) => {
-                let n = n as usize;
-                let mut bits = 0;
-                for i in 0..n {
-                    if mask >> i & 1 != 0 {
-                        let bit = if i + 1 == n && n <= ops.nsrcs.max(1) + 1 && i >= ops.nsrcs { 3 } else { i };
-                        bits |= 1 << bit;
-                    }
-                }
-                bits
-            }
-            None => mask,
-        };
+        let _ = len;
+        op_sel = op_sel_bits(mask, ops.nsrcs);
     }
     let omod = m.omod.map_or(0, |o| o.0);
     let dst = match (ops.vdst, ops.sdst) {

@@ -3,8 +3,8 @@
 //! GCN 1.2+).
 
 use super::context::{OperandContext, OperandError};
-use super::operand::{expect_comma, parse_register, Accept, Located, Src};
-use super::vector::{check_vop3_sources, parse_modifiers, parse_vsrc, VSrc};
+use super::operand::{expect_comma, parse_register, Accept, Align, Src};
+use super::vector::{check_vop3_sources, op_sel_bits, parse_modifiers, parse_vsrc, VSrc};
 use super::{Emitter, Forced, Statement};
 use crate::isa::{Encoding, Field};
 use crate::syntax::cursor::Cursor;
@@ -86,7 +86,7 @@ pub(crate) fn encode(
         }
         match spec.field {
             Field::Vdst => {
-                let r = parse_register(ctx, &mut st.cur, Accept::VGPR, spec.registers(), false, "destination")?;
+                let r = parse_register(ctx, &mut st.cur, Accept::VGPR, spec.registers(), Align::None, "destination")?;
                 vdst = u32::from(r.value.code) & 0xff;
             }
             Field::Attr => {
@@ -161,11 +161,8 @@ pub(crate) fn encode(
     }
     let nsrcs = if srcs[2].is_some() { 3 } else { 2 };
     let mut op_sel = 0;
-    if let Some((mask, len, _)) = m.op_sel.take() {
-        op_sel = match len {
-            Some(n) => (0..n as usize).filter(|i| mask >> i & 1 != 0).fold(0, |acc, i| acc | 1 << if i == nsrcs { 3 } else { i }),
-            None => mask,
-        };
+    if let Some((mask, _, _)) = m.op_sel.take() {
+        op_sel = op_sel_bits(mask, nsrcs);
     }
     let clamp = m.clamp.is_some_and(|c| c.0);
     let omod = m.omod.map_or(0, |o| o.0);
@@ -175,6 +172,5 @@ pub(crate) fn encode(
     let word1 = attr_code | (src1 << 9) | (src2 << 18) | (omod << 27) | (neg << 29);
     out.push(word0);
     out.push(word1);
-    let _ = Located { value: (), at: 0 };
     Ok(())
 }
