@@ -155,30 +155,29 @@ pub fn assemble_instruction(
     };
     let mut out = Emitter::new();
     match row.encoding {
-        Encoding::Sop2
-        | Encoding::Sop1
-        | Encoding::Sopk
-        | Encoding::Sopc
-        | Encoding::Sopp => scalar::encode(ctx, &mut st, &mut out)?,
+        Encoding::Sop2 | Encoding::Sop1 | Encoding::Sopk | Encoding::Sopc | Encoding::Sopp => {
+            scalar::encode(ctx, &mut st, &mut out)?
+        }
         Encoding::Smrd => smem::encode_smrd(ctx, &mut st, &mut out)?,
         Encoding::Smem => smem::encode_smem(ctx, &mut st, &mut out)?,
         Encoding::Vop2 | Encoding::Vop1 | Encoding::Vopc | Encoding::Vop3 | Encoding::Vop3p => {
             vector::encode(ctx, &mut st, &mut out)?
         }
         Encoding::Vintrp => vintrp::encode(ctx, &mut st, &mut out)?,
-        other => {
-            return Err(OperandError::new(
-                0,
-                format!(
-                    "instruction `{mnemonic}` ({other:?} encoding) is not supported by the encoder yet"
-                ),
-            ))
-        }
+        other => return Err(OperandError::new(
+            0,
+            format!(
+                "instruction `{mnemonic}` ({other:?} encoding) is not supported by the encoder yet"
+            ),
+        )),
     }
     if !st.cur.is_blank() {
         return Err(OperandError::new(
             st.cur.pos(),
-            format!("unexpected `{}` after the operands", st.cur.rest().trim_end()),
+            format!(
+                "unexpected `{}` after the operands",
+                st.cur.rest().trim_end()
+            ),
         ));
     }
     out.finish(ctx);
@@ -258,7 +257,9 @@ pub fn apply_fixup(
     };
     // (word index, bit shift, width, accepted range, what)
     let (word, shift, bits, range, what): (usize, u32, u32, (i64, i64), &str) = match kind {
-        FixupKind::Literal32 { word } => (word.into(), 0, 32, (-(1 << 31), (1 << 32) - 1), "literal"),
+        FixupKind::Literal32 { word } => {
+            (word.into(), 0, 32, (-(1 << 31), (1 << 32) - 1), "literal")
+        }
         FixupKind::Imm16 => (0, 0, 16, (-32768, 65535), "16-bit immediate"),
         FixupKind::Branch16 { instruction_size } => {
             let offset = branch_offset(value, instruction, instruction_size)?;
@@ -275,20 +276,27 @@ pub fn apply_fixup(
             signed,
         } => {
             let max = (1i64 << bits) - 1;
-            let range = if signed { (-(1 << (bits - 1)), max) } else { (0, max) };
+            let range = if signed {
+                (-(1 << (bits - 1)), max)
+            } else {
+                (0, max)
+            };
             (word.into(), shift.into(), bits.into(), range, "value")
         }
     };
     let v = absolute(what)?;
     set_bits(words, word, shift, bits, v as u32);
-    Ok((v < range.0 || v > range.1).then(|| {
-        format!("{what} {v:#x} does not fit in {bits} bits and was truncated")
-    }))
+    Ok((v < range.0 || v > range.1)
+        .then(|| format!("{what} {v:#x} does not fit in {bits} bits and was truncated")))
 }
 
 /// Stores the low `bits` bits of `value` at bit `shift` of `words[word]`.
 fn set_bits(words: &mut [u32], word: usize, shift: u32, bits: u32, value: u32) {
-    let mask = if bits >= 32 { u32::MAX } else { (1u32 << bits) - 1 };
+    let mask = if bits >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << bits) - 1
+    };
     if let Some(w) = words.get_mut(word) {
         *w = (*w & !(mask << shift)) | ((value & mask) << shift);
     }

@@ -47,7 +47,6 @@ impl Reg {
     pub fn is_vgpr(&self) -> bool {
         self.code >= VGPR_BASE
     }
-
 }
 
 /// What kinds of operand one syntactic position accepts.
@@ -437,7 +436,8 @@ pub(crate) fn try_register(
     let after_name = *cur;
     let builtin = builtin_register(ctx, cur, name, at)?;
     if let Some(sym) = ctx.register_symbol(name) {
-        let builtin_fits = matches!(builtin, Some(Ok(reg)) if accept.is_none_or(|a| accepts(a, reg)));
+        let builtin_fits =
+            matches!(builtin, Some(Ok(reg)) if accept.is_none_or(|a| accepts(a, reg)));
         if !builtin_fits {
             *cur = after_name;
             return symbol_register(ctx, cur, name, at, sym);
@@ -461,21 +461,30 @@ fn builtin_register(
     at: usize,
 ) -> Result<Option<Result<Reg, OperandError>>, OperandError> {
     let version = ctx.version();
-    let lower = name.to_ascii_lowercase();
+    // Register names are short: lower-case them on the stack (this runs for
+    // every operand).
+    let mut buffer = [0u8; 32];
+    if name.len() > buffer.len() {
+        return Ok(None);
+    }
+    let lower = &mut buffer[..name.len()];
+    lower.copy_from_slice(name.as_bytes());
+    lower.make_ascii_lowercase();
+    let lower = std::str::from_utf8(lower).unwrap_or("");
     let mut probe = *cur;
     probe.skip_spaces();
     if probe.peek() == Some(b'[') {
-        if let Some(base) = register_base(&lower, version) {
+        if let Some(base) = register_base(lower, version) {
             *cur = probe;
             let (first, last) = subscript(ctx, cur)?;
             return Ok(Some(make_range(base, first, last, version, at)));
         }
     }
-    if let Some((base, n)) = numbered_register(&lower) {
+    if let Some((base, n)) = numbered_register(lower) {
         let n = i64::from(n);
         return Ok(Some(make_range(base, n, n, version, at)));
     }
-    Ok(special_register(&lower, version).map(Ok))
+    Ok(special_register(lower, version).map(Ok))
 }
 
 /// Reads a register symbol (and its optional subscript).
@@ -742,7 +751,10 @@ pub(crate) fn parse_source(
 }
 
 fn unreachable_registers(at: usize) -> Result<Located<Src>, OperandError> {
-    Err(OperandError::new(at, "internal error: register symbol misread"))
+    Err(OperandError::new(
+        at,
+        "internal error: register symbol misread",
+    ))
 }
 
 /// The literal word of a float: its bits, or for a double the high 32 bits

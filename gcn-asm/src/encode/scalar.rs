@@ -43,9 +43,16 @@ pub(crate) fn encode(
             match spec.field {
                 Field::Sdst => {
                     sdst = u32::from(
-                        parse_register(ctx, cur, Accept::SDST, spec.registers(), Align::Strict, what)?
-                            .value
-                            .code,
+                        parse_register(
+                            ctx,
+                            cur,
+                            Accept::SDST,
+                            spec.registers(),
+                            Align::Strict,
+                            what,
+                        )?
+                        .value
+                        .code,
                     );
                 }
                 Field::Ssrc0 | Field::Ssrc1 => {
@@ -238,7 +245,11 @@ fn immediate(
         ExprValue::Known(v) if v.section.is_none() => {
             let value = v.value;
             let min = if signed { -(1i64 << (bits - 1)) } else { 0 };
-            let max = if bits == 16 { 0xffff } else { (1i64 << bits) - 1 };
+            let max = if bits == 16 {
+                0xffff
+            } else {
+                (1i64 << bits) - 1
+            };
             let min = if bits == 16 { -0x8000 } else { min };
             if value < min || value > max {
                 ctx.warning(
@@ -337,12 +348,12 @@ fn hwreg(ctx: &mut dyn OperandContext, cur: &mut Cursor<'_>) -> Result<Imm, Oper
         let short = lower.strip_prefix("hwreg_").unwrap_or(&lower);
         match HWREGS.iter().find(|(n, _, _)| *n == short) {
             Some(&(_, id, since)) if version >= since => id,
-            Some(&(_, _, since)) => {
-                return Err(OperandError::new(
-                    name_at,
-                    format!("hardware register `{name}` is not available on {version} (only from {since})"),
-                ))
-            }
+            Some(&(_, _, since)) => return Err(OperandError::new(
+                name_at,
+                format!(
+                    "hardware register `{name}` is not available on {version} (only from {since})"
+                ),
+            )),
             None => {
                 return Err(OperandError::new(
                     name_at,
@@ -375,13 +386,12 @@ fn hwreg(ctx: &mut dyn OperandContext, cur: &mut Cursor<'_>) -> Result<Imm, Oper
         cur.skip_spaces();
         return Err(OperandError::new(
             cur.pos(),
-            format!(
-                "expected `)` to close `hwreg(` at offset {}",
-                start
-            ),
+            format!("expected `)` to close `hwreg(` at offset {}", start),
         ));
     }
-    Ok(Imm::Known(id | ((offset as u32) << 6) | (((size - 1) as u32) << 11)))
+    Ok(Imm::Known(
+        id | ((offset as u32) << 6) | (((size - 1) as u32) << 11),
+    ))
 }
 
 /// Reads `vmcnt(N) & expcnt(N) & lgkmcnt(N)` (any order, `&` optional) or a
@@ -541,7 +551,10 @@ fn sendmsg(ctx: &mut dyn OperandContext, cur: &mut Cursor<'_>) -> Result<Imm, Op
             };
             let mut lower = name.to_ascii_lowercase();
             // `emit-cut` is accepted for `emit_cut`.
-            if lower.ends_with("emit") && cur.rest().len() >= 4 && cur.rest()[..4].eq_ignore_ascii_case("-cut") {
+            if lower.ends_with("emit")
+                && cur.rest().len() >= 4
+                && cur.rest()[..4].eq_ignore_ascii_case("-cut")
+            {
                 cur.bump(4);
                 lower.push_str("_cut");
             }
@@ -575,7 +588,10 @@ fn sendmsg(ctx: &mut dyn OperandContext, cur: &mut Cursor<'_>) -> Result<Imm, Op
     }
     if !cur.eat(b')') {
         cur.skip_spaces();
-        return Err(OperandError::new(cur.pos(), "expected `)` to close `sendmsg(`"));
+        return Err(OperandError::new(
+            cur.pos(),
+            "expected `)` to close `sendmsg(`",
+        ));
     }
     Ok(Imm::Known(msg | (gsop << 4) | (stream << 8)))
 }

@@ -3,7 +3,7 @@
 use super::context::{ExprValue, FixupKind, OperandContext, OperandError};
 use super::operand::{
     absolute_expression, expect_comma, flag_parameter, literal_word, parse_register, try_register,
-    Accept, Align, Literal, Located, RegParse, Reg, M0,
+    Accept, Align, Literal, Located, Reg, RegParse, M0,
 };
 use super::scalar::push_literal;
 use super::{Emitter, Statement};
@@ -48,9 +48,16 @@ fn operands(
         match spec.field {
             Field::Sdata | Field::Sdst => {
                 sdata = u32::from(
-                    parse_register(ctx, cur, Accept::SDST, spec.registers(), Align::Strict, "data register")?
-                        .value
-                        .code,
+                    parse_register(
+                        ctx,
+                        cur,
+                        Accept::SDST,
+                        spec.registers(),
+                        Align::Strict,
+                        "data register",
+                    )?
+                    .value
+                    .code,
                 );
             }
             Field::Imm16 | Field::Simm16 => {
@@ -60,12 +67,21 @@ fn operands(
                 match ctx.expression(cur)? {
                     ExprValue::Known(v) if v.section.is_none() => {
                         if !(0..128).contains(&v.value) {
-                            ctx.warning(at, format!("value {:#x} does not fit in 7 bits and was truncated", v.value));
+                            ctx.warning(
+                                at,
+                                format!(
+                                    "value {:#x} does not fit in 7 bits and was truncated",
+                                    v.value
+                                ),
+                            );
                         }
                         sdata = (v.value as u32) & 0x7f;
                     }
                     ExprValue::Known(_) => {
-                        return Err(OperandError::new(at, "the probe mode must be an absolute value"))
+                        return Err(OperandError::new(
+                            at,
+                            "the probe mode must be an absolute value",
+                        ))
                     }
                     ExprValue::Deferred(d) => sdata_fixup = Some((d, at)),
                 }
@@ -107,7 +123,10 @@ fn name(spec: &OperandSpec) -> &'static str {
     }
 }
 
-fn offset_operand(ctx: &mut dyn OperandContext, cur: &mut Cursor<'_>) -> Result<Offset, OperandError> {
+fn offset_operand(
+    ctx: &mut dyn OperandContext,
+    cur: &mut Cursor<'_>,
+) -> Result<Offset, OperandError> {
     cur.skip_spaces();
     let at = cur.pos();
     if cur.at_end() {
@@ -135,7 +154,10 @@ fn offset_operand(ctx: &mut dyn OperandContext, cur: &mut Cursor<'_>) -> Result<
         match try_register(ctx, cur, Some(Accept::SDST))? {
             RegParse::Reg(reg) if reg.code < 128 && !reg.is_vgpr() => {
                 if reg.count != 1 {
-                    return Err(OperandError::new(at, "the offset register must be a single SGPR"));
+                    return Err(OperandError::new(
+                        at,
+                        "the offset register must be a single SGPR",
+                    ));
                 }
                 return Ok(Offset::Register(reg));
             }
@@ -146,7 +168,10 @@ fn offset_operand(ctx: &mut dyn OperandContext, cur: &mut Cursor<'_>) -> Result<
                 ))
             }
             RegParse::Constant(_) => {
-                return Err(OperandError::new(at, "the offset must be an SGPR or an immediate"))
+                return Err(OperandError::new(
+                    at,
+                    "the offset must be an SGPR or an immediate",
+                ))
             }
             // Special registers such as `vccz` are not offsets: read the
             // name as a symbol instead.
@@ -235,7 +260,7 @@ pub(crate) fn encode_smem(
 ) -> Result<(), OperandError> {
     let (sdata, sbase, offset, sdata_fixup) = operands(ctx, st)?;
     let gcn14 = st.version.is_gcn14();
-    let writes_memory = st.row.has(flags::STORE) || st.mnemonic.to_ascii_lowercase().contains("atomic");
+    let writes_memory = st.row.has(flags::STORE) || st.row.has(flags::ATOMIC);
     let mut glc = false;
     let mut nv = false;
     let mut offset_modifier: Option<(i64, usize)> = None;
@@ -353,7 +378,12 @@ pub(crate) fn encode_smem(
         out.fixup(first, kind, d, at);
     }
     if let Some((d, at)) = sdata_fixup {
-        let kind = FixupKind::Field { word: 0, shift: 6, bits: 7, signed: false };
+        let kind = FixupKind::Field {
+            word: 0,
+            shift: 6,
+            bits: 7,
+            signed: false,
+        };
         out.fixup(first, kind, d, at);
     }
     Ok(())

@@ -92,7 +92,10 @@ pub(crate) fn parse_vsrc(
     }
     if sext && !cur.eat(b')') {
         cur.skip_spaces();
-        return Err(OperandError::new(cur.pos(), "expected `)` to close `sext(`"));
+        return Err(OperandError::new(
+            cur.pos(),
+            "expected `)` to close `sext(`",
+        ));
     }
     Ok(VSrc {
         src: src.value,
@@ -198,12 +201,12 @@ pub(crate) fn parse_modifiers(
                     ("mul", 2) => 1,
                     ("mul", 4) => 2,
                     ("div", 2) => 3,
-                    _ => {
-                        return Err(OperandError::new(
-                            vat,
-                            format!("`{word}:{v}` is not an output modifier (use mul:2, mul:4 or div:2)"),
-                        ))
-                    }
+                    _ => return Err(OperandError::new(
+                        vat,
+                        format!(
+                            "`{word}:{v}` is not an output modifier (use mul:2, mul:4 or div:2)"
+                        ),
+                    )),
                 };
                 m.omod = Some((omod, at));
             }
@@ -215,7 +218,10 @@ pub(crate) fn parse_modifiers(
                 let vat = cur.pos();
                 let v = absolute_expression(ctx, cur, "omod")?;
                 if !(0..4).contains(&v) {
-                    return Err(OperandError::new(vat, format!("omod value {v} is out of range (0-3)")));
+                    return Err(OperandError::new(
+                        vat,
+                        format!("omod value {v} is out of range (0-3)"),
+                    ));
                 }
                 m.omod = Some((v as u32, at));
             }
@@ -235,7 +241,9 @@ pub(crate) fn parse_modifiers(
                 let (mask, len) = bit_array_with_len(ctx, cur, "op_sel", 4)?;
                 m.op_sel = Some((mask, len, at));
             }
-            "op_sel_hi" if gcn14 => m.op_sel_hi = Some((bit_array_value(ctx, cur, "op_sel_hi", 3)?, at)),
+            "op_sel_hi" if gcn14 => {
+                m.op_sel_hi = Some((bit_array_value(ctx, cur, "op_sel_hi", 3)?, at))
+            }
             "neg_lo" if gcn14 => m.neg_lo = Some((bit_array_value(ctx, cur, "neg_lo", 3)?, at)),
             "neg_hi" if gcn14 => m.neg_hi = Some((bit_array_value(ctx, cur, "neg_hi", 3)?, at)),
             "high" if allow_high => m.high = Some((flag_parameter(ctx, cur)?, at)),
@@ -263,16 +271,25 @@ pub(crate) fn parse_modifiers(
                     _ => 0x120,
                 };
                 if !cur.eat(b':') {
-                    return Err(OperandError::new(cur.pos(), format!("expected `:` and a shift after `{word}`")));
+                    return Err(OperandError::new(
+                        cur.pos(),
+                        format!("expected `:` and a shift after `{word}`"),
+                    ));
                 }
                 cur.skip_spaces();
                 let vat = cur.pos();
                 let v = absolute_expression(ctx, cur, word)?;
                 if !(1..=15).contains(&(v & 15)) || v < 0 {
-                    return Err(OperandError::new(vat, format!("`{word}` shift {v} is out of range (1-15)")));
+                    return Err(OperandError::new(
+                        vat,
+                        format!("`{word}` shift {v} is out of range (1-15)"),
+                    ));
                 }
                 if v > 15 {
-                    ctx.warning(vat, format!("`{word}` shift {v} was truncated to {}", v & 15));
+                    ctx.warning(
+                        vat,
+                        format!("`{word}` shift {v} was truncated to {}", v & 15),
+                    );
                 }
                 m.dpp.ctrl = Some(base + (v as u32 & 15));
                 m.first_dpp.get_or_insert(at);
@@ -305,7 +322,10 @@ pub(crate) fn parse_modifiers(
             }
             "row_bcast" if gcn12 => {
                 if !cur.eat(b':') {
-                    return Err(OperandError::new(cur.pos(), "expected `:15` or `:31` after `row_bcast`"));
+                    return Err(OperandError::new(
+                        cur.pos(),
+                        "expected `:15` or `:31` after `row_bcast`",
+                    ));
                 }
                 cur.skip_spaces();
                 let vat = cur.pos();
@@ -327,13 +347,19 @@ pub(crate) fn parse_modifiers(
             }
             "bank_mask" | "row_mask" if gcn12 => {
                 if !cur.eat(b':') {
-                    return Err(OperandError::new(cur.pos(), format!("expected `:` and a mask after `{word}`")));
+                    return Err(OperandError::new(
+                        cur.pos(),
+                        format!("expected `:` and a mask after `{word}`"),
+                    ));
                 }
                 cur.skip_spaces();
                 let vat = cur.pos();
                 let v = absolute_expression(ctx, cur, word)?;
                 if !(0..16).contains(&v) {
-                    ctx.warning(vat, format!("`{word}` value {v:#x} was truncated to 4 bits"));
+                    ctx.warning(
+                        vat,
+                        format!("`{word}` value {v:#x} was truncated to 4 bits"),
+                    );
                 }
                 if lower == "bank_mask" {
                     m.dpp.bank_mask = Some(v as u32 & 15);
@@ -390,10 +416,17 @@ fn bit_array_with_len(
     Ok((mask, len))
 }
 
-fn sdwa_sel(ctx: &mut dyn OperandContext, cur: &mut Cursor<'_>, name: &str) -> Result<u32, OperandError> {
+fn sdwa_sel(
+    ctx: &mut dyn OperandContext,
+    cur: &mut Cursor<'_>,
+    name: &str,
+) -> Result<u32, OperandError> {
     if !cur.eat(b':') {
         cur.skip_spaces();
-        return Err(OperandError::new(cur.pos(), format!("expected `:` and a selection after `{name}`")));
+        return Err(OperandError::new(
+            cur.pos(),
+            format!("expected `:` and a selection after `{name}`"),
+        ));
     }
     cur.skip_spaces();
     let at = cur.pos();
@@ -401,12 +434,18 @@ fn sdwa_sel(ctx: &mut dyn OperandContext, cur: &mut Cursor<'_>, name: &str) -> R
         cur.bump(1);
         let v = absolute_expression(ctx, cur, name)?;
         if !(0..=6).contains(&v) {
-            return Err(OperandError::new(at, format!("`{name}` value {v} is out of range (0-6)")));
+            return Err(OperandError::new(
+                at,
+                format!("`{name}` value {v} is out of range (0-6)"),
+            ));
         }
         return Ok(v as u32);
     }
     let Some((word, _)) = cur.symbol() else {
-        return Err(OperandError::new(at, format!("missing selection after `{name}:`")));
+        return Err(OperandError::new(
+            at,
+            format!("missing selection after `{name}:`"),
+        ));
     };
     let lower = word.to_ascii_lowercase();
     Ok(match lower.as_str() {
@@ -426,10 +465,17 @@ fn sdwa_sel(ctx: &mut dyn OperandContext, cur: &mut Cursor<'_>, name: &str) -> R
     })
 }
 
-fn sdwa_unused(ctx: &mut dyn OperandContext, cur: &mut Cursor<'_>, name: &str) -> Result<u32, OperandError> {
+fn sdwa_unused(
+    ctx: &mut dyn OperandContext,
+    cur: &mut Cursor<'_>,
+    name: &str,
+) -> Result<u32, OperandError> {
     if !cur.eat(b':') {
         cur.skip_spaces();
-        return Err(OperandError::new(cur.pos(), format!("expected `:` and a value after `{name}`")));
+        return Err(OperandError::new(
+            cur.pos(),
+            format!("expected `:` and a value after `{name}`"),
+        ));
     }
     cur.skip_spaces();
     let at = cur.pos();
@@ -437,12 +483,18 @@ fn sdwa_unused(ctx: &mut dyn OperandContext, cur: &mut Cursor<'_>, name: &str) -
         cur.bump(1);
         let v = absolute_expression(ctx, cur, name)?;
         if !(0..=2).contains(&v) {
-            return Err(OperandError::new(at, format!("`{name}` value {v} is out of range (0-2)")));
+            return Err(OperandError::new(
+                at,
+                format!("`{name}` value {v} is out of range (0-2)"),
+            ));
         }
         return Ok(v as u32);
     }
     let Some((word, _)) = cur.symbol() else {
-        return Err(OperandError::new(at, format!("missing value after `{name}:`")));
+        return Err(OperandError::new(
+            at,
+            format!("missing value after `{name}:`"),
+        ));
     };
     Ok(match word.to_ascii_lowercase().as_str() {
         "pad" | "unused_pad" => 0,
@@ -460,13 +512,19 @@ fn sdwa_unused(ctx: &mut dyn OperandContext, cur: &mut Cursor<'_>, name: &str) -
 fn quad_perm(ctx: &mut dyn OperandContext, cur: &mut Cursor<'_>) -> Result<u32, OperandError> {
     if !cur.eat(b':') || !cur.eat(b'[') {
         cur.skip_spaces();
-        return Err(OperandError::new(cur.pos(), "expected `:[a,b,c,d]` after `quad_perm`"));
+        return Err(OperandError::new(
+            cur.pos(),
+            "expected `:[a,b,c,d]` after `quad_perm`",
+        ));
     }
     let mut value = 0;
     for i in 0..4 {
         if i > 0 && !cur.eat(b',') {
             cur.skip_spaces();
-            return Err(OperandError::new(cur.pos(), "`quad_perm` takes four lane numbers"));
+            return Err(OperandError::new(
+                cur.pos(),
+                "`quad_perm` takes four lane numbers",
+            ));
         }
         cur.skip_spaces();
         let at = cur.pos();
@@ -475,13 +533,19 @@ fn quad_perm(ctx: &mut dyn OperandContext, cur: &mut Cursor<'_>) -> Result<u32, 
         }
         let v = absolute_expression(ctx, cur, "quad_perm")?;
         if !(0..4).contains(&v) {
-            return Err(OperandError::new(at, format!("lane number {v} is out of range (0-3)")));
+            return Err(OperandError::new(
+                at,
+                format!("lane number {v} is out of range (0-3)"),
+            ));
         }
         value |= (v as u32) << (2 * i);
     }
     if !cur.eat(b']') {
         cur.skip_spaces();
-        return Err(OperandError::new(cur.pos(), "expected `]` to close `quad_perm`"));
+        return Err(OperandError::new(
+            cur.pos(),
+            "expected `]` to close `quad_perm`",
+        ));
     }
     Ok(value)
 }
@@ -512,7 +576,10 @@ fn slot_of(field: Field) -> Option<usize> {
     }
 }
 
-fn read_operands(ctx: &mut dyn OperandContext, st: &mut Statement<'_>) -> Result<Operands, OperandError> {
+fn read_operands(
+    ctx: &mut dyn OperandContext,
+    st: &mut Statement<'_>,
+) -> Result<Operands, OperandError> {
     let row = st.row;
     let cur = &mut st.cur;
     let mut ops = Operands::default();
@@ -537,11 +604,17 @@ fn read_operands(ctx: &mut dyn OperandContext, st: &mut Statement<'_>) -> Result
         match spec.field {
             Field::Vdst => {
                 let r = parse_register(ctx, cur, Accept::VGPR, count, Align::None, what)?;
-                ops.vdst = Some(Located { value: r.value.code, at: r.at });
+                ops.vdst = Some(Located {
+                    value: r.value.code,
+                    at: r.at,
+                });
             }
             Field::Sdst => {
                 let r = parse_register(ctx, cur, Accept::SDST, count, Align::Line, what)?;
-                ops.sdst = Some(Located { value: r.value.code, at: r.at });
+                ops.sdst = Some(Located {
+                    value: r.value.code,
+                    at: r.at,
+                });
             }
             Field::Src0 | Field::Src1 | Field::Src2 => {
                 let slot = slot_of(spec.field).unwrap_or(0);
@@ -552,14 +625,38 @@ fn read_operands(ctx: &mut dyn OperandContext, st: &mut Statement<'_>) -> Result
             Field::Vsrc0 | Field::Vsrc1 => {
                 let slot = slot_of(spec.field).unwrap_or(0);
                 let r = parse_register(ctx, cur, Accept::VGPR, count, Align::None, what)?;
-                ops.srcs[slot] = Some(VSrc { src: Src::Reg(r.value), neg: false, abs: false, sext: false, at: r.at });
+                ops.srcs[slot] = Some(VSrc {
+                    src: Src::Reg(r.value),
+                    neg: false,
+                    abs: false,
+                    sext: false,
+                    at: r.at,
+                });
                 ops.nsrcs = ops.nsrcs.max(slot + 1);
             }
             Field::Ssrc0 | Field::Ssrc1 | Field::Ssrc2 => {
                 let slot = slot_of(spec.field).unwrap_or(0);
-                let accept = if spec.field == Field::Ssrc2 { Accept::SDST } else { Accept::SSRC };
-                let s = parse_source(ctx, cur, accept, count, spec.ty.float_kind(), Align::Line, what)?;
-                ops.srcs[slot] = Some(VSrc { src: s.value, neg: false, abs: false, sext: false, at: s.at });
+                let accept = if spec.field == Field::Ssrc2 {
+                    Accept::SDST
+                } else {
+                    Accept::SSRC
+                };
+                let s = parse_source(
+                    ctx,
+                    cur,
+                    accept,
+                    count,
+                    spec.ty.float_kind(),
+                    Align::Line,
+                    what,
+                )?;
+                ops.srcs[slot] = Some(VSrc {
+                    src: s.value,
+                    neg: false,
+                    abs: false,
+                    sext: false,
+                    at: s.at,
+                });
                 ops.nsrcs = ops.nsrcs.max(slot + 1);
                 if slot == 1 {
                     ops.scalar_slot1 = true;
@@ -568,11 +665,31 @@ fn read_operands(ctx: &mut dyn OperandContext, st: &mut Statement<'_>) -> Result
             Field::Lit32 => {
                 cur.skip_spaces();
                 let at = cur.pos();
-                let s = parse_source(ctx, cur, Accept { scalar: false, vector: false, special_sources: false, constants: true }, 1, spec.ty.float_kind(), Align::None, what)?;
+                let s = parse_source(
+                    ctx,
+                    cur,
+                    Accept {
+                        scalar: false,
+                        vector: false,
+                        special_sources: false,
+                        constants: true,
+                    },
+                    1,
+                    spec.ty.float_kind(),
+                    Align::None,
+                    what,
+                )?;
                 let lit = match s.value {
                     Src::Literal(l) => l,
-                    Src::Inline(code) => Literal::Known(inline_constant_value(code, spec.ty.float_kind())),
-                    Src::Reg(_) => return Err(OperandError::new(at, "the constant must be an immediate value")),
+                    Src::Inline(code) => {
+                        Literal::Known(inline_constant_value(code, spec.ty.float_kind()))
+                    }
+                    Src::Reg(_) => {
+                        return Err(OperandError::new(
+                            at,
+                            "the constant must be an immediate value",
+                        ))
+                    }
                 };
                 ops.lit32 = Some(Located { value: lit, at });
             }
@@ -625,7 +742,12 @@ pub(crate) fn encode(
     st: &mut Statement<'_>,
     out: &mut Emitter,
 ) -> Result<(), OperandError> {
-    if st.row.operands.iter().any(|o| matches!(o.field, Field::Attr | Field::InterpParam)) {
+    if st
+        .row
+        .operands
+        .iter()
+        .any(|o| matches!(o.field, Field::Attr | Field::InterpParam))
+    {
         return super::vintrp::encode(ctx, st, out);
     }
     let mut ops = read_operands(ctx, st)?;
@@ -640,7 +762,13 @@ pub(crate) fn encode(
     }
     let sext_used = ops.srcs.iter().flatten().any(|s| s.sext);
     if sext_used {
-        m.first_sdwa.get_or_insert(ops.srcs.iter().flatten().find(|s| s.sext).map_or(0, |s| s.at));
+        m.first_sdwa.get_or_insert(
+            ops.srcs
+                .iter()
+                .flatten()
+                .find(|s| s.sext)
+                .map_or(0, |s| s.at),
+        );
     }
     let row = st.row;
     let version = st.version;
@@ -670,7 +798,10 @@ fn choose(st: &Statement<'_>, ops: &Operands, m: &Modifiers) -> Result<Choice, O
         Encoding::Vop3p => return Ok(Choice::Vop3p),
         Encoding::Vop3 => {
             if let Some(at) = m.first_sdwa.or(m.first_dpp) {
-                return Err(OperandError::new(at, format!("`{}` has no SDWA or DPP form", st.mnemonic)));
+                return Err(OperandError::new(
+                    at,
+                    format!("`{}` has no SDWA or DPP form", st.mnemonic),
+                ));
             }
             return Ok(Choice::Vop3);
         }
@@ -679,9 +810,16 @@ fn choose(st: &Statement<'_>, ops: &Operands, m: &Modifiers) -> Result<Choice, O
     let sdwa_wanted = st.forced == Forced::Sdwa || m.first_sdwa.is_some();
     let dpp_wanted = st.forced == Forced::Dpp || m.first_dpp.is_some();
     if sdwa_wanted || dpp_wanted {
-        let (flag, name) = if sdwa_wanted { (flags::NO_SDWA, "SDWA") } else { (flags::NO_DPP, "DPP") };
+        let (flag, name) = if sdwa_wanted {
+            (flags::NO_SDWA, "SDWA")
+        } else {
+            (flags::NO_DPP, "DPP")
+        };
         if !st.version.is_gcn12_or_later() {
-            return Err(OperandError::new(0, format!("{name} encodings exist only on GCN 1.2 and later")));
+            return Err(OperandError::new(
+                0,
+                format!("{name} encodings exist only on GCN 1.2 and later"),
+            ));
         }
         if row.has(flag) || row.has(flags::NO_VOP3) && false {
             return Err(OperandError::new(
@@ -695,7 +833,11 @@ fn choose(st: &Statement<'_>, ops: &Operands, m: &Modifiers) -> Result<Choice, O
                 format!("{name} modifiers conflict with the forced encoding"),
             ));
         }
-        return Ok(if sdwa_wanted { Choice::Sdwa } else { Choice::Dpp });
+        return Ok(if sdwa_wanted {
+            Choice::Sdwa
+        } else {
+            Choice::Dpp
+        });
     }
     // Reasons the 32-bit encoding cannot be used.
     let mut reason: Option<(usize, String)> = None;
@@ -722,29 +864,49 @@ fn choose(st: &Statement<'_>, ops: &Operands, m: &Modifiers) -> Result<Choice, O
         }
     }
     if !is_vcc(&ops.sdst) && row.encoding != Encoding::Vop1 && !ops.vdst.is_none() {
-        need(ops.sdst.map_or(0, |s| s.at), "a carry-out other than VCC needs the VOP3 encoding");
+        need(
+            ops.sdst.map_or(0, |s| s.at),
+            "a carry-out other than VCC needs the VOP3 encoding",
+        );
     }
     if row.encoding == Encoding::Vopc && !is_vcc(&ops.sdst) {
-        need(ops.sdst.map_or(0, |s| s.at), "a compare result other than VCC needs the VOP3 encoding");
+        need(
+            ops.sdst.map_or(0, |s| s.at),
+            "a compare result other than VCC needs the VOP3 encoding",
+        );
     }
     if let Some(s) = ops.srcs[2] {
-        if row.encoding != Encoding::Vop3 && !matches!(s.src, Src::Reg(r) if r.code == VCC && r.count == 2) {
-            need(s.at, "a condition/carry-in other than VCC needs the VOP3 encoding");
+        if row.encoding != Encoding::Vop3
+            && !matches!(s.src, Src::Reg(r) if r.code == VCC && r.count == 2)
+        {
+            need(
+                s.at,
+                "a condition/carry-in other than VCC needs the VOP3 encoding",
+            );
         }
     }
     if let Some(s) = ops.srcs[1] {
         if !ops.scalar_slot1 && !s.src.is_vgpr() && row.encoding != Encoding::Vop1 {
-            need(s.at, "the second source must be a VGPR in the 32-bit encoding");
+            need(
+                s.at,
+                "the second source must be a VGPR in the 32-bit encoding",
+            );
         }
     }
     match reason {
         None => Ok(Choice::E32),
         Some((at, why)) => {
             if st.forced == Forced::E32 {
-                return Err(OperandError::new(at, format!("cannot use the 32-bit encoding: {why}")));
+                return Err(OperandError::new(
+                    at,
+                    format!("cannot use the 32-bit encoding: {why}"),
+                ));
             }
             if row.has(flags::NO_VOP3) {
-                return Err(OperandError::new(at, format!("`{}` has no VOP3 form: {why}", st.mnemonic)));
+                return Err(OperandError::new(
+                    at,
+                    format!("`{}` has no VOP3 form: {why}", st.mnemonic),
+                ));
             }
             Ok(Choice::Vop3)
         }
@@ -758,7 +920,12 @@ fn literal_of(s: &VSrc) -> Option<Located<Literal>> {
     }
 }
 
-fn encode_e32(st: &Statement<'_>, ops: &Operands, _m: &Modifiers, out: &mut Emitter) -> Result<(), OperandError> {
+fn encode_e32(
+    st: &Statement<'_>,
+    ops: &Operands,
+    _m: &Modifiers,
+    out: &mut Emitter,
+) -> Result<(), OperandError> {
     let row = st.row;
     let op = u32::from(st.opcode);
     let src0 = ops.srcs[0].map_or(0, |s| u32::from(s.src.code()));
@@ -770,11 +937,17 @@ fn encode_e32(st: &Statement<'_>, ops: &Operands, _m: &Modifiers, out: &mut Emit
     };
     let mut literal = ops.srcs[0].as_ref().and_then(literal_of);
     if let Some(s) = ops.srcs[1].as_ref().and_then(literal_of) {
-        return Err(OperandError::new(s.at, "the second source cannot be a literal"));
+        return Err(OperandError::new(
+            s.at,
+            "the second source cannot be a literal",
+        ));
     }
     if let Some(k) = ops.lit32 {
         if let Some(l) = literal {
-            return Err(OperandError::new(l.at, "only one literal constant is allowed in an instruction"));
+            return Err(OperandError::new(
+                l.at,
+                "only one literal constant is allowed in an instruction",
+            ));
         }
         literal = Some(k);
     }
@@ -825,7 +998,10 @@ pub(crate) fn check_vop3_sources(srcs: &[Option<VSrc>; 3]) -> Result<(), Operand
                 ))
             }
             Src::Reg(r) if r.code == LDS_DIRECT && i > 0 => {
-                return Err(OperandError::new(s.at, "LDS_DIRECT can only be the first source"))
+                return Err(OperandError::new(
+                    s.at,
+                    "LDS_DIRECT can only be the first source",
+                ))
             }
             Src::Reg(r) if r.code < 128 => match sgpr {
                 Some(prev) if prev != (r.code, r.count) => {
@@ -868,13 +1044,22 @@ fn encode_vop3(
     };
     check_vop3_sources(&constant_bus_srcs)?;
     if let Some(s) = ops.srcs.iter().flatten().find(|s| s.src.code() == 255) {
-        return Err(OperandError::new(s.at, "literal constants are not allowed in the VOP3 encoding"));
+        return Err(OperandError::new(
+            s.at,
+            "literal constants are not allowed in the VOP3 encoding",
+        ));
     }
     if let Some(s) = ops.srcs.iter().flatten().find(|s| s.sext) {
-        return Err(OperandError::new(s.at, "`sext` is only available in the SDWA encoding"));
+        return Err(OperandError::new(
+            s.at,
+            "`sext` is only available in the SDWA encoding",
+        ));
     }
     if let Some(k) = ops.lit32 {
-        return Err(OperandError::new(k.at, "this instruction's constant needs the 32-bit encoding"));
+        return Err(OperandError::new(
+            k.at,
+            "this instruction's constant needs the 32-bit encoding",
+        ));
     }
     let mut abs = 0u32;
     let mut neg = 0u32;
@@ -882,7 +1067,10 @@ fn encode_vop3(
         if let Some(s) = s {
             if s.abs {
                 if vop3b {
-                    return Err(OperandError::new(s.at, "VOP3B instructions have no absolute-value modifier"));
+                    return Err(OperandError::new(
+                        s.at,
+                        "VOP3B instructions have no absolute-value modifier",
+                    ));
                 }
                 abs |= 1 << i;
             }
@@ -893,7 +1081,10 @@ fn encode_vop3(
     }
     let clamp = m.clamp.is_some_and(|c| c.0);
     if clamp && vop3b && !gcn12 {
-        return Err(OperandError::new(m.clamp.map_or(0, |c| c.1), "VOP3B instructions have no `clamp` on GCN 1.0/1.1"));
+        return Err(OperandError::new(
+            m.clamp.map_or(0, |c| c.1),
+            "VOP3B instructions have no `clamp` on GCN 1.0/1.1",
+        ));
     }
     let mut op_sel = 0u32;
     if let Some((mask, len, at)) = m.op_sel {
@@ -928,7 +1119,12 @@ fn encode_vop3(
     Ok(())
 }
 
-fn encode_sdwa(st: &Statement<'_>, ops: &Operands, m: &Modifiers, out: &mut Emitter) -> Result<(), OperandError> {
+fn encode_sdwa(
+    st: &Statement<'_>,
+    ops: &Operands,
+    m: &Modifiers,
+    out: &mut Emitter,
+) -> Result<(), OperandError> {
     let row = st.row;
     let gcn14 = st.version.is_gcn14();
     let vopc = row.encoding == Encoding::Vopc;
@@ -938,7 +1134,10 @@ fn encode_sdwa(st: &Statement<'_>, ops: &Operands, m: &Modifiers, out: &mut Emit
         match s.src {
             Src::Reg(r) if r.is_vgpr() => {}
             Src::Literal(_) => {
-                return Err(OperandError::new(s.at, "literal constants are not allowed in the SDWA encoding"))
+                return Err(OperandError::new(
+                    s.at,
+                    "literal constants are not allowed in the SDWA encoding",
+                ))
             }
             _ if gcn14 => s_bits[i] = 1,
             _ => {
@@ -964,23 +1163,37 @@ fn encode_sdwa(st: &Statement<'_>, ops: &Operands, m: &Modifiers, out: &mut Emit
         }
     }
     if let Some((_, _, at)) = m.op_sel {
-        return Err(OperandError::new(at, "`op_sel` is not available in the SDWA encoding"));
+        return Err(OperandError::new(
+            at,
+            "`op_sel` is not available in the SDWA encoding",
+        ));
     }
     let clamp = m.clamp.is_some_and(|c| c.0);
     let omod = m.omod.map_or(0, |o| o.0);
     if omod != 0 && (!gcn14 || vopc) {
-        return Err(OperandError::new(m.omod.map_or(0, |o| o.1), "output modifiers are not available in this SDWA encoding"));
+        return Err(OperandError::new(
+            m.omod.map_or(0, |o| o.1),
+            "output modifiers are not available in this SDWA encoding",
+        ));
     }
     if vopc && gcn14 {
         if clamp {
-            return Err(OperandError::new(m.clamp.map_or(0, |c| c.1), "`clamp` is not available for SDWA compares on GCN 1.4"));
+            return Err(OperandError::new(
+                m.clamp.map_or(0, |c| c.1),
+                "`clamp` is not available for SDWA compares on GCN 1.4",
+            ));
         }
         if m.sdwa.dst_sel.is_some() || m.sdwa.dst_unused.is_some() {
-            return Err(OperandError::new(m.first_sdwa.unwrap_or(0), "SDWA compares have no destination selection on GCN 1.4"));
+            return Err(OperandError::new(
+                m.first_sdwa.unwrap_or(0),
+                "SDWA compares have no destination selection on GCN 1.4",
+            ));
         }
     }
     let src_mods = |i: usize| -> u32 {
-        ops.srcs[i].map_or(0, |s| u32::from(s.sext) | (u32::from(s.neg) << 1) | (u32::from(s.abs) << 2))
+        ops.srcs[i].map_or(0, |s| {
+            u32::from(s.sext) | (u32::from(s.neg) << 1) | (u32::from(s.abs) << 2)
+        })
     };
     let src1_default = if row.encoding == Encoding::Vop1 { 0 } else { 6 };
     let src0 = ops.srcs[0].map_or(0, |s| u32::from(s.src.code()) & 0xff);
@@ -994,33 +1207,62 @@ fn encode_sdwa(st: &Statement<'_>, ops: &Operands, m: &Modifiers, out: &mut Emit
             word1 |= (u32::from(s.value) << 8) | (1 << 15);
         }
     } else {
-        word1 |= (m.sdwa.dst_sel.unwrap_or(6) << 8) | (m.sdwa.dst_unused.unwrap_or(0) << 11) | (u32::from(clamp) << 13);
+        word1 |= (m.sdwa.dst_sel.unwrap_or(6) << 8)
+            | (m.sdwa.dst_unused.unwrap_or(0) << 11)
+            | (u32::from(clamp) << 13);
         word1 |= omod << 14;
     }
     if gcn14 {
         word1 |= (s_bits[0] << 23) | (s_bits[1] << 31);
     }
-    let mut st_ops = Operands { srcs: ops.srcs, vdst: ops.vdst, sdst: ops.sdst, nsrcs: ops.nsrcs, lit32: None, scalar_slot1: ops.scalar_slot1 };
-    st_ops.srcs[0] = Some(VSrc { src: Src::Inline(0xf9), neg: false, abs: false, sext: false, at: 0 });
+    let mut st_ops = Operands {
+        srcs: ops.srcs,
+        vdst: ops.vdst,
+        sdst: ops.sdst,
+        nsrcs: ops.nsrcs,
+        lit32: None,
+        scalar_slot1: ops.scalar_slot1,
+    };
+    st_ops.srcs[0] = Some(VSrc {
+        src: Src::Inline(0xf9),
+        neg: false,
+        abs: false,
+        sext: false,
+        at: 0,
+    });
     encode_e32(st, &st_ops, m, out)?;
     out.push(word1);
     Ok(())
 }
 
-fn encode_dpp(st: &Statement<'_>, ops: &Operands, m: &Modifiers, out: &mut Emitter) -> Result<(), OperandError> {
+fn encode_dpp(
+    st: &Statement<'_>,
+    ops: &Operands,
+    m: &Modifiers,
+    out: &mut Emitter,
+) -> Result<(), OperandError> {
     for s in ops.srcs.iter().take(2).flatten() {
         if !s.src.is_vgpr() {
-            return Err(OperandError::new(s.at, "the DPP encoding takes VGPR sources only"));
+            return Err(OperandError::new(
+                s.at,
+                "the DPP encoding takes VGPR sources only",
+            ));
         }
         if s.sext {
-            return Err(OperandError::new(s.at, "`sext` is not available in the DPP encoding"));
+            return Err(OperandError::new(
+                s.at,
+                "`sext` is not available in the DPP encoding",
+            ));
         }
     }
     if let Some(k) = ops.lit32 {
         return Err(OperandError::new(k.at, "this instruction has no DPP form"));
     }
     if !is_vcc(&ops.sdst) {
-        return Err(OperandError::new(ops.sdst.map_or(0, |s| s.at), "the DPP encoding writes VCC only"));
+        return Err(OperandError::new(
+            ops.sdst.map_or(0, |s| s.at),
+            "the DPP encoding writes VCC only",
+        ));
     }
     if let Some(s) = ops.srcs[2] {
         if !matches!(s.src, Src::Reg(r) if r.code == VCC && r.count == 2) {
@@ -1028,15 +1270,25 @@ fn encode_dpp(st: &Statement<'_>, ops: &Operands, m: &Modifiers, out: &mut Emitt
         }
     }
     if let Some((_, at)) = m.clamp.filter(|c| c.0) {
-        return Err(OperandError::new(at, "`clamp` is not available in the DPP encoding"));
+        return Err(OperandError::new(
+            at,
+            "`clamp` is not available in the DPP encoding",
+        ));
     }
     if let Some((_, at)) = m.omod.filter(|o| o.0 != 0) {
-        return Err(OperandError::new(at, "output modifiers are not available in the DPP encoding"));
+        return Err(OperandError::new(
+            at,
+            "output modifiers are not available in the DPP encoding",
+        ));
     }
     if let Some((_, _, at)) = m.op_sel {
-        return Err(OperandError::new(at, "`op_sel` is not available in the DPP encoding"));
+        return Err(OperandError::new(
+            at,
+            "`op_sel` is not available in the DPP encoding",
+        ));
     }
-    let mods = |i: usize| -> u32 { ops.srcs[i].map_or(0, |s| u32::from(s.neg) | (u32::from(s.abs) << 1)) };
+    let mods =
+        |i: usize| -> u32 { ops.srcs[i].map_or(0, |s| u32::from(s.neg) | (u32::from(s.abs) << 1)) };
     let src0 = ops.srcs[0].map_or(0, |s| u32::from(s.src.code()) & 0xff);
     let word1 = src0
         | (m.dpp.ctrl.unwrap_or(0xe4) << 8)
@@ -1045,8 +1297,21 @@ fn encode_dpp(st: &Statement<'_>, ops: &Operands, m: &Modifiers, out: &mut Emitt
         | (mods(1) << 22)
         | (m.dpp.bank_mask.unwrap_or(15) << 24)
         | (m.dpp.row_mask.unwrap_or(15) << 28);
-    let mut st_ops = Operands { srcs: ops.srcs, vdst: ops.vdst, sdst: ops.sdst, nsrcs: ops.nsrcs, lit32: None, scalar_slot1: ops.scalar_slot1 };
-    st_ops.srcs[0] = Some(VSrc { src: Src::Inline(0xfa), neg: false, abs: false, sext: false, at: 0 });
+    let mut st_ops = Operands {
+        srcs: ops.srcs,
+        vdst: ops.vdst,
+        sdst: ops.sdst,
+        nsrcs: ops.nsrcs,
+        lit32: None,
+        scalar_slot1: ops.scalar_slot1,
+    };
+    st_ops.srcs[0] = Some(VSrc {
+        src: Src::Inline(0xfa),
+        neg: false,
+        abs: false,
+        sext: false,
+        at: 0,
+    });
     encode_e32(st, &st_ops, m, out)?;
     out.push(word1);
     Ok(())
@@ -1066,11 +1331,17 @@ fn encode_vop3p(
     for (i, s) in ops.srcs.iter().enumerate() {
         let Some(s) = s else { continue };
         if s.sext {
-            return Err(OperandError::new(s.at, "`sext` is not available for packed instructions"));
+            return Err(OperandError::new(
+                s.at,
+                "`sext` is not available for packed instructions",
+            ));
         }
         if s.abs {
             if !mix {
-                return Err(OperandError::new(s.at, "packed instructions have no absolute-value modifier"));
+                return Err(OperandError::new(
+                    s.at,
+                    "packed instructions have no absolute-value modifier",
+                ));
             }
             neg_hi |= 1 << i;
         }
@@ -1079,10 +1350,16 @@ fn encode_vop3p(
         }
     }
     if m.abs != 0 && !mix {
-        return Err(OperandError::new(0, "packed instructions have no absolute-value modifier"));
+        return Err(OperandError::new(
+            0,
+            "packed instructions have no absolute-value modifier",
+        ));
     }
     if let Some((_, at)) = m.omod.filter(|o| o.0 != 0) {
-        return Err(OperandError::new(at, "packed instructions have no output modifier"));
+        return Err(OperandError::new(
+            at,
+            "packed instructions have no output modifier",
+        ));
     }
     let op_sel = m.op_sel.map_or(0, |o| o.0) & 7;
     let op_sel_hi = m.op_sel_hi.map_or(7, |o| o.0);
@@ -1096,7 +1373,8 @@ fn encode_vop3p(
         | ((neg_hi & 7) << 8)
         | dst;
     let code = |i: usize| ops.srcs[i].map_or(0, |s| u32::from(s.src.code()));
-    let word1 = code(0) | (code(1) << 9) | (code(2) << 18) | ((op_sel_hi & 3) << 27) | ((neg_lo & 7) << 29);
+    let word1 =
+        code(0) | (code(1) << 9) | (code(2) << 18) | ((op_sel_hi & 3) << 27) | ((neg_lo & 7) << 29);
     out.push(word0);
     out.push(word1);
     Ok(())

@@ -15,7 +15,10 @@ fn attribute(cur: &mut Cursor<'_>) -> Result<(u32, u32), OperandError> {
     let at = cur.pos();
     let rest = cur.rest().as_bytes();
     if rest.len() < 4 || !rest[..4].eq_ignore_ascii_case(b"attr") {
-        return Err(OperandError::new(at, "expected an attribute (`attrN.x`, `.y`, `.z` or `.w`)"));
+        return Err(OperandError::new(
+            at,
+            "expected an attribute (`attrN.x`, `.y`, `.z` or `.w`)",
+        ));
     }
     cur.bump(4);
     let digits_at = cur.pos();
@@ -25,14 +28,23 @@ fn attribute(cur: &mut Cursor<'_>) -> Result<(u32, u32), OperandError> {
         cur.bump(1);
     }
     if cur.pos() == digits_at {
-        return Err(OperandError::new(at, "expected an attribute number after `attr`"));
+        return Err(OperandError::new(
+            at,
+            "expected an attribute number after `attr`",
+        ));
     }
     if n > 63 {
-        return Err(OperandError::new(digits_at, format!("attribute number {n} is out of range (0-63)")));
+        return Err(OperandError::new(
+            digits_at,
+            format!("attribute number {n} is out of range (0-63)"),
+        ));
     }
     if !cur.eat(b'.') {
         cur.skip_spaces();
-        return Err(OperandError::new(cur.pos(), "expected `.` and a channel (x, y, z or w) after the attribute"));
+        return Err(OperandError::new(
+            cur.pos(),
+            "expected `.` and a channel (x, y, z or w) after the attribute",
+        ));
     }
     cur.skip_spaces();
     let chan_at = cur.pos();
@@ -41,11 +53,22 @@ fn attribute(cur: &mut Cursor<'_>) -> Result<(u32, u32), OperandError> {
         Some(b'y') => 1,
         Some(b'z') => 2,
         Some(b'w') => 3,
-        _ => return Err(OperandError::new(chan_at, "the attribute channel must be x, y, z or w")),
+        _ => {
+            return Err(OperandError::new(
+                chan_at,
+                "the attribute channel must be x, y, z or w",
+            ))
+        }
     };
     cur.bump(1);
-    if cur.peek().is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_') {
-        return Err(OperandError::new(chan_at, "the attribute channel must be x, y, z or w"));
+    if cur
+        .peek()
+        .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_')
+    {
+        return Err(OperandError::new(
+            chan_at,
+            "the attribute channel must be x, y, z or w",
+        ));
     }
     Ok((n, chan))
 }
@@ -55,13 +78,19 @@ fn interp_param(cur: &mut Cursor<'_>) -> Result<u32, OperandError> {
     cur.skip_spaces();
     let at = cur.pos();
     let Some((word, _)) = cur.symbol() else {
-        return Err(OperandError::new(at, "expected an interpolation parameter (p10, p20 or p0)"));
+        return Err(OperandError::new(
+            at,
+            "expected an interpolation parameter (p10, p20 or p0)",
+        ));
     };
     match word.to_ascii_lowercase().as_str() {
         "p10" => Ok(0),
         "p20" => Ok(1),
         "p0" => Ok(2),
-        _ => Err(OperandError::new(at, format!("unknown interpolation parameter `{word}` (expected p10, p20 or p0)"))),
+        _ => Err(OperandError::new(
+            at,
+            format!("unknown interpolation parameter `{word}` (expected p10, p20 or p0)"),
+        )),
     }
 }
 
@@ -86,7 +115,14 @@ pub(crate) fn encode(
         }
         match spec.field {
             Field::Vdst => {
-                let r = parse_register(ctx, &mut st.cur, Accept::VGPR, spec.registers(), Align::None, "destination")?;
+                let r = parse_register(
+                    ctx,
+                    &mut st.cur,
+                    Accept::VGPR,
+                    spec.registers(),
+                    Align::None,
+                    "destination",
+                )?;
                 vdst = u32::from(r.value.code) & 0xff;
             }
             Field::Attr => {
@@ -97,12 +133,25 @@ pub(crate) fn encode(
                 let p = interp_param(&mut st.cur)?;
                 vsrc_field = p;
                 param = true;
-                srcs[1] = Some(VSrc { src: Src::Inline(p as u16), neg: false, abs: false, sext: false, at: 0 });
+                srcs[1] = Some(VSrc {
+                    src: Src::Inline(p as u16),
+                    neg: false,
+                    abs: false,
+                    sext: false,
+                    at: 0,
+                });
             }
             _ => {
                 let slot = if seen_attr { 2 } else { 1 };
                 let accept = if slot == 1 { Accept::VGPR } else { Accept::SRC };
-                let v = parse_vsrc(ctx, &mut st.cur, accept, spec.registers(), spec.ty.float_kind(), "source")?;
+                let v = parse_vsrc(
+                    ctx,
+                    &mut st.cur,
+                    accept,
+                    spec.registers(),
+                    spec.ty.float_kind(),
+                    "source",
+                )?;
                 if slot == 1 {
                     vsrc_field = u32::from(v.src.code()) & 0xff;
                 }
@@ -112,7 +161,10 @@ pub(crate) fn encode(
     }
     let mut m = parse_modifiers(ctx, &mut st.cur, true)?;
     if let Some(at) = m.first_sdwa.or(m.first_dpp) {
-        return Err(OperandError::new(at, "interpolation instructions have no SDWA or DPP form"));
+        return Err(OperandError::new(
+            at,
+            "interpolation instructions have no SDWA or DPP form",
+        ));
     }
     for (i, s) in srcs.iter_mut().enumerate() {
         if let Some(s) = s {
@@ -131,10 +183,24 @@ pub(crate) fn encode(
         || srcs.iter().flatten().any(|s| s.abs || s.neg);
     if !needs_vop3 {
         if st.forced == Forced::Sdwa || st.forced == Forced::Dpp {
-            return Err(OperandError::new(0, "interpolation instructions have no SDWA or DPP form"));
+            return Err(OperandError::new(
+                0,
+                "interpolation instructions have no SDWA or DPP form",
+            ));
         }
-        let enc = if version.is_gcn12_or_later() { 0b110101 } else { 0b110010 };
-        out.push((enc << 26) | (vdst << 18) | (u32::from(st.opcode) << 16) | (attr.0 << 10) | (attr.1 << 8) | vsrc_field);
+        let enc = if version.is_gcn12_or_later() {
+            0b110101
+        } else {
+            0b110010
+        };
+        out.push(
+            (enc << 26)
+                | (vdst << 18)
+                | (u32::from(st.opcode) << 16)
+                | (attr.0 << 10)
+                | (attr.1 << 8)
+                | vsrc_field,
+        );
         return Ok(());
     }
     if !version.is_gcn12_or_later() {
@@ -143,7 +209,11 @@ pub(crate) fn encode(
             format!("`{}` has no VOP3 form on {version}", st.mnemonic),
         ));
     }
-    let op = if row.encoding == Encoding::Vintrp { 0x270 + u32::from(st.opcode) } else { u32::from(st.opcode) };
+    let op = if row.encoding == Encoding::Vintrp {
+        0x270 + u32::from(st.opcode)
+    } else {
+        u32::from(st.opcode)
+    };
     // The attribute occupies SRC0 as `attr | chan << 6 | high << 8`.
     let attr_code = attr.0 | (attr.1 << 6) | (u32::from(high) << 8);
     srcs[0] = None;
@@ -155,7 +225,10 @@ pub(crate) fn encode(
             abs |= u32::from(s.abs) << i;
             neg |= u32::from(s.neg) << i;
             if s.sext {
-                return Err(OperandError::new(s.at, "`sext` is only available in the SDWA encoding"));
+                return Err(OperandError::new(
+                    s.at,
+                    "`sext` is only available in the SDWA encoding",
+                ));
             }
         }
     }
@@ -166,9 +239,18 @@ pub(crate) fn encode(
     }
     let clamp = m.clamp.is_some_and(|c| c.0);
     let omod = m.omod.map_or(0, |o| o.0);
-    let src1 = if param { vsrc_field } else { srcs[1].map_or(0, |s| u32::from(s.src.code())) };
+    let src1 = if param {
+        vsrc_field
+    } else {
+        srcs[1].map_or(0, |s| u32::from(s.src.code()))
+    };
     let src2 = srcs[2].map_or(0, |s| u32::from(s.src.code()));
-    let word0 = (0b110100 << 26) | (op << 16) | (u32::from(clamp) << 15) | (op_sel << 11) | (abs << 8) | vdst;
+    let word0 = (0b110100 << 26)
+        | (op << 16)
+        | (u32::from(clamp) << 15)
+        | (op_sel << 11)
+        | (abs << 8)
+        | vdst;
     let word1 = attr_code | (src1 << 9) | (src2 << 18) | (omod << 27) | (neg << 29);
     out.push(word0);
     out.push(word1);
