@@ -794,18 +794,44 @@ fn choose(st: &Statement<'_>, ops: &Operands, m: &Modifiers) -> Result<Choice, O
             "SDWA and DPP modifiers cannot be mixed",
         ));
     }
-    match row.encoding {
-        Encoding::Vop3p => return Ok(Choice::Vop3p),
-        Encoding::Vop3 => {
-            if let Some(at) = m.first_sdwa.or(m.first_dpp) {
+    let packed_only = m.op_sel_hi.or(m.neg_lo).or(m.neg_hi).map(|(_, at)| at);
+    if matches!(row.encoding, Encoding::Vop3 | Encoding::Vop3p) {
+        if let Some(at) = m.first_sdwa.or(m.first_dpp) {
+            return Err(OperandError::new(
+                at,
+                format!("`{}` has no SDWA or DPP form", st.mnemonic),
+            ));
+        }
+        let forced = match st.forced {
+            Forced::E32 => Some("32-bit"),
+            Forced::Sdwa => Some("SDWA"),
+            Forced::Dpp => Some("DPP"),
+            Forced::Auto | Forced::E64 => None,
+        };
+        if let Some(name) = forced {
+            return Err(OperandError::new(
+                0,
+                format!("`{}` has no {name} encoding", st.mnemonic),
+            ));
+        }
+        if row.encoding == Encoding::Vop3p {
+            if let Some(at) = m.first_vop3 {
                 return Err(OperandError::new(
                     at,
-                    format!("`{}` has no SDWA or DPP form", st.mnemonic),
+                    "`vop3` is not a modifier of packed instructions",
                 ));
             }
-            return Ok(Choice::Vop3);
+            return Ok(Choice::Vop3p);
         }
-        _ => {}
+    }
+    if let Some(at) = packed_only {
+        return Err(OperandError::new(
+            at,
+            "`op_sel_hi`, `neg_lo` and `neg_hi` are only for packed (VOP3P) instructions",
+        ));
+    }
+    if row.encoding == Encoding::Vop3 {
+        return Ok(Choice::Vop3);
     }
     let sdwa_wanted = st.forced == Forced::Sdwa || m.first_sdwa.is_some();
     let dpp_wanted = st.forced == Forced::Dpp || m.first_dpp.is_some();
@@ -821,7 +847,7 @@ fn choose(st: &Statement<'_>, ops: &Operands, m: &Modifiers) -> Result<Choice, O
                 format!("{name} encodings exist only on GCN 1.2 and later"),
             ));
         }
-        if row.has(flag) || row.has(flags::NO_VOP3) && false {
+        if row.has(flag) {
             return Err(OperandError::new(
                 m.first_sdwa.or(m.first_dpp).unwrap_or(0),
                 format!("`{}` has no {name} form", st.mnemonic),
@@ -1033,8 +1059,13 @@ fn encode_vop3(
     let version = st.version;
     let gcn12 = version.is_gcn12_or_later();
     let vop3b = row.has(flags::VOP3B) || (ops.vdst.is_some() && ops.sdst.is_some());
-    if !row.has(flags::NO_SRC_MODS) {
-        // fine
+    if row.has(flags::NO_SRC_MODS) {
+        if let Some(s) = ops.srcs.iter().flatten().find(|s| s.abs || s.neg) {
+            return Err(OperandError::new(
+                s.at,
+                format!("`{}` takes no source modifiers", st.mnemonic),
+            ));
+        }
     }
     let constant_bus_srcs = if ops.scalar_slot1 {
         // v_readlane/v_writelane read two scalars by design.
@@ -1326,6 +1357,15 @@ fn encode_vop3p(
     _version: GcnVersion,
 ) -> Result<(), OperandError> {
     check_vop3_sources(&ops.srcs)?;
+    if st.row.has(flags::NO_SRC_MODS) {
+        let negated = ops.srcs.iter().flatten().find(|s| s.neg || s.abs);
+        if let Some(at) = negated.map(|s| s.at).or(m.neg_lo.or(m.neg_hi).map(|n| n.1)) {
+            return Err(OperandError::new(
+                at,
+                format!("`{}` takes no source modifiers", st.mnemonic),
+            ));
+        }
+    }
     let mut neg_lo = m.neg_lo.map_or(0, |n| n.0);
     let mut neg_hi = m.neg_hi.map_or(0, |n| n.0);
     for (i, s) in ops.srcs.iter().enumerate() {
