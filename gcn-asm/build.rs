@@ -232,10 +232,19 @@ fn main() {
         } else {
             ops.matches("OperandSpec").count()
         };
-        writeln!(out, "static OPERANDS_{index}: [OperandSpec; {n}] = [{ops}];").unwrap();
+        writeln!(
+            out,
+            "static OPERANDS_{index}: [OperandSpec; {n}] = [{ops}];"
+        )
+        .unwrap();
     }
     writeln!(out, "/// Every instruction row, sorted by mnemonic.").unwrap();
-    writeln!(out, "pub static INSTRUCTIONS: [InstrRow; {}] = [", rows.len()).unwrap();
+    writeln!(
+        out,
+        "pub static INSTRUCTIONS: [InstrRow; {}] = [",
+        rows.len()
+    )
+    .unwrap();
     for row in &rows {
         writeln!(
             out,

@@ -31,7 +31,10 @@ pub fn parse_register_symbol(
     cur: &mut Cursor<'_>,
 ) -> Result<RegisterSymbol, OperandError> {
     let _ = ctx;
-    Err(OperandError::new(cur.pos(), "register symbols are not supported yet"))
+    Err(OperandError::new(
+        cur.pos(),
+        "register symbols are not supported yet",
+    ))
 }
 
 /// Applies a fix-up once its expression is known. `instruction` is where

@@ -82,9 +82,7 @@ pub fn parse_float_literal(text: &str) -> Option<(FloatLiteral, usize)> {
         _ => false,
     };
     let body_start = i;
-    let (mut lit, len) = if bytes.len() > i + 1
-        && bytes[i] == b'0'
-        && (bytes[i + 1] | 0x20) == b'x'
+    let (mut lit, len) = if bytes.len() > i + 1 && bytes[i] == b'0' && (bytes[i + 1] | 0x20) == b'x'
     {
         parse_hex_float(&text[i..])?
     } else {
@@ -305,6 +303,9 @@ mod tests {
         let (l, _) = parse_float_literal("0.15915494").unwrap();
         assert_eq!(l.single_bits(), 0x3e22f983);
         assert_eq!(l.half_bits(), 0x3118);
-        assert_eq!(FloatLiteral::from_f64(1.0).double_bits(), 0x3ff0_0000_0000_0000);
+        assert_eq!(
+            FloatLiteral::from_f64(1.0).double_bits(),
+            0x3ff0_0000_0000_0000
+        );
     }
 }
