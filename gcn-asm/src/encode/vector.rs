@@ -1357,15 +1357,8 @@ fn encode_vop3p(
     _version: GcnVersion,
 ) -> Result<(), OperandError> {
     check_vop3_sources(&ops.srcs)?;
-    if st.row.has(flags::NO_SRC_MODS) {
-        let negated = ops.srcs.iter().flatten().find(|s| s.neg || s.abs);
-        if let Some(at) = negated.map(|s| s.at).or(m.neg_lo.or(m.neg_hi).map(|n| n.1)) {
-            return Err(OperandError::new(
-                at,
-                format!("`{}` takes no source modifiers", st.mnemonic),
-            ));
-        }
-    }
+    // Packed instructions take negation (neg_lo/neg_hi); only the
+    // mixed-precision ones take an absolute value (checked below).
     let mut neg_lo = m.neg_lo.map_or(0, |n| n.0);
     let mut neg_hi = m.neg_hi.map_or(0, |n| n.0);
     for (i, s) in ops.srcs.iter().enumerate() {

@@ -1,10 +1,62 @@
 //! The assembler driver: reads a source, runs pseudo-ops and hands
 //! instructions to [`crate::encode`].
+//!
+//! One pass over the source; whatever cannot be evaluated when it is read
+//! (forward references) is recorded as a fix-up and patched after the pass.
+//! Sources are a stack of [`Frame`]s (the main file, includes, macro
+//! expansions, repetitions), read one logical line at a time into a reused
+//! buffer so plain instruction lines do not allocate.
 
 use std::path::PathBuf;
+use std::rc::Rc;
+use std::sync::Arc;
 
 use crate::arch::{Device, GcnVersion};
 use crate::diag::{Diagnostic, Diagnostics, SourcePos};
+use crate::encode::context::{
+    ExprValue, Fixup, OperandContext, OperandError, RegisterSymbol, SectionId, Value,
+};
+
+use super::conditionals::Cond;
+use super::cursor::Cursor;
+use super::expr::{
+    capture_symbols, evaluate, resolve_symbol, scan_symbol, ExprError, ExprParser, Op, Slot,
+};
+use super::macros::{Collect, Macro, RepeatState};
+use super::sections::{CurrentSection, Section};
+use super::source::{next_statement, LineReader};
+use super::symbols::{FxMap, SymKind, SymState, SymbolTable};
+
+/// Most errors reported before giving up (a file of garbage would
+/// otherwise produce one error per line).
+const MAX_ERRORS: usize = 1000;
+/// Most macro expansions open at once.
+pub(crate) const MAX_MACRO_DEPTH: usize = 100;
+/// Most nested `.include`s.
+pub(crate) const MAX_INCLUDE_DEPTH: usize = 64;
+/// Most sources (files, expansions) open at once.
+pub(crate) const MAX_FRAMES: usize = 1000;
+/// Most lines produced by macros and repetitions in one assembly.
+const MAX_EXPANDED_LINES: u64 = 20_000_000;
+
+/// The binary format the source asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BinaryFormat {
+    /// GalliumCompute (Mesa Clover) program binary.
+    Gallium,
+    /// Raw code: only the `.text` bytes.
+    RawCode,
+}
+
+impl BinaryFormat {
+    /// The identifier `.get_format` stores (CLRX numbering).
+    pub fn clrx_id(self) -> i64 {
+        match self {
+            BinaryFormat::Gallium => 1,
+            BinaryFormat::RawCode => 2,
+        }
+    }
+}
 
 /// How to assemble.
 #[derive(Debug, Clone)]
@@ -21,6 +73,10 @@ pub struct AssembleOptions {
     pub defines: Vec<(String, i64)>,
     /// Report warnings (`-w` turns them off).
     pub warnings: bool,
+    /// Binary format until the source selects one (`-b`).
+    pub format: BinaryFormat,
+    /// 64-bit binary until the source says otherwise (`.32bit`/`.64bit`).
+    pub is_64bit: bool,
 }
 
 impl Default for AssembleOptions {
@@ -32,6 +88,8 @@ impl Default for AssembleOptions {
             include_dirs: Vec::new(),
             defines: Vec::new(),
             warnings: true,
+            format: BinaryFormat::Gallium,
+            is_64bit: false,
         }
     }
 }
@@ -56,6 +114,12 @@ pub struct Assembly {
     pub sections: Vec<OutputSection>,
     /// Warnings (a successful assembly has no errors).
     pub warnings: Vec<Diagnostic>,
+    /// The binary format selected (options, then `.gallium`/`.rawcode`).
+    pub format: BinaryFormat,
+    /// True for a 64-bit binary (`.64bit`).
+    pub is_64bit: bool,
+    /// Texts of `.print`, in order.
+    pub printed: Vec<String>,
 }
 
 impl Assembly {
@@ -73,9 +137,897 @@ impl Assembly {
 /// Assembles `source`. On failure, every diagnostic found is returned (at
 /// least one error).
 pub fn assemble(source: &str, options: &AssembleOptions) -> Result<Assembly, Diagnostics> {
-    let _ = source;
-    Err(Diagnostics(vec![Diagnostic::error(
-        SourcePos::new(options.file_name.as_str(), 1, 1),
-        "the assembler driver is not implemented yet",
-    )]))
+    let mut asm = Assembler::new(options);
+    asm.run_main(source);
+    asm.finish()
+}
+
+/// What kind of source a frame reads.
+#[derive(Debug)]
+pub(crate) enum FrameKind {
+    /// A file (the main source or an include).
+    File,
+    /// A macro expansion.
+    Macro,
+    /// One iteration after another of `.rept`/`.irp`/`.for`/….
+    Repeat(Box<RepeatState>),
+    /// The rest of a line whose earlier statement opened a new source.
+    Remainder,
+}
+
+/// One open source.
+#[derive(Debug)]
+pub(crate) struct Frame {
+    pub text: Rc<str>,
+    pub pos: usize,
+    /// 0-based physical line index in `text`.
+    pub line: u32,
+    pub file: Arc<str>,
+    /// For expansions: source line number of each line of `text`.
+    pub line_map: Option<Rc<[u32]>>,
+    /// Column offset of the first line (for remainders).
+    pub col_offset: u32,
+    /// Directory of the file (for `.include`).
+    pub dir: Option<PathBuf>,
+    /// Where the macro/include/repetition was invoked.
+    pub invoked_at: Option<SourcePos>,
+    /// Depth of the conditional stack when the frame was opened.
+    pub cond_depth: usize,
+    pub kind: FrameKind,
+}
+
+/// An instruction field to patch after the pass.
+#[derive(Debug)]
+struct InstrFixup {
+    section: usize,
+    offset: usize,
+    words: usize,
+    fixup: Fixup,
+    pos: SourcePos,
+}
+
+/// A data value to patch after the pass.
+#[derive(Debug)]
+struct DataFixup {
+    section: usize,
+    offset: usize,
+    size: usize,
+    expr: Rc<[Op]>,
+    pos: SourcePos,
+}
+
+/// The state of one assembly.
+pub(crate) struct Assembler<'o> {
+    pub opts: &'o AssembleOptions,
+    pub device: Device,
+    pub version: GcnVersion,
+    pub format: BinaryFormat,
+    pub is_64bit: bool,
+    pub policy: i64,
+    pub syms: SymbolTable,
+    pub sections: Vec<Section>,
+    pub cur: CurrentSection,
+    pub abs_counter: i64,
+    pub frames: Vec<Frame>,
+    pub reader: LineReader,
+    line_file: Arc<str>,
+    line_map: Option<Rc<[u32]>>,
+    line_col_offset: u32,
+    line_frame: usize,
+    pub diags: Vec<Diagnostic>,
+    pub errors: usize,
+    pub rpn: Vec<Op>,
+    pub stack: Vec<Slot>,
+    pub deferred: Vec<Rc<[Op]>>,
+    instr_fixups: Vec<InstrFixup>,
+    data_fixups: Vec<DataFixup>,
+    pub conds: Vec<Cond>,
+    pub collect: Option<Collect>,
+    pub macros: FxMap<Box<str>, Rc<Macro>>,
+    pub macro_case: bool,
+    pub alt_macro: bool,
+    pub macro_counter: u64,
+    pub stop: bool,
+    pub expanded_lines: u64,
+    pub printed: Vec<String>,
+}
+
+/// Skips spaces and tabs from `p`.
+pub(crate) fn skip_spaces(bytes: &[u8], mut p: usize) -> usize {
+    while p < bytes.len() && matches!(bytes[p], b' ' | b'\t' | b'\r') {
+        p += 1;
+    }
+    p
+}
+
+impl<'o> Assembler<'o> {
+    pub fn new(opts: &'o AssembleOptions) -> Self {
+        let device = opts
+            .device
+            .or(opts.version.map(GcnVersion::default_device))
+            .unwrap_or(Device::CapeVerde);
+        let mut asm = Assembler {
+            opts,
+            device,
+            version: device.version(),
+            format: opts.format,
+            is_64bit: opts.is_64bit,
+            policy: super::pseudo_ops::CLRX_VERSION,
+            syms: SymbolTable::new(),
+            sections: vec![Section::new(".text", true)],
+            cur: CurrentSection::Section(0),
+            abs_counter: 0,
+            frames: Vec::new(),
+            reader: LineReader::default(),
+            line_file: opts.file_name.as_str().into(),
+            line_map: None,
+            line_col_offset: 0,
+            line_frame: 0,
+            diags: Vec::new(),
+            errors: 0,
+            rpn: Vec::new(),
+            stack: Vec::new(),
+            deferred: Vec::new(),
+            instr_fixups: Vec::new(),
+            data_fixups: Vec::new(),
+            conds: Vec::new(),
+            collect: None,
+            macros: FxMap::default(),
+            macro_case: true,
+            alt_macro: false,
+            macro_counter: 0,
+            stop: false,
+            expanded_lines: 0,
+            printed: Vec::new(),
+        };
+        for (name, value) in &opts.defines {
+            let id = asm.syms.definition_target(name);
+            asm.syms.get_mut(id).state = SymState::Known(Value::absolute(*value));
+        }
+        asm
+    }
+
+    fn run_main(&mut self, source: &str) {
+        let file: Arc<str> = self.opts.file_name.as_str().into();
+        let dir = if file.starts_with('<') {
+            None
+        } else {
+            std::path::Path::new(&*file)
+                .parent()
+                .map(|p| p.to_path_buf())
+        };
+        self.frames.push(Frame {
+            text: Rc::from(source),
+            pos: 0,
+            line: 0,
+            file,
+            line_map: None,
+            col_offset: 0,
+            dir,
+            invoked_at: None,
+            cond_depth: 0,
+            kind: FrameKind::File,
+        });
+        self.run();
+    }
+
+    /// Reads and processes lines until every source is exhausted.
+    fn run(&mut self) {
+        while !self.stop {
+            let Some(top) = self.frames.last_mut() else {
+                break;
+            };
+            if !self.reader.read(&top.text, &mut top.pos, &mut top.line) {
+                self.end_frame();
+                continue;
+            }
+            if !matches!(top.kind, FrameKind::File) {
+                self.expanded_lines += 1;
+                if self.expanded_lines > MAX_EXPANDED_LINES {
+                    self.error(0, "too many lines generated by macros and repetitions");
+                    self.stop = true;
+                    break;
+                }
+            }
+            if !Arc::ptr_eq(&self.line_file, &top.file) {
+                self.line_file = top.file.clone();
+            }
+            match (&self.line_map, &top.line_map) {
+                (Some(a), Some(b)) if Rc::ptr_eq(a, b) => {}
+                (None, None) => {}
+                _ => self.line_map = top.line_map.clone(),
+            }
+            self.line_col_offset = top.col_offset;
+            self.line_frame = self.frames.len() - 1;
+            let buf = std::mem::take(&mut self.reader.buf);
+            self.process_line(&buf);
+            self.reader.buf = buf;
+        }
+    }
+
+    /// Handles the end of the top frame: next iteration of a repetition, or
+    /// closing the source (with checks for unterminated blocks).
+    fn end_frame(&mut self) {
+        let level = self.frames.len();
+        let Some(frame) = self.frames.last_mut() else {
+            return;
+        };
+        if matches!(frame.kind, FrameKind::Remainder) {
+            self.frames.pop();
+            if let Some(c) = &mut self.collect {
+                if c.frame_level >= level {
+                    c.frame_level = level - 1;
+                }
+            }
+            return;
+        }
+        let cond_depth = frame.cond_depth;
+        self.close_unterminated(cond_depth, level);
+        if let Some(frame) = self.frames.last_mut() {
+            if let FrameKind::Repeat(state) = &mut frame.kind {
+                let mut state = std::mem::replace(state, Box::new(RepeatState::Done));
+                let again = self.next_iteration(&mut state);
+                if let Some(frame) = self.frames.last_mut() {
+                    if again {
+                        frame.pos = 0;
+                        frame.line = 0;
+                        if let RepeatState::Irp { current, .. } = &*state {
+                            frame.text = current.clone();
+                        }
+                        frame.kind = FrameKind::Repeat(state);
+                        return;
+                    }
+                }
+            }
+        }
+        self.frames.pop();
+    }
+
+    /// Reports `.if`s and `.macro`/`.rept` bodies left open by a source
+    /// that ends.
+    fn close_unterminated(&mut self, cond_depth: usize, level: usize) {
+        while self.conds.len() > cond_depth {
+            if let Some(c) = self.conds.pop() {
+                self.diag_at(c.at, "missing .endif".into(), true);
+            }
+        }
+        if self
+            .collect
+            .as_ref()
+            .is_some_and(|c| c.frame_level >= level)
+        {
+            if let Some(c) = self.collect.take() {
+                let what = if c.is_macro() { ".endm" } else { ".endr" };
+                self.diag_at(c.start, format!("missing {what}"), true);
+            }
+        }
+    }
+
+    fn process_line(&mut self, line: &str) {
+        let mut pos = 0;
+        while let Some((s, e)) = next_statement(line, &mut pos) {
+            if self.stop {
+                return;
+            }
+            let frames_before = self.frames.len();
+            self.statement(line, s, e);
+            if self.frames.len() > frames_before && pos < line.len() {
+                self.defer_remainder(line, pos, frames_before);
+                return;
+            }
+        }
+    }
+
+    /// Queues the rest of the current line to run after the source a
+    /// statement just opened.
+    fn defer_remainder(&mut self, line: &str, pos: usize, index: usize) {
+        let (li, col) = self.reader.position(pos);
+        let line_no = self.source_line(li);
+        let frame = Frame {
+            text: Rc::from(&line[pos..]),
+            pos: 0,
+            line: 0,
+            file: self.line_file.clone(),
+            line_map: Some(Rc::from(vec![line_no])),
+            col_offset: col.saturating_sub(1),
+            dir: None,
+            invoked_at: None,
+            cond_depth: self.conds.len(),
+            kind: FrameKind::Remainder,
+        };
+        self.frames.insert(index.min(self.frames.len()), frame);
+    }
+
+    fn source_line(&self, index: u32) -> u32 {
+        match &self.line_map {
+            Some(map) => map.get(index as usize).or(map.last()).copied().unwrap_or(1),
+            None => index + 1,
+        }
+    }
+
+    /// The source position of byte `offset` of the current logical line.
+    pub fn pos_at(&self, offset: usize) -> SourcePos {
+        let (li, col) = self.reader.position(offset);
+        let col = if li == self.reader.segments.first().map_or(0, |s| s.line) {
+            col + self.line_col_offset
+        } else {
+            col
+        };
+        SourcePos {
+            file: self.line_file.clone(),
+            line: self.source_line(li),
+            column: col,
+        }
+    }
+
+    fn context(&self) -> Vec<SourcePos> {
+        let top = self.line_frame.min(self.frames.len().saturating_sub(1));
+        self.frames
+            .get(..=top)
+            .unwrap_or(&[])
+            .iter()
+            .rev()
+            .filter_map(|f| f.invoked_at.clone())
+            .collect()
+    }
+
+    /// Records a diagnostic at an explicit position.
+    pub fn diag_at(&mut self, pos: SourcePos, message: String, is_error: bool) {
+        if is_error {
+            self.errors += 1;
+            if self.errors > MAX_ERRORS {
+                self.stop = true;
+                return;
+            }
+        } else if !self.opts.warnings {
+            return;
+        }
+        let mut d = if is_error {
+            Diagnostic::error(pos, message)
+        } else {
+            Diagnostic::warning(pos, message)
+        };
+        d.context = self.context();
+        self.diags.push(d);
+    }
+
+    /// An error at byte `at` of the current line.
+    pub fn error(&mut self, at: usize, message: impl Into<String>) {
+        let pos = self.pos_at(at);
+        self.diag_at(pos, message.into(), true);
+    }
+
+    /// A warning at byte `at` of the current line.
+    pub fn warning(&mut self, at: usize, message: impl Into<String>) {
+        if self.opts.warnings {
+            let pos = self.pos_at(at);
+            self.diag_at(pos, message.into(), false);
+        }
+    }
+
+    /// The value of `.`.
+    pub fn dot(&self) -> Value {
+        match self.cur {
+            CurrentSection::Section(i) => Value {
+                value: self.sections[i].data.len() as i64,
+                section: Some(SectionId(i as u32)),
+            },
+            CurrentSection::Absolute => Value::absolute(self.abs_counter),
+        }
+    }
+
+    /// Parses an expression at `*pos` of `text` and evaluates it.
+    /// `Ok(None)`: it depends on undefined symbols (the operations are left
+    /// in `self.rpn` for [`Self::store_deferred`]).
+    pub fn parse_expression(
+        &mut self,
+        text: &str,
+        pos: &mut usize,
+        fold: bool,
+    ) -> Result<Option<Value>, ExprError> {
+        self.rpn.clear();
+        let start = skip_spaces(text.as_bytes(), *pos);
+        let dot = self.dot();
+        let mut parser = ExprParser::new(text, start, &mut self.syms, &mut self.rpn, dot, fold);
+        parser.parse()?;
+        *pos = parser.pos;
+        if !fold {
+            return Ok(None);
+        }
+        evaluate(&self.rpn, &mut self.syms, &mut self.stack).map_err(|mut e| {
+            if e.at == 0 {
+                e.at = start;
+            }
+            e
+        })
+    }
+
+    /// Keeps the last parsed expression for later evaluation.
+    pub fn store_deferred(&mut self) -> u32 {
+        capture_symbols(&self.rpn, &mut self.syms);
+        self.deferred.push(Rc::from(&self.rpn[..]));
+        (self.deferred.len() - 1) as u32
+    }
+
+    /// Name of a symbol that keeps `ops` from being evaluated.
+    pub fn undefined_in(&mut self, ops: &[Op], depth: u32) -> Option<String> {
+        for op in ops {
+            if let Op::Sym(id) = *op {
+                if let Ok(None) = resolve_symbol(&mut self.syms, id, 0) {
+                    if let SymState::Pending(inner) = &self.syms.get(id).state {
+                        let inner = inner.clone();
+                        if depth < 50 {
+                            if let Some(n) = self.undefined_in(&inner, depth + 1) {
+                                return Some(n);
+                            }
+                        }
+                    }
+                    return Some(self.syms.get(id).name.to_string());
+                }
+            }
+        }
+        None
+    }
+
+    /// Parses an expression that must be absolute and known now; reports
+    /// errors and returns `None` on failure.
+    pub fn abs_expr(&mut self, text: &str, pos: &mut usize) -> Option<i64> {
+        let start = skip_spaces(text.as_bytes(), *pos);
+        match self.parse_expression(text, pos, true) {
+            Ok(Some(v)) if v.section.is_none() => Some(v.value),
+            Ok(Some(_)) => {
+                self.error(start, "expression must be absolute");
+                None
+            }
+            Ok(None) => {
+                let ops = std::mem::take(&mut self.rpn);
+                let name = self.undefined_in(&ops, 0).unwrap_or_default();
+                self.rpn = ops;
+                self.error(
+                    start,
+                    format!("expression must be defined here (symbol '{name}' is undefined)"),
+                );
+                None
+            }
+            Err(e) => {
+                self.error(e.at, e.message);
+                None
+            }
+        }
+    }
+
+    /// Current section index for writing; reports an error in the absolute
+    /// section.
+    pub fn writable_section(&mut self, at: usize) -> Option<usize> {
+        match self.cur {
+            CurrentSection::Section(i) => Some(i),
+            CurrentSection::Absolute => {
+                self.error(at, "data cannot be stored in the absolute section");
+                None
+            }
+        }
+    }
+
+    /// Records a data fix-up for `size` bytes at the current position (the
+    /// bytes must already be reserved).
+    pub fn data_fixup(&mut self, section: usize, offset: usize, size: usize, at: usize) {
+        capture_symbols(&self.rpn, &mut self.syms);
+        let pos = self.pos_at(at);
+        self.data_fixups.push(DataFixup {
+            section,
+            offset,
+            size,
+            expr: Rc::from(&self.rpn[..]),
+            pos,
+        });
+    }
+
+    /// One statement: labels, then an assignment, pseudo-op, macro call or
+    /// instruction.
+    fn statement(&mut self, line: &str, s: usize, e: usize) {
+        let text = &line[..e];
+        let bytes = text.as_bytes();
+        if self.collect.is_some() {
+            self.collect_statement(line, s, e);
+            return;
+        }
+        let active = self.conds_active();
+        let mut p = skip_spaces(bytes, s);
+        // Labels, several per statement.
+        loop {
+            if p >= e {
+                return;
+            }
+            if bytes[p].is_ascii_digit() {
+                let mut q = p;
+                while q < e && bytes[q].is_ascii_digit() {
+                    q += 1;
+                }
+                let r = skip_spaces(bytes, q);
+                if bytes.get(r) == Some(&b':') && bytes.get(r + 1) != Some(&b':') {
+                    if active {
+                        self.define_local_label(&text[p..q], p);
+                    }
+                    p = skip_spaces(bytes, r + 1);
+                    continue;
+                }
+                break;
+            }
+            if let Some(end) = scan_symbol(bytes, p) {
+                let r = skip_spaces(bytes, end);
+                if bytes.get(r) == Some(&b':')
+                    && bytes.get(r + 1) != Some(&b':')
+                    && &text[p..end] != "."
+                {
+                    if active {
+                        self.define_label(&text[p..end], p);
+                    }
+                    p = skip_spaces(bytes, r + 1);
+                    continue;
+                }
+            }
+            break;
+        }
+        let name_start = p;
+        let Some(name_end) = scan_symbol(bytes, p) else {
+            if active {
+                self.error(p, "expected a statement");
+            }
+            return;
+        };
+        let name = &text[name_start..name_end];
+        if !active {
+            if name.starts_with('.') {
+                self.inactive_pseudo_op(text, name_start, name_end);
+            }
+            return;
+        }
+        let r = skip_spaces(bytes, name_end);
+        if bytes.get(r) == Some(&b'=') && bytes.get(r + 1) != Some(&b'=') {
+            if name == "." {
+                let mut q = r + 1;
+                self.set_location(text, &mut q, None);
+                self.expect_end(text, q);
+            } else {
+                self.assign(text, name, name_start, r + 1, SymKind::Plain);
+            }
+            return;
+        }
+        if name.starts_with('.') && name.len() > 1 {
+            if !self.pseudo_op(text, name_start, name_end)
+                && !self.try_macro(text, name_start, name_end)
+            {
+                self.error(name_start, format!("unknown pseudo-op {name}"));
+            }
+            return;
+        }
+        if !self.macros.is_empty() && self.try_macro(text, name_start, name_end) {
+            return;
+        }
+        self.instruction(text, name_start, name_end);
+    }
+
+    fn define_label(&mut self, name: &str, at: usize) {
+        let value = self.dot();
+        let id = self.syms.definition_target(name);
+        if self.syms.get(id).is_defined() {
+            self.error(at, format!("symbol '{name}' is already defined"));
+            return;
+        }
+        let pos = self.pos_at(at);
+        let sym = self.syms.get_mut(id);
+        sym.state = SymState::Known(value);
+        sym.kind = SymKind::Label;
+        sym.defined_at = Some(pos);
+    }
+
+    fn define_local_label(&mut self, digits: &str, at: usize) {
+        let Ok(n) = digits.parse::<u64>() else {
+            self.error(at, "local label number out of range");
+            return;
+        };
+        let value = self.dot();
+        let id = self.syms.define_local(n);
+        let sym = self.syms.get_mut(id);
+        sym.state = SymState::Known(value);
+        sym.kind = SymKind::Label;
+    }
+
+    /// `name = expr` and `.set`/`.equ`/`.equiv`/`.eqv`: `p` is at the value.
+    pub fn assign(&mut self, text: &str, name: &str, name_at: usize, p: usize, kind: SymKind) {
+        let bytes = text.as_bytes();
+        let mut q = skip_spaces(bytes, p);
+        let state = if bytes.get(q) == Some(&b'%') {
+            q += 1;
+            match self.register_value(text, &mut q) {
+                Some(r) => SymState::Register(r),
+                None => return,
+            }
+        } else if kind == SymKind::Eqv {
+            match self.parse_expression(text, &mut q, false) {
+                Ok(_) => SymState::Eqv(Rc::from(&self.rpn[..])),
+                Err(e) => return self.error(e.at, e.message),
+            }
+        } else {
+            match self.parse_expression(text, &mut q, true) {
+                Ok(Some(v)) => SymState::Known(v),
+                Ok(None) => {
+                    capture_symbols(&self.rpn, &mut self.syms);
+                    SymState::Pending(Rc::from(&self.rpn[..]))
+                }
+                Err(e) => return self.error(e.at, e.message),
+            }
+        };
+        if !self.expect_end(text, q) {
+            return;
+        }
+        self.define_symbol(name, name_at, state, kind);
+    }
+
+    /// Gives `name` a value, honouring the redefinition rules.
+    pub fn define_symbol(&mut self, name: &str, at: usize, state: SymState, kind: SymKind) {
+        let mut id = self.syms.definition_target(name);
+        let sym = self.syms.get(id);
+        if sym.is_defined() {
+            if sym.kind != SymKind::Plain || kind != SymKind::Plain {
+                self.error(at, format!("symbol '{name}' is already defined"));
+                return;
+            }
+            if sym.captured {
+                id = self.syms.fresh_definition_target(name);
+            }
+        }
+        let pos = self.pos_at(at);
+        let sym = self.syms.get_mut(id);
+        sym.state = state;
+        sym.kind = kind;
+        sym.defined_at = Some(pos);
+    }
+
+    /// Parses a register or constant after `%` through the encoder.
+    fn register_value(&mut self, text: &str, q: &mut usize) -> Option<RegisterSymbol> {
+        let mut ctx = InstrCtx::new(self, 0);
+        let mut cur = Cursor::at(text, *q);
+        let result = crate::encode::parse_register_symbol(&mut ctx, &mut cur);
+        match result {
+            Ok(r) => {
+                *q = cur.pos();
+                Some(r)
+            }
+            Err(e) => {
+                self.error(e.at, e.message);
+                None
+            }
+        }
+    }
+
+    /// Reports anything but spaces from `p` to the end of the statement.
+    pub fn expect_end(&mut self, text: &str, p: usize) -> bool {
+        let p = skip_spaces(text.as_bytes(), p);
+        if p < text.len() {
+            self.error(p, "unexpected text at the end of the statement");
+            false
+        } else {
+            true
+        }
+    }
+
+    /// Hands an instruction statement to the encoder.
+    fn instruction(&mut self, text: &str, start: usize, mnemonic_end: usize) {
+        let Some(section) = self.writable_section(start) else {
+            return;
+        };
+        let end = text.trim_end().len().max(mnemonic_end);
+        let statement = &text[start..end];
+        let offset = self.sections[section].data.len();
+        let fixups_before = self.instr_fixups.len();
+        let mut ctx = InstrCtx::new(self, start);
+        ctx.section = section;
+        ctx.offset = offset;
+        let result = crate::encode::assemble_instruction(&mut ctx, statement, mnemonic_end - start);
+        match result {
+            Ok(()) => {
+                let len = self.sections[section].data.len();
+                if len & 3 != 0 {
+                    // The encoder only emits words; keep the section sane.
+                    self.sections[section].data.truncate(offset);
+                }
+                let words = (self.sections[section].data.len() - offset) / 4;
+                for f in &mut self.instr_fixups[fixups_before..] {
+                    f.words = words;
+                }
+            }
+            Err(e) => {
+                self.sections[section].data.truncate(offset);
+                self.instr_fixups.truncate(fixups_before);
+                self.error(start + e.at.min(statement.len()), e.message);
+            }
+        }
+    }
+
+    /// Resolves the fix-ups and builds the result.
+    fn finish(mut self) -> Result<Assembly, Diagnostics> {
+        if !self.stop || self.collect.is_some() || !self.conds.is_empty() {
+            if let Some(c) = self.collect.take() {
+                let what = if c.is_macro() { ".endm" } else { ".endr" };
+                self.diag_at(c.start, format!("missing {what}"), true);
+            }
+            while let Some(c) = self.conds.pop() {
+                self.diag_at(c.at, "missing .endif".into(), true);
+            }
+        }
+        self.frames.clear();
+        self.line_frame = 0;
+        let fixups = std::mem::take(&mut self.instr_fixups);
+        for f in fixups {
+            let ops = self
+                .deferred
+                .get(f.fixup.expr.0 as usize)
+                .cloned()
+                .unwrap_or_else(|| Rc::from(vec![]));
+            let Some(value) = self.final_value(&ops, &f.pos) else {
+                continue;
+            };
+            let data = &mut self.sections[f.section].data;
+            let end = (f.offset + f.words * 4).min(data.len());
+            let mut words: Vec<u32> = data[f.offset..end]
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect();
+            let addr = (SectionId(f.section as u32), f.offset as u64);
+            match crate::encode::apply_fixup(f.fixup.kind, value, addr, &mut words) {
+                Ok(warning) => {
+                    for (i, w) in words.iter().enumerate() {
+                        let o = f.offset + i * 4;
+                        data[o..o + 4].copy_from_slice(&w.to_le_bytes());
+                    }
+                    if let Some(message) = warning {
+                        self.diag_at(f.pos, message, false);
+                    }
+                }
+                Err(message) => self.diag_at(f.pos, message, true),
+            }
+        }
+        let fixups = std::mem::take(&mut self.data_fixups);
+        for f in fixups {
+            let Some(value) = self.final_value(&f.expr, &f.pos) else {
+                continue;
+            };
+            if let Some(msg) = super::pseudo_ops::range_warning(value.value, f.size) {
+                self.diag_at(f.pos.clone(), msg, false);
+            }
+            let ext = if value.value < 0 { 0xff } else { 0 };
+            let bytes = value
+                .value
+                .to_le_bytes()
+                .into_iter()
+                .chain(std::iter::repeat(ext));
+            let data = &mut self.sections[f.section].data;
+            let end = (f.offset + f.size).min(data.len());
+            if let Some(dest) = data.get_mut(f.offset..end) {
+                for (d, b) in dest.iter_mut().zip(bytes) {
+                    *d = b;
+                }
+            }
+        }
+        let has_errors = self.diags.iter().any(|d| d.is_error()) || self.errors > 0;
+        if has_errors {
+            return Err(Diagnostics(self.diags));
+        }
+        Ok(Assembly {
+            device: self.device,
+            version: self.version,
+            sections: self
+                .sections
+                .into_iter()
+                .map(|s| OutputSection {
+                    name: s.name,
+                    data: s.data,
+                })
+                .collect(),
+            warnings: self.diags,
+            format: self.format,
+            is_64bit: self.is_64bit,
+            printed: self.printed,
+        })
+    }
+
+    /// Evaluates a deferred expression after the pass.
+    fn final_value(&mut self, ops: &[Op], pos: &SourcePos) -> Option<Value> {
+        let mut stack = Vec::new();
+        match evaluate(ops, &mut self.syms, &mut stack) {
+            Ok(Some(v)) => Some(v),
+            Ok(None) => {
+                let name = self.undefined_in(ops, 0).unwrap_or_default();
+                self.diag_at(pos.clone(), format!("undefined symbol '{name}'"), true);
+                None
+            }
+            Err(e) => {
+                self.diag_at(pos.clone(), e.message, true);
+                None
+            }
+        }
+    }
+}
+
+/// The [`OperandContext`] the encoder sees for one instruction.
+pub(crate) struct InstrCtx<'a, 'o> {
+    asm: &'a mut Assembler<'o>,
+    /// Offset of the statement in the current line.
+    base: usize,
+    section: usize,
+    offset: usize,
+}
+
+impl<'a, 'o> InstrCtx<'a, 'o> {
+    fn new(asm: &'a mut Assembler<'o>, base: usize) -> Self {
+        let (section, offset) = match asm.cur {
+            CurrentSection::Section(i) => (i, asm.sections[i].data.len()),
+            CurrentSection::Absolute => (0, 0),
+        };
+        InstrCtx {
+            asm,
+            base,
+            section,
+            offset,
+        }
+    }
+}
+
+impl OperandContext for InstrCtx<'_, '_> {
+    fn version(&self) -> GcnVersion {
+        self.asm.version
+    }
+
+    fn expression(&mut self, cur: &mut Cursor<'_>) -> Result<ExprValue, OperandError> {
+        let text = cur.text();
+        let mut pos = cur.pos();
+        match self.asm.parse_expression(text, &mut pos, true) {
+            Ok(Some(v)) => {
+                cur.set_pos(pos);
+                Ok(ExprValue::Known(v))
+            }
+            Ok(None) => {
+                cur.set_pos(pos);
+                let id = self.asm.store_deferred();
+                Ok(ExprValue::Deferred(crate::encode::context::DeferredExpr(
+                    id,
+                )))
+            }
+            Err(e) => Err(OperandError::new(e.at, e.message)),
+        }
+    }
+
+    fn register_symbol(&self, name: &str) -> Option<RegisterSymbol> {
+        let id = self.asm.syms.lookup(name)?;
+        match self.asm.syms.get(id).state {
+            SymState::Register(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    fn instruction_address(&self) -> (SectionId, u64) {
+        (SectionId(self.section as u32), self.offset as u64)
+    }
+
+    fn emit(&mut self, word: u32) {
+        if let Some(s) = self.asm.sections.get_mut(self.section) {
+            s.data.extend_from_slice(&word.to_le_bytes());
+        }
+    }
+
+    fn fixup(&mut self, fixup: Fixup) {
+        let pos = self.asm.pos_at(self.base + fixup.at);
+        self.asm.instr_fixups.push(InstrFixup {
+            section: self.section,
+            offset: self.offset,
+            words: 0,
+            fixup,
+            pos,
+        });
+    }
+
+    fn warning(&mut self, at: usize, message: String) {
+        self.asm.warning(self.base + at, message);
+    }
 }
