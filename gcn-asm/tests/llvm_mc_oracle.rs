@@ -10,7 +10,7 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use gcn_asm::isa::{DataType, Encoding, Field, OperandSpec, INSTRUCTIONS};
+use gcn_asm::isa::{flags, DataType, Encoding, Field, OperandSpec, INSTRUCTIONS};
 use gcn_asm::{assemble, AssembleOptions, Device, GcnVersion};
 
 /// A plain operand for `spec`, at a position that keeps every register
@@ -74,12 +74,17 @@ fn synthesise(version: GcnVersion) -> Vec<String> {
         if !ok || row.operands.iter().any(|o| o.ty == DataType::B16) {
             continue;
         }
-        let _ = ok;
-        lines.push(if ops.is_empty() {
+        let mut line = if ops.is_empty() {
             row.mnemonic.to_string()
         } else {
             format!("{} {}", row.mnemonic, ops.join(", "))
-        });
+        };
+        // clrxasm and LLVM default `op_sel_hi` of the mixed-precision
+        // instructions differently (all ones vs zero): spell it out.
+        if row.has(flags::MIX) {
+            line.push_str(" op_sel_hi:[0,0,0]");
+        }
+        lines.push(line);
     }
     lines.sort();
     lines.dedup();

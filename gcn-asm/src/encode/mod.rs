@@ -164,12 +164,14 @@ pub fn assemble_instruction(
             vector::encode(ctx, &mut st, &mut out)?
         }
         Encoding::Vintrp => vintrp::encode(ctx, &mut st, &mut out)?,
-        other => return Err(OperandError::new(
-            0,
-            format!(
+        other => {
+            return Err(OperandError::new(
+                0,
+                format!(
                 "instruction `{mnemonic}` ({other:?} encoding) is not supported by the encoder yet"
             ),
-        )),
+            ))
+        }
     }
     if !st.cur.is_blank() {
         return Err(OperandError::new(

@@ -348,12 +348,14 @@ fn hwreg(ctx: &mut dyn OperandContext, cur: &mut Cursor<'_>) -> Result<Imm, Oper
         let short = lower.strip_prefix("hwreg_").unwrap_or(&lower);
         match HWREGS.iter().find(|(n, _, _)| *n == short) {
             Some(&(_, id, since)) if version >= since => id,
-            Some(&(_, _, since)) => return Err(OperandError::new(
-                name_at,
-                format!(
+            Some(&(_, _, since)) => {
+                return Err(OperandError::new(
+                    name_at,
+                    format!(
                     "hardware register `{name}` is not available on {version} (only from {since})"
                 ),
-            )),
+                ))
+            }
             None => {
                 return Err(OperandError::new(
                     name_at,

@@ -281,9 +281,7 @@ pub(crate) fn encode_smem(
                 if !cur.eat(b':') {
                     return Err(OperandError::new(cur.pos(), "expected `:` after `offset`"));
                 }
-                cur.skip_spaces();
-                let value_at = cur.pos();
-                offset_modifier = Some((absolute_expression(ctx, cur, "offset")?, value_at));
+                offset_modifier = Some((absolute_expression(ctx, cur, "offset")?, at));
             }
             _ => {
                 return Err(OperandError::new(

@@ -201,12 +201,14 @@ pub(crate) fn parse_modifiers(
                     ("mul", 2) => 1,
                     ("mul", 4) => 2,
                     ("div", 2) => 3,
-                    _ => return Err(OperandError::new(
-                        vat,
-                        format!(
+                    _ => {
+                        return Err(OperandError::new(
+                            vat,
+                            format!(
                             "`{word}:{v}` is not an output modifier (use mul:2, mul:4 or div:2)"
                         ),
-                    )),
+                        ))
+                    }
                 };
                 m.omod = Some((omod, at));
             }

@@ -574,9 +574,11 @@ fn includes() {
 
 #[test]
 fn instructions_reach_the_encoder() {
-    // The stub encoder rejects everything: the error must point at the
-    // mnemonic and leave no bytes behind.
-    let d = asm(".byte 1\n  s_nop 0").unwrap_err();
+    // An instruction's words follow the data before it; an unknown
+    // mnemonic is an error at the mnemonic.
+    let out = asm(".byte 1,2,3,4\n  s_nop 7").unwrap();
+    assert_eq!(out.text(), &[1, 2, 3, 4, 0x07, 0x00, 0x80, 0xbf]);
+    let d = asm(".byte 1\n  s_nopx 0").unwrap_err();
     let e = d.errors().next().unwrap();
     assert_eq!((e.pos.line, e.pos.column), (2, 3));
 }
