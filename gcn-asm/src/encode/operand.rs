@@ -596,7 +596,7 @@ pub(crate) fn check_register(
         match align {
             Align::Strict => {
                 let unit = if reg.count == 2 { 2 } else { 4 };
-                if reg.code % unit != 0 {
+                if !reg.code.is_multiple_of(unit) {
                     return Err(OperandError::new(
                         at,
                         format!(

@@ -129,23 +129,12 @@ pub(crate) struct Modifiers {
 }
 
 /// SDWA fields.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Sdwa {
     pub dst_sel: Option<u32>,
     pub dst_unused: Option<u32>,
     pub src0_sel: Option<u32>,
     pub src1_sel: Option<u32>,
-}
-
-impl Default for Sdwa {
-    fn default() -> Self {
-        Sdwa {
-            dst_sel: None,
-            dst_unused: None,
-            src0_sel: None,
-            src1_sel: None,
-        }
-    }
 }
 
 /// DPP fields.
@@ -785,7 +774,7 @@ pub(crate) fn encode(
 }
 
 fn is_vcc(r: &Option<Located<u16>>) -> bool {
-    r.map_or(true, |r| r.value == VCC)
+    r.is_none_or(|r| r.value == VCC)
 }
 
 fn choose(st: &Statement<'_>, ops: &Operands, m: &Modifiers) -> Result<Choice, OperandError> {
@@ -891,7 +880,7 @@ fn choose(st: &Statement<'_>, ops: &Operands, m: &Modifiers) -> Result<Choice, O
             need(s.at, "source modifiers need the VOP3, SDWA or DPP encoding");
         }
     }
-    if !is_vcc(&ops.sdst) && row.encoding != Encoding::Vop1 && !ops.vdst.is_none() {
+    if !is_vcc(&ops.sdst) && row.encoding != Encoding::Vop1 && ops.vdst.is_some() {
         need(
             ops.sdst.map_or(0, |s| s.at),
             "a carry-out other than VCC needs the VOP3 encoding",
@@ -1184,7 +1173,7 @@ fn encode_sdwa(
     if let Some(k) = ops.lit32 {
         return Err(OperandError::new(k.at, "this instruction has no SDWA form"));
     }
-    if !is_vcc(&ops.sdst) && !(vopc && gcn14) {
+    if !is_vcc(&ops.sdst) && (!vopc || !gcn14) {
         return Err(OperandError::new(
             ops.sdst.map_or(0, |s| s.at),
             "the SDWA encoding writes VCC only here",
