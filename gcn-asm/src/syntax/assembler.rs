@@ -534,6 +534,9 @@ impl<'o> Assembler<'o> {
         if !fold {
             return Ok(None);
         }
+        if let [Op::Const(v)] = self.rpn[..] {
+            return Ok(Some(v));
+        }
         evaluate(&self.rpn, &mut self.syms, &mut self.stack).map_err(|mut e| {
             if e.at == 0 {
                 e.at = start;
