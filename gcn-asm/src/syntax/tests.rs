@@ -527,6 +527,7 @@ fn messages() {
     assert!(error(".abort\n.error \"never\"").contains("aborted"));
     assert_eq!(asm(".abort\n.error \"x\"").unwrap_err().0.len(), 1);
     assert_eq!(bytes(".byte 1\n.end\n.byte 2"), vec![1]);
+    assert_eq!(bytes(".byte 1; .end; .byte 2"), vec![1]);
 }
 
 #[test]
