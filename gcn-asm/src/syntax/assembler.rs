@@ -534,6 +534,9 @@ impl<'o> Assembler<'o> {
         if !fold {
             return Ok(None);
         }
+        if let [Op::Const(v)] = self.rpn[..] {
+            return Ok(Some(v));
+        }
         evaluate(&self.rpn, &mut self.syms, &mut self.stack).map_err(|mut e| {
             if e.at == 0 {
                 e.at = start;
@@ -1029,5 +1032,84 @@ impl OperandContext for InstrCtx<'_, '_> {
 
     fn warning(&mut self, at: usize, message: String) {
         self.asm.warning(self.base + at, message);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encode::context::{FixupKind, OperandContext};
+
+    /// Drives the operand context the way the encoder does (a test double
+    /// of one instruction with a forward reference).
+    #[test]
+    fn operand_context_contract() {
+        let opts = AssembleOptions::default();
+        let mut asm = Assembler::new(&opts);
+        asm.run_main("x = 5\n.int 1\n");
+        let mut ctx = InstrCtx::new(&mut asm, 0);
+        assert_eq!(ctx.version(), GcnVersion::Gcn1_0);
+        assert_eq!(ctx.instruction_address(), (SectionId(0), 4));
+        let text = "s_foo x*2, later+4 offset:12";
+        let mut cur = Cursor::at(text, 6);
+        assert_eq!(
+            ctx.expression(&mut cur),
+            Ok(ExprValue::Known(Value::absolute(10)))
+        );
+        assert_eq!(cur.pos(), 9);
+        assert!(cur.eat(b','));
+        let deferred = match ctx.expression(&mut cur) {
+            Ok(ExprValue::Deferred(d)) => d,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(cur.rest(), " offset:12");
+        let mut bad = Cursor::at("1/0", 0);
+        assert_eq!(
+            ctx.expression(&mut bad).unwrap_err().message,
+            "division by zero"
+        );
+        assert_eq!(ctx.register_symbol("x"), None);
+        ctx.emit(0x1234_5678);
+        ctx.fixup(Fixup {
+            word: 0,
+            kind: FixupKind::Literal32,
+            expr: deferred,
+            at: 11,
+        });
+        ctx.warning(0, "just a warning".into());
+        asm.instr_fixups.iter_mut().for_each(|f| f.words = 1);
+        assert_eq!(asm.sections[0].data.len(), 8);
+        // `later` stays undefined: the fix-up reports it where it was used.
+        let d = asm.finish().unwrap_err();
+        let e = d.errors().next().unwrap();
+        assert_eq!(e.message, "undefined symbol 'later'");
+        assert_eq!(e.pos.column, 12);
+        assert_eq!(d.0.iter().filter(|d| !d.is_error()).count(), 1);
+    }
+
+    #[test]
+    fn deferred_fixup_reaches_apply_fixup() {
+        let opts = AssembleOptions::default();
+        let mut asm = Assembler::new(&opts);
+        let mut ctx = InstrCtx::new(&mut asm, 0);
+        let mut cur = Cursor::at("later", 0);
+        let Ok(ExprValue::Deferred(expr)) = ctx.expression(&mut cur) else {
+            panic!("expected a deferred value");
+        };
+        ctx.emit(0);
+        ctx.fixup(Fixup {
+            word: 0,
+            kind: FixupKind::Imm16,
+            expr,
+            at: 0,
+        });
+        asm.instr_fixups.iter_mut().for_each(|f| f.words = 1);
+        asm.run_main("later: .int 0");
+        // The encoder's apply_fixup is called with the value (the stub
+        // rejects it, which proves the hand-off).
+        match asm.finish() {
+            Ok(a) => assert_eq!(a.text().len(), 8),
+            Err(d) => assert!(d.0[0].message.contains("fix-ups"), "{d}"),
+        }
     }
 }

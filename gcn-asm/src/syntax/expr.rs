@@ -7,9 +7,7 @@
 //! then is the operation list copied out to be kept as a deferred
 //! expression.
 
-use std::rc::Rc;
-
-use crate::encode::context::{SectionId, Value};
+use crate::encode::context::Value;
 
 use super::cursor::{is_symbol_char, is_symbol_start};
 use super::symbols::{SymId, SymState, SymbolTable};
@@ -813,17 +811,10 @@ pub fn capture_symbols(ops: &[Op], syms: &mut SymbolTable) {
     }
 }
 
-/// A section id that is never used by a real section; the absolute section.
-pub const NO_SECTION: Option<SectionId> = None;
-
-/// Copies an operation list into shared storage.
-pub fn to_shared(ops: &[Op]) -> Rc<[Op]> {
-    Rc::from(ops)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::encode::context::SectionId;
 
     fn eval_str(text: &str) -> Result<Option<i64>, ExprError> {
         let mut syms = SymbolTable::new();

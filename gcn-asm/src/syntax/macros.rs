@@ -313,6 +313,10 @@ impl Assembler<'_> {
         match c.kind {
             CollectKind::Macro { name, params } => {
                 let key = self.macro_key(&name);
+                if self.macros.contains_key(key.as_str()) {
+                    self.diag_at(c.start, format!("macro '{name}' is already defined"), true);
+                    return;
+                }
                 self.macros.insert(
                     key.into(),
                     Rc::new(Macro {
@@ -736,6 +740,9 @@ impl Assembler<'_> {
             self.alt_macro,
             &mut out,
         );
+        if self.alt_macro {
+            out = self.alt_locals(out);
+        }
         self.macro_counter += 1;
         let invoked_at = self.pos_at(start);
         self.frames.push(Frame {
@@ -750,6 +757,41 @@ impl Assembler<'_> {
             cond_depth: self.conds.len(),
             kind: FrameKind::Macro,
         });
+    }
+
+    /// Alternate mode `local NAME, …`: the statement is dropped and every
+    /// later use of the names gets a name unique to this expansion.
+    fn alt_locals(&mut self, body: String) -> String {
+        let mut names: Vec<String> = Vec::new();
+        let mut kept = String::with_capacity(body.len());
+        for line in body.split_inclusive('\n') {
+            let t = line.trim_start();
+            if t.len() > 6 && t.is_char_boundary(6) && t[..6].eq_ignore_ascii_case("local ") {
+                names.extend(
+                    t[6..]
+                        .split(',')
+                        .map(|n| n.trim().to_string())
+                        .filter(|n| !n.is_empty()),
+                );
+                kept.push('\n');
+            } else {
+                kept.push_str(line);
+            }
+        }
+        if names.is_empty() {
+            return kept;
+        }
+        let unique: Vec<String> = (0..names.len())
+            .map(|i| format!(".LL{}_{}", self.macro_counter, i))
+            .collect();
+        let pairs: Vec<(&str, &str)> = names
+            .iter()
+            .map(String::as_str)
+            .zip(unique.iter().map(String::as_str))
+            .collect();
+        let mut out = String::with_capacity(kept.len() + 16);
+        substitute(&kept, &pairs, self.macro_counter, true, &mut out);
+        out
     }
 
     /// Processes `\%expr`, `%expr` (alternate mode) and `<…>` quoting in

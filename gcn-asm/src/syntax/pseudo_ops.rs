@@ -366,7 +366,9 @@ impl Assembler<'_> {
                 self.stop = true;
             }
             ".end" => {
+                // Nothing after `.end` is read, not even the rest of the line.
                 self.frames.clear();
+                self.stop = true;
             }
             ".file" | ".ln" | ".line" | ".lflags" | ".sbttl" | ".title" | ".tittle"
             | ".version" | ".ident" | ".type" | ".buggyfplit" | ".nobuggyfplit"

@@ -2,6 +2,29 @@
 //! `\` line continuation, `;` statement separators, and the mapping from a
 //! byte of a logical line back to its physical line and column.
 
+/// Bytes that need attention while reading a line (everything else is
+/// copied as is), as a table so the scan loop stays tight.
+static LINE_SPECIAL: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'\n' as usize] = true;
+    t[b'#' as usize] = true;
+    t[b'/' as usize] = true;
+    t[b'\\' as usize] = true;
+    t[b'"' as usize] = true;
+    t[b'\'' as usize] = true;
+    t
+};
+
+/// Bytes that need attention while splitting statements.
+static STATEMENT_SPECIAL: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b';' as usize] = true;
+    t[b'\\' as usize] = true;
+    t[b'"' as usize] = true;
+    t[b'\'' as usize] = true;
+    t
+};
+
 /// Where a run of a logical line starts in the source: the logical line is
 /// built from pieces of one or more physical lines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,6 +88,13 @@ impl LineReader {
                     self.new_segment(*line);
                 } else {
                     self.buf.push(' ');
+                    i += 1;
+                }
+                continue;
+            }
+            if !LINE_SPECIAL[b as usize] {
+                i += 1;
+                while i < bytes.len() && !LINE_SPECIAL[bytes[i] as usize] {
                     i += 1;
                 }
                 continue;
@@ -211,6 +241,10 @@ pub fn next_statement(line: &str, pos: &mut usize) -> Option<(usize, usize)> {
     }
     let mut i = start;
     while i < bytes.len() {
+        if !STATEMENT_SPECIAL[bytes[i] as usize] {
+            i += 1;
+            continue;
+        }
         match bytes[i] {
             b';' => {
                 *pos = i + 1;

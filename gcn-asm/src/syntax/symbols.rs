@@ -174,6 +174,10 @@ impl Default for SymbolTable {
 /// Splits a scope path `a::b::c` into the scope part and the last name.
 /// Returns (absolute, scope elements text, name).
 fn split_path(name: &str) -> (bool, &str, &str) {
+    // Most names have no scope path: avoid the substring searcher.
+    if !name.as_bytes().contains(&b':') {
+        return (false, "", name);
+    }
     let (absolute, rest) = match name.strip_prefix("::") {
         Some(rest) => (true, rest),
         None => (false, name),

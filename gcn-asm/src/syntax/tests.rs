@@ -398,6 +398,10 @@ fn macros() {
         bytes(".altmacro\n.macro m a\n.byte a\n.endm\nm %3+4"),
         vec![7]
     );
+    assert_eq!(
+        ints(".altmacro\n.macro m\nlocal here\nhere: .int here\n.endm\nm\nm"),
+        vec![0, 4]
+    );
 }
 
 #[test]
@@ -409,6 +413,7 @@ fn macro_errors() {
     assert!(error(".endm").contains("without .macro"));
     assert!(error(".exitm").contains("outside"));
     assert!(error(".purgem nothing").contains("not defined"));
+    assert!(error(".macro m\n.endm\n.macro M\n.endm").contains("already defined"));
     // error inside a macro body points at the body line and has context
     let d = asm(".macro m\n.byte 1\n.byte 1/0\n.endm\n\nm").unwrap_err();
     let e = d.errors().next().unwrap();
@@ -527,6 +532,7 @@ fn messages() {
     assert!(error(".abort\n.error \"never\"").contains("aborted"));
     assert_eq!(asm(".abort\n.error \"x\"").unwrap_err().0.len(), 1);
     assert_eq!(bytes(".byte 1\n.end\n.byte 2"), vec![1]);
+    assert_eq!(bytes(".byte 1; .end; .byte 2"), vec![1]);
 }
 
 #[test]
