@@ -259,15 +259,6 @@ fn main() {
         .unwrap();
     }
     writeln!(out, "];").unwrap();
-    out.push_str(
-        r#"
-pub(super) fn rows_by_mnemonic(mnemonic: &str) -> &'static [InstrRow] {
-    let start = INSTRUCTIONS.partition_point(|r| r.mnemonic < mnemonic);
-    let end = start + INSTRUCTIONS[start..].partition_point(|r| r.mnemonic == mnemonic);
-    &INSTRUCTIONS[start..end]
-}
-"#,
-    );
     let out_path = Path::new(&std::env::var("OUT_DIR").unwrap()).join("isa_table.rs");
     std::fs::write(out_path, out).unwrap();
 }

@@ -135,7 +135,10 @@ fn main() -> ExitCode {
     } else {
         options.file_name = args.file.display().to_string();
         match std::fs::read(&args.file) {
-            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            // Assembly is ASCII; stray invalid bytes (in comments, say)
+            // are replaced rather than refused.
+            Ok(bytes) => String::from_utf8(bytes)
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
             Err(e) => return usage_error(format!("cannot read {}: {e}", args.file.display())),
         }
     };

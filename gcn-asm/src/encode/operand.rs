@@ -435,10 +435,12 @@ pub(crate) fn try_register(
     }
     let after_name = *cur;
     let builtin = builtin_register(ctx, cur, name, at)?;
-    if let Some(sym) = ctx.register_symbol(name) {
-        let builtin_fits =
-            matches!(builtin, Some(Ok(reg)) if accept.is_none_or(|a| accepts(a, reg)));
-        if !builtin_fits {
+    let builtin_fits = matches!(builtin, Some(Ok(reg)) if accept.is_none_or(|a| accepts(a, reg)));
+    // Only a name that is not a fitting built-in register can be a
+    // register symbol here (this also keeps the symbol lookup off the
+    // common path).
+    if !builtin_fits {
+        if let Some(sym) = ctx.register_symbol(name) {
             *cur = after_name;
             return symbol_register(ctx, cur, name, at, sym);
         }
@@ -461,6 +463,23 @@ fn builtin_register(
     at: usize,
 ) -> Result<Option<Result<Reg, OperandError>>, OperandError> {
     let version = ctx.version();
+    let bytes = name.as_bytes();
+    // Fast path for the most common operands, `sN` and `vN`.
+    if (2..=4).contains(&bytes.len())
+        && matches!(bytes[0], b's' | b'v' | b'S' | b'V')
+        && bytes[1..].iter().all(u8::is_ascii_digit)
+        && cur.peek() != Some(b'[')
+    {
+        let n = bytes[1..]
+            .iter()
+            .fold(0i64, |n, &d| n * 10 + i64::from(d - b'0'));
+        let base = if bytes[0] | 0x20 == b's' {
+            RegBase::Sgpr
+        } else {
+            RegBase::Vgpr
+        };
+        return Ok(Some(make_range(base, n, n, version, at)));
+    }
     // Register names are short: lower-case them on the stack (this runs for
     // every operand).
     let mut buffer = [0u8; 32];
@@ -697,7 +716,7 @@ pub(crate) fn parse_source(
         let src = expression_source(ctx, cur, at)?;
         return constant(src);
     }
-    if cur.eat_keyword("lit") {
+    if matches!(cur.peek(), Some(b'l' | b'L')) && cur.eat_keyword("lit") {
         let mut probe = *cur;
         if probe.eat(b'(') {
             *cur = probe;

@@ -41,7 +41,8 @@ pub(crate) fn parse_vsrc(
     let mut sext = false;
     {
         let mut probe = *cur;
-        if probe.eat_keyword("sext") && probe.eat(b'(') {
+        if matches!(probe.peek(), Some(b's' | b'S')) && probe.eat_keyword("sext") && probe.eat(b'(')
+        {
             *cur = probe;
             sext = true;
         }
@@ -71,7 +72,8 @@ pub(crate) fn parse_vsrc(
     let mut closing = None;
     {
         let mut probe = *cur;
-        if probe.eat_keyword("abs") && probe.eat(b'(') {
+        if matches!(probe.peek(), Some(b'a' | b'A')) && probe.eat_keyword("abs") && probe.eat(b'(')
+        {
             *cur = probe;
             abs = true;
             closing = Some(b')');

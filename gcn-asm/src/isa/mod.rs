@@ -281,9 +281,26 @@ mod table {
 
 pub use table::INSTRUCTIONS;
 
+/// Index from mnemonic to its run of rows in [`INSTRUCTIONS`] (which is
+/// sorted by mnemonic). Looked up once per instruction statement, so it is a
+/// hash map rather than a binary search over strings.
+static BY_MNEMONIC: std::sync::LazyLock<rustc_hash::FxHashMap<&'static str, (u16, u16)>> =
+    std::sync::LazyLock::new(|| {
+        let mut map = rustc_hash::FxHashMap::default();
+        for (i, row) in INSTRUCTIONS.iter().enumerate() {
+            map.entry(row.mnemonic)
+                .and_modify(|run: &mut (u16, u16)| run.1 += 1)
+                .or_insert((i as u16, 1));
+        }
+        map
+    });
+
 /// All rows whose mnemonic is `mnemonic` (lower case), in table order.
 pub fn rows(mnemonic: &str) -> &'static [InstrRow] {
-    table::rows_by_mnemonic(mnemonic)
+    match BY_MNEMONIC.get(mnemonic) {
+        Some(&(start, len)) => &INSTRUCTIONS[usize::from(start)..usize::from(start + len)],
+        None => &[],
+    }
 }
 
 /// The row to use for `mnemonic` on `version`: the first row available there.
