@@ -10,10 +10,8 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use gcn_asm::{assemble, AssembleOptions, Device};
 
-const CASES: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/conformance/clrx-encoding-cases.jsonl"
-);
+#[path = "../tests/common/mod.rs"]
+mod common;
 
 const FALLBACK: &[&str] = &[
     "    s_add_u32  s21, s4, s61",
@@ -29,7 +27,7 @@ const FALLBACK: &[&str] = &[
 /// The benchmark source: `lines` lines of GCN 1.0 code.
 pub fn bench_source(lines: usize) -> String {
     let mut pool: Vec<String> = Vec::new();
-    if let Ok(text) = std::fs::read_to_string(CASES) {
+    if let Some(text) = common::encoding_cases() {
         for line in text.lines() {
             let Ok(case) = serde_json::from_str::<serde_json::Value>(line) else {
                 continue;

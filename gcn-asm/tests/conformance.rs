@@ -12,10 +12,7 @@ use std::collections::BTreeMap;
 use gcn_asm::isa::{self, Encoding};
 use gcn_asm::{assemble, AssembleOptions, Device};
 
-const CASES: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/conformance/clrx-encoding-cases.jsonl"
-);
+mod common;
 
 /// The family group a case belongs to, from its instruction's mnemonic.
 fn family(source: &str) -> &'static str {
@@ -80,8 +77,7 @@ struct Tally {
 
 #[test]
 fn clrx_encoding_cases() {
-    let Ok(text) = std::fs::read_to_string(CASES) else {
-        println!("notice: {CASES} not found; conformance cases skipped");
+    let Some(text) = common::encoding_cases() else {
         return;
     };
     let mut tallies: BTreeMap<(String, &'static str), Tally> = BTreeMap::new();

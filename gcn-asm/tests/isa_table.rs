@@ -7,10 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 use gcn_asm::isa::{self, Encoding, InstrRow, INSTRUCTIONS};
 use gcn_asm::GcnVersion;
 
-const CASES: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/conformance/clrx-encoding-cases.jsonl"
-);
+mod common;
 
 /// The families whose opcodes this test checks.
 const ALU_AND_SMEM: &[Encoding] = &[
@@ -199,8 +196,7 @@ fn row_matches(row: &InstrRow, version: GcnVersion, enc: Encoding, op: u16) -> b
 
 #[test]
 fn opcodes_match_clrx_cases() {
-    let Ok(text) = std::fs::read_to_string(CASES) else {
-        eprintln!("note: {CASES} not found; skipping the CLRX opcode cross-check");
+    let Some(text) = common::encoding_cases() else {
         return;
     };
     let mut checked: BTreeMap<String, usize> = BTreeMap::new();
