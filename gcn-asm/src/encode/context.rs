@@ -169,4 +169,12 @@ pub trait OperandContext {
 
     /// Reports a warning at byte `at` of the operand text.
     fn warning(&mut self, at: usize, message: String);
+
+    /// Tells the assembler that the instruction names `count` registers
+    /// starting at operand code `code` (0-127 scalar, 256-511 VGPRs), so it
+    /// can count the registers a kernel uses. Called for every register
+    /// operand the instruction accepts.
+    fn register_used(&mut self, code: u16, count: u16) {
+        let _ = (code, count);
+    }
 }

@@ -667,6 +667,7 @@ pub(crate) fn parse_register(
     match try_register(ctx, cur, Some(accept))? {
         RegParse::Reg(reg) => {
             check_register(reg, accept, count, align, at, what)?;
+            ctx.register_used(reg.code, reg.count);
             Ok(Located { value: reg, at })
         }
         RegParse::Constant(_) => Err(OperandError::new(
@@ -752,6 +753,9 @@ pub(crate) fn parse_source(
     match try_register(ctx, cur, Some(accept))? {
         RegParse::Reg(reg) => {
             check_register(reg, accept, count, align, at, what)?;
+            // Specials written by name fit any width: they use what the
+            // operand reads.
+            ctx.register_used(reg.code, if reg.count == 0 { count } else { reg.count });
             Ok(Located {
                 value: Src::Reg(reg),
                 at,

@@ -159,6 +159,7 @@ fn offset_operand(
                         "the offset register must be a single SGPR",
                     ));
                 }
+                ctx.register_used(reg.code, 1);
                 return Ok(Offset::Register(reg));
             }
             RegParse::Reg(reg) if reg.is_vgpr() => {
