@@ -139,8 +139,13 @@ fn expand(input: TokenStream) -> Result<TokenStream, TokenStream> {
                 .map(PathBuf::from)
                 .unwrap_or_default();
             let path = dir.join(lit.value());
-            let text = std::fs::read_to_string(&path)
-                .map_err(|e| error(lit.span(), &format!("cannot read {}: {e}", path.display())))?;
+            let text = std::fs::read_to_string(&path).map_err(|e| {
+                let message = format!(
+                    "cannot read `{}` (relative to the crate's CARGO_MANIFEST_DIR): {e}",
+                    lit.value()
+                );
+                error(lit.span(), &message)
+            })?;
             if let Some(parent) = path.parent() {
                 opts.include_dirs.push(parent.to_path_buf());
             }

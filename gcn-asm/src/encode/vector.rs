@@ -381,10 +381,42 @@ pub(crate) fn parse_modifiers(
                 m.first_dpp.get_or_insert(at);
             }
             _ => {
-                return Err(OperandError::new(
-                    at,
-                    format!("unknown or unsupported modifier `{word}` on {version}"),
-                ))
+                const GCN12_MODIFIERS: &[&str] = &[
+                    "sext",
+                    "dst_sel",
+                    "src0_sel",
+                    "src1_sel",
+                    "dst_unused",
+                    "dst_un",
+                    "quad_perm",
+                    "row_shl",
+                    "row_shr",
+                    "row_ror",
+                    "wave_shl",
+                    "wave_rol",
+                    "wave_shr",
+                    "wave_ror",
+                    "row_mirror",
+                    "row_half_mirror",
+                    "row_hmirror",
+                    "row_bcast",
+                    "row_bcast15",
+                    "row_bcast31",
+                    "bank_mask",
+                    "row_mask",
+                    "bound_ctrl",
+                ];
+                const GCN14_MODIFIERS: &[&str] = &["op_sel", "op_sel_hi", "neg_lo", "neg_hi"];
+                let message = if GCN12_MODIFIERS.contains(&lower.as_str()) {
+                    format!("modifier `{word}` (SDWA/DPP) needs GCN 1.2 or later, not {version}")
+                } else if GCN14_MODIFIERS.contains(&lower.as_str()) {
+                    format!("modifier `{word}` needs GCN 1.4, not {version}")
+                } else if lower == "high" {
+                    format!("modifier `{word}` is only for interpolation instructions")
+                } else {
+                    format!("unknown modifier `{word}`")
+                };
+                return Err(OperandError::new(at, message));
             }
         }
     }
