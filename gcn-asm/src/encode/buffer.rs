@@ -10,9 +10,10 @@
 
 use super::context::{OperandContext, OperandError};
 use super::memory::{
-    check_suffix, emit, expect_count, flag_value, imm_value, next_modifier, unknown_modifier,
-    vgpr_number, vgpr_range, Imm, ImmField,
+    check_suffix, emit, expect_count, imm_value, next_modifier, unknown_modifier, vgpr_number,
+    vgpr_range, Imm, ImmField,
 };
+use super::operand::flag_parameter;
 use super::operand::{
     absolute_expression, check_register, expect_comma, parse_source, try_register, Accept, Align,
     Located, Reg, RegParse, Src,
@@ -137,16 +138,16 @@ pub(crate) fn encode(
     let family = if typed { "MTBUF" } else { "MUBUF" };
     while let Some(name) = next_modifier(cur) {
         match name.lower() {
-            "offen" => offen = flag_value(ctx, cur)?,
-            "idxen" => idxen = flag_value(ctx, cur)?,
-            "glc" => glc = flag_value(ctx, cur)?,
-            "slc" => slc = flag_value(ctx, cur)?,
+            "offen" => offen = flag_parameter(ctx, cur)?,
+            "idxen" => idxen = flag_parameter(ctx, cur)?,
+            "glc" => glc = flag_parameter(ctx, cur)?,
+            "slc" => slc = flag_parameter(ctx, cur)?,
             "tfe" => {
-                tfe = flag_value(ctx, cur)?;
+                tfe = flag_parameter(ctx, cur)?;
                 at_of[0] = name.at;
             }
             "lds" if !typed => {
-                lds = flag_value(ctx, cur)?;
+                lds = flag_parameter(ctx, cur)?;
                 at_of[1] = name.at;
             }
             "addr64" => {
@@ -156,7 +157,7 @@ pub(crate) fn encode(
                         format!("`addr64` exists only on GCN 1.0/1.1, not on {version}"),
                     ));
                 }
-                addr64 = flag_value(ctx, cur)?;
+                addr64 = flag_parameter(ctx, cur)?;
                 at_of[2] = name.at;
             }
             "offset" => offset = Some(imm_value(ctx, cur, "offset")?),

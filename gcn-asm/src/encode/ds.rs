@@ -6,9 +6,9 @@
 use super::context::OperandContext;
 use super::context::OperandError;
 use super::memory::{
-    check_suffix, emit, flag_value, imm_value, next_modifier, unknown_modifier, vgpr_number, Imm,
-    ImmField,
+    check_suffix, emit, imm_value, next_modifier, unknown_modifier, vgpr_number, Imm, ImmField,
 };
+use super::operand::flag_parameter;
 use super::operand::{expect_comma, parse_register, Accept, Align};
 use super::{Emitter, Statement};
 use crate::isa::{flags, Field};
@@ -60,7 +60,7 @@ pub(crate) fn encode(
                     },
                 ))
             }
-            "gds" => gds = flag_value(ctx, cur)?,
+            "gds" => gds = flag_parameter(ctx, cur)?,
             _ => return Err(unknown_modifier(cur, &name, "DS")),
         }
     }

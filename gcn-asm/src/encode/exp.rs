@@ -5,7 +5,8 @@
 //! `pos0`-`pos3`, `param0`-`param31`.
 
 use super::context::{OperandContext, OperandError};
-use super::memory::{check_suffix, emit, flag_value, next_modifier, unknown_modifier, vgpr_number};
+use super::memory::{check_suffix, emit, next_modifier, unknown_modifier, vgpr_number};
+use super::operand::flag_parameter;
 use super::operand::{expect_comma, parse_register, Accept, Align};
 use super::{Emitter, Statement};
 use crate::syntax::cursor::Cursor;
@@ -33,9 +34,9 @@ pub(crate) fn encode(
     let (mut done, mut compr, mut vm) = (false, false, false);
     while let Some(name) = next_modifier(cur) {
         match name.lower() {
-            "done" => done = flag_value(ctx, cur)?,
-            "compr" => compr = flag_value(ctx, cur)?,
-            "vm" => vm = flag_value(ctx, cur)?,
+            "done" => done = flag_parameter(ctx, cur)?,
+            "compr" => compr = flag_parameter(ctx, cur)?,
+            "vm" => vm = flag_parameter(ctx, cur)?,
             _ => return Err(unknown_modifier(cur, &name, "EXP")),
         }
     }

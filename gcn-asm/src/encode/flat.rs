@@ -10,9 +10,10 @@
 
 use super::context::{OperandContext, OperandError};
 use super::memory::{
-    check_suffix, emit, expect_count, flag_value, imm_value, next_modifier, unknown_modifier,
-    vgpr_number, vgpr_range, Imm, ImmField,
+    check_suffix, emit, expect_count, imm_value, next_modifier, unknown_modifier, vgpr_number,
+    vgpr_range, Imm, ImmField,
 };
+use super::operand::flag_parameter;
 use super::operand::{
     check_register, describe, try_register, Accept, Align, Located, Reg, RegParse,
 };
@@ -93,13 +94,13 @@ pub(crate) fn encode(
     while let Some(name) = next_modifier(cur) {
         match name.lower() {
             "glc" => {
-                glc = flag_value(ctx, cur)?;
+                glc = flag_parameter(ctx, cur)?;
                 glc_at = name.at;
             }
-            "slc" => slc = flag_value(ctx, cur)?,
-            "tfe" if !gcn14 => tfe = flag_value(ctx, cur)?,
-            "nv" if gcn14 => nv = flag_value(ctx, cur)?,
-            "lds" if gcn14 => lds = flag_value(ctx, cur)?,
+            "slc" => slc = flag_parameter(ctx, cur)?,
+            "tfe" if !gcn14 => tfe = flag_parameter(ctx, cur)?,
+            "nv" if gcn14 => nv = flag_parameter(ctx, cur)?,
+            "lds" if gcn14 => lds = flag_parameter(ctx, cur)?,
             "inst_offset" | "offset" if gcn14 => offset = Some(imm_value(ctx, cur, "offset")?),
             _ => return Err(unknown_modifier(cur, &name, family)),
         }

@@ -63,25 +63,6 @@ pub(crate) fn unknown_modifier(
     )
 }
 
-/// Reads the optional `:VALUE` of a flag modifier: bare `glc` is 1,
-/// `glc:EXPR` is EXPR != 0 (bit 0 of EXPR under `.oldmodparam`).
-pub(crate) fn flag_value(
-    ctx: &mut dyn OperandContext,
-    cur: &mut Cursor<'_>,
-) -> Result<bool, OperandError> {
-    let mut probe = *cur;
-    if !probe.eat(b':') {
-        return Ok(true);
-    }
-    *cur = probe;
-    let value = super::operand::absolute_expression(ctx, cur, "modifier parameter")?;
-    Ok(if ctx.old_modifier_parameters() {
-        value & 1 != 0
-    } else {
-        value != 0
-    })
-}
-
 /// An immediate modifier value: known now or patched by a fix-up.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Imm {

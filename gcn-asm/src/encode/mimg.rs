@@ -8,9 +8,10 @@
 use super::buffer::resource;
 use super::context::{OperandContext, OperandError};
 use super::memory::{
-    check_suffix, emit, expect_count, flag_value, imm_value, next_modifier, unknown_modifier,
-    vgpr_number, vgpr_range, Imm,
+    check_suffix, emit, expect_count, imm_value, next_modifier, unknown_modifier, vgpr_number,
+    vgpr_range, Imm,
 };
+use super::operand::flag_parameter;
 use super::operand::{expect_comma, Located, Reg};
 use super::{Emitter, Statement};
 use crate::isa::{flags, Field};
@@ -58,15 +59,15 @@ pub(crate) fn encode(
                     ))
                 }
             },
-            "unorm" => unorm = flag_value(ctx, cur)?,
-            "glc" => glc = flag_value(ctx, cur)?,
-            "slc" => slc = flag_value(ctx, cur)?,
-            "r128" if !gcn14 => r128 = flag_value(ctx, cur)?,
-            "tfe" => tfe = flag_value(ctx, cur)?,
-            "lwe" => lwe = flag_value(ctx, cur)?,
-            "da" => da = flag_value(ctx, cur)?,
-            "d16" if gcn12 => d16 = flag_value(ctx, cur)?,
-            "a16" if gcn14 => a16 = flag_value(ctx, cur)?,
+            "unorm" => unorm = flag_parameter(ctx, cur)?,
+            "glc" => glc = flag_parameter(ctx, cur)?,
+            "slc" => slc = flag_parameter(ctx, cur)?,
+            "r128" if !gcn14 => r128 = flag_parameter(ctx, cur)?,
+            "tfe" => tfe = flag_parameter(ctx, cur)?,
+            "lwe" => lwe = flag_parameter(ctx, cur)?,
+            "da" => da = flag_parameter(ctx, cur)?,
+            "d16" if gcn12 => d16 = flag_parameter(ctx, cur)?,
+            "a16" if gcn14 => a16 = flag_parameter(ctx, cur)?,
             _ => return Err(unknown_modifier(cur, &name, "MIMG")),
         }
     }

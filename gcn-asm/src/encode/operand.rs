@@ -816,19 +816,24 @@ pub(crate) fn expect_comma(cur: &mut Cursor<'_>, next: &str) -> Result<(), Opera
     }
 }
 
-/// Parses a 0/1 modifier parameter after `name`: bare `name` is 1,
-/// `name:EXPR` is EXPR != 0.
+/// Parses the optional parameter of a flag modifier: bare `glc` is on,
+/// `glc:EXPR` is EXPR != 0 (bit 0 of EXPR under `.oldmodparam`).
 pub(crate) fn flag_parameter(
     ctx: &mut dyn OperandContext,
     cur: &mut Cursor<'_>,
 ) -> Result<bool, OperandError> {
     let mut probe = *cur;
-    if probe.eat(b':') {
-        *cur = probe;
-        Ok(absolute_expression(ctx, cur, "modifier parameter")? != 0)
-    } else {
-        Ok(true)
+    if !probe.eat(b':') {
+        return Ok(true);
     }
+    *cur = probe;
+    let value = absolute_expression(ctx, cur, "modifier parameter")?;
+    // Under `.oldmodparam` only bit 0 counts, as in old clrxasm.
+    Ok(if ctx.old_modifier_parameters() {
+        value & 1 != 0
+    } else {
+        value != 0
+    })
 }
 
 /// Parses a bit array `[b0,b1,…]` or a plain number after `name:`; returns

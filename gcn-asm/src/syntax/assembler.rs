@@ -229,6 +229,8 @@ pub(crate) struct Assembler<'o> {
     pub macros: FxMap<Box<str>, Rc<Macro>>,
     pub macro_case: bool,
     pub alt_macro: bool,
+    /// `.oldmodparam`: modifier parameters take bit 0 of their value.
+    pub old_mod_param: bool,
     pub macro_counter: u64,
     pub stop: bool,
     pub expanded_lines: u64,
@@ -278,6 +280,7 @@ impl<'o> Assembler<'o> {
             macros: FxMap::default(),
             macro_case: true,
             alt_macro: false,
+            old_mod_param: false,
             macro_counter: 0,
             stop: false,
             expanded_lines: 0,
@@ -1002,6 +1005,10 @@ impl OperandContext for InstrCtx<'_, '_> {
             }
             Err(e) => Err(OperandError::new(e.at, e.message)),
         }
+    }
+
+    fn old_modifier_parameters(&self) -> bool {
+        self.asm.old_mod_param
     }
 
     fn register_symbol(&self, name: &str) -> Option<RegisterSymbol> {

@@ -371,8 +371,10 @@ impl Assembler<'_> {
                 self.stop = true;
             }
             ".file" | ".ln" | ".line" | ".lflags" | ".sbttl" | ".title" | ".tittle"
-            | ".version" | ".ident" | ".type" | ".buggyfplit" | ".nobuggyfplit"
-            | ".oldmodparam" | ".nooldmodparam" | ".wave32" | ".nowave32" => {}
+            | ".version" | ".ident" | ".type" | ".buggyfplit" | ".nobuggyfplit" | ".wave32"
+            | ".nowave32" => {}
+            ".oldmodparam" => self.old_mod_param = true,
+            ".nooldmodparam" => self.old_mod_param = false,
             _ => {
                 if self.conditional(text, lower, start, end) {
                     return true;
