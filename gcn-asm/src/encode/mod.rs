@@ -1,10 +1,10 @@
 //! Instruction statements to machine words, one module per encoding family:
-//! [`scalar`] (SOP2, SOP1, SOPK, SOPC, SOPP), [`smem`] (SMRD, SMEM),
-//! [`vector`] (VOP2, VOP1, VOPC, VOP3, VOP3P with SDWA/DPP),
-//! [`vintrp`], [`ds`], [`buffer`] (MUBUF, MTBUF), [`mimg`], [`exp`],
-//! [`flat`] (FLAT, GLOBAL, SCRATCH). Shared operand syntax
-//! lives in [`operand`] (and, for the memory families, [`memory`]), the
-//! contract with the statement-level assembler in [`context`].
+//! `scalar` (SOP2, SOP1, SOPK, SOPC, SOPP), `smem` (SMRD, SMEM), `vector`
+//! (VOP2, VOP1, VOPC, VOP3, VOP3P with SDWA/DPP), `vintrp`, `ds`, `buffer`
+//! (MUBUF, MTBUF), `mimg`, `exp`, `flat` (FLAT, GLOBAL, SCRATCH). Shared
+//! operand syntax lives in `operand` (and, for the memory families,
+//! `memory`); the contract with the statement-level assembler is
+//! [`context`].
 
 pub(crate) mod buffer;
 pub mod context;

@@ -3,7 +3,7 @@
 //!
 //! One pass over the source; whatever cannot be evaluated when it is read
 //! (forward references) is recorded as a fix-up and patched after the pass.
-//! Sources are a stack of [`Frame`]s (the main file, includes, macro
+//! Sources are a stack of `Frame`s (the main file, includes, macro
 //! expansions, repetitions), read one logical line at a time into a reused
 //! buffer so plain instruction lines do not allocate.
 
