@@ -432,8 +432,9 @@ fn register_counts_from_code() {
     assert_eq!(r1 & 0x3c0, 1 << 6);
     // The minimum: user SGPRs, group ids, TG_SIZE, local-id VGPRs.
     let (r1, ..) = rsrc("pitcairn", ".dims xyz\n.tgsize\n.userdatanum 12", "");
-    assert_eq!(r1 & 0x3ff, (1 << 6) | 0); // 16 SGPRs, 3 VGPRs
-                                          // FLAT_SCRATCH: 4 extra on GCN 1.1; FLAT_SCRATCH + XNACK_MASK: 6 on 1.2.
+    // 16 SGPRs, 3 VGPRs (field 0).
+    assert_eq!(r1 & 0x3ff, 1 << 6);
+    // FLAT_SCRATCH: 4 extra on GCN 1.1; FLAT_SCRATCH + XNACK_MASK: 6 on 1.2.
     let (r1, ..) = rsrc("bonaire", "", "s_mov_b32 s7, 0\ns_mov_b64 flat_scratch, 0");
     assert_eq!(r1 & 0x3c0, 1 << 6);
     let (r1, ..) = rsrc("bonaire", "", "s_mov_b32 s12, 0\ns_mov_b64 flat_scratch, 0");
