@@ -148,7 +148,11 @@ pub fn read(bytes: &[u8]) -> Result<GalliumBinary, GalliumError> {
             kernels.len()
         )));
     };
-    for (k, chunk) in kernels.iter_mut().zip(config.chunks_exact(entries * 8)) {
+    // `entries` is 0 only when there is no kernel: nothing to split.
+    for (k, chunk) in kernels
+        .iter_mut()
+        .zip(config.chunks_exact((entries * 8).max(1)))
+    {
         k.prog_info = chunk
             .chunks_exact(8)
             .map(|e| ProgInfoEntry {
