@@ -54,6 +54,14 @@ const FIELDS: &[(&str, &str)] = &[
     ("ssrc2", "Ssrc2"),
     ("attr", "Attr"),
     ("interp_param", "InterpParam"),
+    ("vaddr", "Vaddr"),
+    ("vdata", "Vdata"),
+    ("vdata1", "Vdata1"),
+    ("srsrc", "Srsrc"),
+    ("ssamp", "Ssamp"),
+    ("saddr", "Saddr"),
+    ("target", "Target"),
+    ("vsrc", "Vsrc"),
 ];
 
 const TYPES: &[(&str, &str)] = &[
@@ -91,6 +99,12 @@ const FLAGS: &[(&str, &str)] = &[
     ("mix", "MIX"),
     ("no_src_mods", "NO_SRC_MODS"),
     ("atomic", "ATOMIC"),
+    ("load", "LOAD"),
+    ("d16", "D16"),
+    ("gds_only", "GDS_ONLY"),
+    ("offset2", "OFFSET2"),
+    ("deriv", "DERIV"),
+    ("gather4", "GATHER4"),
 ];
 
 fn lookup(table: &[(&str, &'static str)], key: &str) -> Option<&'static str> {

@@ -15,6 +15,8 @@
 //! instruction statement into words; [`arch`] and [`diag`] are shared
 //! vocabulary.
 
+#![warn(missing_docs)]
+
 pub mod arch;
 pub mod diag;
 pub mod encode;

@@ -3,8 +3,8 @@
 //!
 //! Good cases must give exactly the expected `.text` words, bad cases must be
 //! rejected. The ALU and scalar-memory families must pass at 99% or more per
-//! GCN version; the memory families (DS, MUBUF, MTBUF, MIMG, EXP, FLAT,
-//! GLOBAL, SCRATCH) are reported but not yet required. When `../shared` is
+//! GCN version, the memory families (DS, MUBUF, MTBUF, MIMG, EXP, FLAT,
+//! GLOBAL, SCRATCH) at 99.5%. When `../shared` is
 //! absent (a user's fresh clone) the test prints a notice and passes.
 
 use std::collections::BTreeMap;
@@ -139,9 +139,16 @@ fn clrx_encoding_cases() {
         for failure in &tally.failures {
             println!("    {failure}");
         }
-        if *family == "alu" && rate < 99.0 {
-            below.push(format!("{arch} {family}: {rate:.1}%"));
+        let required = if *family == "alu" { 99.0 } else { 99.5 };
+        if rate < required {
+            below.push(format!(
+                "{arch} {family}: {rate:.1}% (required {required}%)"
+            ));
         }
     }
-    assert!(below.is_empty(), "families below 99%: {}", below.join(", "));
+    assert!(
+        below.is_empty(),
+        "families below their pass rate: {}",
+        below.join(", ")
+    );
 }

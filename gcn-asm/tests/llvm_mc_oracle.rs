@@ -1,8 +1,9 @@
 //! A second oracle for encodings: LLVM 14's `llvm-mc` (DESIGN.md test layer 3).
 //!
-//! For every ALU row of the ISA table on every GCN version, one instruction
-//! with plain register operands is synthesised and assembled by `gcn-asm`
-//! and by `llvm-mc -show-encoding`. Where LLVM accepts the same text, the
+//! For every ALU row of the ISA table on every GCN version, and for the DS,
+//! MUBUF and FLAT/GLOBAL/SCRATCH rows that have a plain form LLVM spells as
+//! clrxasm does, one instruction with plain register operands is
+//! synthesised and assembled by `gcn-asm` and by `llvm-mc -show-encoding`. Where LLVM accepts the same text, the
 //! encodings must agree. Mnemonics LLVM does not know (or spells
 //! differently) are counted, not compared. Skipped with a notice when
 //! `llvm-mc` is not installed.
@@ -10,7 +11,7 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use gcn_asm::isa::{flags, DataType, Encoding, Field, OperandSpec, INSTRUCTIONS};
+use gcn_asm::isa::{flags, DataType, Encoding, Field, InstrRow, OperandSpec, INSTRUCTIONS};
 use gcn_asm::{assemble, AssembleOptions, Device, GcnVersion};
 
 /// A plain operand for `spec`, at a position that keeps every register
@@ -43,23 +44,100 @@ fn operand(spec: &OperandSpec, index: usize, encoding: Encoding) -> Option<Strin
     })
 }
 
+/// A plain memory instruction for `row`, when there is one both
+/// assemblers spell alike: DS without GDS, MUBUF with `offen`, FLAT loads,
+/// stores and non-returning atomics, GLOBAL/SCRATCH with SADDR `off`.
+/// MTBUF (LLVM 14 spells the format differently), MIMG, EXP and the GWS
+/// instructions (clrxasm puts their operand in ADDR) are left to the
+/// conformance suite, as are `ds_ordered_count` and `buffer_store_lds_dword`,
+/// where LLVM sets the GDS/LDS bit implicitly and clrxasm only on request.
+fn memory_line(row: &InstrRow, version: GcnVersion) -> Option<String> {
+    if matches!(row.mnemonic, "ds_ordered_count" | "buffer_store_lds_dword") {
+        return None;
+    }
+    let range = |base: usize, n: u16| {
+        if n == 1 {
+            format!("v{base}")
+        } else {
+            format!("v[{base}:{}]", base + usize::from(n) - 1)
+        }
+    };
+    let mut ops = Vec::new();
+    match row.encoding {
+        Encoding::Ds => {
+            if row.has(flags::GDS_ONLY) {
+                return None;
+            }
+            for spec in row.operands {
+                let base = match spec.field {
+                    Field::Vdst => 8,
+                    Field::Vaddr => 2,
+                    Field::Vdata => 16,
+                    _ => 24,
+                };
+                ops.push(range(base, spec.registers()));
+            }
+        }
+        Encoding::Mubuf => {
+            if row.has(flags::NO_OPERANDS) {
+                return Some(row.mnemonic.to_string());
+            }
+            for spec in row.operands {
+                match spec.field {
+                    Field::Vdata => {
+                        let mut n = spec.registers();
+                        if row.has(flags::D16) && version.is_gcn14() {
+                            n = n.div_ceil(2);
+                        }
+                        ops.push(range(16, n));
+                        ops.push("v2".into());
+                    }
+                    Field::Srsrc => ops.push("s[4:7]".into()),
+                    Field::Soffset => ops.push("s1".into()),
+                    _ => {}
+                }
+            }
+            if ops.len() == 4 {
+                return Some(format!("{} {} offen", row.mnemonic, ops.join(", ")));
+            }
+        }
+        Encoding::Flat | Encoding::Global | Encoding::Scratch => {
+            for spec in row.operands {
+                match spec.field {
+                    // Atomics in their non-returning form.
+                    Field::Vdst if row.has(flags::ATOMIC) => {}
+                    Field::Vdst => ops.push(range(8, spec.registers())),
+                    Field::Vaddr if row.encoding == Encoding::Scratch => ops.push("v2".into()),
+                    Field::Vaddr => ops.push("v[2:3]".into()),
+                    Field::Vdata => ops.push(range(16, spec.registers())),
+                    _ => ops.push("off".into()),
+                }
+            }
+        }
+        _ => return None,
+    }
+    Some(format!("{} {}", row.mnemonic, ops.join(", ")))
+}
+
 fn synthesise(version: GcnVersion) -> Vec<String> {
     let mut lines = Vec::new();
     for row in INSTRUCTIONS.iter() {
-        if row.opcode(version).is_none()
-            || matches!(
-                row.encoding,
-                Encoding::Vintrp
-                    | Encoding::Ds
-                    | Encoding::Mubuf
-                    | Encoding::Mtbuf
-                    | Encoding::Mimg
-                    | Encoding::Exp
-                    | Encoding::Flat
-                    | Encoding::Global
-                    | Encoding::Scratch
-            )
-        {
+        if row.opcode(version).is_none() {
+            continue;
+        }
+        if matches!(
+            row.encoding,
+            Encoding::Vintrp
+                | Encoding::Ds
+                | Encoding::Mubuf
+                | Encoding::Mtbuf
+                | Encoding::Mimg
+                | Encoding::Exp
+                | Encoding::Flat
+                | Encoding::Global
+                | Encoding::Scratch
+        ) {
+            lines.extend(memory_line(row, version));
             continue;
         }
         let mut ops = Vec::new();

@@ -177,4 +177,10 @@ pub trait OperandContext {
     fn register_used(&mut self, code: u16, count: u16) {
         let _ = (code, count);
     }
+
+    /// True under `.oldmodparam`: a modifier parameter (`glc:EXPR`) then
+    /// takes bit 0 of its value instead of "non-zero", as in old clrxasm.
+    fn old_modifier_parameters(&self) -> bool {
+        false
+    }
 }

@@ -1,10 +1,18 @@
 //! Instruction statements to machine words, one module per encoding family:
 //! [`scalar`] (SOP2, SOP1, SOPK, SOPC, SOPP), [`smem`] (SMRD, SMEM),
 //! [`vector`] (VOP2, VOP1, VOPC, VOP3, VOP3P with SDWA/DPP),
-//! [`vintrp`]. Shared operand syntax lives in [`operand`], the contract with
-//! the statement-level assembler in [`context`].
+//! [`vintrp`], [`ds`], [`buffer`] (MUBUF, MTBUF), [`mimg`], [`exp`],
+//! [`flat`] (FLAT, GLOBAL, SCRATCH). Shared operand syntax
+//! lives in [`operand`] (and, for the memory families, [`memory`]), the
+//! contract with the statement-level assembler in [`context`].
 
+pub(crate) mod buffer;
 pub mod context;
+pub(crate) mod ds;
+pub(crate) mod exp;
+pub(crate) mod flat;
+pub(crate) mod memory;
+pub(crate) mod mimg;
 pub(crate) mod operand;
 pub(crate) mod scalar;
 pub(crate) mod smem;
@@ -164,13 +172,12 @@ pub fn assemble_instruction(
             vector::encode(ctx, &mut st, &mut out)?
         }
         Encoding::Vintrp => vintrp::encode(ctx, &mut st, &mut out)?,
-        other => {
-            return Err(OperandError::new(
-                0,
-                format!(
-                "instruction `{mnemonic}` ({other:?} encoding) is not supported by the encoder yet"
-            ),
-            ))
+        Encoding::Ds => ds::encode(ctx, &mut st, &mut out)?,
+        Encoding::Mubuf | Encoding::Mtbuf => buffer::encode(ctx, &mut st, &mut out)?,
+        Encoding::Mimg => mimg::encode(ctx, &mut st, &mut out)?,
+        Encoding::Exp => exp::encode(ctx, &mut st, &mut out)?,
+        Encoding::Flat | Encoding::Global | Encoding::Scratch => {
+            flat::encode(ctx, &mut st, &mut out)?
         }
     }
     if !st.cur.is_blank() {

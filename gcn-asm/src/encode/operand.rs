@@ -360,7 +360,6 @@ fn subscript(
     ctx: &mut dyn OperandContext,
     cur: &mut Cursor<'_>,
 ) -> Result<(i64, i64), OperandError> {
-    let open = cur.pos();
     cur.bump(1);
     let first = absolute_expression(ctx, cur, "register index")?;
     let last = if cur.eat(b':') {
@@ -368,15 +367,7 @@ fn subscript(
     } else {
         first
     };
-    if !cur.eat(b']') {
-        return Err(OperandError::new(
-            cur.pos(),
-            format!(
-                "expected `]` to close the register range opened at column offset {}",
-                open
-            ),
-        ));
-    }
+    expect_char(cur, b']', "expected `]` to close the register range")?;
     Ok((first, last))
 }
 
@@ -848,13 +839,11 @@ pub(crate) fn bit_array_value(
     name: &str,
     max_bits: u32,
 ) -> Result<u32, OperandError> {
-    if !cur.eat(b':') {
-        cur.skip_spaces();
-        return Err(OperandError::new(
-            cur.pos(),
-            format!("expected `:` and a value after `{name}`"),
-        ));
-    }
+    expect_char(
+        cur,
+        b':',
+        format!("expected `:` and a value after `{name}`"),
+    )?;
     if cur.eat(b'[') {
         let mut mask = 0u32;
         let mut i = 0;
@@ -879,13 +868,7 @@ pub(crate) fn bit_array_value(
             if cur.eat(b']') {
                 return Ok(mask);
             }
-            if !cur.eat(b',') {
-                cur.skip_spaces();
-                return Err(OperandError::new(
-                    cur.pos(),
-                    format!("expected `,` or `]` in `{name}`"),
-                ));
-            }
+            expect_char(cur, b',', format!("expected `,` or `]` in `{name}`"))?;
         }
     }
     cur.skip_spaces();
@@ -898,4 +881,18 @@ pub(crate) fn bit_array_value(
         ));
     }
     Ok(value as u32)
+}
+
+/// Skips spaces and consumes `c`, or fails with `message` at the next token.
+pub(crate) fn expect_char(
+    cur: &mut Cursor<'_>,
+    c: u8,
+    message: impl Into<String>,
+) -> Result<(), OperandError> {
+    if cur.eat(c) {
+        Ok(())
+    } else {
+        cur.skip_spaces();
+        Err(OperandError::new(cur.pos(), message))
+    }
 }

@@ -3,8 +3,8 @@
 
 use super::context::{ExprValue, FixupKind, OperandContext, OperandError};
 use super::operand::{
-    absolute_expression, expect_comma, parse_register, parse_source, Accept, Align, Literal,
-    Located, Src,
+    absolute_expression, expect_char, expect_comma, parse_register, parse_source, Accept, Align,
+    Literal, Located, Src,
 };
 use super::{branch_offset, Emitter, Forced, Statement};
 use crate::arch::GcnVersion;
@@ -321,7 +321,6 @@ const HWREGS: &[(&str, u32, GcnVersion)] = &[
 fn hwreg(ctx: &mut dyn OperandContext, cur: &mut Cursor<'_>) -> Result<Imm, OperandError> {
     let version = ctx.version();
     cur.skip_spaces();
-    let start = cur.pos();
     if !cur.eat_keyword("hwreg") {
         return immediate(ctx, cur, 16, false, "hardware register");
     }
@@ -384,13 +383,7 @@ fn hwreg(ctx: &mut dyn OperandContext, cur: &mut Cursor<'_>) -> Result<Imm, Oper
             format!("bit size {size} is out of range (1-32)"),
         ));
     }
-    if !cur.eat(b')') {
-        cur.skip_spaces();
-        return Err(OperandError::new(
-            cur.pos(),
-            format!("expected `)` to close `hwreg(` at offset {}", start),
-        ));
-    }
+    expect_char(cur, b')', "expected `)` to close `hwreg(`")?;
     Ok(Imm::Known(
         id | ((offset as u32) << 6) | (((size - 1) as u32) << 11),
     ))
@@ -588,12 +581,6 @@ fn sendmsg(ctx: &mut dyn OperandContext, cur: &mut Cursor<'_>) -> Result<Imm, Op
             "message GS and GS_DONE need a GS operation",
         ));
     }
-    if !cur.eat(b')') {
-        cur.skip_spaces();
-        return Err(OperandError::new(
-            cur.pos(),
-            "expected `)` to close `sendmsg(`",
-        ));
-    }
+    expect_char(cur, b')', "expected `)` to close `sendmsg(`")?;
     Ok(Imm::Known(msg | (gsop << 4) | (stream << 8)))
 }

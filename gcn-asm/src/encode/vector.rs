@@ -8,8 +8,9 @@
 
 use super::context::{OperandContext, OperandError};
 use super::operand::{
-    absolute_expression, bit_array_value, describe, expect_comma, flag_parameter, parse_register,
-    parse_source, try_register, Accept, Align, Literal, Located, RegParse, Src, LDS_DIRECT, VCC,
+    absolute_expression, bit_array_value, describe, expect_char, expect_comma, flag_parameter,
+    parse_register, parse_source, try_register, Accept, Align, Literal, Located, RegParse, Src,
+    LDS_DIRECT, VCC,
 };
 use super::scalar::push_literal;
 use super::{Emitter, Forced, Statement};
@@ -380,10 +381,42 @@ pub(crate) fn parse_modifiers(
                 m.first_dpp.get_or_insert(at);
             }
             _ => {
-                return Err(OperandError::new(
-                    at,
-                    format!("unknown or unsupported modifier `{word}` on {version}"),
-                ))
+                const GCN12_MODIFIERS: &[&str] = &[
+                    "sext",
+                    "dst_sel",
+                    "src0_sel",
+                    "src1_sel",
+                    "dst_unused",
+                    "dst_un",
+                    "quad_perm",
+                    "row_shl",
+                    "row_shr",
+                    "row_ror",
+                    "wave_shl",
+                    "wave_rol",
+                    "wave_shr",
+                    "wave_ror",
+                    "row_mirror",
+                    "row_half_mirror",
+                    "row_hmirror",
+                    "row_bcast",
+                    "row_bcast15",
+                    "row_bcast31",
+                    "bank_mask",
+                    "row_mask",
+                    "bound_ctrl",
+                ];
+                const GCN14_MODIFIERS: &[&str] = &["op_sel", "op_sel_hi", "neg_lo", "neg_hi"];
+                let message = if GCN12_MODIFIERS.contains(&lower.as_str()) {
+                    format!("modifier `{word}` (SDWA/DPP) needs GCN 1.2 or later, not {version}")
+                } else if GCN14_MODIFIERS.contains(&lower.as_str()) {
+                    format!("modifier `{word}` needs GCN 1.4, not {version}")
+                } else if lower == "high" {
+                    format!("modifier `{word}` is only for interpolation instructions")
+                } else {
+                    format!("unknown modifier `{word}`")
+                };
+                return Err(OperandError::new(at, message));
             }
         }
     }
@@ -409,53 +442,47 @@ fn bit_array_with_len(
     Ok((mask, len))
 }
 
+/// SDWA operand selections by name.
+const SDWA_SELECTIONS: &[(&str, u32)] = &[
+    ("byte0", 0),
+    ("byte_0", 0),
+    ("b0", 0),
+    ("byte1", 1),
+    ("byte_1", 1),
+    ("b1", 1),
+    ("byte2", 2),
+    ("byte_2", 2),
+    ("b2", 2),
+    ("byte3", 3),
+    ("byte_3", 3),
+    ("b3", 3),
+    ("word0", 4),
+    ("word_0", 4),
+    ("w0", 4),
+    ("word1", 5),
+    ("word_1", 5),
+    ("w1", 5),
+    ("dword", 6),
+    ("dw", 6),
+    ("d", 6),
+];
+
+/// `dst_unused` values by name.
+const SDWA_UNUSED: &[(&str, u32)] = &[
+    ("pad", 0),
+    ("unused_pad", 0),
+    ("sext", 1),
+    ("unused_sext", 1),
+    ("preserve", 2),
+    ("unused_preserve", 2),
+];
+
 fn sdwa_sel(
     ctx: &mut dyn OperandContext,
     cur: &mut Cursor<'_>,
     name: &str,
 ) -> Result<u32, OperandError> {
-    if !cur.eat(b':') {
-        cur.skip_spaces();
-        return Err(OperandError::new(
-            cur.pos(),
-            format!("expected `:` and a selection after `{name}`"),
-        ));
-    }
-    cur.skip_spaces();
-    let at = cur.pos();
-    if cur.peek() == Some(b'@') {
-        cur.bump(1);
-        let v = absolute_expression(ctx, cur, name)?;
-        if !(0..=6).contains(&v) {
-            return Err(OperandError::new(
-                at,
-                format!("`{name}` value {v} is out of range (0-6)"),
-            ));
-        }
-        return Ok(v as u32);
-    }
-    let Some((word, _)) = cur.symbol() else {
-        return Err(OperandError::new(
-            at,
-            format!("missing selection after `{name}:`"),
-        ));
-    };
-    let lower = word.to_ascii_lowercase();
-    Ok(match lower.as_str() {
-        "byte0" | "byte_0" | "b0" => 0,
-        "byte1" | "byte_1" | "b1" => 1,
-        "byte2" | "byte_2" | "b2" => 2,
-        "byte3" | "byte_3" | "b3" => 3,
-        "word0" | "word_0" | "w0" => 4,
-        "word1" | "word_1" | "w1" => 5,
-        "dword" | "dw" | "d" => 6,
-        _ => {
-            return Err(OperandError::new(
-                at,
-                format!("unknown selection `{word}` (expected byte0-3, word0-1 or dword)"),
-            ))
-        }
-    })
+    named_value(ctx, cur, name, SDWA_SELECTIONS, "byte0-3, word0-1 or dword")
 }
 
 fn sdwa_unused(
@@ -463,22 +490,33 @@ fn sdwa_unused(
     cur: &mut Cursor<'_>,
     name: &str,
 ) -> Result<u32, OperandError> {
-    if !cur.eat(b':') {
-        cur.skip_spaces();
-        return Err(OperandError::new(
-            cur.pos(),
-            format!("expected `:` and a value after `{name}`"),
-        ));
-    }
+    named_value(ctx, cur, name, SDWA_UNUSED, "pad, sext or preserve")
+}
+
+/// Reads `:NAME` (one of `names`, case-insensitive) or `:@EXPR` (a number
+/// up to the largest named value) after the modifier `modifier`.
+fn named_value(
+    ctx: &mut dyn OperandContext,
+    cur: &mut Cursor<'_>,
+    modifier: &str,
+    names: &[(&str, u32)],
+    expected: &str,
+) -> Result<u32, OperandError> {
+    expect_char(
+        cur,
+        b':',
+        format!("expected `:` and a value after `{modifier}`"),
+    )?;
     cur.skip_spaces();
     let at = cur.pos();
+    let max = names.iter().map(|&(_, v)| v).max().unwrap_or(0);
     if cur.peek() == Some(b'@') {
         cur.bump(1);
-        let v = absolute_expression(ctx, cur, name)?;
-        if !(0..=2).contains(&v) {
+        let v = absolute_expression(ctx, cur, modifier)?;
+        if !(0..=i64::from(max)).contains(&v) {
             return Err(OperandError::new(
                 at,
-                format!("`{name}` value {v} is out of range (0-2)"),
+                format!("`{modifier}` value {v} is out of range (0-{max})"),
             ));
         }
         return Ok(v as u32);
@@ -486,20 +524,19 @@ fn sdwa_unused(
     let Some((word, _)) = cur.symbol() else {
         return Err(OperandError::new(
             at,
-            format!("missing value after `{name}:`"),
+            format!("missing value after `{modifier}:`"),
         ));
     };
-    Ok(match word.to_ascii_lowercase().as_str() {
-        "pad" | "unused_pad" => 0,
-        "sext" | "unused_sext" => 1,
-        "preserve" | "unused_preserve" => 2,
-        _ => {
-            return Err(OperandError::new(
+    names
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(word))
+        .map(|&(_, v)| v)
+        .ok_or_else(|| {
+            OperandError::new(
                 at,
-                format!("unknown `{name}` value `{word}` (expected pad, sext or preserve)"),
-            ))
-        }
-    })
+                format!("unknown `{modifier}` value `{word}` (expected {expected})"),
+            )
+        })
 }
 
 fn quad_perm(ctx: &mut dyn OperandContext, cur: &mut Cursor<'_>) -> Result<u32, OperandError> {
@@ -533,13 +570,7 @@ fn quad_perm(ctx: &mut dyn OperandContext, cur: &mut Cursor<'_>) -> Result<u32, 
         }
         value |= (v as u32) << (2 * i);
     }
-    if !cur.eat(b']') {
-        cur.skip_spaces();
-        return Err(OperandError::new(
-            cur.pos(),
-            "expected `]` to close `quad_perm`",
-        ));
-    }
+    expect_char(cur, b']', "expected `]` to close `quad_perm`")?;
     Ok(value)
 }
 

@@ -3,7 +3,7 @@
 //! GCN 1.2+).
 
 use super::context::{OperandContext, OperandError};
-use super::operand::{expect_comma, parse_register, Accept, Align, Src};
+use super::operand::{expect_char, expect_comma, parse_register, Accept, Align, Src};
 use super::vector::{check_vop3_sources, op_sel_bits, parse_modifiers, parse_vsrc, VSrc};
 use super::{Emitter, Forced, Statement};
 use crate::isa::{Encoding, Field};
@@ -39,13 +39,11 @@ fn attribute(cur: &mut Cursor<'_>) -> Result<(u32, u32), OperandError> {
             format!("attribute number {n} is out of range (0-63)"),
         ));
     }
-    if !cur.eat(b'.') {
-        cur.skip_spaces();
-        return Err(OperandError::new(
-            cur.pos(),
-            "expected `.` and a channel (x, y, z or w) after the attribute",
-        ));
-    }
+    expect_char(
+        cur,
+        b'.',
+        "expected `.` and a channel (x, y, z or w) after the attribute",
+    )?;
     cur.skip_spaces();
     let chan_at = cur.pos();
     let chan = match cur.peek().map(|b| b.to_ascii_lowercase()) {

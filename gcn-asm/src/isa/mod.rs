@@ -106,6 +106,23 @@ pub enum Field {
     Attr,
     /// VINTRP parameter (`p10`, `p20`, `p0`).
     InterpParam,
+    /// Vector address: DS ADDR, MUBUF/MTBUF/MIMG/FLAT VADDR.
+    Vaddr,
+    /// Vector data: DS DATA0, MUBUF/MTBUF/MIMG VDATA (loaded or stored),
+    /// FLAT DATA (stored).
+    Vdata,
+    /// DS DATA1 (second data operand).
+    Vdata1,
+    /// Scalar resource descriptor (4 SGPRs; MIMG 8, or 4 with `r128`).
+    Srsrc,
+    /// MIMG sampler descriptor (4 SGPRs).
+    Ssamp,
+    /// GLOBAL/SCRATCH scalar address (`off` or an SGPR / SGPR pair).
+    Saddr,
+    /// EXP target (`mrt0`, `pos0`, `param5`, …).
+    Target,
+    /// EXP source: a VGPR or `off`.
+    Vsrc,
 }
 
 /// The data type of an operand; decides the register count and how a
@@ -228,16 +245,32 @@ pub mod flags {
     pub const NO_OPERANDS: u32 = 1 << 6;
     /// The last immediate may be omitted (defaults to 0), as for s_nop?
     pub const OPTIONAL_IMM: u32 = 1 << 7;
-    /// Instruction reads or writes memory through SMEM as a store.
+    /// A memory store: SMEM SDATA or the vector data is a source.
     pub const STORE: u32 = 1 << 8;
     /// VOP3P instruction with `op_sel_hi`/`neg_lo`/`neg_hi` (mixed
     /// precision instructions such as v_mad_mix use MIX semantics).
     pub const MIX: u32 = 1 << 9;
     /// Source modifiers (abs/neg) are not allowed (integer VOP3P etc.).
     pub const NO_SRC_MODS: u32 = 1 << 10;
-    /// An SMEM atomic: SDATA is a source, and with `glc` it also receives
-    /// the memory value from before the operation.
+    /// An atomic (SMEM, MUBUF, MIMG, FLAT): the data is a source, and with
+    /// `glc` it (FLAT: VDST) receives the memory value from before the
+    /// operation.
     pub const ATOMIC: u32 = 1 << 11;
+    /// A memory load (MUBUF/MTBUF/MIMG/FLAT): the data registers are
+    /// written.
+    pub const LOAD: u32 = 1 << 12;
+    /// MUBUF/MTBUF format instruction with 16-bit data: on GCN 1.4 two
+    /// components share one register (GCN 1.2 uses one register each).
+    pub const D16: u32 = 1 << 13;
+    /// DS instruction that exists only for GDS (`gds` is required).
+    pub const GDS_ONLY: u32 = 1 << 14;
+    /// DS instruction with two 8-bit offsets (`offset0:`/`offset1:`).
+    pub const OFFSET2: u32 = 1 << 15;
+    /// MIMG instruction with derivatives in VADDR: up to 7 registers more
+    /// than the minimum (3 more otherwise).
+    pub const DERIV: u32 = 1 << 16;
+    /// MIMG gather: VDATA is always 4 registers, whatever DMASK is.
+    pub const GATHER4: u32 = 1 << 17;
 }
 
 /// Sentinel in [`InstrRow::opcodes`] for "not on this version".

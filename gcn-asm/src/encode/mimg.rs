@@ -1,0 +1,204 @@
+//! MIMG (image) encoding.
+//!
+//! Syntax: `MNEMONIC VDATA, VADDR, SRSRC[, SSAMP] [dmask:N] [unorm] [glc]
+//! [slc] [r128] [tfe] [lwe] [da] [d16] [a16]`. VDATA has one register per
+//! `dmask` bit (gather: always 4), halved by `d16` on GCN 1.4, plus one for
+//! `tfe`; SRSRC has 4 registers with `r128`, 8 without.
+
+use super::buffer::resource;
+use super::context::{OperandContext, OperandError};
+use super::memory::{
+    check_suffix, emit, expect_count, flag_value, imm_value, next_modifier, unknown_modifier,
+    vgpr_number, vgpr_range, Imm,
+};
+use super::operand::{expect_comma, Located, Reg};
+use super::{Emitter, Statement};
+use crate::isa::{flags, Field};
+
+/// Encodes an MIMG instruction.
+pub(crate) fn encode(
+    ctx: &mut dyn OperandContext,
+    st: &mut Statement<'_>,
+    out: &mut Emitter,
+) -> Result<(), OperandError> {
+    check_suffix(st)?;
+    let row = st.row;
+    let version = st.version;
+    let cur = &mut st.cur;
+
+    let vdata = vgpr_range(ctx, cur, "data")?;
+    expect_comma(cur, "address")?;
+    let vaddr = vgpr_range(ctx, cur, "address")?;
+    expect_comma(cur, "resource")?;
+    // The resource's count depends on `r128`, which comes later: read it
+    // as any aligned SGPR range and check the count afterwards.
+    cur.skip_spaces();
+    let srsrc_at = cur.pos();
+    let srsrc = scalar_range(ctx, cur, "resource")?;
+    let mut ssamp = 0u32;
+    if row.operands.iter().any(|s| s.field == Field::Ssamp) {
+        expect_comma(cur, "sampler")?;
+        ssamp = resource(ctx, cur, 4, "sampler")?;
+    }
+
+    let gcn12 = version.is_gcn12_or_later();
+    let gcn14 = version.is_gcn14();
+    let mut dmask: Option<(i64, usize)> = None;
+    let (mut unorm, mut glc, mut slc, mut r128, mut tfe, mut lwe, mut da, mut d16, mut a16) = (
+        false, false, false, false, false, false, false, false, false,
+    );
+    while let Some(name) = next_modifier(cur) {
+        match name.lower() {
+            "dmask" => match imm_value(ctx, cur, "dmask")? {
+                Imm::Known(v, at) => dmask = Some((v, at)),
+                Imm::Deferred(_, at) => {
+                    return Err(OperandError::new(
+                        at,
+                        "`dmask` must be known here (it decides the data register count)",
+                    ))
+                }
+            },
+            "unorm" => unorm = flag_value(ctx, cur)?,
+            "glc" => glc = flag_value(ctx, cur)?,
+            "slc" => slc = flag_value(ctx, cur)?,
+            "r128" if !gcn14 => r128 = flag_value(ctx, cur)?,
+            "tfe" => tfe = flag_value(ctx, cur)?,
+            "lwe" => lwe = flag_value(ctx, cur)?,
+            "da" => da = flag_value(ctx, cur)?,
+            "d16" if gcn12 => d16 = flag_value(ctx, cur)?,
+            "a16" if gcn14 => a16 = flag_value(ctx, cur)?,
+            _ => return Err(unknown_modifier(cur, &name, "MIMG")),
+        }
+    }
+
+    // clrxasm keeps the low four bits of a wider mask.
+    let mask = match dmask {
+        Some((v, at)) => {
+            if v & 0xf == 0 {
+                return Err(OperandError::new(
+                    at,
+                    "`dmask` must enable at least one component",
+                ));
+            }
+            if !(0..16).contains(&v) {
+                ctx.warning(
+                    at,
+                    format!("dmask {v:#x} does not fit in 4 bits and was truncated"),
+                );
+            }
+            (v & 0xf) as u32
+        }
+        None if row.has(flags::STORE) => {
+            return Err(OperandError::new(
+                0,
+                format!(
+                    "`{}` needs `dmask:` to say which components it stores",
+                    st.mnemonic
+                ),
+            ))
+        }
+        None => 1,
+    };
+    let components = if row.has(flags::GATHER4) {
+        4
+    } else {
+        mask.count_ones() as u16
+    };
+    let packed = d16 && gcn14;
+    let count = if packed {
+        components.div_ceil(2)
+    } else {
+        components
+    };
+    let why = match (packed, tfe) {
+        (true, true) => " (dmask components packed by `d16`, plus one for `tfe`)",
+        (true, false) => " (dmask components packed by `d16`)",
+        (false, true) => " (one per dmask component, plus one for `tfe`)",
+        (false, false) => " (one per dmask component)",
+    };
+    expect_count(vdata, count + u16::from(tfe), "the data", why)?;
+
+    let min = row
+        .operands
+        .iter()
+        .find(|s| s.field == Field::Vaddr)
+        .map_or(1, |s| s.registers());
+    let max = min + if row.has(flags::DERIV) { 7 } else { 3 };
+    if !(min..=max).contains(&vaddr.value.count) {
+        return Err(OperandError::new(
+            vaddr.at,
+            format!(
+                "the address takes {min} to {max} registers, but {} has {}",
+                super::operand::describe(vaddr.value),
+                vaddr.value.count
+            ),
+        ));
+    }
+    let resource_regs = if r128 { 4 } else { 8 };
+    if srsrc.value.count != resource_regs {
+        return Err(OperandError::new(
+            srsrc_at,
+            format!(
+                "the resource takes {resource_regs} registers{}, but {} has {}",
+                if r128 {
+                    " with `r128`"
+                } else if gcn14 {
+                    ""
+                } else {
+                    " (4 with `r128`)"
+                },
+                super::operand::describe(srsrc.value),
+                srsrc.value.count
+            ),
+        ));
+    }
+
+    let word0 = (0b111100 << 26)
+        | (u32::from(st.opcode) << 18)
+        | (mask << 8)
+        | (u32::from(unorm) << 12)
+        | (u32::from(glc) << 13)
+        | (u32::from(da) << 14)
+        | (u32::from(r128 || a16) << 15)
+        | (u32::from(tfe) << 16)
+        | (u32::from(lwe) << 17)
+        | (u32::from(slc) << 25);
+    let word1 = vgpr_number(vaddr.value)
+        | (vgpr_number(vdata.value) << 8)
+        | (u32::from(srsrc.value.code >> 2) << 16)
+        | (ssamp << 21)
+        | (u32::from(d16) << 31);
+    emit(out, &[word0, word1], &[]);
+    Ok(())
+}
+
+/// Reads an SGPR range starting at a multiple of 4, of any length.
+fn scalar_range(
+    ctx: &mut dyn OperandContext,
+    cur: &mut crate::syntax::cursor::Cursor<'_>,
+    what: &str,
+) -> Result<Located<Reg>, OperandError> {
+    use super::operand::{check_register, try_register, Accept, Align, RegParse};
+    cur.skip_spaces();
+    let at = cur.pos();
+    match try_register(ctx, cur, Some(Accept::SDST))? {
+        RegParse::Reg(reg) if reg.count >= 1 => {
+            check_register(reg, Accept::SDST, reg.count, Align::Strict, at, what)?;
+            if reg.code % 4 != 0 {
+                return Err(OperandError::new(
+                    at,
+                    format!(
+                        "{what}: {} is misaligned (it must start at a multiple of 4)",
+                        super::operand::describe(reg)
+                    ),
+                ));
+            }
+            ctx.register_used(reg.code, reg.count);
+            Ok(Located { value: reg, at })
+        }
+        _ => Err(OperandError::new(
+            at,
+            format!("{what} must be a range of scalar registers"),
+        )),
+    }
+}

@@ -1,0 +1,151 @@
+//! Recovering assembly source text from Rust tokens (input form 1).
+//!
+//! The Rust lexer has already split the kernel into tokens and dropped the
+//! `//` and `/* */` comments; every token still knows its line and column.
+//! Laying the tokens out again at those positions gives back the lines of
+//! the original text (statement boundaries are line boundaries in CLRX
+//! syntax), and a table from positions to spans lets every assembler
+//! diagnostic point at the token it is about.
+
+use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
+
+/// One token of the recovered text.
+struct Placed {
+    /// 1-based line in the recovered text.
+    line: u32,
+    /// 1-based first and one-past-last columns in the recovered text.
+    columns: (u32, u32),
+    span: Span,
+}
+
+/// Assembly text rebuilt from tokens, with the way back to spans.
+pub struct TokenSource {
+    /// The text, one assembly line per source line.
+    pub text: String,
+    placed: Vec<Placed>,
+    /// Span of the whole macro input, for positions past the last token.
+    whole: Span,
+}
+
+impl TokenSource {
+    /// Lays out `tokens` at their source positions.
+    pub fn new(tokens: TokenStream, whole: Span) -> Self {
+        let mut out = TokenSource {
+            text: String::new(),
+            placed: Vec::new(),
+            whole,
+        };
+        let mut layout = Layout {
+            first_line: None,
+            line: 1,
+            column: 0,
+        };
+        out.walk(tokens, &mut layout);
+        out
+    }
+
+    fn walk(&mut self, tokens: TokenStream, layout: &mut Layout) {
+        let mut iter = tokens.into_iter().peekable();
+        while let Some(tree) = iter.next() {
+            match tree {
+                TokenTree::Group(group) => {
+                    let (open, close) = match group.delimiter() {
+                        Delimiter::Parenthesis => ("(", ")"),
+                        Delimiter::Brace => ("{", "}"),
+                        Delimiter::Bracket => ("[", "]"),
+                        Delimiter::None => ("", ""),
+                    };
+                    if !open.is_empty() {
+                        self.place(open, group.span_open(), layout);
+                    }
+                    self.walk(group.stream(), layout);
+                    if !close.is_empty() {
+                        self.place(close, group.span_close(), layout);
+                    }
+                }
+                TokenTree::Punct(p) if p.as_char() == '#' => {
+                    // `///` doc comments arrive as `#[doc = "…"]`: they are
+                    // comments, not assembly.
+                    if let Some(TokenTree::Group(g)) = iter.peek() {
+                        let is_doc = g.delimiter() == Delimiter::Bracket
+                            && g.stream().into_iter().next().is_some_and(
+                                |t| matches!(t, TokenTree::Ident(ref i) if i == "doc"),
+                            );
+                        if is_doc {
+                            iter.next();
+                            continue;
+                        }
+                    }
+                    self.place("#", p.span(), layout);
+                }
+                other => {
+                    let text = other.to_string();
+                    self.place(&text, other.span(), layout);
+                }
+            }
+        }
+    }
+
+    /// Appends `text` at the position of `span`.
+    fn place(&mut self, text: &str, span: Span, layout: &mut Layout) {
+        let start = span.start();
+        let first_line = *layout.first_line.get_or_insert(start.line);
+        let line = (start.line.saturating_sub(first_line) + 1) as u32;
+        if line > layout.line {
+            for _ in layout.line..line {
+                self.text.push('\n');
+            }
+            layout.line = line;
+            layout.column = 0;
+        } else if layout.column > start.column && layout.column > 0 {
+            // Tokens from a macro_rules! expansion may share positions:
+            // keep them apart.
+            self.text.push(' ');
+            layout.column += 1;
+        }
+        while layout.column < start.column {
+            self.text.push(' ');
+            layout.column += 1;
+        }
+        let begin = layout.column as u32 + 1;
+        self.text.push_str(text);
+        match text.rfind('\n') {
+            Some(nl) => {
+                layout.line += text.matches('\n').count() as u32;
+                layout.column = text[nl + 1..].chars().count();
+            }
+            None => layout.column += text.chars().count(),
+        }
+        self.placed.push(Placed {
+            line,
+            columns: (begin, layout.column as u32 + 1),
+            span,
+        });
+    }
+
+    /// The span of the token at 1-based `line`:`column` of the text (the
+    /// token that contains it, else the next one on that line, else the last
+    /// one before it).
+    pub fn span_at(&self, line: u32, column: u32) -> Span {
+        let on_line = self.placed.iter().filter(|p| p.line == line);
+        if let Some(p) = on_line
+            .clone()
+            .find(|p| p.columns.0 <= column && column < p.columns.1)
+            .or_else(|| on_line.clone().find(|p| p.columns.0 >= column))
+            .or_else(|| on_line.clone().next_back())
+        {
+            return p.span;
+        }
+        self.placed
+            .iter()
+            .rev()
+            .find(|p| p.line < line)
+            .map_or(self.whole, |p| p.span)
+    }
+}
+
+struct Layout {
+    first_line: Option<usize>,
+    line: u32,
+    column: usize,
+}

@@ -1,0 +1,6 @@
+gcn_runtime::gcn_kernel! {
+    .gpu tonga
+    .error "kernel not ported to this GPU"
+}
+
+fn main() {}

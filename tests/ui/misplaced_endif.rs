@@ -1,0 +1,7 @@
+gcn_runtime::gcn_kernel! {
+    .gpu tonga
+    s_endpgm
+    .endif
+}
+
+fn main() {}

@@ -1,0 +1,3 @@
+gcn_runtime::gcn_kernel!(file = "tests/ui/no-such-kernel.s");
+
+fn main() {}
