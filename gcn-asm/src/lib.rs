@@ -20,6 +20,7 @@
 pub mod arch;
 pub mod diag;
 pub mod encode;
+pub mod gallium;
 pub mod isa;
 pub mod syntax;
 

@@ -100,6 +100,12 @@ fn main() -> ExitCode {
     let args = Args::parse();
     let mut options = AssembleOptions {
         warnings: !args.no_warnings,
+        // Without -b the source picks the format (`.gallium`); raw code
+        // otherwise.
+        format: match args.format {
+            Some(BinaryFormat::Gallium) => gcn_asm::syntax::assembler::BinaryFormat::Gallium,
+            _ => gcn_asm::syntax::assembler::BinaryFormat::RawCode,
+        },
         include_dirs: args.include.clone(),
         ..AssembleOptions::default()
     };
@@ -166,16 +172,20 @@ fn main() -> ExitCode {
             let _ = writeln!(err, "{w}");
         }
     }
-    let bytes = match args.format.unwrap_or(BinaryFormat::Rawcode) {
-        BinaryFormat::Rawcode => assembly.text().to_vec(),
-        BinaryFormat::Gallium => {
-            let _ = writeln!(
-                err,
-                "{}: error: the GalliumCompute output format is not implemented yet (use -b rawcode)",
-                options.file_name
-            );
-            return ExitCode::from(1);
+    let gallium = match args.format {
+        Some(f) => f == BinaryFormat::Gallium,
+        None => assembly.format == gcn_asm::syntax::assembler::BinaryFormat::Gallium,
+    };
+    let bytes = if gallium {
+        match assembly.gallium_bytes() {
+            Ok(bytes) => bytes,
+            Err(e) => {
+                let _ = writeln!(err, "{}: error: {e}", options.file_name);
+                return ExitCode::from(1);
+            }
         }
+    } else {
+        assembly.text().to_vec()
     };
     let output = args.output.unwrap_or_else(|| PathBuf::from("a.out"));
     let written = if output.as_os_str() == "-" {

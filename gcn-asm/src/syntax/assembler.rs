@@ -16,6 +16,7 @@ use crate::diag::{Diagnostic, Diagnostics, SourcePos};
 use crate::encode::context::{
     ExprValue, Fixup, OperandContext, OperandError, RegisterSymbol, SectionId, Value,
 };
+use crate::gallium::{GalliumBinary, GalliumError};
 
 use super::conditionals::Cond;
 use super::cursor::Cursor;
@@ -120,9 +121,22 @@ pub struct Assembly {
     pub is_64bit: bool,
     /// Texts of `.print`, in order.
     pub printed: Vec<String>,
+    /// The GalliumCompute binary (kernels with their arguments and computed
+    /// proginfo, code, global data) when the format is Gallium.
+    pub gallium: Option<GalliumBinary>,
 }
 
 impl Assembly {
+    /// The GalliumCompute binary file (`gcnasm -b gallium`).
+    pub fn gallium_bytes(&self) -> Result<Vec<u8>, GalliumError> {
+        match &self.gallium {
+            Some(binary) => crate::gallium::write(binary),
+            None => Err(GalliumError::new(
+                "the source was not assembled for the Gallium format",
+            )),
+        }
+    }
+
     /// The section named `name`.
     pub fn section(&self, name: &str) -> Option<&OutputSection> {
         self.sections.iter().find(|s| s.name == name)
@@ -235,6 +249,8 @@ pub(crate) struct Assembler<'o> {
     pub stop: bool,
     pub expanded_lines: u64,
     pub printed: Vec<String>,
+    /// Kernels, their descriptions and register usage (Gallium format).
+    pub(crate) gallium: super::gallium::GalliumState,
 }
 
 /// Skips spaces and tabs from `p`.
@@ -285,6 +301,7 @@ impl<'o> Assembler<'o> {
             stop: false,
             expanded_lines: 0,
             printed: Vec::new(),
+            gallium: Default::default(),
         };
         for (name, value) in &opts.defines {
             let id = asm.syms.definition_target(name);
@@ -728,6 +745,9 @@ impl<'o> Assembler<'o> {
         sym.state = SymState::Known(value);
         sym.kind = SymKind::Label;
         sym.defined_at = Some(pos);
+        if self.format == BinaryFormat::Gallium && self.in_code_section() {
+            self.gallium.label(name);
+        }
     }
 
     fn define_local_label(&mut self, digits: &str, at: usize) {
@@ -833,6 +853,7 @@ impl<'o> Assembler<'o> {
         let mut ctx = InstrCtx::new(self, start);
         ctx.section = section;
         ctx.offset = offset;
+        ctx.count_registers = section == 0 && ctx.asm.format == BinaryFormat::Gallium;
         let result = crate::encode::assemble_instruction(&mut ctx, statement, mnemonic_end - start);
         match result {
             Ok(()) => {
@@ -919,6 +940,7 @@ impl<'o> Assembler<'o> {
                 }
             }
         }
+        let gallium = self.gallium_finish();
         let has_errors = self.diags.iter().any(|d| d.is_error()) || self.errors > 0;
         if has_errors {
             return Err(Diagnostics(self.diags));
@@ -938,6 +960,7 @@ impl<'o> Assembler<'o> {
             format: self.format,
             is_64bit: self.is_64bit,
             printed: self.printed,
+            gallium,
         })
     }
 
@@ -966,6 +989,8 @@ pub(crate) struct InstrCtx<'a, 'o> {
     base: usize,
     section: usize,
     offset: usize,
+    /// Charge register operands to the kernels (instructions in `.text`).
+    count_registers: bool,
 }
 
 impl<'a, 'o> InstrCtx<'a, 'o> {
@@ -979,6 +1004,7 @@ impl<'a, 'o> InstrCtx<'a, 'o> {
             base,
             section,
             offset,
+            count_registers: false,
         }
     }
 }
@@ -1042,6 +1068,13 @@ impl OperandContext for InstrCtx<'_, '_> {
 
     fn warning(&mut self, at: usize, message: String) {
         self.asm.warning(self.base + at, message);
+    }
+
+    fn register_used(&mut self, code: u16, count: u16) {
+        if self.count_registers {
+            let version = self.asm.version;
+            self.asm.gallium.register_used(code, count, version);
+        }
     }
 }
 

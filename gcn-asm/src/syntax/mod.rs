@@ -14,6 +14,7 @@ mod conditionals;
 pub mod cursor;
 pub mod expr;
 pub mod float;
+mod gallium;
 mod macros;
 mod pseudo_ops;
 pub mod sections;

@@ -22,43 +22,13 @@ pub const CLRX_VERSION: i64 = 109;
 /// Largest number of bytes one fill/skip/align/org may produce.
 const MAX_FILL: u64 = 1 << 28;
 
-/// Pseudo-ops of binary formats or features not implemented yet: they are
+/// Pseudo-ops of other binary formats or features not implemented yet: they are
 /// rejected with a clear message instead of being ignored.
 const NOT_IMPLEMENTED: &[&str] = &[
-    ".kernel",
-    ".config",
-    ".arg",
-    ".args",
-    ".proginfo",
-    ".entry",
-    ".dims",
-    ".driver_version",
-    ".llvm_version",
-    ".spilledsgprs",
-    ".spilledvgprs",
-    ".tgsize",
     ".userdata",
-    ".sgprsnum",
-    ".vgprsnum",
-    ".pgmrsrc1",
-    ".pgmrsrc2",
-    ".priority",
-    ".privmode",
-    ".debugmode",
-    ".dx10clamp",
-    ".ieeemode",
-    ".floatmode",
-    ".localsize",
-    ".scratchbuffer",
-    ".exceptions",
-    ".globaldata",
     ".main",
     ".regvar",
     ".default_hsa",
-    ".kcode",
-    ".kcodeend",
-    ".get_driver_version",
-    ".get_llvm_version",
     ".rocm",
     ".amd",
     ".amdcl2",
@@ -93,7 +63,6 @@ const NOT_IMPLEMENTED: &[&str] = &[
     ".target",
     ".tripple",
     ".triple",
-    ".exceptions",
     ".useenqueue",
     ".usegeneric",
     ".cws",
@@ -105,8 +74,6 @@ const NOT_IMPLEMENTED: &[&str] = &[
     ".uavprivate",
     ".hwlocal",
     ".hwregion",
-    ".ieeemode",
-    ".localsize",
     ".iterations",
     ".earlyexit",
     ".condout",
@@ -118,7 +85,6 @@ const NOT_IMPLEMENTED: &[&str] = &[
     ".intconsts",
     ".floatconsts",
     ".subconstantbuffers",
-    ".pgmrsrc1",
     ".vectypehint",
     ".workgroup_group_segment_size",
     ".workitem_private_segment_size",
@@ -377,6 +343,9 @@ impl Assembler<'_> {
             ".nooldmodparam" => self.old_mod_param = false,
             _ => {
                 if self.conditional(text, lower, start, end) {
+                    return true;
+                }
+                if self.gallium_pseudo_op(text, lower, start, p) {
                     return true;
                 }
                 if NOT_IMPLEMENTED.contains(&lower)
@@ -970,7 +939,8 @@ impl Assembler<'_> {
         self.enter_section(name, code);
     }
 
-    fn enter_section(&mut self, name: &str, code: bool) -> usize {
+    pub(super) fn enter_section(&mut self, name: &str, code: bool) -> usize {
+        self.gallium.leave_kernel();
         let i = match self.sections.iter().position(|s| s.name == name) {
             Some(i) => i,
             None => {

@@ -265,8 +265,9 @@ fn target_selection() {
     assert_eq!(a.text(), &[1, 0, 0, 0, 2, 0, 0, 0, 109, 0, 0, 0]);
     let a = asm(".gallium; .32bit; .get_format f; .byte f").unwrap();
     assert_eq!(a.text(), &[1]);
-    assert!(error(".gallium\n.kernel foo").contains("pseudo-op .kernel is not implemented yet"));
-    assert!(error(".config").contains("not implemented yet"));
+    assert!(error(".gallium\n.kernel foo").contains("kernel 'foo' has no code"));
+    assert!(error(".rawcode\n.kernel foo").contains("belongs to the Gallium format"));
+    assert!(error(".config").contains("must follow .kernel"));
     assert!(error(".amd").contains("not implemented yet"));
     assert!(error(".bogus").contains("unknown pseudo-op"));
 }

@@ -1,0 +1,233 @@
+//! The GalliumCompute (Mesa Clover) program binary, old (pre-LLVM-4.0)
+//! format, as `clrxasm -b gallium` writes it and Clover and `clrxdisasm`
+//! read it.
+//!
+//! A binary is a Clover "module" container — the kernels (name, offset in
+//! the code, argument records) and one text section — whose text section
+//! holds an inner ELF (ELF32, or ELF64 with `.64bit`): `.text` at file
+//! offset 256 with the code of every kernel, `.AMDGPU.config` with 3 (5 from
+//! LLVM 3.9 on) register address/value pairs per kernel, `.rodata` with the
+//! constant global data when there is some, and a symbol table naming the
+//! kernels.
+//!
+//! - [`GalliumBinary`] and friends: what a binary holds.
+//! - [`write`]: a binary to bytes; [`read`]: bytes back to a binary (every
+//!   malformation is a [`GalliumError`], never a panic).
+//! - [`config`]: the `PGM_RSRC1`/`PGM_RSRC2`/scratch values from a kernel
+//!   configuration (`.config`), as CLRX computes them.
+
+pub mod config;
+mod reader;
+mod writer;
+
+pub use reader::read;
+pub use writer::{write, write_with, WriteOptions};
+
+use std::fmt;
+
+/// Register address of `PGM_RSRC1` in `.AMDGPU.config` (COMPUTE_PGM_RSRC1).
+pub const PGM_RSRC1: u32 = 0xb848;
+/// Register address of `PGM_RSRC2` (COMPUTE_PGM_RSRC2).
+pub const PGM_RSRC2: u32 = 0xb84c;
+/// Register address of the scratch setup (COMPUTE_TMPRING_SIZE).
+pub const TMPRING_SIZE: u32 = 0xb860;
+/// Pseudo-address of the spilled-SGPR count (LLVM 3.9 and later).
+pub const SPILLED_SGPRS: u32 = 0x4;
+/// Pseudo-address of the spilled-VGPR count (LLVM 3.9 and later).
+pub const SPILLED_VGPRS: u32 = 0x8;
+
+/// The kind of a kernel argument (Clover's numbering).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ArgType {
+    /// A value (including vectors such as `uint4`).
+    Scalar,
+    /// A pointer to constant memory.
+    Constant,
+    /// A pointer to global memory.
+    Global,
+    /// A pointer to local memory (its size is passed).
+    Local,
+    /// A read-only 2D image.
+    Image2dRdonly,
+    /// A write-only 2D image.
+    Image2dWronly,
+    /// A read-only 3D image.
+    Image3dRdonly,
+    /// A write-only 3D image.
+    Image3dWronly,
+    /// A sampler.
+    Sampler,
+}
+
+impl ArgType {
+    /// Every type, in Clover's numbering order.
+    pub const ALL: [ArgType; 9] = [
+        ArgType::Scalar,
+        ArgType::Constant,
+        ArgType::Global,
+        ArgType::Local,
+        ArgType::Image2dRdonly,
+        ArgType::Image2dWronly,
+        ArgType::Image3dRdonly,
+        ArgType::Image3dWronly,
+        ArgType::Sampler,
+    ];
+
+    /// The number stored in the binary.
+    pub fn code(self) -> u32 {
+        self as u32
+    }
+
+    /// The type stored as `code`, if any.
+    pub fn from_code(code: u32) -> Option<ArgType> {
+        Self::ALL.get(code as usize).copied()
+    }
+
+    /// The name `.arg` uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            ArgType::Scalar => "scalar",
+            ArgType::Constant => "constant",
+            ArgType::Global => "global",
+            ArgType::Local => "local",
+            ArgType::Image2dRdonly => "image2d_rdonly",
+            ArgType::Image2dWronly => "image2d_wronly",
+            ArgType::Image3dRdonly => "image3d_rdonly",
+            ArgType::Image3dWronly => "image3d_wronly",
+            ArgType::Sampler => "sampler",
+        }
+    }
+
+    /// The type named `name` (lower case), if any.
+    pub fn from_name(name: &str) -> Option<ArgType> {
+        Self::ALL.into_iter().find(|t| t.name() == name)
+    }
+}
+
+/// What the runtime puts in an argument.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ArgSemantic {
+    /// The value the host passes.
+    General,
+    /// The number of grid dimensions.
+    GridDimension,
+    /// The global offsets.
+    GridOffset,
+    /// An image's size.
+    ImageSize,
+    /// An image's format.
+    ImageFormat,
+}
+
+impl ArgSemantic {
+    /// Every semantic, in Clover's numbering order.
+    pub const ALL: [ArgSemantic; 5] = [
+        ArgSemantic::General,
+        ArgSemantic::GridDimension,
+        ArgSemantic::GridOffset,
+        ArgSemantic::ImageSize,
+        ArgSemantic::ImageFormat,
+    ];
+
+    /// The number stored in the binary.
+    pub fn code(self) -> u32 {
+        self as u32
+    }
+
+    /// The semantic stored as `code`, if any.
+    pub fn from_code(code: u32) -> Option<ArgSemantic> {
+        Self::ALL.get(code as usize).copied()
+    }
+
+    /// The name `.arg` uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            ArgSemantic::General => "general",
+            ArgSemantic::GridDimension => "griddim",
+            ArgSemantic::GridOffset => "gridoffset",
+            ArgSemantic::ImageSize => "imgsize",
+            ArgSemantic::ImageFormat => "imgformat",
+        }
+    }
+
+    /// The semantic named `name` (lower case), if any.
+    pub fn from_name(name: &str) -> Option<ArgSemantic> {
+        Self::ALL.into_iter().find(|t| t.name() == name)
+    }
+}
+
+/// One kernel argument record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct KernelArg {
+    /// Kind of argument.
+    pub ty: ArgType,
+    /// Size of the host value in bytes.
+    pub size: u32,
+    /// Size in the kernel's input buffer (a multiple of 4).
+    pub target_size: u32,
+    /// Alignment in the kernel's input buffer.
+    pub target_align: u32,
+    /// Sign-extend (`sext`) rather than zero-extend (`zext`) to the target
+    /// size.
+    pub sign_extended: bool,
+    /// What the runtime passes.
+    pub semantic: ArgSemantic,
+}
+
+/// One `.AMDGPU.config` pair: a register address and its value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ProgInfoEntry {
+    /// Register address (`0xb848` = PGM_RSRC1, …).
+    pub address: u32,
+    /// Value.
+    pub value: u32,
+}
+
+/// One kernel of a binary.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Kernel {
+    /// Name (the symbol Clover looks up).
+    pub name: String,
+    /// Offset of the kernel's first instruction in the code.
+    pub offset: u32,
+    /// Arguments, in order.
+    pub args: Vec<KernelArg>,
+    /// The `.AMDGPU.config` pairs of the kernel (3, or 5 from LLVM 3.9 on).
+    pub prog_info: Vec<ProgInfoEntry>,
+}
+
+/// A whole GalliumCompute binary: what Clover and `clrxdisasm` read from it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct GalliumBinary {
+    /// The inner ELF is ELF64 (`.64bit`) rather than ELF32.
+    pub is_64bit: bool,
+    /// Kernels, sorted by name (the writer sorts them).
+    pub kernels: Vec<Kernel>,
+    /// The code of every kernel (`.text`).
+    pub code: Vec<u8>,
+    /// Constant global data (`.rodata`), placed after the code at run time.
+    pub global_data: Option<Vec<u8>>,
+}
+
+/// Why a binary cannot be written or read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GalliumError {
+    /// What is wrong, without a trailing period.
+    pub message: String,
+}
+
+impl GalliumError {
+    pub(crate) fn new(message: impl Into<String>) -> Self {
+        GalliumError {
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for GalliumError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for GalliumError {}

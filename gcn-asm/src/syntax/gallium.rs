@@ -1,0 +1,888 @@
+//! The Gallium pseudo-ops (`ClrxAsmGallium.md`): kernels, their arguments,
+//! configuration or raw proginfo, `.globaldata`, `.kcode`, LLVM and driver
+//! versions; the per-kernel register counting; and the final assembly of a
+//! [`GalliumBinary`].
+//!
+//! Register counting: every register operand the encoder reports
+//! ([`crate::encode::context::OperandContext::register_used`]) is charged
+//! to the kernels its code belongs to. Outside `.kcode`, code belongs to the
+//! kernel whose label precedes it (up to the next kernel label); since a
+//! kernel may be declared after its label, usage is collected per label
+//! region and attributed when the assembly ends. Inside `.kcode`, code
+//! belongs to the listed kernels (which must be declared already).
+
+use crate::arch::GcnVersion;
+use crate::diag::SourcePos;
+use crate::encode::context::{SectionId, Value};
+use crate::gallium::config::{
+    max_sgprs, prog_info, Dims, KernelConfig, RegisterUsage, LLVM_3_9, MAX_LOCAL_SIZE,
+    MAX_USER_DATA, MAX_VGPRS,
+};
+use crate::gallium::{ArgSemantic, ArgType, GalliumBinary, Kernel, KernelArg, ProgInfoEntry};
+
+use super::assembler::{skip_spaces, Assembler, BinaryFormat};
+use super::expr::{resolve_symbol, scan_symbol};
+use super::sections::CurrentSection;
+use super::symbols::{SymKind, SymState};
+
+/// LLVM version from which Clover uses the AMDHSA Gallium format, which this
+/// assembler does not write.
+const LLVM_4_0: u32 = 40000;
+
+/// Which block of a kernel's description is open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum Inside {
+    /// None: code, data or kernel declarations.
+    #[default]
+    Main,
+    /// `.args`.
+    Args,
+    /// `.config`.
+    Config,
+    /// `.proginfo`.
+    ProgInfo,
+}
+
+/// A kernel being described.
+#[derive(Debug)]
+struct KernelState {
+    name: String,
+    /// Where `.kernel` declared it (for errors found at the end).
+    pos: SourcePos,
+    args: Vec<KernelArg>,
+    config: Option<KernelConfig>,
+    prog_info: Option<Vec<ProgInfoEntry>>,
+    /// Registers of the `.kcode` blocks that include the kernel.
+    usage: RegisterUsage,
+}
+
+/// The Gallium part of an assembly's state.
+#[derive(Debug, Default)]
+pub(crate) struct GalliumState {
+    kernels: Vec<KernelState>,
+    /// The kernel `.args`/`.config`/`.proginfo` refer to.
+    current: Option<usize>,
+    pub inside: Inside,
+    llvm_version: u32,
+    driver_version: u32,
+    /// Selections saved by open `.kcode`s, with where each was opened.
+    kcode_stack: Vec<(Vec<usize>, SourcePos)>,
+    /// Kernels the code inside the innermost `.kcode` belongs to.
+    kcode_selection: Vec<usize>,
+    /// Register usage per label region of `.text` outside `.kcode`: the
+    /// label that starts the region and what its code uses.
+    regions: Vec<(String, RegisterUsage)>,
+}
+
+impl GalliumState {
+    /// A section switch closes any open `.args`/`.config`/`.proginfo` and
+    /// leaves the kernel.
+    pub fn leave_kernel(&mut self) {
+        self.inside = Inside::Main;
+        self.current = None;
+    }
+
+    /// Charges a register operand of an instruction in `.text`.
+    pub fn register_used(&mut self, code: u16, count: u16, version: GcnVersion) {
+        if self.kcode_stack.is_empty() {
+            if let Some((_, usage)) = self.regions.last_mut() {
+                usage.record(code, count, version);
+            }
+        } else {
+            for &k in &self.kcode_selection {
+                self.kernels[k].usage.record(code, count, version);
+            }
+        }
+    }
+
+    /// A label defined in `.text`: it may start a kernel's code.
+    pub fn label(&mut self, name: &str) {
+        if self.kcode_stack.is_empty() {
+            self.regions
+                .push((name.to_string(), RegisterUsage::default()));
+        }
+    }
+
+    fn find(&self, name: &str) -> Option<usize> {
+        self.kernels.iter().position(|k| k.name == name)
+    }
+}
+
+/// Gallium pseudo-ops handled here.
+const GALLIUM_OPS: &[&str] = &[
+    ".kernel",
+    ".args",
+    ".arg",
+    ".config",
+    ".proginfo",
+    ".entry",
+    ".globaldata",
+    ".kcode",
+    ".kcodeend",
+    ".llvm_version",
+    ".driver_version",
+    ".get_llvm_version",
+    ".get_driver_version",
+    ".dims",
+    ".tgsize",
+    ".debugmode",
+    ".dx10clamp",
+    ".ieeemode",
+    ".privmode",
+    ".floatmode",
+    ".priority",
+    ".exceptions",
+    ".localsize",
+    ".scratchbuffer",
+    ".userdatanum",
+    ".sgprsnum",
+    ".vgprsnum",
+    ".pgmrsrc1",
+    ".pgmrsrc2",
+    ".spilledsgprs",
+    ".spilledvgprs",
+];
+
+impl Assembler<'_> {
+    /// Runs Gallium pseudo-op `lower` (already lower-cased) whose operands
+    /// start at `p`; false when it is not one.
+    pub(crate) fn gallium_pseudo_op(
+        &mut self,
+        text: &str,
+        lower: &str,
+        start: usize,
+        p: usize,
+    ) -> bool {
+        if !GALLIUM_OPS.contains(&lower) {
+            return false;
+        }
+        if self.format != BinaryFormat::Gallium {
+            self.error(
+                start,
+                format!(
+                    "{lower} belongs to the Gallium format, not the selected one (use .gallium or -b gallium)"
+                ),
+            );
+            return true;
+        }
+        match lower {
+            ".kernel" => self.gallium_kernel(text, p),
+            ".args" => self.gallium_open(text, start, p, Inside::Args),
+            ".config" => self.gallium_open(text, start, p, Inside::Config),
+            ".proginfo" => self.gallium_open(text, start, p, Inside::ProgInfo),
+            ".arg" => self.gallium_arg(text, start, p),
+            ".entry" => self.gallium_entry(text, start, p),
+            ".globaldata" => {
+                if self.expect_end(text, p) {
+                    self.enter_section(".rodata", false);
+                }
+            }
+            ".kcode" => self.gallium_kcode(text, start, p),
+            ".kcodeend" => {
+                if self.expect_end(text, p) {
+                    match self.gallium.kcode_stack.pop() {
+                        Some((saved, _)) => self.gallium.kcode_selection = saved,
+                        None => self.error(start, ".kcodeend without .kcode"),
+                    }
+                }
+            }
+            ".llvm_version" | ".driver_version" => {
+                let mut q = p;
+                let at = skip_spaces(text.as_bytes(), p);
+                let Some(v) = self.abs_expr(text, &mut q) else {
+                    return true;
+                };
+                if !self.expect_end(text, q) {
+                    return true;
+                }
+                let Ok(v) = u32::try_from(v) else {
+                    self.error(at, "version out of range");
+                    return true;
+                };
+                if lower == ".llvm_version" {
+                    if v >= LLVM_4_0 {
+                        self.error(
+                            at,
+                            "LLVM 4.0 and later use the AMDHSA Gallium format, which is not supported (use a version below 40000)",
+                        );
+                        return true;
+                    }
+                    self.gallium.llvm_version = v;
+                } else {
+                    self.gallium.driver_version = v;
+                }
+            }
+            ".get_llvm_version" | ".get_driver_version" => {
+                let value = if lower == ".get_llvm_version" {
+                    self.gallium.llvm_version
+                } else {
+                    self.gallium.driver_version
+                };
+                let bytes = text.as_bytes();
+                let q = skip_spaces(bytes, p);
+                match scan_symbol(bytes, q) {
+                    Some(e) if &text[q..e] != "." => {
+                        if self.expect_end(text, e) {
+                            let name = text[q..e].to_string();
+                            self.define_symbol(
+                                &name,
+                                q,
+                                SymState::Known(Value::absolute(i64::from(value))),
+                                SymKind::Plain,
+                            );
+                        }
+                    }
+                    _ => self.error(q, "expected a symbol name"),
+                }
+            }
+            _ => self.gallium_config_op(text, lower, start, p),
+        }
+        true
+    }
+
+    /// `.kernel NAME`: declares a kernel (or returns to one) and makes it
+    /// current; the code section becomes current too.
+    fn gallium_kernel(&mut self, text: &str, p: usize) {
+        let bytes = text.as_bytes();
+        let q = skip_spaces(bytes, p);
+        let Some(e) = scan_symbol(bytes, q).filter(|&e| &text[q..e] != ".") else {
+            self.error(q, "expected a kernel name");
+            return;
+        };
+        if !self.expect_end(text, e) {
+            return;
+        }
+        let name = &text[q..e];
+        self.enter_section(".text", true);
+        let index = match self.gallium.find(name) {
+            Some(i) => i,
+            None => {
+                let pos = self.pos_at(q);
+                self.gallium.kernels.push(KernelState {
+                    name: name.to_string(),
+                    pos,
+                    args: Vec::new(),
+                    config: None,
+                    prog_info: None,
+                    usage: RegisterUsage::default(),
+                });
+                self.gallium.kernels.len() - 1
+            }
+        };
+        self.gallium.current = Some(index);
+    }
+
+    /// `.args`, `.config`, `.proginfo`: open a block of the current kernel.
+    fn gallium_open(&mut self, text: &str, start: usize, p: usize, what: Inside) {
+        if !self.expect_end(text, p) {
+            return;
+        }
+        let name = match what {
+            Inside::Args => ".args",
+            Inside::Config => ".config",
+            _ => ".proginfo",
+        };
+        let Some(k) = self.gallium.current else {
+            self.error(
+                start,
+                format!("{name} must follow .kernel (there is no current kernel here)"),
+            );
+            return;
+        };
+        let kernel = &mut self.gallium.kernels[k];
+        match what {
+            Inside::Config if kernel.prog_info.is_some() => {
+                let msg = format!(
+                    "kernel '{}' already has a .proginfo: a kernel has either .config or .proginfo",
+                    kernel.name
+                );
+                return self.error(start, msg);
+            }
+            Inside::ProgInfo if kernel.config.is_some() => {
+                let msg = format!(
+                    "kernel '{}' already has a .config: a kernel has either .config or .proginfo",
+                    kernel.name
+                );
+                return self.error(start, msg);
+            }
+            Inside::Config => {
+                kernel.config.get_or_insert_with(KernelConfig::default);
+            }
+            Inside::ProgInfo => {
+                kernel.prog_info.get_or_insert_with(Vec::new);
+            }
+            _ => {}
+        }
+        self.gallium.inside = what;
+    }
+
+    /// Number of proginfo entries per kernel for the LLVM version set now.
+    fn gallium_entries(&self) -> usize {
+        if self.gallium.llvm_version >= LLVM_3_9 {
+            5
+        } else {
+            3
+        }
+    }
+
+    /// `.entry ADDRESS, VALUE` inside `.proginfo`.
+    fn gallium_entry(&mut self, text: &str, start: usize, p: usize) {
+        let Some(k) = self
+            .gallium
+            .current
+            .filter(|_| self.gallium.inside == Inside::ProgInfo)
+        else {
+            self.error(start, ".entry must be inside a kernel's .proginfo");
+            return;
+        };
+        let Some(values) = self.gallium_values(text, p, 2, 2) else {
+            return;
+        };
+        let mut entry = [0u32; 2];
+        for (slot, &(v, at)) in entry.iter_mut().zip(&values) {
+            match v.and_then(|v| {
+                u32::try_from(v)
+                    .ok()
+                    .or_else(|| i32::try_from(v).ok().map(|v| v as u32))
+            }) {
+                Some(v) => *slot = v,
+                None => return self.error(at, "expected a 32-bit value"),
+            }
+        }
+        let max = self.gallium_entries();
+        let entries = self.gallium.kernels[k]
+            .prog_info
+            .get_or_insert_with(Vec::new);
+        if entries.len() >= max {
+            self.error(
+                start,
+                format!(
+                    "too many .entry lines: a kernel has {max} proginfo entries{}",
+                    if max == 3 {
+                        " (5 from .llvm_version 30900 on)"
+                    } else {
+                        ""
+                    }
+                ),
+            );
+            return;
+        }
+        entries.push(ProgInfoEntry {
+            address: entry[0],
+            value: entry[1],
+        });
+    }
+
+    /// Parses `min..=max` comma-separated absolute expressions; a missing
+    /// one (`a, , c`) is `None`. Returns each with its position.
+    fn gallium_values(
+        &mut self,
+        text: &str,
+        p: usize,
+        min: usize,
+        max: usize,
+    ) -> Option<Vec<(Option<i64>, usize)>> {
+        let bytes = text.as_bytes();
+        let mut out = Vec::new();
+        let mut q = skip_spaces(bytes, p);
+        loop {
+            let at = q;
+            if q < text.len() && bytes[q] != b',' {
+                let v = self.abs_expr(text, &mut q)?;
+                out.push((Some(v), at));
+            } else {
+                out.push((None, at));
+            }
+            q = skip_spaces(bytes, q);
+            if q >= text.len() {
+                break;
+            }
+            if bytes[q] != b',' {
+                self.error(q, "expected ',' or the end of the statement");
+                return None;
+            }
+            if out.len() == max {
+                self.error(q, format!("too many operands (at most {max})"));
+                return None;
+            }
+            q = skip_spaces(bytes, q + 1);
+        }
+        if out.len() < min || out.iter().take(min).any(|(v, _)| v.is_none()) {
+            let at = out.iter().find(|(v, _)| v.is_none()).map_or(q, |&(_, a)| a);
+            self.error(at, format!("expected {min} operand(s)"));
+            return None;
+        }
+        Some(out)
+    }
+
+    /// `.arg TYPE[, SIZE[, TARGETSIZE[, ALIGNMENT[, sext|zext[, SEMANTIC]]]]]`
+    fn gallium_arg(&mut self, text: &str, start: usize, p: usize) {
+        let Some(k) = self
+            .gallium
+            .current
+            .filter(|_| self.gallium.inside == Inside::Args)
+        else {
+            self.error(start, ".arg must be inside a kernel's .args");
+            return;
+        };
+        let fields: Vec<(usize, &str)> = split_fields(text, p);
+        let (type_at, type_name) = fields[0];
+        let lower = type_name.to_ascii_lowercase();
+        let (ty, mut semantic, shortcut) = match lower.as_str() {
+            "griddim" => (ArgType::Scalar, ArgSemantic::GridDimension, true),
+            "gridoffset" => (ArgType::Scalar, ArgSemantic::GridOffset, true),
+            _ => match ArgType::from_name(&lower) {
+                Some(t) => (t, ArgSemantic::General, false),
+                None if type_name.is_empty() => {
+                    return self.error(type_at, "expected an argument type");
+                }
+                None => {
+                    return self.error(type_at, format!("unknown argument type '{type_name}'"));
+                }
+            },
+        };
+        if fields.len() > 6 {
+            return self.error(fields[6].0, "too many operands (at most 6)");
+        }
+        let mut numbers = [None::<u32>; 3];
+        for (i, slot) in numbers.iter_mut().enumerate() {
+            let Some(&(at, field)) = fields.get(i + 1) else {
+                break;
+            };
+            if field.is_empty() {
+                continue;
+            }
+            let mut q = at;
+            let Some(v) = self.abs_expr(text, &mut q) else {
+                return;
+            };
+            if !self.expect_end(&text[..at + field.len()], q) {
+                return;
+            }
+            match u32::try_from(v) {
+                Ok(v) => *slot = Some(v),
+                Err(_) => return self.error(at, "value out of range"),
+            }
+        }
+        let size = match numbers[0] {
+            Some(0) => return self.error(fields[1].0, "argument size must not be zero"),
+            Some(s) => s,
+            None if shortcut => 4,
+            None => {
+                let at = fields.get(1).map_or(text.len(), |f| f.0);
+                return self.error(at, format!("{lower} argument needs a size"));
+            }
+        };
+        let target_size = numbers[1].unwrap_or_else(|| size.next_multiple_of(4));
+        if target_size < size || !target_size.is_multiple_of(4) {
+            return self.error(
+                fields[2].0,
+                "target size must be a multiple of 4 and at least the size",
+            );
+        }
+        let target_align = match numbers[2] {
+            Some(a) if !a.is_power_of_two() => {
+                return self.error(fields[3].0, "alignment must be a power of two")
+            }
+            Some(a) => a,
+            None => target_size.checked_next_power_of_two().unwrap_or(1 << 31),
+        };
+        let mut sign_extended = false;
+        if let Some(&(at, field)) = fields.get(4).filter(|f| !f.1.is_empty()) {
+            match field.to_ascii_lowercase().as_str() {
+                "sext" => sign_extended = true,
+                "zext" => {}
+                _ => return self.error(at, "expected sext or zext"),
+            }
+        }
+        if let Some(&(at, field)) = fields.get(5).filter(|f| !f.1.is_empty()) {
+            match ArgSemantic::from_name(&field.to_ascii_lowercase()) {
+                Some(s) => semantic = s,
+                None => {
+                    return self.error(
+                        at,
+                        format!("unknown argument semantic '{field}' (general, griddim, gridoffset, imgsize, imgformat)"),
+                    )
+                }
+            }
+        }
+        self.gallium.kernels[k].args.push(KernelArg {
+            ty,
+            size,
+            target_size,
+            target_align,
+            sign_extended,
+            semantic,
+        });
+    }
+
+    /// `.kcode [+|[-|+]KERNEL, …]`: code that belongs to the given kernels.
+    fn gallium_kcode(&mut self, text: &str, start: usize, p: usize) {
+        let bytes = text.as_bytes();
+        // Nested `.kcode`s edit the enclosing selection; a top-level one
+        // starts from no kernel.
+        let mut selection = if self.gallium.kcode_stack.is_empty() {
+            Vec::new()
+        } else {
+            self.gallium.kcode_selection.clone()
+        };
+        let mut q = skip_spaces(bytes, p);
+        if q >= text.len() {
+            self.error(q, "expected kernel names or '+'");
+            return;
+        }
+        loop {
+            let mut remove = false;
+            let mut plus = false;
+            match bytes.get(q) {
+                Some(b'-') => {
+                    remove = true;
+                    q = skip_spaces(bytes, q + 1);
+                }
+                Some(b'+') => {
+                    plus = true;
+                    q = skip_spaces(bytes, q + 1);
+                }
+                _ => {}
+            }
+            if plus && (q >= text.len() || bytes[q] == b',') {
+                selection = (0..self.gallium.kernels.len()).collect();
+            } else {
+                let Some(e) = scan_symbol(bytes, q) else {
+                    self.error(q, "expected a kernel name");
+                    return;
+                };
+                let name = &text[q..e];
+                let Some(k) = self.gallium.find(name) else {
+                    self.error(
+                        q,
+                        format!("unknown kernel '{name}' (.kcode names kernels declared earlier with .kernel)"),
+                    );
+                    return;
+                };
+                if remove {
+                    selection.retain(|&x| x != k);
+                } else if !selection.contains(&k) {
+                    selection.push(k);
+                }
+                q = e;
+            }
+            q = skip_spaces(bytes, q);
+            if q >= text.len() {
+                break;
+            }
+            if bytes[q] != b',' {
+                self.error(q, "expected ',' or the end of the statement");
+                return;
+            }
+            q = skip_spaces(bytes, q + 1);
+        }
+        let pos = self.pos_at(start);
+        let saved = std::mem::replace(&mut self.gallium.kcode_selection, selection);
+        self.gallium.kcode_stack.push((saved, pos));
+    }
+
+    /// The pseudo-ops of `.config`.
+    fn gallium_config_op(&mut self, text: &str, lower: &str, start: usize, p: usize) {
+        let Some(k) = self
+            .gallium
+            .current
+            .filter(|_| self.gallium.inside == Inside::Config)
+        else {
+            self.error(start, format!("{lower} must be inside a kernel's .config"));
+            return;
+        };
+        if config_flag(&mut KernelConfig::default(), lower).is_some() {
+            if self.expect_end(text, p) {
+                if let Some(f) = self.gallium.kernels[k]
+                    .config
+                    .as_mut()
+                    .and_then(|c| config_flag(c, lower))
+                {
+                    *f = true;
+                }
+            }
+            return;
+        }
+        if lower == ".dims" {
+            let Some(dims) = self.gallium_dims(text, p) else {
+                return;
+            };
+            if let Some(c) = self.gallium.kernels[k].config.as_mut() {
+                c.dims = Some(dims);
+            }
+            return;
+        }
+        let mut q = p;
+        let at = skip_spaces(text.as_bytes(), p);
+        let Some(v) = self.abs_expr(text, &mut q) else {
+            return;
+        };
+        if !self.expect_end(text, q) {
+            return;
+        }
+        let max_sgprs = i64::from(max_sgprs(self.version));
+        let (limit, what): (i64, &str) = match lower {
+            ".floatmode" => (0xff, "float mode is a byte (0-255)"),
+            ".priority" => (3, "priority is 0-3"),
+            ".exceptions" => (0x7f, "exception mask has 7 bits (0-0x7f)"),
+            ".localsize" => (
+                i64::from(MAX_LOCAL_SIZE),
+                "local size is at most 32768 bytes",
+            ),
+            ".userdatanum" => (i64::from(MAX_USER_DATA), "user SGPR count is 0-16"),
+            ".sgprsnum" => (max_sgprs, "SGPR count exceeds the GPU's SGPRs"),
+            ".vgprsnum" => (i64::from(MAX_VGPRS), "VGPR count is at most 256"),
+            _ => (i64::from(u32::MAX), "value must fit in 32 bits"),
+        };
+        // `.pgmrsrc1/2` take any 32-bit pattern, negative ones included.
+        let v = if matches!(lower, ".pgmrsrc1" | ".pgmrsrc2") && (-(1i64 << 31)..0).contains(&v) {
+            v & 0xffff_ffff
+        } else {
+            v
+        };
+        if !(0..=limit).contains(&v) {
+            self.error(at, format!("{v} is out of range: {what}"));
+            return;
+        }
+        let v32 = v as u32;
+        let Some(c) = self.gallium.kernels[k].config.as_mut() else {
+            return;
+        };
+        match lower {
+            ".floatmode" => c.float_mode = v32 as u8,
+            ".priority" => c.priority = v32 as u8,
+            ".exceptions" => c.exceptions = v32 as u8,
+            ".localsize" => c.local_size = v32,
+            ".scratchbuffer" => c.scratch_buffer = v32,
+            ".userdatanum" => c.user_data = v32,
+            ".sgprsnum" => c.sgprs = Some(v32),
+            ".vgprsnum" => c.vgprs = Some(v32),
+            ".pgmrsrc1" => c.pgm_rsrc1 = v32,
+            ".pgmrsrc2" => c.pgm_rsrc2 = v32,
+            ".spilledsgprs" => c.spilled_sgprs = v32,
+            ".spilledvgprs" => c.spilled_vgprs = v32,
+            _ => {}
+        }
+    }
+
+    /// `.dims DIMS` or `.dims GROUP_DIMS, LOCAL_DIMS` (letters x, y, z).
+    fn gallium_dims(&mut self, text: &str, p: usize) -> Option<Dims> {
+        let fields = split_fields(text, p);
+        if fields.len() > 2 {
+            self.error(fields[2].0, "too many operands (.dims takes 1 or 2)");
+            return None;
+        }
+        let mut masks = [0u8; 2];
+        for (i, &(at, field)) in fields.iter().enumerate() {
+            if field.is_empty() {
+                self.error(at, "expected dimensions (letters x, y, z)");
+                return None;
+            }
+            for (j, c) in field.bytes().enumerate() {
+                match c.to_ascii_lowercase() {
+                    b'x' => masks[i] |= 1,
+                    b'y' => masks[i] |= 2,
+                    b'z' => masks[i] |= 4,
+                    _ => {
+                        self.error(at + j, "unknown dimension (letters x, y, z)");
+                        return None;
+                    }
+                }
+            }
+        }
+        let local = if fields.len() == 2 {
+            masks[1]
+        } else {
+            masks[0]
+        };
+        Some(Dims {
+            group: masks[0],
+            local,
+        })
+    }
+
+    /// Builds the Gallium binary at the end of the assembly (errors are
+    /// reported at the kernel's `.kernel`); `None` after an error.
+    pub(crate) fn gallium_finish(&mut self) -> Option<GalliumBinary> {
+        if self.format != BinaryFormat::Gallium {
+            return None;
+        }
+        if let Some((_, pos)) = self.gallium.kcode_stack.first() {
+            let pos = pos.clone();
+            self.diag_at(pos, "missing .kcodeend".into(), true);
+        }
+        // Attribute the label regions: code from a kernel label to the next
+        // kernel label belongs to that kernel.
+        let mut owner = None;
+        let regions = std::mem::take(&mut self.gallium.regions);
+        for (label, usage) in &regions {
+            if let Some(k) = self.gallium.find(label) {
+                owner = Some(k);
+            }
+            if let Some(k) = owner {
+                self.gallium.kernels[k].usage.merge(usage);
+            }
+        }
+        let entries = self.gallium_entries();
+        let llvm = self.gallium.llvm_version;
+        let version = self.version;
+        let mut kernels = Vec::with_capacity(self.gallium.kernels.len());
+        let mut ok = true;
+        let states = std::mem::take(&mut self.gallium.kernels);
+        for state in &states {
+            let offset = self.gallium_kernel_offset(state);
+            let prog = if let Some(config) = &state.config {
+                match prog_info(config, &state.usage, version, llvm) {
+                    Ok(p) => p.entries,
+                    Err(message) => {
+                        let msg = format!("kernel '{}': {message}", state.name);
+                        self.diag_at(state.pos.clone(), msg, true);
+                        ok = false;
+                        continue;
+                    }
+                }
+            } else {
+                let mut given = state.prog_info.clone().unwrap_or_default();
+                if state.prog_info.is_none() {
+                    let msg = format!(
+                        "kernel '{}' has neither .config nor .proginfo: its proginfo entries are zero",
+                        state.name
+                    );
+                    self.diag_at(state.pos.clone(), msg, false);
+                }
+                if given.len() > entries {
+                    let msg = format!(
+                        "kernel '{}' has {} proginfo entries but binaries for this LLVM version have {entries}",
+                        state.name,
+                        given.len()
+                    );
+                    self.diag_at(state.pos.clone(), msg, true);
+                    ok = false;
+                    continue;
+                }
+                given.resize(
+                    entries,
+                    ProgInfoEntry {
+                        address: 0,
+                        value: 0,
+                    },
+                );
+                given
+            };
+            let Some(offset) = offset else {
+                ok = false;
+                continue;
+            };
+            kernels.push(Kernel {
+                name: state.name.clone(),
+                offset,
+                args: state.args.clone(),
+                prog_info: prog,
+            });
+        }
+        self.gallium.kernels = states;
+        if !ok {
+            return None;
+        }
+        kernels.sort_by(|a, b| a.name.cmp(&b.name));
+        let global_data = self
+            .sections
+            .iter()
+            .find(|s| s.name == ".rodata")
+            .map(|s| s.data.clone())
+            .filter(|d| !d.is_empty());
+        Some(GalliumBinary {
+            is_64bit: self.is_64bit,
+            kernels,
+            code: self.sections[0].data.clone(),
+            global_data,
+        })
+    }
+
+    /// The offset of a kernel's label in `.text`, or an error.
+    fn gallium_kernel_offset(&mut self, state: &KernelState) -> Option<u32> {
+        let name = &state.name;
+        let id = self.syms.lookup(&format!("::{name}"));
+        let value = match id.map(|id| resolve_symbol(&mut self.syms, id, 0)) {
+            Some(Ok(Some(v))) => v,
+            _ => {
+                let msg =
+                    format!("kernel '{name}' has no code: define the label '{name}:' in .text");
+                self.diag_at(state.pos.clone(), msg, true);
+                return None;
+            }
+        };
+        if value.section != Some(SectionId(0)) {
+            let msg = format!("the symbol of kernel '{name}' must be a label in .text");
+            self.diag_at(state.pos.clone(), msg, true);
+            return None;
+        }
+        match u32::try_from(value.value) {
+            Ok(v) => Some(v),
+            Err(_) => {
+                let msg = format!("kernel '{name}' starts outside .text");
+                self.diag_at(state.pos.clone(), msg, true);
+                None
+            }
+        }
+    }
+
+    /// True when `.` is in `.text` (where kernel labels start kernels).
+    pub(crate) fn in_code_section(&self) -> bool {
+        self.cur == CurrentSection::Section(0)
+    }
+}
+
+/// The switch of `c` that the flag pseudo-op `lower` turns on.
+fn config_flag<'c>(c: &'c mut KernelConfig, lower: &str) -> Option<&'c mut bool> {
+    Some(match lower {
+        ".tgsize" => &mut c.tg_size,
+        ".debugmode" => &mut c.debug_mode,
+        ".dx10clamp" => &mut c.dx10_clamp,
+        ".ieeemode" => &mut c.ieee_mode,
+        ".privmode" => &mut c.priv_mode,
+        _ => return None,
+    })
+}
+
+/// Splits the operands from `p` at top-level commas into trimmed fields
+/// with their start offsets (at least one field, possibly empty).
+fn split_fields(text: &str, p: usize) -> Vec<(usize, &str)> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut start = p;
+    let mut depth = 0i32;
+    let mut i = p;
+    while i <= bytes.len() {
+        let c = bytes.get(i).copied();
+        match c {
+            Some(b'(') => depth += 1,
+            Some(b')') => depth -= 1,
+            Some(b'"') | Some(b'\'') => {
+                // Skip quoted text so its commas do not split.
+                let quote = c;
+                i += 1;
+                while i < bytes.len() && Some(bytes[i]) != quote {
+                    if bytes[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+            }
+            Some(b',') if depth == 0 => {
+                out.push(trim_field(text, start, i));
+                start = i + 1;
+            }
+            None => out.push(trim_field(text, start, bytes.len())),
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
+fn trim_field(text: &str, start: usize, end: usize) -> (usize, &str) {
+    let s = skip_spaces(text.as_bytes(), start).min(end);
+    (s, text[s..end].trim_end())
+}
