@@ -450,7 +450,14 @@ fn register_counts_from_code() {
                                     // The automatic count is capped at the GPU's SGPRs.
     let (r1, ..) = rsrc("tonga", "", "s_mov_b32 s101, 0\ns_mov_b64 vcc, 0");
     assert_eq!(r1 & 0x3c0, 12 << 6); // 102
-                                     // From LLVM 3.9 on, VCC is always counted.
+                                     // `.arch` selects the version (and so the extra registers) too.
+    let b = gal(
+        ".gallium\n.arch GCN1.2\n.32bit\n.kernel k\n.config\n.text\n\
+        k: s_mov_b64 xnack_mask, 0\ns_mov_b32 s9, 0\n",
+    );
+    assert!(!b.is_64bit);
+    assert_eq!(kernel(&b, "k").prog_info[0].value & 0x3c0, 1 << 6); // 10 + 4
+                                                                    // From LLVM 3.9 on, VCC is always counted.
     let b = gal(".gallium\n.llvm_version 30900\n.gpu pitcairn\n.kernel k\n.config\n.text\nk: s_mov_b32 s7, 0\n");
     assert_eq!(kernel(&b, "k").prog_info[0].value & 0x3c0, 1 << 6);
 }
