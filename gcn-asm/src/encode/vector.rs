@@ -1270,24 +1270,7 @@ fn encode_sdwa(
     if gcn14 {
         word1 |= (s_bits[0] << 23) | (s_bits[1] << 31);
     }
-    let mut st_ops = Operands {
-        srcs: ops.srcs,
-        vdst: ops.vdst,
-        sdst: ops.sdst,
-        nsrcs: ops.nsrcs,
-        lit32: None,
-        scalar_slot1: ops.scalar_slot1,
-    };
-    st_ops.srcs[0] = Some(VSrc {
-        src: Src::Inline(0xf9),
-        neg: false,
-        abs: false,
-        sext: false,
-        at: 0,
-    });
-    encode_e32(st, &st_ops, m, out)?;
-    out.push(word1);
-    Ok(())
+    emit_extended(st, ops, m, out, SDWA_SRC0, word1)
 }
 
 fn encode_dpp(
@@ -1352,22 +1335,41 @@ fn encode_dpp(
         | (mods(1) << 22)
         | (m.dpp.bank_mask.unwrap_or(15) << 24)
         | (m.dpp.row_mask.unwrap_or(15) << 28);
-    let mut st_ops = Operands {
-        srcs: ops.srcs,
+    emit_extended(st, ops, m, out, DPP_SRC0, word1)
+}
+
+/// The SRC0 code that announces an SDWA second dword.
+const SDWA_SRC0: u16 = 0xf9;
+/// The SRC0 code that announces a DPP second dword.
+const DPP_SRC0: u16 = 0xfa;
+
+/// Emits the 32-bit form with `marker` in SRC0, then the SDWA/DPP dword
+/// that carries the real first source and the modifiers.
+fn emit_extended(
+    st: &Statement<'_>,
+    ops: &Operands,
+    m: &Modifiers,
+    out: &mut Emitter,
+    marker: u16,
+    word1: u32,
+) -> Result<(), OperandError> {
+    let mut srcs = ops.srcs;
+    srcs[0] = Some(VSrc {
+        src: Src::Inline(marker),
+        neg: false,
+        abs: false,
+        sext: false,
+        at: 0,
+    });
+    let first_word = Operands {
+        srcs,
         vdst: ops.vdst,
         sdst: ops.sdst,
         nsrcs: ops.nsrcs,
         lit32: None,
         scalar_slot1: ops.scalar_slot1,
     };
-    st_ops.srcs[0] = Some(VSrc {
-        src: Src::Inline(0xfa),
-        neg: false,
-        abs: false,
-        sext: false,
-        at: 0,
-    });
-    encode_e32(st, &st_ops, m, out)?;
+    encode_e32(st, &first_word, m, out)?;
     out.push(word1);
     Ok(())
 }
