@@ -11,7 +11,7 @@
 //! kernels.
 //!
 //! - [`GalliumBinary`] and friends: what a binary holds.
-//! - [`write`]: a binary to bytes; [`read`]: bytes back to a binary (every
+//! - [`write()`]: a binary to bytes; [`read`]: bytes back to a binary (every
 //!   malformation is a [`GalliumError`], never a panic).
 //! - [`config`]: the `PGM_RSRC1`/`PGM_RSRC2`/scratch values from a kernel
 //!   configuration (`.config`), as CLRX computes them.
