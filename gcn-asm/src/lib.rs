@@ -16,6 +16,7 @@
 //! vocabulary.
 
 pub mod arch;
+pub mod decode;
 pub mod diag;
 pub mod encode;
 pub mod isa;
