@@ -348,7 +348,14 @@ pub(crate) fn write_plain(
 /// `-` only in front of `|…|` (`-1` is the constant -1); anything else
 /// (an interpolation parameter) takes none — the rest is written as
 /// trailing `neg:[…]`/`abs:[…]`/`sext:[…]` (see [`trailing_mods`]).
-fn inline_mods(op: &Operand, abs: bool) -> (bool, bool, bool) {
+fn inline_mods(op: &Operand, spec: &OperandSpec, abs: bool) -> (bool, bool, bool) {
+    // Register-only and scalar positions are read without modifiers.
+    if matches!(
+        spec.field,
+        Field::Vsrc0 | Field::Vsrc1 | Field::Ssrc0 | Field::Ssrc1 | Field::Ssrc2
+    ) {
+        return (false, false, false);
+    }
     match op {
         Operand::Reg { .. } => (true, true, true),
         Operand::Const(_) | Operand::Literal(_) => (abs, true, true),
@@ -379,20 +386,23 @@ pub(crate) fn write_operands(f: &mut fmt::Formatter<'_>, instr: &Instruction) ->
             bit(instr.mods.abs),
             bit(instr.mods.sext),
         );
-        let (neg_ok, abs_ok, sext_ok) = inline_mods(op, abs);
+        let (neg_ok, abs_ok, sext_ok) = inline_mods(op, spec, abs);
         let (neg, abs, sext) = (neg && neg_ok, abs && abs_ok, sext && sext_ok);
+        let is_reg = matches!(op, Operand::Reg { .. });
         if sext {
             f.write_str("sext(")?;
         }
         if neg {
             f.write_str("-")?;
         }
+        // `|…|` around a number would read `|` as the OR operator.
+        let (open, close) = if is_reg { ("|", "|") } else { ("abs(", ")") };
         if abs {
-            f.write_str("|")?;
+            f.write_str(open)?;
         }
         write_plain(f, op, spec, instr.version)?;
         if abs {
-            f.write_str("|")?;
+            f.write_str(close)?;
         }
         if sext {
             f.write_str(")")?;
@@ -409,13 +419,13 @@ pub(crate) fn trailing_mods(instr: &Instruction) -> (u8, u8, u8) {
         return out;
     }
     let slots = source_slots(instr.row);
-    for (op, slot) in instr.operands().iter().zip(slots) {
+    for ((op, spec), slot) in instr.operands().iter().zip(instr.row.operands).zip(slots) {
         if slot >= 3 {
             continue;
         }
         let bit = |mask: u8| mask >> slot & 1;
         let abs = bit(instr.mods.abs) != 0;
-        let (neg_ok, abs_ok, sext_ok) = inline_mods(op, abs);
+        let (neg_ok, abs_ok, sext_ok) = inline_mods(op, spec, abs);
         if !neg_ok {
             out.0 |= bit(instr.mods.neg) << slot;
         }

@@ -93,6 +93,7 @@ pub(crate) fn decode_vop3(
                 chan: (w1 >> 6 & 3) as u8,
             },
             (Field::InterpParam, _) if src1 <= 2 => Operand::InterpParam(src1 as u8),
+            (Field::InterpParam, _) => return Err(DecodeError::Invalid),
             (_, 1) => source(src1, n, Accept::Vgpr, Align::None, ctx.version)?,
             (_, 2) => {
                 has_src2 = true;
