@@ -621,3 +621,6 @@ impl fmt::Display for Instruction {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -256,14 +256,26 @@ fn is_float(ty: DataType) -> bool {
 /// decimal float prints it exactly (and it would not be read back as an
 /// inline constant).
 fn float_literal_text(word: u32, kind: FloatKind, version: GcnVersion) -> Option<String> {
-    let text = match kind {
+    // Only normal numbers with a short decimal form read better as floats
+    // (a small integer in a float operand is clearer in hexadecimal).
+    let (text, normal) = match kind {
         FloatKind::Half if word >> 16 == 0 => {
-            format!("{:?}", half::f16::from_bits(word as u16).to_f32())
+            let h = half::f16::from_bits(word as u16);
+            (format!("{:?}", h.to_f32()), h.is_normal())
         }
         FloatKind::Half => return None,
-        FloatKind::Single => format!("{:?}", f32::from_bits(word)),
-        FloatKind::Double => format!("{:?}", f64::from_bits(u64::from(word) << 32)),
+        FloatKind::Single => {
+            let v = f32::from_bits(word);
+            (format!("{v:?}"), v.is_normal())
+        }
+        FloatKind::Double => {
+            let v = f64::from_bits(u64::from(word) << 32);
+            (format!("{v:?}"), v.is_normal())
+        }
     };
+    if !normal || text.len() > 20 {
+        return None;
+    }
     let (lit, len) = parse_float_literal(&text)?;
     (len == text.len() && float_source(&lit, kind, version) == Src::Literal(Literal::Known(word)))
         .then_some(text)
