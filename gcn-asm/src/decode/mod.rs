@@ -61,8 +61,9 @@ pub enum Operand {
     Literal(u32),
     /// An immediate field (SIMM16, SMEM offset, probe mode …), as stored.
     Imm(u32),
-    /// A branch target: byte offset from the start of the decoded buffer.
-    Target(i64),
+    /// A branch target: byte offset from the start of the decoded buffer
+    /// (32 bits keep operands small; code is far below 2 GiB).
+    Target(i32),
     /// The `hwreg(…)` immediate of s_getreg/s_setreg.
     Hwreg(u16),
     /// The s_waitcnt immediate.
@@ -545,7 +546,7 @@ impl Listing<'_> {
             .iter()
             .filter_map(|d| match d.item {
                 Item::Instruction(i) => i.operands().iter().find_map(|o| match o {
-                    Operand::Target(t) => Some(*t),
+                    Operand::Target(t) => Some(i64::from(*t)),
                     _ => None,
                 }),
                 Item::Word(_) => None,

@@ -339,7 +339,7 @@ pub(crate) fn write_plain(
             Field::Simm16 => write!(f, "{}", v as u16 as i16),
             _ => write!(f, "{v:#x}"),
         },
-        Operand::Target(t) => write!(f, "{}", Label(t)),
+        Operand::Target(t) => write!(f, "{}", Label(i64::from(t))),
         Operand::Hwreg(v) => super::scalar::write_hwreg(f, v, version),
         Operand::Waitcnt(v) => super::scalar::write_waitcnt(f, v, version),
         Operand::Sendmsg(v) => super::scalar::write_sendmsg(f, v, version),

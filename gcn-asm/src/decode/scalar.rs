@@ -69,7 +69,8 @@ pub(crate) fn decode(ctx: &Ctx<'_>, encoding: Encoding) -> Result<Instruction, D
             Field::RelAddr => {
                 used[3] = true;
                 let delta = i64::from(imm as u16 as i16) * 4;
-                Operand::Target(ctx.offset as i64 + 4 + delta)
+                let target = ctx.offset as i64 + 4 + delta;
+                Operand::Target(i32::try_from(target).map_err(|_| DecodeError::Invalid)?)
             }
             Field::Hwreg => {
                 used[3] = true;

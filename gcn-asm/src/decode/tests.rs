@@ -279,3 +279,10 @@ fn index_covers_every_row_the_assembler_picks() {
         }
     }
 }
+
+#[test]
+fn decoded_items_stay_small() {
+    // The emulator keeps one item per instruction of a kernel.
+    assert!(std::mem::size_of::<Operand>() <= 8);
+    assert!(std::mem::size_of::<Decoded>() <= 104);
+}
