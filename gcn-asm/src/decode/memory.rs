@@ -17,13 +17,13 @@ use crate::isa::Encoding;
 
 /// The opcode field of a memory family's first word, and the opcode space
 /// to look it up in (FLAT words on GCN 1.4 select GLOBAL/SCRATCH by their
-/// SEG field).
-pub fn opcode(word: u32, family: Encoding, version: crate::GcnVersion) -> (Encoding, u32) {
+/// SEG field; SEG 3 is reserved). Field positions from the CLRX
+/// documentation (`GcnInstrs*.md`).
+pub fn opcode(word: u32, family: Encoding, version: crate::GcnVersion) -> Option<(Encoding, u32)> {
     let gcn12 = version.is_gcn12_or_later();
-    match family {
+    Some(match family {
         Encoding::Ds if gcn12 => (family, word >> 17 & 0xff),
         Encoding::Ds => (family, word >> 18 & 0xff),
-        Encoding::Mubuf if gcn12 => (family, word >> 18 & 0x7f),
         Encoding::Mubuf => (family, word >> 18 & 0x7f),
         Encoding::Mtbuf if gcn12 => (family, word >> 15 & 0xf),
         Encoding::Mtbuf => (family, word >> 16 & 7),
@@ -33,19 +33,20 @@ pub fn opcode(word: u32, family: Encoding, version: crate::GcnVersion) -> (Encod
             let seg = match word >> 14 & 3 {
                 0 => Encoding::Flat,
                 1 => Encoding::Scratch,
-                _ => Encoding::Global,
+                2 => Encoding::Global,
+                _ => return None,
             };
             (seg, word >> 18 & 0x7f)
         }
         _ => (family, word >> 18 & 0x7f),
-    }
+    })
 }
 
 /// Decodes a memory instruction. No memory family has rows in the table
 /// yet, so this reports the words as not decodable.
 pub(crate) fn decode(ctx: &Ctx<'_>, family: Encoding) -> Result<Instruction, DecodeError> {
     let w = ctx.word(0)?;
-    let (space, op) = opcode(w, family, ctx.version);
+    let (space, op) = opcode(w, family, ctx.version).ok_or(DecodeError::Invalid)?;
     let _row = ctx.row(space, op)?;
     // A row exists but its operand layout is not decoded yet: refuse
     // rather than print something that would not assemble back.
