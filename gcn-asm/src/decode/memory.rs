@@ -6,7 +6,7 @@
 //! has rows (and an encoder), its words decode to
 //! [`DecodeError::Invalid`] and are listed as `.int`. Adding a family here
 //! means: read the opcode field below, look the row up with
-//! [`Ctx::row`] (the index picks up new table rows by itself), fill the
+//! `Ctx::row` (the index picks up new table rows by itself), fill the
 //! operands in row order from the fields the family's encoder writes, and
 //! print the family's modifiers in [`write`].
 
