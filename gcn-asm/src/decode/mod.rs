@@ -1,0 +1,627 @@
+//! Machine words back to instructions: the disassembler.
+//!
+//! [`decode`] turns the words at the start of a buffer into one
+//! [`Instruction`]: its ISA table row, its operands (aligned with the row's
+//! operand list) and its modifiers. An instruction's `Display` is CLRX
+//! syntax that [`crate::assemble`] turns back into the same words; where the
+//! assembler would otherwise pick a shorter encoding the text says so
+//! (`vop3`, `lit(…)`). [`disassemble`] decodes a whole `.text` buffer into
+//! a [`Listing`] whose `Display` adds branch labels and the offset and words
+//! of every instruction as comments.
+//!
+//! Decoding is driven by the ISA table ([`crate::isa::INSTRUCTIONS`]): an
+//! index from (encoding family, GCN version, opcode) to row is built once.
+//! Each family's bit layout lives in its own module, mirroring
+//! `crate::encode`: [`scalar`] (SOP2, SOP1, SOPK, SOPC, SOPP), [`smem`]
+//! (SMRD, SMEM), [`vector`] (VOP2, VOP1, VOPC, VOP3, VOP3P, SDWA, DPP),
+//! [`vintrp`] and [`memory`] (DS, MUBUF, MTBUF, MIMG, EXP, FLAT).
+//!
+//! A word that is not an instruction the assembler could have produced (an
+//! unknown opcode, a reserved bit set, a register that has no name on the
+//! target, a literal missing at the end of the buffer) is not an
+//! instruction: [`decode`] returns a [`DecodeError`] and the listing prints
+//! it as `.int 0x…`. Decoding never panics.
+
+pub mod memory;
+pub(crate) mod operand;
+pub mod scalar;
+pub mod smem;
+pub mod vector;
+pub mod vintrp;
+
+use std::fmt;
+use std::sync::LazyLock;
+
+use crate::arch::GcnVersion;
+use crate::isa::{self, flags, Encoding, Field, InstrRow, INSTRUCTIONS};
+
+/// Most operands a row has (VOP3B: vdst, sdst, src0, src1, src2).
+pub const MAX_OPERANDS: usize = 6;
+
+/// One decoded operand. [`Instruction::operands`] lists them in the order
+/// of the row's operand specifications ([`InstrRow::operands`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Operand {
+    /// No operand (unused slot).
+    None,
+    /// `count` registers starting at operand code `code`: 0-127 scalar
+    /// registers (SGPRs, VCC, TTMP, M0, EXEC …), 235-254 the source-only
+    /// specials (apertures, VCCZ, EXECZ, SCC, LDS_DIRECT), 256-511 VGPRs.
+    Reg {
+        /// Operand code of the first register.
+        code: u16,
+        /// Number of registers.
+        count: u8,
+    },
+    /// An inline constant (operand codes 128-208 integers, 240-248
+    /// floats); its value depends on the operand's type.
+    Const(u16),
+    /// A 32-bit literal that followed the instruction (for 64-bit float
+    /// operands, the high half of the double).
+    Literal(u32),
+    /// An immediate field (SIMM16, SMEM offset, probe mode …), as stored.
+    Imm(u32),
+    /// A branch target: byte offset from the start of the decoded buffer
+    /// (32 bits keep operands small; code is far below 2 GiB).
+    Target(i32),
+    /// The `hwreg(…)` immediate of s_getreg/s_setreg.
+    Hwreg(u16),
+    /// The s_waitcnt immediate.
+    Waitcnt(u16),
+    /// The s_sendmsg immediate.
+    Sendmsg(u16),
+    /// An interpolation attribute `attrN.c`.
+    Attr {
+        /// Attribute number (0-63).
+        index: u8,
+        /// Channel: 0 x, 1 y, 2 z, 3 w.
+        chan: u8,
+    },
+    /// An interpolation parameter: 0 `p10`, 1 `p20`, 2 `p0`.
+    InterpParam(u8),
+}
+
+/// Which of a row's encodings the words used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    /// The row's own encoding (the 32-bit form of VOP2/VOP1/VOPC).
+    Native,
+    /// The VOP3 (64-bit) form of a VOP2/VOP1/VOPC/VINTRP row.
+    Vop3,
+    /// The SDWA form of a VOP2/VOP1/VOPC row (GCN 1.2+).
+    Sdwa,
+    /// The DPP form of a VOP2/VOP1/VOPC row (GCN 1.2+).
+    Dpp,
+}
+
+/// SDWA fields (GCN 1.2+).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Sdwa {
+    /// Destination selection (0-3 bytes, 4-5 words, 6 dword).
+    pub dst_sel: u8,
+    /// What happens to the unselected destination bits (0 pad, 1 sext,
+    /// 2 preserve).
+    pub dst_unused: u8,
+    /// First source selection.
+    pub src0_sel: u8,
+    /// Second source selection.
+    pub src1_sel: u8,
+}
+
+/// DPP fields (GCN 1.2+).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Dpp {
+    /// DPP_CTRL (quad_perm, row shifts, broadcasts …).
+    pub ctrl: u16,
+    /// BOUND_CTRL.
+    pub bound_ctrl: bool,
+    /// BANK_MASK.
+    pub bank_mask: u8,
+    /// ROW_MASK.
+    pub row_mask: u8,
+}
+
+/// Instruction modifiers. Per-source bit masks are indexed by source slot
+/// (bit 0 SRC0, bit 1 SRC1, bit 2 SRC2).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Modifiers {
+    /// Negation per source slot (VOP3P: NEG_LO).
+    pub neg: u8,
+    /// Absolute value per source slot.
+    pub abs: u8,
+    /// Sign extension per source slot (SDWA).
+    pub sext: u8,
+    /// Clamp the result.
+    pub clamp: bool,
+    /// Output modifier: 0 none, 1 ×2, 2 ×4, 3 ÷2.
+    pub omod: u8,
+    /// OP_SEL field bits (VOP3 on GCN 1.4: bits 0-2 sources, bit 3
+    /// destination; VOP3P: bits 0-2).
+    pub op_sel: u8,
+    /// VOP3P OP_SEL_HI bits.
+    pub op_sel_hi: u8,
+    /// VOP3P NEG_HI bits (the absolute value of mixed-precision
+    /// instructions).
+    pub neg_hi: u8,
+    /// Interpolation `high` (VOP3-encoded interpolation).
+    pub high: bool,
+    /// SMEM `glc`.
+    pub glc: bool,
+    /// SMEM `nv` (GCN 1.4).
+    pub nv: bool,
+    /// SMEM `offset:` immediate when an SGPR offset is also given (GCN 1.4).
+    pub smem_offset: Option<u32>,
+    /// SDWA fields (when the form is [`Form::Sdwa`]).
+    pub sdwa: Sdwa,
+    /// DPP fields (when the form is [`Form::Dpp`]).
+    pub dpp: Dpp,
+}
+
+/// A decoded instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Instruction {
+    /// The ISA table row.
+    pub row: &'static InstrRow,
+    /// The version it was decoded for.
+    pub version: GcnVersion,
+    /// Which encoding of the row.
+    pub form: Form,
+    /// Length in 32-bit words (literal included).
+    pub len: u8,
+    /// Operands, in the order of `row.operands` (only the first
+    /// `row.operands.len()` are meaningful; see [`Instruction::operands`]).
+    pub operand_array: [Operand; MAX_OPERANDS],
+    /// Modifiers.
+    pub mods: Modifiers,
+}
+
+impl Instruction {
+    /// The operands, one per entry of `row.operands` (none for rows that
+    /// take no operands).
+    pub fn operands(&self) -> &[Operand] {
+        let n = if self.row.has(flags::NO_OPERANDS) {
+            0
+        } else {
+            self.row.operands.len().min(MAX_OPERANDS)
+        };
+        &self.operand_array[..n]
+    }
+
+    /// The encoding the words used: the row's family, or `Vop3` for the
+    /// VOP3 form of a VOP2/VOP1/VOPC/VINTRP row.
+    pub fn encoding(&self) -> Encoding {
+        match self.form {
+            Form::Vop3 => Encoding::Vop3,
+            _ => self.row.encoding,
+        }
+    }
+
+    fn new(row: &'static InstrRow, version: GcnVersion, form: Form) -> Self {
+        Instruction {
+            row,
+            version,
+            form,
+            len: 1,
+            operand_array: [Operand::None; MAX_OPERANDS],
+            mods: Modifiers::default(),
+        }
+    }
+}
+
+/// Why words do not decode to an instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DecodeError {
+    /// No words left.
+    Empty,
+    /// No instruction has this encoding and opcode on the target version,
+    /// or a field holds a value the assembler cannot produce.
+    Invalid,
+    /// The instruction needs more words than the buffer has (a missing
+    /// literal or second word).
+    Truncated,
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            DecodeError::Empty => "no words to decode",
+            DecodeError::Invalid => "not a valid instruction",
+            DecodeError::Truncated => "instruction truncated at the end of the code",
+        })
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+/// The encoding family of a first word, from its fixed high bits.
+pub fn family(word: u32, version: GcnVersion) -> Option<Encoding> {
+    if word >> 31 == 0 {
+        return Some(match (word >> 25) & 0x3f {
+            0x3e => Encoding::Vopc,
+            0x3f => Encoding::Vop1,
+            _ => Encoding::Vop2,
+        });
+    }
+    if word >> 30 == 0b10 {
+        return Some(match word >> 23 {
+            0x17d => Encoding::Sop1,
+            0x17e => Encoding::Sopc,
+            0x17f => Encoding::Sopp,
+            _ if word >> 28 == 0b1011 => Encoding::Sopk,
+            _ => Encoding::Sop2,
+        });
+    }
+    let top6 = word >> 26;
+    if version.is_gcn14() && word >> 23 == 0x1a7 {
+        return Some(Encoding::Vop3p);
+    }
+    if version.is_gcn12_or_later() {
+        Some(match top6 {
+            0b110000 => Encoding::Smem,
+            0b110001 => Encoding::Exp,
+            0b110100 => Encoding::Vop3,
+            0b110101 => Encoding::Vintrp,
+            0b110110 => Encoding::Ds,
+            0b110111 => Encoding::Flat,
+            0b111000 => Encoding::Mubuf,
+            0b111010 => Encoding::Mtbuf,
+            0b111100 => Encoding::Mimg,
+            _ => return None,
+        })
+    } else {
+        Some(match top6 {
+            0b110000 | 0b110001 => Encoding::Smrd,
+            0b110010 => Encoding::Vintrp,
+            0b110100 => Encoding::Vop3,
+            0b110110 => Encoding::Ds,
+            0b110111 if version == GcnVersion::Gcn1_1 => Encoding::Flat,
+            0b111000 => Encoding::Mubuf,
+            0b111010 => Encoding::Mtbuf,
+            0b111100 => Encoding::Mimg,
+            0b111110 => Encoding::Exp,
+            _ => return None,
+        })
+    }
+}
+
+/// Decodes the instruction at the start of `words`. `offset` is the byte
+/// offset of `words[0]` in the code (branch targets are relative to it).
+pub fn decode(words: &[u32], offset: u64, version: GcnVersion) -> Result<Instruction, DecodeError> {
+    let &word = words.first().ok_or(DecodeError::Empty)?;
+    let family = family(word, version).ok_or(DecodeError::Invalid)?;
+    let ctx = Ctx {
+        words,
+        offset,
+        version,
+    };
+    match family {
+        Encoding::Sop2 | Encoding::Sop1 | Encoding::Sopk | Encoding::Sopc | Encoding::Sopp => {
+            scalar::decode(&ctx, family)
+        }
+        Encoding::Smrd => smem::decode_smrd(&ctx),
+        Encoding::Smem => smem::decode_smem(&ctx),
+        Encoding::Vop2 | Encoding::Vop1 | Encoding::Vopc => vector::decode_short(&ctx, family),
+        Encoding::Vop3 => vector::decode_vop3(&ctx),
+        Encoding::Vop3p => vector::decode_vop3p(&ctx),
+        Encoding::Vintrp => vintrp::decode(&ctx),
+        Encoding::Ds
+        | Encoding::Mubuf
+        | Encoding::Mtbuf
+        | Encoding::Mimg
+        | Encoding::Exp
+        | Encoding::Flat
+        | Encoding::Global
+        | Encoding::Scratch => memory::decode(&ctx, family),
+    }
+}
+
+/// What every family decoder reads.
+pub(crate) struct Ctx<'a> {
+    /// The words from the instruction's first word to the end of the code.
+    pub words: &'a [u32],
+    /// Byte offset of `words[0]`.
+    pub offset: u64,
+    /// Target version.
+    pub version: GcnVersion,
+}
+
+impl Ctx<'_> {
+    /// Word `i` of the instruction, or `Truncated`.
+    pub fn word(&self, i: usize) -> Result<u32, DecodeError> {
+        self.words.get(i).copied().ok_or(DecodeError::Truncated)
+    }
+
+    /// The row for `opcode` of `encoding` on the target version.
+    pub fn row(&self, encoding: Encoding, opcode: u32) -> Result<&'static InstrRow, DecodeError> {
+        lookup(encoding, opcode, self.version).ok_or(DecodeError::Invalid)
+    }
+}
+
+/// Number of encoding families (`Encoding` variants).
+const ENCODINGS: usize = 21;
+
+/// Opcode -> row index tables, one per (version, encoding space). The VOP3
+/// space also holds the VOP3 forms of VOP2/VOP1/VOPC rows and (GCN 1.2+)
+/// VINTRP rows, at their derived VOP3 opcodes.
+struct Index {
+    tables: Vec<Vec<u16>>,
+}
+
+const NO_ROW: u16 = u16::MAX;
+
+/// The VOP3 opcode of a VINTRP row on GCN 1.2/1.4 (see `isa/README.md`).
+const VINTRP_VOP3_BASE: u32 = 0x270;
+
+fn version_index(version: GcnVersion) -> usize {
+    match version {
+        GcnVersion::Gcn1_0 => 0,
+        GcnVersion::Gcn1_1 => 1,
+        GcnVersion::Gcn1_2 => 2,
+        GcnVersion::Gcn1_4 => 3,
+        GcnVersion::Gcn1_4_1 => 4,
+    }
+}
+
+static INDEX: LazyLock<Index> = LazyLock::new(|| {
+    let mut tables = vec![Vec::new(); GcnVersion::ALL.len() * ENCODINGS];
+    let mut insert = |version: GcnVersion, encoding: Encoding, opcode: u32, row: usize| {
+        let table = &mut tables[version_index(version) * ENCODINGS + encoding as usize];
+        let op = opcode as usize;
+        if table.len() <= op {
+            table.resize(op + 1, NO_ROW);
+        }
+        // First row wins: the table is sorted by mnemonic, so aliases
+        // resolve to the alphabetically first name.
+        if table[op] == NO_ROW {
+            table[op] = row as u16;
+        }
+    };
+    for version in GcnVersion::ALL {
+        for (i, row) in INSTRUCTIONS.iter().enumerate() {
+            let Some(op) = row.opcode(version) else {
+                continue;
+            };
+            // Only a row the assembler picks for its mnemonic on this
+            // version can be printed by that mnemonic and assembled back.
+            if !isa::lookup(row.mnemonic, version).is_some_and(|r| std::ptr::eq(r, row)) {
+                continue;
+            }
+            insert(version, row.encoding, u32::from(op), i);
+            match row.encoding {
+                Encoding::Vop2 | Encoding::Vop1 | Encoding::Vopc if !row.has(flags::NO_VOP3) => {
+                    let op3 = crate::encode::vector::vop3_opcode(row.encoding, op, version);
+                    insert(version, Encoding::Vop3, op3, i);
+                }
+                Encoding::Vintrp if version.is_gcn12_or_later() => {
+                    insert(version, Encoding::Vop3, VINTRP_VOP3_BASE + u32::from(op), i);
+                }
+                _ => {}
+            }
+        }
+    }
+    Index { tables }
+});
+
+/// The row decoding `opcode` in the `encoding` opcode space on `version`.
+/// For [`Encoding::Vop3`] the space includes the VOP3 forms of VOP2, VOP1,
+/// VOPC and (GCN 1.2+) VINTRP rows.
+pub fn lookup(encoding: Encoding, opcode: u32, version: GcnVersion) -> Option<&'static InstrRow> {
+    let table = &INDEX.tables[version_index(version) * ENCODINGS + encoding as usize];
+    match table.get(opcode as usize) {
+        Some(&i) if i != NO_ROW => INSTRUCTIONS.get(usize::from(i)),
+        _ => None,
+    }
+}
+
+/// The source slot (0-2) of each operand of `row`, or `u8::MAX`.
+pub(crate) fn source_slots(row: &InstrRow) -> [u8; MAX_OPERANDS] {
+    let mut slots = [u8::MAX; MAX_OPERANDS];
+    let interp = row
+        .operands
+        .iter()
+        .any(|o| matches!(o.field, Field::Attr | Field::InterpParam));
+    let mut seen_attr = false;
+    for (slot, spec) in slots.iter_mut().zip(row.operands) {
+        *slot = if interp {
+            // Interpolation: the attribute is SRC0, the VGPR/parameter
+            // before it SRC1, a source after it SRC2.
+            match spec.field {
+                Field::Vdst => u8::MAX,
+                Field::Attr => {
+                    seen_attr = true;
+                    0
+                }
+                Field::InterpParam => 1,
+                _ if seen_attr => 2,
+                _ => 1,
+            }
+        } else {
+            match spec.field {
+                Field::Src0 | Field::Vsrc0 | Field::Ssrc0 => 0,
+                Field::Src1 | Field::Vsrc1 | Field::Ssrc1 => 1,
+                Field::Src2 | Field::Ssrc2 => 2,
+                _ => u8::MAX,
+            }
+        };
+    }
+    slots
+}
+
+/// One decoded item of a listing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Item {
+    /// An instruction.
+    Instruction(Instruction),
+    /// A word that does not start an instruction (printed as `.int`).
+    Word(u32),
+}
+
+/// An item with its place in the code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Decoded {
+    /// Byte offset of the first word.
+    pub offset: u64,
+    /// The instruction or word.
+    pub item: Item,
+}
+
+impl Decoded {
+    /// Number of words the item covers.
+    pub fn len(&self) -> usize {
+        match self.item {
+            Item::Instruction(i) => usize::from(i.len),
+            Item::Word(_) => 1,
+        }
+    }
+
+    /// Always false: an item covers at least one word.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+}
+
+/// A decoded `.text`: every instruction (or stray word) in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listing<'a> {
+    /// The code that was decoded.
+    pub words: &'a [u32],
+    /// Target version.
+    pub version: GcnVersion,
+    /// The items, in order, covering every word.
+    pub items: Vec<Decoded>,
+}
+
+/// Decodes a whole buffer of code words.
+pub fn disassemble(words: &[u32], version: GcnVersion) -> Listing<'_> {
+    let mut items = Vec::with_capacity(words.len());
+    let mut i = 0;
+    while i < words.len() {
+        let offset = 4 * i as u64;
+        let item = match decode(&words[i..], offset, version) {
+            Ok(instr) => Item::Instruction(instr),
+            Err(_) => Item::Word(words[i]),
+        };
+        let d = Decoded { offset, item };
+        i += d.len();
+        items.push(d);
+    }
+    Listing {
+        words,
+        version,
+        items,
+    }
+}
+
+/// Converts little-endian bytes to words; a trailing partial word is padded
+/// with zero bytes.
+pub fn words_from_bytes(bytes: &[u8]) -> Vec<u32> {
+    bytes
+        .chunks(4)
+        .map(|c| {
+            let mut b = [0u8; 4];
+            b[..c.len()].copy_from_slice(c);
+            u32::from_le_bytes(b)
+        })
+        .collect()
+}
+
+/// The label name of a branch target.
+pub struct Label(pub i64);
+
+impl fmt::Display for Label {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0 < 0 {
+            write!(f, ".Lm{}", self.0.unsigned_abs())
+        } else {
+            write!(f, ".L{}", self.0)
+        }
+    }
+}
+
+impl Listing<'_> {
+    /// Branch targets, sorted and without duplicates.
+    pub fn targets(&self) -> Vec<i64> {
+        let mut targets: Vec<i64> = self
+            .items
+            .iter()
+            .filter_map(|d| match d.item {
+                Item::Instruction(i) => i.operands().iter().find_map(|o| match o {
+                    Operand::Target(t) => Some(i64::from(*t)),
+                    _ => None,
+                }),
+                Item::Word(_) => None,
+            })
+            .collect();
+        targets.sort_unstable();
+        targets.dedup();
+        targets
+    }
+}
+
+impl fmt::Display for Listing<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let targets = self.targets();
+        let mut placed = vec![false; targets.len()];
+        for d in &self.items {
+            if let Ok(t) = targets.binary_search(&(d.offset as i64)) {
+                placed[t] = true;
+                writeln!(f, "{}:", Label(d.offset as i64))?;
+            }
+            let text = match d.item {
+                Item::Instruction(i) => i.to_string(),
+                Item::Word(w) => format!(".int {w:#010x}"),
+            };
+            write!(f, "/*{:08x}*/ {text:<48} /*", d.offset)?;
+            let start = (d.offset / 4) as usize;
+            for w in self.words.get(start..start + d.len()).unwrap_or(&[]) {
+                write!(f, " {w:08x}")?;
+            }
+            writeln!(f, " */")?;
+        }
+        // Targets that are not at an instruction boundary (inside an
+        // instruction, before or after the code): absolute offsets.
+        for (t, done) in targets.iter().zip(placed) {
+            if !done {
+                writeln!(f, "{} = {t}", Label(*t))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Instruction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.row.encoding {
+            Encoding::Sop2
+            | Encoding::Sop1
+            | Encoding::Sopk
+            | Encoding::Sopc
+            | Encoding::Sopp
+            | Encoding::Smrd
+            | Encoding::Smem => {
+                operand::write_operands(f, self)?;
+                if self.row.encoding == Encoding::Smem {
+                    smem::write_modifiers(f, self)?;
+                }
+                Ok(())
+            }
+            Encoding::Vintrp => vintrp::write(f, self),
+            Encoding::Vop3
+                if self
+                    .row
+                    .operands
+                    .iter()
+                    .any(|o| matches!(o.field, Field::Attr | Field::InterpParam)) =>
+            {
+                vintrp::write(f, self)
+            }
+            Encoding::Vop2 | Encoding::Vop1 | Encoding::Vopc | Encoding::Vop3 | Encoding::Vop3p => {
+                vector::write(f, self)
+            }
+            _ => memory::write(f, self),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,230 @@
+//! Scalar ALU encodings: SOP2, SOP1, SOPK, SOPC and SOPP, and the printing
+//! of `hwreg(…)`, `sendmsg(…)` and `s_waitcnt` counters.
+
+use std::fmt;
+
+use super::operand::{count, no_operands, source, source_or_literal, Accept, Align, LITERAL};
+use super::{Ctx, DecodeError, Form, Instruction, Operand};
+use crate::arch::GcnVersion;
+use crate::isa::{Encoding, Field};
+
+/// Decodes a scalar ALU instruction of family `encoding`.
+pub(crate) fn decode(ctx: &Ctx<'_>, encoding: Encoding) -> Result<Instruction, DecodeError> {
+    let w = ctx.word(0)?;
+    // (opcode, SDST, SSRC0, SSRC1, SIMM16) fields of each layout.
+    let (op, sdst, ssrc0, ssrc1, imm) = match encoding {
+        Encoding::Sop2 => (w >> 23 & 0x7f, w >> 16 & 0x7f, w & 0xff, w >> 8 & 0xff, 0),
+        Encoding::Sopk => (w >> 23 & 0x1f, w >> 16 & 0x7f, 0, 0, w & 0xffff),
+        Encoding::Sop1 => (w >> 8 & 0xff, w >> 16 & 0x7f, w & 0xff, 0, 0),
+        Encoding::Sopc => (w >> 16 & 0x7f, 0, w & 0xff, w >> 8 & 0xff, 0),
+        _ => (w >> 16 & 0x7f, 0, 0, 0, w & 0xffff),
+    };
+    let row = ctx.row(encoding, op)?;
+    let mut instr = Instruction::new(row, ctx.version, Form::Native);
+    let mut used = [false; 4]; // sdst, ssrc0, ssrc1, imm
+    let mut literal_at: Option<u8> = None;
+    let mut len = 1u8;
+    let ops = if no_operands(row) {
+        &[][..]
+    } else {
+        row.operands
+    };
+    for (i, spec) in ops.iter().enumerate() {
+        let n = count(spec);
+        let operand = match spec.field {
+            Field::Sdst => {
+                used[0] = true;
+                source(sdst as u16, n, Accept::Sdst, Align::Strict, ctx.version)?
+            }
+            // SOPK keeps its scalar source in the SDST field.
+            Field::Ssrc0 if encoding == Encoding::Sopk => {
+                used[0] = true;
+                source(sdst as u16, n, Accept::Ssrc, Align::Strict, ctx.version)?
+            }
+            Field::Ssrc0 | Field::Ssrc1 => {
+                let (code, slot) = if spec.field == Field::Ssrc0 {
+                    (ssrc0, 1)
+                } else {
+                    (ssrc1, 2)
+                };
+                used[slot] = true;
+                if code as u16 == LITERAL {
+                    // One literal only: both sources cannot be literals.
+                    if literal_at.is_some() {
+                        return Err(DecodeError::Invalid);
+                    }
+                    literal_at = Some(len);
+                }
+                source_or_literal(ctx, code as u16, n, Accept::Ssrc, Align::Strict, &mut len)?
+            }
+            // s_set_gpr_idx_on: an 8-bit immediate in the SSRC1 field.
+            Field::Simm16 | Field::Imm16 if encoding == Encoding::Sopc => {
+                used[2] = true;
+                Operand::Imm(ssrc1)
+            }
+            Field::Simm16 | Field::Imm16 => {
+                used[3] = true;
+                Operand::Imm(imm)
+            }
+            Field::RelAddr => {
+                used[3] = true;
+                let delta = i64::from(imm as u16 as i16) * 4;
+                let target = ctx.offset as i64 + 4 + delta;
+                Operand::Target(i32::try_from(target).map_err(|_| DecodeError::Invalid)?)
+            }
+            Field::Hwreg => {
+                used[3] = true;
+                Operand::Hwreg(imm as u16)
+            }
+            Field::Waitcnt => {
+                used[3] = true;
+                Operand::Waitcnt(imm as u16)
+            }
+            Field::Sendmsg => {
+                used[3] = true;
+                Operand::Sendmsg(imm as u16)
+            }
+            Field::Lit32 => {
+                let value = ctx.word(usize::from(len))?;
+                len += 1;
+                Operand::Literal(value)
+            }
+            _ => return Err(DecodeError::Invalid),
+        };
+        instr.operand_array[i] = operand;
+    }
+    // Fields the row does not use are zero in what the assembler writes.
+    for (field, value) in used.iter().zip([sdst, ssrc0, ssrc1, imm]) {
+        if !field && value != 0 {
+            return Err(DecodeError::Invalid);
+        }
+    }
+    instr.len = len;
+    Ok(instr)
+}
+
+/// Hardware register names by id, with the first version that has them.
+const HWREGS: &[(u16, &str, GcnVersion)] = &[
+    (1, "mode", GcnVersion::Gcn1_0),
+    (2, "status", GcnVersion::Gcn1_0),
+    (3, "trapsts", GcnVersion::Gcn1_0),
+    (4, "hw_id", GcnVersion::Gcn1_0),
+    (5, "gpr_alloc", GcnVersion::Gcn1_0),
+    (6, "lds_alloc", GcnVersion::Gcn1_0),
+    (7, "ib_sts", GcnVersion::Gcn1_0),
+    (8, "pc_lo", GcnVersion::Gcn1_0),
+    (9, "pc_hi", GcnVersion::Gcn1_0),
+    (10, "inst_dw0", GcnVersion::Gcn1_0),
+    (11, "inst_dw1", GcnVersion::Gcn1_0),
+    (12, "ib_dbg0", GcnVersion::Gcn1_0),
+    (13, "ib_dbg1", GcnVersion::Gcn1_2),
+    (14, "flush_ib", GcnVersion::Gcn1_4),
+    (15, "sh_mem_bases", GcnVersion::Gcn1_4),
+    (16, "tba_lo", GcnVersion::Gcn1_4),
+    (17, "tba_hi", GcnVersion::Gcn1_4),
+    (18, "tma_lo", GcnVersion::Gcn1_4),
+    (19, "tma_hi", GcnVersion::Gcn1_4),
+];
+
+/// Writes `hwreg(NAME, OFFSET, SIZE)` (`@ID` for a register without a name
+/// on `version`).
+pub(crate) fn write_hwreg(f: &mut fmt::Formatter<'_>, v: u16, version: GcnVersion) -> fmt::Result {
+    let id = v & 63;
+    let offset = v >> 6 & 31;
+    let size = (v >> 11 & 31) + 1;
+    f.write_str("hwreg(")?;
+    match HWREGS
+        .iter()
+        .find(|(i, _, since)| *i == id && version >= *since)
+    {
+        Some((_, name, _)) => f.write_str(name)?,
+        None => write!(f, "@{id}")?,
+    }
+    write!(f, ", {offset}, {size})")
+}
+
+/// Writes `vmcnt(N) & expcnt(N) & lgkmcnt(N)` (counters at their maximum
+/// are left out), or the plain value when reserved bits are set.
+pub(crate) fn write_waitcnt(
+    f: &mut fmt::Formatter<'_>,
+    v: u16,
+    version: GcnVersion,
+) -> fmt::Result {
+    let gcn14 = version.is_gcn14();
+    let reserved = if gcn14 { 0x3080 } else { 0xf080 };
+    let vm_max = if gcn14 { 63 } else { 15 };
+    let vm = (v & 15) | if gcn14 { (v >> 14 & 3) << 4 } else { 0 };
+    let exp = v >> 4 & 7;
+    let lgkm = v >> 8 & 15;
+    let parts = [
+        ("vmcnt", vm, vm_max),
+        ("expcnt", exp, 7),
+        ("lgkmcnt", lgkm, 15),
+    ];
+    if v & reserved != 0 || parts.iter().all(|&(_, n, max)| n == max) {
+        return write!(f, "{v:#x}");
+    }
+    let mut first = true;
+    for (name, n, max) in parts {
+        if n != max {
+            if !first {
+                f.write_str(" & ")?;
+            }
+            first = false;
+            write!(f, "{name}({n})")?;
+        }
+    }
+    Ok(())
+}
+
+/// Message names by id, with the first version that has them.
+const MESSAGES: &[(u16, &str, GcnVersion)] = &[
+    (1, "interrupt", GcnVersion::Gcn1_0),
+    (2, "gs", GcnVersion::Gcn1_0),
+    (3, "gs_done", GcnVersion::Gcn1_0),
+    (4, "savewave", GcnVersion::Gcn1_2),
+    (5, "stall_wave_gen", GcnVersion::Gcn1_4),
+    (6, "halt_waves", GcnVersion::Gcn1_4),
+    (7, "ordered_ps_done", GcnVersion::Gcn1_4),
+    (8, "early_prim_dealloc", GcnVersion::Gcn1_4),
+    (9, "gs_alloc_req", GcnVersion::Gcn1_4),
+    (10, "get_doorbell", GcnVersion::Gcn1_4),
+    (15, "sysmsg", GcnVersion::Gcn1_0),
+];
+
+/// Writes `sendmsg(MSG[, GSOP[, STREAM]])`, or the plain value when
+/// reserved bits are set.
+pub(crate) fn write_sendmsg(
+    f: &mut fmt::Formatter<'_>,
+    v: u16,
+    version: GcnVersion,
+) -> fmt::Result {
+    if v & !0x37f != 0 {
+        return write!(f, "{v:#x}");
+    }
+    let msg = v & 15;
+    let gsop = v >> 4 & 7;
+    let stream = v >> 8 & 3;
+    f.write_str("sendmsg(")?;
+    match MESSAGES
+        .iter()
+        .find(|(i, _, since)| *i == msg && version >= *since)
+    {
+        Some((_, name, _)) => f.write_str(name)?,
+        None => write!(f, "@{msg}")?,
+    }
+    // GS and GS_DONE always name their operation.
+    if gsop != 0 || stream != 0 || msg == 2 || msg == 3 {
+        match gsop {
+            0 => f.write_str(", nop")?,
+            1 => f.write_str(", cut")?,
+            2 => f.write_str(", emit")?,
+            3 => f.write_str(", emit_cut")?,
+            n => write!(f, ", @{n}")?,
+        }
+        if stream != 0 {
+            write!(f, ", {stream}")?;
+        }
+    }
+    f.write_str(")")
+}

@@ -1,0 +1,288 @@
+//! Printing of each family, error cases and listings.
+
+use super::*;
+use crate::{assemble, AssembleOptions};
+
+/// Decodes `words` (one instruction) on `version` and checks the text and
+/// that it assembles back to the same words.
+fn check(version: GcnVersion, words: &[u32], text: &str) {
+    let instr = decode(words, 0, version).expect("decodes");
+    assert_eq!(usize::from(instr.len), words.len(), "length of {text}");
+    assert_eq!(instr.to_string(), text);
+    let options = AssembleOptions {
+        version: Some(version),
+        ..AssembleOptions::default()
+    };
+    let out = assemble(text, &options).expect("assembles");
+    assert_eq!(words_from_bytes(out.text()), words, "reassembly of {text}");
+}
+
+use GcnVersion::{Gcn1_0, Gcn1_1, Gcn1_2, Gcn1_4};
+
+#[test]
+fn scalar_alu() {
+    check(Gcn1_0, &[0x80153d04], "s_add_u32 s21, s4, s61");
+    check(
+        Gcn1_0,
+        &[0x8994ff7e, 0x00012345],
+        "s_xor_b64 s[20:21], exec, 0x12345",
+    );
+    check(Gcn1_0, &[0xbeea04c1], "s_mov_b64 vcc, -1");
+    check(Gcn1_0, &[0xb001fb2e], "s_movk_i32 s1, -1234");
+    check(Gcn1_0, &[0xb481fff0], "s_cmpk_eq_u32 s1, 0xfff0");
+    check(Gcn1_0, &[0xbf01917c], "s_cmp_lg_i32 m0, 17");
+    // A literal that fits an inline constant is forced with lit().
+    check(Gcn1_0, &[0xbe8003ff, 0x00000010], "s_mov_b32 s0, lit(0x10)");
+    // TTMP registers are numbered from 112 (108 on GCN 1.4).
+    check(Gcn1_0, &[0xbef00371], "s_mov_b32 ttmp0, ttmp1");
+    check(Gcn1_4, &[0xbeec006d], "s_mov_b32 ttmp0, ttmp1");
+    check(Gcn1_4, &[0xbf8c8f78], "s_waitcnt vmcnt(40)");
+}
+
+#[test]
+fn scalar_special_immediates() {
+    check(Gcn1_0, &[0xb9013901], "s_getreg_b32 s1, hwreg(mode, 4, 8)");
+    check(Gcn1_0, &[0xb901f821], "s_getreg_b32 s1, hwreg(@33, 0, 32)");
+    check(
+        Gcn1_4,
+        &[0xb881f80f],
+        "s_getreg_b32 s1, hwreg(sh_mem_bases, 0, 32)",
+    );
+    check(Gcn1_0, &[0xbf8c0f13], "s_waitcnt vmcnt(3) & expcnt(1)");
+    check(Gcn1_0, &[0xbf8c0f7f], "s_waitcnt 0xf7f");
+    check(Gcn1_0, &[0xbf900122], "s_sendmsg sendmsg(gs, emit, 1)");
+    check(Gcn1_0, &[0xbf900001], "s_sendmsg sendmsg(interrupt)");
+}
+
+#[test]
+fn scalar_memory() {
+    check(
+        Gcn1_0,
+        &[0xc0840310],
+        "s_load_dwordx4 s[8:11], s[2:3], 0x10",
+    );
+    check(Gcn1_0, &[0xc202847c], "s_buffer_load_dword s5, s[4:7], m0");
+    check(
+        Gcn1_1,
+        &[0xc00082ff, 0x10],
+        "s_load_dword s1, s[2:3], lit(0x10)",
+    );
+    check(
+        Gcn1_2,
+        &[0xc0030041, 0x40],
+        "s_load_dword s1, s[2:3], 0x40 glc",
+    );
+    check(Gcn1_2, &[0xc0400041, 0x7c], "s_store_dword s1, s[2:3], m0");
+    check(
+        Gcn1_4,
+        &[0xc002c041, 0x08000020],
+        "s_load_dword s1, s[2:3], s4 offset:0x20 nv",
+    );
+}
+
+#[test]
+fn vector_32bit() {
+    check(Gcn1_0, &[0x060206ff, 0x3fc00000], "v_add_f32 v1, 1.5, v3");
+    check(Gcn1_0, &[0x00020702], "v_cndmask_b32 v1, v2, v3, vcc");
+    check(Gcn1_0, &[0x4a020604], "v_add_i32 v1, vcc, s4, v3");
+    check(Gcn1_0, &[0x7e0a02ff, 0x00000007], "v_mov_b32 v5, lit(0x7)");
+    check(Gcn1_0, &[0x7c020501], "v_cmp_lt_f32 vcc, v1, v2");
+    check(Gcn1_0, &[0x02070b04], "v_readlane_b32 s3, v4, 5");
+    check(
+        Gcn1_0,
+        &[0x42020702, 0x3e800000],
+        "v_madak_f32 v1, v2, v3, 0.25",
+    );
+    check(Gcn1_0, &[0x7e045e04], "v_rcp_f64 v[2:3], s[4:5]");
+    check(Gcn1_2, &[0x020206f8], "v_add_f32 v1, 0.15915494, v3");
+}
+
+#[test]
+fn vector_vop3() {
+    check(
+        Gcn1_0,
+        &[0xd0020002, 0x00020501],
+        "v_cmp_lt_f32 s[2:3], v1, v2",
+    );
+    check(
+        Gcn1_0,
+        &[0xd2820e01, 0x33d60702],
+        "v_mad_f32 v1, -v2, |v3|, abs(-2.0) clamp mul:4",
+    );
+    // The 32-bit form would fit: `vop3` keeps the long encoding.
+    check(
+        Gcn1_0,
+        &[0xd23e0001, 0x00020702],
+        "v_mac_f32 v1, v2, v3 vop3",
+    );
+    check(
+        Gcn1_0,
+        &[0xd2da0401, 0x04120702],
+        "v_div_scale_f32 v1, s[4:5], v2, v3, v4",
+    );
+    // Negation of a constant is a trailing neg:[…].
+    check(
+        Gcn1_2,
+        &[0xd1010001, 0x40010302],
+        "v_add_f32 v1, v2, 1 neg:[0,1]",
+    );
+    check(
+        Gcn1_4,
+        &[0xd11f4801, 0x00020702],
+        "v_add_f16 v1, v2, v3 op_sel:[1,0,1]",
+    );
+    check(
+        Gcn1_4,
+        &[0xd1010001, 0x000206eb],
+        "v_add_f32 v1, src_shared_base, v3 vop3",
+    );
+    check(
+        Gcn1_2,
+        &[0xd2810000, 0x000204f8],
+        "v_mul_f64 v[0:1], 0.15915494309189532, v[2:3]",
+    );
+}
+
+#[test]
+fn vector_vop3p() {
+    check(
+        Gcn1_4,
+        &[0xd38f8801, 0x70020702],
+        "v_pk_add_f16 v1, v2, v3 op_sel:[1,0] op_sel_hi:[0,1,0] neg_lo:[1,1] clamp",
+    );
+    check(
+        Gcn1_4,
+        &[0xd3a04101, 0x1c120702],
+        "v_mad_mix_f32 v1, v2, v3, v4 neg_hi:[1,0,0]",
+    );
+}
+
+#[test]
+fn vector_sdwa_dpp() {
+    check(
+        Gcn1_2,
+        &[0x3e0206f9, 0x04021502],
+        "v_add_f16 v1, v2, v3 dst_sel:word1 dst_unused:unused_preserve src0_sel:byte2 src1_sel:word0",
+    );
+    check(
+        Gcn1_2,
+        &[0x7e0202f9, 0x001d0802],
+        "v_mov_b32 v1, sext(-v2) dst_sel:byte0 dst_unused:unused_sext src0_sel:word1",
+    );
+    check(
+        Gcn1_4,
+        &[0x7c8404f9, 0x01848601],
+        "v_cmp_eq_f32 s[6:7], s1, v2 src0_sel:word0 src1_sel:byte1",
+    );
+    check(
+        Gcn1_2,
+        &[0x020206fa, 0xc3991302],
+        "v_add_f32 v1, -v2, |v3| row_shr:3 bank_mask:0x3 row_mask:0xc bound_ctrl",
+    );
+    check(
+        Gcn1_2,
+        &[0x7e0002fa, 0xff014301],
+        "v_mov_b32 v0, v1 row_bcast:31 bank_mask:0xf row_mask:0xf",
+    );
+}
+
+#[test]
+fn interpolation() {
+    check(Gcn1_0, &[0xc8040e02], "v_interp_p1_f32 v1, v2, attr3.z");
+    check(Gcn1_0, &[0xc8060301], "v_interp_mov_f32 v1, p20, attr0.w");
+    check(
+        Gcn1_2,
+        &[0xd2700001, 0x08020483],
+        "v_interp_p1_f32 v1, v2, attr3.z mul:2",
+    );
+    check(
+        Gcn1_2,
+        &[0xd2700001, 0x00020483],
+        "v_interp_p1_f32 v1, v2, attr3.z vop3",
+    );
+    check(
+        Gcn1_2,
+        &[0xd2740001, 0x00020545],
+        "v_interp_p1ll_f16 v1, v2, attr5.y high",
+    );
+}
+
+#[test]
+fn invalid_and_truncated_words() {
+    // A literal is missing.
+    assert_eq!(
+        decode(&[0x060206ff], 0, Gcn1_0),
+        Err(DecodeError::Truncated)
+    );
+    // VOP3 needs two words.
+    assert_eq!(
+        decode(&[0xd2820e01], 0, Gcn1_0),
+        Err(DecodeError::Truncated)
+    );
+    assert_eq!(decode(&[], 0, Gcn1_0), Err(DecodeError::Empty));
+    // SDWA does not exist on GCN 1.0.
+    assert_eq!(
+        decode(&[0x7e0202f9, 0x001d0802], 0, Gcn1_0),
+        Err(DecodeError::Invalid)
+    );
+    // A 64-bit SGPR pair at an odd register, as the assembler rejects it.
+    assert_eq!(decode(&[0xbe800401], 0, Gcn1_0), Err(DecodeError::Invalid));
+    // s_endpgm with a non-zero immediate.
+    assert_eq!(decode(&[0xbf810001], 0, Gcn1_0), Err(DecodeError::Invalid));
+    // Memory families have no rows yet.
+    assert_eq!(
+        decode(&[0xd8340000, 0x00000000], 0, Gcn1_0),
+        Err(DecodeError::Invalid)
+    );
+}
+
+#[test]
+fn listing_labels_and_stray_words() {
+    let words = [0xbf820001, 0xbf800000, 0xbf82fffc, 0xbf820015, 0x060206ff];
+    let listing = disassemble(&words, Gcn1_2);
+    assert_eq!(listing.items.len(), 5);
+    let text = listing.to_string();
+    assert!(text.contains("/*00000000*/ s_branch .L8 "), "{text}");
+    assert!(text.contains(".L8:\n/*00000008*/ s_branch .Lm4"), "{text}");
+    assert!(text.contains("s_branch .L100"), "{text}");
+    assert!(text.contains(".int 0x060206ff"), "{text}");
+    assert!(text.ends_with(".Lm4 = -4\n.L100 = 100\n"), "{text}");
+    let options = AssembleOptions {
+        version: Some(Gcn1_2),
+        ..AssembleOptions::default()
+    };
+    let out = assemble(&text, &options).expect("listing assembles");
+    assert_eq!(words_from_bytes(out.text()), words);
+}
+
+#[test]
+fn index_covers_every_row_the_assembler_picks() {
+    // Every row the assembler selects for its mnemonic decodes back to a
+    // row of the same mnemonic family (aliases resolve to one name).
+    for version in GcnVersion::ALL {
+        for row in INSTRUCTIONS.iter() {
+            let Some(op) = row.opcode(version) else {
+                continue;
+            };
+            if !isa::lookup(row.mnemonic, version).is_some_and(|r| std::ptr::eq(r, row)) {
+                continue;
+            }
+            let found = lookup(row.encoding, u32::from(op), version).expect("indexed");
+            // Aliases may differ in signedness, never in layout.
+            let shape = |r: &InstrRow| {
+                r.operands
+                    .iter()
+                    .map(|o| (o.field, o.registers(), o.ty.float_kind()))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(shape(found), shape(row), "{} on {version}", row.mnemonic);
+        }
+    }
+}
+
+#[test]
+fn decoded_items_stay_small() {
+    // The emulator keeps one item per instruction of a kernel.
+    assert!(std::mem::size_of::<Operand>() <= 8);
+    assert!(std::mem::size_of::<Decoded>() <= 104);
+}

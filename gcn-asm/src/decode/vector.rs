@@ -1,0 +1,651 @@
+//! Vector ALU encodings: the 32-bit VOP2/VOP1/VOPC forms with their SDWA
+//! and DPP extensions (GCN 1.2+), VOP3A/VOP3B and VOP3P.
+
+use std::fmt;
+
+use super::operand::{
+    count, no_operands, source, source_or_literal, trailing_mods, write_bits, write_operands,
+    Accept, Align, LITERAL, VCC, VGPR,
+};
+use super::{source_slots, Ctx, DecodeError, Dpp, Form, Instruction, Operand, Sdwa};
+use crate::encode::vector::op_sel_bits;
+use crate::isa::{flags, Encoding, Field, InstrRow, OperandSpec};
+
+/// SRC0 code announcing an SDWA second word.
+const SDWA: u32 = 249;
+/// SRC0 code announcing a DPP second word.
+const DPP: u32 = 250;
+/// LDS_DIRECT.
+const LDS_DIRECT: u16 = 254;
+
+/// The implicit VCC of the 32-bit forms.
+const IMPLICIT_VCC: Operand = Operand::Reg {
+    code: VCC,
+    count: 2,
+};
+
+fn has_field(row: &InstrRow, field: Field) -> bool {
+    row.operands.iter().any(|o| o.field == field)
+}
+
+/// The position a source spec accepts in the VOP3 forms.
+fn accept_of(spec: &OperandSpec) -> Accept {
+    match spec.field {
+        Field::Vsrc0 | Field::Vsrc1 => Accept::Vgpr,
+        Field::Ssrc0 | Field::Ssrc1 => Accept::Ssrc,
+        Field::Ssrc2 => Accept::Sdst,
+        _ => Accept::Src,
+    }
+}
+
+/// Number of source slots of a row (as the encoder counts them).
+pub(crate) fn source_count(row: &InstrRow) -> usize {
+    source_slots(row)
+        .iter()
+        .filter(|&&s| s < 3)
+        .map(|&s| usize::from(s) + 1)
+        .max()
+        .unwrap_or(0)
+}
+
+/// Decodes a VOP2, VOP1 or VOPC word (with an SDWA or DPP second word on
+/// GCN 1.2+).
+pub(crate) fn decode_short(ctx: &Ctx<'_>, family: Encoding) -> Result<Instruction, DecodeError> {
+    let w = ctx.word(0)?;
+    let src0 = w & 0x1ff;
+    let (op, dst, vsrc1) = match family {
+        Encoding::Vop2 => (w >> 25 & 0x3f, w >> 17 & 0xff, w >> 9 & 0xff),
+        Encoding::Vop1 => (w >> 9 & 0xff, w >> 17 & 0xff, 0),
+        _ => (w >> 17 & 0xff, 0, w >> 9 & 0xff),
+    };
+    let row = ctx.row(family, op)?;
+    let gcn12 = ctx.version.is_gcn12_or_later();
+    let form = match src0 {
+        SDWA if gcn12 && !row.has(flags::NO_SDWA) => Form::Sdwa,
+        DPP if gcn12 && !row.has(flags::NO_DPP) => Form::Dpp,
+        SDWA | DPP => return Err(DecodeError::Invalid),
+        _ => Form::Native,
+    };
+    let mut instr = Instruction::new(row, ctx.version, form);
+    let ext = if form == Form::Native {
+        0
+    } else {
+        instr.len = 2;
+        ctx.word(1)?
+    };
+    let gcn14 = ctx.version.is_gcn14();
+    let vopc = family == Encoding::Vopc;
+    let has_vdst = has_field(row, Field::Vdst);
+    let mut used_dst = family == Encoding::Vopc;
+    let mut used = [false; 3];
+    let mut literal = false;
+    let mut s_bits = [false; 2];
+    let ops = if no_operands(row) {
+        &[][..]
+    } else {
+        row.operands
+    };
+    let slots = source_slots(row);
+    for (i, spec) in ops.iter().enumerate() {
+        let n = count(spec);
+        let slot = slots[i];
+        instr.operand_array[i] = match spec.field {
+            Field::Vdst => {
+                used_dst = true;
+                source(VGPR + dst as u16, n, Accept::Vgpr, Align::None, ctx.version)?
+            }
+            // VOPC result on GCN 1.4 SDWA: an SGPR pair in the SDWA word.
+            Field::Sdst if vopc && form == Form::Sdwa && gcn14 && ext >> 15 & 1 != 0 => {
+                let code = (ext >> 8 & 0x7f) as u16;
+                if code == VCC {
+                    return Err(DecodeError::Invalid);
+                }
+                source(code, n, Accept::Sdst, Align::Line, ctx.version)?
+            }
+            // The carry-out or compare result of a 32-bit form is VCC.
+            Field::Sdst if has_vdst || vopc => IMPLICIT_VCC,
+            // v_readlane/v_readfirstlane: the scalar result in VDST.
+            Field::Sdst => {
+                used_dst = true;
+                source(dst as u16, n, Accept::Sdst, Align::Line, ctx.version)?
+            }
+            Field::Ssrc2 => IMPLICIT_VCC,
+            Field::Lit32 => {
+                if literal || form != Form::Native {
+                    return Err(DecodeError::Invalid);
+                }
+                literal = true;
+                let value = ctx.word(usize::from(instr.len))?;
+                instr.len += 1;
+                Operand::Literal(value)
+            }
+            _ if slot == 0 => {
+                used[0] = true;
+                match form {
+                    Form::Native => {
+                        if src0 as u16 == LITERAL {
+                            if literal {
+                                return Err(DecodeError::Invalid);
+                            }
+                            literal = true;
+                        }
+                        let mut len = instr.len;
+                        let o = source_or_literal(
+                            ctx,
+                            src0 as u16,
+                            n,
+                            accept_of(spec),
+                            Align::Line,
+                            &mut len,
+                        )?;
+                        instr.len = len;
+                        o
+                    }
+                    Form::Sdwa if gcn14 && ext >> 23 & 1 != 0 => {
+                        s_bits[0] = true;
+                        if accept_of(spec) == Accept::Vgpr {
+                            return Err(DecodeError::Invalid);
+                        }
+                        source(
+                            (ext & 0xff) as u16,
+                            n,
+                            Accept::Ssrc,
+                            Align::Line,
+                            ctx.version,
+                        )?
+                    }
+                    _ => source(
+                        VGPR + (ext & 0xff) as u16,
+                        n,
+                        Accept::Vgpr,
+                        Align::None,
+                        ctx.version,
+                    )?,
+                }
+            }
+            _ if slot == 1 => {
+                used[1] = true;
+                let accept = accept_of(spec);
+                if form == Form::Sdwa && gcn14 && ext >> 31 != 0 {
+                    s_bits[1] = true;
+                    if accept == Accept::Vgpr {
+                        return Err(DecodeError::Invalid);
+                    }
+                    source(vsrc1 as u16, n, Accept::Ssrc, Align::Line, ctx.version)?
+                } else if accept == Accept::Ssrc {
+                    // v_readlane/v_writelane lane select: a scalar source
+                    // code (no literal) in the VSRC1 field.
+                    if form != Form::Native || vsrc1 as u16 == LITERAL {
+                        return Err(DecodeError::Invalid);
+                    }
+                    source(vsrc1 as u16, n, Accept::Ssrc, Align::Line, ctx.version)?
+                } else {
+                    source(
+                        VGPR + vsrc1 as u16,
+                        n,
+                        Accept::Vgpr,
+                        Align::None,
+                        ctx.version,
+                    )?
+                }
+            }
+            _ => return Err(DecodeError::Invalid),
+        };
+    }
+    // Fields of the 32-bit word the row does not use are zero.
+    if (!used_dst && dst != 0) || (!used[0] && src0 != 0) {
+        return Err(DecodeError::Invalid);
+    }
+    if family != Encoding::Vop1 && !used[1] && vsrc1 != 0 {
+        return Err(DecodeError::Invalid);
+    }
+    match form {
+        Form::Sdwa => decode_sdwa(&mut instr, ext, family, s_bits, used[1])?,
+        Form::Dpp => decode_dpp(&mut instr, ext, used[1])?,
+        _ => {}
+    }
+    Ok(instr)
+}
+
+fn decode_sdwa(
+    instr: &mut Instruction,
+    ext: u32,
+    family: Encoding,
+    s_bits: [bool; 2],
+    has_src1: bool,
+) -> Result<(), DecodeError> {
+    let gcn14 = instr.version.is_gcn14();
+    let vopc = family == Encoding::Vopc;
+    let bit = |b: u32| ext >> b & 1 != 0;
+    // Reserved bits; the S bits exist on GCN 1.4 only (checked above).
+    if bit(22) || bit(30) || (!gcn14 && (bit(14) || bit(15) || bit(23) || bit(31))) {
+        return Err(DecodeError::Invalid);
+    }
+    if (bit(23) && !s_bits[0]) || (bit(31) && !s_bits[1]) {
+        return Err(DecodeError::Invalid);
+    }
+    let src0_sel = (ext >> 16 & 7) as u8;
+    let src1_sel = (ext >> 24 & 7) as u8;
+    let mods0 = (ext >> 19 & 7) as u8;
+    let mods1 = (ext >> 27 & 7) as u8;
+    if src0_sel > 6 || src1_sel > 6 || (!has_src1 && mods1 != 0) {
+        return Err(DecodeError::Invalid);
+    }
+    let mut sdwa = Sdwa {
+        dst_sel: 6,
+        dst_unused: 0,
+        src0_sel,
+        src1_sel,
+    };
+    if vopc && gcn14 {
+        // Bits 8-15 hold the compare result (decoded with the operands);
+        // without SD they are zero.
+        if !bit(15) && ext >> 8 & 0x7f != 0 {
+            return Err(DecodeError::Invalid);
+        }
+    } else {
+        sdwa.dst_sel = (ext >> 8 & 7) as u8;
+        sdwa.dst_unused = (ext >> 11 & 3) as u8;
+        if sdwa.dst_sel > 6 || sdwa.dst_unused > 2 {
+            return Err(DecodeError::Invalid);
+        }
+        instr.mods.clamp = bit(13);
+        instr.mods.omod = (ext >> 14 & 3) as u8;
+        if vopc && instr.mods.omod != 0 {
+            return Err(DecodeError::Invalid);
+        }
+    }
+    instr.mods.sdwa = sdwa;
+    let per_source = |m: u8, i: u8| (m & 1) << i;
+    instr.mods.sext = per_source(mods0, 0) | per_source(mods1, 1);
+    instr.mods.neg = per_source(mods0 >> 1, 0) | per_source(mods1 >> 1, 1);
+    instr.mods.abs = per_source(mods0 >> 2, 0) | per_source(mods1 >> 2, 1);
+    Ok(())
+}
+
+/// True for the DPP_CTRL values the assembler can write.
+fn dpp_ctrl_valid(ctrl: u16) -> bool {
+    matches!(ctrl, 0..=0xff | 0x101..=0x10f | 0x111..=0x11f | 0x121..=0x12f | 0x130 | 0x134 | 0x138 | 0x13c | 0x140..=0x143)
+}
+
+fn decode_dpp(instr: &mut Instruction, ext: u32, has_src1: bool) -> Result<(), DecodeError> {
+    let ctrl = (ext >> 8 & 0x1ff) as u16;
+    if !dpp_ctrl_valid(ctrl) || ext >> 17 & 3 != 0 || (!has_src1 && ext >> 22 & 3 != 0) {
+        return Err(DecodeError::Invalid);
+    }
+    instr.mods.dpp = Dpp {
+        ctrl,
+        bound_ctrl: ext >> 19 & 1 != 0,
+        bank_mask: (ext >> 24 & 15) as u8,
+        row_mask: (ext >> 28) as u8,
+    };
+    let b = |n: u32| (ext >> n & 1) as u8;
+    instr.mods.neg = b(20) | b(22) << 1;
+    instr.mods.abs = b(21) | b(23) << 1;
+    Ok(())
+}
+
+/// Checks the VOP3 source rules the encoder enforces: no literal, at most
+/// one SGPR (or SGPR range) read, LDS_DIRECT only as SRC0.
+fn check_vop3_sources(
+    instr: &Instruction,
+    slots: &[u8; super::MAX_OPERANDS],
+    skip_slot1: bool,
+) -> Result<(), DecodeError> {
+    let mut sgpr: Option<(u16, u8)> = None;
+    for (op, &slot) in instr.operands().iter().zip(slots) {
+        if slot >= 3 || (skip_slot1 && slot == 1) {
+            continue;
+        }
+        match *op {
+            Operand::Literal(_) => return Err(DecodeError::Invalid),
+            Operand::Reg { code, .. } if code == LDS_DIRECT && slot > 0 => {
+                return Err(DecodeError::Invalid)
+            }
+            Operand::Reg { code, count } if code < 128 => match sgpr {
+                Some(prev) if prev != (code, count) => return Err(DecodeError::Invalid),
+                _ => sgpr = Some((code, count)),
+            },
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// The `op_sel:[…]` elements (and their number) that give the OP_SEL
+/// field `bits` for an instruction with `nsrcs` sources, if any do.
+pub(crate) fn op_sel_mask(bits: u8, nsrcs: usize) -> Option<(u8, u8)> {
+    (0u32..16)
+        .filter(|&m| op_sel_bits(m, nsrcs) == u32::from(bits))
+        .map(|m| (m as u8, (32 - m.leading_zeros()) as u8))
+        .min_by_key(|&(_, len)| len)
+}
+
+/// Decodes a VOP3A/VOP3B instruction (including the VOP3 forms of VOP2,
+/// VOP1, VOPC and VINTRP rows).
+pub(crate) fn decode_vop3(ctx: &Ctx<'_>) -> Result<Instruction, DecodeError> {
+    let w0 = ctx.word(0)?;
+    let gcn12 = ctx.version.is_gcn12_or_later();
+    let op = if gcn12 {
+        w0 >> 16 & 0x3ff
+    } else {
+        w0 >> 17 & 0x1ff
+    };
+    let row = ctx.row(Encoding::Vop3, op)?;
+    let w1 = ctx.word(1)?;
+    if row
+        .operands
+        .iter()
+        .any(|o| matches!(o.field, Field::Attr | Field::InterpParam))
+    {
+        return super::vintrp::decode_vop3(ctx, row, w0, w1);
+    }
+    let form = if row.encoding == Encoding::Vop3 {
+        Form::Native
+    } else {
+        Form::Vop3
+    };
+    let mut instr = Instruction::new(row, ctx.version, form);
+    instr.len = 2;
+    let has_vdst = has_field(row, Field::Vdst);
+    let has_sdst = has_field(row, Field::Sdst);
+    let vop3b = row.has(flags::VOP3B) || (has_vdst && has_sdst);
+    let dst = (w0 & 0xff) as u16;
+    let mid = (w0 >> 8 & 0x7f) as u16;
+    if gcn12 {
+        instr.mods.clamp = w0 >> 15 & 1 != 0;
+        if !vop3b {
+            instr.mods.op_sel = (w0 >> 11 & 15) as u8;
+            if !ctx.version.is_gcn14() && instr.mods.op_sel != 0 {
+                return Err(DecodeError::Invalid);
+            }
+        }
+    } else if vop3b {
+        if w0 >> 15 & 3 != 0 {
+            return Err(DecodeError::Invalid);
+        }
+    } else {
+        instr.mods.clamp = w0 >> 11 & 1 != 0;
+        if w0 >> 12 & 31 != 0 {
+            return Err(DecodeError::Invalid);
+        }
+    }
+    if !vop3b {
+        instr.mods.abs = (mid & 7) as u8;
+    }
+    instr.mods.omod = (w1 >> 27 & 3) as u8;
+    instr.mods.neg = (w1 >> 29) as u8;
+    let codes = [
+        (w1 & 0x1ff) as u16,
+        (w1 >> 9 & 0x1ff) as u16,
+        (w1 >> 18 & 0x1ff) as u16,
+    ];
+    let slots = source_slots(row);
+    let mut used_slots = 0u8;
+    let mut used_dst = false;
+    let ops = if no_operands(row) {
+        &[][..]
+    } else {
+        row.operands
+    };
+    for (i, spec) in ops.iter().enumerate() {
+        let n = count(spec);
+        let slot = slots[i];
+        instr.operand_array[i] = match spec.field {
+            Field::Vdst => {
+                used_dst = true;
+                source(VGPR + dst, n, Accept::Vgpr, Align::None, ctx.version)?
+            }
+            Field::Sdst if vop3b => source(mid, n, Accept::Sdst, Align::Line, ctx.version)?,
+            Field::Sdst => {
+                used_dst = true;
+                source(dst, n, Accept::Sdst, Align::Line, ctx.version)?
+            }
+            _ if slot < 3 => {
+                used_slots |= 1 << slot;
+                source(
+                    codes[usize::from(slot)],
+                    n,
+                    accept_of(spec),
+                    Align::Line,
+                    ctx.version,
+                )?
+            }
+            _ => return Err(DecodeError::Invalid),
+        };
+    }
+    if !used_dst && dst != 0 {
+        return Err(DecodeError::Invalid);
+    }
+    for (slot, &code) in codes.iter().enumerate() {
+        let absent = used_slots >> slot & 1 == 0;
+        let mods = (instr.mods.abs | instr.mods.neg) >> slot & 1 != 0;
+        if absent && (code != 0 || mods) {
+            return Err(DecodeError::Invalid);
+        }
+    }
+    if row.has(flags::NO_SRC_MODS) && (instr.mods.abs | instr.mods.neg) != 0 {
+        return Err(DecodeError::Invalid);
+    }
+    check_vop3_sources(&instr, &slots, has_field(row, Field::Ssrc1))?;
+    if instr.mods.op_sel != 0 && op_sel_mask(instr.mods.op_sel, source_count(row)).is_none() {
+        return Err(DecodeError::Invalid);
+    }
+    Ok(instr)
+}
+
+/// Decodes a VOP3P instruction (GCN 1.4).
+pub(crate) fn decode_vop3p(ctx: &Ctx<'_>) -> Result<Instruction, DecodeError> {
+    let w0 = ctx.word(0)?;
+    let row = ctx.row(Encoding::Vop3p, w0 >> 16 & 0x7f)?;
+    let w1 = ctx.word(1)?;
+    let mut instr = Instruction::new(row, ctx.version, Form::Native);
+    instr.len = 2;
+    instr.mods.clamp = w0 >> 15 & 1 != 0;
+    instr.mods.op_sel = (w0 >> 11 & 7) as u8;
+    instr.mods.op_sel_hi = ((w1 >> 27 & 3) | (w0 >> 14 & 1) << 2) as u8;
+    instr.mods.neg_hi = (w0 >> 8 & 7) as u8;
+    instr.mods.neg = (w1 >> 29) as u8;
+    let codes = [
+        (w1 & 0x1ff) as u16,
+        (w1 >> 9 & 0x1ff) as u16,
+        (w1 >> 18 & 0x1ff) as u16,
+    ];
+    let slots = source_slots(row);
+    let mut used_slots = 0u8;
+    let mut used_dst = false;
+    for (i, spec) in row.operands.iter().enumerate() {
+        let n = count(spec);
+        let slot = slots[i];
+        instr.operand_array[i] = match spec.field {
+            Field::Vdst => {
+                used_dst = true;
+                source(
+                    VGPR + (w0 & 0xff) as u16,
+                    n,
+                    Accept::Vgpr,
+                    Align::None,
+                    ctx.version,
+                )?
+            }
+            _ if slot < 3 => {
+                used_slots |= 1 << slot;
+                source(
+                    codes[usize::from(slot)],
+                    n,
+                    accept_of(spec),
+                    Align::Line,
+                    ctx.version,
+                )?
+            }
+            _ => return Err(DecodeError::Invalid),
+        };
+    }
+    if !used_dst && w0 & 0xff != 0 {
+        return Err(DecodeError::Invalid);
+    }
+    for (slot, &code) in codes.iter().enumerate() {
+        if used_slots >> slot & 1 == 0 && code != 0 {
+            return Err(DecodeError::Invalid);
+        }
+    }
+    check_vop3_sources(&instr, &slots, false)?;
+    Ok(instr)
+}
+
+const SEL: [&str; 7] = [
+    "byte0", "byte1", "byte2", "byte3", "word0", "word1", "dword",
+];
+const UNUSED: [&str; 3] = ["unused_pad", "unused_sext", "unused_preserve"];
+
+fn write_omod(f: &mut fmt::Formatter<'_>, omod: u8) -> fmt::Result {
+    match omod {
+        1 => f.write_str(" mul:2"),
+        2 => f.write_str(" mul:4"),
+        3 => f.write_str(" div:2"),
+        _ => Ok(()),
+    }
+}
+
+/// Writes the source modifiers that could not be written in place.
+fn write_trailing(f: &mut fmt::Formatter<'_>, instr: &Instruction) -> fmt::Result {
+    let (neg, abs, sext) = trailing_mods(instr);
+    for (name, mask) in [("neg", neg), ("abs", abs), ("sext", sext)] {
+        if mask != 0 {
+            write_bits(f, name, mask, 8 - mask.leading_zeros() as u8)?;
+        }
+    }
+    Ok(())
+}
+
+/// True when the assembler would pick the 32-bit encoding for this VOP3
+/// form's operands and modifiers (so the text must force VOP3).
+fn fits_e32(instr: &Instruction) -> bool {
+    let row = instr.row;
+    let m = &instr.mods;
+    if m.clamp || m.omod != 0 || m.op_sel != 0 || m.abs != 0 || m.neg != 0 {
+        return false;
+    }
+    let vcc = |op: &Operand| {
+        matches!(
+            op,
+            Operand::Reg {
+                code: VCC,
+                count: 2
+            }
+        )
+    };
+    let slots = source_slots(row);
+    let has_vdst = has_field(row, Field::Vdst);
+    for ((op, spec), slot) in instr.operands().iter().zip(row.operands).zip(slots) {
+        match spec.field {
+            Field::Sdst if has_vdst && row.encoding != Encoding::Vop1 && !vcc(op) => return false,
+            Field::Sdst if row.encoding == Encoding::Vopc && !vcc(op) => return false,
+            Field::Ssrc2 if !vcc(op) => return false,
+            Field::Ssrc1 => {}
+            _ if slot == 1
+                && row.encoding != Encoding::Vop1
+                && !matches!(op, Operand::Reg { code, .. } if *code >= VGPR) =>
+            {
+                return false
+            }
+            _ => {}
+        }
+    }
+    true
+}
+
+/// Writes a vector instruction.
+pub(crate) fn write(f: &mut fmt::Formatter<'_>, instr: &Instruction) -> fmt::Result {
+    write_operands(f, instr)?;
+    let m = &instr.mods;
+    match instr.form {
+        Form::Native if instr.row.encoding == Encoding::Vop3p => {
+            let n = source_count(instr.row).max(1) as u8;
+            let len = |mask: u8| n.max(8 - mask.leading_zeros() as u8);
+            if m.op_sel != 0 {
+                write_bits(f, "op_sel", m.op_sel, len(m.op_sel))?;
+            }
+            if m.op_sel_hi != 7 {
+                write_bits(f, "op_sel_hi", m.op_sel_hi, 3)?;
+            }
+            if m.neg != 0 {
+                write_bits(f, "neg_lo", m.neg, len(m.neg))?;
+            }
+            if m.neg_hi != 0 {
+                write_bits(f, "neg_hi", m.neg_hi, len(m.neg_hi))?;
+            }
+            if m.clamp {
+                f.write_str(" clamp")?;
+            }
+            Ok(())
+        }
+        Form::Native if instr.row.encoding != Encoding::Vop3 => Ok(()),
+        Form::Native | Form::Vop3 => {
+            if m.op_sel != 0 {
+                if let Some((mask, len)) = op_sel_mask(m.op_sel, source_count(instr.row)) {
+                    write_bits(f, "op_sel", mask, len)?;
+                }
+            }
+            write_trailing(f, instr)?;
+            if m.clamp {
+                f.write_str(" clamp")?;
+            }
+            write_omod(f, m.omod)?;
+            if instr.form == Form::Vop3 && fits_e32(instr) {
+                f.write_str(" vop3")?;
+            }
+            Ok(())
+        }
+        Form::Sdwa => {
+            let s = &m.sdwa;
+            let vopc_14 = instr.row.encoding == Encoding::Vopc && instr.version.is_gcn14();
+            if !vopc_14 {
+                write!(
+                    f,
+                    " dst_sel:{} dst_unused:{}",
+                    SEL[usize::from(s.dst_sel.min(6))],
+                    UNUSED[usize::from(s.dst_unused.min(2))]
+                )?;
+            }
+            write!(f, " src0_sel:{}", SEL[usize::from(s.src0_sel.min(6))])?;
+            if instr.row.encoding != Encoding::Vop1 || s.src1_sel != 0 {
+                write!(f, " src1_sel:{}", SEL[usize::from(s.src1_sel.min(6))])?;
+            }
+            write_trailing(f, instr)?;
+            if m.clamp {
+                f.write_str(" clamp")?;
+            }
+            write_omod(f, m.omod)
+        }
+        Form::Dpp => {
+            let d = &m.dpp;
+            match d.ctrl {
+                0..=0xff => {
+                    let q = |i: u16| d.ctrl >> (2 * i) & 3;
+                    write!(f, " quad_perm:[{},{},{},{}]", q(0), q(1), q(2), q(3))?
+                }
+                0x101..=0x10f => write!(f, " row_shl:{}", d.ctrl & 15)?,
+                0x111..=0x11f => write!(f, " row_shr:{}", d.ctrl & 15)?,
+                0x121..=0x12f => write!(f, " row_ror:{}", d.ctrl & 15)?,
+                0x130 => f.write_str(" wave_shl:1")?,
+                0x134 => f.write_str(" wave_rol:1")?,
+                0x138 => f.write_str(" wave_shr:1")?,
+                0x13c => f.write_str(" wave_ror:1")?,
+                0x140 => f.write_str(" row_mirror")?,
+                0x141 => f.write_str(" row_half_mirror")?,
+                0x142 => f.write_str(" row_bcast:15")?,
+                _ => f.write_str(" row_bcast:31")?,
+            }
+            write!(
+                f,
+                " bank_mask:{:#x} row_mask:{:#x}",
+                d.bank_mask, d.row_mask
+            )?;
+            if d.bound_ctrl {
+                f.write_str(" bound_ctrl")?;
+            }
+            Ok(())
+        }
+    }
+}
