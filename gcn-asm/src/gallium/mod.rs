@@ -25,6 +25,8 @@ pub use writer::{write, write_with, WriteOptions};
 
 use std::fmt;
 
+use crate::diag::SourcePos;
+
 /// Register address of `PGM_RSRC1` in `.AMDGPU.config` (COMPUTE_PGM_RSRC1).
 pub const PGM_RSRC1: u32 = 0xb848;
 /// Register address of `PGM_RSRC2` (COMPUTE_PGM_RSRC2).
@@ -194,6 +196,31 @@ pub struct Kernel {
     pub args: Vec<KernelArg>,
     /// The `.AMDGPU.config` pairs of the kernel (3, or 5 from LLVM 3.9 on).
     pub prog_info: Vec<ProgInfoEntry>,
+}
+
+/// How the source declared a kernel's argument: what the binary format does
+/// not keep (see [`KernelDecl`]).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ArgDecl {
+    /// The name given as `.arg NAME, TYPE, …` (an extension of CLRX's
+    /// syntax), if any.
+    pub name: Option<String>,
+    /// Where the `.arg` is.
+    pub pos: SourcePos,
+    /// The `.arg` statement as written (comments removed).
+    pub declaration: String,
+}
+
+/// A kernel as the source declared it, for tools that present kernels to
+/// people (`gcn_kernel!` builds typed argument structs from it).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct KernelDecl {
+    /// Name.
+    pub name: String,
+    /// Where `.kernel` names it.
+    pub pos: SourcePos,
+    /// One per `.arg`, parallel to [`Kernel::args`] of the kernel.
+    pub args: Vec<ArgDecl>,
 }
 
 /// A whole GalliumCompute binary: what Clover and `clrxdisasm` read from it.
