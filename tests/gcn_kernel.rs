@@ -2,7 +2,7 @@
 //! binary as the library, typed argument structs write the input buffer
 //! the kernel reads, and the seed's DCT sample matches `gcnasm -b gallium`.
 
-use gcn_runtime::kernel::{Dispatch, DevicePtr, KernelArgs, LocalMemory};
+use gcn_runtime::kernel::{DevicePtr, Dispatch, KernelArgs, LocalMemory};
 
 /// Form 3: a file with an `.include`.
 mod from_file {
@@ -215,7 +215,10 @@ fn rust_types_follow_the_declarations() {
     assert_eq!(&b[4..8], &[200, 0, 0, 0]);
     assert_eq!(&b[8..12], &[0xfe, 0xff, 0xff, 0xff]);
     assert_eq!(&b[16..24], &(-3i64).to_le_bytes());
-    assert_eq!(&b[32..48], &[1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0]);
+    assert_eq!(
+        &b[32..48],
+        &[1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0]
+    );
     assert_eq!(&b[48..52], &[1, 2, 3, 0]);
     assert_eq!(&b[52..56], &[0x40, 0, 0, 0]);
     assert_eq!(&b[56..60], &[0, 0, 0, 0], "offset of the local buffer");
@@ -246,15 +249,21 @@ fn dct_sample_matches_the_library_and_clrxasm() {
     let input = args.write_input(&Dispatch::new_1d(64, 64)).unwrap();
     assert_eq!(input.bytes.len(), 36 + 56);
 
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance/gallium");
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance/gallium");
     let (Ok(shared), Ok(clrx)) = (
         std::fs::read_to_string(dir.join("seed-dct.s")),
         std::fs::read(dir.join("seed-dct.clrxasm.bin")),
     ) else {
-        eprintln!("note: ../shared/conformance/gallium absent: DCT sample not compared with clrxasm");
+        eprintln!(
+            "note: ../shared/conformance/gallium absent: DCT sample not compared with clrxasm"
+        );
         return;
     };
-    assert_eq!(shared, DCT_SOURCE, "the test holds the shared sample verbatim");
+    assert_eq!(
+        shared, DCT_SOURCE,
+        "the test holds the shared sample verbatim"
+    );
     // `gcnasm -b gallium` is the same library call; clrxasm's binary
     // differs only in its `.comment` text, so the reader sees the same
     // kernels, arguments, proginfo and code.

@@ -746,13 +746,21 @@ fn named_arguments() {
     let names: Vec<_> = d.args.iter().map(|a| a.name.as_deref()).collect();
     assert_eq!(
         names,
-        [Some("n"), None, Some("out"), Some("delta"), Some("dims"), None]
+        [
+            Some("n"),
+            None,
+            Some("out"),
+            Some("delta"),
+            Some("dims"),
+            None
+        ]
     );
     assert_eq!(
         d.args[2].declaration,
         ".arg out, global, 8, 8, 8, zext, general"
     );
-    assert_eq!((d.args[3].pos.line, d.args[3].pos.column), (7, 1));
+    assert_eq!((d.args[3].pos.line, d.args[3].pos.column), (7, 6));
+    assert_eq!((d.args[1].pos.line, d.args[1].pos.column), (5, 1));
     // Names change nothing in the binary.
     let unnamed = src
         .replace("n, scalar", "scalar")
@@ -781,7 +789,10 @@ fn named_argument_errors() {
         &format!("{k}.arg scaler, 4"),
         "4:6: unknown argument type 'scaler'",
     );
-    assert_err(&format!("{k}.arg n, global"), "global argument needs a size");
+    assert_err(
+        &format!("{k}.arg n, global"),
+        "global argument needs a size",
+    );
     // A type keyword is never a name.
     assert_err(
         &format!("{k}.arg global, scalar, 4"),

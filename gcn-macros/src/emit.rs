@@ -76,7 +76,10 @@ pub fn items(assembly: &Assembly, origin: &Origin) -> Result<TokenStream, TokenS
                     "kernel '{}' would define `{item}`, which {owner} defines already (rename the kernel)",
                     decl.name
                 );
-                errors.extend(report(&Diagnostic::error(decl.pos.clone(), message), origin));
+                errors.extend(report(
+                    &Diagnostic::error(decl.pos.clone(), message),
+                    origin,
+                ));
                 clash = true;
             }
         }
@@ -314,7 +317,7 @@ fn rust_type(arg: &KernelArg) -> (TokenStream, String, usize) {
             let what = format!("{size}-byte scalar in a {slot}");
             match int {
                 Some(t) => (t, what, 0),
-                None if size % 4 == 0 => {
+                None if size.is_multiple_of(4) => {
                     let n = size / 4;
                     (quote!([u32; #n]), what, n)
                 }
@@ -323,11 +326,7 @@ fn rust_type(arg: &KernelArg) -> (TokenStream, String, usize) {
         }
         ArgType::Global | ArgType::Constant => (
             quote!(#k::DevicePtr),
-            format!(
-                "{} pointer ({} bytes) in a {slot}",
-                arg.ty.name(),
-                arg.size
-            ),
+            format!("{} pointer ({} bytes) in a {slot}", arg.ty.name(), arg.size),
             0,
         ),
         ArgType::Local => (

@@ -166,7 +166,12 @@ fn mod_header(input: TokenStream) -> Result<(Option<ModHeader>, TokenStream), To
     }
     match trees.get(i) {
         Some(TokenTree::Ident(m)) if m == "mod" => {}
-        _ if i > 0 => return Err(error(trees[0].span(), "expected `mod NAME;` after the visibility")),
+        _ if i > 0 => {
+            return Err(error(
+                trees[0].span(),
+                "expected `mod NAME;` after the visibility",
+            ))
+        }
         _ => return Ok((None, input)),
     }
     let name = match trees.get(i + 1) {
@@ -324,4 +329,56 @@ fn locate(d: &Diagnostic, origin: &Origin) -> (Span, String) {
 fn report(d: &Diagnostic, origin: &Origin) -> TokenStream {
     let (span, message) = locate(d, origin);
     error(span, &message)
+}
+
+#[cfg(test)]
+mod tests {
+    //! The expansion outside a compiler (proc-macro2's fallback), for what
+    //! trybuild cannot reach: trybuild builds in its own directory, so
+    //! paths relative to `CARGO_MANIFEST_DIR` are tested here.
+
+    use super::*;
+
+    fn expand_str(input: TokenStream) -> String {
+        match expand(input) {
+            Ok(t) | Err(t) => t.to_string(),
+        }
+    }
+
+    #[test]
+    fn file_form_errors_name_file_line_and_column() {
+        let out = expand_str(quote!(file = "testdata/bad.s"));
+        assert!(out.contains(r#""testdata/bad.s:4:15: error: "#), "{out}");
+        // An error in an included file names that file and where it was
+        // included from.
+        assert!(
+            out.contains("bad.inc:2:15: error: first source must be a scalar register, not v2"),
+            "{out}"
+        );
+        assert!(
+            out.contains("testdata/bad.s:5:10: note: in expansion from here"),
+            "{out}"
+        );
+        assert_eq!(out.matches("compile_error").count(), 2, "{out}");
+    }
+
+    #[test]
+    fn files_read_are_rebuild_triggers() {
+        let out = expand_str(quote!(file = "testdata/good.s"));
+        assert!(!out.contains("compile_error"), "{out}");
+        assert_eq!(out.matches("include_bytes").count(), 2, "{out}");
+        assert!(out.contains("good.inc"), "{out}");
+        // Forms 1 and 2 find includes in the crate directory.
+        let out = expand_str(quote!(".gpu tonga\n.include \"testdata/good.inc\"\n"));
+        assert!(!out.contains("compile_error"), "{out}");
+        assert!(out.contains("good.inc"), "{out}");
+    }
+
+    #[test]
+    fn module_header_wraps_the_items() {
+        // Braces: rustfmt rewrites `mod k; "…"` inside parentheses.
+        let out = expand_str(quote! { pub(crate) mod k; ".gpu tonga\ns_endpgm\n" });
+        assert!(out.starts_with("# [doc"), "{out}");
+        assert!(out.contains("pub (crate) mod k {"), "{out}");
+    }
 }

@@ -11,7 +11,7 @@
 //! kernels.
 //!
 //! - [`GalliumBinary`] and friends: what a binary holds.
-//! - [`write`]: a binary to bytes; [`read`]: bytes back to a binary (every
+//! - [`write`](fn@write): a binary to bytes; [`read`](fn@read): bytes back to a binary (every
 //!   malformation is a [`GalliumError`], never a panic).
 //! - [`config`]: the `PGM_RSRC1`/`PGM_RSRC2`/scratch values from a kernel
 //!   configuration (`.config`), as CLRX computes them.
@@ -205,7 +205,7 @@ pub struct ArgDecl {
     /// The name given as `.arg NAME, TYPE, …` (an extension of CLRX's
     /// syntax), if any.
     pub name: Option<String>,
-    /// Where the `.arg` is.
+    /// Where the name is (where the `.arg` is, for an unnamed argument).
     pub pos: SourcePos,
     /// The `.arg` statement as written (comments removed).
     pub declaration: String,

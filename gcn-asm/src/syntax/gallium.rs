@@ -456,7 +456,7 @@ impl Assembler<'_> {
                 );
                 return self.error(at, msg);
             }
-            name = Some(given.to_string());
+            name = Some((given.to_string(), at));
         }
         let (type_at, type_name) = fields[0];
         let lower = type_name.to_ascii_lowercase();
@@ -470,7 +470,7 @@ impl Assembler<'_> {
                 }
                 None => {
                     let after = match &name {
-                        Some(n) => format!(" after the argument name '{n}'"),
+                        Some((n, _)) => format!(" after the argument name '{n}'"),
                         None => String::new(),
                     };
                     return self.error(
@@ -545,7 +545,9 @@ impl Assembler<'_> {
                 }
             }
         }
-        let pos = self.pos_at(start);
+        // A named argument is located at its name (what tools complain
+        // about), an unnamed one at `.arg`.
+        let pos = self.pos_at(name.as_ref().map_or(start, |n| n.1));
         let kernel = &mut self.gallium.kernels[k];
         kernel.args.push(KernelArg {
             ty,
@@ -556,7 +558,7 @@ impl Assembler<'_> {
             semantic,
         });
         kernel.arg_decls.push(ArgDecl {
-            name,
+            name: name.map(|n| n.0),
             pos,
             declaration: text[start..].trim().to_string(),
         });

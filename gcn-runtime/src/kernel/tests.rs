@@ -30,11 +30,27 @@ fn general(name: &'static str, ty: ArgType, size: u32, target: u32, align: u32, 
 }
 
 fn griddim() -> Arg {
-    arg("griddim", ArgType::Scalar, 4, 4, 4, false, ArgSemantic::GridDimension)
+    arg(
+        "griddim",
+        ArgType::Scalar,
+        4,
+        4,
+        4,
+        false,
+        ArgSemantic::GridDimension,
+    )
 }
 
 fn gridoffset() -> Arg {
-    arg("gridoffset", ArgType::Scalar, 4, 4, 4, false, ArgSemantic::GridOffset)
+    arg(
+        "gridoffset",
+        ArgType::Scalar,
+        4,
+        4,
+        4,
+        false,
+        ArgSemantic::GridOffset,
+    )
 }
 
 /// Little-endian dwords to bytes.
@@ -189,8 +205,24 @@ fn local_buffers_follow_each_other() {
 fn images_samplers_and_their_implicit_arguments() {
     let args = [
         general("img", ArgType::Image2dRdonly, 4, 4, 4, false),
-        arg("sz", ArgType::Scalar, 4, 4, 4, false, ArgSemantic::ImageSize),
-        arg("fmt", ArgType::Scalar, 4, 4, 4, false, ArgSemantic::ImageFormat),
+        arg(
+            "sz",
+            ArgType::Scalar,
+            4,
+            4,
+            4,
+            false,
+            ArgSemantic::ImageSize,
+        ),
+        arg(
+            "fmt",
+            ArgType::Scalar,
+            4,
+            4,
+            4,
+            false,
+            ArgSemantic::ImageFormat,
+        ),
         general("smp", ArgType::Sampler, 4, 4, 4, false),
         general("x", ArgType::Scalar, 4, 4, 4, false),
     ];
@@ -206,7 +238,15 @@ fn images_samplers_and_their_implicit_arguments() {
         &input.bytes[36..],
         words(&[3, 640, 480, 1, 0x10d2, 0x10b5, 9]).as_slice()
     );
-    let orphan = [arg("sz", ArgType::Scalar, 4, 4, 4, false, ArgSemantic::ImageSize)];
+    let orphan = [arg(
+        "sz",
+        ArgType::Scalar,
+        4,
+        4,
+        4,
+        false,
+        ArgSemantic::ImageSize,
+    )];
     assert_eq!(
         write_input(&orphan, &[], &Dispatch::new_1d(1, 1)),
         Err(ArgError::NoImage { index: 0 })
@@ -221,11 +261,17 @@ fn errors_are_values() {
     ];
     let d = Dispatch::new_1d(64, 64);
     let e = write_input(&args, &[5u16.arg_value()], &d).unwrap_err();
-    assert_eq!(e.to_string(), "argument 0 (n): 2 bytes given for a 4-byte scalar");
+    assert_eq!(
+        e.to_string(),
+        "argument 0 (n): 2 bytes given for a 4-byte scalar"
+    );
     let e = write_input(&args, &[5u32.arg_value()], &d).unwrap_err();
     assert_eq!(e.to_string(), "no value for argument 1 (p)");
     let e = write_input(&args, &[5u32.arg_value(), 1u32.arg_value()], &d).unwrap_err();
-    assert_eq!(e.to_string(), "argument 1 (p): a constant argument cannot take a scalar");
+    assert_eq!(
+        e.to_string(),
+        "argument 1 (p): a constant argument cannot take a scalar"
+    );
     let e = write_input(
         &args,
         &[5u32.arg_value(), DevicePtr(1 << 32).arg_value()],
@@ -244,7 +290,13 @@ fn errors_are_values() {
         &d,
     )
     .unwrap_err();
-    assert_eq!(e, ArgError::TooManyValues { expected: 2, given: 3 });
+    assert_eq!(
+        e,
+        ArgError::TooManyValues {
+            expected: 2,
+            given: 3
+        }
+    );
     let e = write_input(&[], &[], &Dispatch::new_1d(65, 64)).unwrap_err();
     assert_eq!(
         e.to_string(),
