@@ -20,7 +20,9 @@
 //! as `, key = "value"`, and precede tokens as `#![gpu = "tonga"]`; `.gpu`
 //! and `.arch` in the source win. Any form may start with a module header,
 //! `mod NAME;` or `pub mod NAME;` (any visibility): the items are then
-//! emitted inside that module instead of the calling one.
+//! emitted inside that module instead of the calling one. (Write such a
+//! call with braces, `gcn_kernel! { mod k; … }`: rustfmt rewrites
+//! `mod k; "…"` inside parentheses.)
 //!
 //! # Expansion
 //!
@@ -48,7 +50,7 @@
 //! text) in forms 2 and 3; all errors are reported in one build. Warnings
 //! become `deprecated` warnings at the same place (stable Rust has no
 //! other way for a proc macro to warn), e.g.
-//! `use of deprecated constant `…::gcn_kernel_warning`: 3:5: …`.
+//! ``use of deprecated constant `_::gcn_kernel_warning`: 3:5: …``.
 
 use std::path::PathBuf;
 
