@@ -272,3 +272,53 @@ fn dct_sample_matches_the_library_and_clrxasm() {
         gcn_asm::gallium::read(&clrx).unwrap()
     );
 }
+
+/// Two kernels and constant data in one call.
+mod two {
+    gcn_runtime::gcn_kernel! {
+        .gallium
+        .gpu bonaire
+        .kernel second
+            .args
+                .arg x, scalar, 4
+            .config
+                .dims xy
+        .kernel first
+            .args
+                .arg y, scalar, 8, 8, 8, sext
+            .config
+                .dims x
+        .globaldata
+        table:
+            .int 1, 2, 3
+        .text
+        first:
+            s_endpgm
+        .p2align 8
+        second:
+            v_mov_b32 v3, 0
+            s_endpgm
+    }
+}
+
+#[test]
+fn two_kernels_sorted_with_global_data() {
+    let names: Vec<_> = two::KERNELS.iter().map(|k| k.name).collect();
+    assert_eq!(names, ["first", "second"]);
+    assert_eq!(two::FIRST.offset, 0);
+    assert_eq!(two::SECOND.offset, 256);
+    let read = gcn_asm::gallium::read(two::BINARY).unwrap();
+    assert_eq!(
+        read.global_data.as_deref(),
+        Some(&[1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0][..])
+    );
+    assert_eq!(read.code, two::CODE);
+    let a = two::FirstArgs { y: -5 };
+    let b = two::SecondArgs { x: 5 };
+    let d = Dispatch::new_1d(64, 64);
+    assert_eq!(
+        &a.write_input(&d).unwrap().bytes[36..],
+        &(-5i64).to_le_bytes()
+    );
+    assert_eq!(&b.write_input(&d).unwrap().bytes[36..], &5u32.to_le_bytes());
+}

@@ -390,8 +390,8 @@ fn screaming_snake(name: &str) -> String {
             prev_lower = false;
         }
     }
-    if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
-        out.insert(0, '_');
+    if out.chars().all(|c| c == '_') || out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert(0, 'K');
     }
     out
 }
@@ -422,6 +422,8 @@ mod tests {
         assert_eq!(screaming_snake("DCT"), "DCT");
         assert_eq!(screaming_snake("vecAdd2"), "VEC_ADD2");
         assert_eq!(screaming_snake("a.b$c"), "A_B_C");
+        assert_eq!(screaming_snake("$"), "K_");
+        assert_eq!(upper_camel("$"), "K");
         assert_eq!(upper_camel("vadd"), "Vadd");
         assert_eq!(upper_camel("DCT"), "Dct");
         assert_eq!(upper_camel("vec_add"), "VecAdd");
