@@ -713,3 +713,89 @@ fn cli_writes_gallium() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn named_arguments() {
+    let src = ".gallium\n.kernel k\n .args\n\
+        .arg n, scalar, 4\n\
+        .arg global, 8\n\
+        .arg out, global, 8, 8, 8, zext, general  # comment\n\
+        .arg delta, scalar, 2, 4, 4, sext\n\
+        .arg dims, griddim\n\
+        .arg gridoffset\n\
+        .proginfo\n.text\nk: s_endpgm\n";
+    let a = assembled(src);
+    let b = a.gallium.clone().unwrap();
+    use ArgSemantic::*;
+    use ArgType::*;
+    assert_eq!(
+        kernel(&b, "k").args,
+        vec![
+            arg(Scalar, 4, 4, 4, false, General),
+            arg(Global, 8, 8, 8, false, General),
+            arg(Global, 8, 8, 8, false, General),
+            arg(Scalar, 2, 4, 4, true, General),
+            arg(Scalar, 4, 4, 4, false, GridDimension),
+            arg(Scalar, 4, 4, 4, false, GridOffset),
+        ]
+    );
+    assert_eq!(a.gallium_decls.len(), 1);
+    let d = &a.gallium_decls[0];
+    assert_eq!(d.name, "k");
+    assert_eq!((d.pos.line, d.pos.column), (2, 9));
+    let names: Vec<_> = d.args.iter().map(|a| a.name.as_deref()).collect();
+    assert_eq!(
+        names,
+        [
+            Some("n"),
+            None,
+            Some("out"),
+            Some("delta"),
+            Some("dims"),
+            None
+        ]
+    );
+    assert_eq!(
+        d.args[2].declaration,
+        ".arg out, global, 8, 8, 8, zext, general"
+    );
+    assert_eq!((d.args[3].pos.line, d.args[3].pos.column), (7, 6));
+    assert_eq!((d.args[1].pos.line, d.args[1].pos.column), (5, 1));
+    // Names change nothing in the binary.
+    let unnamed = src
+        .replace("n, scalar", "scalar")
+        .replace("out, ", "")
+        .replace("delta, ", "")
+        .replace("dims, ", "");
+    assert_eq!(
+        assembled(&unnamed).gallium_bytes().unwrap(),
+        a.gallium_bytes().unwrap()
+    );
+}
+
+#[test]
+fn named_argument_errors() {
+    let k = ".gallium\n.kernel k\n .args\n";
+    assert_err(
+        &format!("{k}.arg n, scalar, 4\n.arg n, global, 8"),
+        "5:6: argument name 'n' is already used by argument 0 of kernel 'k'",
+    );
+    assert_err(
+        &format!("{k}.arg n, scaler, 4"),
+        "4:9: unknown argument type 'scaler' after the argument name 'n'",
+    );
+    // Not a name: a misspelt type stays a misspelt type.
+    assert_err(
+        &format!("{k}.arg scaler, 4"),
+        "4:6: unknown argument type 'scaler'",
+    );
+    assert_err(
+        &format!("{k}.arg n, global"),
+        "global argument needs a size",
+    );
+    // A type keyword is never a name.
+    assert_err(
+        &format!("{k}.arg global, scalar, 4"),
+        "must be defined here",
+    );
+}

@@ -1,34 +1,64 @@
 //! `gcn_kernel!`: AMD GCN kernels written inline in Rust, assembled at
-//! compile time by `gcn-asm`.
+//! compile time by `gcn-asm` into a GalliumCompute binary with typed
+//! argument structs.
 //!
 //! Three input forms take the whole CLRX assembler (macros, conditionals,
-//! every instruction, pseudo-ops):
+//! every instruction, the Gallium pseudo-ops):
 //!
 //! 1. Rust tokens: `gcn_kernel! { .gpu tonga  s_add_u32 s1, s2, s3 }`. Line
 //!    structure is recovered from the token positions; use `//` and
 //!    `/* */` comments (`#` comments and `\arg` need forms 2 or 3).
 //! 2. A string literal with verbatim CLRX source: `gcn_kernel!(r#"…"#)`.
 //! 3. A file relative to the crate's `CARGO_MANIFEST_DIR`:
-//!    `gcn_kernel!(file = "kernels/vadd.s")`; `.include` resolves next to it
-//!    and editing the file rebuilds the crate.
+//!    `gcn_kernel!(file = "kernels/vadd.s")`; `.include` resolves next to it.
+//!
+//! Editing the file or anything it `.include`s or `.incbin`s rebuilds the
+//! crate (the expansion `include_bytes!`s them). In forms 1 and 2,
+//! `.include` also searches `CARGO_MANIFEST_DIR`.
 //!
 //! Options (`gpu = "tonga"`, `arch = "gcn1.4"`) follow a literal or a file
 //! as `, key = "value"`, and precede tokens as `#![gpu = "tonga"]`; `.gpu`
-//! and `.arch` in the source win.
+//! and `.arch` in the source win. Any form may start with a module header,
+//! `mod NAME;` or `pub mod NAME;` (any visibility): the items are then
+//! emitted inside that module instead of the calling one. (Write such a
+//! call with braces, `gcn_kernel! { mod k; … }`: rustfmt rewrites
+//! `mod k; "…"` inside parentheses.)
 //!
-//! Every assembler diagnostic becomes a compile error: at the offending
-//! token in form 1, at the literal or path (with the `LINE:COL` of the
-//! assembly text) in forms 2 and 3; all errors are reported in one build.
+//! # Expansion
 //!
-//! The expansion is provisional until the Gallium container lands: it
-//! defines `CODE`, the bytes of `.text`.
+//! - `BINARY: &[u8]` — the complete GalliumCompute file, as `gcnasm -b
+//!   gallium` writes it (absent when the source says `.rawcode`).
+//! - `CODE: &[u8]` — the machine code (`.text`).
+//! - `KERNELS: &[Kernel]` — every kernel, sorted by name.
+//! - Per kernel `vadd`: `VADD: gcn_runtime::kernel::Kernel` (name, code
+//!   offset, proginfo, argument table) and `VaddArgs`, a struct with one
+//!   field per user argument (`.arg NAME, TYPE, …` names it; unnamed ones
+//!   are `argN`, N the `.arg` index) implementing
+//!   `gcn_runtime::kernel::KernelArgs`.
+//!
+//! All items are `const`s and types, so they work in `const` contexts. The
+//! expansion names only `::gcn_runtime` and `::core` paths. Item names are
+//! fixed, so one call fills one module: put each call in its own module
+//! (or use the `mod NAME;` header); a second call in the same module stops
+//! with "the name `gcn_kernel_may_be_called_once_per_module` is defined
+//! multiple times".
+//!
+//! # Diagnostics
+//!
+//! Every assembler error becomes a compile error: at the offending token in
+//! form 1, at the literal or path (with the `LINE:COL` of the assembly
+//! text) in forms 2 and 3; all errors are reported in one build. Warnings
+//! become `deprecated` warnings at the same place (stable Rust has no
+//! other way for a proc macro to warn), e.g.
+//! ``use of deprecated constant `_::gcn_kernel_warning`: 3:5: …``.
 
 use std::path::PathBuf;
 
-use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
+use proc_macro2::{Delimiter, Ident, Span, TokenStream, TokenTree};
 use quote::{quote, quote_spanned};
 use syn::LitStr;
 
+mod emit;
 mod source;
 
 use gcn_asm::{assemble, AssembleOptions, Device, Diagnostic, GcnVersion};
@@ -48,6 +78,9 @@ enum Origin {
     Literal(Span),
     File { path_span: Span, path: PathBuf },
 }
+
+/// The main source's name in diagnostics of forms 1 and 2.
+const MAIN_NAME: &str = "<gcn_kernel!>";
 
 fn error(span: Span, message: &str) -> TokenStream {
     quote_spanned!(span=> ::core::compile_error!(#message);)
@@ -111,18 +144,86 @@ fn apply_option(key: &str, value: &LitStr, opts: &mut AssembleOptions) -> Result
     Ok(())
 }
 
+/// The optional `[VIS] mod NAME;` header: the visibility tokens and the
+/// module name.
+struct ModHeader {
+    vis: TokenStream,
+    name: Ident,
+}
+
+/// Splits a leading `[pub[(…)]] mod NAME;` off `input`.
+fn mod_header(input: TokenStream) -> Result<(Option<ModHeader>, TokenStream), TokenStream> {
+    let trees: Vec<TokenTree> = input.clone().into_iter().collect();
+    let mut i = 0;
+    let mut vis = TokenStream::new();
+    if matches!(trees.first(), Some(TokenTree::Ident(id)) if id == "pub") {
+        vis.extend([trees[0].clone()]);
+        i = 1;
+        if let Some(TokenTree::Group(g)) = trees.get(1) {
+            if g.delimiter() == Delimiter::Parenthesis {
+                vis.extend([trees[1].clone()]);
+                i = 2;
+            }
+        }
+    }
+    match trees.get(i) {
+        Some(TokenTree::Ident(m)) if m == "mod" => {}
+        _ if i > 0 => {
+            return Err(error(
+                trees[0].span(),
+                "expected `mod NAME;` after the visibility",
+            ))
+        }
+        _ => return Ok((None, input)),
+    }
+    let name = match trees.get(i + 1) {
+        Some(TokenTree::Ident(name)) => name.clone(),
+        other => {
+            let span = other.map_or(trees[i].span(), |t| t.span());
+            return Err(error(span, "expected a module name after `mod`"));
+        }
+    };
+    match trees.get(i + 2) {
+        Some(TokenTree::Punct(p)) if p.as_char() == ';' => {}
+        other => {
+            let span = other.map_or(name.span(), |t| t.span());
+            return Err(error(span, "expected `;` after `mod NAME`"));
+        }
+    }
+    let rest = trees[i + 3..].iter().cloned().collect();
+    Ok((Some(ModHeader { vis, name }), rest))
+}
+
 fn expand(input: TokenStream) -> Result<TokenStream, TokenStream> {
+    let (header, input) = mod_header(input)?;
+    let items = expand_items(input)?;
+    Ok(match header {
+        Some(ModHeader { vis, name }) => {
+            let doc = format!("Kernels assembled by `gcn_kernel!` (module `{name}`).");
+            quote! {
+                #[doc = #doc]
+                #vis mod #name {
+                    #items
+                }
+            }
+        }
+        None => items,
+    })
+}
+
+fn expand_items(input: TokenStream) -> Result<TokenStream, TokenStream> {
     let mut opts = AssembleOptions {
-        file_name: "<gcn_kernel!>".into(),
+        file_name: MAIN_NAME.into(),
         ..AssembleOptions::default()
     };
     let whole = Span::call_site();
+    let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from);
     let mut tokens = input.clone().into_iter().peekable();
     let (text, origin) = match tokens.peek() {
         Some(TokenTree::Literal(_)) => {
             let lit = match tokens.next() {
                 Some(t) => syn::parse2::<LitStr>(t.into()).map_err(|e| e.to_compile_error())?,
-                None => unreachable_input(whole)?,
+                None => return Err(error(whole, "expected a string literal")),
             };
             options(&mut tokens, &mut opts)?;
             (lit.value(), Origin::Literal(lit.span()))
@@ -135,10 +236,7 @@ fn expand(input: TokenStream) -> Result<TokenStream, TokenStream> {
                 None => return Err(error(whole, "expected a path after `file =`")),
             };
             options(&mut tokens, &mut opts)?;
-            let dir = std::env::var_os("CARGO_MANIFEST_DIR")
-                .map(PathBuf::from)
-                .unwrap_or_default();
-            let path = dir.join(lit.value());
+            let path = manifest_dir.clone().unwrap_or_default().join(lit.value());
             let text = std::fs::read_to_string(&path).map_err(|e| {
                 let message = format!(
                     "cannot read `{}` (relative to the crate's CARGO_MANIFEST_DIR): {e}",
@@ -185,37 +283,22 @@ fn expand(input: TokenStream) -> Result<TokenStream, TokenStream> {
             (source.text.clone(), Origin::Tokens(source))
         }
     };
+    if !matches!(origin, Origin::File { .. }) {
+        // Forms 1 and 2 have no file of their own: `.include` looks in the
+        // crate's directory.
+        opts.include_dirs.extend(manifest_dir);
+    }
 
     match assemble(&text, &opts) {
-        Ok(assembly) => {
-            let code = assembly.text();
-            let rebuild = match &origin {
-                Origin::File { path, .. } => {
-                    let path = path.display().to_string();
-                    quote!(
-                        const _: &[u8] = ::core::include_bytes!(#path);
-                    )
-                }
-                _ => quote!(),
-            };
-            Ok(quote! {
-                #rebuild
-                /// The machine code of the kernel source (`.text`).
-                pub const CODE: &[u8] = &[#(#code),*];
-            })
-        }
+        Ok(assembly) => emit::items(&assembly, &origin),
         Err(diagnostics) => {
             let mut out = TokenStream::new();
-            for d in diagnostics.0.iter().filter(|d| d.is_error()) {
+            for d in diagnostics.errors() {
                 out.extend(report(d, &origin));
             }
             Err(out)
         }
     }
-}
-
-fn unreachable_input(span: Span) -> Result<LitStr, TokenStream> {
-    Err(error(span, "expected a string literal"))
 }
 
 /// `file = "…"` (as opposed to assembly starting with a symbol `file`).
@@ -228,17 +311,76 @@ fn is_file_form(input: &TokenStream) -> bool {
     )
 }
 
+/// The span a diagnostic at `d` points at, and its message as shown there.
+fn locate(d: &Diagnostic, origin: &Origin) -> (Span, String) {
+    match origin {
+        Origin::Tokens(source) if d.pos.file.as_ref() == MAIN_NAME => {
+            (source.span_at(d.pos.line, d.pos.column), d.message.clone())
+        }
+        Origin::Tokens(_) => (Span::call_site(), d.to_string()),
+        Origin::Literal(span) if d.pos.file.as_ref() == MAIN_NAME => (
+            *span,
+            format!("{}:{}: {}", d.pos.line, d.pos.column, d.message),
+        ),
+        Origin::Literal(span) => (*span, d.to_string()),
+        Origin::File { path_span, .. } => (*path_span, d.to_string()),
+    }
+}
+
 /// A compile error for one assembler diagnostic.
 fn report(d: &Diagnostic, origin: &Origin) -> TokenStream {
-    match origin {
-        Origin::Tokens(source) if d.pos.file.as_ref() == "<gcn_kernel!>" => {
-            error(source.span_at(d.pos.line, d.pos.column), &d.message)
+    let (span, message) = locate(d, origin);
+    error(span, &message)
+}
+
+#[cfg(test)]
+mod tests {
+    //! The expansion outside a compiler (proc-macro2's fallback), for what
+    //! trybuild cannot reach: trybuild builds in its own directory, so
+    //! paths relative to `CARGO_MANIFEST_DIR` are tested here.
+
+    use super::*;
+
+    fn expand_str(input: TokenStream) -> String {
+        match expand(input) {
+            Ok(t) | Err(t) => t.to_string(),
         }
-        Origin::Tokens(_) => error(Span::call_site(), &d.to_string()),
-        Origin::Literal(span) => error(
-            *span,
-            &format!("{}:{}: {}", d.pos.line, d.pos.column, d.message),
-        ),
-        Origin::File { path_span, .. } => error(*path_span, &d.to_string()),
+    }
+
+    #[test]
+    fn file_form_errors_name_file_line_and_column() {
+        let out = expand_str(quote!(file = "testdata/bad.s"));
+        assert!(out.contains(r#""testdata/bad.s:4:15: error: "#), "{out}");
+        // An error in an included file names that file and where it was
+        // included from.
+        assert!(
+            out.contains("bad.inc:2:15: error: first source must be a scalar register, not v2"),
+            "{out}"
+        );
+        assert!(
+            out.contains("testdata/bad.s:5:10: note: in expansion from here"),
+            "{out}"
+        );
+        assert_eq!(out.matches("compile_error").count(), 2, "{out}");
+    }
+
+    #[test]
+    fn files_read_are_rebuild_triggers() {
+        let out = expand_str(quote!(file = "testdata/good.s"));
+        assert!(!out.contains("compile_error"), "{out}");
+        assert_eq!(out.matches("include_bytes").count(), 2, "{out}");
+        assert!(out.contains("good.inc"), "{out}");
+        // Forms 1 and 2 find includes in the crate directory.
+        let out = expand_str(quote!(".gpu tonga\n.include \"testdata/good.inc\"\n"));
+        assert!(!out.contains("compile_error"), "{out}");
+        assert!(out.contains("good.inc"), "{out}");
+    }
+
+    #[test]
+    fn module_header_wraps_the_items() {
+        // Braces: rustfmt rewrites `mod k; "…"` inside parentheses.
+        let out = expand_str(quote! { pub(crate) mod k; ".gpu tonga\ns_endpgm\n" });
+        assert!(out.starts_with("# [doc"), "{out}");
+        assert!(out.contains("pub (crate) mod k {"), "{out}");
     }
 }

@@ -1,9 +1,11 @@
-//! Runtime support for GCN kernels: resource descriptors, device memory and a
-//! CPU emulator.
+//! Runtime support for GCN kernels: kernel handles and the Gallium kernel
+//! input buffer ([`kernel`]); resource descriptors, device memory and a CPU
+//! emulator arrive with their own issues.
 //!
-//! Today it re-exports the assembler and the `gcn_kernel!` macro, so a user
-//! depends on this one crate; descriptors, memory and the emulator arrive
-//! with their own issues.
+//! It re-exports the assembler and the `gcn_kernel!` macro, so a user
+//! depends on this one crate.
 
 pub use gcn_asm;
 pub use gcn_macros::gcn_kernel;
+
+pub mod kernel;

@@ -11,7 +11,7 @@
 //! kernels.
 //!
 //! - [`GalliumBinary`] and friends: what a binary holds.
-//! - [`write()`]: a binary to bytes; [`read`]: bytes back to a binary (every
+//! - [`write`](fn@write): a binary to bytes; [`read`](fn@read): bytes back to a binary (every
 //!   malformation is a [`GalliumError`], never a panic).
 //! - [`config`]: the `PGM_RSRC1`/`PGM_RSRC2`/scratch values from a kernel
 //!   configuration (`.config`), as CLRX computes them.
@@ -24,6 +24,8 @@ pub use reader::read;
 pub use writer::{write, write_with, WriteOptions};
 
 use std::fmt;
+
+use crate::diag::SourcePos;
 
 /// Register address of `PGM_RSRC1` in `.AMDGPU.config` (COMPUTE_PGM_RSRC1).
 pub const PGM_RSRC1: u32 = 0xb848;
@@ -194,6 +196,31 @@ pub struct Kernel {
     pub args: Vec<KernelArg>,
     /// The `.AMDGPU.config` pairs of the kernel (3, or 5 from LLVM 3.9 on).
     pub prog_info: Vec<ProgInfoEntry>,
+}
+
+/// How the source declared a kernel's argument: what the binary format does
+/// not keep (see [`KernelDecl`]).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ArgDecl {
+    /// The name given as `.arg NAME, TYPE, …` (an extension of CLRX's
+    /// syntax), if any.
+    pub name: Option<String>,
+    /// Where the name is (where the `.arg` is, for an unnamed argument).
+    pub pos: SourcePos,
+    /// The `.arg` statement as written (comments removed).
+    pub declaration: String,
+}
+
+/// A kernel as the source declared it, for tools that present kernels to
+/// people (`gcn_kernel!` builds typed argument structs from it).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct KernelDecl {
+    /// Name.
+    pub name: String,
+    /// Where `.kernel` names it.
+    pub pos: SourcePos,
+    /// One per `.arg`, parallel to [`Kernel::args`] of the kernel.
+    pub args: Vec<ArgDecl>,
 }
 
 /// A whole GalliumCompute binary: what Clover and `clrxdisasm` read from it.

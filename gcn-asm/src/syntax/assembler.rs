@@ -16,7 +16,7 @@ use crate::diag::{Diagnostic, Diagnostics, SourcePos};
 use crate::encode::context::{
     ExprValue, Fixup, OperandContext, OperandError, RegisterSymbol, SectionId, Value,
 };
-use crate::gallium::{GalliumBinary, GalliumError};
+use crate::gallium::{GalliumBinary, GalliumError, KernelDecl};
 
 use super::conditionals::Cond;
 use super::cursor::Cursor;
@@ -124,6 +124,12 @@ pub struct Assembly {
     /// The GalliumCompute binary (kernels with their arguments and computed
     /// proginfo, code, global data) when the format is Gallium.
     pub gallium: Option<GalliumBinary>,
+    /// The Gallium kernels as declared, in source order, with argument
+    /// names and positions (which the binary does not keep).
+    pub gallium_decls: Vec<KernelDecl>,
+    /// Files read by `.include` and `.incbin`, in order (for build systems
+    /// that rebuild when one changes).
+    pub files_read: Vec<PathBuf>,
 }
 
 impl Assembly {
@@ -249,6 +255,8 @@ pub(crate) struct Assembler<'o> {
     pub stop: bool,
     pub expanded_lines: u64,
     pub printed: Vec<String>,
+    /// Files read by `.include`/`.incbin`.
+    pub files_read: Vec<PathBuf>,
     /// Kernels, their descriptions and register usage (Gallium format).
     pub(crate) gallium: super::gallium::GalliumState,
 }
@@ -301,6 +309,7 @@ impl<'o> Assembler<'o> {
             stop: false,
             expanded_lines: 0,
             printed: Vec::new(),
+            files_read: Vec::new(),
             gallium: Default::default(),
         };
         for (name, value) in &opts.defines {
@@ -941,6 +950,7 @@ impl<'o> Assembler<'o> {
             }
         }
         let gallium = self.gallium_finish();
+        let gallium_decls = self.gallium_decls();
         let has_errors = self.diags.iter().any(|d| d.is_error()) || self.errors > 0;
         if has_errors {
             return Err(Diagnostics(self.diags));
@@ -961,6 +971,8 @@ impl<'o> Assembler<'o> {
             is_64bit: self.is_64bit,
             printed: self.printed,
             gallium,
+            gallium_decls,
+            files_read: self.files_read,
         })
     }
 

@@ -18,7 +18,9 @@ use crate::gallium::config::{
     max_sgprs, prog_info, Dims, KernelConfig, RegisterUsage, LLVM_3_9, MAX_LOCAL_SIZE,
     MAX_USER_DATA, MAX_VGPRS,
 };
-use crate::gallium::{ArgSemantic, ArgType, GalliumBinary, Kernel, KernelArg, ProgInfoEntry};
+use crate::gallium::{
+    ArgDecl, ArgSemantic, ArgType, GalliumBinary, Kernel, KernelArg, KernelDecl, ProgInfoEntry,
+};
 
 use super::assembler::{skip_spaces, Assembler, BinaryFormat};
 use super::expr::{resolve_symbol, scan_symbol};
@@ -50,6 +52,8 @@ struct KernelState {
     /// Where `.kernel` declared it (for errors found at the end).
     pos: SourcePos,
     args: Vec<KernelArg>,
+    /// Names, positions and texts of the `.arg`s (parallel to `args`).
+    arg_decls: Vec<ArgDecl>,
     config: Option<KernelConfig>,
     prog_info: Option<Vec<ProgInfoEntry>>,
     /// Registers of the `.kcode` blocks that include the kernel.
@@ -262,6 +266,7 @@ impl Assembler<'_> {
                     name: name.to_string(),
                     pos,
                     args: Vec::new(),
+                    arg_decls: Vec::new(),
                     config: None,
                     prog_info: None,
                     usage: RegisterUsage::default(),
@@ -415,7 +420,13 @@ impl Assembler<'_> {
         Some(out)
     }
 
-    /// `.arg TYPE[, SIZE[, TARGETSIZE[, ALIGNMENT[, sext|zext[, SEMANTIC]]]]]`
+    /// `.arg [NAME,] TYPE[, SIZE[, TARGETSIZE[, ALIGNMENT[, sext|zext[, SEMANTIC]]]]]`
+    ///
+    /// The optional leading NAME is an extension of CLRX's syntax (the
+    /// binary keeps no names; `gcn_kernel!` names its struct fields after
+    /// them). It is recognised when the first field is a plain name that is
+    /// not an argument type and the second field is a plain name too (the
+    /// type), so every CLRX `.arg` keeps its meaning.
     fn gallium_arg(&mut self, text: &str, start: usize, p: usize) {
         let Some(k) = self
             .gallium
@@ -425,7 +436,28 @@ impl Assembler<'_> {
             self.error(start, ".arg must be inside a kernel's .args");
             return;
         };
-        let fields: Vec<(usize, &str)> = split_fields(text, p);
+        let mut fields: Vec<(usize, &str)> = split_fields(text, p);
+        let mut name = None;
+        if fields.len() >= 2
+            && is_plain_name(fields[0].1)
+            && !is_arg_type_keyword(fields[0].1)
+            && is_plain_name(fields[1].1)
+        {
+            let (at, given) = fields.remove(0);
+            let kernel = &self.gallium.kernels[k];
+            if let Some(i) = kernel
+                .arg_decls
+                .iter()
+                .position(|d| d.name.as_deref() == Some(given))
+            {
+                let msg = format!(
+                    "argument name '{given}' is already used by argument {i} of kernel '{}'",
+                    kernel.name
+                );
+                return self.error(at, msg);
+            }
+            name = Some((given.to_string(), at));
+        }
         let (type_at, type_name) = fields[0];
         let lower = type_name.to_ascii_lowercase();
         let (ty, mut semantic, shortcut) = match lower.as_str() {
@@ -437,7 +469,14 @@ impl Assembler<'_> {
                     return self.error(type_at, "expected an argument type");
                 }
                 None => {
-                    return self.error(type_at, format!("unknown argument type '{type_name}'"));
+                    let after = match &name {
+                        Some((n, _)) => format!(" after the argument name '{n}'"),
+                        None => String::new(),
+                    };
+                    return self.error(
+                        type_at,
+                        format!("unknown argument type '{type_name}'{after}"),
+                    );
                 }
             },
         };
@@ -506,13 +545,22 @@ impl Assembler<'_> {
                 }
             }
         }
-        self.gallium.kernels[k].args.push(KernelArg {
+        // A named argument is located at its name (what tools complain
+        // about), an unnamed one at `.arg`.
+        let pos = self.pos_at(name.as_ref().map_or(start, |n| n.1));
+        let kernel = &mut self.gallium.kernels[k];
+        kernel.args.push(KernelArg {
             ty,
             size,
             target_size,
             target_align,
             sign_extended,
             semantic,
+        });
+        kernel.arg_decls.push(ArgDecl {
+            name: name.map(|n| n.0),
+            pos,
+            declaration: text[start..].trim().to_string(),
         });
     }
 
@@ -828,6 +876,20 @@ impl Assembler<'_> {
         }
     }
 
+    /// The kernels as the source declared them (order of `.kernel`), with
+    /// their argument names: what the binary does not keep.
+    pub(crate) fn gallium_decls(&self) -> Vec<KernelDecl> {
+        self.gallium
+            .kernels
+            .iter()
+            .map(|k| KernelDecl {
+                name: k.name.clone(),
+                pos: k.pos.clone(),
+                args: k.arg_decls.clone(),
+            })
+            .collect()
+    }
+
     /// True when `.` is in `.text` (where kernel labels start kernels).
     pub(crate) fn in_code_section(&self) -> bool {
         self.cur == CurrentSection::Section(0)
@@ -844,6 +906,23 @@ fn config_flag<'c>(c: &'c mut KernelConfig, lower: &str) -> Option<&'c mut bool>
         ".privmode" => &mut c.priv_mode,
         _ => return None,
     })
+}
+
+/// True for a name usable as an argument name: letters, digits, `_`, `.`
+/// and `$`, not starting with a digit or `.` (so never an expression or a
+/// number).
+fn is_plain_name(field: &str) -> bool {
+    let mut chars = field.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '$'))
+}
+
+/// True for the words `.arg` takes as its type.
+fn is_arg_type_keyword(field: &str) -> bool {
+    let lower = field.to_ascii_lowercase();
+    matches!(lower.as_str(), "griddim" | "gridoffset") || ArgType::from_name(&lower).is_some()
 }
 
 /// Splits the operands from `p` at top-level commas into trimmed fields

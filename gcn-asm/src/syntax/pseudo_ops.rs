@@ -1107,6 +1107,7 @@ impl Assembler<'_> {
             self.error(at, format!("include file '{name}' is not UTF-8 text"));
             return;
         };
+        self.files_read.push(path.clone());
         let invoked_at = self.pos_at(at);
         self.frames.push(Frame {
             text: Rc::from(content),
@@ -1145,6 +1146,7 @@ impl Assembler<'_> {
                 return;
             }
         };
+        self.files_read.push(path.clone());
         let offset = args[0].unwrap_or(0);
         if offset < 0 || offset as usize > content.len() {
             self.error(at, "offset out of the file");

@@ -1,0 +1,3 @@
+.gpu tonga
+.include "good.inc"
+s_endpgm

@@ -1,0 +1,560 @@
+//! Kernels of a GalliumCompute binary and their input buffer.
+//!
+//! `gcn_kernel!` emits, per kernel, a [`Kernel`] handle (name, code offset,
+//! proginfo, argument table) and an argument struct implementing
+//! [`KernelArgs`]. The generated code only lists the struct's fields; how
+//! they become the bytes the kernel reads is decided here, once:
+//! [`Kernel::write_input`].
+//!
+//! # The kernel input buffer (old Gallium ABI)
+//!
+//! The kernel finds the address of its input buffer in `s[0:1]`. The buffer
+//! starts with 9 dwords the dispatcher fills — work-group counts, global
+//! sizes and local sizes for x, y and z — followed, from byte 36, by the
+//! arguments in `.arg` order. Each argument is extended to its target size
+//! (`sext`: sign-extended, `zext`: zero-extended) and aligned to its target
+//! alignment *relative to byte 36* (Clover builds the argument part alone;
+//! the driver prepends the 36 bytes).
+//!
+//! Arguments by semantic, as Clover binds them:
+//!
+//! | semantic | what is written |
+//! |---|---|
+//! | `general` | the user's value (see below) |
+//! | `griddim` | the number of dimensions of the dispatch (`u32`) |
+//! | `gridoffset` | the global offsets x, y, z: three values, each extended and aligned |
+//! | `imgsize` | width, height, depth of the preceding image argument: three values |
+//! | `imgformat` | channel data type and channel order of the preceding image: two values |
+//!
+//! User values by argument type:
+//!
+//! | type | Rust value | what is written |
+//! |---|---|---|
+//! | `scalar` | integers, arrays: exactly `size` bytes | the bytes, extended to the target size |
+//! | `global`, `constant` | [`DevicePtr`] | the address, extended (or, for 4-byte pointers, truncated if it fits) |
+//! | `local` | [`LocalMemory`] | the byte offset in local memory the dispatcher gives the buffer |
+//! | `image*` | [`Image`] (placeholder) | the image's resource slot |
+//! | `sampler` | [`Sampler`] (placeholder) | nothing: Clover passes samplers out of band |
+//!
+//! Local buffers are placed one after the other in local memory, from
+//! offset 0, in argument order, without padding (as Clover does); the total
+//! is [`KernelInput::local_memory`].
+
+use std::fmt;
+
+pub use gcn_asm::gallium::{ArgSemantic, ArgType, KernelArg, ProgInfoEntry};
+
+/// Size of the dispatch header that precedes the arguments: 9 dwords.
+pub const HEADER_SIZE: usize = 36;
+
+/// A kernel of a GalliumCompute binary, as `gcn_kernel!` describes it in a
+/// `const`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Kernel {
+    /// The kernel's name (the symbol Clover looks up).
+    pub name: &'static str,
+    /// The whole GalliumCompute binary the kernel belongs to.
+    pub binary: &'static [u8],
+    /// Offset of the kernel's first instruction in the code (`.text`).
+    pub offset: u32,
+    /// The `.AMDGPU.config` register address/value pairs (PGM_RSRC1,
+    /// PGM_RSRC2, scratch; plus spilled register counts from LLVM 3.9 on).
+    pub prog_info: &'static [ProgInfoEntry],
+    /// The arguments, in `.arg` order.
+    pub args: &'static [Arg],
+}
+
+/// One argument of a [`Kernel`]: the binary's record plus the name and the
+/// declaration from the source.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Arg {
+    /// The field name (`.arg NAME, …`, else `argN` with N the index).
+    pub name: &'static str,
+    /// Type, sizes, alignment, extension and semantic, as in the binary.
+    pub record: KernelArg,
+    /// The `.arg` statement as written in the source.
+    pub declaration: &'static str,
+}
+
+impl Kernel {
+    /// The value of proginfo register `address`, if the kernel has it.
+    pub const fn prog_info_value(&self, address: u32) -> Option<u32> {
+        let mut i = 0;
+        while i < self.prog_info.len() {
+            if self.prog_info[i].address == address {
+                return Some(self.prog_info[i].value);
+            }
+            i += 1;
+        }
+        None
+    }
+
+    /// COMPUTE_PGM_RSRC1 (register counts, float mode, …); 0 when absent.
+    pub const fn pgm_rsrc1(&self) -> u32 {
+        match self.prog_info_value(gcn_asm::gallium::PGM_RSRC1) {
+            Some(v) => v,
+            None => 0,
+        }
+    }
+
+    /// COMPUTE_PGM_RSRC2 (user SGPRs, TGID_*_EN, TG_SIZE_EN, LDS size, …);
+    /// 0 when absent.
+    pub const fn pgm_rsrc2(&self) -> u32 {
+        match self.prog_info_value(gcn_asm::gallium::PGM_RSRC2) {
+            Some(v) => v,
+            None => 0,
+        }
+    }
+
+    /// The number of user SGPRs the kernel expects (PGM_RSRC2 bits 1-5).
+    pub const fn user_sgprs(&self) -> u32 {
+        (self.pgm_rsrc2() >> 1) & 0x1f
+    }
+
+    /// The arguments the user supplies (semantic `general`), in order: the
+    /// fields of the generated argument struct.
+    pub fn user_args(&self) -> impl Iterator<Item = &'static Arg> {
+        self.args
+            .iter()
+            .filter(|a| a.record.semantic == ArgSemantic::General)
+    }
+
+    /// Builds the kernel input buffer for `dispatch` from the user values
+    /// (one per [`Kernel::user_args`], in order).
+    pub fn write_input(
+        &self,
+        values: &[ArgValue],
+        dispatch: &Dispatch,
+    ) -> Result<KernelInput, ArgError> {
+        write_input(self.args, values, dispatch)
+    }
+}
+
+/// The typed arguments of one kernel (generated by `gcn_kernel!`).
+pub trait KernelArgs {
+    /// The kernel the arguments are for.
+    const KERNEL: Kernel;
+
+    /// Calls `visit` with the value of every user argument, in `.arg`
+    /// order.
+    fn visit_values(&self, visit: &mut dyn FnMut(ArgValue));
+
+    /// The values of the user arguments, in `.arg` order.
+    fn values(&self) -> Vec<ArgValue> {
+        let mut out = Vec::new();
+        self.visit_values(&mut |v| out.push(v));
+        out
+    }
+
+    /// The kernel input buffer for `dispatch`: header, these arguments and
+    /// the ones the dispatcher fills (`griddim`, `gridoffset`, …).
+    fn write_input(&self, dispatch: &Dispatch) -> Result<KernelInput, ArgError> {
+        Self::KERNEL.write_input(&self.values(), dispatch)
+    }
+}
+
+/// An address in device memory, as a `global` or `constant` argument
+/// passes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct DevicePtr(pub u64);
+
+/// The size in bytes of a buffer in local memory (LDS), as a `local`
+/// argument asks for it; the kernel receives the buffer's offset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct LocalMemory(pub u32);
+
+/// An image argument — placeholder until the runtime has images: the
+/// resource slot written into the input buffer, and what the `imgsize` and
+/// `imgformat` arguments that follow it pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Image {
+    /// Index of the image's resource (Clover: its sampler-view slot).
+    pub slot: u32,
+    /// Width, height and depth in pixels.
+    pub size: [u32; 3],
+    /// OpenCL channel data type (`CL_UNORM_INT8`, …).
+    pub channel_data_type: u32,
+    /// OpenCL channel order (`CL_RGBA`, …).
+    pub channel_order: u32,
+}
+
+/// A sampler argument — placeholder until the runtime has samplers: Clover
+/// passes samplers out of band, so nothing is written for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Sampler(pub u32);
+
+/// The value of one user argument.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ArgValue {
+    /// A `scalar`: its little-endian bytes (as many as the argument's size).
+    Scalar(Vec<u8>),
+    /// A `global` or `constant` pointer.
+    Pointer(DevicePtr),
+    /// A `local` buffer's size.
+    Local(LocalMemory),
+    /// An image.
+    Image(Image),
+    /// A sampler.
+    Sampler(Sampler),
+}
+
+/// A Rust value that can be a kernel argument.
+pub trait ArgField {
+    /// The value as the input-buffer writer takes it.
+    fn arg_value(&self) -> ArgValue;
+}
+
+macro_rules! scalar_fields {
+    ($($t:ty),*) => {$(
+        impl ArgField for $t {
+            fn arg_value(&self) -> ArgValue {
+                ArgValue::Scalar(self.to_le_bytes().to_vec())
+            }
+        }
+    )*};
+}
+scalar_fields!(u8, i8, u16, i16, u32, i32, u64, i64, u128, i128, f32, f64);
+
+impl<const N: usize> ArgField for [u8; N] {
+    fn arg_value(&self) -> ArgValue {
+        ArgValue::Scalar(self.to_vec())
+    }
+}
+
+impl<const N: usize> ArgField for [u32; N] {
+    fn arg_value(&self) -> ArgValue {
+        ArgValue::Scalar(self.iter().flat_map(|w| w.to_le_bytes()).collect())
+    }
+}
+
+impl ArgField for DevicePtr {
+    fn arg_value(&self) -> ArgValue {
+        ArgValue::Pointer(*self)
+    }
+}
+
+impl ArgField for LocalMemory {
+    fn arg_value(&self) -> ArgValue {
+        ArgValue::Local(*self)
+    }
+}
+
+impl ArgField for Image {
+    fn arg_value(&self) -> ArgValue {
+        ArgValue::Image(*self)
+    }
+}
+
+impl ArgField for Sampler {
+    fn arg_value(&self) -> ArgValue {
+        ArgValue::Sampler(*self)
+    }
+}
+
+/// The shape of a dispatch: what the header and the `griddim` and
+/// `gridoffset` arguments hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Dispatch {
+    /// Number of dimensions (1-3).
+    pub dims: u32,
+    /// Global size (work-items) per dimension; 1 for unused dimensions.
+    pub global_size: [u32; 3],
+    /// Local size (work-items per work-group) per dimension; 1 for unused
+    /// dimensions.
+    pub local_size: [u32; 3],
+    /// Global offset per dimension; 0 for unused dimensions.
+    pub global_offset: [u32; 3],
+}
+
+impl Dispatch {
+    /// A 1-dimensional dispatch of `global` work-items in work-groups of
+    /// `local`.
+    pub const fn new_1d(global: u32, local: u32) -> Self {
+        Dispatch {
+            dims: 1,
+            global_size: [global, 1, 1],
+            local_size: [local, 1, 1],
+            global_offset: [0; 3],
+        }
+    }
+
+    /// A dispatch of `dims` dimensions (the unused ones are set to 1 and 0).
+    pub fn new(dims: u32, global: [u32; 3], local: [u32; 3]) -> Self {
+        let mut d = Dispatch {
+            dims,
+            global_size: global,
+            local_size: local,
+            global_offset: [0; 3],
+        };
+        for i in (dims as usize).min(3)..3 {
+            d.global_size[i] = 1;
+            d.local_size[i] = 1;
+        }
+        d
+    }
+
+    /// The same dispatch with global offsets.
+    pub const fn with_offset(mut self, offset: [u32; 3]) -> Self {
+        self.global_offset = offset;
+        self
+    }
+
+    /// Work-group counts per dimension.
+    pub fn groups(&self) -> Result<[u32; 3], ArgError> {
+        if !(1..=3).contains(&self.dims) {
+            return Err(ArgError::BadDispatch(format!(
+                "{} dimensions (1-3 are possible)",
+                self.dims
+            )));
+        }
+        let mut groups = [0; 3];
+        for (i, g) in groups.iter_mut().enumerate() {
+            let (global, local) = (self.global_size[i], self.local_size[i]);
+            if local == 0 || global % local != 0 {
+                return Err(ArgError::BadDispatch(format!(
+                    "global size {global} is not a multiple of local size {local} in dimension {i}"
+                )));
+            }
+            *g = global / local;
+        }
+        Ok(groups)
+    }
+}
+
+/// A kernel input buffer, ready to be copied to device memory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KernelInput {
+    /// The header and the arguments.
+    pub bytes: Vec<u8>,
+    /// Bytes of local memory the `local` arguments take (besides the
+    /// kernel's own `.localsize`).
+    pub local_memory: u32,
+}
+
+/// Why an input buffer cannot be built.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ArgError {
+    /// Fewer values than user arguments.
+    MissingValue {
+        /// Index of the argument in the kernel's list.
+        index: usize,
+        /// Its name.
+        name: &'static str,
+    },
+    /// More values than user arguments.
+    TooManyValues {
+        /// Number of user arguments.
+        expected: usize,
+        /// Number of values given.
+        given: usize,
+    },
+    /// A value of the wrong kind or size.
+    Mismatch {
+        /// Index of the argument.
+        index: usize,
+        /// Its name.
+        name: &'static str,
+        /// What is wrong.
+        message: String,
+    },
+    /// An `imgsize`/`imgformat` argument without an image before it.
+    NoImage {
+        /// Index of the argument.
+        index: usize,
+    },
+    /// The dispatch cannot be expressed (zero local size, …).
+    BadDispatch(String),
+}
+
+impl fmt::Display for ArgError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ArgError::MissingValue { index, name } => {
+                write!(f, "no value for argument {index} ({name})")
+            }
+            ArgError::TooManyValues { expected, given } => {
+                write!(f, "{given} argument values for {expected} arguments")
+            }
+            ArgError::Mismatch {
+                index,
+                name,
+                message,
+            } => write!(f, "argument {index} ({name}): {message}"),
+            ArgError::NoImage { index } => write!(
+                f,
+                "argument {index} passes an image's size or format but no image argument precedes it"
+            ),
+            ArgError::BadDispatch(message) => write!(f, "bad dispatch: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for ArgError {}
+
+/// Builds the input buffer of a kernel with arguments `args` for `dispatch`
+/// from the user values (one per `general` argument, in order). This is the
+/// one implementation of the Gallium ABI's argument layout.
+pub fn write_input(
+    args: &[Arg],
+    values: &[ArgValue],
+    dispatch: &Dispatch,
+) -> Result<KernelInput, ArgError> {
+    let groups = dispatch.groups()?;
+    let mut bytes = Vec::with_capacity(HEADER_SIZE + args.len() * 8);
+    for v in groups
+        .iter()
+        .chain(&dispatch.global_size)
+        .chain(&dispatch.local_size)
+    {
+        bytes.extend_from_slice(&v.to_le_bytes());
+    }
+    let mut w = Writer {
+        bytes,
+        local_memory: 0,
+    };
+    let mut values = values.iter();
+    let mut used = 0;
+    let mut last_image: Option<Image> = None;
+    for (index, arg) in args.iter().enumerate() {
+        let r = &arg.record;
+        let mismatch = |message: String| ArgError::Mismatch {
+            index,
+            name: arg.name,
+            message,
+        };
+        match r.semantic {
+            ArgSemantic::General => {
+                let value = values.next().ok_or(ArgError::MissingValue {
+                    index,
+                    name: arg.name,
+                })?;
+                used += 1;
+                match (r.ty, value) {
+                    (ArgType::Scalar, ArgValue::Scalar(b)) => {
+                        if b.len() != r.size as usize {
+                            return Err(mismatch(format!(
+                                "{} bytes given for a {}-byte scalar",
+                                b.len(),
+                                r.size
+                            )));
+                        }
+                        w.put(r, b);
+                    }
+                    (ArgType::Global | ArgType::Constant, ArgValue::Pointer(p)) => {
+                        let size = (r.target_size as usize).min(8);
+                        let b = p.0.to_le_bytes();
+                        if b[size..].iter().any(|&x| x != 0) {
+                            return Err(mismatch(format!(
+                                "address {:#x} does not fit in {size} bytes",
+                                p.0
+                            )));
+                        }
+                        w.put(r, &b[..size]);
+                    }
+                    (ArgType::Local, ArgValue::Local(l)) => {
+                        let offset = w.local_memory;
+                        w.local_memory = offset.checked_add(l.0).ok_or_else(|| {
+                            mismatch("local memory sizes overflow 32 bits".into())
+                        })?;
+                        w.put_zext(r, &offset.to_le_bytes());
+                    }
+                    (
+                        ArgType::Image2dRdonly
+                        | ArgType::Image2dWronly
+                        | ArgType::Image3dRdonly
+                        | ArgType::Image3dWronly,
+                        ArgValue::Image(img),
+                    ) => {
+                        last_image = Some(*img);
+                        w.put_zext(r, &img.slot.to_le_bytes());
+                    }
+                    (ArgType::Sampler, ArgValue::Sampler(_)) => {}
+                    (ty, v) => {
+                        return Err(mismatch(format!(
+                            "a {} argument cannot take {}",
+                            ty.name(),
+                            value_kind(v)
+                        )))
+                    }
+                }
+            }
+            ArgSemantic::GridDimension => w.put_zext(r, &dispatch.dims.to_le_bytes()),
+            ArgSemantic::GridOffset => {
+                for o in dispatch.global_offset {
+                    w.put_zext(r, &o.to_le_bytes());
+                }
+            }
+            ArgSemantic::ImageSize => {
+                let img = last_image.ok_or(ArgError::NoImage { index })?;
+                for s in img.size {
+                    w.put_zext(r, &s.to_le_bytes());
+                }
+            }
+            ArgSemantic::ImageFormat => {
+                let img = last_image.ok_or(ArgError::NoImage { index })?;
+                for s in [img.channel_data_type, img.channel_order] {
+                    w.put_zext(r, &s.to_le_bytes());
+                }
+            }
+        }
+    }
+    let extra = values.count();
+    if extra > 0 {
+        return Err(ArgError::TooManyValues {
+            expected: used,
+            given: used + extra,
+        });
+    }
+    Ok(KernelInput {
+        bytes: w.bytes,
+        local_memory: w.local_memory,
+    })
+}
+
+fn value_kind(v: &ArgValue) -> &'static str {
+    match v {
+        ArgValue::Scalar(_) => "a scalar",
+        ArgValue::Pointer(_) => "a device pointer",
+        ArgValue::Local(_) => "a local memory size",
+        ArgValue::Image(_) => "an image",
+        ArgValue::Sampler(_) => "a sampler",
+    }
+}
+
+struct Writer {
+    bytes: Vec<u8>,
+    local_memory: u32,
+}
+
+impl Writer {
+    /// Appends `value` extended to the target size of `r` (as `r` says:
+    /// sign or zero), after padding to its target alignment counted from
+    /// the end of the header.
+    fn put(&mut self, r: &KernelArg, value: &[u8]) {
+        self.put_ext(r, value, r.sign_extended);
+    }
+
+    /// Appends a value the dispatcher makes (an unsigned number).
+    fn put_zext(&mut self, r: &KernelArg, value: &[u8]) {
+        self.put_ext(r, value, false);
+    }
+
+    fn put_ext(&mut self, r: &KernelArg, value: &[u8], sign: bool) {
+        let align = r.target_align.max(1) as usize;
+        let rel = self.bytes.len() - HEADER_SIZE;
+        self.bytes
+            .resize(HEADER_SIZE + rel.next_multiple_of(align), 0);
+        let n = r.target_size as usize;
+        let fill = if sign && value.last().is_some_and(|b| b & 0x80 != 0) {
+            0xff
+        } else {
+            0
+        };
+        let start = self.bytes.len();
+        self.bytes.extend(value.iter().take(n));
+        self.bytes.resize(start + n, fill);
+    }
+}
+
+#[cfg(test)]
+mod tests;

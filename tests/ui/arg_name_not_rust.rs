@@ -1,0 +1,11 @@
+gcn_runtime::gcn_kernel! {
+    .gallium
+    .gpu tonga
+    .kernel k
+        .args
+            .arg first.value, scalar, 4
+    .text
+    k: s_endpgm
+}
+
+fn main() {}

@@ -1,0 +1,6 @@
+gcn_runtime::gcn_kernel! {
+    pub mod;
+    s_endpgm
+}
+
+fn main() {}
