@@ -22,6 +22,7 @@
 //! instruction: [`decode`] returns a [`DecodeError`] and the listing prints
 //! it as `.int 0x…`. Decoding never panics.
 
+pub mod gallium;
 pub mod memory;
 pub(crate) mod operand;
 pub mod scalar;
@@ -640,25 +641,57 @@ impl Listing<'_> {
     }
 }
 
-impl fmt::Display for Listing<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Listing<'_> {
+    /// Writes the listing with named labels (kernel entry points) at byte
+    /// offsets: `NAME:` before the item at that offset. An instruction
+    /// that a label falls inside is written as `.int` words so that the
+    /// label lands exactly; labels at the end of the code come last.
+    /// Offsets that are not multiples of 4 or lie past the end are left
+    /// out (the caller defines them).
+    pub fn write_with_labels(&self, f: &mut dyn fmt::Write, labels: &[(u64, &str)]) -> fmt::Result {
         let targets = self.targets();
         let mut placed = vec![false; targets.len()];
-        for d in &self.items {
-            if let Ok(t) = targets.binary_search(&(d.offset as i64)) {
-                placed[t] = true;
-                writeln!(f, "{}:", Label(d.offset as i64))?;
+        let mut labels_at = |f: &mut dyn fmt::Write, offset: u64| -> fmt::Result {
+            for (_, name) in labels.iter().filter(|(o, _)| *o == offset) {
+                writeln!(f, "{name}:")?;
             }
+            if let Ok(t) = targets.binary_search(&(offset as i64)) {
+                placed[t] = true;
+                writeln!(f, "{}:", Label(offset as i64))?;
+            }
+            Ok(())
+        };
+        for d in &self.items {
+            let start = (d.offset / 4) as usize;
+            let words = self.words.get(start..start + d.len()).unwrap_or(&[]);
+            let end = d.offset + 4 * words.len() as u64;
+            let split = labels
+                .iter()
+                .any(|&(o, _)| o > d.offset && o < end && o % 4 == 0);
+            if split {
+                // A label inside the instruction: its words one by one.
+                for (i, w) in words.iter().enumerate() {
+                    let offset = d.offset + 4 * i as u64;
+                    labels_at(f, offset)?;
+                    write_line(
+                        f,
+                        offset,
+                        &format!(".int {w:#010x}"),
+                        std::slice::from_ref(w),
+                    )?;
+                }
+                continue;
+            }
+            labels_at(f, d.offset)?;
             let text = match d.item {
                 Item::Instruction(i) => i.to_string(),
                 Item::Word(w) => format!(".int {w:#010x}"),
             };
-            write!(f, "/*{:08x}*/ {text:<48} /*", d.offset)?;
-            let start = (d.offset / 4) as usize;
-            for w in self.words.get(start..start + d.len()).unwrap_or(&[]) {
-                write!(f, " {w:08x}")?;
-            }
-            writeln!(f, " */")?;
+            write_line(f, d.offset, &text, words)?;
+        }
+        let end = 4 * self.words.len() as u64;
+        for (_, name) in labels.iter().filter(|(o, _)| *o == end) {
+            writeln!(f, "{name}:")?;
         }
         // Targets that are not at an instruction boundary (inside an
         // instruction, before or after the code): absolute offsets.
@@ -668,6 +701,21 @@ impl fmt::Display for Listing<'_> {
             }
         }
         Ok(())
+    }
+}
+
+/// One listing line: offset comment, text, words comment.
+fn write_line(f: &mut dyn fmt::Write, offset: u64, text: &str, words: &[u32]) -> fmt::Result {
+    write!(f, "/*{offset:08x}*/ {text:<48} /*")?;
+    for w in words {
+        write!(f, " {w:08x}")?;
+    }
+    writeln!(f, " */")
+}
+
+impl fmt::Display for Listing<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_with_labels(f, &[])
     }
 }
 
