@@ -124,6 +124,9 @@ fn conformance_words_round_trip() {
             below.push(format!("{arch} {fam}: {}/{}", tally.passed, tally.total));
         }
     }
+    let passed: usize = tallies.values().map(|t| t.passed).sum();
+    let total: usize = tallies.values().map(|t| t.total).sum();
+    println!("all families: {passed}/{total} good cases round trip");
     assert!(
         below.is_empty(),
         "families below 100%: {}",
