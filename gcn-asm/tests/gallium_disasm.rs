@@ -173,6 +173,9 @@ fn unrepresentable_binaries_are_errors() {
         err.message.contains("cannot be written as a symbol"),
         "{err}"
     );
+    let err = listing(&binary(vec![kernel(".L0", 3)]), target).unwrap_err();
+    assert!(err.message.contains("branch labels"), "{err}");
+    assert!(listing(&binary(vec![kernel(".Lmain", 3)]), target).is_ok());
     let err = listing(&binary(vec![kernel("k", 3), kernel("k", 3)]), target).unwrap_err();
     assert!(err.message.contains("two kernels"), "{err}");
     let err = listing(&binary(vec![kernel("k", 3), kernel("l", 5)]), target).unwrap_err();
@@ -261,6 +264,72 @@ fn garbage_never_panics() {
         copy[i] ^= 0x5a;
         if let Ok(b) = read(&copy) {
             let _ = listing(&b, target);
+        }
+    }
+}
+
+mod random {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A code word: anything, or a real instruction of a few families.
+    fn word() -> impl Strategy<Value = u32> {
+        prop_oneof![
+            any::<u32>(),
+            Just(0xbf81_0000),                                          // s_endpgm
+            Just(0xbf82_fffe),                                          // s_branch back
+            Just(0xbe80_03ff),                                          // s_mov_b32 s0, <literal>
+            any::<u32>().prop_map(|r| 0xd800_0000 | (r & 0x00ff_ffff)), // DS
+        ]
+    }
+
+    fn binary() -> impl Strategy<Value = GalliumBinary> {
+        (
+            prop::collection::vec(word(), 0..24),
+            prop::collection::vec(any::<u8>(), 0..4),
+            prop::collection::vec((any::<u32>(), prop::array::uniform3(any::<u32>())), 1..4),
+            prop::option::of(prop::collection::vec(any::<u8>(), 1..40)),
+            any::<bool>(),
+        )
+            .prop_map(|(words, tail, kernels, global_data, is_64bit)| {
+                let mut code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+                code.extend_from_slice(&tail);
+                let len = code.len() as u32 + 1;
+                let kernels = kernels
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, (offset, values))| Kernel {
+                        name: format!("k{i}"),
+                        // Mostly at word boundaries.
+                        offset: if offset & 1 == 0 {
+                            offset % len & !3
+                        } else {
+                            offset % len
+                        },
+                        args: vec![arg(ArgType::Global, 8, ArgSemantic::General)],
+                        prog_info: prog(&values),
+                    })
+                    .collect();
+                GalliumBinary {
+                    is_64bit,
+                    kernels,
+                    code,
+                    global_data,
+                }
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 300, failure_persistence: None, ..ProptestConfig::default() })]
+
+        /// Any binary the writer produces disassembles to a source that
+        /// reassembles to the same binary, on every version.
+        #[test]
+        fn random_binaries_round_trip(b in binary(), v in prop::sample::select(GcnVersion::ALL.to_vec())) {
+            let bytes = write(&b).expect("the writer takes the binary");
+            let original = read(&bytes).expect("written binary reads");
+            let (again, text) = round_trip(&original, Target::Arch(v));
+            prop_assert_eq!(again, original, "listing:\n{}", text);
         }
     }
 }

@@ -69,14 +69,26 @@ fn write_bytes(out: &mut String, bytes: &[u8]) -> std::fmt::Result {
 }
 
 /// The listing of `binary` for `target`. A binary that no source can
-/// reproduce (a kernel name that is not a symbol, two kernels of one name,
-/// a proginfo entry count other than 3 or 5) is an error.
+/// reproduce (a kernel name that is not a symbol or is a branch label name
+/// such as `.L8`, two kernels of one name, a proginfo entry count other
+/// than 3 or 5) is an error.
 pub fn listing(binary: &GalliumBinary, target: Target) -> Result<String, GalliumError> {
     let entries = binary.kernels.first().map_or(3, |k| k.prog_info.len());
     for (i, k) in binary.kernels.iter().enumerate() {
         if !is_symbol(&k.name) {
             return Err(GalliumError::new(format!(
                 "kernel name {:?} cannot be written as a symbol",
+                k.name
+            )));
+        }
+        // `.L8`, `.Lm4`: the names of the listing's branch labels.
+        let digits = k
+            .name
+            .strip_prefix(".L")
+            .map(|r| r.strip_prefix('m').unwrap_or(r));
+        if digits.is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit())) {
+            return Err(GalliumError::new(format!(
+                "kernel name '{}' is taken by the listing's branch labels",
                 k.name
             )));
         }
