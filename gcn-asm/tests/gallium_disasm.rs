@@ -302,7 +302,7 @@ mod random {
                         name: format!("k{i}"),
                         // Mostly at word boundaries.
                         offset: if offset & 1 == 0 {
-                            offset % len & !3
+                            (offset % len) & !3
                         } else {
                             offset % len
                         },
