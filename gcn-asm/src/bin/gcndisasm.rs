@@ -5,19 +5,24 @@
 //! gcndisasm [-g DEVICE | -A ARCH] [-r] FILE
 //! ```
 //!
-//! `-r` reads `FILE` (`-` for standard input) as raw code: the bytes of
-//! `.text`. Without `-r` the input is a GalliumCompute binary (not
-//! supported yet). The listing goes to standard output: a `.gpu`/`.arch`
-//! line, then one instruction per line with its byte offset and words as
-//! comments, branch targets as `.L<offset>` labels. It assembles back with
-//! `gcnasm -b rawcode` to the same bytes. Exit status: 0 on success, 1 when
-//! the input cannot be disassembled, 2 for a usage or I/O problem.
+//! Without `-r`, `FILE` (`-` for standard input) is a GalliumCompute
+//! binary: the listing has `.gallium`, the target, `.32bit`/`.64bit`, each
+//! kernel's `.args` and `.proginfo`, `.globaldata` and `.text` with the
+//! kernel labels, and `gcnasm` assembles it into an equivalent binary (the
+//! same kernels, arguments, proginfo, code and global data). With `-r` the
+//! input is raw code (the bytes of `.text`) and the listing assembles back
+//! with `gcnasm -b rawcode` to the same bytes. Code is one instruction per
+//! line with its byte offset and words as comments, branch targets as
+//! `.L<offset>` labels. Errors are printed as `FILE: error: MESSAGE`. Exit
+//! status: 0 on success, 1 when the input cannot be disassembled (a
+//! malformed binary), 2 for a usage or I/O problem.
 
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
+use gcn_asm::decode::gallium::{listing, Target};
 use gcn_asm::decode::{disassemble, words_from_bytes};
 use gcn_asm::{Device, GcnVersion};
 
@@ -41,7 +46,8 @@ struct Args {
         conflicts_with = "device"
     )]
     arch: Option<String>,
-    /// The input is raw code (the bytes of `.text`), not a Gallium binary.
+    /// The input is raw code (the bytes of `.text`), not a GalliumCompute
+    /// binary.
     #[arg(short = 'r', long = "raw")]
     raw: bool,
     /// The input file (`-` for standard input).
@@ -56,22 +62,19 @@ fn usage_error(message: String) -> ExitCode {
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    // The header line lets the listing assemble for the same target.
-    let (version, header) = if let Some(name) = &args.device {
+    // The target line lets the listing assemble for the same target.
+    let target = if let Some(name) = &args.device {
         match Device::from_name(name) {
-            Some(d) => (d.version(), format!(".gpu {}", d.name())),
+            Some(d) => Target::Device(d),
             None => return usage_error(format!("unknown GPU device `{name}`")),
         }
     } else if let Some(name) = &args.arch {
         match GcnVersion::from_arch_name(name) {
-            Some(v) => (v, format!(".arch {}", v.name())),
+            Some(v) => Target::Arch(v),
             None => return usage_error(format!("unknown architecture `{name}`")),
         }
     } else {
-        (
-            GcnVersion::Gcn1_0,
-            format!(".gpu {}", Device::CapeVerde.name()),
-        )
+        Target::Device(Device::CapeVerde)
     };
     let mut bytes = Vec::new();
     let read = if args.file.as_os_str() == "-" {
@@ -82,24 +85,28 @@ fn main() -> ExitCode {
     if let Err(e) = read {
         return usage_error(format!("cannot read {}: {e}", args.file.display()));
     }
-    if !args.raw {
-        eprintln!(
-            "gcndisasm: {}: error: Gallium input is not supported yet; use -r",
-            args.file.display()
-        );
-        return ExitCode::from(1);
-    }
-    if bytes.len() % 4 != 0 {
-        eprintln!(
-            "gcndisasm: {}: warning: {} trailing byte(s) padded with zeros to a word",
-            args.file.display(),
-            bytes.len() % 4
-        );
-    }
-    let words = words_from_bytes(&bytes);
-    let listing = disassemble(&words, version);
+    let text = if args.raw {
+        if bytes.len() % 4 != 0 {
+            eprintln!(
+                "{}: warning: {} trailing byte(s) padded with zeros to a word",
+                args.file.display(),
+                bytes.len() % 4
+            );
+        }
+        let words = words_from_bytes(&bytes);
+        let listing = disassemble(&words, target.version());
+        format!("{}\n.rawcode\n.text\n{listing}", target.directive())
+    } else {
+        match gcn_asm::gallium::read(&bytes).and_then(|binary| listing(&binary, target)) {
+            Ok(text) => text,
+            Err(e) => {
+                eprintln!("{}: error: {e}", args.file.display());
+                return ExitCode::from(1);
+            }
+        }
+    };
     let mut out = std::io::stdout().lock();
-    let written = writeln!(out, "{header}\n.rawcode\n.text\n{listing}");
+    let written = out.write_all(text.as_bytes());
     match written.and_then(|()| out.flush()) {
         Ok(()) => ExitCode::SUCCESS,
         // A closed pipe (`| head`) is not an error worth a message.

@@ -22,6 +22,7 @@
 //! instruction: [`decode`] returns a [`DecodeError`] and the listing prints
 //! it as `.int 0x…`. Decoding never panics.
 
+pub mod gallium;
 pub mod memory;
 pub(crate) mod operand;
 pub mod scalar;
@@ -79,6 +80,9 @@ pub enum Operand {
     },
     /// An interpolation parameter: 0 `p10`, 1 `p20`, 2 `p0`.
     InterpParam(u8),
+    /// `off`: a memory address or export source that is not used (GLOBAL
+    /// and SCRATCH `saddr`, SCRATCH `vaddr`, EXP sources).
+    Off,
 }
 
 /// Which of a row's encodings the words used.
@@ -145,16 +149,95 @@ pub struct Modifiers {
     pub neg_hi: u8,
     /// Interpolation `high` (VOP3-encoded interpolation).
     pub high: bool,
-    /// SMEM `glc`.
+    /// `glc` (SMEM and the memory families).
     pub glc: bool,
-    /// SMEM `nv` (GCN 1.4).
+    /// `nv` (SMEM and FLAT on GCN 1.4).
     pub nv: bool,
-    /// SMEM `offset:` immediate when an SGPR offset is also given (GCN 1.4).
-    pub smem_offset: Option<u32>,
     /// SDWA fields (when the form is [`Form::Sdwa`]).
     pub sdwa: Sdwa,
     /// DPP fields (when the form is [`Form::Dpp`]).
     pub dpp: Dpp,
+    /// Memory-instruction modifiers (DS, MUBUF, MTBUF, MIMG, EXP, FLAT,
+    /// and the SMEM `offset:` beside an SGPR offset); `glc` and `nv` are
+    /// the fields above.
+    pub mem: MemModifiers,
+}
+
+/// Modifiers of the memory families, as stored in the words (kept small:
+/// the emulator holds one decoded item per instruction).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MemModifiers {
+    /// Immediate offset: DS `offset:` (or `offset0:`), MUBUF/MTBUF
+    /// `offset:`, FLAT/GLOBAL/SCRATCH `offset:` (signed on GLOBAL and
+    /// SCRATCH), SMEM `offset:` when [`MemFlags::SMEM_OFFSET`] is set.
+    pub offset: i32,
+    /// DS `offset1:` (instructions with two offsets).
+    pub offset1: u8,
+    /// MIMG `dmask`.
+    pub dmask: u8,
+    /// MTBUF data format (DFMT).
+    pub dfmt: u8,
+    /// MTBUF number format (NFMT).
+    pub nfmt: u8,
+    /// The single-bit modifiers.
+    pub flags: MemFlags,
+}
+
+/// A set of single-bit memory modifiers.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MemFlags(u32);
+
+impl MemFlags {
+    /// DS `gds`.
+    pub const GDS: MemFlags = MemFlags(1 << 0);
+    /// MUBUF/MTBUF `offen`: VADDR holds an offset.
+    pub const OFFEN: MemFlags = MemFlags(1 << 1);
+    /// MUBUF/MTBUF `idxen`: VADDR holds an index.
+    pub const IDXEN: MemFlags = MemFlags(1 << 2);
+    /// MUBUF/MTBUF `addr64` (GCN 1.0/1.1).
+    pub const ADDR64: MemFlags = MemFlags(1 << 3);
+    /// `slc` (system level coherent).
+    pub const SLC: MemFlags = MemFlags(1 << 4);
+    /// `tfe` (texture fail enable).
+    pub const TFE: MemFlags = MemFlags(1 << 5);
+    /// MUBUF / FLAT (GCN 1.4) `lds`.
+    pub const LDS: MemFlags = MemFlags(1 << 6);
+    /// MIMG `unorm`.
+    pub const UNORM: MemFlags = MemFlags(1 << 7);
+    /// MIMG `da` (array).
+    pub const DA: MemFlags = MemFlags(1 << 8);
+    /// MIMG `r128` (GCN 1.0-1.2: a 4-register resource).
+    pub const R128: MemFlags = MemFlags(1 << 9);
+    /// MIMG `a16` (GCN 1.4: 16-bit addresses; the bit of `r128`).
+    pub const A16: MemFlags = MemFlags(1 << 10);
+    /// MIMG `lwe`.
+    pub const LWE: MemFlags = MemFlags(1 << 11);
+    /// MIMG `d16` (GCN 1.2+).
+    pub const D16: MemFlags = MemFlags(1 << 12);
+    /// EXP `done`.
+    pub const DONE: MemFlags = MemFlags(1 << 13);
+    /// EXP `compr` (two registers of packed halves).
+    pub const COMPR: MemFlags = MemFlags(1 << 14);
+    /// EXP `vm`.
+    pub const VM: MemFlags = MemFlags(1 << 15);
+    /// SMEM (GCN 1.4): an `offset:` immediate besides the SGPR offset
+    /// (SOE); its value is [`MemModifiers::offset`]. (Kept here rather
+    /// than in its own field so that a decoded item stays small.)
+    pub const SMEM_OFFSET: MemFlags = MemFlags(1 << 16);
+
+    /// True when every flag of `other` is set.
+    pub fn contains(self, other: MemFlags) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// Sets or clears the flags of `other`.
+    pub fn set(&mut self, other: MemFlags, on: bool) {
+        if on {
+            self.0 |= other.0;
+        } else {
+            self.0 &= !other.0;
+        }
+    }
 }
 
 /// A decoded instruction.
@@ -558,25 +641,57 @@ impl Listing<'_> {
     }
 }
 
-impl fmt::Display for Listing<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Listing<'_> {
+    /// Writes the listing with named labels (kernel entry points) at byte
+    /// offsets: `NAME:` before the item at that offset. An instruction
+    /// that a label falls inside is written as `.int` words so that the
+    /// label lands exactly; labels at the end of the code come last.
+    /// Offsets that are not multiples of 4 or lie past the end are left
+    /// out (the caller defines them).
+    pub fn write_with_labels(&self, f: &mut dyn fmt::Write, labels: &[(u64, &str)]) -> fmt::Result {
         let targets = self.targets();
         let mut placed = vec![false; targets.len()];
-        for d in &self.items {
-            if let Ok(t) = targets.binary_search(&(d.offset as i64)) {
-                placed[t] = true;
-                writeln!(f, "{}:", Label(d.offset as i64))?;
+        let mut labels_at = |f: &mut dyn fmt::Write, offset: u64| -> fmt::Result {
+            for (_, name) in labels.iter().filter(|(o, _)| *o == offset) {
+                writeln!(f, "{name}:")?;
             }
+            if let Ok(t) = targets.binary_search(&(offset as i64)) {
+                placed[t] = true;
+                writeln!(f, "{}:", Label(offset as i64))?;
+            }
+            Ok(())
+        };
+        for d in &self.items {
+            let start = (d.offset / 4) as usize;
+            let words = self.words.get(start..start + d.len()).unwrap_or(&[]);
+            let end = d.offset + 4 * words.len() as u64;
+            let split = labels
+                .iter()
+                .any(|&(o, _)| o > d.offset && o < end && o % 4 == 0);
+            if split {
+                // A label inside the instruction: its words one by one.
+                for (i, w) in words.iter().enumerate() {
+                    let offset = d.offset + 4 * i as u64;
+                    labels_at(f, offset)?;
+                    write_line(
+                        f,
+                        offset,
+                        &format!(".int {w:#010x}"),
+                        std::slice::from_ref(w),
+                    )?;
+                }
+                continue;
+            }
+            labels_at(f, d.offset)?;
             let text = match d.item {
                 Item::Instruction(i) => i.to_string(),
                 Item::Word(w) => format!(".int {w:#010x}"),
             };
-            write!(f, "/*{:08x}*/ {text:<48} /*", d.offset)?;
-            let start = (d.offset / 4) as usize;
-            for w in self.words.get(start..start + d.len()).unwrap_or(&[]) {
-                write!(f, " {w:08x}")?;
-            }
-            writeln!(f, " */")?;
+            write_line(f, d.offset, &text, words)?;
+        }
+        let end = 4 * self.words.len() as u64;
+        for (_, name) in labels.iter().filter(|(o, _)| *o == end) {
+            writeln!(f, "{name}:")?;
         }
         // Targets that are not at an instruction boundary (inside an
         // instruction, before or after the code): absolute offsets.
@@ -586,6 +701,21 @@ impl fmt::Display for Listing<'_> {
             }
         }
         Ok(())
+    }
+}
+
+/// One listing line: offset comment, text, words comment.
+fn write_line(f: &mut dyn fmt::Write, offset: u64, text: &str, words: &[u32]) -> fmt::Result {
+    write!(f, "/*{offset:08x}*/ {text:<48} /*")?;
+    for w in words {
+        write!(f, " {w:08x}")?;
+    }
+    writeln!(f, " */")
+}
+
+impl fmt::Display for Listing<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_with_labels(f, &[])
     }
 }
 

@@ -324,6 +324,7 @@ pub(crate) fn write_plain(
 ) -> fmt::Result {
     match *op {
         Operand::None => Ok(()),
+        Operand::Off => f.write_str("off"),
         Operand::Reg { code, count } => write_reg(f, code, count, version),
         Operand::Const(code) => write_const(f, code, spec.ty.float_kind()),
         // An SMRD literal offset up to 255 would be read as an immediate.

@@ -6,6 +6,7 @@ use std::fmt;
 use super::operand::{count, no_operands, source, source_or_literal, Accept, Align, LITERAL};
 use super::{Ctx, DecodeError, Form, Instruction, Operand};
 use crate::arch::GcnVersion;
+use crate::encode::scalar::{GS_OPS, HWREGS, MESSAGES};
 use crate::isa::{Encoding, Field};
 
 /// Decodes a scalar ALU instruction of family `encoding`.
@@ -103,29 +104,6 @@ pub(crate) fn decode(ctx: &Ctx<'_>, encoding: Encoding) -> Result<Instruction, D
     Ok(instr)
 }
 
-/// Hardware register names by id, with the first version that has them.
-const HWREGS: &[(u16, &str, GcnVersion)] = &[
-    (1, "mode", GcnVersion::Gcn1_0),
-    (2, "status", GcnVersion::Gcn1_0),
-    (3, "trapsts", GcnVersion::Gcn1_0),
-    (4, "hw_id", GcnVersion::Gcn1_0),
-    (5, "gpr_alloc", GcnVersion::Gcn1_0),
-    (6, "lds_alloc", GcnVersion::Gcn1_0),
-    (7, "ib_sts", GcnVersion::Gcn1_0),
-    (8, "pc_lo", GcnVersion::Gcn1_0),
-    (9, "pc_hi", GcnVersion::Gcn1_0),
-    (10, "inst_dw0", GcnVersion::Gcn1_0),
-    (11, "inst_dw1", GcnVersion::Gcn1_0),
-    (12, "ib_dbg0", GcnVersion::Gcn1_0),
-    (13, "ib_dbg1", GcnVersion::Gcn1_2),
-    (14, "flush_ib", GcnVersion::Gcn1_4),
-    (15, "sh_mem_bases", GcnVersion::Gcn1_4),
-    (16, "tba_lo", GcnVersion::Gcn1_4),
-    (17, "tba_hi", GcnVersion::Gcn1_4),
-    (18, "tma_lo", GcnVersion::Gcn1_4),
-    (19, "tma_hi", GcnVersion::Gcn1_4),
-];
-
 /// Writes `hwreg(NAME, OFFSET, SIZE)` (`@ID` for a register without a name
 /// on `version`).
 pub(crate) fn write_hwreg(f: &mut fmt::Formatter<'_>, v: u16, version: GcnVersion) -> fmt::Result {
@@ -133,11 +111,8 @@ pub(crate) fn write_hwreg(f: &mut fmt::Formatter<'_>, v: u16, version: GcnVersio
     let offset = v >> 6 & 31;
     let size = (v >> 11 & 31) + 1;
     f.write_str("hwreg(")?;
-    match HWREGS
-        .iter()
-        .find(|(i, _, since)| *i == id && version >= *since)
-    {
-        Some((_, name, _)) => f.write_str(name)?,
+    match name_of(HWREGS, u32::from(id), version) {
+        Some(name) => f.write_str(name)?,
         None => write!(f, "@{id}")?,
     }
     write!(f, ", {offset}, {size})")
@@ -177,20 +152,18 @@ pub(crate) fn write_waitcnt(
     Ok(())
 }
 
-/// Message names by id, with the first version that has them.
-const MESSAGES: &[(u16, &str, GcnVersion)] = &[
-    (1, "interrupt", GcnVersion::Gcn1_0),
-    (2, "gs", GcnVersion::Gcn1_0),
-    (3, "gs_done", GcnVersion::Gcn1_0),
-    (4, "savewave", GcnVersion::Gcn1_2),
-    (5, "stall_wave_gen", GcnVersion::Gcn1_4),
-    (6, "halt_waves", GcnVersion::Gcn1_4),
-    (7, "ordered_ps_done", GcnVersion::Gcn1_4),
-    (8, "early_prim_dealloc", GcnVersion::Gcn1_4),
-    (9, "gs_alloc_req", GcnVersion::Gcn1_4),
-    (10, "get_doorbell", GcnVersion::Gcn1_4),
-    (15, "sysmsg", GcnVersion::Gcn1_0),
-];
+/// The first name of `id` in an assembler name table (`HWREGS`,
+/// `MESSAGES`) that exists on `version`.
+fn name_of(
+    table: &'static [(&'static str, u32, GcnVersion)],
+    id: u32,
+    version: GcnVersion,
+) -> Option<&'static str> {
+    table
+        .iter()
+        .find(|&&(_, i, since)| i == id && version >= since)
+        .map(|&(name, _, _)| name)
+}
 
 /// Writes `sendmsg(MSG[, GSOP[, STREAM]])`, or the plain value when
 /// reserved bits are set.
@@ -206,21 +179,15 @@ pub(crate) fn write_sendmsg(
     let gsop = v >> 4 & 7;
     let stream = v >> 8 & 3;
     f.write_str("sendmsg(")?;
-    match MESSAGES
-        .iter()
-        .find(|(i, _, since)| *i == msg && version >= *since)
-    {
-        Some((_, name, _)) => f.write_str(name)?,
+    match name_of(MESSAGES, u32::from(msg), version) {
+        Some(name) => f.write_str(name)?,
         None => write!(f, "@{msg}")?,
     }
     // GS and GS_DONE always name their operation.
     if gsop != 0 || stream != 0 || msg == 2 || msg == 3 {
-        match gsop {
-            0 => f.write_str(", nop")?,
-            1 => f.write_str(", cut")?,
-            2 => f.write_str(", emit")?,
-            3 => f.write_str(", emit_cut")?,
-            n => write!(f, ", @{n}")?,
+        match GS_OPS.iter().find(|&&(_, code)| code == u32::from(gsop)) {
+            Some((name, _)) => write!(f, ", {name}")?,
+            None => write!(f, ", @{gsop}")?,
         }
         if stream != 0 {
             write!(f, ", {stream}")?;

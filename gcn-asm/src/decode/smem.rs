@@ -3,7 +3,7 @@
 use std::fmt;
 
 use super::operand::{count, no_operands, source, Accept, Align, LITERAL};
-use super::{Ctx, DecodeError, Form, Instruction, Operand};
+use super::{Ctx, DecodeError, Form, Instruction, MemFlags, Operand};
 use crate::arch::GcnVersion;
 use crate::isa::{flags, Encoding, Field};
 
@@ -116,7 +116,8 @@ pub(crate) fn decode_smem(ctx: &Ctx<'_>) -> Result<Instruction, DecodeError> {
                     if w1 >> offset_bits & 0xf != 0 {
                         return Err(DecodeError::Invalid);
                     }
-                    instr.mods.smem_offset = Some(w1 & offset_mask);
+                    instr.mods.mem.offset = (w1 & offset_mask) as i32;
+                    instr.mods.mem.flags.set(MemFlags::SMEM_OFFSET, true);
                     source((w1 >> 25) as u16, 1, Accept::Sdst, Align::None, ctx.version)?
                 } else {
                     if w1 & !offset_mask != 0 {
@@ -137,8 +138,8 @@ pub(crate) fn decode_smem(ctx: &Ctx<'_>) -> Result<Instruction, DecodeError> {
 
 /// Writes the SMEM modifiers.
 pub(crate) fn write_modifiers(f: &mut fmt::Formatter<'_>, instr: &Instruction) -> fmt::Result {
-    if let Some(offset) = instr.mods.smem_offset {
-        write!(f, " offset:{offset:#x}")?;
+    if instr.mods.mem.flags.contains(MemFlags::SMEM_OFFSET) {
+        write!(f, " offset:{:#x}", instr.mods.mem.offset)?;
     }
     if instr.mods.glc {
         f.write_str(" glc")?;

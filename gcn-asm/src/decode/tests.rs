@@ -229,11 +229,143 @@ fn invalid_and_truncated_words() {
     assert_eq!(decode(&[0xbe800401], 0, Gcn1_0), Err(DecodeError::Invalid));
     // s_endpgm with a non-zero immediate.
     assert_eq!(decode(&[0xbf810001], 0, Gcn1_0), Err(DecodeError::Invalid));
-    // Memory families have no rows yet.
+    // DS on GCN 1.0 with the unused bit 16 set.
     assert_eq!(
-        decode(&[0xd8340000, 0x00000000], 0, Gcn1_0),
+        decode(&[0xd8350000, 0x00000000], 0, Gcn1_0),
         Err(DecodeError::Invalid)
     );
+    // ds_write_b32 with a non-zero VDST byte (the row has no VDST).
+    assert_eq!(
+        decode(&[0xd8340000, 0x01000000], 0, Gcn1_0),
+        Err(DecodeError::Invalid)
+    );
+    // A memory instruction needs its second word.
+    assert_eq!(
+        decode(&[0xd8340000], 0, Gcn1_0),
+        Err(DecodeError::Truncated)
+    );
+}
+
+/// The words `text` assembles to on `version`.
+fn words_of(version: GcnVersion, text: &str) -> Vec<u32> {
+    let options = AssembleOptions {
+        version: Some(version),
+        ..AssembleOptions::default()
+    };
+    words_from_bytes(assemble(text, &options).expect("assembles").text())
+}
+
+/// `text` assembles, decodes and prints as itself; returns its words.
+fn same(version: GcnVersion, text: &str) -> Vec<u32> {
+    let words = words_of(version, text);
+    check(version, &words, text);
+    words
+}
+
+#[test]
+fn memory_families() {
+    same(Gcn1_0, "ds_write_b32 v1, v2 offset:16");
+    same(Gcn1_2, "ds_read2_b32 v[4:5], v1 offset0:3 offset1:200 gds");
+    same(Gcn1_0, "ds_gws_init v1 gds");
+    same(
+        Gcn1_0,
+        "buffer_load_dword v5, v[1:2], s[8:11], s3 addr64 offset:12 glc slc",
+    );
+    same(
+        Gcn1_2,
+        "buffer_load_format_xy v[5:7], v1, s[8:11], 0.5 idxen tfe",
+    );
+    same(
+        Gcn1_4,
+        "buffer_store_format_d16_xyzw v[5:6], s[8:11], m0 lds",
+    );
+    same(Gcn1_2, "buffer_store_lds_dword v1, s[8:11], s2 offen");
+    same(Gcn1_0, "buffer_wbinvl1 glc");
+    same(
+        Gcn1_0,
+        "tbuffer_load_format_x v2, v1, s[20:23], 0 offen format:[16_16_16_16,sint]",
+    );
+    same(
+        Gcn1_2,
+        "tbuffer_store_format_xy v[2:3], s[20:23], -1 format:[float]",
+    );
+    same(
+        Gcn1_0,
+        "tbuffer_load_format_x v2, s[20:23], 1 format:[@15,snorm_ogl]",
+    );
+    same(
+        Gcn1_0,
+        "image_sample v[2:5], v1, s[12:19], s[0:3] dmask:0xf",
+    );
+    same(
+        Gcn1_0,
+        "image_load v[2:3], v1, s[12:15] dmask:0x9 unorm r128 da",
+    );
+    same(
+        Gcn1_4,
+        "image_gather4 v[2:4], v1, s[12:19], s[0:3] dmask:0x1 tfe d16 a16",
+    );
+    same(Gcn1_0, "exp mrt0, v1, v2, v3, v4 done");
+    same(Gcn1_2, "exp param31, v1, v1, off, off compr vm");
+    same(Gcn1_4, "global_load_dword v1, v2, s[4:5] offset:-4");
+    same(Gcn1_4, "global_atomic_add v1, v[2:3], v4, off glc");
+    same(Gcn1_4, "scratch_load_dword v1, v2, off");
+    same(Gcn1_4, "scratch_store_dword off, v2, s7 offset:4095");
+    same(
+        Gcn1_4,
+        "flat_load_dwordx2 v[1:2], v[2:3] offset:4095 slc nv lds",
+    );
+    same(Gcn1_1, "flat_load_dwordx2 v[1:3], v[2:3] tfe");
+    // A FLAT atomic returns its value only with `glc` (or a VDST written
+    // out).
+    same(Gcn1_2, "flat_atomic_add v[2:3], v3");
+    same(Gcn1_2, "flat_atomic_add v1, v[2:3], v3 glc");
+    same(Gcn1_2, "flat_atomic_add v1, v[2:3], v3");
+
+    let invalid = |version, words: &[u32]| {
+        assert_eq!(
+            decode(words, 0, version),
+            Err(DecodeError::Invalid),
+            "{words:08x?}"
+        );
+    };
+    // ds_write_b32 with a non-zero VDST byte (the row has no VDST).
+    let w = words_of(Gcn1_0, "ds_write_b32 v1, v2");
+    invalid(Gcn1_0, &[w[0], w[1] | 1 << 24]);
+    // A GDS-only instruction without `gds`.
+    let w = words_of(Gcn1_0, "ds_gws_init v1 gds");
+    invalid(Gcn1_0, &[w[0] & !(1 << 17), w[1]]);
+    // A typed store cannot use a read-only number format (USCALED = 2).
+    let w = words_of(Gcn1_0, "tbuffer_store_format_x v1, s[4:7], 0");
+    invalid(Gcn1_0, &[w[0] | 2 << 23, w[1]]);
+    // FLOAT with a data format that is not 32-bit (16_16 = 5).
+    invalid(Gcn1_0, &[w[0] & !(0xf << 19) | 5 << 19 | 7 << 23, w[1]]);
+    // ADDR64 with OFFEN; LDS with TFE.
+    let w = words_of(Gcn1_0, "buffer_load_dword v1, v[2:3], s[4:7], 0 addr64");
+    invalid(Gcn1_0, &[w[0] | 1 << 12, w[1]]);
+    let w = words_of(Gcn1_0, "buffer_load_dword v1, s[4:7], 0 lds");
+    invalid(Gcn1_0, &[w[0], w[1] | 1 << 23]);
+    // A literal scalar offset.
+    invalid(Gcn1_0, &[w[0], w[1] | 0xff << 24]);
+    // MIMG: an empty DMASK; a sampler field on a row without a sampler.
+    let w = words_of(Gcn1_0, "image_load v1, v1, s[12:19] dmask:1");
+    invalid(Gcn1_0, &[w[0] & !(0xf << 8), w[1]]);
+    invalid(Gcn1_0, &[w[0], w[1] | 1 << 21]);
+    // D16 does not exist on GCN 1.0.
+    invalid(Gcn1_0, &[w[0], w[1] | 1 << 31]);
+    // EXP: a disabled source must be zero; target 10 has no name.
+    let w = words_of(Gcn1_0, "exp mrt0, v1, v2, off, off");
+    invalid(Gcn1_0, &[w[0], w[1] | 3 << 16]);
+    invalid(Gcn1_0, &[w[0] & !(0x3f << 4) | 10 << 4, w[1]]);
+    // FLAT before GCN 1.4 has no offset; GCN 1.4 FLAT no SADDR.
+    let w = words_of(Gcn1_2, "flat_load_dword v1, v[2:3]");
+    invalid(Gcn1_2, &[w[0] | 4, w[1]]);
+    let w = words_of(Gcn1_4, "flat_load_dword v1, v[2:3]");
+    invalid(Gcn1_4, &[w[0], w[1] | 2 << 16]);
+    // SEG 3 is reserved.
+    invalid(Gcn1_4, &[w[0] | 3 << 14, w[1]]);
+    // A memory instruction needs its second word.
+    assert_eq!(decode(&w[..1], 0, Gcn1_4), Err(DecodeError::Truncated));
 }
 
 #[test]
@@ -284,5 +416,9 @@ fn index_covers_every_row_the_assembler_picks() {
 fn decoded_items_stay_small() {
     // The emulator keeps one item per instruction of a kernel.
     assert!(std::mem::size_of::<Operand>() <= 8);
-    assert!(std::mem::size_of::<Decoded>() <= 104);
+    assert!(
+        std::mem::size_of::<Decoded>() <= 104,
+        "{}",
+        std::mem::size_of::<Decoded>()
+    );
 }

@@ -23,7 +23,8 @@ use crate::isa::{flags, Encoding, Field, FloatKind};
 use crate::syntax::cursor::Cursor;
 
 /// Data formats by code (index); `None` for the invalid/reserved codes.
-const DATA_FORMATS: [Option<&str>; 16] = [
+/// The decoder prints formats from this table too.
+pub(crate) const DATA_FORMATS: [Option<&str>; 16] = [
     None,
     Some("8"),
     Some("16"),
@@ -42,8 +43,9 @@ const DATA_FORMATS: [Option<&str>; 16] = [
     None,
 ];
 
-/// Number formats by code: (name, readable, writable).
-const NUMBER_FORMATS: [(&str, bool, bool); 8] = [
+/// Number formats by code: (name, readable, writable). The decoder prints
+/// formats from this table and refuses what the encoder would refuse.
+pub(crate) const NUMBER_FORMATS: [(&str, bool, bool); 8] = [
     ("unorm", true, true),
     ("snorm", true, true),
     ("uscaled", true, false),
@@ -55,7 +57,7 @@ const NUMBER_FORMATS: [(&str, bool, bool); 8] = [
 ];
 
 /// Code of the FLOAT number format.
-const NFMT_FLOAT: u32 = 7;
+pub(crate) const NFMT_FLOAT: u32 = 7;
 
 /// The scalar offset operand: an SGPR, M0 or an inline constant.
 const SOFFSET: Accept = Accept {
@@ -261,6 +263,12 @@ pub(crate) fn encode(
     Ok(())
 }
 
+/// True for the 32-bit data formats (32, 32_32, 32_32_32, 32_32_32_32),
+/// the only ones a FLOAT number format may be written with.
+pub(crate) fn is_32bit_data_format(dfmt: u32) -> bool {
+    matches!(dfmt, 4 | 11 | 13 | 14)
+}
+
 fn st_row_is_store(row: &crate::isa::InstrRow) -> bool {
     row.has(flags::STORE)
 }
@@ -456,7 +464,7 @@ fn check_format(store: bool, format: Format) -> Result<(u32, u32), OperandError>
         // alone; a data format written out must be a 32-bit one.
         if code == NFMT_FLOAT {
             if let Some((d, dat)) = format.dfmt {
-                if !matches!(d, 4 | 11 | 13 | 14) {
+                if !is_32bit_data_format(d) {
                     return Err(OperandError::new(
                         dat,
                         format!(

@@ -290,8 +290,12 @@ fn branch_target(ctx: &mut dyn OperandContext, cur: &mut Cursor<'_>) -> Result<I
     }
 }
 
-/// Hardware register names and the first version that has them.
-const HWREGS: &[(&str, u32, GcnVersion)] = &[
+/// Hardware register names (`hwreg(NAME, …)`), their ids and the first
+/// version that has them. The first name of an id is the one the
+/// disassembler prints; later ones are aliases (`sq_shader_tba_lo`). One
+/// table for the assembler and the disassembler, so the two cannot
+/// disagree.
+pub(crate) const HWREGS: &[(&str, u32, GcnVersion)] = &[
     ("mode", 1, GcnVersion::Gcn1_0),
     ("status", 2, GcnVersion::Gcn1_0),
     ("trapsts", 3, GcnVersion::Gcn1_0),
@@ -464,7 +468,11 @@ fn waitcnt(ctx: &mut dyn OperandContext, cur: &mut Cursor<'_>) -> Result<Imm, Op
     Ok(Imm::Known(value))
 }
 
-const MESSAGES: &[(&str, u32, GcnVersion)] = &[
+/// `s_sendmsg` message names (`sendmsg(NAME, …)`), their ids and the first
+/// version that has them. The first name of an id is the one the
+/// disassembler prints (`sysmsg` and `system` are the same message). Shared
+/// with the disassembler.
+pub(crate) const MESSAGES: &[(&str, u32, GcnVersion)] = &[
     ("interrupt", 1, GcnVersion::Gcn1_0),
     ("gs", 2, GcnVersion::Gcn1_0),
     ("gs_done", 3, GcnVersion::Gcn1_0),
@@ -475,11 +483,13 @@ const MESSAGES: &[(&str, u32, GcnVersion)] = &[
     ("early_prim_dealloc", 8, GcnVersion::Gcn1_4),
     ("gs_alloc_req", 9, GcnVersion::Gcn1_4),
     ("get_doorbell", 10, GcnVersion::Gcn1_4),
-    ("system", 15, GcnVersion::Gcn1_0),
     ("sysmsg", 15, GcnVersion::Gcn1_0),
+    ("system", 15, GcnVersion::Gcn1_0),
 ];
 
-const GS_OPS: &[(&str, u32)] = &[("nop", 0), ("cut", 1), ("emit", 2), ("emit_cut", 3)];
+/// GS operation names of `sendmsg(GS, OP, …)` by code; shared with the
+/// disassembler.
+pub(crate) const GS_OPS: &[(&str, u32)] = &[("nop", 0), ("cut", 1), ("emit", 2), ("emit_cut", 3)];
 
 /// Reads `sendmsg(MSG[, GSOP[, STREAM]])` or a plain 16-bit value.
 fn sendmsg(ctx: &mut dyn OperandContext, cur: &mut Cursor<'_>) -> Result<Imm, OperandError> {
