@@ -384,6 +384,22 @@ impl Assembler<'_> {
         }
     }
 
+    /// After an item of a comma-separated list: the position after the
+    /// comma, or `None` at the end of the statement (or after reporting
+    /// something else where a comma belongs).
+    fn list_separator(&mut self, text: &str, p: usize) -> Option<usize> {
+        let bytes = text.as_bytes();
+        let p = skip_spaces(bytes, p);
+        if p >= text.len() {
+            return None;
+        }
+        if bytes[p] != b',' {
+            self.error(p, "expected ',' or the end of the statement");
+            return None;
+        }
+        Some(p + 1)
+    }
+
     /// `.byte`, `.short`, `.int`, `.quad`, `.octa`.
     fn data_ints(&mut self, text: &str, p: usize, size: usize) {
         let bytes = text.as_bytes();
@@ -411,15 +427,10 @@ impl Assembler<'_> {
                     }
                 }
             }
-            p = skip_spaces(bytes, p);
-            if p >= text.len() {
-                return;
+            match self.list_separator(text, p) {
+                Some(next) => p = next,
+                None => return,
             }
-            if bytes[p] != b',' {
-                self.error(p, "expected ',' or the end of the statement");
-                return;
-            }
-            p += 1;
         }
     }
 
@@ -469,49 +480,28 @@ impl Assembler<'_> {
         };
         loop {
             p = skip_spaces(bytes, p);
-            let value = if p >= text.len() || bytes[p] == b',' {
+            let lit = if p >= text.len() || bytes[p] == b',' {
                 self.warning(p, "empty value, 0 assumed");
-                0.0
+                super::float::FloatLiteral::from_f64(0.0)
             } else if let Some((lit, len)) = parse_float_literal(&text[p..]) {
                 p += len;
-                let data = &mut self.sections[section].data;
-                match size {
-                    2 => data.extend_from_slice(&lit.half_bits().to_le_bytes()),
-                    4 => data.extend_from_slice(&lit.single_bits().to_le_bytes()),
-                    _ => data.extend_from_slice(&lit.double_bits().to_le_bytes()),
-                }
-                p = skip_spaces(bytes, p);
-                if p >= text.len() {
-                    return;
-                }
-                if bytes[p] != b',' {
-                    self.error(p, "expected ',' or the end of the statement");
-                    return;
-                }
-                p += 1;
-                continue;
+                lit
             } else {
                 match self.abs_expr(text, &mut p) {
-                    Some(v) => v as f64,
+                    Some(v) => super::float::FloatLiteral::from_f64(v as f64),
                     None => return,
                 }
             };
-            let lit = super::float::FloatLiteral::from_f64(value);
             let data = &mut self.sections[section].data;
             match size {
                 2 => data.extend_from_slice(&lit.half_bits().to_le_bytes()),
                 4 => data.extend_from_slice(&lit.single_bits().to_le_bytes()),
                 _ => data.extend_from_slice(&lit.double_bits().to_le_bytes()),
             }
-            p = skip_spaces(bytes, p);
-            if p >= text.len() {
-                return;
+            match self.list_separator(text, p) {
+                Some(next) => p = next,
+                None => return,
             }
-            if bytes[p] != b',' {
-                self.error(p, "expected ',' or the end of the statement");
-                return;
-            }
-            p += 1;
         }
     }
 
@@ -543,15 +533,10 @@ impl Assembler<'_> {
                     data.push(0);
                 }
             }
-            p = skip_spaces(bytes, p);
-            if p >= text.len() {
-                return;
+            match self.list_separator(text, p) {
+                Some(next) => p = next,
+                None => return,
             }
-            if bytes[p] != b',' {
-                self.error(p, "expected ',' or the end of the statement");
-                return;
-            }
-            p += 1;
         }
     }
 
