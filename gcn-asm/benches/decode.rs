@@ -34,15 +34,7 @@ fn buffer(arch: &str, version: GcnVersion) -> Vec<u32> {
             if case["arch"] != arch || case["good"] != true {
                 continue;
             }
-            let words: Vec<u32> = case["words"]
-                .as_array()
-                .map(|a| {
-                    a.iter()
-                        .filter_map(|w| w.as_u64())
-                        .map(|w| w as u32)
-                        .collect()
-                })
-                .unwrap_or_default();
+            let words: Vec<u32> = common::case_words(&case);
             let listing = disassemble(&words, version);
             if listing
                 .items

@@ -87,15 +87,7 @@ fn clrx_encoding_cases() {
         let device = case["device"].as_str().unwrap_or_default();
         let source = case["source"].as_str().unwrap_or_default();
         let good = case["good"].as_bool().unwrap_or(false);
-        let expected: Vec<u32> = case["words"]
-            .as_array()
-            .map(|a| {
-                a.iter()
-                    .filter_map(|w| w.as_u64())
-                    .map(|w| w as u32)
-                    .collect()
-            })
-            .unwrap_or_default();
+        let expected: Vec<u32> = common::case_words(&case);
         let options = AssembleOptions {
             device: Device::from_name(device),
             ..AssembleOptions::default()

@@ -53,15 +53,7 @@ fn conformance_words_round_trip() {
         let device =
             Device::from_name(case["device"].as_str().unwrap_or_default()).expect("known device");
         let version = device.version();
-        let words: Vec<u32> = case["words"]
-            .as_array()
-            .map(|a| {
-                a.iter()
-                    .filter_map(|w| w.as_u64())
-                    .map(|w| w as u32)
-                    .collect()
-            })
-            .unwrap_or_default();
+        let words: Vec<u32> = common::case_words(&case);
         let Some(&first) = words.first() else {
             continue;
         };

@@ -34,3 +34,17 @@ pub fn encoding_cases() -> Option<String> {
         }
     }
 }
+
+/// The expected `.text` words of a conformance case (empty for a bad case).
+#[allow(dead_code)]
+pub fn case_words(case: &serde_json::Value) -> Vec<u32> {
+    case["words"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|w| w.as_u64())
+                .map(|w| w as u32)
+                .collect()
+        })
+        .unwrap_or_default()
+}
