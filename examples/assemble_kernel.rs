@@ -1,4 +1,5 @@
-//! Assembles a kernel written in CLRX syntax and shows its machine code.
+//! Assembles a kernel written in CLRX syntax and shows its machine code,
+//! disassembled.
 //!
 //! Run with `cargo run --release --example assemble_kernel [FILE.s]`; without
 //! an argument it assembles `examples/kernels/scale_offsets.s`.
@@ -35,16 +36,27 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         assembly.device,
         assembly.version
     );
-    for (row, chunk) in text.chunks(16).enumerate() {
-        let words: Vec<String> = chunk
-            .chunks(4)
-            .map(|w| {
-                let mut bytes = [0u8; 4];
-                bytes[..w.len()].copy_from_slice(w);
-                format!("{:08x}", u32::from_le_bytes(bytes))
-            })
-            .collect();
-        println!("{:06x}: {}", row * 16, words.join(" "));
+    // Show the machine code as the disassembler reads it back: one
+    // instruction per line with its offset and words.
+    let words: Vec<u32> = text
+        .chunks(4)
+        .map(|w| {
+            let mut bytes = [0u8; 4];
+            bytes[..w.len()].copy_from_slice(w);
+            u32::from_le_bytes(bytes)
+        })
+        .collect();
+    print!("{}", gcn_asm::decode::disassemble(&words, assembly.version));
+    if let Some(binary) = &assembly.gallium {
+        for kernel in &binary.kernels {
+            println!(
+                "kernel `{}` at offset {}, {} arguments, {} bytes of Gallium binary in all",
+                kernel.name,
+                kernel.offset,
+                kernel.args.len(),
+                assembly.gallium_bytes()?.len()
+            );
+        }
     }
     Ok(())
 }
