@@ -345,41 +345,40 @@ impl SymbolTable {
         if let Some(id) = self.lookup(name) {
             return id;
         }
-        let (absolute, path, simple) = split_path(name);
-        let scope = self
-            .resolve_scope(absolute, path, true)
-            .unwrap_or(self.current);
-        let id = self.new_symbol(simple);
-        self.scopes[scope.0 as usize]
-            .symbols
-            .insert(simple.into(), id);
-        id
+        let (scope, simple) = self.target_scope(name);
+        self.insert_new(scope, simple)
     }
 
     /// The symbol a definition of `name` writes to: a simple name is always
     /// in the current scope. Returns the entry, creating it if needed.
     pub fn definition_target(&mut self, name: &str) -> SymId {
-        let (absolute, path, simple) = split_path(name);
-        let scope = self
-            .resolve_scope(absolute, path, true)
-            .unwrap_or(self.current);
-        if let Some(&id) = self.scopes[scope.0 as usize].symbols.get(simple) {
-            return id;
+        let (scope, simple) = self.target_scope(name);
+        match self.scopes[scope.0 as usize].symbols.get(simple) {
+            Some(&id) => id,
+            None => self.insert_new(scope, simple),
         }
-        let id = self.new_symbol(simple);
-        self.scopes[scope.0 as usize]
-            .symbols
-            .insert(simple.into(), id);
-        id
     }
 
     /// Replaces the entry named `name` in its scope with a fresh undefined
     /// one (used when the old entry is captured by a deferred expression).
     pub fn fresh_definition_target(&mut self, name: &str) -> SymId {
+        let (scope, simple) = self.target_scope(name);
+        self.insert_new(scope, simple)
+    }
+
+    /// The scope a name written as `name` belongs to (its scope path, created
+    /// when missing, else the current scope) and its simple name.
+    fn target_scope<'n>(&mut self, name: &'n str) -> (ScopeId, &'n str) {
         let (absolute, path, simple) = split_path(name);
         let scope = self
             .resolve_scope(absolute, path, true)
             .unwrap_or(self.current);
+        (scope, simple)
+    }
+
+    /// Enters a new undefined symbol `simple` in `scope` (replacing any entry
+    /// of that name there).
+    fn insert_new(&mut self, scope: ScopeId, simple: &str) -> SymId {
         let id = self.new_symbol(simple);
         self.scopes[scope.0 as usize]
             .symbols
