@@ -13,7 +13,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, ValueEnum};
-use gcn_asm::{assemble, AssembleOptions, Device, GcnVersion};
+use gcn_asm::syntax::expr::{parse_int_token, IntToken};
+use gcn_asm::{assemble, AssembleOptions};
+
+#[path = "common/target.rs"]
+mod target;
+use target::{Selected, TargetArgs};
 
 /// Output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -31,19 +36,8 @@ enum BinaryFormat {
     about = "Assembler for AMD GCN 1.0-1.4 in the CLRX syntax"
 )]
 struct Args {
-    /// Target GPU device (capeverde, pitcairn, tahiti, oland, bonaire, hawaii,
-    /// tonga, fiji, gfx900, gfx906, ...).
-    #[arg(short = 'g', long = "gpuType", value_name = "DEVICE")]
-    device: Option<String>,
-    /// Target architecture (GCN1.0, GCN1.1, GCN1.2, GCN1.4, GCN1.4.1 or
-    /// GFX6/GFX7/GFX8/GFX9, SI/CI/VI/VEGA).
-    #[arg(
-        short = 'A',
-        long = "arch",
-        value_name = "ARCH",
-        conflicts_with = "device"
-    )]
-    arch: Option<String>,
+    #[command(flatten)]
+    target: TargetArgs,
     /// Output format.
     #[arg(short = 'b', long = "binaryFormat", value_enum, value_name = "FORMAT")]
     format: Option<BinaryFormat>,
@@ -64,31 +58,21 @@ struct Args {
     file: PathBuf,
 }
 
+/// A `-D` value: an integer literal as the assembler reads it (decimal,
+/// `0x` hex, `0b` binary, `0` octal), optionally negative.
 fn parse_integer(text: &str) -> Option<i64> {
     let (negative, digits) = match text.strip_prefix('-') {
         Some(rest) => (true, rest),
         None => (false, text),
     };
-    let value = if let Some(hex) = digits
-        .strip_prefix("0x")
-        .or_else(|| digits.strip_prefix("0X"))
-    {
-        i64::from_str_radix(hex, 16).ok()?
-    } else if let Some(bin) = digits
-        .strip_prefix("0b")
-        .or_else(|| digits.strip_prefix("0B"))
-    {
-        i64::from_str_radix(bin, 2).ok()?
-    } else if digits.len() > 1 && digits.starts_with('0') {
-        i64::from_str_radix(&digits[1..], 8).ok()?
-    } else {
-        digits.parse().ok()?
-    };
-    Some(if negative {
-        value.wrapping_neg()
-    } else {
-        value
-    })
+    let mut end = 0;
+    match parse_int_token(digits.as_bytes(), &mut end) {
+        Ok(IntToken::Value(v)) if end == digits.len() => {
+            let v = v as i64;
+            Some(if negative { v.wrapping_neg() } else { v })
+        }
+        _ => None,
+    }
 }
 
 fn usage_error(message: String) -> ExitCode {
@@ -109,17 +93,11 @@ fn main() -> ExitCode {
         include_dirs: args.include.clone(),
         ..AssembleOptions::default()
     };
-    if let Some(name) = &args.device {
-        match Device::from_name(name) {
-            Some(d) => options.device = Some(d),
-            None => return usage_error(format!("unknown GPU device `{name}`")),
-        }
-    }
-    if let Some(name) = &args.arch {
-        match GcnVersion::from_arch_name(name) {
-            Some(v) => options.version = Some(v),
-            None => return usage_error(format!("unknown architecture `{name}`")),
-        }
+    match args.target.selected() {
+        Ok(Selected::Device(d)) => options.device = Some(d),
+        Ok(Selected::Arch(v)) => options.version = Some(v),
+        Ok(Selected::Default) => {}
+        Err(message) => return usage_error(message),
     }
     for define in &args.defines {
         let (name, value) = match define.split_once('=') {

@@ -24,7 +24,11 @@ use std::process::ExitCode;
 use clap::Parser;
 use gcn_asm::decode::gallium::{listing, Target};
 use gcn_asm::decode::{disassemble, words_from_bytes};
-use gcn_asm::{Device, GcnVersion};
+use gcn_asm::Device;
+
+#[path = "common/target.rs"]
+mod target;
+use target::{Selected, TargetArgs};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -33,19 +37,8 @@ use gcn_asm::{Device, GcnVersion};
     about = "Disassembler for AMD GCN 1.0-1.4 code, printing CLRX syntax"
 )]
 struct Args {
-    /// Target GPU device (capeverde, pitcairn, tahiti, oland, bonaire, hawaii,
-    /// tonga, fiji, gfx900, gfx906, ...). Default: capeverde (GCN 1.0).
-    #[arg(short = 'g', long = "gpuType", value_name = "DEVICE")]
-    device: Option<String>,
-    /// Target architecture (GCN1.0, GCN1.1, GCN1.2, GCN1.4, GCN1.4.1 or
-    /// GFX6/GFX7/GFX8/GFX9, SI/CI/VI/VEGA).
-    #[arg(
-        short = 'A',
-        long = "arch",
-        value_name = "ARCH",
-        conflicts_with = "device"
-    )]
-    arch: Option<String>,
+    #[command(flatten)]
+    target: TargetArgs,
     /// The input is raw code (the bytes of `.text`), not a GalliumCompute
     /// binary.
     #[arg(short = 'r', long = "raw")]
@@ -63,18 +56,11 @@ fn usage_error(message: String) -> ExitCode {
 fn main() -> ExitCode {
     let args = Args::parse();
     // The target line lets the listing assemble for the same target.
-    let target = if let Some(name) = &args.device {
-        match Device::from_name(name) {
-            Some(d) => Target::Device(d),
-            None => return usage_error(format!("unknown GPU device `{name}`")),
-        }
-    } else if let Some(name) = &args.arch {
-        match GcnVersion::from_arch_name(name) {
-            Some(v) => Target::Arch(v),
-            None => return usage_error(format!("unknown architecture `{name}`")),
-        }
-    } else {
-        Target::Device(Device::CapeVerde)
+    let target = match args.target.selected() {
+        Ok(Selected::Device(d)) => Target::Device(d),
+        Ok(Selected::Arch(v)) => Target::Arch(v),
+        Ok(Selected::Default) => Target::Device(Device::CapeVerde),
+        Err(message) => return usage_error(message),
     };
     let mut bytes = Vec::new();
     let read = if args.file.as_os_str() == "-" {
