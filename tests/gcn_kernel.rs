@@ -120,59 +120,12 @@ fn typed_arguments_fill_the_input_buffer() {
 }
 
 /// The seed's DCT sample (`../shared/conformance/gallium/seed-dct.s`,
-/// verbatim): unnamed arguments, a local, `.proginfo`.
-const DCT_SOURCE_LINES: usize = 22;
+/// verbatim in `tests/kernels/seed-dct.s`): unnamed arguments, a local,
+/// `.proginfo`. The macro reads the file; the test compares with its text.
 mod dct {
-    gcn_runtime::gcn_kernel!(
-        r#".gallium
-.gpu CapeVerde
-.kernel DCT
-    .args
-        .arg global, 8, 8, 8, zext, general
-        .arg global, 8, 8, 8, zext, general
-        .arg global, 8, 8, 8, zext, general
-        .arg local, 4, 4, 4, zext, general
-        .arg scalar, 4, 4, 4, zext, general
-        .arg scalar, 4, 4, 4, zext, general
-        .arg scalar, 4, 4, 4, zext, general
-        .arg scalar, 4, 4, 4, zext, griddim
-        .arg scalar, 4, 4, 4, zext, gridoffset
-    .proginfo
-        .entry 0x0000b848, 0x000c0183
-        .entry 0x0000b84c, 0x00001788
-        .entry 0x0000b860, 0x00000000
-.text
-DCT:
-        s_load_dword    s6, s[0:1], 0x6
-        s_load_dword    s7, s[0:1], 0x7
-        s_endpgm
-"#
-    );
+    gcn_runtime::gcn_kernel!(file = "tests/kernels/seed-dct.s");
 }
-/// The same text, for comparing with the shared file.
-const DCT_SOURCE: &str = r#".gallium
-.gpu CapeVerde
-.kernel DCT
-    .args
-        .arg global, 8, 8, 8, zext, general
-        .arg global, 8, 8, 8, zext, general
-        .arg global, 8, 8, 8, zext, general
-        .arg local, 4, 4, 4, zext, general
-        .arg scalar, 4, 4, 4, zext, general
-        .arg scalar, 4, 4, 4, zext, general
-        .arg scalar, 4, 4, 4, zext, general
-        .arg scalar, 4, 4, 4, zext, griddim
-        .arg scalar, 4, 4, 4, zext, gridoffset
-    .proginfo
-        .entry 0x0000b848, 0x000c0183
-        .entry 0x0000b84c, 0x00001788
-        .entry 0x0000b860, 0x00000000
-.text
-DCT:
-        s_load_dword    s6, s[0:1], 0x6
-        s_load_dword    s7, s[0:1], 0x7
-        s_endpgm
-"#;
+const DCT_SOURCE: &str = include_str!("kernels/seed-dct.s");
 
 mod types {
     gcn_runtime::gcn_kernel! {
@@ -230,7 +183,6 @@ fn rust_types_follow_the_declarations() {
 
 #[test]
 fn dct_sample_matches_the_library_and_clrxasm() {
-    assert_eq!(DCT_SOURCE.lines().count(), DCT_SOURCE_LINES);
     let opts = gcn_asm::AssembleOptions::default();
     let bytes = gcn_asm::assemble(DCT_SOURCE, &opts)
         .unwrap()
