@@ -88,7 +88,14 @@ pub fn items(assembly: &Assembly, origin: &Origin) -> Result<TokenStream, TokenS
         }
         taken.insert(const_name.clone(), format!("kernel '{}'", decl.name));
         taken.insert(struct_name.clone(), format!("kernel '{}'", decl.name));
-        match kernel_items(kernel, decl, &const_name, &struct_name, origin) {
+        match kernel_items(
+            kernel,
+            decl,
+            &const_name,
+            &struct_name,
+            assembly.device.name(),
+            origin,
+        ) {
             Ok(items) => out.extend(items),
             Err(e) => errors.extend(e),
         }
@@ -154,6 +161,7 @@ fn kernel_items(
     decl: &KernelDecl,
     const_name: &str,
     struct_name: &str,
+    device: &str,
     origin: &Origin,
 ) -> Result<TokenStream, TokenStream> {
     let k = quote!(::gcn_runtime::kernel);
@@ -236,6 +244,7 @@ fn kernel_items(
         #[allow(dead_code)]
         pub const #const_ident: #k::Kernel = #k::Kernel {
             name: #name,
+            device: #device,
             binary: BINARY,
             offset: #offset,
             prog_info: &[#(#prog_info),*],

@@ -53,6 +53,10 @@ pub const HEADER_SIZE: usize = 36;
 pub struct Kernel {
     /// The kernel's name (the symbol Clover looks up).
     pub name: &'static str,
+    /// The device the source was assembled for (`.gpu`/`.arch` or the
+    /// macro's option), lower case: the emulator runs the kernel on its GCN
+    /// version.
+    pub device: &'static str,
     /// The whole GalliumCompute binary the kernel belongs to.
     pub binary: &'static [u8],
     /// Offset of the kernel's first instruction in the code (`.text`).

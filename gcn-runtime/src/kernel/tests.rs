@@ -310,6 +310,7 @@ fn errors_are_values() {
 fn kernel_handle_reads_its_proginfo() {
     const K: Kernel = Kernel {
         name: "k",
+        device: "tonga",
         binary: &[],
         offset: 0,
         prog_info: &[

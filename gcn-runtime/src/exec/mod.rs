@@ -1,0 +1,660 @@
+//! The interpreter: wave state, the pre-decoded program and the loop that
+//! runs the waves of one work-group.
+//!
+//! `.text` is decoded once ([`predecode`], through `gcn_asm::decode`, the one
+//! ISA table) into an array of [`Op`]s indexed by word: each holds the
+//! handler chosen for its ISA row and its operands resolved to register
+//! indices and typed immediates ([`Src`]). The loop ([`run_wave`]) never
+//! re-parses words, never looks anything up by name and never allocates.
+//!
+//! Semantics live in one module per family, each exporting
+//! `handler(row) -> Option<Handler>`: [`scalar`] (SOP2/SOP1/SOPK/SOPC/SOPP),
+//! [`smem`] (SMRD/SMEM), [`valu_int`], [`valu_float`] and [`valu_f16`]
+//! (VOP1/VOP2/VOPC/VOP3/VOP3P by data type, over the shared source/destination
+//! machinery of [`vector`], which applies SDWA, DPP and the float modifiers),
+//! [`lds`] (DS), [`buffer`] (MUBUF/MTBUF), [`flat`] (FLAT/GLOBAL/SCRATCH),
+//! [`float`] (the MODE register's rounding and denormal rules). A row whose
+//! family module has no handler gets [`not_emulated`], which stops the
+//! dispatch naming the instruction; [`coverage`] lists which rows execute.
+
+pub mod buffer;
+pub mod flat;
+pub mod float;
+pub mod lds;
+pub mod scalar;
+pub mod smem;
+pub mod valu_f16;
+pub mod valu_float;
+pub mod valu_int;
+pub mod vector;
+
+use std::fmt;
+
+use gcn_asm::decode::{self, Instruction, Operand};
+use gcn_asm::isa::{DataType, Encoding, Field, InstrRow, INSTRUCTIONS};
+use gcn_asm::GcnVersion;
+
+use crate::memory::{MemFault, MemView};
+
+/// Lanes in a wavefront.
+pub const WAVE_SIZE: usize = 64;
+
+/// Operand codes of the scalar registers with a fixed role.
+pub mod sreg {
+    /// VCC_LO (VCC_HI is the next code).
+    pub const VCC: u16 = 106;
+    /// M0.
+    pub const M0: u16 = 124;
+    /// EXEC_LO (EXEC_HI is the next code).
+    pub const EXEC: u16 = 126;
+    /// VCCZ (source only).
+    pub const VCCZ: u16 = 251;
+    /// EXECZ (source only).
+    pub const EXECZ: u16 = 252;
+    /// SCC (source only).
+    pub const SCC: u16 = 253;
+    /// LDS_DIRECT (source only).
+    pub const LDS_DIRECT: u16 = 254;
+}
+
+/// A resolved operand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Src {
+    /// No operand.
+    None,
+    /// A scalar register by operand code (0-127: SGPRs, VCC, TTMP, M0,
+    /// EXEC …); 64-bit operands use the code and the next.
+    Sgpr(u16),
+    /// A VGPR by index.
+    Vgpr(u16),
+    /// An inline constant or literal, already converted to the operand's
+    /// type: 32-bit types in the low half, 16-bit types in the low
+    /// quarter, 64-bit floats as f64 bits (a literal is the high half),
+    /// 64-bit integers zero-extended (constants sign-extended).
+    Imm(u64),
+    /// A source-only special (VCCZ, EXECZ, SCC, LDS_DIRECT, apertures),
+    /// evaluated when read.
+    Special(u16),
+}
+
+/// What the loop does after an instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// Go on at `wave.pc`.
+    Next,
+    /// The wave waits at `s_barrier`.
+    Barrier,
+    /// The wave ended (`s_endpgm`).
+    End,
+}
+
+/// Why an instruction could not complete.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FaultKind {
+    /// A memory access outside every allocation.
+    Memory(MemFault),
+    /// A local-memory (LDS) access past the work-group's allocation.
+    Lds {
+        /// Byte address in LDS.
+        address: u32,
+        /// The work-group's LDS size in bytes.
+        size: u32,
+    },
+    /// The instruction has no semantics in the emulator (yet).
+    NotEmulated(String),
+    /// The word at the PC does not start an instruction.
+    InvalidInstruction(u32),
+    /// The PC is not at the start of an instruction, or outside the code.
+    BadPc,
+    /// A register beyond the kernel's allocation.
+    Register(String),
+    /// `s_trap`.
+    Trap(u32),
+    /// The dispatch's step budget is spent.
+    StepBudget(u64),
+    /// Anything else the hardware would not do as asked (the message says
+    /// what).
+    Unsupported(String),
+}
+
+impl fmt::Display for FaultKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FaultKind::Memory(m) => write!(f, "memory fault: {m}"),
+            FaultKind::Lds { address, size } => write!(
+                f,
+                "LDS access at byte {address:#x} is outside the work-group's {size} bytes"
+            ),
+            FaultKind::NotEmulated(what) => write!(f, "{what} is not emulated"),
+            FaultKind::InvalidInstruction(w) => {
+                write!(f, "word {w:#010x} is not a valid instruction")
+            }
+            FaultKind::BadPc => f.write_str("the PC is not at the start of an instruction"),
+            FaultKind::Register(what) => write!(f, "{what}"),
+            FaultKind::Trap(code) => write!(f, "s_trap {code}"),
+            FaultKind::StepBudget(n) => write!(
+                f,
+                "the step budget of {n} instructions is spent (a runaway loop?)"
+            ),
+            FaultKind::Unsupported(what) => f.write_str(what),
+        }
+    }
+}
+
+/// A fault raised by an instruction handler; the loop adds where it
+/// happened ([`crate::launch::ExecError`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fault {
+    /// What went wrong.
+    pub kind: FaultKind,
+    /// The lane, for per-lane faults.
+    pub lane: Option<u8>,
+}
+
+impl Fault {
+    /// A fault without a lane.
+    pub fn new(kind: FaultKind) -> Self {
+        Fault { kind, lane: None }
+    }
+
+    /// A memory fault of `lane`.
+    pub fn memory(m: MemFault, lane: usize) -> Self {
+        Fault {
+            kind: FaultKind::Memory(m),
+            lane: Some(lane as u8),
+        }
+    }
+
+    /// An "X is not supported" style fault.
+    pub fn unsupported(message: impl Into<String>) -> Self {
+        Fault::new(FaultKind::Unsupported(message.into()))
+    }
+}
+
+impl From<MemFault> for Fault {
+    fn from(m: MemFault) -> Self {
+        Fault::new(FaultKind::Memory(m))
+    }
+}
+
+/// The semantics of one instruction.
+pub type Handler = fn(&mut Wave, &Op, &mut Env<'_>) -> Result<Step, Fault>;
+
+/// One pre-decoded instruction.
+#[derive(Clone)]
+pub struct Op {
+    /// The semantics.
+    pub handler: Handler,
+    /// The decoded instruction (row, operands, modifiers).
+    pub instr: Instruction,
+    /// Operands resolved, aligned with `instr.row.operands`.
+    pub opnd: [Src; decode::MAX_OPERANDS],
+    /// For source slots 0, 1, 2: the index in `opnd`, or `u8::MAX`.
+    pub slot: [u8; 3],
+    /// Index in `opnd` of the vector destination, or `u8::MAX`.
+    pub vdst: u8,
+    /// Index in `opnd` of the scalar destination (carry-out, compare
+    /// result, readlane result), or `u8::MAX`.
+    pub sdst: u8,
+    /// Length in bytes.
+    pub len: u8,
+    /// One past the highest VGPR index the operands name.
+    pub vgpr_end: u16,
+    /// One past the highest general SGPR (below VCC) the operands name.
+    pub sgpr_end: u16,
+    /// True for vector ALU instructions (counted as lane operations).
+    pub valu: bool,
+}
+
+impl fmt::Debug for Op {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Op({})", self.instr)
+    }
+}
+
+impl Op {
+    /// Resolved operand `i` (syntax order).
+    #[inline]
+    pub fn src(&self, i: usize) -> Src {
+        self.opnd[i]
+    }
+
+    /// Resolved source slot `s` (0-2).
+    #[inline]
+    pub fn slot_src(&self, s: usize) -> Src {
+        match self.slot[s] {
+            u8::MAX => Src::None,
+            i => self.opnd[usize::from(i)],
+        }
+    }
+
+    /// The register index of operand `i` (VGPR index or scalar code).
+    #[inline]
+    pub fn reg(&self, i: usize) -> u16 {
+        match self.opnd[i] {
+            Src::Sgpr(r) | Src::Vgpr(r) => r,
+            _ => 0,
+        }
+    }
+
+    /// The raw decoded operand `i`.
+    pub fn operand(&self, i: usize) -> Operand {
+        self.instr.operand_array[i]
+    }
+
+    /// The index of the first operand filling `field`.
+    pub fn field_index(&self, field: Field) -> Option<usize> {
+        self.instr
+            .row
+            .operands
+            .iter()
+            .position(|o| o.field == field)
+    }
+
+    /// The mnemonic.
+    pub fn mnemonic(&self) -> &'static str {
+        self.instr.row.mnemonic
+    }
+}
+
+/// Architectural state of one wavefront.
+#[derive(Clone)]
+pub struct Wave {
+    /// Scalar registers by operand code 0-127 (SGPRs, FLAT_SCRATCH,
+    /// XNACK_MASK, VCC, TBA/TMA/TTMP, M0, EXEC).
+    pub sgpr: [u32; 128],
+    /// VGPRs, lane-major: `vgpr[r][lane]`.
+    pub vgpr: Vec<[u32; WAVE_SIZE]>,
+    /// Scalar condition code.
+    pub scc: bool,
+    /// Byte offset of the next instruction in `.text`.
+    pub pc: u32,
+    /// The MODE register.
+    pub mode: u32,
+    /// The TRAPSTS register.
+    pub trapsts: u32,
+    /// The wave's index in its work-group.
+    pub id: u32,
+    /// VGPRs the kernel allocated.
+    pub vgpr_limit: u16,
+    /// SGPRs the kernel allocated (general SGPRs, below VCC).
+    pub sgpr_limit: u16,
+    /// Instructions executed.
+    pub steps: u64,
+    /// Active lanes summed over the vector ALU instructions executed.
+    pub lane_ops: u64,
+    /// Instructions this wave may still execute before the budget is spent.
+    pub budget: u64,
+}
+
+impl Wave {
+    /// A wave with every register zero.
+    pub fn new(vgprs: u16, sgprs: u16) -> Self {
+        Wave {
+            sgpr: [0; 128],
+            vgpr: vec![[0; WAVE_SIZE]; usize::from(vgprs)],
+            scc: false,
+            pc: 0,
+            mode: 0,
+            trapsts: 0,
+            id: 0,
+            vgpr_limit: vgprs,
+            sgpr_limit: sgprs,
+            steps: 0,
+            lane_ops: 0,
+            budget: u64::MAX,
+        }
+    }
+
+    /// EXEC.
+    #[inline]
+    pub fn exec(&self) -> u64 {
+        self.s64(sreg::EXEC)
+    }
+
+    /// Sets EXEC.
+    #[inline]
+    pub fn set_exec(&mut self, v: u64) {
+        self.set_s64(sreg::EXEC, v);
+    }
+
+    /// VCC.
+    #[inline]
+    pub fn vcc(&self) -> u64 {
+        self.s64(sreg::VCC)
+    }
+
+    /// Sets VCC.
+    #[inline]
+    pub fn set_vcc(&mut self, v: u64) {
+        self.set_s64(sreg::VCC, v);
+    }
+
+    /// M0.
+    #[inline]
+    pub fn m0(&self) -> u32 {
+        self.sgpr[usize::from(sreg::M0)]
+    }
+
+    /// The 64-bit value of scalar registers `code`, `code + 1`.
+    #[inline]
+    pub fn s64(&self, code: u16) -> u64 {
+        let i = usize::from(code) & 127;
+        u64::from(self.sgpr[i]) | (u64::from(self.sgpr[(i + 1) & 127]) << 32)
+    }
+
+    /// Writes scalar register `code`.
+    #[inline]
+    pub fn set_s32(&mut self, code: u16, v: u32) {
+        self.sgpr[usize::from(code) & 127] = v;
+    }
+
+    /// Writes scalar registers `code`, `code + 1`.
+    #[inline]
+    pub fn set_s64(&mut self, code: u16, v: u64) {
+        let i = usize::from(code) & 127;
+        self.sgpr[i] = v as u32;
+        self.sgpr[(i + 1) & 127] = (v >> 32) as u32;
+    }
+
+    /// The value of a special source (VCCZ, EXECZ, SCC, apertures).
+    pub fn special(&self, code: u16) -> u64 {
+        match code {
+            sreg::VCCZ => u64::from(self.vcc() == 0),
+            sreg::EXECZ => u64::from(self.exec() == 0),
+            sreg::SCC => u64::from(self.scc),
+            235 => flat::SHARED_APERTURE >> 32,
+            236 => (flat::SHARED_APERTURE + flat::APERTURE_SIZE - 1) >> 32,
+            237 => flat::PRIVATE_APERTURE >> 32,
+            238 => (flat::PRIVATE_APERTURE + flat::APERTURE_SIZE - 1) >> 32,
+            _ => 0,
+        }
+    }
+
+    /// Reads a 32-bit scalar source.
+    #[inline]
+    pub fn read_s32(&self, src: Src) -> u32 {
+        match src {
+            Src::Sgpr(r) => self.sgpr[usize::from(r) & 127],
+            Src::Imm(v) => v as u32,
+            Src::Special(c) => self.special(c) as u32,
+            Src::Vgpr(_) | Src::None => 0,
+        }
+    }
+
+    /// Reads a 64-bit scalar source.
+    #[inline]
+    pub fn read_s64(&self, src: Src) -> u64 {
+        match src {
+            Src::Sgpr(r) => self.s64(r),
+            Src::Imm(v) => v,
+            Src::Special(c) => self.special(c),
+            Src::Vgpr(_) | Src::None => 0,
+        }
+    }
+}
+
+/// What a handler can reach besides its wave: memory, the work-group's
+/// LDS, and facts about the dispatch.
+pub struct Env<'a> {
+    /// Global memory.
+    pub mem: &'a MemView,
+    /// The work-group's LDS (its size is the kernel's LDS allocation).
+    pub lds: &'a mut [u8],
+    /// GCN version.
+    pub version: GcnVersion,
+    /// Device address of `.text` (s_getpc_b64 returns it plus the PC).
+    pub code_base: u64,
+    /// Device address of this wave's private (scratch) memory, and its
+    /// size in bytes (0 when the kernel has none).
+    pub scratch: (u64, u64),
+}
+
+/// Handler of rows without semantics.
+pub fn not_emulated(_: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Step, Fault> {
+    Err(Fault::new(FaultKind::NotEmulated(format!(
+        "instruction {}",
+        op.mnemonic()
+    ))))
+}
+
+/// The handler of `row` on `version`, if the emulator has semantics for it.
+pub fn handler(row: &'static InstrRow, version: GcnVersion) -> Option<Handler> {
+    match row.encoding {
+        Encoding::Sop2 | Encoding::Sop1 | Encoding::Sopk | Encoding::Sopc | Encoding::Sopp => {
+            scalar::handler(row, version)
+        }
+        Encoding::Smrd | Encoding::Smem => smem::handler(row, version),
+        Encoding::Vop2 | Encoding::Vop1 | Encoding::Vopc | Encoding::Vop3 | Encoding::Vop3p => {
+            valu_int::handler(row, version)
+                .or_else(|| valu_float::handler(row, version))
+                .or_else(|| valu_f16::handler(row, version))
+        }
+        Encoding::Ds => lds::handler(row, version),
+        Encoding::Mubuf | Encoding::Mtbuf => buffer::handler(row, version),
+        Encoding::Flat | Encoding::Global | Encoding::Scratch => flat::handler(row, version),
+        Encoding::Vintrp | Encoding::Exp | Encoding::Mimg => None,
+    }
+}
+
+/// Whether a family is one the emulator claims to run (rows of such a
+/// family without a handler are gaps; VINTRP/EXP are graphics-only and
+/// MIMG comes with the image issue).
+pub fn family_claimed(encoding: Encoding) -> bool {
+    !matches!(encoding, Encoding::Vintrp | Encoding::Exp | Encoding::Mimg)
+}
+
+/// One line of the coverage table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Coverage {
+    /// The version.
+    pub version: GcnVersion,
+    /// Mnemonics that execute.
+    pub emulated: Vec<&'static str>,
+    /// Mnemonics that stop as not emulated, with their family.
+    pub missing: Vec<(&'static str, Encoding)>,
+}
+
+/// Which mnemonics of `version` execute, generated from the ISA rows.
+pub fn coverage(version: GcnVersion) -> Coverage {
+    let mut emulated = Vec::new();
+    let mut missing = Vec::new();
+    for row in INSTRUCTIONS.iter() {
+        if row.opcode(version).is_none() {
+            continue;
+        }
+        if !gcn_asm::isa::lookup(row.mnemonic, version).is_some_and(|r| std::ptr::eq(r, row)) {
+            continue;
+        }
+        if handler(row, version).is_some() {
+            emulated.push(row.mnemonic);
+        } else {
+            missing.push((row.mnemonic, row.encoding));
+        }
+    }
+    Coverage {
+        version,
+        emulated,
+        missing,
+    }
+}
+
+/// True for 16-bit operand types.
+fn is_16bit(ty: DataType) -> bool {
+    matches!(
+        ty,
+        DataType::B16
+            | DataType::I16
+            | DataType::U16
+            | DataType::F16
+            | DataType::PkF16
+            | DataType::PkI16
+            | DataType::PkU16
+    )
+}
+
+/// The value of inline constant `code` for an operand of type `ty`.
+pub fn inline_constant(code: u16, ty: DataType) -> u64 {
+    let wide = ty.registers() >= 2;
+    match code {
+        128..=192 => u64::from(code - 128),
+        193..=208 => {
+            let v = -(i64::from(code) - 192);
+            if wide {
+                v as u64
+            } else {
+                u64::from(v as u32)
+            }
+        }
+        240..=248 => {
+            const F: [f64; 8] = [0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0];
+            match (F.get(usize::from(code - 240)).copied(), is_16bit(ty), wide) {
+                (Some(v), true, _) => u64::from(half::f16::from_f64(v).to_bits()),
+                (Some(v), false, true) => v.to_bits(),
+                (Some(v), false, false) => u64::from((v as f32).to_bits()),
+                // 1/(2*pi), as the hardware rounds it per width.
+                (None, true, _) => 0x3118,
+                (None, false, true) => 0x3fc4_5f30_6dc9_c882,
+                (None, false, false) => 0x3e22_f983,
+            }
+        }
+        _ => 0,
+    }
+}
+
+fn resolve(operand: Operand, ty: DataType) -> Src {
+    match operand {
+        Operand::Reg { code, .. } if code >= 256 => Src::Vgpr(code - 256),
+        Operand::Reg { code, .. } if code < 128 => Src::Sgpr(code),
+        Operand::Reg { code, .. } => Src::Special(code),
+        Operand::Const(code) => Src::Imm(inline_constant(code, ty)),
+        Operand::Literal(v) if ty == DataType::F64 => Src::Imm(u64::from(v) << 32),
+        Operand::Literal(v) => Src::Imm(u64::from(v)),
+        Operand::Imm(v) => Src::Imm(u64::from(v)),
+        Operand::Target(t) => Src::Imm(t as i64 as u64),
+        Operand::Hwreg(v) | Operand::Waitcnt(v) | Operand::Sendmsg(v) => Src::Imm(u64::from(v)),
+        _ => Src::None,
+    }
+}
+
+/// Pre-decodes `.text` for `version`: one entry per word, `None` where no
+/// instruction starts (a literal, or words that do not decode).
+pub fn predecode(words: &[u32], version: GcnVersion) -> Vec<Option<Op>> {
+    let mut ops: Vec<Option<Op>> = Vec::with_capacity(words.len());
+    ops.resize_with(words.len(), || None);
+    let mut i = 0;
+    while i < words.len() {
+        match decode::decode(&words[i..], 4 * i as u64, version) {
+            Ok(instr) => {
+                let len = usize::from(instr.len).max(1);
+                ops[i] = Some(make_op(instr, version));
+                i += len;
+            }
+            Err(_) => i += 1,
+        }
+    }
+    ops
+}
+
+fn make_op(instr: Instruction, version: GcnVersion) -> Op {
+    let row = instr.row;
+    let handler = handler(row, version).unwrap_or(not_emulated);
+    let mut op = Op {
+        handler,
+        instr,
+        opnd: [Src::None; decode::MAX_OPERANDS],
+        slot: [u8::MAX; 3],
+        vdst: u8::MAX,
+        sdst: u8::MAX,
+        len: instr.len.max(1) * 4,
+        vgpr_end: 0,
+        sgpr_end: 0,
+        valu: matches!(
+            row.encoding,
+            Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc | Encoding::Vop3 | Encoding::Vop3p
+        ),
+    };
+    for (i, (spec, operand)) in row.operands.iter().zip(instr.operands()).enumerate() {
+        op.opnd[i] = resolve(*operand, spec.ty);
+        match spec.field {
+            Field::Src0 | Field::Vsrc0 | Field::Ssrc0 if op.slot[0] == u8::MAX => {
+                op.slot[0] = i as u8
+            }
+            Field::Src1 | Field::Vsrc1 | Field::Ssrc1 if op.slot[1] == u8::MAX => {
+                op.slot[1] = i as u8
+            }
+            Field::Src2 | Field::Ssrc2 if op.slot[2] == u8::MAX => op.slot[2] = i as u8,
+            Field::Vdst if op.vdst == u8::MAX => op.vdst = i as u8,
+            Field::Sdst if op.sdst == u8::MAX => op.sdst = i as u8,
+            _ => {}
+        }
+        if let Operand::Reg { code, count } = *operand {
+            // The register count the words imply can be smaller than what
+            // the instruction touches (tfe, d16, dmask); the memory
+            // handlers check their own ranges.
+            let n = u16::from(count).max(spec.registers());
+            if code >= 256 {
+                op.vgpr_end = op.vgpr_end.max(code - 256 + n);
+            } else if code < 104 {
+                op.sgpr_end = op.sgpr_end.max(code + n);
+            }
+        }
+    }
+    op
+}
+
+/// Runs `wave` from its PC until it ends, reaches a barrier or faults.
+#[inline(never)]
+pub fn run_wave(wave: &mut Wave, ops: &[Option<Op>], env: &mut Env<'_>) -> Result<Step, Fault> {
+    loop {
+        let index = (wave.pc >> 2) as usize;
+        let op = match ops.get(index) {
+            Some(Some(op)) if wave.pc & 3 == 0 => op,
+            _ => return Err(Fault::new(FaultKind::BadPc)),
+        };
+        if op.vgpr_end > wave.vgpr_limit || op.sgpr_end > wave.sgpr_limit {
+            return Err(register_fault(wave, op));
+        }
+        if wave.budget == 0 {
+            return Err(Fault::new(FaultKind::StepBudget(wave.steps)));
+        }
+        wave.budget -= 1;
+        wave.steps += 1;
+        if op.valu {
+            wave.lane_ops += u64::from(wave.exec().count_ones());
+        }
+        wave.pc = wave.pc.wrapping_add(u32::from(op.len));
+        match (op.handler)(wave, op, env) {
+            Ok(Step::Next) => {}
+            Ok(step) => return Ok(step),
+            Err(fault) => {
+                // Report the faulting instruction's PC.
+                wave.pc = wave.pc.wrapping_sub(u32::from(op.len));
+                return Err(fault);
+            }
+        }
+    }
+}
+
+#[cold]
+fn register_fault(wave: &Wave, op: &Op) -> Fault {
+    let message = if op.vgpr_end > wave.vgpr_limit {
+        format!(
+            "the instruction uses v{} but the kernel allocates {} VGPRs",
+            op.vgpr_end - 1,
+            wave.vgpr_limit
+        )
+    } else {
+        format!(
+            "the instruction uses s{} but the kernel allocates {} SGPRs",
+            op.sgpr_end - 1,
+            wave.sgpr_limit
+        )
+    };
+    Fault::new(FaultKind::Register(message))
+}
+
+#[cfg(test)]
+pub(crate) mod testing;
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,91 @@
+//! Running instruction snippets for the semantic tests of every family.
+//!
+//! [`run`] assembles a few lines of CLRX source for a GCN version (an
+//! `s_endpgm` is appended), runs them as one wave with 256 VGPRs, all SGPRs,
+//! EXEC all ones (unless the setup changes it), a 64 KiB LDS and a fresh
+//! device memory, and returns the final wave.
+
+use gcn_asm::{assemble, AssembleOptions, GcnVersion};
+
+use super::{predecode, run_wave, Env, Fault, Step, Wave};
+use crate::memory::Memory;
+
+/// The outcome of a snippet: the wave after `s_endpgm` (or the fault) and
+/// the memory it ran against.
+pub struct Snippet {
+    /// Final wave state.
+    pub wave: Wave,
+    /// The fault, if the snippet stopped with one.
+    pub fault: Option<Fault>,
+    /// The LDS after the run.
+    pub lds: Vec<u8>,
+}
+
+/// Assembles `source` for `version` and runs it; `setup` prepares the wave
+/// (registers, EXEC, MODE) and may allocate memory in `memory`.
+pub fn run_with(
+    version: GcnVersion,
+    source: &str,
+    memory: &Memory,
+    setup: impl FnOnce(&mut Wave),
+) -> Snippet {
+    let options = AssembleOptions {
+        version: Some(version),
+        ..AssembleOptions::default()
+    };
+    let text = format!("{source}\ns_endpgm\n");
+    let assembly = match assemble(&text, &options) {
+        Ok(a) => a,
+        Err(e) => panic!("snippet does not assemble for {version}:\n{text}\n{e:?}"),
+    };
+    let words = gcn_asm::decode::words_from_bytes(assembly.text());
+    let ops = predecode(&words, version);
+    let mut wave = Wave::new(256, 104);
+    wave.set_exec(u64::MAX);
+    wave.mode = 0xf0; // round to nearest, denormals kept
+    setup(&mut wave);
+    let mut lds = vec![0u8; 64 * 1024];
+    let view = memory.view();
+    let mut env = Env {
+        mem: &view,
+        lds: &mut lds,
+        version,
+        code_base: 0x1000,
+        scratch: (0, 0),
+    };
+    let mut fault = None;
+    loop {
+        match run_wave(&mut wave, &ops, &mut env) {
+            Ok(Step::End) => break,
+            Ok(_) => continue,
+            Err(f) => {
+                fault = Some(f);
+                break;
+            }
+        }
+    }
+    Snippet { wave, fault, lds }
+}
+
+/// [`run_with`] on a fresh memory, panicking on a fault.
+pub fn run(version: GcnVersion, source: &str, setup: impl FnOnce(&mut Wave)) -> Wave {
+    let memory = Memory::default();
+    let s = run_with(version, source, &memory, setup);
+    if let Some(f) = s.fault {
+        panic!("snippet faulted on {version}: {f:?}\n{source}");
+    }
+    s.wave
+}
+
+/// The versions a mnemonic exists on.
+pub fn versions_with(mnemonic: &str) -> Vec<GcnVersion> {
+    [
+        GcnVersion::Gcn1_0,
+        GcnVersion::Gcn1_1,
+        GcnVersion::Gcn1_2,
+        GcnVersion::Gcn1_4,
+    ]
+    .into_iter()
+    .filter(|&v| gcn_asm::isa::lookup(mnemonic, v).is_some())
+    .collect()
+}

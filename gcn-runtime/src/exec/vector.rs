@@ -1,0 +1,456 @@
+//! The vector ALU machinery every VALU family shares: reading a source as
+//! 64 lanes (scalar operands broadcast, SDWA selections and DPP lane
+//! permutations applied, float abs/neg), and writing a destination under
+//! EXEC (SDWA destination selection, DPP row/bank masks, output modifiers
+//! and clamp).
+//!
+//! Values are lane-major `[T; 64]` arrays, computed for every lane and
+//! written under a mask, so each operation is one loop the compiler
+//! vectorises.
+
+use gcn_asm::decode::Form;
+
+use super::{Op, Src, Wave, WAVE_SIZE};
+
+/// 64 lanes of 32-bit values.
+pub type Lanes = [u32; WAVE_SIZE];
+
+/// The 64 lanes of a source as 32-bit values (no modifiers).
+#[inline]
+pub fn lanes_u32(w: &Wave, src: Src) -> Lanes {
+    match src {
+        Src::Vgpr(r) => w.vgpr[usize::from(r)],
+        Src::Special(super::sreg::LDS_DIRECT) => [0; WAVE_SIZE],
+        other => [w.read_s32(other); WAVE_SIZE],
+    }
+}
+
+/// The 64 lanes of a 64-bit source (a VGPR pair, an SGPR pair or a
+/// constant).
+#[inline]
+pub fn lanes_u64(w: &Wave, src: Src) -> [u64; WAVE_SIZE] {
+    match src {
+        Src::Vgpr(r) => {
+            let lo = &w.vgpr[usize::from(r)];
+            let hi = &w.vgpr[usize::from(r) + 1];
+            std::array::from_fn(|l| u64::from(lo[l]) | (u64::from(hi[l]) << 32))
+        }
+        other => [w.read_s64(other); WAVE_SIZE],
+    }
+}
+
+/// The source lane DPP control `ctrl` reads for `lane`, or `None` when it
+/// is out of range.
+pub fn dpp_source_lane(ctrl: u16, lane: usize) -> Option<usize> {
+    let row = lane & !15;
+    let in_row = lane & 15;
+    let n = usize::from(ctrl & 15);
+    match ctrl {
+        0x000..=0x0ff => Some((lane & !3) | usize::from((ctrl >> (2 * (lane & 3))) & 3)),
+        0x101..=0x10f => (in_row + n < 16).then_some(lane + n),
+        0x111..=0x11f => (in_row >= n).then(|| lane - n),
+        0x121..=0x12f => Some(row | ((in_row + 16 - n) & 15)),
+        0x130 => (lane < 63).then_some(lane + 1),
+        0x134 => Some((lane + 1) % 64),
+        0x138 => lane.checked_sub(1),
+        0x13c => Some((lane + 63) % 64),
+        0x140 => Some(row | (15 - in_row)),
+        0x141 => Some((lane & !7) | (7 - (lane & 7))),
+        0x142 => (row > 0).then(|| row - 1),
+        0x143 => (row >= 32).then_some(31),
+        _ => None,
+    }
+}
+
+/// Lanes whose DPP source is out of range or inactive (read as 0 with
+/// `bound_ctrl`, else not written) and the row/bank write masks.
+fn dpp_masks(w: &Wave, op: &Op) -> (u64, u64) {
+    let d = op.instr.mods.dpp;
+    let exec = w.exec();
+    let mut invalid = 0u64;
+    let mut allowed = 0u64;
+    for lane in 0..WAVE_SIZE {
+        match dpp_source_lane(d.ctrl, lane) {
+            Some(s) if exec >> s & 1 != 0 => {}
+            _ => invalid |= 1 << lane,
+        }
+        let row_ok = d.row_mask >> (lane / 16) & 1 != 0;
+        let bank_ok = d.bank_mask >> ((lane & 15) / 4) & 1 != 0;
+        if row_ok && bank_ok {
+            allowed |= 1 << lane;
+        }
+    }
+    (invalid, allowed)
+}
+
+/// The lanes an instruction writes: EXEC, narrowed by DPP's row and bank
+/// masks and (without `bound_ctrl`) its invalid source lanes.
+#[inline]
+pub fn write_mask(w: &Wave, op: &Op) -> u64 {
+    let exec = w.exec();
+    if op.instr.form != Form::Dpp {
+        return exec;
+    }
+    let (invalid, allowed) = dpp_masks(w, op);
+    let d = op.instr.mods.dpp;
+    let mut mask = exec & allowed;
+    if !d.bound_ctrl {
+        mask &= !invalid;
+    }
+    mask
+}
+
+/// Applies an SDWA source selection (0-3 bytes, 4-5 words, 6 dword).
+#[inline]
+pub fn sdwa_select(v: u32, sel: u8, sext: bool) -> u32 {
+    match sel {
+        0..=3 => {
+            let b = (v >> (8 * sel)) & 0xff;
+            if sext {
+                b as u8 as i8 as i32 as u32
+            } else {
+                b
+            }
+        }
+        4 | 5 => {
+            let h = (v >> (16 * (sel - 4))) & 0xffff;
+            if sext {
+                h as u16 as i16 as i32 as u32
+            } else {
+                h
+            }
+        }
+        _ => v,
+    }
+}
+
+/// Source slot `s` as 64 lanes of 32 bits, with DPP (slot 0) and SDWA
+/// selection and sign extension applied; no float modifiers.
+#[inline]
+pub fn src_u32(w: &Wave, op: &Op, s: usize) -> Lanes {
+    let mut v = lanes_u32(w, op.slot_src(s));
+    match op.instr.form {
+        Form::Dpp if s == 0 => {
+            let d = op.instr.mods.dpp;
+            let exec = w.exec();
+            let orig = v;
+            for (lane, out) in v.iter_mut().enumerate() {
+                *out = match dpp_source_lane(d.ctrl, lane) {
+                    Some(src) if exec >> src & 1 != 0 => orig[src],
+                    _ => 0,
+                };
+            }
+        }
+        Form::Sdwa if s < 2 => {
+            let m = &op.instr.mods;
+            let sel = if s == 0 {
+                m.sdwa.src0_sel
+            } else {
+                m.sdwa.src1_sel
+            };
+            let sext = m.sext >> s & 1 != 0;
+            if sel != 6 || sext {
+                for x in v.iter_mut() {
+                    *x = sdwa_select(*x, sel, sext);
+                }
+            }
+        }
+        _ => {}
+    }
+    v
+}
+
+/// Source slot `s` as 64 lanes of f32 with abs and neg applied.
+#[inline]
+pub fn src_f32(w: &Wave, op: &Op, s: usize) -> [f32; WAVE_SIZE] {
+    let v = src_u32(w, op, s);
+    let m = &op.instr.mods;
+    let abs = m.abs >> s & 1 != 0;
+    let neg = m.neg >> s & 1 != 0;
+    let (and, xor) = (
+        if abs { 0x7fff_ffff } else { u32::MAX },
+        if neg { 0x8000_0000 } else { 0 },
+    );
+    v.map(|x| f32::from_bits((x & and) ^ xor))
+}
+
+/// Source slot `s` as 64 lanes of 64 bits (no modifiers).
+#[inline]
+pub fn src_u64(w: &Wave, op: &Op, s: usize) -> [u64; WAVE_SIZE] {
+    lanes_u64(w, op.slot_src(s))
+}
+
+/// Source slot `s` as 64 lanes of f64 with abs and neg applied.
+#[inline]
+pub fn src_f64(w: &Wave, op: &Op, s: usize) -> [f64; WAVE_SIZE] {
+    let v = src_u64(w, op, s);
+    let m = &op.instr.mods;
+    let abs = m.abs >> s & 1 != 0;
+    let neg = m.neg >> s & 1 != 0;
+    let and = if abs { !(1u64 << 63) } else { u64::MAX };
+    let xor = if neg { 1u64 << 63 } else { 0 };
+    v.map(|x| f64::from_bits((x & and) ^ xor))
+}
+
+/// Places a 32-bit result per the SDWA destination selection.
+#[inline]
+pub fn sdwa_place(result: u32, old: u32, dst_sel: u8, dst_unused: u8) -> u32 {
+    let (shift, width) = match dst_sel {
+        0..=3 => (8 * u32::from(dst_sel), 8),
+        4 | 5 => (16 * u32::from(dst_sel - 4), 16),
+        _ => return result,
+    };
+    let field_mask = ((1u64 << width) - 1) as u32;
+    let field = (result & field_mask) << shift;
+    let mask = field_mask << shift;
+    match dst_unused {
+        // UNUSED_PRESERVE
+        2 => (old & !mask) | field,
+        // UNUSED_SEXT: the bits above the field copy its sign bit.
+        1 => {
+            let top = shift + width;
+            let sign = (field >> (top - 1)) & 1;
+            if sign != 0 && top < 32 {
+                field | (u32::MAX << top)
+            } else {
+                field
+            }
+        }
+        _ => field,
+    }
+}
+
+/// Writes 32-bit results to the instruction's VGPR destination for the
+/// lanes of [`write_mask`] (SDWA destination selection applied).
+#[inline]
+pub fn write_u32(w: &mut Wave, op: &Op, values: &Lanes) {
+    let mask = write_mask(w, op);
+    let dst = usize::from(op.reg(usize::from(op.vdst)));
+    write_vgpr_masked(w, dst, values, mask, op);
+}
+
+/// Writes `values` to VGPR `dst` for the lanes of `mask`.
+#[inline]
+fn write_vgpr_masked(w: &mut Wave, dst: usize, values: &Lanes, mask: u64, op: &Op) {
+    let sdwa = op.instr.form == Form::Sdwa && op.instr.mods.sdwa.dst_sel != 6;
+    let row = &mut w.vgpr[dst];
+    if sdwa {
+        let s = op.instr.mods.sdwa;
+        for lane in 0..WAVE_SIZE {
+            if mask >> lane & 1 != 0 {
+                row[lane] = sdwa_place(values[lane], row[lane], s.dst_sel, s.dst_unused);
+            }
+        }
+    } else if mask == u64::MAX {
+        *row = *values;
+    } else {
+        for lane in 0..WAVE_SIZE {
+            if mask >> lane & 1 != 0 {
+                row[lane] = values[lane];
+            }
+        }
+    }
+}
+
+/// Writes raw 32-bit lanes to VGPR `dst` under EXEC (for handlers that
+/// write several registers).
+#[inline]
+pub fn write_vgpr(w: &mut Wave, dst: usize, values: &Lanes, mask: u64) {
+    let row = &mut w.vgpr[dst];
+    for lane in 0..WAVE_SIZE {
+        if mask >> lane & 1 != 0 {
+            row[lane] = values[lane];
+        }
+    }
+}
+
+/// Applies the output modifier and clamp to an f32 result.
+#[inline]
+pub fn omod_clamp_f32(x: f32, omod: u8, clamp: bool) -> f32 {
+    let x = match omod {
+        1 => x * 2.0,
+        2 => x * 4.0,
+        3 => x * 0.5,
+        _ => x,
+    };
+    if clamp {
+        // NaN clamps to 0 (DX10 clamp); -0.0 stays.
+        if x.is_nan() {
+            0.0
+        } else {
+            x.clamp(0.0, 1.0)
+        }
+    } else {
+        x
+    }
+}
+
+/// Applies the output modifier and clamp to an f64 result.
+#[inline]
+pub fn omod_clamp_f64(x: f64, omod: u8, clamp: bool) -> f64 {
+    let x = match omod {
+        1 => x * 2.0,
+        2 => x * 4.0,
+        3 => x * 0.5,
+        _ => x,
+    };
+    if clamp {
+        if x.is_nan() {
+            0.0
+        } else {
+            x.clamp(0.0, 1.0)
+        }
+    } else {
+        x
+    }
+}
+
+/// Writes f32 results (output modifier and clamp applied).
+#[inline]
+pub fn write_f32(w: &mut Wave, op: &Op, values: &[f32; WAVE_SIZE]) {
+    let m = &op.instr.mods;
+    let bits: Lanes = if m.omod == 0 && !m.clamp {
+        values.map(f32::to_bits)
+    } else {
+        values.map(|x| omod_clamp_f32(x, m.omod, m.clamp).to_bits())
+    };
+    write_u32(w, op, &bits);
+}
+
+/// Writes 64-bit results to the VGPR pair destination under EXEC.
+#[inline]
+pub fn write_u64(w: &mut Wave, op: &Op, values: &[u64; WAVE_SIZE]) {
+    let mask = write_mask(w, op);
+    let dst = usize::from(op.reg(usize::from(op.vdst)));
+    let lo: Lanes = values.map(|v| v as u32);
+    let hi: Lanes = values.map(|v| (v >> 32) as u32);
+    write_vgpr(w, dst, &lo, mask);
+    write_vgpr(w, dst + 1, &hi, mask);
+}
+
+/// Writes f64 results (output modifier and clamp applied).
+#[inline]
+pub fn write_f64(w: &mut Wave, op: &Op, values: &[f64; WAVE_SIZE]) {
+    let m = &op.instr.mods;
+    let bits = values.map(|x| omod_clamp_f64(x, m.omod, m.clamp).to_bits());
+    write_u64(w, op, &bits);
+}
+
+/// Writes a per-lane bit mask (a compare result or carry-out) to the
+/// scalar destination: VCC for the 32-bit forms, SDST for VOP3. Inactive
+/// lanes get 0.
+#[inline]
+pub fn write_sdst_mask(w: &mut Wave, op: &Op, bits: u64) {
+    let exec = write_mask(w, op);
+    let code = if op.sdst == u8::MAX {
+        super::sreg::VCC
+    } else {
+        op.reg(usize::from(op.sdst))
+    };
+    w.set_s64(code, bits & exec);
+}
+
+/// Packs a per-lane predicate into a lane mask.
+#[inline]
+pub fn mask_of(pred: impl Fn(usize) -> bool) -> u64 {
+    let mut m = 0u64;
+    for lane in 0..WAVE_SIZE {
+        m |= u64::from(pred(lane)) << lane;
+    }
+    m
+}
+
+/// `D = f(S0)` over u32 lanes.
+#[inline]
+pub fn unary_u32(w: &mut Wave, op: &Op, f: impl Fn(u32) -> u32) {
+    let a = src_u32(w, op, 0);
+    write_u32(w, op, &a.map(f));
+}
+
+/// `D = f(S0, S1)` over u32 lanes.
+#[inline]
+pub fn binary_u32(w: &mut Wave, op: &Op, f: impl Fn(u32, u32) -> u32) {
+    let a = src_u32(w, op, 0);
+    let b = src_u32(w, op, 1);
+    let r: Lanes = std::array::from_fn(|l| f(a[l], b[l]));
+    write_u32(w, op, &r);
+}
+
+/// `D = f(S0, S1, S2)` over u32 lanes.
+#[inline]
+pub fn ternary_u32(w: &mut Wave, op: &Op, f: impl Fn(u32, u32, u32) -> u32) {
+    let a = src_u32(w, op, 0);
+    let b = src_u32(w, op, 1);
+    let c = src_u32(w, op, 2);
+    let r: Lanes = std::array::from_fn(|l| f(a[l], b[l], c[l]));
+    write_u32(w, op, &r);
+}
+
+/// `D = f(S0)` over f32 lanes.
+#[inline]
+pub fn unary_f32(w: &mut Wave, op: &Op, f: impl Fn(f32) -> f32) {
+    let a = src_f32(w, op, 0);
+    write_f32(w, op, &a.map(f));
+}
+
+/// `D = f(S0, S1)` over f32 lanes.
+#[inline]
+pub fn binary_f32(w: &mut Wave, op: &Op, f: impl Fn(f32, f32) -> f32) {
+    let a = src_f32(w, op, 0);
+    let b = src_f32(w, op, 1);
+    let r: [f32; WAVE_SIZE] = std::array::from_fn(|l| f(a[l], b[l]));
+    write_f32(w, op, &r);
+}
+
+/// `D = f(S0, S1, S2)` over f32 lanes.
+#[inline]
+pub fn ternary_f32(w: &mut Wave, op: &Op, f: impl Fn(f32, f32, f32) -> f32) {
+    let a = src_f32(w, op, 0);
+    let b = src_f32(w, op, 1);
+    let c = src_f32(w, op, 2);
+    let r: [f32; WAVE_SIZE] = std::array::from_fn(|l| f(a[l], b[l], c[l]));
+    write_f32(w, op, &r);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dpp_lanes() {
+        // quad_perm:[3,2,1,0]
+        let ctrl = 3 | (2 << 2) | (1 << 4);
+        assert_eq!(dpp_source_lane(ctrl, 4), Some(7));
+        assert_eq!(dpp_source_lane(ctrl, 7), Some(4));
+        // row_shl:1
+        assert_eq!(dpp_source_lane(0x101, 14), Some(15));
+        assert_eq!(dpp_source_lane(0x101, 15), None);
+        // row_shr:2
+        assert_eq!(dpp_source_lane(0x112, 17), None);
+        assert_eq!(dpp_source_lane(0x112, 18), Some(16));
+        // row_ror:1
+        assert_eq!(dpp_source_lane(0x121, 16), Some(31));
+        // wave_shr:1, wave_rol:1
+        assert_eq!(dpp_source_lane(0x138, 0), None);
+        assert_eq!(dpp_source_lane(0x134, 63), Some(0));
+        // row_mirror, row_half_mirror
+        assert_eq!(dpp_source_lane(0x140, 17), Some(30));
+        assert_eq!(dpp_source_lane(0x141, 9), Some(14));
+        // row_bcast:15, row_bcast:31
+        assert_eq!(dpp_source_lane(0x142, 20), Some(15));
+        assert_eq!(dpp_source_lane(0x142, 3), None);
+        assert_eq!(dpp_source_lane(0x143, 40), Some(31));
+        assert_eq!(dpp_source_lane(0x143, 20), None);
+    }
+
+    #[test]
+    fn sdwa_selection_and_placement() {
+        assert_eq!(sdwa_select(0x1234_80ff, 1, false), 0x80);
+        assert_eq!(sdwa_select(0x1234_80ff, 1, true), 0xffff_ff80);
+        assert_eq!(sdwa_select(0x8234_0000, 5, true), 0xffff_8234);
+        assert_eq!(sdwa_place(0xab, 0x1111_1111, 2, 2), 0x11ab_1111);
+        assert_eq!(sdwa_place(0xab, 0x1111_1111, 2, 0), 0x00ab_0000);
+        assert_eq!(sdwa_place(0x80, 0, 0, 1), 0xffff_ff80);
+        assert_eq!(sdwa_place(0x1234, 0, 5, 0), 0x1234_0000);
+    }
+}

@@ -1,0 +1,515 @@
+//! Running a kernel: grid → work-groups → waves, the ABI register setup
+//! taken from the binary's PGM_RSRC1/PGM_RSRC2, and host threads.
+//!
+//! A dispatch runs a grid of work-groups; a work-group is 1–16 waves of 64
+//! lanes (lanes past the group's size start with EXEC clear). The waves of
+//! a group run interleaved on one host thread, each until it ends or
+//! reaches `s_barrier`, and share the group's LDS; work-groups run in
+//! parallel on a pool of host threads sharing global memory.
+//!
+//! Register setup (old Gallium ABI, as radeonsi sets it for Clover):
+//! the user SGPRs first (`s[0:1]` = the kernel input buffer; with 4 user
+//! SGPRs, `s[2:3]` = the scratch buffer's descriptor words 0 and 1), then
+//! one SGPR per enabled TGID_X/Y/Z (the work-group id), the TG_SIZE SGPR
+//! when enabled (bits 0–5: waves in the group, bits 6–11: this wave's
+//! index), and the scratch wave offset when SCRATCH_EN is set. `v0`–`v2`
+//! hold the local ids (as many as TIDIG_COMP_CNT enables). MODE starts from
+//! PGM_RSRC1's FLOAT_MODE, DX10_CLAMP and IEEE_MODE.
+
+use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use gcn_asm::GcnVersion;
+use rayon::prelude::*;
+
+use crate::exec::{self, Env, FaultKind, Op, Step, Wave, WAVE_SIZE};
+use crate::kernel::{ArgError, ArgValue, Dispatch, KernelArgs};
+use crate::memory::{AllocError, MemView};
+use crate::program::{LoadError, Program, ProgramKernel};
+
+/// Most work-items in a work-group (16 waves).
+pub const MAX_GROUP_SIZE: u32 = 1024;
+/// Most LDS bytes a work-group can have.
+pub const MAX_LDS: u32 = 64 * 1024;
+/// The default step budget of a dispatch (instructions per wave).
+pub const DEFAULT_MAX_STEPS: u64 = 1 << 32;
+
+/// How to run a dispatch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LaunchOptions {
+    /// Most instructions any wave may execute before the dispatch stops
+    /// with [`FaultKind::StepBudget`] (ends runaway loops).
+    pub max_steps: u64,
+    /// Host threads for work-groups; `None`: one per core.
+    pub threads: Option<usize>,
+}
+
+impl Default for LaunchOptions {
+    fn default() -> Self {
+        LaunchOptions {
+            max_steps: DEFAULT_MAX_STEPS,
+            threads: None,
+        }
+    }
+}
+
+/// What a dispatch did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LaunchStats {
+    /// Work-groups run.
+    pub work_groups: u64,
+    /// Waves run.
+    pub waves: u64,
+    /// Instructions executed (summed over waves).
+    pub instructions: u64,
+    /// Active lanes summed over the vector ALU instructions executed.
+    pub lane_ops: u64,
+    /// Wall-clock time of the dispatch.
+    pub elapsed: Duration,
+}
+
+impl LaunchStats {
+    /// Vector lane operations per second.
+    pub fn lane_ops_per_second(&self) -> f64 {
+        self.lane_ops as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+/// A fault during execution, with where it happened.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExecError {
+    /// The kernel.
+    pub kernel: String,
+    /// The work-group id (x, y, z).
+    pub group: [u32; 3],
+    /// The wave's index in the work-group.
+    pub wave: u32,
+    /// Byte offset of the instruction in `.text`.
+    pub pc: u32,
+    /// The instruction, disassembled.
+    pub instruction: String,
+    /// The lane, for per-lane faults.
+    pub lane: Option<u8>,
+    /// What went wrong.
+    pub kind: FaultKind,
+}
+
+impl fmt::Display for ExecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "kernel '{}', work-group ({}, {}, {}), wave {}, pc {:#x} `{}`",
+            self.kernel,
+            self.group[0],
+            self.group[1],
+            self.group[2],
+            self.wave,
+            self.pc,
+            self.instruction
+        )?;
+        if let Some(lane) = self.lane {
+            write!(f, ", lane {lane}")?;
+        }
+        write!(f, ": {}", self.kind)
+    }
+}
+
+impl std::error::Error for ExecError {}
+
+/// Why a launch failed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LaunchError {
+    /// The kernel is not in the program.
+    Load(LoadError),
+    /// The argument values do not match the kernel's `.arg` table.
+    Args(ArgError),
+    /// The dispatch shape is not allowed (sizes, work-group limit).
+    Dispatch(String),
+    /// The kernel's configuration cannot be run (LDS too large, …).
+    Config(String),
+    /// Device memory for the input buffer or scratch ran out.
+    Alloc(AllocError),
+    /// A fault while running.
+    Exec(Box<ExecError>),
+}
+
+impl fmt::Display for LaunchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LaunchError::Load(e) => write!(f, "{e}"),
+            LaunchError::Args(e) => write!(f, "{e}"),
+            LaunchError::Dispatch(m) => write!(f, "bad dispatch: {m}"),
+            LaunchError::Config(m) => write!(f, "kernel configuration: {m}"),
+            LaunchError::Alloc(e) => write!(f, "{e}"),
+            LaunchError::Exec(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for LaunchError {}
+
+impl From<LoadError> for LaunchError {
+    fn from(e: LoadError) -> Self {
+        LaunchError::Load(e)
+    }
+}
+
+impl From<ArgError> for LaunchError {
+    fn from(e: ArgError) -> Self {
+        LaunchError::Args(e)
+    }
+}
+
+impl From<AllocError> for LaunchError {
+    fn from(e: AllocError) -> Self {
+        LaunchError::Alloc(e)
+    }
+}
+
+/// The execution setup a kernel's PGM_RSRC1/PGM_RSRC2 and scratch size
+/// ask for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KernelConfig {
+    /// VGPRs allocated.
+    pub vgprs: u16,
+    /// SGPRs allocated (general SGPRs; VCC etc. are always there).
+    pub sgprs: u16,
+    /// Initial MODE register.
+    pub mode: u32,
+    /// User SGPRs.
+    pub user_sgprs: u32,
+    /// TGID_X/Y/Z_EN.
+    pub tgid_enabled: [bool; 3],
+    /// TG_SIZE_EN.
+    pub tg_size_enabled: bool,
+    /// TIDIG_COMP_CNT: local ids in v0 (0), v0-v1 (1), v0-v2 (2).
+    pub tidig_comp_cnt: u32,
+    /// LDS bytes the kernel itself allocates.
+    pub lds_bytes: u32,
+    /// SCRATCH_EN.
+    pub scratch_enabled: bool,
+    /// Scratch bytes per wave (TMPRING_SIZE.WAVESIZE × 1 KiB).
+    pub scratch_per_wave: u32,
+}
+
+impl KernelConfig {
+    /// Decodes the configuration of `kernel` on `version`.
+    pub fn of(kernel: &ProgramKernel, version: GcnVersion) -> Self {
+        let rsrc1 = kernel.prog_info_value(gcn_asm::gallium::PGM_RSRC1);
+        let rsrc2 = kernel.prog_info_value(gcn_asm::gallium::PGM_RSRC2);
+        let tmpring = kernel.prog_info_value(gcn_asm::gallium::TMPRING_SIZE);
+        let max_sgprs = if version.is_gcn12_or_later() {
+            102
+        } else {
+            104
+        };
+        let lds_granule = if version == GcnVersion::Gcn1_0 {
+            256
+        } else {
+            512
+        };
+        // FLOAT_MODE → MODE[7:0], DX10_CLAMP → MODE[8], IEEE → MODE[9].
+        let mode = ((rsrc1 >> 12) & 0xff) | (((rsrc1 >> 21) & 1) << 8) | (((rsrc1 >> 23) & 1) << 9);
+        KernelConfig {
+            vgprs: ((rsrc1 & 0x3f) as u16 + 1) * 4,
+            sgprs: ((((rsrc1 >> 6) & 0xf) as u16 + 1) * 8).min(max_sgprs),
+            mode,
+            user_sgprs: (rsrc2 >> 1) & 0x1f,
+            tgid_enabled: [
+                rsrc2 >> 7 & 1 != 0,
+                rsrc2 >> 8 & 1 != 0,
+                rsrc2 >> 9 & 1 != 0,
+            ],
+            tg_size_enabled: rsrc2 >> 10 & 1 != 0,
+            tidig_comp_cnt: (rsrc2 >> 11) & 3,
+            lds_bytes: ((rsrc2 >> 15) & 0x1ff) * lds_granule,
+            scratch_enabled: rsrc2 & 1 != 0,
+            scratch_per_wave: ((tmpring >> 12) & 0x1fff) * 1024,
+        }
+    }
+}
+
+/// Everything a work-group needs, shared by the threads.
+struct Shared<'a> {
+    kernel: &'a ProgramKernel,
+    config: KernelConfig,
+    ops: &'a [Option<Op>],
+    mem: MemView,
+    version: GcnVersion,
+    code_base: u64,
+    input_address: u64,
+    lds_bytes: u32,
+    groups: [u32; 3],
+    local: [u32; 3],
+    waves_per_group: u32,
+    scratch_base: u64,
+    max_steps: u64,
+}
+
+impl Program {
+    /// Runs the kernel of a typed `gcn_kernel!` argument struct.
+    pub fn launch_args<A: KernelArgs>(
+        &self,
+        args: &A,
+        dispatch: &Dispatch,
+        options: &LaunchOptions,
+    ) -> Result<LaunchStats, LaunchError> {
+        self.launch(A::KERNEL.name, &args.values(), dispatch, options)
+    }
+
+    /// Runs kernel `name` with one value per user argument (checked against
+    /// the `.arg` table: kind, size) over `dispatch`.
+    pub fn launch(
+        &self,
+        name: &str,
+        values: &[ArgValue],
+        dispatch: &Dispatch,
+        options: &LaunchOptions,
+    ) -> Result<LaunchStats, LaunchError> {
+        let start = Instant::now();
+        let kernel = self.kernel(name)?;
+        let groups = dispatch.groups()?;
+        let local = dispatch.local_size;
+        let group_size: u64 = local.iter().map(|&l| u64::from(l)).product();
+        if group_size > u64::from(MAX_GROUP_SIZE) {
+            return Err(LaunchError::Dispatch(format!(
+                "a work-group of {}×{}×{} = {group_size} work-items is larger than {MAX_GROUP_SIZE} (16 waves)",
+                local[0], local[1], local[2]
+            )));
+        }
+        let input = crate::kernel::write_input(&kernel.args, values, dispatch)?;
+        let config = KernelConfig::of(kernel, self.version());
+        let lds_bytes = config.lds_bytes + input.local_memory;
+        if lds_bytes > MAX_LDS {
+            return Err(LaunchError::Config(format!(
+                "{lds_bytes} bytes of LDS ({} the kernel's, {} for local arguments) exceed {MAX_LDS}",
+                config.lds_bytes, input.local_memory
+            )));
+        }
+        let memory = self.memory();
+        let input_buffer = memory.buffer_from_slice(&input.bytes)?;
+        let waves_per_group = group_size.div_ceil(WAVE_SIZE as u64) as u32;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(options.threads.unwrap_or(0))
+            .build()
+            .map_err(|e| LaunchError::Config(format!("cannot start host threads: {e}")))?;
+        let threads = pool.current_num_threads() as u64;
+        // One scratch slot per wave that can run at once.
+        let scratch = if config.scratch_enabled && config.scratch_per_wave > 0 {
+            let slots = threads * u64::from(waves_per_group);
+            Some(
+                memory
+                    .buffer_zeroed::<u8>((slots * u64::from(config.scratch_per_wave)) as usize)?,
+            )
+        } else {
+            None
+        };
+        let shared = Shared {
+            kernel,
+            config,
+            ops: self.ops(),
+            mem: memory.view(),
+            version: self.version(),
+            code_base: self.code_base(),
+            input_address: input_buffer.ptr().0,
+            lds_bytes,
+            groups,
+            local,
+            waves_per_group,
+            scratch_base: scratch.as_ref().map_or(0, |b| b.ptr().0),
+            max_steps: options.max_steps,
+        };
+        let total_groups = u64::from(groups[0]) * u64::from(groups[1]) * u64::from(groups[2]);
+        let instructions = AtomicU64::new(0);
+        let lane_ops = AtomicU64::new(0);
+        let first_error: Mutex<Option<(u64, ExecError)>> = Mutex::new(None);
+        pool.install(|| {
+            (0..total_groups).into_par_iter().for_each_init(
+                || vec![0u8; lds_bytes as usize],
+                |lds, index| {
+                    if first_error
+                        .lock()
+                        .map(|e| e.as_ref().is_some_and(|(i, _)| *i < index))
+                        .unwrap_or(true)
+                    {
+                        return;
+                    }
+                    lds.fill(0);
+                    let slot = rayon::current_thread_index().unwrap_or(0) as u64;
+                    match run_group(&shared, index, lds, slot) {
+                        Ok((n, l)) => {
+                            instructions.fetch_add(n, Ordering::Relaxed);
+                            lane_ops.fetch_add(l, Ordering::Relaxed);
+                        }
+                        Err(e) => {
+                            let mut first = first_error.lock().unwrap_or_else(|e| e.into_inner());
+                            if first.as_ref().is_none_or(|(i, _)| index < *i) {
+                                *first = Some((index, e));
+                            }
+                        }
+                    }
+                },
+            )
+        });
+        drop(input_buffer);
+        drop(scratch);
+        if let Some((_, e)) = first_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            return Err(LaunchError::Exec(Box::new(e)));
+        }
+        Ok(LaunchStats {
+            work_groups: total_groups,
+            waves: total_groups * u64::from(waves_per_group),
+            instructions: instructions.into_inner(),
+            lane_ops: lane_ops.into_inner(),
+            elapsed: start.elapsed(),
+        })
+    }
+}
+
+/// The work-group id of linear group `index`.
+fn group_id(index: u64, groups: [u32; 3]) -> [u32; 3] {
+    let gx = u64::from(groups[0]);
+    let gy = u64::from(groups[1]);
+    [
+        (index % gx) as u32,
+        ((index / gx) % gy) as u32,
+        (index / (gx * gy)) as u32,
+    ]
+}
+
+/// Sets up the waves of one work-group.
+fn make_waves(s: &Shared<'_>, id: [u32; 3], slot: u64) -> Vec<Wave> {
+    let c = &s.config;
+    let [lx, ly, lz] = s.local;
+    let items = lx * ly * lz;
+    (0..s.waves_per_group)
+        .map(|wave_index| {
+            let mut w = Wave::new(c.vgprs, c.sgprs);
+            w.id = wave_index;
+            w.pc = s.kernel.offset;
+            w.mode = c.mode;
+            w.budget = s.max_steps;
+            let scratch_offset = (slot * u64::from(s.waves_per_group) + u64::from(wave_index))
+                * u64::from(c.scratch_per_wave);
+            // User SGPRs.
+            let user = c.user_sgprs as usize;
+            if user >= 2 {
+                w.sgpr[0] = s.input_address as u32;
+                w.sgpr[1] = (s.input_address >> 32) as u32;
+            }
+            if user >= 4 && c.scratch_enabled {
+                let [d0, d1] = scratch_descriptor(s.scratch_base, c.scratch_per_wave);
+                w.sgpr[2] = d0;
+                w.sgpr[3] = d1;
+            }
+            let mut next = user;
+            for (&enabled, &group) in c.tgid_enabled.iter().zip(&id) {
+                if enabled {
+                    w.sgpr[next] = group;
+                    next += 1;
+                }
+            }
+            if c.tg_size_enabled {
+                w.sgpr[next] = s.waves_per_group | (wave_index << 6);
+                next += 1;
+            }
+            if c.scratch_enabled {
+                w.sgpr[next] = scratch_offset as u32;
+            }
+            // Local ids and EXEC.
+            let mut exec = 0u64;
+            let first = wave_index * WAVE_SIZE as u32;
+            for lane in 0..WAVE_SIZE {
+                let i = first + lane as u32;
+                if i >= items {
+                    continue;
+                }
+                exec |= 1 << lane;
+                let ids = [i % lx, (i / lx) % ly, i / (lx * ly)];
+                for (dim, &v) in ids.iter().enumerate().take(c.tidig_comp_cnt as usize + 1) {
+                    if let Some(r) = w.vgpr.get_mut(dim) {
+                        r[lane] = v;
+                    }
+                }
+            }
+            w.set_exec(exec);
+            w
+        })
+        .collect()
+}
+
+/// Words 0 and 1 of the scratch buffer descriptor: base, and the stride
+/// (scratch bytes per wave / 64, one lane's slice) in bits 16–29.
+pub fn scratch_descriptor(base: u64, per_wave: u32) -> [u32; 2] {
+    let stride = (per_wave / 64) & 0x3fff;
+    [base as u32, ((base >> 32) as u32 & 0xffff) | (stride << 16)]
+}
+
+/// Runs work-group `index` to completion: its waves interleave, each until
+/// it ends or reaches `s_barrier`; a barrier releases when every wave that
+/// has not ended reached it. Returns instructions and lane operations.
+fn run_group(
+    s: &Shared<'_>,
+    index: u64,
+    lds: &mut [u8],
+    slot: u64,
+) -> Result<(u64, u64), ExecError> {
+    let id = group_id(index, s.groups);
+    let mut waves = make_waves(s, id, slot);
+    let mut state = vec![Step::Next; waves.len()];
+    loop {
+        for (w, st) in waves.iter_mut().zip(state.iter_mut()) {
+            if *st != Step::Next {
+                continue;
+            }
+            let scratch_offset = (slot * u64::from(s.waves_per_group) + u64::from(w.id))
+                * u64::from(s.config.scratch_per_wave);
+            let mut env = Env {
+                mem: &s.mem,
+                lds,
+                version: s.version,
+                code_base: s.code_base,
+                scratch: (
+                    s.scratch_base + scratch_offset,
+                    u64::from(s.config.scratch_per_wave),
+                ),
+            };
+            match exec::run_wave(w, s.ops, &mut env) {
+                Ok(step) => *st = step,
+                Err(fault) => {
+                    return Err(ExecError {
+                        kernel: s.kernel.name.clone(),
+                        group: id,
+                        wave: w.id,
+                        pc: w.pc,
+                        instruction: instruction_text(s.ops, w.pc),
+                        lane: fault.lane,
+                        kind: fault.kind,
+                    })
+                }
+            }
+        }
+        if state.iter().all(|&st| st == Step::End) {
+            break;
+        }
+        // Everyone still running waits at the barrier: release it.
+        for st in state.iter_mut() {
+            if *st == Step::Barrier {
+                *st = Step::Next;
+            }
+        }
+    }
+    let instructions = waves.iter().map(|w| w.steps).sum();
+    let lane_ops = waves.iter().map(|w| w.lane_ops).sum();
+    let _ = s.lds_bytes;
+    Ok((instructions, lane_ops))
+}
+
+fn instruction_text(ops: &[Option<Op>], pc: u32) -> String {
+    match ops.get((pc / 4) as usize) {
+        Some(Some(op)) if pc.is_multiple_of(4) => op.instr.to_string(),
+        _ => "(no instruction)".to_string(),
+    }
+}

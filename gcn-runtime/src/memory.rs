@@ -1,0 +1,599 @@
+//! Device memory: one 64-bit address space with explicit allocations.
+//!
+//! Every byte a kernel can reach belongs to an [`Allocation`]; an access
+//! outside all of them is a [`MemFault`], never host undefined behaviour.
+//! Allocations are aligned to 256 bytes (image descriptors store base/256)
+//! and separated by unmapped guard gaps, so that running off the end of one
+//! buffer faults instead of silently reaching the next.
+//!
+//! Work-groups run on several host threads at once and share global
+//! memory, so the storage is made of `AtomicU32` words: plain loads and
+//! stores are relaxed atomic accesses (the same machine instructions as
+//! ordinary ones on x86-64 and AArch64), racy kernels are merely racy (as on
+//! a GPU) instead of undefined behaviour, and 32-bit atomics are real host
+//! atomics. 64-bit atomics take a striped lock (documented on
+//! [`Allocation::atomic_u64`]).
+
+use std::fmt;
+use std::marker::PhantomData;
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+use std::sync::{Arc, Mutex, RwLock};
+
+use bytemuck::Pod;
+
+use crate::kernel::DevicePtr;
+
+/// Alignment of every allocation's base address.
+pub const ALLOCATION_ALIGN: u64 = 256;
+/// Unmapped bytes left between two allocations (and before the first).
+pub const GUARD_GAP: u64 = 64 * 1024;
+/// The first address handed out: low addresses stay unmapped, so that a
+/// null or small pointer faults.
+pub const FIRST_ADDRESS: u64 = 0x10_0000;
+/// The default memory limit (bytes of all allocations together).
+pub const DEFAULT_LIMIT: u64 = 8 << 30;
+
+/// Why a memory access failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MemFault {
+    /// The first address of the access.
+    pub address: u64,
+    /// Its size in bytes.
+    pub size: u32,
+}
+
+impl fmt::Display for MemFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}-byte access at {:#x} is outside every allocation",
+            self.size, self.address
+        )
+    }
+}
+
+/// Why an allocation could not be made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AllocError {
+    /// The memory limit would be exceeded.
+    LimitExceeded {
+        /// Bytes asked for.
+        requested: u64,
+        /// Bytes in use.
+        in_use: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// A read-back or upload whose size does not match the buffer.
+    SizeMismatch {
+        /// Elements in the buffer.
+        buffer: usize,
+        /// Elements given.
+        given: usize,
+    },
+}
+
+impl fmt::Display for AllocError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AllocError::LimitExceeded {
+                requested,
+                in_use,
+                limit,
+            } => write!(
+                f,
+                "allocating {requested} bytes exceeds the device memory limit \
+                 ({in_use} of {limit} bytes in use)"
+            ),
+            AllocError::SizeMismatch { buffer, given } => write!(
+                f,
+                "the buffer holds {buffer} elements but {given} were given"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for AllocError {}
+
+/// One allocation: a range of device addresses backed by host words.
+pub struct Allocation {
+    base: u64,
+    size: u64,
+    words: Box<[AtomicU32]>,
+}
+
+impl fmt::Debug for Allocation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Allocation({:#x}, {} bytes)", self.base, self.size)
+    }
+}
+
+/// Locks for the 64-bit atomics, chosen by address.
+static ATOMIC64_LOCKS: [Mutex<()>; 64] = [const { Mutex::new(()) }; 64];
+
+impl Allocation {
+    fn new(base: u64, size: u64) -> Self {
+        let words = (0..size.div_ceil(4)).map(|_| AtomicU32::new(0)).collect();
+        Allocation { base, size, words }
+    }
+
+    /// First device address.
+    pub fn base(&self) -> u64 {
+        self.base
+    }
+
+    /// Size in bytes.
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+
+    /// True when `[offset, offset + len)` lies inside the allocation.
+    #[inline]
+    pub fn contains(&self, offset: u64, len: u64) -> bool {
+        offset.checked_add(len).is_some_and(|end| end <= self.size)
+    }
+
+    /// Reads the dword at byte `offset` (a multiple of 4, inside).
+    #[inline]
+    fn word(&self, offset: u64) -> u32 {
+        self.words[(offset >> 2) as usize].load(Relaxed)
+    }
+
+    /// Reads `out.len()` bytes from `offset`; the range must be inside.
+    pub fn read(&self, offset: u64, out: &mut [u8]) {
+        if offset & 3 == 0 && out.len() == 4 {
+            out.copy_from_slice(&self.word(offset).to_le_bytes());
+            return;
+        }
+        for (i, b) in out.iter_mut().enumerate() {
+            let at = offset + i as u64;
+            *b = self.word(at & !3).to_le_bytes()[(at & 3) as usize];
+        }
+    }
+
+    /// Writes `data` at `offset`; the range must be inside. Whole aligned
+    /// dwords are single stores; partial dwords are merged with a
+    /// compare-and-swap so that neighbouring bytes written by other lanes
+    /// or threads are kept.
+    pub fn write(&self, offset: u64, data: &[u8]) {
+        let mut i = 0;
+        while i < data.len() {
+            let at = offset + i as u64;
+            let index = (at >> 2) as usize;
+            if at & 3 == 0 && data.len() - i >= 4 {
+                let w = u32::from_le_bytes(data[i..i + 4].try_into().unwrap_or([0; 4]));
+                self.words[index].store(w, Relaxed);
+                i += 4;
+                continue;
+            }
+            let shift = (at & 3) * 8;
+            let value = u32::from(data[i]) << shift;
+            let mask = !(0xffu32 << shift);
+            let _ = self.words[index].fetch_update(Relaxed, Relaxed, |w| Some((w & mask) | value));
+            i += 1;
+        }
+    }
+
+    /// Loads the aligned dword at `offset` (a multiple of 4, inside).
+    #[inline]
+    pub fn load_u32(&self, offset: u64) -> u32 {
+        self.word(offset)
+    }
+
+    /// Stores the aligned dword at `offset` (a multiple of 4, inside).
+    #[inline]
+    pub fn store_u32(&self, offset: u64, value: u32) {
+        self.words[(offset >> 2) as usize].store(value, Relaxed);
+    }
+
+    /// Atomically replaces the aligned dword at `offset` by `f(old)` and
+    /// returns the old value (a host compare-and-swap loop).
+    pub fn atomic_u32(&self, offset: u64, f: impl Fn(u32) -> u32) -> u32 {
+        let word = &self.words[(offset >> 2) as usize];
+        match word.fetch_update(Relaxed, Relaxed, |w| Some(f(w))) {
+            Ok(old) | Err(old) => old,
+        }
+    }
+
+    /// Atomically replaces the aligned qword at `offset` (a multiple of 8,
+    /// inside) by `f(old)` and returns the old value.
+    ///
+    /// The storage is 32-bit words, so the two halves are updated under one
+    /// of 64 striped host locks chosen by address: 64-bit atomics are
+    /// atomic with respect to each other. A 32-bit access racing with a
+    /// 64-bit atomic on the same qword may see one half updated (kernels
+    /// that mix the two sizes on one address are outside what the GCN
+    /// memory model orders anyway).
+    pub fn atomic_u64(&self, offset: u64, f: impl Fn(u64) -> u64) -> u64 {
+        let stripe = ((self.base + offset) >> 3) as usize % ATOMIC64_LOCKS.len();
+        let _guard = ATOMIC64_LOCKS[stripe]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        let lo = self.word(offset);
+        let hi = self.word(offset + 4);
+        let old = u64::from(lo) | (u64::from(hi) << 32);
+        let new = f(old);
+        self.store_u32(offset, new as u32);
+        self.store_u32(offset + 4, (new >> 32) as u32);
+        old
+    }
+
+    fn copy_in(&self, offset: u64, data: &[u8]) {
+        self.write(offset, data);
+    }
+}
+
+/// The allocations of a device, sorted by base address; lookups during a
+/// dispatch go through an immutable snapshot ([`MemView`]).
+#[derive(Debug)]
+struct Space {
+    allocations: Vec<Arc<Allocation>>,
+    next: u64,
+    in_use: u64,
+}
+
+/// A device's memory: the address space and its allocations.
+///
+/// Cloning gives another handle to the same memory.
+#[derive(Debug, Clone)]
+pub struct Memory {
+    space: Arc<RwLock<Space>>,
+    limit: u64,
+}
+
+impl Default for Memory {
+    fn default() -> Self {
+        Memory::with_limit(DEFAULT_LIMIT)
+    }
+}
+
+impl Memory {
+    /// An empty address space that holds at most `limit` bytes.
+    pub fn with_limit(limit: u64) -> Self {
+        Memory {
+            space: Arc::new(RwLock::new(Space {
+                allocations: Vec::new(),
+                next: FIRST_ADDRESS,
+                in_use: 0,
+            })),
+            limit,
+        }
+    }
+
+    /// The memory limit in bytes.
+    pub fn limit(&self) -> u64 {
+        self.limit
+    }
+
+    /// Bytes allocated now.
+    pub fn in_use(&self) -> u64 {
+        self.read_space().in_use
+    }
+
+    fn read_space(&self) -> std::sync::RwLockReadGuard<'_, Space> {
+        self.space.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn write_space(&self) -> std::sync::RwLockWriteGuard<'_, Space> {
+        self.space.write().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Allocates `size` zeroed bytes (at least one byte is reserved).
+    pub fn allocate(&self, size: u64) -> Result<Arc<Allocation>, AllocError> {
+        let mut space = self.write_space();
+        let reserved = size.max(1);
+        if space.in_use.saturating_add(reserved) > self.limit {
+            return Err(AllocError::LimitExceeded {
+                requested: size,
+                in_use: space.in_use,
+                limit: self.limit,
+            });
+        }
+        let base = space.next.next_multiple_of(ALLOCATION_ALIGN);
+        let allocation = Arc::new(Allocation::new(base, reserved));
+        space.next = (base + reserved + GUARD_GAP).next_multiple_of(ALLOCATION_ALIGN);
+        space.in_use += reserved;
+        space.allocations.push(allocation.clone());
+        Ok(allocation)
+    }
+
+    /// Returns an allocation's bytes to the space (its addresses are not
+    /// reused, so a stale pointer faults).
+    fn free(&self, base: u64) {
+        let mut space = self.write_space();
+        if let Some(i) = space.allocations.iter().position(|a| a.base == base) {
+            let a = space.allocations.remove(i);
+            space.in_use -= a.size;
+        }
+    }
+
+    /// An immutable snapshot of the allocations, for a dispatch.
+    pub fn view(&self) -> MemView {
+        MemView {
+            allocations: self.read_space().allocations.clone(),
+        }
+    }
+
+    /// A typed buffer holding a copy of `data`.
+    pub fn buffer_from_slice<T: Pod>(&self, data: &[T]) -> Result<Buffer<T>, AllocError> {
+        let buffer = self.buffer_zeroed::<T>(data.len())?;
+        buffer.allocation.copy_in(0, bytemuck::cast_slice(data));
+        Ok(buffer)
+    }
+
+    /// A typed buffer of `len` zeroed elements.
+    pub fn buffer_zeroed<T: Pod>(&self, len: usize) -> Result<Buffer<T>, AllocError> {
+        let bytes = (len as u64).saturating_mul(std::mem::size_of::<T>() as u64);
+        Ok(Buffer {
+            allocation: self.allocate(bytes)?,
+            memory: self.clone(),
+            len,
+            _type: PhantomData,
+        })
+    }
+
+    /// A typed buffer of `len` copies of `value`.
+    pub fn buffer_filled<T: Pod>(&self, len: usize, value: T) -> Result<Buffer<T>, AllocError> {
+        self.buffer_from_slice(&vec![value; len])
+    }
+
+    /// Reads `out.len()` bytes at device address `address`.
+    pub fn read(&self, address: u64, out: &mut [u8]) -> Result<(), MemFault> {
+        self.view().read(address, out)
+    }
+
+    /// Writes `data` at device address `address`.
+    pub fn write(&self, address: u64, data: &[u8]) -> Result<(), MemFault> {
+        self.view().write(address, data)
+    }
+}
+
+/// A snapshot of the allocations for lookups during a dispatch.
+#[derive(Debug, Clone)]
+pub struct MemView {
+    allocations: Vec<Arc<Allocation>>,
+}
+
+impl MemView {
+    /// The allocation holding `[address, address + len)` and the offset of
+    /// `address` in it.
+    #[inline]
+    pub fn find(&self, address: u64, len: u64) -> Result<(&Allocation, u64), MemFault> {
+        let i = self.allocations.partition_point(|a| a.base <= address);
+        if i > 0 {
+            let a = &self.allocations[i - 1];
+            let offset = address - a.base;
+            if a.contains(offset, len) {
+                return Ok((a, offset));
+            }
+        }
+        Err(MemFault {
+            address,
+            size: len as u32,
+        })
+    }
+
+    /// Reads `out.len()` bytes at `address`.
+    pub fn read(&self, address: u64, out: &mut [u8]) -> Result<(), MemFault> {
+        let (a, offset) = self.find(address, out.len() as u64)?;
+        a.read(offset, out);
+        Ok(())
+    }
+
+    /// Writes `data` at `address`.
+    pub fn write(&self, address: u64, data: &[u8]) -> Result<(), MemFault> {
+        let (a, offset) = self.find(address, data.len() as u64)?;
+        a.write(offset, data);
+        Ok(())
+    }
+
+    /// Reads a little-endian dword at `address` (any alignment).
+    #[inline]
+    pub fn read_u32(&self, address: u64) -> Result<u32, MemFault> {
+        let (a, offset) = self.find(address, 4)?;
+        if offset & 3 == 0 {
+            return Ok(a.load_u32(offset));
+        }
+        let mut b = [0; 4];
+        a.read(offset, &mut b);
+        Ok(u32::from_le_bytes(b))
+    }
+
+    /// Writes a little-endian dword at `address` (any alignment).
+    #[inline]
+    pub fn write_u32(&self, address: u64, value: u32) -> Result<(), MemFault> {
+        let (a, offset) = self.find(address, 4)?;
+        if offset & 3 == 0 {
+            a.store_u32(offset, value);
+        } else {
+            a.write(offset, &value.to_le_bytes());
+        }
+        Ok(())
+    }
+}
+
+/// A typed buffer in device memory. Dropping it frees the allocation (its
+/// addresses are never reused, so a kernel given a stale pointer faults).
+pub struct Buffer<T: Pod> {
+    allocation: Arc<Allocation>,
+    memory: Memory,
+    len: usize,
+    _type: PhantomData<T>,
+}
+
+impl<T: Pod> fmt::Debug for Buffer<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Buffer<{}>({} elements at {:#x})",
+            std::any::type_name::<T>(),
+            self.len,
+            self.allocation.base
+        )
+    }
+}
+
+impl<T: Pod> Buffer<T> {
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when the buffer holds no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Size in bytes.
+    pub fn byte_len(&self) -> u64 {
+        (self.len * std::mem::size_of::<T>()) as u64
+    }
+
+    /// The device address of the first element, for argument fields.
+    pub fn ptr(&self) -> DevicePtr {
+        DevicePtr(self.allocation.base)
+    }
+
+    /// The device address of element `index`.
+    pub fn ptr_at(&self, index: usize) -> DevicePtr {
+        DevicePtr(self.allocation.base + (index * std::mem::size_of::<T>()) as u64)
+    }
+
+    /// The contents, copied out.
+    pub fn to_vec(&self) -> Vec<T> {
+        let mut out = vec![T::zeroed(); self.len];
+        self.read_into(&mut out).unwrap_or(());
+        out
+    }
+
+    /// Copies the contents into `out`, which must have [`Buffer::len`]
+    /// elements.
+    pub fn read_into(&self, out: &mut [T]) -> Result<(), AllocError> {
+        if out.len() != self.len {
+            return Err(AllocError::SizeMismatch {
+                buffer: self.len,
+                given: out.len(),
+            });
+        }
+        self.allocation.read(0, bytemuck::cast_slice_mut(out));
+        Ok(())
+    }
+
+    /// Overwrites the contents with `data`, which must have
+    /// [`Buffer::len`] elements.
+    pub fn write_from(&self, data: &[T]) -> Result<(), AllocError> {
+        if data.len() != self.len {
+            return Err(AllocError::SizeMismatch {
+                buffer: self.len,
+                given: data.len(),
+            });
+        }
+        self.allocation.write(0, bytemuck::cast_slice(data));
+        Ok(())
+    }
+
+    /// The buffer's bytes, copied out.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = vec![0; self.byte_len() as usize];
+        self.allocation.read(0, &mut out);
+        out
+    }
+}
+
+impl<T: Pod> Drop for Buffer<T> {
+    fn drop(&mut self) {
+        self.memory.free(self.allocation.base);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buffers_round_trip_and_are_aligned_and_separated() {
+        let m = Memory::default();
+        let a = m.buffer_from_slice(&[1u32, 2, 3]).unwrap();
+        let b = m.buffer_filled(5, 7u8).unwrap();
+        assert_eq!(a.to_vec(), vec![1, 2, 3]);
+        assert_eq!(b.to_vec(), vec![7; 5]);
+        assert_eq!(a.ptr().0 % ALLOCATION_ALIGN, 0);
+        assert_eq!(b.ptr().0 % ALLOCATION_ALIGN, 0);
+        assert!(b.ptr().0 >= a.ptr().0 + 12 + GUARD_GAP);
+        let v = m.view();
+        assert_eq!(v.read_u32(a.ptr().0 + 4), Ok(2));
+        // One past the end faults.
+        assert_eq!(
+            v.read_u32(a.ptr().0 + 12),
+            Err(MemFault {
+                address: a.ptr().0 + 12,
+                size: 4
+            })
+        );
+        assert!(v.read_u32(a.ptr().0 + 10).is_err());
+        assert!(v.read_u32(0).is_err());
+    }
+
+    #[test]
+    fn unaligned_and_byte_writes_keep_neighbours() {
+        let m = Memory::default();
+        let a = m.buffer_zeroed::<u32>(4).unwrap();
+        let v = m.view();
+        v.write(a.ptr().0 + 3, &[0xaa, 0xbb, 0xcc]).unwrap();
+        v.write_u32(a.ptr().0 + 6, 0x11223344).unwrap();
+        assert_eq!(
+            a.to_bytes(),
+            vec![0, 0, 0, 0xaa, 0xbb, 0xcc, 0x44, 0x33, 0x22, 0x11, 0, 0, 0, 0, 0, 0]
+        );
+        assert_eq!(v.read_u32(a.ptr().0 + 3).unwrap(), 0x44ccbbaa);
+    }
+
+    #[test]
+    fn limit_and_free() {
+        let m = Memory::with_limit(1000);
+        let a = m.buffer_zeroed::<u8>(600).unwrap();
+        assert!(matches!(
+            m.buffer_zeroed::<u8>(600),
+            Err(AllocError::LimitExceeded { .. })
+        ));
+        let stale = a.ptr().0;
+        drop(a);
+        assert_eq!(m.in_use(), 0);
+        let b = m.buffer_zeroed::<u8>(600).unwrap();
+        assert_ne!(b.ptr().0, stale);
+        assert!(m.view().read_u32(stale).is_err());
+    }
+
+    #[test]
+    fn atomics_from_many_threads() {
+        let m = Memory::default();
+        let a = m.buffer_zeroed::<u64>(2).unwrap();
+        let v = m.view();
+        let (alloc, _) = v.find(a.ptr().0, 16).unwrap();
+        std::thread::scope(|s| {
+            for _ in 0..4 {
+                s.spawn(|| {
+                    for _ in 0..1000 {
+                        alloc.atomic_u32(0, |x| x + 1);
+                        alloc.atomic_u64(8, |x| x + 0x1_0000_0001);
+                    }
+                });
+            }
+        });
+        assert_eq!(a.to_vec(), vec![4000, 4000 * 0x1_0000_0001]);
+    }
+
+    #[test]
+    fn size_mismatch_is_an_error() {
+        let m = Memory::default();
+        let a = m.buffer_zeroed::<u16>(3).unwrap();
+        let mut out = [0u16; 2];
+        assert_eq!(
+            a.read_into(&mut out),
+            Err(AllocError::SizeMismatch {
+                buffer: 3,
+                given: 2
+            })
+        );
+    }
+}

@@ -1,0 +1,231 @@
+//! A loaded GalliumCompute binary: code and constant data placed in device
+//! memory as Clover places them, the code pre-decoded once, and its
+//! kernels.
+
+use std::fmt;
+use std::sync::{Arc, LazyLock, Mutex};
+
+use gcn_asm::gallium::{self, GalliumBinary};
+use gcn_asm::{Device, GcnVersion};
+
+use crate::exec::{predecode, Op};
+use crate::kernel::{Arg, Kernel};
+use crate::memory::{AllocError, Buffer, Memory};
+
+/// Why a program could not be loaded or a kernel found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LoadError {
+    /// The bytes are not a GalliumCompute binary.
+    Gallium(String),
+    /// No kernel of that name.
+    NoKernel {
+        /// The name asked for.
+        name: String,
+        /// The kernels the binary has.
+        available: Vec<String>,
+    },
+    /// The device name of a `gcn_kernel!` handle is unknown.
+    UnknownDevice(String),
+    /// Device memory for the code could not be allocated.
+    Alloc(AllocError),
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::Gallium(m) => write!(f, "not a GalliumCompute binary: {m}"),
+            LoadError::NoKernel { name, available } => write!(
+                f,
+                "no kernel named '{name}' (the binary has: {})",
+                if available.is_empty() {
+                    "none".to_string()
+                } else {
+                    available.join(", ")
+                }
+            ),
+            LoadError::UnknownDevice(d) => write!(f, "unknown device '{d}'"),
+            LoadError::Alloc(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// A kernel of a loaded program.
+#[derive(Debug, Clone)]
+pub struct ProgramKernel {
+    /// Name.
+    pub name: String,
+    /// Offset of the first instruction in `.text`.
+    pub offset: u32,
+    /// The `.AMDGPU.config` pairs.
+    pub prog_info: Vec<gallium::ProgInfoEntry>,
+    /// The arguments (named `argN` unless the program came from a
+    /// `gcn_kernel!` handle, which knows the names).
+    pub args: Vec<Arg>,
+}
+
+impl ProgramKernel {
+    /// The value of proginfo register `address`, 0 when absent.
+    pub fn prog_info_value(&self, address: u32) -> u32 {
+        self.prog_info
+            .iter()
+            .find(|e| e.address == address)
+            .map_or(0, |e| e.value)
+    }
+}
+
+/// `argN` names for kernels loaded at run time (interned: the argument
+/// table wants `&'static str`, and the set of indices is small).
+fn arg_name(index: usize) -> &'static str {
+    static NAMES: LazyLock<Mutex<Vec<&'static str>>> = LazyLock::new(|| Mutex::new(Vec::new()));
+    let mut names = NAMES.lock().unwrap_or_else(|e| e.into_inner());
+    while names.len() <= index {
+        let n = names.len();
+        names.push(Box::leak(format!("arg{n}").into_boxed_str()));
+    }
+    names[index]
+}
+
+/// A GalliumCompute binary loaded into device memory for one GCN version.
+pub struct Program {
+    version: GcnVersion,
+    kernels: Vec<ProgramKernel>,
+    ops: Arc<Vec<Option<Op>>>,
+    code_words: Vec<u32>,
+    /// `.text` then `.rodata`, in device memory (kept alive here).
+    image: Buffer<u8>,
+    memory: Memory,
+}
+
+impl fmt::Debug for Program {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Program")
+            .field("version", &self.version)
+            .field("kernels", &self.kernels)
+            .field("code_base", &format_args!("{:#x}", self.code_base()))
+            .finish()
+    }
+}
+
+impl Program {
+    /// Loads a GalliumCompute binary (as `gcnasm -b gallium` or clrxasm
+    /// writes it) into `memory`, to run on `version`.
+    pub fn load(memory: &Memory, bytes: &[u8], version: GcnVersion) -> Result<Program, LoadError> {
+        let binary = gallium::read(bytes).map_err(|e| LoadError::Gallium(e.message))?;
+        Program::from_binary(memory, &binary, version)
+    }
+
+    /// Loads the binary of a `gcn_kernel!` kernel handle, on the GCN version
+    /// of the device it was assembled for; argument names come from the
+    /// handle.
+    pub fn from_kernel(memory: &Memory, kernel: &Kernel) -> Result<Program, LoadError> {
+        let device = Device::from_name(kernel.device)
+            .ok_or_else(|| LoadError::UnknownDevice(kernel.device.to_string()))?;
+        let mut program = Program::load(memory, kernel.binary, device.version())?;
+        if let Some(k) = program.kernels.iter_mut().find(|k| k.name == kernel.name) {
+            if k.args.len() == kernel.args.len() {
+                k.args = kernel.args.to_vec();
+            }
+        }
+        Ok(program)
+    }
+
+    /// Loads an already parsed binary.
+    pub fn from_binary(
+        memory: &Memory,
+        binary: &GalliumBinary,
+        version: GcnVersion,
+    ) -> Result<Program, LoadError> {
+        let code = &binary.code;
+        let rodata = binary.global_data.as_deref().unwrap_or(&[]);
+        // Clover places the constant data right after the code; the code
+        // reaches it PC-relative.
+        let mut image = Vec::with_capacity(code.len() + rodata.len());
+        image.extend_from_slice(code);
+        image.extend_from_slice(rodata);
+        let image = memory.buffer_from_slice(&image).map_err(LoadError::Alloc)?;
+        let code_words = gcn_asm::decode::words_from_bytes(code);
+        let ops = Arc::new(predecode(&code_words, version));
+        let kernels = binary
+            .kernels
+            .iter()
+            .map(|k| ProgramKernel {
+                name: k.name.clone(),
+                offset: k.offset,
+                prog_info: k.prog_info.clone(),
+                args: k
+                    .args
+                    .iter()
+                    .enumerate()
+                    .map(|(i, record)| Arg {
+                        name: arg_name(i),
+                        record: *record,
+                        declaration: "",
+                    })
+                    .collect(),
+            })
+            .collect();
+        Ok(Program {
+            version,
+            kernels,
+            ops,
+            code_words,
+            image,
+            memory: memory.clone(),
+        })
+    }
+
+    /// The GCN version the program runs on.
+    pub fn version(&self) -> GcnVersion {
+        self.version
+    }
+
+    /// The kernels, sorted by name.
+    pub fn kernels(&self) -> &[ProgramKernel] {
+        &self.kernels
+    }
+
+    /// The kernel named `name`.
+    pub fn kernel(&self, name: &str) -> Result<&ProgramKernel, LoadError> {
+        self.kernels
+            .iter()
+            .find(|k| k.name == name)
+            .ok_or_else(|| LoadError::NoKernel {
+                name: name.to_string(),
+                available: self.kernels.iter().map(|k| k.name.clone()).collect(),
+            })
+    }
+
+    /// Device address of the code (`.text`); `.rodata` follows it.
+    pub fn code_base(&self) -> u64 {
+        self.image.ptr().0
+    }
+
+    /// The pre-decoded code, one entry per word.
+    pub(crate) fn ops(&self) -> &Arc<Vec<Option<Op>>> {
+        &self.ops
+    }
+
+    /// The code as words.
+    pub fn code_words(&self) -> &[u32] {
+        &self.code_words
+    }
+
+    /// The memory the program lives in.
+    pub fn memory(&self) -> &Memory {
+        &self.memory
+    }
+
+    /// The disassembled instruction at byte offset `pc`, for messages.
+    pub fn instruction_text(&self, pc: u32) -> String {
+        let index = (pc / 4) as usize;
+        match self.ops.get(index) {
+            Some(Some(op)) => op.instr.to_string(),
+            _ => match self.code_words.get(index) {
+                Some(w) => format!(".int {w:#010x}"),
+                None => "(outside the code)".to_string(),
+            },
+        }
+    }
+}
