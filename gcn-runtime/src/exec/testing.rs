@@ -12,6 +12,7 @@ use crate::memory::Memory;
 
 /// The outcome of a snippet: the wave after `s_endpgm` (or the fault) and
 /// the memory it ran against.
+#[allow(dead_code)] // `lds` is read by the DS tests.
 pub struct Snippet {
     /// Final wave state.
     pub wave: Wave,
