@@ -849,14 +849,21 @@ fn scratch_symbol_relocations() {
             let o = r.offset as usize;
             assert_eq!(&b.code[o..o + 4], &[0; 4]);
             // The word before is the instruction with the literal code.
-            assert!(b.code[o - 4] == 0xff || b.code[o - 3] == 0xff, "{:#x}", r.offset);
+            assert!(
+                b.code[o - 4] == 0xff || b.code[o - 3] == 0xff,
+                "{:#x}",
+                r.offset
+            );
         }
     }
     // Without `.scratchsym` nothing changes: no relocations, no .rel.text.
     let plain = assembled(".gallium\n.kernel k\n.text\nk: s_mov_b32 s0, 5\n s_endpgm\n");
     let bytes = plain.gallium_bytes().expect("writable");
     assert!(!bytes.windows(9).any(|w| w == b".rel.text"));
-    assert!(read(&bytes).expect("readable").scratch_relocations.is_empty());
+    assert!(read(&bytes)
+        .expect("readable")
+        .scratch_relocations
+        .is_empty());
 }
 
 /// The inner ELF holds a `.rel.text` against `SCRATCH_RSRC_DWORD0`/`1`,
@@ -880,10 +887,7 @@ fn scratch_relocations_in_the_inner_elf() {
     assert_eq!((info(8), info(12) & 0xff), (12, 1)); // low: R_AMDGPU_ABS32_LO
     let (hi_sym, lo_sym) = (info(4) >> 8, info(12) >> 8);
     assert_eq!(hi_sym, lo_sym + 1);
-    let expected = vec![
-        reloc(4, ScratchHalf::High),
-        reloc(12, ScratchHalf::Low),
-    ];
+    let expected = vec![reloc(4, ScratchHalf::High), reloc(12, ScratchHalf::Low)];
     assert_eq!(read(&bytes).unwrap().scratch_relocations, expected);
 
     let patched = |at: usize, value: u32| {
@@ -898,7 +902,10 @@ fn scratch_relocations_in_the_inner_elf() {
     );
     // The symbols swapped: the halves follow the names.
     assert_eq!(
-        patched(n - 12, lo_sym << 8 | 2).unwrap().scratch_relocations[0].half,
+        patched(n - 12, lo_sym << 8 | 2)
+            .unwrap()
+            .scratch_relocations[0]
+            .half,
         ScratchHalf::Low
     );
     let message = |r: Result<GalliumBinary, gcn_asm::gallium::GalliumError>| {
@@ -914,7 +921,8 @@ fn scratch_relocations_in_the_inner_elf() {
 
     // The writer refuses what the reader refuses.
     let mut b = read(&bytes).unwrap();
-    b.scratch_relocations.push(reloc(b.code.len() as u32 - 2, ScratchHalf::Low));
+    b.scratch_relocations
+        .push(reloc(b.code.len() as u32 - 2, ScratchHalf::Low));
     assert!(gcn_asm::gallium::write(&b).is_err());
     b.scratch_relocations.pop();
     b.scratch_relocations.push(reloc(4, ScratchHalf::Low));
@@ -923,20 +931,33 @@ fn scratch_relocations_in_the_inner_elf() {
 
 #[test]
 fn scratch_symbol_errors() {
-    let src = |code: &str| format!(".gallium\n.scratchsym sc\n.kernel k\n.text\nk:\n{code}\n s_endpgm\n");
+    let src =
+        |code: &str| format!(".gallium\n.scratchsym sc\n.kernel k\n.text\nk:\n{code}\n s_endpgm\n");
     // An offset, another operation, another shift or mask.
-    assert_err(&src("s_mov_b32 s0, sc+4"), "6:17: the scratch symbol (.scratchsym) takes no offset");
+    assert_err(
+        &src("s_mov_b32 s0, sc+4"),
+        "6:17: the scratch symbol (.scratchsym) takes no offset",
+    );
     assert_err(&src("s_mov_b32 s0, 4+sc"), "6:16: the scratch symbol");
     assert_err(&src("s_mov_b32 s0, sc>>31"), "6:17: the scratch symbol");
     assert_err(&src("s_mov_b32 s0, sc&0xffff"), "6:17: the scratch symbol");
-    assert_err(&src("s_mov_b32 s0, (sc>>32)&0xffffffff"), "6:23: the scratch symbol");
+    assert_err(
+        &src("s_mov_b32 s0, (sc>>32)&0xffffffff"),
+        "6:23: the scratch symbol",
+    );
     assert_err(&src("s_mov_b32 s0, -sc"), "the scratch symbol");
     assert_err(&src("s_mov_b32 s0, sc-sc"), "6:17: the scratch symbol");
     // Places that are not a 32-bit literal.
     assert_err(&src("s_movk_i32 s0, sc"), "6:16: the scratch symbol");
     assert_err(&src("s_branch sc"), "6:10: the scratch symbol");
-    assert_err(&src("s_load_dword s0, s[0:1], sc"), "6:26: the scratch symbol");
-    assert_err(&src("buffer_load_dword v1, s[4:7], 0 offset:sc"), "the scratch symbol");
+    assert_err(
+        &src("s_load_dword s0, s[0:1], sc"),
+        "6:26: the scratch symbol",
+    );
+    assert_err(
+        &src("buffer_load_dword v1, s[4:7], 0 offset:sc"),
+        "the scratch symbol",
+    );
     assert_err(&src("buffer_load_dword v1, s[4:7], sc"), "not a literal");
     assert_err(&src("s_waitcnt sc"), "scratch");
     assert_err(&src(".int sc"), "6:6: the scratch symbol");
@@ -951,8 +972,14 @@ fn scratch_symbol_errors() {
         ".gallium\n.scratchsym a\n.scratchsym b\n",
         "3:13: the scratch symbol is already set (.scratchsym a)",
     );
-    assert_err(".gallium\nx = 1\n.scratchsym x\n", "3:13: symbol 'x' is already defined");
-    assert_err(".gallium\n.scratchsym a\na:\n", "symbol 'a' is already defined");
+    assert_err(
+        ".gallium\nx = 1\n.scratchsym x\n",
+        "3:13: symbol 'x' is already defined",
+    );
+    assert_err(
+        ".gallium\n.scratchsym a\na:\n",
+        "symbol 'a' is already defined",
+    );
     assert_err(".gallium\n.scratchsym\n", "2:12: expected a symbol name");
     assert_err(".rawcode\n.scratchsym a\n", "belongs to the Gallium format");
 }

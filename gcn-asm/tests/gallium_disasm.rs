@@ -179,8 +179,14 @@ fn scratch_relocations_round_trip() {
     // The symbol is not the kernel's name.
     assert!(text.contains(".scratchsym SCRATCH_RSRC_\n"), "{text}");
     assert!(text.contains("s_mov_b32 s13, SCRATCH_RSRC_>>32 "), "{text}");
-    assert!(text.contains("s_mov_b32 s12, SCRATCH_RSRC_&0xffffffff "), "{text}");
-    assert!(text.contains("v_add_f32 v1, SCRATCH_RSRC_>>32, v2 "), "{text}");
+    assert!(
+        text.contains("s_mov_b32 s12, SCRATCH_RSRC_&0xffffffff "),
+        "{text}"
+    );
+    assert!(
+        text.contains("v_add_f32 v1, SCRATCH_RSRC_>>32, v2 "),
+        "{text}"
+    );
     assert!(text.contains("s_mov_b32 s0, 0x12345 "), "{text}");
 
     // A relocation on a word that is not a zero literal cannot be listed.

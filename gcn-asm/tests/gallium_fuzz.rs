@@ -2,8 +2,8 @@
 //! mutated binaries (it must return an error or a binary, never panic).
 
 use gcn_asm::gallium::{
-    read, write, ArgSemantic, ArgType, GalliumBinary, Kernel, KernelArg, ProgInfoEntry, ScratchHalf,
-    ScratchRelocation,
+    read, write, ArgSemantic, ArgType, GalliumBinary, Kernel, KernelArg, ProgInfoEntry,
+    ScratchHalf, ScratchRelocation,
 };
 use proptest::prelude::*;
 

@@ -118,6 +118,9 @@ pub fn listing(binary: &GalliumBinary, target: Target) -> Result<String, Gallium
         .map_err(|_| GalliumError::new("cannot format the listing"))
 }
 
+/// The scratch symbol's name and the relocated literals' texts by offset.
+type ScratchLiterals = (String, Vec<(u64, String)>);
+
 /// The scratch symbol's name in the listing (not a kernel's name) and the
 /// literal text of each relocated word, by offset; an error for a
 /// relocation the listing cannot write (not an instruction's literal,
@@ -125,7 +128,7 @@ pub fn listing(binary: &GalliumBinary, target: Target) -> Result<String, Gallium
 fn scratch_literals(
     binary: &GalliumBinary,
     decoded: &Listing<'_>,
-) -> Result<Option<(String, Vec<(u64, String)>)>, GalliumError> {
+) -> Result<Option<ScratchLiterals>, GalliumError> {
     if binary.scratch_relocations.is_empty() {
         return Ok(None);
     }
@@ -166,7 +169,7 @@ fn write_listing(
     target: Target,
     entries: usize,
     listing: &Listing<'_>,
-    scratch: &Option<(String, Vec<(u64, String)>)>,
+    scratch: &Option<ScratchLiterals>,
 ) -> Result<String, std::fmt::Error> {
     let mut out = String::new();
     writeln!(out, ".gallium\n{}", target.directive())?;

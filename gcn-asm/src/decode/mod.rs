@@ -656,7 +656,11 @@ impl Listing<'_> {
     /// byte offset in the code.
     pub fn literal_offset(d: &Decoded) -> Option<u64> {
         match d.item {
-            Item::Instruction(i) if i.operands().iter().any(|o| matches!(o, Operand::Literal(_))) => {
+            Item::Instruction(i)
+                if i.operands()
+                    .iter()
+                    .any(|o| matches!(o, Operand::Literal(_))) =>
+            {
                 Some(d.offset + 4 * (u64::from(i.len) - 1))
             }
             _ => None,

@@ -335,9 +335,10 @@ impl<'a> Elf<'a> {
             ));
         }
         let symtab = self.bytes(sym_off, sym_size)?;
-        let &(_, _, str_off, str_size, _) = self.sections.get(str_link as usize).ok_or_else(|| {
-            GalliumError::new("the symbol table links to a string table that does not exist")
-        })?;
+        let &(_, _, str_off, str_size, _) =
+            self.sections.get(str_link as usize).ok_or_else(|| {
+                GalliumError::new("the symbol table links to a string table that does not exist")
+            })?;
         let strtab = self.bytes(str_off, str_size)?;
         let sym_size = if self.is_64 { 24 } else { 16 };
         let mut out = Vec::with_capacity(entries.len() / (2 * w));

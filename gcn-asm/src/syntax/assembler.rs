@@ -13,10 +13,10 @@ use std::sync::Arc;
 
 use crate::arch::{Device, GcnVersion};
 use crate::diag::{Diagnostic, Diagnostics, SourcePos};
+use crate::encode::context::FixupKind;
 use crate::encode::context::{
     ExprValue, Fixup, OperandContext, OperandError, RegisterSymbol, SectionId, Value,
 };
-use crate::encode::context::FixupKind;
 use crate::gallium::{GalliumBinary, GalliumError, KernelDecl, ScratchHalf, ScratchRelocation};
 
 use super::conditionals::Cond;
@@ -1009,10 +1009,16 @@ impl<'o> Assembler<'o> {
         };
         let offset = f.offset + 4 * usize::from(word);
         let data = &mut self.sections[f.section].data;
-        match (f.section, u32::try_from(offset), data.get_mut(offset..offset + 4)) {
+        match (
+            f.section,
+            u32::try_from(offset),
+            data.get_mut(offset..offset + 4),
+        ) {
             (0, Ok(at), Some(bytes)) => {
                 bytes.fill(0);
-                self.gallium.scratch_relocations.push(ScratchRelocation { offset: at, half });
+                self.gallium
+                    .scratch_relocations
+                    .push(ScratchRelocation { offset: at, half });
             }
             _ => self.diag_at(
                 f.pos.clone(),
