@@ -274,3 +274,42 @@ fn two_kernels_sorted_with_global_data() {
     );
     assert_eq!(&b.write_input(&d).unwrap().bytes[36..], &5u32.to_le_bytes());
 }
+
+mod scratch {
+    gcn_runtime::gcn_kernel!(
+        r#"
+.gallium
+.gpu bonaire
+.scratchsym scratch
+.kernel spill
+    .config
+        .dims x
+        .scratchbuffer 256
+.text
+spill:
+    s_mov_b32 s12, scratch&0xffffffff
+    s_mov_b32 s13, scratch>>32
+    s_endpgm
+"#
+    );
+}
+
+#[test]
+fn scratch_relocations_reach_the_binary() {
+    use gcn_asm::gallium::{ScratchHalf, ScratchRelocation};
+    let read = gcn_asm::gallium::read(scratch::BINARY).unwrap();
+    assert_eq!(
+        read.scratch_relocations,
+        [
+            ScratchRelocation {
+                offset: 4,
+                half: ScratchHalf::Low
+            },
+            ScratchRelocation {
+                offset: 12,
+                half: ScratchHalf::High
+            }
+        ]
+    );
+    assert_eq!(&scratch::CODE[4..8], &[0; 4]);
+}

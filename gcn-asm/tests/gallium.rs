@@ -2,7 +2,8 @@
 //! counting, and the `gcnasm -b gallium` CLI.
 
 use gcn_asm::gallium::{
-    read, ArgSemantic, ArgType, GalliumBinary, Kernel, KernelArg, ProgInfoEntry,
+    read, ArgSemantic, ArgType, GalliumBinary, Kernel, KernelArg, ProgInfoEntry, ScratchHalf,
+    ScratchRelocation,
 };
 use gcn_asm::{assemble, AssembleOptions};
 
@@ -798,4 +799,187 @@ fn named_argument_errors() {
         &format!("{k}.arg global, scalar, 4"),
         "must be defined here",
     );
+}
+
+fn reloc(offset: u32, half: ScratchHalf) -> ScratchRelocation {
+    ScratchRelocation { offset, half }
+}
+
+/// `.scratchsym`: every allowed form of the low and high halves, in any
+/// instruction's 32-bit literal, before or after `.scratchsym`, through
+/// other symbols; the literal words stay 0 and the relocations read back
+/// (ELF32 and ELF64).
+#[test]
+fn scratch_symbol_relocations() {
+    use ScratchHalf::{High, Low};
+    for bits in [".32bit", ".64bit"] {
+        let b = gal(&format!(
+            ".gallium\n.gpu bonaire\n{bits}\n.kernel k\n .config\n  .dims x\n.text\nk:\n\
+             s_mov_b32 s13, scratch>>32\n\
+             s_mov_b32 s12, scratch&0xffffffff\n\
+             .scratchsym scratch\n\
+             s_mov_b32 s12, scratch\n\
+             s_mov_b32 s12, scratch%0x100000000\n\
+             s_mov_b32 s12, scratch%%0x100000000\n\
+             s_mov_b32 s13, scratch/0x100000000\n\
+             s_mov_b32 s13, scratch//0x100000000\n\
+             v_add_f32 v1, scratch&0xffffffff, v2\n\
+             s_mov_b32 s0, lit(scratch>>32)\n\
+             s_and_b32 s0, s1, hi\n\
+             s_endpgm\n\
+             hi = scratch >> 32\n"
+        ));
+        assert_eq!(
+            b.scratch_relocations,
+            vec![
+                reloc(4, High),
+                reloc(12, Low),
+                reloc(20, Low),
+                reloc(28, Low),
+                reloc(36, Low),
+                reloc(44, High),
+                reloc(52, High),
+                reloc(60, Low),
+                reloc(68, High),
+                reloc(76, High),
+            ],
+            "{bits}"
+        );
+        for r in &b.scratch_relocations {
+            let o = r.offset as usize;
+            assert_eq!(&b.code[o..o + 4], &[0; 4]);
+            // The word before is the instruction with the literal code.
+            assert!(
+                b.code[o - 4] == 0xff || b.code[o - 3] == 0xff,
+                "{:#x}",
+                r.offset
+            );
+        }
+    }
+    // Without `.scratchsym` nothing changes: no relocations, no .rel.text.
+    let plain = assembled(".gallium\n.kernel k\n.text\nk: s_mov_b32 s0, 5\n s_endpgm\n");
+    let bytes = plain.gallium_bytes().expect("writable");
+    assert!(!bytes.windows(9).any(|w| w == b".rel.text"));
+    assert!(read(&bytes)
+        .expect("readable")
+        .scratch_relocations
+        .is_empty());
+}
+
+/// The inner ELF holds a `.rel.text` against `SCRATCH_RSRC_DWORD0`/`1`,
+/// which the reader resolves by symbol name (as Mesa does): another
+/// relocation type still reads; a bad symbol index, an unknown symbol,
+/// an offset outside the code are errors, never panics.
+#[test]
+fn scratch_relocations_in_the_inner_elf() {
+    let a = assembled(
+        ".gallium\n.scratchsym s\n.kernel k\n.text\nk: s_mov_b32 s0, s>>32\n s_mov_b32 s1, s\n s_endpgm\n",
+    );
+    let bytes = a.gallium_bytes().expect("writable");
+    let find = |needle: &[u8]| bytes.windows(needle.len()).position(|w| w == needle);
+    assert!(find(b".rel.text\0").is_some());
+    assert!(find(b"SCRATCH_RSRC_DWORD0\0SCRATCH_RSRC_DWORD1\0").is_some());
+    // The relocations are the last 16 bytes (ELF32: offset, info).
+    let n = bytes.len();
+    let rel = &bytes[n - 16..];
+    let info = |i: usize| u32::from_le_bytes(rel[i..i + 4].try_into().unwrap());
+    assert_eq!((info(0), info(4) & 0xff), (4, 2)); // high: R_AMDGPU_ABS32_HI
+    assert_eq!((info(8), info(12) & 0xff), (12, 1)); // low: R_AMDGPU_ABS32_LO
+    let (hi_sym, lo_sym) = (info(4) >> 8, info(12) >> 8);
+    assert_eq!(hi_sym, lo_sym + 1);
+    let expected = vec![reloc(4, ScratchHalf::High), reloc(12, ScratchHalf::Low)];
+    assert_eq!(read(&bytes).unwrap().scratch_relocations, expected);
+
+    let patched = |at: usize, value: u32| {
+        let mut b = bytes.clone();
+        b[at..at + 4].copy_from_slice(&value.to_le_bytes());
+        read(&b)
+    };
+    // Type 0 instead of 2: still the high half (by symbol name).
+    assert_eq!(
+        patched(n - 12, hi_sym << 8).unwrap().scratch_relocations,
+        expected
+    );
+    // The symbols swapped: the halves follow the names.
+    assert_eq!(
+        patched(n - 12, lo_sym << 8 | 2)
+            .unwrap()
+            .scratch_relocations[0]
+            .half,
+        ScratchHalf::Low
+    );
+    let message = |r: Result<GalliumBinary, gcn_asm::gallium::GalliumError>| {
+        r.expect_err("malformed").message
+    };
+    assert!(message(patched(n - 12, 9999 << 8 | 2)).contains("past the symbol table"));
+    // Symbol 1 is `EndOfTextLabel`.
+    assert!(message(patched(n - 12, 1 << 8 | 2)).contains("'EndOfTextLabel'"));
+    assert!(message(patched(n - 16, 0x1000)).contains("not inside the code"));
+    assert!(message(patched(n - 16, 12)).contains("two scratch relocations"));
+    // Truncated relocation data: the section lies outside the file.
+    assert!(read(&bytes[..n - 1]).is_err());
+
+    // The writer refuses what the reader refuses.
+    let mut b = read(&bytes).unwrap();
+    b.scratch_relocations
+        .push(reloc(b.code.len() as u32 - 2, ScratchHalf::Low));
+    assert!(gcn_asm::gallium::write(&b).is_err());
+    b.scratch_relocations.pop();
+    b.scratch_relocations.push(reloc(4, ScratchHalf::Low));
+    assert!(gcn_asm::gallium::write(&b).is_err());
+}
+
+#[test]
+fn scratch_symbol_errors() {
+    let src =
+        |code: &str| format!(".gallium\n.scratchsym sc\n.kernel k\n.text\nk:\n{code}\n s_endpgm\n");
+    // An offset, another operation, another shift or mask.
+    assert_err(
+        &src("s_mov_b32 s0, sc+4"),
+        "6:17: the scratch symbol (.scratchsym) takes no offset",
+    );
+    assert_err(&src("s_mov_b32 s0, 4+sc"), "6:16: the scratch symbol");
+    assert_err(&src("s_mov_b32 s0, sc>>31"), "6:17: the scratch symbol");
+    assert_err(&src("s_mov_b32 s0, sc&0xffff"), "6:17: the scratch symbol");
+    assert_err(
+        &src("s_mov_b32 s0, (sc>>32)&0xffffffff"),
+        "6:23: the scratch symbol",
+    );
+    assert_err(&src("s_mov_b32 s0, -sc"), "the scratch symbol");
+    assert_err(&src("s_mov_b32 s0, sc-sc"), "6:17: the scratch symbol");
+    // Places that are not a 32-bit literal.
+    assert_err(&src("s_movk_i32 s0, sc"), "6:16: the scratch symbol");
+    assert_err(&src("s_branch sc"), "6:10: the scratch symbol");
+    assert_err(
+        &src("s_load_dword s0, s[0:1], sc"),
+        "6:26: the scratch symbol",
+    );
+    assert_err(
+        &src("buffer_load_dword v1, s[4:7], 0 offset:sc"),
+        "the scratch symbol",
+    );
+    assert_err(&src("buffer_load_dword v1, s[4:7], sc"), "not a literal");
+    assert_err(&src("s_waitcnt sc"), "scratch");
+    assert_err(&src(".int sc"), "6:6: the scratch symbol");
+    assert_err(&src(".int fwd\nfwd = sc>>32"), "6:6: the scratch symbol");
+    assert_err(&src(".if sc\n.endif"), "6:5: the scratch symbol");
+    assert_err(
+        &src("tbuffer_load_format_x v1, s[4:7], 0 format:[@sc,float]"),
+        "cannot be the scratch symbol",
+    );
+    // One scratch symbol, a new one, a Gallium source.
+    assert_err(
+        ".gallium\n.scratchsym a\n.scratchsym b\n",
+        "3:13: the scratch symbol is already set (.scratchsym a)",
+    );
+    assert_err(
+        ".gallium\nx = 1\n.scratchsym x\n",
+        "3:13: symbol 'x' is already defined",
+    );
+    assert_err(
+        ".gallium\n.scratchsym a\na:\n",
+        "symbol 'a' is already defined",
+    );
+    assert_err(".gallium\n.scratchsym\n", "2:12: expected a symbol name");
+    assert_err(".rawcode\n.scratchsym a\n", "belongs to the Gallium format");
 }

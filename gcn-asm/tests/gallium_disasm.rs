@@ -10,6 +10,7 @@ mod common;
 use gcn_asm::decode::gallium::{listing, Target};
 use gcn_asm::gallium::{
     read, write, ArgSemantic, ArgType, GalliumBinary, Kernel, KernelArg, ProgInfoEntry,
+    ScratchHalf, ScratchRelocation,
 };
 use gcn_asm::{assemble, AssembleOptions, Device, GcnVersion};
 
@@ -142,6 +143,7 @@ fn unusual_layouts_round_trip() {
         global_data: Some(vec![
             1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17,
         ]),
+        scratch_relocations: Vec::new(),
     };
     let binary = read(&write(&binary).expect("writes")).expect("reads");
     for target in [
@@ -151,6 +153,49 @@ fn unusual_layouts_round_trip() {
         let (again, text) = round_trip(&binary, target);
         assert_eq!(again, binary, "listing:\n{text}");
         assert!(text.contains(".64bit\n.llvm_version 30900\n"), "{text}");
+    }
+}
+
+/// Scratch relocations are listed as `.scratchsym` and the symbol's halves
+/// in the literals, and come back at the same offsets.
+#[test]
+fn scratch_relocations_round_trip() {
+    let src = ".gallium\n.gpu tonga\n.scratchsym s\n.kernel SCRATCH_RSRC\n.config\n.dims x\n\
+               .text\nSCRATCH_RSRC:\n s_mov_b32 s13, s>>32\n s_mov_b32 s12, s\n\
+               v_add_f32 v1, s/0x100000000, v2\n s_mov_b32 s0, 0x12345\n s_endpgm\n";
+    let assembled = assemble(src, &AssembleOptions::default()).expect("assembles");
+    let original = read(&assembled.gallium_bytes().unwrap()).unwrap();
+    let reloc = |offset, half| ScratchRelocation { offset, half };
+    assert_eq!(
+        original.scratch_relocations,
+        vec![
+            reloc(4, ScratchHalf::High),
+            reloc(12, ScratchHalf::Low),
+            reloc(20, ScratchHalf::High)
+        ]
+    );
+    let (again, text) = round_trip(&original, Target::Device(Device::Tonga));
+    assert_eq!(again, original, "listing:\n{text}");
+    // The symbol is not the kernel's name.
+    assert!(text.contains(".scratchsym SCRATCH_RSRC_\n"), "{text}");
+    assert!(text.contains("s_mov_b32 s13, SCRATCH_RSRC_>>32 "), "{text}");
+    assert!(
+        text.contains("s_mov_b32 s12, SCRATCH_RSRC_&0xffffffff "),
+        "{text}"
+    );
+    assert!(
+        text.contains("v_add_f32 v1, SCRATCH_RSRC_>>32, v2 "),
+        "{text}"
+    );
+    assert!(text.contains("s_mov_b32 s0, 0x12345 "), "{text}");
+
+    // A relocation on a word that is not a zero literal cannot be listed.
+    let target = Target::Device(Device::Tonga);
+    for (offset, why) in [(0, "an instruction word"), (28, "a non-zero literal")] {
+        let mut b = original.clone();
+        b.scratch_relocations.push(reloc(offset, ScratchHalf::Low));
+        let err = listing(&b, target).expect_err(why);
+        assert!(err.message.contains("not on the zero literal"), "{err}");
     }
 }
 
@@ -315,6 +360,7 @@ mod random {
                     kernels,
                     code,
                     global_data,
+                    scratch_relocations: Vec::new(),
                 }
             })
     }

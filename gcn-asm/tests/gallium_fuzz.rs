@@ -3,6 +3,7 @@
 
 use gcn_asm::gallium::{
     read, write, ArgSemantic, ArgType, GalliumBinary, Kernel, KernelArg, ProgInfoEntry,
+    ScratchHalf, ScratchRelocation,
 };
 use proptest::prelude::*;
 
@@ -43,8 +44,9 @@ fn binary() -> impl Strategy<Value = GalliumBinary> {
         any::<bool>(),
         prop::collection::vec(any::<u8>(), 0..700),
         prop::option::of(prop::collection::vec(any::<u8>(), 0..64)),
+        prop::collection::vec((any::<u32>(), any::<bool>()), 0..4),
     )
-        .prop_map(|(kernels, is_64bit, five, code, global_data)| {
+        .prop_map(|(kernels, is_64bit, five, code, global_data, relocs)| {
             let entries = if five { 5 } else { 3 };
             let kernels = kernels
                 .into_iter()
@@ -58,11 +60,27 @@ fn binary() -> impl Strategy<Value = GalliumBinary> {
                         .collect(),
                 })
                 .collect();
+            // Scratch relocations on distinct words inside the code.
+            let mut scratch_relocations: Vec<ScratchRelocation> = relocs
+                .into_iter()
+                .filter(|_| code.len() >= 4)
+                .map(|(offset, high)| ScratchRelocation {
+                    offset: offset % (code.len() as u32 - 3),
+                    half: if high {
+                        ScratchHalf::High
+                    } else {
+                        ScratchHalf::Low
+                    },
+                })
+                .collect();
+            scratch_relocations.sort();
+            scratch_relocations.dedup_by_key(|r| r.offset);
             GalliumBinary {
                 is_64bit,
                 kernels,
                 code,
                 global_data,
+                scratch_relocations,
             }
         })
 }

@@ -45,7 +45,8 @@ fn operand(spec: &OperandSpec, index: usize, encoding: Encoding) -> Option<Strin
 }
 
 /// A plain memory instruction for `row`, when there is one both
-/// assemblers spell alike: DS without GDS, MUBUF with `offen`, FLAT loads,
+/// assemblers spell alike: DS without GDS, MUBUF with `offen` (and, added
+/// by `synthesise`, with VADDR `off`), FLAT loads,
 /// stores and non-returning atomics, GLOBAL/SCRATCH with SADDR `off`.
 /// MTBUF (LLVM 14 spells the format differently), MIMG, EXP and the GWS
 /// instructions (clrxasm puts their operand in ADDR) are left to the
@@ -137,7 +138,14 @@ fn synthesise(version: GcnVersion) -> Vec<String> {
                 | Encoding::Global
                 | Encoding::Scratch
         ) {
-            lines.extend(memory_line(row, version));
+            let line = memory_line(row, version);
+            // MUBUF also with VADDR `off` (no address).
+            if let Some(plain) = line.as_deref().and_then(|l| l.strip_suffix(" offen")) {
+                if row.encoding == Encoding::Mubuf {
+                    lines.push(plain.replacen(", v2, s[4:7]", ", off, s[4:7]", 1));
+                }
+            }
+            lines.extend(line);
             continue;
         }
         let mut ops = Vec::new();

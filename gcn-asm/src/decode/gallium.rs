@@ -8,12 +8,14 @@
 //! entries, each kernel's `.args` and `.proginfo` (raw `.entry` pairs
 //! reproduce the values exactly, where `.config` would recompute them),
 //! `.globaldata` with the constant data, then `.text` with a label at each
-//! kernel's offset and the disassembled code.
+//! kernel's offset and the disassembled code. Scratch relocations are
+//! written as a `.scratchsym` symbol whose low (`SYM&0xffffffff`) or high
+//! (`SYM>>32`) half is the relocated literal.
 
 use std::fmt::Write;
 
-use super::{disassemble, words_from_bytes};
-use crate::gallium::{GalliumBinary, GalliumError};
+use super::{disassemble, words_from_bytes, Listing};
+use crate::gallium::{GalliumBinary, GalliumError, ScratchHalf};
 use crate::{Device, GcnVersion};
 
 /// What the code is disassembled for, and how the listing names it.
@@ -71,7 +73,8 @@ fn write_bytes(out: &mut String, bytes: &[u8]) -> std::fmt::Result {
 /// The listing of `binary` for `target`. A binary that no source can
 /// reproduce (a kernel name that is not a symbol or is a branch label name
 /// such as `.L8`, two kernels of one name, a proginfo entry count other
-/// than 3 or 5) is an error.
+/// than 3 or 5, a scratch relocation that is not on the zero literal word of
+/// an instruction) is an error.
 pub fn listing(binary: &GalliumBinary, target: Target) -> Result<String, GalliumError> {
     let entries = binary.kernels.first().map_or(3, |k| k.prog_info.len());
     for (i, k) in binary.kernels.iter().enumerate() {
@@ -106,14 +109,67 @@ pub fn listing(binary: &GalliumBinary, target: Target) -> Result<String, Gallium
             )));
         }
     }
-    write_listing(binary, target, entries)
+    let code = &binary.code;
+    let whole = code.len() / 4 * 4;
+    let words = words_from_bytes(&code[..whole]);
+    let decoded = disassemble(&words, target.version());
+    let scratch = scratch_literals(binary, &decoded)?;
+    write_listing(binary, target, entries, &decoded, &scratch)
         .map_err(|_| GalliumError::new("cannot format the listing"))
+}
+
+/// The scratch symbol's name and the relocated literals' texts by offset.
+type ScratchLiterals = (String, Vec<(u64, String)>);
+
+/// The scratch symbol's name in the listing (not a kernel's name) and the
+/// literal text of each relocated word, by offset; an error for a
+/// relocation the listing cannot write (not an instruction's literal,
+/// a literal that is not 0, or an instruction a kernel label splits).
+fn scratch_literals(
+    binary: &GalliumBinary,
+    decoded: &Listing<'_>,
+) -> Result<Option<ScratchLiterals>, GalliumError> {
+    if binary.scratch_relocations.is_empty() {
+        return Ok(None);
+    }
+    let mut name = String::from("SCRATCH_RSRC");
+    while binary.kernels.iter().any(|k| k.name == name) {
+        name.push('_');
+    }
+    let mut literals = Vec::new();
+    for r in &binary.scratch_relocations {
+        let offset = u64::from(r.offset);
+        let item = decoded
+            .items
+            .iter()
+            .find(|d| Listing::literal_offset(d) == Some(offset));
+        let split = item.is_some_and(|d| {
+            binary
+                .kernels
+                .iter()
+                .any(|k| u64::from(k.offset) > d.offset && u64::from(k.offset) <= offset)
+        });
+        let word = decoded.words.get((offset / 4) as usize);
+        if item.is_none() || split || word != Some(&0) {
+            return Err(GalliumError::new(format!(
+                "the scratch relocation at {offset:#x} is not on the zero literal of an instruction: the listing cannot write it"
+            )));
+        }
+        let text = match r.half {
+            ScratchHalf::Low => format!("{name}&0xffffffff"),
+            ScratchHalf::High => format!("{name}>>32"),
+        };
+        literals.push((offset, text));
+    }
+    Ok(Some((name, literals)))
 }
 
 fn write_listing(
     binary: &GalliumBinary,
     target: Target,
     entries: usize,
+    listing: &Listing<'_>,
+    scratch: &Option<ScratchLiterals>,
 ) -> Result<String, std::fmt::Error> {
     let mut out = String::new();
     writeln!(out, ".gallium\n{}", target.directive())?;
@@ -126,6 +182,9 @@ fn write_listing(
         // The LLVM 3.9 layout: spilled SGPR/VGPR counts after the three
         // register pairs.
         writeln!(out, ".llvm_version {}", crate::gallium::config::LLVM_3_9)?;
+    }
+    if let Some((name, _)) = scratch {
+        writeln!(out, ".scratchsym {name}")?;
     }
     for k in &binary.kernels {
         writeln!(out, ".kernel {}", k.name)?;
@@ -157,15 +216,17 @@ fn write_listing(
     // Whole words are disassembled; a trailing partial word stays bytes.
     let code = &binary.code;
     let whole = code.len() / 4 * 4;
-    let words = words_from_bytes(&code[..whole]);
-    let listing = disassemble(&words, target.version());
     let labels: Vec<(u64, &str)> = binary
         .kernels
         .iter()
         .map(|k| (u64::from(k.offset), k.name.as_str()))
         .filter(|&(o, _)| o % 4 == 0 && o <= whole as u64)
         .collect();
-    listing.write_with_labels(&mut out, &labels)?;
+    let literals: Vec<(u64, &str)> = scratch
+        .iter()
+        .flat_map(|(_, l)| l.iter().map(|(o, t)| (*o, t.as_str())))
+        .collect();
+    listing.write_with_symbols(&mut out, &labels, &literals)?;
     write_bytes(&mut out, &code[whole..])?;
     // Kernels that start inside a word: relative to the end of the code,
     // so that they stay labels in `.text`.

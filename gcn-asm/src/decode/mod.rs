@@ -649,6 +649,34 @@ impl Listing<'_> {
     /// Offsets that are not multiples of 4 or lie past the end are left
     /// out (the caller defines them).
     pub fn write_with_labels(&self, f: &mut dyn fmt::Write, labels: &[(u64, &str)]) -> fmt::Result {
+        self.write_with_symbols(f, labels, &[])
+    }
+
+    /// The literal word of the instruction at `d`, if it has one: its
+    /// byte offset in the code.
+    pub fn literal_offset(d: &Decoded) -> Option<u64> {
+        match d.item {
+            Item::Instruction(i)
+                if i.operands()
+                    .iter()
+                    .any(|o| matches!(o, Operand::Literal(_))) =>
+            {
+                Some(d.offset + 4 * (u64::from(i.len) - 1))
+            }
+            _ => None,
+        }
+    }
+
+    /// Like [`Self::write_with_labels`], and writes the literal of each
+    /// instruction whose literal word is at an offset of `literals` as the
+    /// text given with it (an expression such as `SYM>>32`). An
+    /// instruction split by a label keeps its words.
+    pub fn write_with_symbols(
+        &self,
+        f: &mut dyn fmt::Write,
+        labels: &[(u64, &str)],
+        literals: &[(u64, &str)],
+    ) -> fmt::Result {
         let targets = self.targets();
         let mut placed = vec![false; targets.len()];
         let mut labels_at = |f: &mut dyn fmt::Write, offset: u64| -> fmt::Result {
@@ -683,9 +711,22 @@ impl Listing<'_> {
                 continue;
             }
             labels_at(f, d.offset)?;
-            let text = match d.item {
-                Item::Instruction(i) => i.to_string(),
-                Item::Word(w) => format!(".int {w:#010x}"),
+            let literal = Self::literal_offset(d)
+                .and_then(|o| literals.iter().find(|(l, _)| *l == o))
+                .map(|(_, text)| *text);
+            let text = match (d.item, literal) {
+                (Item::Instruction(mut i), Some(expr)) => {
+                    // A word no literal prints as anything but its hex form.
+                    const MARK: u32 = 0x7fff_fffd;
+                    for o in i.operand_array.iter_mut() {
+                        if let Operand::Literal(w) = o {
+                            *w = MARK;
+                        }
+                    }
+                    i.to_string().replacen(&format!("{MARK:#x}"), expr, 1)
+                }
+                (Item::Instruction(i), None) => i.to_string(),
+                (Item::Word(w), _) => format!(".int {w:#010x}"),
             };
             write_line(f, d.offset, &text, words)?;
         }

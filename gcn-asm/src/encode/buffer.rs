@@ -1,9 +1,10 @@
 //! MUBUF (untyped buffer) and MTBUF (typed buffer) encodings.
 //!
-//! Syntax: `MNEMONIC VDATA, [VADDR,] SRSRC, SOFFSET [offen] [idxen] [addr64]
+//! Syntax: `MNEMONIC VDATA, [VADDR|off,] SRSRC, SOFFSET [offen] [idxen] [addr64]
 //! [glc] [slc] [tfe] [lds] [offset:N] [format:[DFMT,NFMT]]`. The rules of
 //! the memory-handling seed are checked: VADDR has 2 registers with ADDR64
-//! or with both IDXEN and OFFEN, 1 with one of them, and may be omitted only
+//! or with both IDXEN and OFFEN, 1 with one of them, and may be omitted (or
+//! written `off`, encoded as VADDR 0, as clrxasm and llvm-mc take it) only
 //! without all three; ADDR64 exists only on GCN 1.0/1.1 and excludes
 //! IDXEN/OFFEN; TFE needs one more VDATA register and excludes LDS; typed
 //! formats must suit the direction of the access.
@@ -88,6 +89,8 @@ pub(crate) fn encode(
 
     let mut vdata: Option<Located<Reg>> = None;
     let mut vaddr: Option<Located<Reg>> = None;
+    // Byte offset of an `off` written for VADDR (no address: field 0).
+    let mut vaddr_off: Option<usize> = None;
     let mut srsrc = 0u32;
     let mut soffset = 0u32;
     if !row.has(flags::NO_OPERANDS) {
@@ -107,7 +110,11 @@ pub(crate) fn encode(
                     first = false;
                     cur.skip_spaces();
                     let at = cur.pos();
-                    if let RegParse::Reg(reg) = try_register(ctx, &mut cur.clone(), None)? {
+                    if cur.eat_keyword("off") {
+                        // `off`: no VADDR, as clrxasm and llvm-mc read it.
+                        vaddr_off = Some(at);
+                        expect_comma(cur, "resource")?;
+                    } else if let RegParse::Reg(reg) = try_register(ctx, &mut cur.clone(), None)? {
                         if reg.is_vgpr() {
                             vaddr = Some(vgpr_range(ctx, cur, "address")?);
                             expect_comma(cur, "resource")?;
@@ -180,6 +187,14 @@ pub(crate) fn encode(
             at_of[2],
             "`addr64` cannot be combined with `offen` or `idxen`",
         ));
+    }
+    if let Some(at) = vaddr_off {
+        if offen || idxen || addr64 {
+            return Err(OperandError::new(
+                at,
+                "the address (VADDR) cannot be `off` with `offen`, `idxen` or `addr64`",
+            ));
+        }
     }
     let has_data = row.operands.iter().any(|s| s.field == Field::Vdata);
     if has_data {

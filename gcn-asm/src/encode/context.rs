@@ -16,6 +16,23 @@ use crate::syntax::cursor::Cursor;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct SectionId(pub u32);
 
+impl SectionId {
+    /// Not a section: the value of the Gallium scratch symbol
+    /// (`.scratchsym`), whose 64-bit address the loader supplies.
+    pub const SCRATCH: SectionId = SectionId(u32::MAX - 2);
+    /// Not a section: the low 32 bits of the scratch symbol
+    /// (`SYM&0xffffffff`, `SYM%0x100000000`).
+    pub const SCRATCH_LOW: SectionId = SectionId(u32::MAX - 1);
+    /// Not a section: the high 32 bits of the scratch symbol (`SYM>>32`,
+    /// `SYM/0x100000000`).
+    pub const SCRATCH_HIGH: SectionId = SectionId(u32::MAX);
+
+    /// True for the scratch-symbol pseudo-sections.
+    pub const fn is_scratch(self) -> bool {
+        self.0 >= u32::MAX - 2
+    }
+}
+
 /// Handle of an expression that could not be evaluated yet (it names symbols
 /// defined later). The syntax layer owns the expression; the encoder only
 /// passes the handle back in a [`Fixup`].
@@ -176,6 +193,14 @@ pub trait OperandContext {
     /// operand the instruction accepts.
     fn register_used(&mut self, code: u16, count: u16) {
         let _ = (code, count);
+    }
+
+    /// True when deferred expression `expr` is a reference to the Gallium
+    /// scratch symbol (which only a 32-bit literal can take), so that an
+    /// error can say so.
+    fn is_scratch_reference(&self, expr: DeferredExpr) -> bool {
+        let _ = expr;
+        false
     }
 
     /// True under `.oldmodparam`: a modifier parameter (`glc:EXPR`) then

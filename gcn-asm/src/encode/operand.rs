@@ -385,6 +385,10 @@ pub(crate) fn absolute_expression(
             at,
             format!("{what} must be an absolute value, not an address"),
         )),
+        ExprValue::Deferred(d) if ctx.is_scratch_reference(d) => Err(OperandError::new(
+            at,
+            format!("{what} cannot be the scratch symbol (only a 32-bit literal can)"),
+        )),
         ExprValue::Deferred(_) => Err(OperandError::new(
             at,
             format!("{what} must be known here (it uses a symbol defined later)"),

@@ -8,7 +8,9 @@
 //! offset 256 with the code of every kernel, `.AMDGPU.config` with 3 (5 from
 //! LLVM 3.9 on) register address/value pairs per kernel, `.rodata` with the
 //! constant global data when there is some, and a symbol table naming the
-//! kernels.
+//! kernels. Scratch relocations (`.scratchsym`) add a `.rel.text` section
+//! against the symbols `SCRATCH_RSRC_DWORD0`/`SCRATCH_RSRC_DWORD1`, which
+//! Mesa's radeonsi patches with the scratch buffer's descriptor words.
 //!
 //! - [`GalliumBinary`] and friends: what a binary holds.
 //! - [`write`](fn@write): a binary to bytes; [`read`](fn@read): bytes back to a binary (every
@@ -234,6 +236,69 @@ pub struct GalliumBinary {
     pub code: Vec<u8>,
     /// Constant global data (`.rodata`), placed after the code at run time.
     pub global_data: Option<Vec<u8>>,
+    /// Literal words of the code that the loader fills with the scratch
+    /// buffer's descriptor (`.rel.text`), sorted by offset; empty for most
+    /// binaries (which then have no `.rel.text`).
+    pub scratch_relocations: Vec<ScratchRelocation>,
+}
+
+/// Symbol of the scratch relocations that take the low 32 bits (descriptor
+/// word 0, the base address's low bits).
+pub const SCRATCH_RSRC_DWORD0: &str = "SCRATCH_RSRC_DWORD0";
+/// Symbol of the scratch relocations that take the high 32 bits
+/// (descriptor word 1).
+pub const SCRATCH_RSRC_DWORD1: &str = "SCRATCH_RSRC_DWORD1";
+/// ELF relocation type written for the low half (`R_AMDGPU_ABS32_LO`).
+pub const R_AMDGPU_ABS32_LO: u32 = 1;
+/// ELF relocation type written for the high half (`R_AMDGPU_ABS32_HI`).
+pub const R_AMDGPU_ABS32_HI: u32 = 2;
+
+/// Which half of the 64-bit scratch value a relocated word receives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ScratchHalf {
+    /// Bits 0-31: `SYM`, `SYM&0xffffffff`, `SYM%0x100000000`; symbol
+    /// `SCRATCH_RSRC_DWORD0`.
+    Low,
+    /// Bits 32-63: `SYM>>32`, `SYM/0x100000000`; symbol
+    /// `SCRATCH_RSRC_DWORD1`.
+    High,
+}
+
+impl ScratchHalf {
+    /// The ELF symbol the relocation names.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            ScratchHalf::Low => SCRATCH_RSRC_DWORD0,
+            ScratchHalf::High => SCRATCH_RSRC_DWORD1,
+        }
+    }
+
+    /// The half a relocation against symbol `name` fills, if any.
+    pub fn from_symbol(name: &[u8]) -> Option<ScratchHalf> {
+        match name {
+            b"SCRATCH_RSRC_DWORD0" => Some(ScratchHalf::Low),
+            b"SCRATCH_RSRC_DWORD1" => Some(ScratchHalf::High),
+            _ => None,
+        }
+    }
+
+    /// The ELF relocation type the writer uses.
+    pub fn relocation_type(self) -> u32 {
+        match self {
+            ScratchHalf::Low => R_AMDGPU_ABS32_LO,
+            ScratchHalf::High => R_AMDGPU_ABS32_HI,
+        }
+    }
+}
+
+/// A 32-bit literal word of `.text` that receives half of the scratch
+/// buffer's address at load time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ScratchRelocation {
+    /// Byte offset of the word in the code (`.text`).
+    pub offset: u32,
+    /// Which half it receives.
+    pub half: ScratchHalf,
 }
 
 /// Why a binary cannot be written or read.

@@ -1,7 +1,10 @@
 //! Bytes to [`GalliumBinary`]. Every read is bounds-checked: a truncated,
 //! inconsistent or otherwise malformed binary is a [`GalliumError`].
 
-use super::{ArgSemantic, ArgType, GalliumBinary, GalliumError, Kernel, KernelArg, ProgInfoEntry};
+use super::{
+    ArgSemantic, ArgType, GalliumBinary, GalliumError, Kernel, KernelArg, ProgInfoEntry,
+    ScratchHalf, ScratchRelocation,
+};
 
 /// A little-endian reader over a byte slice that fails instead of running
 /// past the end.
@@ -130,6 +133,7 @@ pub fn read(bytes: &[u8]) -> Result<GalliumBinary, GalliumError> {
         .section(".AMDGPU.config")?
         .ok_or_else(|| GalliumError::new("the inner ELF has no .AMDGPU.config section"))?;
     let global_data = inner.section(".rodata")?.map(<[u8]>::to_vec);
+    let scratch_relocations = inner.scratch_relocations(code.len())?;
     let entries = if kernels.is_empty() {
         if !config.is_empty() {
             return Err(GalliumError::new(
@@ -174,6 +178,7 @@ pub fn read(bytes: &[u8]) -> Result<GalliumBinary, GalliumError> {
         kernels,
         code,
         global_data,
+        scratch_relocations,
     })
 }
 
@@ -181,8 +186,8 @@ pub fn read(bytes: &[u8]) -> Result<GalliumBinary, GalliumError> {
 struct Elf<'a> {
     data: &'a [u8],
     is_64: bool,
-    /// (name offset, type, file offset, size) of every section.
-    sections: Vec<(u32, u32, u64, u64)>,
+    /// (name offset, type, file offset, size, link) of every section.
+    sections: Vec<(u32, u32, u64, u64, u32)>,
     /// Offset and size of the section-name string table.
     shstrtab: (u64, u64),
 }
@@ -234,9 +239,10 @@ impl<'a> Elf<'a> {
             let ty = field(data, at + 4, 4)? as u32;
             let offset = field(data, at + 8 + 2 * w, w)?;
             let size = field(data, at + 8 + 3 * w, w)?;
-            sections.push((name, ty, offset, size));
+            let link = field(data, at + 8 + 4 * w, 4)? as u32;
+            sections.push((name, ty, offset, size, link));
         }
-        let &(_, _, so, ss) = sections
+        let &(_, _, so, ss, _) = sections
             .get(shstrndx)
             .ok_or_else(|| GalliumError::new("ELF section-name table index out of range"))?;
         let elf = Elf {
@@ -277,7 +283,7 @@ impl<'a> Elf<'a> {
     /// The contents of the section called `name`, if there is one.
     fn section(&self, name: &str) -> Result<Option<&'a [u8]>, GalliumError> {
         const SHT_NOBITS: u32 = 8;
-        for &(n, ty, offset, size) in &self.sections {
+        for &(n, ty, offset, size, _) in &self.sections {
             if self.name(n)? == name.as_bytes() {
                 if ty == SHT_NOBITS {
                     return Ok(Some(&[]));
@@ -286,5 +292,97 @@ impl<'a> Elf<'a> {
             }
         }
         Ok(None)
+    }
+
+    /// The scratch relocations of `.rel.text` (none without one): entries
+    /// against `SCRATCH_RSRC_DWORD0` (low half) or `SCRATCH_RSRC_DWORD1`
+    /// (high half), as CLRX and LLVM write them and Mesa reads them (by
+    /// symbol name; the relocation type is not checked), each on a word
+    /// inside the code of `code_len` bytes.
+    fn scratch_relocations(&self, code_len: usize) -> Result<Vec<ScratchRelocation>, GalliumError> {
+        const SHT_SYMTAB: u32 = 2;
+        const SHT_REL: u32 = 9;
+        let mut found = None;
+        for &(n, ty, offset, size, link) in &self.sections {
+            if self.name(n)? == b".rel.text" {
+                if ty != SHT_REL {
+                    return Err(GalliumError::new(
+                        ".rel.text is not a relocation (SHT_REL) section",
+                    ));
+                }
+                found = Some((offset, size, link));
+                break;
+            }
+        }
+        let Some((offset, size, link)) = found else {
+            return Ok(Vec::new());
+        };
+        let entries = self.bytes(offset, size)?;
+        let w = if self.is_64 { 8 } else { 4 };
+        if entries.len() % (2 * w) != 0 {
+            return Err(GalliumError::new(format!(
+                ".rel.text has {} bytes, not a whole number of relocations",
+                entries.len()
+            )));
+        }
+        let &(_, symtab_ty, sym_off, sym_size, str_link) =
+            self.sections.get(link as usize).ok_or_else(|| {
+                GalliumError::new(".rel.text links to a symbol table that does not exist")
+            })?;
+        if symtab_ty != SHT_SYMTAB {
+            return Err(GalliumError::new(
+                ".rel.text links to a section that is not a symbol table",
+            ));
+        }
+        let symtab = self.bytes(sym_off, sym_size)?;
+        let &(_, _, str_off, str_size, _) =
+            self.sections.get(str_link as usize).ok_or_else(|| {
+                GalliumError::new("the symbol table links to a string table that does not exist")
+            })?;
+        let strtab = self.bytes(str_off, str_size)?;
+        let sym_size = if self.is_64 { 24 } else { 16 };
+        let mut out = Vec::with_capacity(entries.len() / (2 * w));
+        for entry in entries.chunks_exact(2 * w) {
+            let r_offset = field(entry, 0, w)?;
+            let info = field(entry, w, w)?;
+            let symbol = if self.is_64 { info >> 32 } else { info >> 8 };
+            let name_at = usize::try_from(symbol)
+                .ok()
+                .and_then(|s| s.checked_mul(sym_size))
+                .filter(|&at| at + sym_size <= symtab.len())
+                .ok_or_else(|| {
+                    GalliumError::new(format!(
+                        "a relocation names symbol {symbol}, past the symbol table"
+                    ))
+                })?;
+            let name_offset = field(symtab, name_at, 4)? as usize;
+            let name = strtab
+                .get(name_offset..)
+                .and_then(|rest| rest.iter().position(|&c| c == 0).map(|e| &rest[..e]))
+                .ok_or_else(|| GalliumError::new("a relocation's symbol name is out of range"))?;
+            let half = ScratchHalf::from_symbol(name).ok_or_else(|| {
+                GalliumError::new(format!(
+                    "relocation against symbol '{}': only SCRATCH_RSRC_DWORD0 and SCRATCH_RSRC_DWORD1 are supported",
+                    String::from_utf8_lossy(name)
+                ))
+            })?;
+            let offset = u32::try_from(r_offset)
+                .ok()
+                .filter(|&o| u64::from(o) + 4 <= code_len as u64)
+                .ok_or_else(|| {
+                    GalliumError::new(format!(
+                        "scratch relocation at {r_offset:#x} is not inside the code ({code_len:#x} bytes)"
+                    ))
+                })?;
+            out.push(ScratchRelocation { offset, half });
+        }
+        out.sort();
+        if let Some(pair) = out.windows(2).find(|p| p[0].offset == p[1].offset) {
+            return Err(GalliumError::new(format!(
+                "two scratch relocations at {:#x}",
+                pair[0].offset
+            )));
+        }
+        Ok(out)
     }
 }

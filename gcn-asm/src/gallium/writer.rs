@@ -2,7 +2,7 @@
 //! `GalliumBinGenerator` does (so a binary compares byte for byte with the
 //! one `clrxasm` writes, apart from the `.comment` text).
 
-use super::{GalliumBinary, GalliumError, Kernel};
+use super::{GalliumBinary, GalliumError, Kernel, ScratchHalf, ScratchRelocation};
 
 /// Knobs of the writer that do not change what a reader sees.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,7 +30,9 @@ pub fn write(binary: &GalliumBinary) -> Result<Vec<u8>, GalliumError> {
 ///
 /// Errors: duplicate or empty kernel names, kernels with different numbers
 /// of `.AMDGPU.config` pairs (every kernel has 3, or every kernel 5),
-/// kernel offsets outside the code, sizes that do not fit the format.
+/// kernel offsets outside the code, scratch relocations whose word is not
+/// inside the code or that name one word twice, sizes that do not fit the
+/// format.
 pub fn write_with(binary: &GalliumBinary, options: &WriteOptions) -> Result<Vec<u8>, GalliumError> {
     let mut kernels: Vec<&Kernel> = binary.kernels.iter().collect();
     kernels.sort_by(|a, b| a.name.cmp(&b.name));
@@ -74,7 +76,24 @@ pub fn write_with(binary: &GalliumBinary, options: &WriteOptions) -> Result<Vec<
             )));
         }
     }
-    let elf = inner_elf(binary, &kernels, options)?;
+    let mut relocations = binary.scratch_relocations.clone();
+    relocations.sort();
+    for (i, r) in relocations.iter().enumerate() {
+        if u64::from(r.offset) + 4 > binary.code.len() as u64 {
+            return Err(GalliumError::new(format!(
+                "scratch relocation at {:#x} is not inside the code ({:#x} bytes)",
+                r.offset,
+                binary.code.len()
+            )));
+        }
+        if i > 0 && relocations[i - 1].offset == r.offset {
+            return Err(GalliumError::new(format!(
+                "two scratch relocations at {:#x}",
+                r.offset
+            )));
+        }
+    }
+    let elf = inner_elf(binary, &kernels, &relocations, options)?;
     let elf_size = u32_of(elf.len(), "the inner ELF")?;
     let mut out = Vec::with_capacity(elf.len() + 64 + kernels.len() * 256);
     put32(&mut out, u32_of(kernels.len(), "the kernel count")?);
@@ -141,6 +160,7 @@ const SHT_PROGBITS: u32 = 1;
 const SHT_SYMTAB: u32 = 2;
 const SHT_STRTAB: u32 = 3;
 const SHT_NOBITS: u32 = 8;
+const SHT_REL: u32 = 9;
 const SHF_WRITE: u64 = 1;
 const SHF_ALLOC: u64 = 2;
 const SHF_EXECINSTR: u64 = 4;
@@ -155,16 +175,20 @@ struct Shdr {
     offset: u64,
     size: u64,
     link: u32,
+    info: u32,
     align: u64,
     entsize: u64,
 }
 
 /// The inner ELF. Sections in CLRX's order: `.text`, `.data`, `.bss`,
 /// `.AMDGPU.config`, [`.rodata`], `.comment`, `.note.GNU-stack`,
-/// `.shstrtab`, `.symtab`, `.strtab`.
+/// `.shstrtab`, `.symtab`, `.strtab`, and with scratch relocations
+/// `.rel.text` (its data after `.strtab`'s) with global symbols
+/// `SCRATCH_RSRC_DWORD0` and `SCRATCH_RSRC_DWORD1` after the kernels'.
 fn inner_elf(
     binary: &GalliumBinary,
     kernels: &[&Kernel],
+    relocations: &[ScratchRelocation],
     options: &WriteOptions,
 ) -> Result<Vec<u8>, GalliumError> {
     let is_64 = binary.is_64bit;
@@ -180,6 +204,9 @@ fn inner_elf(
         ".symtab",
         ".strtab",
     ]);
+    if !relocations.is_empty() {
+        names.push(".rel.text");
+    }
     let mut shstrtab = vec![0u8];
     let mut name_offsets = Vec::with_capacity(names.len());
     for n in &names {
@@ -206,6 +233,7 @@ fn inner_elf(
         offset: text_off,
         size: binary.code.len() as u64,
         link: 0,
+        info: 0,
         align: 256,
         entsize: 0,
     });
@@ -218,6 +246,7 @@ fn inner_elf(
             offset: out.len() as u64,
             size: 0,
             link: 0,
+            info: 0,
             align: 4,
             entsize: 0,
         });
@@ -236,6 +265,7 @@ fn inner_elf(
         offset: config_off,
         size: out.len() as u64 - config_off,
         link: 0,
+        info: 0,
         align: 1,
         entsize: 0,
     });
@@ -248,6 +278,7 @@ fn inner_elf(
             offset: out.len() as u64,
             size: data.len() as u64,
             link: 0,
+            info: 0,
             align: 4,
             entsize: 0,
         });
@@ -260,6 +291,7 @@ fn inner_elf(
         offset: out.len() as u64,
         size: options.comment.len() as u64,
         link: 0,
+        info: 0,
         align: 1,
         entsize: 1,
     });
@@ -271,6 +303,7 @@ fn inner_elf(
         offset: out.len() as u64,
         size: 0,
         link: 0,
+        info: 0,
         align: 1,
         entsize: 0,
     });
@@ -282,6 +315,7 @@ fn inner_elf(
         offset: out.len() as u64,
         size: shstrtab.len() as u64,
         link: 0,
+        info: 0,
         align: 1,
         entsize: 0,
     });
@@ -303,20 +337,40 @@ fn inner_elf(
         strtab.push(0);
         symbols.push((name, u64::from(k.offset), 0x10, 1));
     }
+    // Global, no type, undefined: what the loader resolves.
+    let scratch_symbol = |half: ScratchHalf| symbols.len() + half as usize;
+    let scratch_symbols = [
+        scratch_symbol(ScratchHalf::Low),
+        scratch_symbol(ScratchHalf::High),
+    ];
+    if !relocations.is_empty() {
+        for half in [ScratchHalf::Low, ScratchHalf::High] {
+            let name = u32_of(strtab.len(), "the string table")?;
+            strtab.extend_from_slice(half.symbol().as_bytes());
+            strtab.push(0);
+            symbols.push((name, 0, 0x10, 0));
+        }
+    }
 
     align_to(&mut out, word_align);
     let shoff = out.len() as u64;
-    let shnum = shdrs.len() + 3; // + null, .symtab, .strtab
+    let rel_count = usize::from(!relocations.is_empty());
+    let shnum = shdrs.len() + 3 + rel_count; // + null, .symtab, .strtab[, .rel.text]
     let shentsize = if is_64 { 64 } else { 40 };
     let symentsize = if is_64 { 24 } else { 16 };
     let symtab_off = shoff + (shnum * shentsize) as u64;
     let symtab_size = (symbols.len() * symentsize) as u64;
     let strtab_off = symtab_off + symtab_size;
-    let total = strtab_off + strtab.len() as u64;
+    let strtab_end = strtab_off + strtab.len() as u64;
+    let rel_off = strtab_end.next_multiple_of(word_align as u64);
+    let relentsize = if is_64 { 16 } else { 8 };
+    let rel_size = (relocations.len() * relentsize) as u64;
+    let total = rel_off + rel_size;
     if !is_64 && total > u64::from(u32::MAX) {
         return Err(too_big());
     }
-    let strtab_index = (shnum - 1) as u32;
+    let symtab_index = (shnum - 2 - rel_count) as u32;
+    let strtab_index = symtab_index + 1;
     shdrs.push(Shdr {
         name: name_of(".symtab"),
         ty: SHT_SYMTAB,
@@ -324,6 +378,7 @@ fn inner_elf(
         offset: symtab_off,
         size: symtab_size,
         link: strtab_index,
+        info: 0,
         align: word_align as u64,
         entsize: symentsize as u64,
     });
@@ -334,9 +389,23 @@ fn inner_elf(
         offset: strtab_off,
         size: strtab.len() as u64,
         link: 0,
+        info: 0,
         align: 1,
         entsize: 0,
     });
+    if !relocations.is_empty() {
+        shdrs.push(Shdr {
+            name: name_of(".rel.text"),
+            ty: SHT_REL,
+            flags: 0,
+            offset: rel_off,
+            size: rel_size,
+            link: symtab_index,
+            info: 1, // .text
+            align: word_align as u64,
+            entsize: relentsize as u64,
+        });
+    }
     if shnum > usize::from(u16::MAX) {
         return Err(too_big());
     }
@@ -351,7 +420,7 @@ fn inner_elf(
         put_word(&mut out, is_64, s.offset);
         put_word(&mut out, is_64, s.size);
         put32(&mut out, s.link);
-        put32(&mut out, 0); // info
+        put32(&mut out, s.info);
         put_word(&mut out, is_64, s.align);
         put_word(&mut out, is_64, s.entsize);
     }
@@ -372,6 +441,20 @@ fn inner_elf(
         }
     }
     out.extend_from_slice(&strtab);
+    if !relocations.is_empty() {
+        align_to(&mut out, word_align);
+        for r in relocations {
+            let symbol = scratch_symbols[r.half as usize] as u64;
+            let ty = u64::from(r.half.relocation_type());
+            if is_64 {
+                put_word(&mut out, true, u64::from(r.offset));
+                put_word(&mut out, true, symbol << 32 | ty);
+            } else {
+                put32(&mut out, r.offset);
+                put32(&mut out, (symbol << 8 | ty) as u32);
+            }
+        }
+    }
 
     let mut header = Vec::with_capacity(64);
     header.extend_from_slice(b"\x7fELF");

@@ -13,15 +13,17 @@ use std::sync::Arc;
 
 use crate::arch::{Device, GcnVersion};
 use crate::diag::{Diagnostic, Diagnostics, SourcePos};
+use crate::encode::context::FixupKind;
 use crate::encode::context::{
     ExprValue, Fixup, OperandContext, OperandError, RegisterSymbol, SectionId, Value,
 };
-use crate::gallium::{GalliumBinary, GalliumError, KernelDecl};
+use crate::gallium::{GalliumBinary, GalliumError, KernelDecl, ScratchHalf, ScratchRelocation};
 
 use super::conditionals::Cond;
 use super::cursor::Cursor;
 use super::expr::{
-    capture_symbols, evaluate, resolve_symbol, scan_symbol, ExprError, ExprParser, Op, Slot,
+    capture_symbols, evaluate, is_scratch, resolve_symbol, scan_symbol, ExprError, ExprParser, Op,
+    Slot,
 };
 use super::macros::{Collect, Macro, RepeatState};
 use super::sections::{CurrentSection, Section};
@@ -242,6 +244,9 @@ pub(crate) struct Assembler<'o> {
     pub rpn: Vec<Op>,
     pub stack: Vec<Slot>,
     pub deferred: Vec<Rc<[Op]>>,
+    /// Deferred expressions (indices in `deferred`) that are references to
+    /// the scratch symbol.
+    scratch_deferred: Vec<u32>,
     instr_fixups: Vec<InstrFixup>,
     data_fixups: Vec<DataFixup>,
     pub conds: Vec<Cond>,
@@ -297,6 +302,7 @@ impl<'o> Assembler<'o> {
             rpn: Vec::new(),
             stack: Vec::new(),
             deferred: Vec::new(),
+            scratch_deferred: Vec::new(),
             instr_fixups: Vec::new(),
             data_fixups: Vec::new(),
             conds: Vec::new(),
@@ -610,6 +616,10 @@ impl<'o> Assembler<'o> {
         let start = skip_spaces(text.as_bytes(), *pos);
         match self.parse_expression(text, pos, true) {
             Ok(Some(v)) if v.section.is_none() => Some(v.value),
+            Ok(Some(v)) if is_scratch(v) => {
+                self.error(start, super::expr::SCRATCH_USE);
+                None
+            }
             Ok(Some(_)) => {
                 self.error(start, "expression must be absolute");
                 None
@@ -907,6 +917,10 @@ impl<'o> Assembler<'o> {
             let Some(value) = self.final_value(&ops, &f.pos) else {
                 continue;
             };
+            if is_scratch(value) {
+                self.scratch_relocation(&f, value);
+                continue;
+            }
             let data = &mut self.sections[f.section].data;
             let end = (f.offset + f.words * 4).min(data.len());
             let mut words: Vec<u32> = data[f.offset..end]
@@ -932,6 +946,10 @@ impl<'o> Assembler<'o> {
             let Some(value) = self.final_value(&f.expr, &f.pos) else {
                 continue;
             };
+            if is_scratch(value) {
+                self.diag_at(f.pos, super::expr::SCRATCH_USE.to_string(), true);
+                continue;
+            }
             if let Some(msg) = super::pseudo_ops::range_warning(value.value, f.size) {
                 self.diag_at(f.pos.clone(), msg, false);
             }
@@ -974,6 +992,40 @@ impl<'o> Assembler<'o> {
             gallium_decls,
             files_read: self.files_read,
         })
+    }
+
+    /// A fix-up whose value is the scratch symbol: a 32-bit literal of an
+    /// instruction in `.text` becomes a scratch relocation (the word stays
+    /// 0); anything else is an error.
+    fn scratch_relocation(&mut self, f: &InstrFixup, value: Value) {
+        let half = if value.section == Some(SectionId::SCRATCH_HIGH) {
+            ScratchHalf::High
+        } else {
+            ScratchHalf::Low
+        };
+        let FixupKind::Literal32 { word } = f.fixup.kind else {
+            self.diag_at(f.pos.clone(), super::expr::SCRATCH_USE.to_string(), true);
+            return;
+        };
+        let offset = f.offset + 4 * usize::from(word);
+        let data = &mut self.sections[f.section].data;
+        match (
+            f.section,
+            u32::try_from(offset),
+            data.get_mut(offset..offset + 4),
+        ) {
+            (0, Ok(at), Some(bytes)) => {
+                bytes.fill(0);
+                self.gallium
+                    .scratch_relocations
+                    .push(ScratchRelocation { offset: at, half });
+            }
+            _ => self.diag_at(
+                f.pos.clone(),
+                "a scratch relocation must be in .text".to_string(),
+                true,
+            ),
+        }
     }
 
     /// Evaluates a deferred expression after the pass.
@@ -1030,6 +1082,16 @@ impl OperandContext for InstrCtx<'_, '_> {
         let text = cur.text();
         let mut pos = cur.pos();
         match self.asm.parse_expression(text, &mut pos, true) {
+            // The scratch symbol is known only to the loader: it always
+            // takes a fix-up, which becomes a relocation.
+            Ok(Some(v)) if is_scratch(v) => {
+                cur.set_pos(pos);
+                let id = self.asm.store_deferred();
+                self.asm.scratch_deferred.push(id);
+                Ok(ExprValue::Deferred(crate::encode::context::DeferredExpr(
+                    id,
+                )))
+            }
             Ok(Some(v)) => {
                 cur.set_pos(pos);
                 Ok(ExprValue::Known(v))
@@ -1047,6 +1109,10 @@ impl OperandContext for InstrCtx<'_, '_> {
 
     fn old_modifier_parameters(&self) -> bool {
         self.asm.old_mod_param
+    }
+
+    fn is_scratch_reference(&self, expr: crate::encode::context::DeferredExpr) -> bool {
+        self.asm.scratch_deferred.contains(&expr.0)
     }
 
     fn register_symbol(&self, name: &str) -> Option<RegisterSymbol> {

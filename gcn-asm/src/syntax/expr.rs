@@ -7,7 +7,7 @@
 //! then is the operation list copied out to be kept as a deferred
 //! expression.
 
-use crate::encode::context::Value;
+use crate::encode::context::{SectionId, Value};
 
 use super::cursor::{is_symbol_char, is_symbol_start};
 use super::symbols::{SymId, SymState, SymbolTable};
@@ -601,6 +601,9 @@ fn bool_value(b: bool) -> i64 {
 /// section-relative values.
 pub fn apply_binop(op: BinOp, a: Value, b: Value) -> Result<Value, &'static str> {
     use BinOp::*;
+    if is_scratch(a) || is_scratch(b) {
+        return scratch_binop(op, a, b);
+    }
     let (x, y) = (a.value, b.value);
     match op {
         Add => {
@@ -692,7 +695,38 @@ pub fn apply_binop(op: BinOp, a: Value, b: Value) -> Result<Value, &'static str>
     Ok(Value::absolute(v))
 }
 
+/// What may be done with the Gallium scratch symbol.
+pub const SCRATCH_USE: &str = "the scratch symbol (.scratchsym) takes no offset and no other operation: only SYM, SYM&0xffffffff, SYM%0x100000000 (low 32 bits), SYM>>32 or SYM/0x100000000 (high 32 bits), in a 32-bit literal";
+
+/// True for a value of the scratch symbol (or one of its halves).
+pub fn is_scratch(v: Value) -> bool {
+    v.section.is_some_and(SectionId::is_scratch)
+}
+
+/// The two selections CLRX allows on the scratch symbol: its low half
+/// (`&0xffffffff`, `%`/`%%0x100000000`) and its high half (`>>32`,
+/// `/`/`//0x100000000`); anything else is an error.
+fn scratch_binop(op: BinOp, a: Value, b: Value) -> Result<Value, &'static str> {
+    if a.section != Some(SectionId::SCRATCH) || a.value != 0 || b.section.is_some() {
+        return Err(SCRATCH_USE);
+    }
+    let half = match (op, b.value) {
+        (BinOp::And, 0xffff_ffff) | (BinOp::Rem | BinOp::URem, 0x1_0000_0000) => {
+            SectionId::SCRATCH_LOW
+        }
+        (BinOp::Shr, 32) | (BinOp::Div | BinOp::UDiv, 0x1_0000_0000) => SectionId::SCRATCH_HIGH,
+        _ => return Err(SCRATCH_USE),
+    };
+    Ok(Value {
+        value: 0,
+        section: Some(half),
+    })
+}
+
 fn apply_unop(op: UnOp, a: Value) -> Result<Value, &'static str> {
+    if is_scratch(a) {
+        return Err(SCRATCH_USE);
+    }
     if a.section.is_some() {
         return Err("relative value in a non-additive operation");
     }

@@ -1,7 +1,13 @@
 //! The Gallium pseudo-ops (`ClrxAsmGallium.md`): kernels, their arguments,
 //! configuration or raw proginfo, `.globaldata`, `.kcode`, LLVM and driver
-//! versions; the per-kernel register counting; and the final assembly of a
-//! [`GalliumBinary`].
+//! versions, `.scratchsym`; the per-kernel register counting; and the final
+//! assembly of a [`GalliumBinary`].
+//!
+//! The scratch symbol (`.scratchsym SYM`) has the value of the pseudo-section
+//! [`SectionId::SCRATCH`]; the expression evaluator allows only its low
+//! and high halves, every use of it becomes a fix-up, and a fix-up of a
+//! 32-bit literal in `.text` becomes a [`ScratchRelocation`] (anything
+//! else is an error).
 //!
 //! Register counting: every register operand the encoder reports
 //! ([`crate::encode::context::OperandContext::register_used`]) is charged
@@ -20,6 +26,7 @@ use crate::gallium::config::{
 };
 use crate::gallium::{
     ArgDecl, ArgSemantic, ArgType, GalliumBinary, Kernel, KernelArg, KernelDecl, ProgInfoEntry,
+    ScratchRelocation,
 };
 
 use super::assembler::{skip_spaces, Assembler, BinaryFormat};
@@ -76,6 +83,11 @@ pub(crate) struct GalliumState {
     /// Register usage per label region of `.text` outside `.kcode`: the
     /// label that starts the region and what its code uses.
     regions: Vec<(String, RegisterUsage)>,
+    /// The `.scratchsym` symbol, once set.
+    scratch_symbol: Option<String>,
+    /// Literal words that take the scratch address (filled when the
+    /// fix-ups are resolved).
+    pub scratch_relocations: Vec<ScratchRelocation>,
 }
 
 impl GalliumState {
@@ -145,6 +157,7 @@ const GALLIUM_OPS: &[&str] = &[
     ".pgmrsrc2",
     ".spilledsgprs",
     ".spilledvgprs",
+    ".scratchsym",
 ];
 
 impl Assembler<'_> {
@@ -182,6 +195,7 @@ impl Assembler<'_> {
                 }
             }
             ".kcode" => self.gallium_kcode(text, start, p),
+            ".scratchsym" => self.gallium_scratch_symbol(text, p),
             ".kcodeend" => {
                 if self.expect_end(text, p) {
                     match self.gallium.kcode_stack.pop() {
@@ -242,6 +256,39 @@ impl Assembler<'_> {
             _ => self.gallium_config_op(text, lower, start, p),
         }
         true
+    }
+
+    /// `.scratchsym SYMBOL`: defines SYMBOL as the scratch symbol (once per
+    /// source; the symbol must be new).
+    fn gallium_scratch_symbol(&mut self, text: &str, p: usize) {
+        let bytes = text.as_bytes();
+        let q = skip_spaces(bytes, p);
+        let Some(e) = scan_symbol(bytes, q).filter(|&e| &text[q..e] != ".") else {
+            self.error(q, "expected a symbol name");
+            return;
+        };
+        if !self.expect_end(text, e) {
+            return;
+        }
+        if let Some(old) = &self.gallium.scratch_symbol {
+            let msg = format!("the scratch symbol is already set (.scratchsym {old})");
+            self.error(q, msg);
+            return;
+        }
+        let name = text[q..e].to_string();
+        let errors = self.diags.iter().filter(|d| d.is_error()).count();
+        self.define_symbol(
+            &name,
+            q,
+            SymState::Known(Value {
+                value: 0,
+                section: Some(SectionId::SCRATCH),
+            }),
+            SymKind::Once,
+        );
+        if self.diags.iter().filter(|d| d.is_error()).count() == errors {
+            self.gallium.scratch_symbol = Some(name);
+        }
     }
 
     /// `.kernel NAME`: declares a kernel (or returns to one) and makes it
@@ -845,6 +892,11 @@ impl Assembler<'_> {
             kernels,
             code: self.sections[0].data.clone(),
             global_data,
+            scratch_relocations: {
+                let mut r = self.gallium.scratch_relocations.clone();
+                r.sort();
+                r
+            },
         })
     }
 

@@ -365,6 +365,7 @@ impl Assembler<'_> {
     fn emit_value(&mut self, section: usize, v: Option<Value>, size: usize, at: usize) {
         let data_len = self.sections[section].data.len();
         match v {
+            Some(v) if super::expr::is_scratch(v) => self.error(at, super::expr::SCRATCH_USE),
             Some(v) => {
                 if let Some(msg) = range_warning(v.value, size) {
                     self.warning(at, msg);
