@@ -306,10 +306,16 @@ impl Program {
         } else {
             None
         };
+        let scratch_base = scratch.as_ref().map_or(0, |b| b.ptr().0);
+        let patched = if config.scratch_enabled {
+            self.ops_with_scratch(scratch_descriptor(scratch_base, config.scratch_per_wave))
+        } else {
+            None
+        };
         let shared = Shared {
             kernel,
             config,
-            ops: self.ops(),
+            ops: patched.as_deref().unwrap_or(self.ops()),
             mem: memory.view(),
             version: self.version(),
             code_base: self.code_base(),
@@ -318,7 +324,7 @@ impl Program {
             groups,
             local,
             waves_per_group,
-            scratch_base: scratch.as_ref().map_or(0, |b| b.ptr().0),
+            scratch_base,
             max_steps: options.max_steps,
         };
         let total_groups = u64::from(groups[0]) * u64::from(groups[1]) * u64::from(groups[2]);
