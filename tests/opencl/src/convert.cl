@@ -13,7 +13,7 @@ kernel void convert_int_float(global const int *a, global const float *f,
     ou[i] = convert_uint_sat(f[i]);
 }
 
-kernel void convert_double(global const float *f, global const double *d,
+kernel void convert_fp64(global const float *f, global const double *d,
                            global double *od, global float *of, global long *ol)
 {
     size_t i = get_global_id(0);

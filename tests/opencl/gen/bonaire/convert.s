@@ -17,7 +17,7 @@
         .entry 0x0000b860, 0x00000000
         .entry 0x00000004, 0x00000000
         .entry 0x00000008, 0x00000000
-.kernel convert_double
+.kernel convert_fp64
     .args
         .arg f, global, 8, 8, 8, zext, general               # float* f, byte 36 of the input buffer
         .arg d, global, 8, 8, 8, zext, general               # double* d, byte 44 of the input buffer
@@ -103,7 +103,7 @@ convert_int_float:
         s_endpgm
 .Lfunc_end0:
         .p2align	8
-convert_double:
+convert_fp64:
         s_load_dword s3, s[0:1], 0x14
         s_load_dword s4, s[0:1], 0x6
         v_mov_b32_e32 v2, 0
