@@ -239,7 +239,7 @@ def build():
                    [buf(r.permutation(256).astype(I32)), zero(I32, 256), scalar(I32, 7)],
                    [out(1, I32)]))
     r = rng(34)
-    cs.append(case("private_array", "control.cl", "private_array", [256], [64],
+    cs.append(case("private_array", "private.cl", "private_array", [256], [64],
                    [buf(r.integers(-10000, 10000, 256, dtype=I32)), zero(I32, 256)],
                    [out(1, I32)]))
 

@@ -1,5 +1,4 @@
-// Loops and divergent branches, 64-bit pointer arithmetic, a private
-// array indexed dynamically (scratch memory).
+// Loops and divergent branches, 64-bit pointer arithmetic.
 #pragma OPENCL FP_CONTRACT OFF
 
 kernel void collatz(global const uint *in, global uint *steps)
@@ -62,21 +61,4 @@ kernel void ptr_chase(global const int *next, global int *out, int hops)
     for (int h = 0; h < hops; h++)
         p = next + *p;
     out[get_global_id(0)] = (int)(p - next);
-}
-
-kernel void private_array(global const int *in, global int *out)
-{
-    int a[64];
-    size_t i = get_global_id(0);
-    int seed = in[i];
-    for (int j = 0; j < 64; j++)
-        a[j] = seed * j + (j ^ seed);
-    int acc = 0;
-    int k = seed & 63;
-    for (int j = 0; j < 32; j++) {
-        acc += a[k];
-        a[(k * 5 + 3) & 63] ^= acc;
-        k = (k * 17 + a[k]) & 63;
-    }
-    out[i] = acc;
 }
