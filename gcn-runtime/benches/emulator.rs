@@ -175,7 +175,10 @@ fn vector_add(c: &mut Criterion) {
             std::hint::black_box(&host);
         })
     });
-    for (name, threads) in [("emulator_1_thread", Some(1)), ("emulator_all_threads", None)] {
+    for (name, threads) in [
+        ("emulator_1_thread", Some(1)),
+        ("emulator_all_threads", None),
+    ] {
         let options = LaunchOptions {
             threads,
             ..LaunchOptions::default()
@@ -186,7 +189,10 @@ fn vector_add(c: &mut Criterion) {
     }
     g.finish();
     let result = dc.to_vec();
-    assert!(result.iter().zip(a.iter().zip(&b)).all(|(c, (a, b))| *c == a + b));
+    assert!(result
+        .iter()
+        .zip(a.iter().zip(&b))
+        .all(|(c, (a, b))| *c == a + b));
 }
 
 criterion_group!(benches, alu, vector_add);
