@@ -279,8 +279,13 @@ impl Program {
                 local[0], local[1], local[2]
             )));
         }
-        let input = crate::kernel::write_input(&kernel.args, values, dispatch)?;
         let config = KernelConfig::of(kernel, self.version());
+        let input = crate::kernel::write_input_with_local_base(
+            &kernel.args,
+            values,
+            dispatch,
+            config.lds_bytes,
+        )?;
         let lds_bytes = config.lds_bytes + input.local_memory;
         if lds_bytes > MAX_LDS {
             return Err(LaunchError::Config(format!(
