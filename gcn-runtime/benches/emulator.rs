@@ -31,7 +31,7 @@ fn alu_source() -> String {
 alu:
     s_load_dwordx2 s[6:7], s[0:1], 0x24
     s_movk_i32 s8, {ALU_ITERATIONS}
-    v_cvt_f32_u32 v1, v0
+    v_mov_b32 v1, 0.25
     v_mov_b32 v2, 1.0
     v_mov_b32 v3, 0.5
 loop:
