@@ -1096,3 +1096,6 @@ fn wqm(a: u64) -> u64 {
 fn quadmask(a: u64) -> u64 {
     (0..16).fold(0, |r, i| r | u64::from((a >> (4 * i)) & 15 != 0) << i)
 }
+
+#[cfg(test)]
+mod tests;

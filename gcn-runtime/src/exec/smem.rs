@@ -233,7 +233,13 @@ mod atom {
 /// The new memory value of atomic `K` on 32 (`X2 = false`) or 64 bits.
 #[inline]
 fn apply<const K: u8, const X2: bool>(old: u64, data: u64, cmp: u64) -> u64 {
-    let signed = |v: u64| if X2 { v as i64 } else { i64::from(v as u32 as i32) };
+    let signed = |v: u64| {
+        if X2 {
+            v as i64
+        } else {
+            i64::from(v as u32 as i32)
+        }
+    };
     let r = match K {
         atom::SWAP => data,
         atom::CMPSWAP => {
@@ -322,9 +328,7 @@ fn atomic<const K: u8, const BUF: bool, const X2: bool>(
         }
         Some(a) => {
             let (alloc, off) = env.mem.find(a, 4)?;
-            u64::from(alloc.atomic_u32(off, |old| {
-                apply::<K, X2>(u64::from(old), data, cmp) as u32
-            }))
+            u64::from(alloc.atomic_u32(off, |old| apply::<K, X2>(u64::from(old), data, cmp) as u32))
         }
     };
     if op.instr.mods.glc {
@@ -407,10 +411,17 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
         "s_scratch_store_dwordx2" => h(|w, op, env| scratch_store(w, op, env, 2)),
         "s_scratch_store_dwordx4" => h(|w, op, env| scratch_store(w, op, env, 4)),
         "s_memtime" | "s_memrealtime" => h(memtime),
-        "s_dcache_inv" | "s_dcache_inv_vol" | "s_dcache_wb" | "s_dcache_wb_vol"
-        | "s_dcache_discard" | "s_dcache_discard_x2" | "s_atc_probe" | "s_atc_probe_buffer" => {
-            h(|_, _, _| Ok(Step::Next))
-        }
+        "s_dcache_inv"
+        | "s_dcache_inv_vol"
+        | "s_dcache_wb"
+        | "s_dcache_wb_vol"
+        | "s_dcache_discard"
+        | "s_dcache_discard_x2"
+        | "s_atc_probe"
+        | "s_atc_probe_buffer" => h(|_, _, _| Ok(Step::Next)),
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests;
