@@ -837,7 +837,7 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
         }),
         "s_bitreplicate_b64_b32" => h(|w, op, _| {
             sop1::<false, true>(w, op, |a, _| {
-                (0..32).fold(0u64, |r, i| r | ((a >> i) & 1) * 3 << (2 * i))
+                (0..32).fold(0u64, |r, i| r | ((((a >> i) & 1) * 3) << (2 * i)))
             })
         }),
         "s_set_gpr_idx_idx" => h(|w, op, _| {

@@ -361,7 +361,7 @@ fn cache_controls_do_nothing() {
     ] {
         let mn = src.split_whitespace().next().unwrap();
         for v in versions_with(mn) {
-            let (s, out) = with_buffer(v, src, &[], |w, a| base(w, a));
+            let (s, out) = with_buffer(v, src, &[], base);
             ok(&s, src);
             assert_eq!(out, data(), "{v} {src}");
         }
@@ -370,8 +370,11 @@ fn cache_controls_do_nothing() {
 
 const M1: u32 = u32::MAX;
 
-/// (mnemonic without `s_`/`s_buffer_`, SDATA, memory before, memory after)
-const ATOMICS: &[(&str, &[u32], &[u32], &[u32])] = &[
+/// An atomic case: mnemonic without `s_`/`s_buffer_`, SDATA, memory
+/// before, memory after.
+type AtomicCase = (&'static str, &'static [u32], &'static [u32], &'static [u32]);
+
+const ATOMICS: &[AtomicCase] = &[
     ("atomic_swap", &[7], &[10], &[7]),
     ("atomic_cmpswap", &[7, 10], &[10], &[7]),
     ("atomic_cmpswap", &[7, 11], &[10], &[10]),
