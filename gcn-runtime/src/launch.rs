@@ -399,6 +399,10 @@ fn make_waves(s: &Shared<'_>, id: [u32; 3], slot: u64) -> Vec<Wave> {
         .map(|wave_index| {
             let mut w = Wave::new(c.vgprs, c.sgprs);
             w.id = wave_index;
+            // STATUS.IN_TG: the work-group has more than one wave.
+            if s.waves_per_group > 1 {
+                w.status |= 1 << 11;
+            }
             w.pc = s.kernel.offset;
             w.mode = c.mode;
             w.budget = s.max_steps;
