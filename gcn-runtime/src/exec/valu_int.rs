@@ -29,8 +29,8 @@ use gcn_asm::isa::{flags, Encoding, InstrRow};
 use gcn_asm::GcnVersion;
 
 use super::vector::{
-    lanes_u32, mask_of, sdwa_place, src_u32, src_u64, write_mask, write_u32, write_u64,
-    write_vgpr, Lanes,
+    lanes_u32, mask_of, sdwa_place, src_u32, src_u64, write_mask, write_u32, write_u64, write_vgpr,
+    Lanes,
 };
 use super::{sreg, Env, Fault, FaultKind, Handler, Op, Src, Step, Wave, WAVE_SIZE};
 
@@ -259,7 +259,9 @@ fn addsub<const SUB: bool, const REV: bool>(
     let r: Lanes = std::array::from_fn(|l| {
         let c = cin >> l & 1;
         let t = if SUB {
-            u64::from(a[l]).wrapping_sub(u64::from(b[l])).wrapping_sub(c)
+            u64::from(a[l])
+                .wrapping_sub(u64::from(b[l]))
+                .wrapping_sub(c)
         } else {
             u64::from(a[l]) + u64::from(b[l]) + c
         };
@@ -511,7 +513,12 @@ fn movrel<const REL_SRC: bool, const REL_DST: bool>(
         }
         match op.slot_src(0) {
             Src::Vgpr(r) => w.vgpr[index(r, "reads")?],
-            _ => return Err(Fault::unsupported(format!("{}: source must be a VGPR", op.mnemonic()))),
+            _ => {
+                return Err(Fault::unsupported(format!(
+                    "{}: source must be a VGPR",
+                    op.mnemonic()
+                )))
+            }
         }
     } else {
         src_u32(w, op, 0)
@@ -810,9 +817,7 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
         // ---- add/sub ----
         "v_add_i32" | "v_add_u32" | "v_add_co_u32" if carry_row => h(addsub::<false, false>),
         "v_sub_i32" | "v_sub_u32" | "v_sub_co_u32" if carry_row => h(addsub::<true, false>),
-        "v_subrev_i32" | "v_subrev_u32" | "v_subrev_co_u32" if carry_row => {
-            h(addsub::<true, true>)
-        }
+        "v_subrev_i32" | "v_subrev_u32" | "v_subrev_co_u32" if carry_row => h(addsub::<true, true>),
         "v_addc_u32" | "v_addc_co_u32" => h(addsub::<false, false>),
         "v_subb_u32" | "v_subb_co_u32" => h(addsub::<true, false>),
         "v_subbrev_u32" | "v_subbrev_co_u32" => h(addsub::<true, true>),
@@ -827,7 +832,9 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
         // ---- multiplies ----
         "v_mul_i32_i24" => h(|w, op, _| bin(w, op, |a, b| (i24(a) * i24(b)) as u32)),
         "v_mul_hi_i32_i24" => h(|w, op, _| bin(w, op, |a, b| ((i24(a) * i24(b)) >> 32) as u32)),
-        "v_mul_u32_u24" => h(|w, op, _| bin(w, op, |a, b| (a & 0xff_ffff) * (b & 0xff_ffff))),
+        "v_mul_u32_u24" => {
+            h(|w, op, _| bin(w, op, |a, b| (a & 0xff_ffff).wrapping_mul(b & 0xff_ffff)))
+        }
         "v_mul_hi_u32_u24" => h(|w, op, _| {
             bin(w, op, |a, b| {
                 ((u64::from(a & 0xff_ffff) * u64::from(b & 0xff_ffff)) >> 32) as u32
@@ -842,11 +849,13 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
                 ((i64::from(a as i32) * i64::from(b as i32)) >> 32) as u32
             })
         }),
-        "v_mad_i32_i24" => h(|w, op, _| {
-            tern(w, op, |a, b, c| ((i24(a) * i24(b)) as u32).wrapping_add(c))
-        }),
+        "v_mad_i32_i24" => {
+            h(|w, op, _| tern(w, op, |a, b, c| ((i24(a) * i24(b)) as u32).wrapping_add(c)))
+        }
         "v_mad_u32_u24" => h(|w, op, _| {
-            tern(w, op, |a, b, c| ((a & 0xff_ffff) * (b & 0xff_ffff)).wrapping_add(c))
+            tern(w, op, |a, b, c| {
+                (a & 0xff_ffff).wrapping_mul(b & 0xff_ffff).wrapping_add(c)
+            })
         }),
         "v_mad_u64_u32" => h(mad64::<false>),
         "v_mad_i64_i32" => h(mad64::<true>),
@@ -857,10 +866,14 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
         "v_min_u32" => h(|w, op, _| bin(w, op, u32::min)),
         "v_max_u32" => h(|w, op, _| bin(w, op, u32::max)),
         "v_min3_i32" => h(|w, op, _| {
-            tern(w, op, |a, b, c| (a as i32).min(b as i32).min(c as i32) as u32)
+            tern(w, op, |a, b, c| {
+                (a as i32).min(b as i32).min(c as i32) as u32
+            })
         }),
         "v_max3_i32" => h(|w, op, _| {
-            tern(w, op, |a, b, c| (a as i32).max(b as i32).max(c as i32) as u32)
+            tern(w, op, |a, b, c| {
+                (a as i32).max(b as i32).max(c as i32) as u32
+            })
         }),
         "v_med3_i32" => {
             h(|w, op, _| tern(w, op, |a, b, c| med3(a as i32, b as i32, c as i32) as u32))
@@ -886,15 +899,9 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
         "v_ashr_i64" => h(|w, op, _| shift64(w, op, |a, b| ((a as i64) >> (b & 63)) as u64)),
         "v_lshlrev_b64" => h(|w, op, _| shift64rev(w, op, |a, b| b << (a & 63))),
         "v_lshrrev_b64" => h(|w, op, _| shift64rev(w, op, |a, b| b >> (a & 63))),
-        "v_ashrrev_i64" => {
-            h(|w, op, _| shift64rev(w, op, |a, b| ((b as i64) >> (a & 63)) as u64))
-        }
-        "v_lshl_add_u32" => {
-            h(|w, op, _| tern(w, op, |a, b, c| (a << (b & 31)).wrapping_add(c)))
-        }
-        "v_add_lshl_u32" => {
-            h(|w, op, _| tern(w, op, |a, b, c| a.wrapping_add(b) << (c & 31)))
-        }
+        "v_ashrrev_i64" => h(|w, op, _| shift64rev(w, op, |a, b| ((b as i64) >> (a & 63)) as u64)),
+        "v_lshl_add_u32" => h(|w, op, _| tern(w, op, |a, b, c| (a << (b & 31)).wrapping_add(c))),
+        "v_add_lshl_u32" => h(|w, op, _| tern(w, op, |a, b, c| a.wrapping_add(b) << (c & 31))),
         "v_lshl_or_b32" => h(|w, op, _| tern(w, op, |a, b, c| (a << (b & 31)) | c)),
         "v_and_or_b32" => h(|w, op, _| tern(w, op, |a, b, c| (a & b) | c)),
         "v_or3_b32" => h(|w, op, _| tern(w, op, |a, b, c| a | b | c)),
@@ -905,7 +912,9 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
         "v_bfe_i32" => h(|w, op, _| tern(w, op, |a, b, c| bfe(a, b, c, true))),
         "v_bfi_b32" => h(|w, op, _| tern(w, op, |a, b, c| (a & b) | (!a & c))),
         "v_bfm_b32" => h(|w, op, _| {
-            bin(w, op, |a, b| ((1u32 << (a & 31)).wrapping_sub(1)) << (b & 31))
+            bin(w, op, |a, b| {
+                ((1u32 << (a & 31)).wrapping_sub(1)) << (b & 31)
+            })
         }),
         "v_bfrev_b32" => h(|w, op, _| un(w, op, u32::reverse_bits)),
         "v_bcnt_u32_b32" => h(|w, op, _| bin(w, op, |a, b| b.wrapping_add(a.count_ones()))),
@@ -931,11 +940,15 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
             write_u32(w, op, &r);
             Ok(Step::Next)
         }),
-        "v_ffbh_u32" => h(|w, op, _| {
-            un(w, op, |a| if a == 0 { u32::MAX } else { a.leading_zeros() })
-        }),
+        "v_ffbh_u32" => {
+            h(|w, op, _| un(w, op, |a| if a == 0 { u32::MAX } else { a.leading_zeros() }))
+        }
         "v_ffbl_b32" => h(|w, op, _| {
-            un(w, op, |a| if a == 0 { u32::MAX } else { a.trailing_zeros() })
+            un(
+                w,
+                op,
+                |a| if a == 0 { u32::MAX } else { a.trailing_zeros() },
+            )
         }),
         "v_ffbh_i32" => h(|w, op, _| {
             un(w, op, |a| {
@@ -963,7 +976,8 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
         "v_lerp_u8" => h(|w, op, _| {
             tern(w, op, |a, b, c| {
                 (0..4).fold(0u32, |acc, i| {
-                    let s = ((a >> (8 * i)) & 0xff) + ((b >> (8 * i)) & 0xff) + ((c >> (8 * i)) & 1);
+                    let s =
+                        ((a >> (8 * i)) & 0xff) + ((b >> (8 * i)) & 0xff) + ((c >> (8 * i)) & 1);
                     acc | ((s >> 1) << (8 * i))
                 })
             })
@@ -985,7 +999,9 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
         "v_mqsad_u32_u8" => h(mqsad_u32),
 
         // ---- packing ----
-        "v_cvt_pk_u16_u32" => h(|w, op, _| bin(w, op, |a, b| a.min(0xffff) | (b.min(0xffff) << 16))),
+        "v_cvt_pk_u16_u32" => {
+            h(|w, op, _| bin(w, op, |a, b| a.min(0xffff) | (b.min(0xffff) << 16)))
+        }
         "v_cvt_pk_i16_i32" => h(|w, op, _| {
             bin(w, op, |a, b| {
                 let c = |x: u32| (x as i32).clamp(-0x8000, 0x7fff) as u32 & 0xffff;
@@ -1002,7 +1018,9 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
             Ok(Step::Next)
         }),
         "v_screen_partition_4se_b32" => h(|w, op, _| {
-            un(w, op, |a| u32::from(SCREEN_PARTITION_4SE[(a & 0xff) as usize]))
+            un(w, op, |a| {
+                u32::from(SCREEN_PARTITION_4SE[(a & 0xff) as usize])
+            })
         }),
 
         // ---- 16-bit integer (GCN 1.2+) ----
@@ -1042,15 +1060,21 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
         "v_lshlrev_b16" => h(|w, op, env| bin16(w, op, env, false, |a, b| b << (a & 15))),
         "v_lshrrev_b16" => h(|w, op, env| bin16(w, op, env, false, |a, b| b >> (a & 15))),
         "v_ashrrev_i16" => h(|w, op, env| {
-            bin16(w, op, env, false, |a, b| ((b as u16 as i16) >> (a & 15)) as u32)
+            bin16(w, op, env, false, |a, b| {
+                ((b as u16 as i16) >> (a & 15)) as u32
+            })
         }),
         "v_max_u16" => h(|w, op, env| bin16(w, op, env, false, u32::max)),
         "v_min_u16" => h(|w, op, env| bin16(w, op, env, false, u32::min)),
         "v_max_i16" => h(|w, op, env| {
-            bin16(w, op, env, false, |a, b| (a as u16 as i16).max(b as u16 as i16) as u32)
+            bin16(w, op, env, false, |a, b| {
+                (a as u16 as i16).max(b as u16 as i16) as u32
+            })
         }),
         "v_min_i16" => h(|w, op, env| {
-            bin16(w, op, env, false, |a, b| (a as u16 as i16).min(b as u16 as i16) as u32)
+            bin16(w, op, env, false, |a, b| {
+                (a as u16 as i16).min(b as u16 as i16) as u32
+            })
         }),
         "v_mad_u16" => h(mad_u16::<true>),
         "v_mad_legacy_u16" => h(mad_u16::<false>),
