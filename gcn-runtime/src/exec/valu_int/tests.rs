@@ -209,10 +209,8 @@ fn addc_subb_use_the_carry_in() {
         let setup = |w: &mut Wave| {
             w.set_exec(0x3f);
             w.set_vcc(cin);
-            for i in 0..6 {
-                w.vgpr[1][i] = a[i];
-                w.vgpr[2][i] = b[i];
-            }
+            w.vgpr[1][..6].copy_from_slice(&a);
+            w.vgpr[2][..6].copy_from_slice(&b);
         };
         // addc: lane0 0xffffffff+0+0 = 0xffffffff c0; lane1 0xfffffffe+1+1 = 0 c1;
         // lane2 12 c0; lane3 13 c0; lane4 0; lane5 1.
@@ -1194,6 +1192,22 @@ fn dpp_moves() {
         assert_eq!(
             (w.vgpr[0][0], w.vgpr[0][1], w.vgpr[0][17]),
             (7, 100, 7),
+            "{v}"
+        );
+        // bank_mask:1 writes lanes 0-3 of each row; EXEC off for lane 1.
+        let w = run(v, "v_mov_b32 v0, v1 row_ror:1 bank_mask:1", |w| {
+            setup(w);
+            w.set_exec(!0b10);
+        });
+        assert_eq!(
+            (
+                w.vgpr[0][0],
+                w.vgpr[0][1],
+                w.vgpr[0][2],
+                w.vgpr[0][4],
+                w.vgpr[0][16]
+            ),
+            (115, 7, 7, 7, 131),
             "{v}"
         );
         // A DPP add permutes only SRC0.
