@@ -1303,3 +1303,15 @@ fn sdwa_compare_with_sgpr_destination_on_gcn14() {
     );
     assert_eq!(w.vcc(), 1 << 5);
 }
+
+#[test]
+fn sixteen_bit_compare_op_sel_on_gcn14() {
+    let w = run(V14, "v_cmp_eq_u16 s[4:5], v1, v2 op_sel:[1,0]", |w| {
+        w.vgpr[1][0] = 0x0005_0007;
+        w.vgpr[2][0] = 5;
+        w.vgpr[1][1] = 0x0007_0005;
+        w.vgpr[2][1] = 5;
+        w.set_exec(0b11);
+    });
+    assert_eq!(w.s64(4), 0b01);
+}
