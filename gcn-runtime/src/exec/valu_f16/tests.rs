@@ -1,0 +1,3 @@
+//! Tests of the f16, packed and dot-product rows.
+
+use super::*;
