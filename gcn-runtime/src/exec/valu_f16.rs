@@ -611,22 +611,25 @@ pub fn class_bit16(x: u16) -> u32 {
 /// The f16 compare predicates in opcode order (`GcnInstrsVopc.md`:
 /// F, LT, EQ, LE, GT, LG, GE, O, U, NGE, NLG, NGT, NLE, NEQ, NLT, TRU).
 fn compare(p: u8, a: f64, b: f64) -> bool {
+    use Ordering::{Equal, Greater, Less};
+    // None: unordered (a NaN operand).
+    let o = a.partial_cmp(&b);
     match p {
         0 => false,
-        1 => a < b,
-        2 => a == b,
-        3 => a <= b,
-        4 => a > b,
-        5 => a < b || a > b,
-        6 => a >= b,
-        7 => !a.is_nan() && !b.is_nan(),
-        8 => a.is_nan() || b.is_nan(),
-        9 => !(a >= b),
-        10 => !(a < b || a > b),
-        11 => !(a > b),
-        12 => !(a <= b),
-        13 => a != b,
-        14 => !(a < b),
+        1 => o == Some(Less),
+        2 => o == Some(Equal),
+        3 => matches!(o, Some(Less | Equal)),
+        4 => o == Some(Greater),
+        5 => matches!(o, Some(Less | Greater)),
+        6 => matches!(o, Some(Greater | Equal)),
+        7 => o.is_some(),
+        8 => o.is_none(),
+        9 => !matches!(o, Some(Greater | Equal)),
+        10 => !matches!(o, Some(Less | Greater)),
+        11 => o != Some(Greater),
+        12 => !matches!(o, Some(Less | Equal)),
+        13 => o != Some(Equal),
+        14 => o != Some(Less),
         _ => true,
     }
 }
