@@ -36,9 +36,17 @@
 //! part is preserved"); without it most instructions still zero the upper
 //! half, but the GCN 1.4 opcodes of `v_mad_f16`, `v_fma_f16` and
 //! `v_div_fixup_f16` preserve it (their `_legacy` twins at the GCN 1.2
-//! opcodes zero it) — the rule LLVM encodes in
-//! `GCNSubtarget::zeroesHigh16BitsOfDest`. SDWA forms place the result
-//! per `dst_sel` ([`vector::write_u32`]).
+//! opcodes zero it): AMD's Vega ISA manual, V_MAD_F16 vs V_MAD_LEGACY_F16
+//! ("hi 16 bits are preserved" / "zeroed"), the rule LLVM encodes in
+//! `GCNSubtarget::zeroesHigh16BitsOfDest` ("in gfx9 … most instructions
+//! maintain the legacy behavior of 0ing"; the CLRX docs do not say). SDWA
+//! forms place the result per `dst_sel` ([`vector::write_u32`]).
+//!
+//! `v_dot2_f32_f16` sums two exact f16 products and an f32 with TwoSum
+//! residuals before one rounding; the hardware's internal precision is
+//! undocumented, so only that ordinary sums are correctly rounded is
+//! claimed (a residual lost to extreme cancellation between terms over
+//! ~100 bits apart is the one inexact case).
 //!
 //! # Sources
 //!
