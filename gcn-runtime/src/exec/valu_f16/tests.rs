@@ -365,6 +365,9 @@ fn op_sel_and_the_upper_half() {
         ("v_min3_f16 v3, v1, v2, v2 op_sel:[1,0,0,0]", 0x0000_3800),
         ("v_med3_f16 v3, v1, v2, v2 op_sel:[1,1,0,0]", 0x0000_4000),
         ("v_pack_b32_f16 v3, v1, -v2 op_sel:[1,1]", 0xc200_4000),
+        // v_mac_f16 accumulates into the half it writes: 0xdead as f16 is
+        // -427.25 (2^8 * (1 + 0x2ad/1024)), + 1 * 0.5 = -426.75 = 0xdeab.
+        ("v_mac_f16_e64 v3, v1, v2 op_sel:[0,0,1]", 0xdeab_beef),
         ("v_cvt_pknorm_i16_f16 v3, v1, -v1", 0x8001_7fff),
         ("v_cvt_pknorm_u16_f16 v3, v2, v1", 0xffff_8000),
         ("v_cvt_f32_f16 v3, v1 op_sel:[1,0]", 0x4000_0000),
