@@ -451,8 +451,14 @@ mod tests {
         assert_eq!(add_f32(1.0, -1.0, RoundMode::Down).to_bits(), 0x8000_0000);
         assert_eq!(add_f32(1.0, -1.0, RoundMode::Up).to_bits(), 0);
         // 1/3 in f64: ...5555 truncated, ...5556 rounded up.
-        assert_eq!(div_f64(1.0, 3.0, RoundMode::Zero).to_bits(), 0x3fd5_5555_5555_5555);
-        assert_eq!(div_f64(1.0, 3.0, RoundMode::Up).to_bits(), 0x3fd5_5555_5555_5556);
+        assert_eq!(
+            div_f64(1.0, 3.0, RoundMode::Zero).to_bits(),
+            0x3fd5_5555_5555_5555
+        );
+        assert_eq!(
+            div_f64(1.0, 3.0, RoundMode::Up).to_bits(),
+            0x3fd5_5555_5555_5556
+        );
         // MAX * 2 overflows to MAX toward zero, to inf up.
         assert_eq!(mul_f32(f32::MAX, 2.0, RoundMode::Zero), f32::MAX);
         assert_eq!(mul_f32(f32::MAX, 2.0, RoundMode::Up), f32::INFINITY);

@@ -1,0 +1,1 @@
+//! Tests of the f32/f64 vector ALU handlers.
