@@ -547,22 +547,25 @@ fn trig_preop(x: f64, seg: u32) -> f64 {
 /// (The docs' `U` row reads `!ISNAN || !ISNAN`, a typo for "unordered".)
 #[inline]
 fn cmp_pred<const OP: u8>(a: f64, b: f64) -> bool {
+    use std::cmp::Ordering::{Equal, Greater, Less};
+    // None: unordered (a NaN operand).
+    let o = a.partial_cmp(&b);
     match OP {
         0 => false,
-        1 => a < b,
-        2 => a == b,
-        3 => a <= b,
-        4 => a > b,
-        5 => a < b || a > b,
-        6 => a >= b,
-        7 => !a.is_nan() && !b.is_nan(),
-        8 => a.is_nan() || b.is_nan(),
-        9 => !(a >= b),
-        10 => !(a < b || a > b),
-        11 => !(a > b),
-        12 => !(a <= b),
-        13 => a != b,
-        14 => !(a < b),
+        1 => o == Some(Less),
+        2 => o == Some(Equal),
+        3 => matches!(o, Some(Less | Equal)),
+        4 => o == Some(Greater),
+        5 => matches!(o, Some(Less | Greater)),
+        6 => matches!(o, Some(Greater | Equal)),
+        7 => o.is_some(),
+        8 => o.is_none(),
+        9 => !matches!(o, Some(Greater | Equal)),
+        10 => !matches!(o, Some(Less | Greater)),
+        11 => o != Some(Greater),
+        12 => !matches!(o, Some(Less | Equal)),
+        13 => o != Some(Equal),
+        14 => o != Some(Less),
         _ => true,
     }
 }
