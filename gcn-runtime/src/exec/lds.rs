@@ -1077,4 +1077,4 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
