@@ -1,16 +1,48 @@
 //! Flat memory: FLAT (GCN 1.1+), GLOBAL and SCRATCH (GCN 1.4).
 //!
-//! Semantics follow `GcnInstrsFlat.md`. A FLAT address inside the shared
-//! aperture reaches the work-group's LDS, one inside the private aperture
-//! the wave's scratch memory, any other address global memory. The
-//! apertures are what `src_shared_base`/`src_private_base` (GCN 1.4)
-//! return.
+//! Semantics follow `GcnInstrsFlat.md`.
+//!
+//! Addresses:
+//! - FLAT: `VADDR(64) + INST_OFFSET` (the 12-bit unsigned offset of GCN 1.4;
+//!   none before). An address inside the shared aperture
+//!   (`[SHARED_APERTURE, +4 GiB)`) reaches the work-group's LDS at
+//!   `address - SHARED_APERTURE` (no M0 limit; past the allocation: an LDS
+//!   fault); one inside the private aperture reaches the lane's private
+//!   memory at offset `address - PRIVATE_APERTURE`; any other address is
+//!   global memory. The apertures are what `src_shared_base` /
+//!   `src_private_base` (GCN 1.4) return.
+//! - GLOBAL: `SADDR(64) + VADDR(32, zero-extended) + INST_OFFSET`, or with
+//!   `saddr: off` `VADDR(64) + INST_OFFSET`; the offset is 13-bit signed.
+//! - SCRATCH: the private offset `SADDR(32) + VADDR(32) + INST_OFFSET`
+//!   (either may be `off`).
+//!
+//! Private memory layout: the wave's scratch (`env.scratch`) is split into
+//! 64 linear per-lane slices of `size / 64` bytes; lane L's private offset O
+//! is at `scratch base + L * (size / 64) + O`. This is the layout the
+//! launcher's scratch buffer descriptor gives buffer accesses (stride
+//! `size / 64`, no swizzle, indexed by lane), so SCRATCH/FLAT-private and
+//! buffer scratch accesses of one wave see the same bytes. An offset whose
+//! access reaches past the lane's slice is a fault naming the lane.
+//!
+//! Global accesses outside every allocation are memory faults naming the
+//! lane. Atomics on global memory are host atomics (64-bit ones through
+//! [`crate::memory::Allocation::atomic_u64`]); a misaligned atomic address is
+//! a fault (the docs do not say what the hardware does). Atomics return the
+//! old value only with `glc`. `cmpswap` takes the new value in the low half
+//! of VDATA and the compare value in the high half (docs). Loads with `tfe`
+//! (GCN 1.1/1.2) write 0 to the extra VGPR (the access succeeded); `tfe` on
+//! an atomic and the GCN 1.4 `lds` flag stop with an Unsupported fault.
 
-use gcn_asm::isa::InstrRow;
+use gcn_asm::decode::MemFlags;
+use gcn_asm::isa::{Encoding, InstrRow};
 use gcn_asm::GcnVersion;
 
-use super::vector::{lanes_u32, lanes_u64, write_vgpr};
-use super::{Env, Fault, Handler, Op, Step, Wave, WAVE_SIZE};
+use super::lds::{
+    self, atomic32, atomic64, dispatch_atomic, lds_index, narrow, narrow_size, narrow_store,
+    narrow_value, pair, store_size, store_value, uses_b, vm_atomic_code, write_pair,
+};
+use super::vector::{lanes_u32, lanes_u64, write_vgpr, Lanes};
+use super::{Env, Fault, Handler, Op, Src, Step, Wave, WAVE_SIZE};
 
 /// Start of the shared (LDS) aperture of flat addresses.
 pub const SHARED_APERTURE: u64 = 0x1000_0000_0000;
@@ -19,38 +51,331 @@ pub const PRIVATE_APERTURE: u64 = 0x2000_0000_0000;
 /// Size of each aperture.
 pub const APERTURE_SIZE: u64 = 1 << 32;
 
-/// Coerces a closure to a [`Handler`].
+/// Coerces a function to a [`Handler`].
 const fn h(f: Handler) -> Option<Handler> {
     Some(f)
 }
 
-fn load_dword(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fault> {
-    let addr = lanes_u64(w, op.src(1));
+/// Where a lane's address points.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Place {
+    /// A global (device) address.
+    Global(u64),
+    /// A byte offset in the work-group's LDS.
+    Lds(u32),
+    /// A byte offset in the lane's private memory.
+    Private(u32),
+}
+
+/// A resolved, range-checked location.
+#[derive(Debug, Clone, Copy)]
+enum Target {
+    /// A device address (global memory or the lane's scratch slice).
+    Mem(u64),
+    /// An index in `env.lds`.
+    Lds(usize),
+}
+
+/// The place of a FLAT address.
+#[inline]
+fn classify(a: u64) -> Place {
+    if a.wrapping_sub(SHARED_APERTURE) < APERTURE_SIZE {
+        Place::Lds((a - SHARED_APERTURE) as u32)
+    } else if a.wrapping_sub(PRIVATE_APERTURE) < APERTURE_SIZE {
+        Place::Private((a - PRIVATE_APERTURE) as u32)
+    } else {
+        Place::Global(a)
+    }
+}
+
+/// The places of every lane (operand `vaddr`, and `saddr` for GLOBAL and
+/// SCRATCH).
+fn places(w: &Wave, op: &Op, vaddr: usize, saddr: usize) -> [Place; WAVE_SIZE] {
     let offset = op.instr.mods.mem.offset as i64 as u64;
-    let exec = w.exec();
-    let mut out = [0u32; WAVE_SIZE];
-    for lane in 0..WAVE_SIZE {
-        if exec >> lane & 1 != 0 {
-            out[lane] = env
-                .mem
-                .read_u32(addr[lane].wrapping_add(offset))
-                .map_err(|m| Fault::memory(m, lane))?;
+    match op.instr.row.encoding {
+        Encoding::Global => match op.src(saddr) {
+            s @ Src::Sgpr(_) => {
+                let base = w.read_s64(s).wrapping_add(offset);
+                let v = lanes_u32(w, op.src(vaddr));
+                v.map(|x| Place::Global(base.wrapping_add(u64::from(x))))
+            }
+            _ => lanes_u64(w, op.src(vaddr)).map(|a| Place::Global(a.wrapping_add(offset))),
+        },
+        Encoding::Scratch => {
+            let s = match op.src(saddr) {
+                s @ Src::Sgpr(_) => w.read_s32(s),
+                _ => 0,
+            };
+            let base = s.wrapping_add(offset as u32);
+            match op.src(vaddr) {
+                v @ Src::Vgpr(_) => lanes_u32(w, v).map(|x| Place::Private(base.wrapping_add(x))),
+                _ => [Place::Private(base); WAVE_SIZE],
+            }
+        }
+        _ => lanes_u64(w, op.src(vaddr)).map(|a| classify(a.wrapping_add(offset))),
+    }
+}
+
+#[cold]
+fn private_fault(env: &Env<'_>, offset: u32, len: u32, lane: usize) -> Fault {
+    Fault {
+        kind: super::FaultKind::Unsupported(format!(
+            "private (scratch) access of {len} bytes at offset {offset:#x} is outside \
+             the lane's {} bytes of private memory",
+            env.scratch.1 / WAVE_SIZE as u64
+        )),
+        lane: Some(lane as u8),
+    }
+}
+
+/// Range-checks an access of `len` bytes of `lane` at `place`.
+#[inline]
+fn resolve(env: &Env<'_>, place: Place, len: u32, lane: usize) -> Result<Target, Fault> {
+    match place {
+        Place::Global(a) => Ok(Target::Mem(a)),
+        Place::Lds(o) => lds_index(env, o, len, lane).map(Target::Lds),
+        Place::Private(o) => {
+            let slice = env.scratch.1 / WAVE_SIZE as u64;
+            if u64::from(o) + u64::from(len) > slice {
+                return Err(private_fault(env, o, len, lane));
+            }
+            Ok(Target::Mem(env.scratch.0 + lane as u64 * slice + u64::from(o)))
         }
     }
-    write_vgpr(w, usize::from(op.reg(0)), &out, exec);
+}
+
+/// Reads `out.len()` bytes at `t`.
+#[inline]
+fn read(env: &Env<'_>, t: Target, out: &mut [u8], lane: usize) -> Result<(), Fault> {
+    match t {
+        Target::Mem(a) => env.mem.read(a, out).map_err(|m| Fault::memory(m, lane)),
+        Target::Lds(i) => {
+            out.copy_from_slice(&env.lds[i..i + out.len()]);
+            Ok(())
+        }
+    }
+}
+
+/// Writes `data` at `t`.
+#[inline]
+fn write(env: &mut Env<'_>, t: Target, data: &[u8], lane: usize) -> Result<(), Fault> {
+    match t {
+        Target::Mem(a) => env.mem.write(a, data).map_err(|m| Fault::memory(m, lane)),
+        Target::Lds(i) => {
+            env.lds[i..i + data.len()].copy_from_slice(data);
+            Ok(())
+        }
+    }
+}
+
+#[cold]
+fn misaligned(op: &Op, a: u64, lane: usize) -> Fault {
+    Fault {
+        kind: super::FaultKind::Unsupported(format!(
+            "{} at the misaligned address {a:#x}",
+            op.mnemonic()
+        )),
+        lane: Some(lane as u8),
+    }
+}
+
+/// Applies `f` atomically to the element (4 or 8 bytes) at `t`; returns the
+/// old value.
+#[inline]
+fn atomic_at(
+    env: &mut Env<'_>,
+    op: &Op,
+    t: Target,
+    w64: bool,
+    lane: usize,
+    f: impl Fn(u64) -> u64,
+) -> Result<u64, Fault> {
+    let len: u32 = if w64 { 8 } else { 4 };
+    match t {
+        Target::Mem(a) => {
+            if a & u64::from(len - 1) != 0 {
+                return Err(misaligned(op, a, lane));
+            }
+            let (alloc, offset) = env
+                .mem
+                .find(a, u64::from(len))
+                .map_err(|m| Fault::memory(m, lane))?;
+            Ok(if w64 {
+                alloc.atomic_u64(offset, f)
+            } else {
+                u64::from(alloc.atomic_u32(offset, |x| f(u64::from(x)) as u32))
+            })
+        }
+        Target::Lds(i) => {
+            let old = lds::lds_load(env.lds, i, len);
+            lds::lds_store(env.lds, i, len, f(old));
+            Ok(old)
+        }
+    }
+}
+
+/// Faults for the GCN 1.4 `lds` flag.
+#[inline]
+fn no_lds(op: &Op) -> Result<(), Fault> {
+    if op.instr.mods.mem.flags.contains(MemFlags::LDS) {
+        return Err(Fault::unsupported(format!(
+            "{} with lds (loading into LDS) is not emulated",
+            op.mnemonic()
+        )));
+    }
+    Ok(())
+}
+
+/// Writes 0 to the `tfe` VGPR after `n` data registers at `dst`.
+#[inline]
+fn tfe_zero(w: &mut Wave, op: &Op, dst: usize, n: usize, exec: u64) {
+    if op.instr.mods.mem.flags.contains(MemFlags::TFE) {
+        write_vgpr(w, dst + n, &[0; WAVE_SIZE], exec);
+    }
+}
+
+#[inline]
+fn active(exec: u64, lane: usize) -> bool {
+    exec >> lane & 1 != 0
+}
+
+/// Loads of 1-4 dwords.
+fn load_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fault> {
+    no_lds(op)?;
+    let at = places(w, op, 1, 2);
+    let exec = w.exec();
+    let mut out = [[0u32; WAVE_SIZE]; N];
+    for lane in 0..WAVE_SIZE {
+        if active(exec, lane) {
+            let t = resolve(env, at[lane], 4 * N as u32, lane)?;
+            let mut b = [0u8; 16];
+            read(env, t, &mut b[..4 * N], lane)?;
+            for (k, o) in out.iter_mut().enumerate() {
+                o[lane] = u32::from_le_bytes([b[4 * k], b[4 * k + 1], b[4 * k + 2], b[4 * k + 3]]);
+            }
+        }
+    }
+    let dst = usize::from(op.reg(0));
+    for (k, o) in out.iter().enumerate() {
+        write_vgpr(w, dst + k, o, exec);
+    }
+    tfe_zero(w, op, dst, N, exec);
     Ok(Step::Next)
 }
 
-fn store_dword(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fault> {
-    let addr = lanes_u64(w, op.src(0));
-    let data = lanes_u32(w, op.src(1));
-    let offset = op.instr.mods.mem.offset as i64 as u64;
+/// Byte and short loads, with the d16 forms.
+fn load_narrow<const MODE: u8>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fault> {
+    no_lds(op)?;
+    let size = narrow_size(MODE);
+    let at = places(w, op, 1, 2);
     let exec = w.exec();
+    let dst = usize::from(op.reg(0));
+    let old = w.vgpr[dst];
+    let mut out = [0u32; WAVE_SIZE];
     for lane in 0..WAVE_SIZE {
-        if exec >> lane & 1 != 0 {
-            env.mem
-                .write_u32(addr[lane].wrapping_add(offset), data[lane])
-                .map_err(|m| Fault::memory(m, lane))?;
+        if active(exec, lane) {
+            let t = resolve(env, at[lane], size, lane)?;
+            let mut b = [0u8; 4];
+            read(env, t, &mut b[..size as usize], lane)?;
+            out[lane] = narrow_value(MODE, u32::from_le_bytes(b), old[lane]);
+        }
+    }
+    write_vgpr(w, dst, &out, exec);
+    tfe_zero(w, op, dst, 1, exec);
+    Ok(Step::Next)
+}
+
+/// Stores of 1-4 dwords.
+fn store_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fault> {
+    no_lds(op)?;
+    let at = places(w, op, 0, 2);
+    let exec = w.exec();
+    let data = usize::from(op.reg(1));
+    for lane in 0..WAVE_SIZE {
+        if active(exec, lane) {
+            let t = resolve(env, at[lane], 4 * N as u32, lane)?;
+            let mut b = [0u8; 16];
+            for k in 0..N {
+                b[4 * k..4 * k + 4].copy_from_slice(&w.vgpr[data + k][lane].to_le_bytes());
+            }
+            write(env, t, &b[..4 * N], lane)?;
+        }
+    }
+    Ok(Step::Next)
+}
+
+/// Byte and short stores, with the d16_hi forms.
+fn store_narrow<const MODE: u8>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fault> {
+    no_lds(op)?;
+    let size = store_size(MODE);
+    let at = places(w, op, 0, 2);
+    let exec = w.exec();
+    let data = w.vgpr[usize::from(op.reg(1))];
+    for lane in 0..WAVE_SIZE {
+        if active(exec, lane) {
+            let t = resolve(env, at[lane], size, lane)?;
+            let b = store_value(MODE, data[lane]).to_le_bytes();
+            write(env, t, &b[..size as usize], lane)?;
+        }
+    }
+    Ok(Step::Next)
+}
+
+/// The atomics (`OP` from [`lds::atomic_op`]); the old value goes to VDST
+/// with `glc`.
+fn flat_atomic<const OP: u8, const W64: bool>(
+    w: &mut Wave,
+    op: &Op,
+    env: &mut Env<'_>,
+) -> Result<Step, Fault> {
+    no_lds(op)?;
+    if op.instr.mods.mem.flags.contains(MemFlags::TFE) {
+        return Err(Fault::unsupported(format!(
+            "{} with tfe is not emulated",
+            op.mnemonic()
+        )));
+    }
+    let at = places(w, op, 1, 3);
+    let exec = w.exec();
+    let data = usize::from(op.reg(2));
+    // VDATA: the operand, then (cmpswap) the compare value.
+    let words = if W64 { 2 } else { 1 };
+    let read = |r: usize| -> [u64; WAVE_SIZE] {
+        if W64 {
+            pair(w, r)
+        } else {
+            w.vgpr[r].map(u64::from)
+        }
+    };
+    let a = read(data);
+    let b = if uses_b(OP) {
+        read(data + words)
+    } else {
+        [0; WAVE_SIZE]
+    };
+    let mut ret = [0u64; WAVE_SIZE];
+    for lane in 0..WAVE_SIZE {
+        if active(exec, lane) {
+            let t = resolve(env, at[lane], 4 * words as u32, lane)?;
+            let (x, y) = (a[lane], b[lane]);
+            ret[lane] = atomic_at(env, op, t, W64, lane, |old| {
+                if W64 {
+                    atomic64(OP, old, x, y)
+                } else {
+                    u64::from(atomic32(OP, old as u32, x as u32, y as u32))
+                }
+            })?;
+        }
+    }
+    if op.instr.mods.glc {
+        if let Src::Vgpr(dst) = op.src(0) {
+            let dst = usize::from(dst);
+            if W64 {
+                write_pair(w, dst, &ret, exec);
+            } else {
+                let v: Lanes = ret.map(|x| x as u32);
+                write_vgpr(w, dst, &v, exec);
+            }
         }
     }
     Ok(Step::Next)
@@ -58,9 +383,47 @@ fn store_dword(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fault> 
 
 /// The handler of a FLAT, GLOBAL or SCRATCH row.
 pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
-    match row.mnemonic {
-        "flat_load_dword" => h(load_dword),
-        "flat_store_dword" => h(store_dword),
+    use narrow::*;
+    use narrow_store::*;
+    let (_, name) = row.mnemonic.split_once('_')?;
+    if let Some(atomic) = name.strip_prefix("atomic_") {
+        let (base, w64) = match atomic.strip_suffix("_x2") {
+            Some(b) => (b, true),
+            None => (atomic, false),
+        };
+        let code = vm_atomic_code(base)?;
+        return if w64 {
+            dispatch_atomic!(code, flat_atomic, true)
+        } else {
+            dispatch_atomic!(code, flat_atomic, false)
+        };
+    }
+    match name {
+        "load_ubyte" => h(load_narrow::<U8>),
+        "load_sbyte" => h(load_narrow::<S8>),
+        "load_ushort" => h(load_narrow::<U16>),
+        "load_sshort" => h(load_narrow::<S16>),
+        "load_ubyte_d16" => h(load_narrow::<U8_D16>),
+        "load_ubyte_d16_hi" => h(load_narrow::<U8_D16_HI>),
+        "load_sbyte_d16" => h(load_narrow::<S8_D16>),
+        "load_sbyte_d16_hi" => h(load_narrow::<S8_D16_HI>),
+        "load_short_d16" => h(load_narrow::<U16_D16>),
+        "load_short_d16_hi" => h(load_narrow::<U16_D16_HI>),
+        "load_dword" => h(load_dwords::<1>),
+        "load_dwordx2" => h(load_dwords::<2>),
+        "load_dwordx3" => h(load_dwords::<3>),
+        "load_dwordx4" => h(load_dwords::<4>),
+        "store_byte" => h(store_narrow::<B8>),
+        "store_short" => h(store_narrow::<B16>),
+        "store_byte_d16_hi" => h(store_narrow::<B8_HI>),
+        "store_short_d16_hi" => h(store_narrow::<B16_HI>),
+        "store_dword" => h(store_dwords::<1>),
+        "store_dwordx2" => h(store_dwords::<2>),
+        "store_dwordx3" => h(store_dwords::<3>),
+        "store_dwordx4" => h(store_dwords::<4>),
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests;

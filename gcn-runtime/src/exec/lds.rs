@@ -1,69 +1,1080 @@
-//! Local data share: every DS instruction.
+//! Local data share: the DS instructions.
 //!
-//! Semantics follow `GcnInstrsDs.md`. The address of a lane is
-//! `ADDR + OFFSET` in bytes within the work-group's LDS; an access past the
-//! LDS allocation is a fault (the hardware returns 0 and drops writes;
-//! reporting it catches the bug instead).
+//! Semantics follow the `Operation:` text of `GcnInstrsDs.md`. The address
+//! of a lane is `ADDR + OFFSET` in bytes within the work-group's LDS
+//! (`env.lds`), aligned down where the docs say so (atomics always; plain
+//! reads and writes on GCN 1.0–1.2, where 16/32/64-bit accesses are
+//! aligned to their size; B96/B128 always to 16 bytes).
+//!
+//! Range rules:
+//! - An access that reaches past the work-group's LDS allocation is a
+//!   [`FaultKind::Lds`] fault naming the lane (the hardware would return 0
+//!   and drop the write; reporting it catches the bug instead).
+//! - On GCN 1.0–1.2, M0 is the LDS size limit of the wave: an access that
+//!   lies inside the allocation but not below M0 (its last byte at or past
+//!   M0) behaves as the hardware does: reads return 0, writes and atomics
+//!   are dropped (an atomic returns 0). Kernels set M0 to `-1` before DS
+//!   instructions, as LLVM does. GCN 1.4 has no M0 limit.
+//! - Lanes access LDS one after another in lane order, each lane's whole
+//!   operation (both addresses of the 2-address forms, the read-modify-write
+//!   of an atomic) before the next lane's: for writes of several lanes to one
+//!   address the highest lane wins, and atomics of several lanes to one
+//!   address all apply, in lane order.
+//!
+//! Interpretations where the docs are terse:
+//! - `ds_permute_b32`/`ds_bpermute_b32`: the lane a lane's ADDR selects is
+//!   `((ADDR + OFFSET) / 4) & 63` (AMD's definition; the CLRX text writes the
+//!   same as `ADDR[(LANEID + (OFFSET>>2)) & 63]`). Only active lanes push
+//!   (`permute`: several pushes to one lane: the highest lane wins; a lane
+//!   nobody pushes to gets 0); `bpermute` reads 0 from inactive lanes.
+//! - `ds_append`/`ds_consume` update the dword at `(M0[15:0] + OFFSET) & ~3`
+//!   (M0 holds the LDS base, as LLVM's lowering sets it; the docs write
+//!   `DS + (OFFSET & ~3)`, the same when M0 is 0) by the number of active
+//!   lanes and return the old value to every active lane; M0 is not a limit
+//!   for them.
+//! - GDS (`gds` flag) and the GWS/ordered-count rows are not emulated: the
+//!   `gds` flag stops with an Unsupported fault "GDS/GWS is not emulated";
+//!   the `gds_only` rows and `ds_ordered_count` have no handler (the
+//!   dispatch stops naming the instruction), as do `ds_condxchg32_rtn_*`,
+//!   which the docs do not describe.
+//! - Float atomics (`min/max/cmpst/add` on f32/f64) use IEEE semantics in
+//!   round-to-nearest: min/max return the non-NaN operand and order -0
+//!   below +0; the compare-and-store compares as floats (+0 == -0, NaN
+//!   never equal).
+//!
+//! The helpers shared with `flat` and `buffer` (atomic operations, sub-dword
+//! load/store conversions, LDS range checks) live here too.
 
+use gcn_asm::decode::MemFlags;
 use gcn_asm::isa::InstrRow;
 use gcn_asm::GcnVersion;
 
-use super::vector::{lanes_u32, write_vgpr};
+use super::vector::{write_vgpr, Lanes};
 use super::{Env, Fault, FaultKind, Handler, Op, Step, Wave, WAVE_SIZE};
 
-/// Coerces a closure to a [`Handler`].
+/// Coerces a function to a [`Handler`].
 const fn h(f: Handler) -> Option<Handler> {
     Some(f)
 }
 
-fn lds_range(env: &Env<'_>, addr: u32, len: u32, lane: usize) -> Result<usize, Fault> {
-    let end = u64::from(addr) + u64::from(len);
-    if end > env.lds.len() as u64 {
-        return Err(Fault {
-            kind: FaultKind::Lds {
-                address: addr,
-                size: env.lds.len() as u32,
-            },
-            lane: Some(lane as u8),
-        });
-    }
-    Ok(addr as usize)
+// ---------------------------------------------------------------------------
+// Shared helpers (DS, FLAT, MUBUF).
+
+/// Atomic operation codes, the const parameter of the atomic handlers.
+pub(crate) mod atomic_op {
+    /// `new = a`.
+    pub const SWAP: u8 = 0;
+    /// `new = old == b ? a : old` (a: the new value, b: the compare value).
+    pub const CMPSWAP: u8 = 1;
+    /// `old + a`.
+    pub const ADD: u8 = 2;
+    /// `old - a`.
+    pub const SUB: u8 = 3;
+    /// `a - old`.
+    pub const RSUB: u8 = 4;
+    /// Signed minimum.
+    pub const SMIN: u8 = 5;
+    /// Unsigned minimum.
+    pub const UMIN: u8 = 6;
+    /// Signed maximum.
+    pub const SMAX: u8 = 7;
+    /// Unsigned maximum.
+    pub const UMAX: u8 = 8;
+    /// `old & a`.
+    pub const AND: u8 = 9;
+    /// `old | a`.
+    pub const OR: u8 = 10;
+    /// `old ^ a`.
+    pub const XOR: u8 = 11;
+    /// `old < a ? old + 1 : 0`.
+    pub const INC: u8 = 12;
+    /// `old != 0 && old <= a ? old - 1 : a`.
+    pub const DEC: u8 = 13;
+    /// [`CMPSWAP`] comparing as floats.
+    pub const FCMPSWAP: u8 = 14;
+    /// Float minimum.
+    pub const FMIN: u8 = 15;
+    /// Float maximum.
+    pub const FMAX: u8 = 16;
+    /// `(old & !a) | b`.
+    pub const MSKOR: u8 = 17;
+    /// `old >= a ? old - a : old + b`.
+    pub const WRAP: u8 = 18;
+    /// Float addition.
+    pub const FADD: u8 = 19;
 }
 
-fn read_b32(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fault> {
-    let addr = lanes_u32(w, op.src(1));
-    let offset = op.instr.mods.mem.offset as u32;
+use atomic_op::*;
+
+/// True for the operations that use the second data operand.
+pub(crate) const fn uses_b(op: u8) -> bool {
+    matches!(op, CMPSWAP | FCMPSWAP | MSKOR | WRAP)
+}
+
+fn min_f32(x: f32, y: f32) -> f32 {
+    if x.is_nan() {
+        y
+    } else if y.is_nan() || x < y || (x == y && x.is_sign_negative()) {
+        x
+    } else {
+        y
+    }
+}
+
+fn max_f32(x: f32, y: f32) -> f32 {
+    if x.is_nan() {
+        y
+    } else if y.is_nan() || x > y || (x == y && x.is_sign_positive()) {
+        x
+    } else {
+        y
+    }
+}
+
+fn min_f64(x: f64, y: f64) -> f64 {
+    if x.is_nan() {
+        y
+    } else if y.is_nan() || x < y || (x == y && x.is_sign_negative()) {
+        x
+    } else {
+        y
+    }
+}
+
+fn max_f64(x: f64, y: f64) -> f64 {
+    if x.is_nan() {
+        y
+    } else if y.is_nan() || x > y || (x == y && x.is_sign_positive()) {
+        x
+    } else {
+        y
+    }
+}
+
+/// The new value of a 32-bit atomic `op` on `old` with data `a` (and `b`,
+/// see [`atomic_op`]).
+#[inline]
+pub(crate) fn atomic32(op: u8, old: u32, a: u32, b: u32) -> u32 {
+    let f = f32::from_bits;
+    match op {
+        SWAP => a,
+        CMPSWAP => {
+            if old == b {
+                a
+            } else {
+                old
+            }
+        }
+        ADD => old.wrapping_add(a),
+        SUB => old.wrapping_sub(a),
+        RSUB => a.wrapping_sub(old),
+        SMIN => (old as i32).min(a as i32) as u32,
+        UMIN => old.min(a),
+        SMAX => (old as i32).max(a as i32) as u32,
+        UMAX => old.max(a),
+        AND => old & a,
+        OR => old | a,
+        XOR => old ^ a,
+        INC => {
+            if old < a {
+                old + 1
+            } else {
+                0
+            }
+        }
+        DEC => {
+            if old != 0 && old <= a {
+                old - 1
+            } else {
+                a
+            }
+        }
+        FCMPSWAP => {
+            if f(old) == f(b) {
+                a
+            } else {
+                old
+            }
+        }
+        FMIN => min_f32(f(old), f(a)).to_bits(),
+        FMAX => max_f32(f(old), f(a)).to_bits(),
+        MSKOR => (old & !a) | b,
+        WRAP => {
+            if old >= a {
+                old - a
+            } else {
+                old.wrapping_add(b)
+            }
+        }
+        FADD => (f(old) + f(a)).to_bits(),
+        _ => old,
+    }
+}
+
+/// The new value of a 64-bit atomic `op` (see [`atomic32`]).
+#[inline]
+pub(crate) fn atomic64(op: u8, old: u64, a: u64, b: u64) -> u64 {
+    let f = f64::from_bits;
+    match op {
+        SWAP => a,
+        CMPSWAP => {
+            if old == b {
+                a
+            } else {
+                old
+            }
+        }
+        ADD => old.wrapping_add(a),
+        SUB => old.wrapping_sub(a),
+        RSUB => a.wrapping_sub(old),
+        SMIN => (old as i64).min(a as i64) as u64,
+        UMIN => old.min(a),
+        SMAX => (old as i64).max(a as i64) as u64,
+        UMAX => old.max(a),
+        AND => old & a,
+        OR => old | a,
+        XOR => old ^ a,
+        INC => {
+            if old < a {
+                old + 1
+            } else {
+                0
+            }
+        }
+        DEC => {
+            if old != 0 && old <= a {
+                old - 1
+            } else {
+                a
+            }
+        }
+        FCMPSWAP => {
+            if f(old) == f(b) {
+                a
+            } else {
+                old
+            }
+        }
+        FMIN => min_f64(f(old), f(a)).to_bits(),
+        FMAX => max_f64(f(old), f(a)).to_bits(),
+        MSKOR => (old & !a) | b,
+        WRAP => {
+            if old >= a {
+                old - a
+            } else {
+                old.wrapping_add(b)
+            }
+        }
+        FADD => (f(old) + f(a)).to_bits(),
+        _ => old,
+    }
+}
+
+/// Expands to the handler `$f::<CODE, rest…>` for the runtime atomic code
+/// `$code` (`None` for an unknown code): the handlers take the operation as
+/// a const parameter, so the hot loop never dispatches on it.
+macro_rules! dispatch_atomic {
+    ($code:expr, $f:ident $(, $rest:tt)*) => {{
+        use $crate::exec::lds::atomic_op::*;
+        let handler: Option<$crate::exec::Handler> = match $code {
+            SWAP => Some($f::<SWAP $(, $rest)*>),
+            CMPSWAP => Some($f::<CMPSWAP $(, $rest)*>),
+            ADD => Some($f::<ADD $(, $rest)*>),
+            SUB => Some($f::<SUB $(, $rest)*>),
+            RSUB => Some($f::<RSUB $(, $rest)*>),
+            SMIN => Some($f::<SMIN $(, $rest)*>),
+            UMIN => Some($f::<UMIN $(, $rest)*>),
+            SMAX => Some($f::<SMAX $(, $rest)*>),
+            UMAX => Some($f::<UMAX $(, $rest)*>),
+            AND => Some($f::<AND $(, $rest)*>),
+            OR => Some($f::<OR $(, $rest)*>),
+            XOR => Some($f::<XOR $(, $rest)*>),
+            INC => Some($f::<INC $(, $rest)*>),
+            DEC => Some($f::<DEC $(, $rest)*>),
+            FCMPSWAP => Some($f::<FCMPSWAP $(, $rest)*>),
+            FMIN => Some($f::<FMIN $(, $rest)*>),
+            FMAX => Some($f::<FMAX $(, $rest)*>),
+            MSKOR => Some($f::<MSKOR $(, $rest)*>),
+            WRAP => Some($f::<WRAP $(, $rest)*>),
+            FADD => Some($f::<FADD $(, $rest)*>),
+            _ => None,
+        };
+        handler
+    }};
+}
+pub(crate) use dispatch_atomic;
+
+/// The atomic code of a FLAT/GLOBAL/MUBUF atomic name (the part after
+/// `*_atomic_`, without `_x2`).
+pub(crate) fn vm_atomic_code(name: &str) -> Option<u8> {
+    Some(match name {
+        "swap" => SWAP,
+        "cmpswap" => CMPSWAP,
+        "add" => ADD,
+        "sub" => SUB,
+        "rsub" => RSUB,
+        "smin" => SMIN,
+        "umin" => UMIN,
+        "smax" => SMAX,
+        "umax" => UMAX,
+        "and" => AND,
+        "or" => OR,
+        "xor" => XOR,
+        "inc" => INC,
+        "dec" => DEC,
+        "fcmpswap" => FCMPSWAP,
+        "fmin" => FMIN,
+        "fmax" => FMAX,
+        _ => return None,
+    })
+}
+
+/// Sub-dword load conversions (the const parameter of the narrow loads).
+pub(crate) mod narrow {
+    /// Zero-extended byte.
+    pub const U8: u8 = 0;
+    /// Sign-extended byte.
+    pub const S8: u8 = 1;
+    /// Zero-extended short.
+    pub const U16: u8 = 2;
+    /// Sign-extended short.
+    pub const S16: u8 = 3;
+    /// Byte zero-extended into the low half (the high half kept).
+    pub const U8_D16: u8 = 4;
+    /// Byte zero-extended into the high half (the low half kept).
+    pub const U8_D16_HI: u8 = 5;
+    /// Byte sign-extended to 16 bits into the low half.
+    pub const S8_D16: u8 = 6;
+    /// Byte sign-extended to 16 bits into the high half.
+    pub const S8_D16_HI: u8 = 7;
+    /// Short into the low half.
+    pub const U16_D16: u8 = 8;
+    /// Short into the high half.
+    pub const U16_D16_HI: u8 = 9;
+}
+
+/// Bytes a narrow load reads.
+pub(crate) const fn narrow_size(mode: u8) -> u32 {
+    use narrow::*;
+    match mode {
+        U8 | S8 | U8_D16 | U8_D16_HI | S8_D16 | S8_D16_HI => 1,
+        _ => 2,
+    }
+}
+
+/// The register value of a narrow load of `raw` (the loaded bytes,
+/// zero-extended) into a register holding `old`.
+#[inline]
+pub(crate) fn narrow_value(mode: u8, raw: u32, old: u32) -> u32 {
+    use narrow::*;
+    let sext8 = raw as u8 as i8 as i32 as u32;
+    match mode {
+        U8 => raw & 0xff,
+        S8 => sext8,
+        U16 => raw & 0xffff,
+        S16 => raw as u16 as i16 as i32 as u32,
+        U8_D16 => (old & 0xffff_0000) | (raw & 0xff),
+        U8_D16_HI => (old & 0xffff) | ((raw & 0xff) << 16),
+        S8_D16 => (old & 0xffff_0000) | (sext8 & 0xffff),
+        S8_D16_HI => (old & 0xffff) | (sext8 << 16),
+        U16_D16 => (old & 0xffff_0000) | (raw & 0xffff),
+        _ => (old & 0xffff) | (raw << 16),
+    }
+}
+
+/// Sub-dword store selections (the const parameter of the narrow stores).
+pub(crate) mod narrow_store {
+    /// Bits 0-7.
+    pub const B8: u8 = 0;
+    /// Bits 0-15.
+    pub const B16: u8 = 1;
+    /// Bits 16-23 (`*_d16_hi`).
+    pub const B8_HI: u8 = 2;
+    /// Bits 16-31 (`*_d16_hi`).
+    pub const B16_HI: u8 = 3;
+}
+
+/// Bytes a narrow store writes.
+pub(crate) const fn store_size(mode: u8) -> u32 {
+    match mode {
+        narrow_store::B8 | narrow_store::B8_HI => 1,
+        _ => 2,
+    }
+}
+
+/// The bytes (low bits) a narrow store writes from register value `v`.
+#[inline]
+pub(crate) const fn store_value(mode: u8, v: u32) -> u32 {
+    match mode {
+        narrow_store::B8_HI | narrow_store::B16_HI => v >> 16,
+        _ => v,
+    }
+}
+
+/// The fault of an access of `len` bytes at LDS byte `address`.
+#[cold]
+pub(crate) fn lds_fault(env: &Env<'_>, address: u32, lane: usize) -> Fault {
+    Fault {
+        kind: FaultKind::Lds {
+            address,
+            size: env.lds.len() as u32,
+        },
+        lane: Some(lane as u8),
+    }
+}
+
+/// The index in `env.lds` of `[address, address + len)`, or the LDS fault
+/// of `lane` when it reaches past the allocation.
+#[inline]
+pub(crate) fn lds_index(env: &Env<'_>, address: u32, len: u32, lane: usize) -> Result<usize, Fault> {
+    if u64::from(address) + u64::from(len) > env.lds.len() as u64 {
+        return Err(lds_fault(env, address, lane));
+    }
+    Ok(address as usize)
+}
+
+/// Little-endian load of `len` (≤ 8) bytes at `i` (inside).
+#[inline]
+pub(crate) fn lds_load(lds: &[u8], i: usize, len: u32) -> u64 {
+    let mut b = [0u8; 8];
+    let n = len as usize;
+    b[..n].copy_from_slice(&lds[i..i + n]);
+    u64::from_le_bytes(b)
+}
+
+/// Little-endian store of the low `len` (≤ 8) bytes of `v` at `i` (inside).
+#[inline]
+pub(crate) fn lds_store(lds: &mut [u8], i: usize, len: u32, v: u64) {
+    let n = len as usize;
+    lds[i..i + n].copy_from_slice(&v.to_le_bytes()[..n]);
+}
+
+/// A register's 64 lanes as one 64-bit value per lane (`r`, `r + 1`).
+#[inline]
+pub(crate) fn pair(w: &Wave, r: usize) -> [u64; WAVE_SIZE] {
+    let lo = &w.vgpr[r];
+    let hi = &w.vgpr[r + 1];
+    std::array::from_fn(|l| u64::from(lo[l]) | (u64::from(hi[l]) << 32))
+}
+
+/// Writes 64-bit lanes to VGPRs `r`, `r + 1` under `mask`.
+#[inline]
+pub(crate) fn write_pair(w: &mut Wave, r: usize, v: &[u64; WAVE_SIZE], mask: u64) {
+    let lo: Lanes = v.map(|x| x as u32);
+    let hi: Lanes = v.map(|x| (x >> 32) as u32);
+    write_vgpr(w, r, &lo, mask);
+    write_vgpr(w, r + 1, &hi, mask);
+}
+
+// ---------------------------------------------------------------------------
+// DS.
+
+/// The VGPR index of operand `i`.
+#[inline]
+fn vreg(op: &Op, i: usize) -> usize {
+    usize::from(op.reg(i))
+}
+
+/// Faults for the `gds` flag.
+#[inline]
+fn no_gds(op: &Op) -> Result<(), Fault> {
+    if op.instr.mods.mem.flags.contains(MemFlags::GDS) {
+        return Err(gds_fault(op));
+    }
+    Ok(())
+}
+
+#[cold]
+fn gds_fault(op: &Op) -> Fault {
+    Fault::unsupported(format!(
+        "GDS/GWS is not emulated ({} with gds)",
+        op.mnemonic()
+    ))
+}
+
+/// The M0 limit of LDS addresses (GCN 1.0–1.2; none on GCN 1.4).
+#[inline]
+fn m0_limit(w: &Wave, env: &Env<'_>) -> u64 {
+    if env.version.is_gcn14() {
+        u64::MAX
+    } else {
+        u64::from(w.m0())
+    }
+}
+
+/// The LDS index of a DS access: `Some` inside, `None` when the M0 limit
+/// drops it, the fault when it leaves the allocation.
+#[inline]
+fn ds_at(env: &Env<'_>, limit: u64, addr: u32, len: u32, lane: usize) -> Result<Option<usize>, Fault> {
+    let i = lds_index(env, addr, len, lane)?;
+    Ok((u64::from(addr) + u64::from(len) <= limit).then_some(i))
+}
+
+#[inline]
+fn active(exec: u64, lane: usize) -> bool {
+    exec >> lane & 1 != 0
+}
+
+/// The instruction offset (the 16-bit OFFSET field).
+#[inline]
+fn offset16(op: &Op) -> u32 {
+    op.instr.mods.mem.offset as u32 & 0xffff
+}
+
+/// `ds_read_{u8,i8,u16,i16}` and the d16 forms.
+fn read_narrow<const MODE: u8>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fault> {
+    no_gds(op)?;
+    let size = narrow_size(MODE);
+    // 16-bit reads align on GCN 1.0-1.2 (docs); the d16 forms (1.4) never.
+    let align = if size == 2 && !env.version.is_gcn14() {
+        !1
+    } else {
+        !0
+    };
+    let dst = vreg(op, 0);
+    let addr = w.vgpr[vreg(op, 1)];
+    let old = w.vgpr[dst];
+    let offset = offset16(op);
     let exec = w.exec();
+    let limit = m0_limit(w, env);
     let mut out = [0u32; WAVE_SIZE];
     for lane in 0..WAVE_SIZE {
-        if exec >> lane & 1 != 0 {
-            let a = lds_range(env, addr[lane].wrapping_add(offset), 4, lane)?;
-            out[lane] = u32::from_le_bytes(env.lds[a..a + 4].try_into().unwrap_or([0; 4]));
+        if active(exec, lane) {
+            let a = addr[lane].wrapping_add(offset) & align;
+            let raw = match ds_at(env, limit, a, size, lane)? {
+                Some(i) => lds_load(env.lds, i, size) as u32,
+                None => 0,
+            };
+            out[lane] = narrow_value(MODE, raw, old[lane]);
         }
     }
-    write_vgpr(w, usize::from(op.reg(0)), &out, exec);
+    write_vgpr(w, dst, &out, exec);
     Ok(Step::Next)
 }
 
-fn write_b32(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fault> {
-    let addr = lanes_u32(w, op.src(0));
-    let data = lanes_u32(w, op.src(1));
-    let offset = op.instr.mods.mem.offset as u32;
+/// The address alignment mask of an `n`-dword plain read or write.
+#[inline]
+fn dword_align(n: usize, version: GcnVersion) -> u32 {
+    match n {
+        1 | 2 if version.is_gcn14() => !0,
+        1 => !3,
+        2 => !7,
+        _ => !15,
+    }
+}
+
+/// `ds_read_b32/b64/b96/b128`.
+fn read_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fault> {
+    no_gds(op)?;
+    let align = dword_align(N, env.version);
+    let dst = vreg(op, 0);
+    let addr = w.vgpr[vreg(op, 1)];
+    let offset = offset16(op);
     let exec = w.exec();
+    let limit = m0_limit(w, env);
+    let mut out = [[0u32; WAVE_SIZE]; N];
     for lane in 0..WAVE_SIZE {
-        if exec >> lane & 1 != 0 {
-            let a = lds_range(env, addr[lane].wrapping_add(offset), 4, lane)?;
-            env.lds[a..a + 4].copy_from_slice(&data[lane].to_le_bytes());
+        if active(exec, lane) {
+            let a = addr[lane].wrapping_add(offset) & align;
+            if let Some(i) = ds_at(env, limit, a, 4 * N as u32, lane)? {
+                for (k, o) in out.iter_mut().enumerate() {
+                    o[lane] = lds_load(env.lds, i + 4 * k, 4) as u32;
+                }
+            }
+        }
+    }
+    for (k, o) in out.iter().enumerate() {
+        write_vgpr(w, dst + k, o, exec);
+    }
+    Ok(Step::Next)
+}
+
+/// `ds_write_b8/b16` and the `_d16_hi` forms.
+fn write_narrow<const MODE: u8>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fault> {
+    no_gds(op)?;
+    let size = store_size(MODE);
+    let align = if MODE == narrow_store::B16 && !env.version.is_gcn14() {
+        !1
+    } else {
+        !0
+    };
+    let addr = w.vgpr[vreg(op, 0)];
+    let data = w.vgpr[vreg(op, 1)];
+    let offset = offset16(op);
+    let exec = w.exec();
+    let limit = m0_limit(w, env);
+    for lane in 0..WAVE_SIZE {
+        if active(exec, lane) {
+            let a = addr[lane].wrapping_add(offset) & align;
+            if let Some(i) = ds_at(env, limit, a, size, lane)? {
+                lds_store(env.lds, i, size, u64::from(store_value(MODE, data[lane])));
+            }
         }
     }
     Ok(Step::Next)
+}
+
+/// `ds_write_b32/b64/b96/b128`.
+fn write_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fault> {
+    no_gds(op)?;
+    let align = dword_align(N, env.version);
+    let addr = w.vgpr[vreg(op, 0)];
+    let data = vreg(op, 1);
+    let offset = offset16(op);
+    let exec = w.exec();
+    let limit = m0_limit(w, env);
+    for lane in 0..WAVE_SIZE {
+        if active(exec, lane) {
+            let a = addr[lane].wrapping_add(offset) & align;
+            if let Some(i) = ds_at(env, limit, a, 4 * N as u32, lane)? {
+                for k in 0..N {
+                    lds_store(env.lds, i + 4 * k, 4, u64::from(w.vgpr[data + k][lane]));
+                }
+            }
+        }
+    }
+    Ok(Step::Next)
+}
+
+/// The two addresses of a 2-address form: OFFSET0/OFFSET1 in units of the
+/// element size (×64 for `st64`), aligned to the element size.
+#[inline]
+fn two_addresses<const W64: bool, const ST64: bool>(op: &Op, addr: u32) -> (u32, u32) {
+    let elem: u32 = if W64 { 8 } else { 4 };
+    let unit = if ST64 { elem * 64 } else { elem };
+    let m = &op.instr.mods.mem;
+    let o0 = (m.offset as u32 & 0xff) * unit;
+    let o1 = u32::from(m.offset1) * unit;
+    (
+        addr.wrapping_add(o0) & !(elem - 1),
+        addr.wrapping_add(o1) & !(elem - 1),
+    )
+}
+
+/// `ds_read2_b32/b64`, `ds_read2st64_b32/b64`.
+fn read2<const W64: bool, const ST64: bool>(
+    w: &mut Wave,
+    op: &Op,
+    env: &mut Env<'_>,
+) -> Result<Step, Fault> {
+    no_gds(op)?;
+    let elem: u32 = if W64 { 8 } else { 4 };
+    let dst = vreg(op, 0);
+    let addr = w.vgpr[vreg(op, 1)];
+    let exec = w.exec();
+    let limit = m0_limit(w, env);
+    let mut out = [[0u64; WAVE_SIZE]; 2];
+    for lane in 0..WAVE_SIZE {
+        if active(exec, lane) {
+            let (a0, a1) = two_addresses::<W64, ST64>(op, addr[lane]);
+            for (o, a) in out.iter_mut().zip([a0, a1]) {
+                if let Some(i) = ds_at(env, limit, a, elem, lane)? {
+                    o[lane] = lds_load(env.lds, i, elem);
+                }
+            }
+        }
+    }
+    write_elems::<W64>(w, dst, &out, exec);
+    Ok(Step::Next)
+}
+
+/// Writes two elements per lane (dwords or qwords) from VGPR `dst` on.
+fn write_elems<const W64: bool>(w: &mut Wave, dst: usize, v: &[[u64; WAVE_SIZE]; 2], mask: u64) {
+    if W64 {
+        write_pair(w, dst, &v[0], mask);
+        write_pair(w, dst + 2, &v[1], mask);
+    } else {
+        write_vgpr(w, dst, &v[0].map(|x| x as u32), mask);
+        write_vgpr(w, dst + 1, &v[1].map(|x| x as u32), mask);
+    }
+}
+
+/// The data of VGPR `r` as elements (a dword or a pair).
+#[inline]
+fn elems<const W64: bool>(w: &Wave, r: usize) -> [u64; WAVE_SIZE] {
+    if W64 {
+        pair(w, r)
+    } else {
+        w.vgpr[r].map(u64::from)
+    }
+}
+
+/// `ds_write2_b32/b64`, `ds_write2st64_b32/b64`, and with `RTN` the
+/// `ds_wrxchg2*_rtn` forms (which return both old values).
+fn write2<const W64: bool, const ST64: bool, const RTN: bool>(
+    w: &mut Wave,
+    op: &Op,
+    env: &mut Env<'_>,
+) -> Result<Step, Fault> {
+    no_gds(op)?;
+    let elem: u32 = if W64 { 8 } else { 4 };
+    let base = usize::from(RTN);
+    let addr = w.vgpr[vreg(op, base)];
+    let d0 = elems::<W64>(w, vreg(op, base + 1));
+    let d1 = elems::<W64>(w, vreg(op, base + 2));
+    let exec = w.exec();
+    let limit = m0_limit(w, env);
+    let mut old = [[0u64; WAVE_SIZE]; 2];
+    for lane in 0..WAVE_SIZE {
+        if active(exec, lane) {
+            let (a0, a1) = two_addresses::<W64, ST64>(op, addr[lane]);
+            for (k, (a, d)) in [(a0, d0[lane]), (a1, d1[lane])].into_iter().enumerate() {
+                if let Some(i) = ds_at(env, limit, a, elem, lane)? {
+                    old[k][lane] = lds_load(env.lds, i, elem);
+                    lds_store(env.lds, i, elem, d);
+                }
+            }
+        }
+    }
+    if RTN {
+        write_elems::<W64>(w, vreg(op, 0), &old, exec);
+    }
+    Ok(Step::Next)
+}
+
+/// The DS atomics with and without return (`OP` from [`atomic_op`]).
+/// `cmpst` takes the compare value in DATA0 and the new value in DATA1.
+fn ds_atomic<const OP: u8, const W64: bool, const RTN: bool>(
+    w: &mut Wave,
+    op: &Op,
+    env: &mut Env<'_>,
+) -> Result<Step, Fault> {
+    no_gds(op)?;
+    let elem: u32 = if W64 { 8 } else { 4 };
+    let base = usize::from(RTN);
+    let addr = w.vgpr[vreg(op, base)];
+    let d0 = elems::<W64>(w, vreg(op, base + 1));
+    let d1 = if uses_b(OP) {
+        elems::<W64>(w, vreg(op, base + 2))
+    } else {
+        [0; WAVE_SIZE]
+    };
+    // (a, b) of `atomic32`: for the compare-and-store, a is the new value
+    // (DATA1) and b the compare value (DATA0).
+    let (a, b) = if OP == CMPSWAP || OP == FCMPSWAP {
+        (d1, d0)
+    } else {
+        (d0, d1)
+    };
+    let offset = offset16(op);
+    let exec = w.exec();
+    let limit = m0_limit(w, env);
+    let mut ret = [0u64; WAVE_SIZE];
+    for lane in 0..WAVE_SIZE {
+        if active(exec, lane) {
+            let at = addr[lane].wrapping_add(offset) & !(elem - 1);
+            if let Some(i) = ds_at(env, limit, at, elem, lane)? {
+                let old = lds_load(env.lds, i, elem);
+                let new = if W64 {
+                    atomic64(OP, old, a[lane], b[lane])
+                } else {
+                    u64::from(atomic32(OP, old as u32, a[lane] as u32, b[lane] as u32))
+                };
+                lds_store(env.lds, i, elem, new);
+                ret[lane] = old;
+            }
+        }
+    }
+    if RTN {
+        let dst = vreg(op, 0);
+        if W64 {
+            write_pair(w, dst, &ret, exec);
+        } else {
+            write_vgpr(w, dst, &ret.map(|x| x as u32), exec);
+        }
+    }
+    Ok(Step::Next)
+}
+
+/// The `*_src2_*` forms: `LDS[A] = op(LDS[A], LDS[B])` with A and B from
+/// ADDR and OFFSET as the docs give them.
+fn ds_src2<const OP: u8, const W64: bool>(
+    w: &mut Wave,
+    op: &Op,
+    env: &mut Env<'_>,
+) -> Result<Step, Fault> {
+    no_gds(op)?;
+    let elem: u32 = if W64 { 8 } else { 4 };
+    let addr = w.vgpr[vreg(op, 0)];
+    let offset = offset16(op);
+    let exec = w.exec();
+    let limit = m0_limit(w, env);
+    for lane in 0..WAVE_SIZE {
+        if active(exec, lane) {
+            let x = addr[lane];
+            let (a, step) = if offset & 0x8000 != 0 {
+                (
+                    x & (0x1_ffff & !(elem - 1)),
+                    (x >> 17) | ((x >> 16) & 0x8000),
+                )
+            } else {
+                (x & !(elem - 1), (offset & 0x7fff) | ((offset << 1) & 0x8000))
+            };
+            let b = a.wrapping_add(step.wrapping_mul(4)) & !(elem - 1);
+            let (Some(ia), Some(ib)) = (
+                ds_at(env, limit, a, elem, lane)?,
+                ds_at(env, limit, b, elem, lane)?,
+            ) else {
+                continue;
+            };
+            let old = lds_load(env.lds, ia, elem);
+            let data = lds_load(env.lds, ib, elem);
+            let new = if W64 {
+                atomic64(OP, old, data, 0)
+            } else {
+                u64::from(atomic32(OP, old as u32, data as u32, 0))
+            };
+            lds_store(env.lds, ia, elem, new);
+        }
+    }
+    Ok(Step::Next)
+}
+
+/// `ds_swizzle_b32`: quad-permute mode (OFFSET bit 15) or bit-mask mode
+/// (and/or/xor masks on the lane id within each half of 32 lanes).
+fn swizzle(w: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Step, Fault> {
+    no_gds(op)?;
+    let offset = offset16(op) as usize;
+    let src = w.vgpr[vreg(op, 1)];
+    let exec = w.exec();
+    let out: Lanes = std::array::from_fn(|lane| {
+        let from = if offset & 0x8000 != 0 {
+            (lane & 0x3c) + ((offset >> (2 * (lane & 3))) & 3)
+        } else {
+            let and = offset & 31;
+            let or = (offset >> 5) & 31;
+            let xor = (offset >> 10) & 31;
+            (lane & 32) + ((((lane & 31) & and) | or) ^ xor)
+        };
+        if active(exec, from) {
+            src[from]
+        } else {
+            0
+        }
+    });
+    write_vgpr(w, vreg(op, 0), &out, exec);
+    Ok(Step::Next)
+}
+
+/// The lane `((ADDR + OFFSET) / 4) & 63` of the permutes.
+#[inline]
+fn permute_lane(addr: u32, offset: u32) -> usize {
+    (addr.wrapping_add(offset) >> 2) as usize & 63
+}
+
+/// `ds_permute_b32`: each active lane pushes DATA0 to the lane its ADDR
+/// names.
+fn permute(w: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Step, Fault> {
+    no_gds(op)?;
+    let offset = offset16(op);
+    let addr = w.vgpr[vreg(op, 1)];
+    let data = w.vgpr[vreg(op, 2)];
+    let exec = w.exec();
+    let mut tmp = [0u32; WAVE_SIZE];
+    for lane in 0..WAVE_SIZE {
+        if active(exec, lane) {
+            tmp[permute_lane(addr[lane], offset)] = data[lane];
+        }
+    }
+    write_vgpr(w, vreg(op, 0), &tmp, exec);
+    Ok(Step::Next)
+}
+
+/// `ds_bpermute_b32`: each active lane reads DATA0 of the lane its ADDR
+/// names (0 from an inactive lane).
+fn bpermute(w: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Step, Fault> {
+    no_gds(op)?;
+    let offset = offset16(op);
+    let addr = w.vgpr[vreg(op, 1)];
+    let data = w.vgpr[vreg(op, 2)];
+    let exec = w.exec();
+    let out: Lanes = std::array::from_fn(|lane| {
+        let from = permute_lane(addr[lane], offset);
+        if active(exec, from) {
+            data[from]
+        } else {
+            0
+        }
+    });
+    write_vgpr(w, vreg(op, 0), &out, exec);
+    Ok(Step::Next)
+}
+
+/// `ds_append` (`CONSUME` false) / `ds_consume`: one update of the wave's
+/// counter by the number of active lanes.
+fn append<const CONSUME: bool>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fault> {
+    no_gds(op)?;
+    let exec = w.exec();
+    if exec == 0 {
+        return Ok(Step::Next);
+    }
+    let at = ((w.m0() & 0xffff) + offset16(op)) & !3;
+    let lane = exec.trailing_zeros() as usize;
+    let i = lds_index(env, at, 4, lane)?;
+    let old = lds_load(env.lds, i, 4) as u32;
+    let n = exec.count_ones();
+    let new = if CONSUME {
+        old.wrapping_sub(n)
+    } else {
+        old.wrapping_add(n)
+    };
+    lds_store(env.lds, i, 4, u64::from(new));
+    write_vgpr(w, vreg(op, 0), &[old; WAVE_SIZE], exec);
+    Ok(Step::Next)
+}
+
+/// The address `(M0 & 0xffff) + OFFSET + LANEID * 4` of the addtid forms.
+#[inline]
+fn addtid_address(w: &Wave, op: &Op, lane: usize) -> u32 {
+    (w.m0() & 0xffff) + offset16(op) + 4 * lane as u32
+}
+
+/// `ds_read_addtid_b32` (GCN 1.4).
+fn read_addtid(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fault> {
+    no_gds(op)?;
+    let exec = w.exec();
+    let mut out = [0u32; WAVE_SIZE];
+    for (lane, o) in out.iter_mut().enumerate() {
+        if active(exec, lane) {
+            let i = lds_index(env, addtid_address(w, op, lane), 4, lane)?;
+            *o = lds_load(env.lds, i, 4) as u32;
+        }
+    }
+    write_vgpr(w, vreg(op, 0), &out, exec);
+    Ok(Step::Next)
+}
+
+/// `ds_write_addtid_b32` (GCN 1.4).
+fn write_addtid(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fault> {
+    no_gds(op)?;
+    let exec = w.exec();
+    let data = w.vgpr[vreg(op, 0)];
+    for (lane, &d) in data.iter().enumerate() {
+        if active(exec, lane) {
+            let i = lds_index(env, addtid_address(w, op, lane), 4, lane)?;
+            lds_store(env.lds, i, 4, u64::from(d));
+        }
+    }
+    Ok(Step::Next)
+}
+
+/// `ds_nop`.
+fn nop(_: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Step, Fault> {
+    no_gds(op)?;
+    Ok(Step::Next)
+}
+
+/// The atomic code and width of a DS atomic name without `ds_` and the
+/// `_rtn`/`_src2` infix: `add_u32` → (ADD, false).
+fn ds_atomic_code(name: &str) -> Option<(u8, bool)> {
+    let (word, ty) = name.rsplit_once('_')?;
+    let w64 = match ty {
+        "u32" | "i32" | "b32" | "f32" => false,
+        "u64" | "i64" | "b64" | "f64" => true,
+        _ => return None,
+    };
+    let kind = ty.as_bytes()[0];
+    let code = match (word, kind) {
+        ("add", b'f') => FADD,
+        ("add", _) => ADD,
+        ("sub", _) => SUB,
+        ("rsub", _) => RSUB,
+        ("inc", _) => INC,
+        ("dec", _) => DEC,
+        ("min", b'i') => SMIN,
+        ("min", b'u') => UMIN,
+        ("min", b'f') => FMIN,
+        ("max", b'i') => SMAX,
+        ("max", b'u') => UMAX,
+        ("max", b'f') => FMAX,
+        ("and", _) => AND,
+        ("or", _) => OR,
+        ("xor", _) => XOR,
+        ("mskor", _) => MSKOR,
+        ("cmpst", b'f') => FCMPSWAP,
+        ("cmpst", _) => CMPSWAP,
+        ("wrxchg", _) => SWAP,
+        ("wrap", _) => WRAP,
+        ("write", _) => SWAP,
+        _ => return None,
+    };
+    Some((code, w64))
 }
 
 /// The handler of a DS row.
 pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
+    use narrow::*;
+    use narrow_store::*;
     match row.mnemonic {
-        "ds_read_b32" => h(read_b32),
-        "ds_write_b32" => h(write_b32),
-        _ => None,
+        "ds_nop" => return h(nop),
+        "ds_read_u8" => return h(read_narrow::<U8>),
+        "ds_read_i8" => return h(read_narrow::<S8>),
+        "ds_read_u16" => return h(read_narrow::<U16>),
+        "ds_read_i16" => return h(read_narrow::<S16>),
+        "ds_read_u8_d16" => return h(read_narrow::<U8_D16>),
+        "ds_read_u8_d16_hi" => return h(read_narrow::<U8_D16_HI>),
+        "ds_read_i8_d16" => return h(read_narrow::<S8_D16>),
+        "ds_read_i8_d16_hi" => return h(read_narrow::<S8_D16_HI>),
+        "ds_read_u16_d16" => return h(read_narrow::<U16_D16>),
+        "ds_read_u16_d16_hi" => return h(read_narrow::<U16_D16_HI>),
+        "ds_read_b32" => return h(read_dwords::<1>),
+        "ds_read_b64" => return h(read_dwords::<2>),
+        "ds_read_b96" => return h(read_dwords::<3>),
+        "ds_read_b128" => return h(read_dwords::<4>),
+        "ds_write_b8" => return h(write_narrow::<B8>),
+        "ds_write_b16" => return h(write_narrow::<B16>),
+        "ds_write_b8_d16_hi" => return h(write_narrow::<B8_HI>),
+        "ds_write_b16_d16_hi" => return h(write_narrow::<B16_HI>),
+        "ds_write_b32" => return h(write_dwords::<1>),
+        "ds_write_b64" => return h(write_dwords::<2>),
+        "ds_write_b96" => return h(write_dwords::<3>),
+        "ds_write_b128" => return h(write_dwords::<4>),
+        "ds_read2_b32" => return h(read2::<false, false>),
+        "ds_read2st64_b32" => return h(read2::<false, true>),
+        "ds_read2_b64" => return h(read2::<true, false>),
+        "ds_read2st64_b64" => return h(read2::<true, true>),
+        "ds_write2_b32" => return h(write2::<false, false, false>),
+        "ds_write2st64_b32" => return h(write2::<false, true, false>),
+        "ds_write2_b64" => return h(write2::<true, false, false>),
+        "ds_write2st64_b64" => return h(write2::<true, true, false>),
+        "ds_wrxchg2_rtn_b32" => return h(write2::<false, false, true>),
+        "ds_wrxchg2st64_rtn_b32" => return h(write2::<false, true, true>),
+        "ds_wrxchg2_rtn_b64" => return h(write2::<true, false, true>),
+        "ds_wrxchg2st64_rtn_b64" => return h(write2::<true, true, true>),
+        "ds_swizzle_b32" => return h(swizzle),
+        "ds_permute_b32" => return h(permute),
+        "ds_bpermute_b32" => return h(bpermute),
+        "ds_append" => return h(append::<false>),
+        "ds_consume" => return h(append::<true>),
+        "ds_read_addtid_b32" => return h(read_addtid),
+        "ds_write_addtid_b32" => return h(write_addtid),
+        _ => {}
+    }
+    let name = row.mnemonic.strip_prefix("ds_")?;
+    if let Some(rest) = name.split_once("_src2_") {
+        let (code, w64) = ds_atomic_code(&format!("{}_{}", rest.0, rest.1))?;
+        return if w64 {
+            dispatch_atomic!(code, ds_src2, true)
+        } else {
+            dispatch_atomic!(code, ds_src2, false)
+        };
+    }
+    let (name, rtn) = match name.split_once("_rtn_") {
+        Some((a, b)) => (format!("{a}_{b}"), true),
+        None => (name.to_string(), false),
+    };
+    // Only the read-modify-write rows remain (wrxchg is return-only).
+    let (code, w64) = ds_atomic_code(&name)?;
+    if name.starts_with("write") || (code == SWAP && !rtn) {
+        return None;
+    }
+    match (w64, rtn) {
+        (false, false) => dispatch_atomic!(code, ds_atomic, false, false),
+        (false, true) => dispatch_atomic!(code, ds_atomic, false, true),
+        (true, false) => dispatch_atomic!(code, ds_atomic, true, false),
+        (true, true) => dispatch_atomic!(code, ds_atomic, true, true),
     }
 }
+
+#[cfg(test)]
+pub(crate) mod tests;
