@@ -236,10 +236,26 @@ fn run<A: KernelArgs>(
 
 fn main() -> ExitCode {
     let results = [
-        run("GCN 1.0", &gcn10::VADD, |a, b, c| gcn10::VaddArgs { a, b, c }),
-        run("GCN 1.1", &gcn11::VADD, |a, b, c| gcn11::VaddArgs { a, b, c }),
-        run("GCN 1.2", &gcn12::VADD, |a, b, c| gcn12::VaddArgs { a, b, c }),
-        run("GCN 1.4", &gcn14::VADD, |a, b, c| gcn14::VaddArgs { a, b, c }),
+        run("GCN 1.0", &gcn10::VADD, |a, b, c| gcn10::VaddArgs {
+            a,
+            b,
+            c,
+        }),
+        run("GCN 1.1", &gcn11::VADD, |a, b, c| gcn11::VaddArgs {
+            a,
+            b,
+            c,
+        }),
+        run("GCN 1.2", &gcn12::VADD, |a, b, c| gcn12::VaddArgs {
+            a,
+            b,
+            c,
+        }),
+        run("GCN 1.4", &gcn14::VADD, |a, b, c| gcn14::VaddArgs {
+            a,
+            b,
+            c,
+        }),
     ];
     let mut ok = true;
     for r in results {

@@ -147,8 +147,7 @@ fn run(cli: &Cli) -> Result<(), Failure> {
         Selected::Default => None,
     };
     let path = &cli.binary;
-    let bytes =
-        std::fs::read(path).map_err(|e| run_error(format!("{}: {e}", path.display())))?;
+    let bytes = std::fs::read(path).map_err(|e| run_error(format!("{}: {e}", path.display())))?;
     let memory = Memory::default();
     let (program, decls) = load(&memory, path, &bytes, &cli.target, requested)?;
     let signature_of = |kernel: &ProgramKernel| {
@@ -298,7 +297,10 @@ fn rate(per_second: f64) -> String {
     } else {
         (per_second, "")
     };
-    format!("{value:.2} {unit}{}lane-ops/s", if unit.is_empty() { "" } else { " " })
+    format!(
+        "{value:.2} {unit}{}lane-ops/s",
+        if unit.is_empty() { "" } else { " " }
+    )
 }
 
 /// Reads BINARY: a GalliumCompute binary, or CLRX source assembled as
@@ -432,7 +434,12 @@ fn signature(kernel: &ProgramKernel, user: &[UserArg]) -> String {
                 } else {
                     u.declaration.clone()
                 };
-                let _ = write!(s, "\n  ARG {n}: {:<8} {decl:<40}  {}", u.name, arg_form(&u.record));
+                let _ = write!(
+                    s,
+                    "\n  ARG {n}: {:<8} {decl:<40}  {}",
+                    u.name,
+                    arg_form(&u.record)
+                );
                 next_user.next();
             }
             _ => {
@@ -477,12 +484,20 @@ fn parse_arg(text: &str, arg: &UserArg) -> Result<Value, String> {
         ArgType::Scalar => "a by-value argument (TYPE:V[,V...] or hex:BYTES)",
         ArgType::Global | ArgType::Constant => "a buffer (@FILE or zero:N)",
         ArgType::Local => "local memory (local:N)",
-        ty => return Err(format!("{} arguments are not supported by gcnrun", ty.name())),
+        ty => {
+            return Err(format!(
+                "{} arguments are not supported by gcnrun",
+                ty.name()
+            ))
+        }
     };
     let ok = matches!(
         (r.ty, &kind),
         (ArgType::Scalar, Value::Scalar(_))
-            | (ArgType::Global | ArgType::Constant, Value::File(_) | Value::Zero(_))
+            | (
+                ArgType::Global | ArgType::Constant,
+                Value::File(_) | Value::Zero(_)
+            )
             | (ArgType::Local, Value::Local(_))
     );
     if !ok {
@@ -549,7 +564,8 @@ fn parse_scalar(ty: &str, values: &str) -> Result<Vec<u8>, String> {
     let mut out = Vec::new();
     for v in values.split(',') {
         let v = v.trim();
-        let bits = parse_value(ty, width, v).ok_or_else(|| format!("`{v}` is not a {ty} value"))?;
+        let bits =
+            parse_value(ty, width, v).ok_or_else(|| format!("`{v}` is not a valid {ty} value"))?;
         out.extend_from_slice(&bits.to_le_bytes()[..width]);
     }
     Ok(out)
@@ -558,14 +574,20 @@ fn parse_scalar(ty: &str, values: &str) -> Result<Vec<u8>, String> {
 /// The bits of one value of type `ty` (`width` bytes).
 fn parse_value(ty: &str, width: usize, v: &str) -> Option<u64> {
     let bits = 8 * width as u32;
-    let mask = if bits == 64 { u64::MAX } else { (1 << bits) - 1 };
+    let mask = if bits == 64 {
+        u64::MAX
+    } else {
+        (1 << bits) - 1
+    };
     // `0x…` is the exact bit pattern, for every type.
     if let Some(hex) = v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {
         let b = u64::from_str_radix(hex, 16).ok()?;
         return (b & !mask == 0).then_some(b);
     }
     match ty {
-        "f16" => Some(u64::from(half::f16::from_f64(v.parse::<f64>().ok()?).to_bits())),
+        "f16" => Some(u64::from(
+            half::f16::from_f64(v.parse::<f64>().ok()?).to_bits(),
+        )),
         "f32" => Some(u64::from(v.parse::<f32>().ok()?.to_bits())),
         "f64" => Some(v.parse::<f64>().ok()?.to_bits()),
         _ if ty.starts_with('u') => {
@@ -576,7 +598,9 @@ fn parse_value(ty: &str, width: usize, v: &str) -> Option<u64> {
             let x: i64 = v.parse().ok()?;
             let min = -(1i128 << (bits - 1));
             let max = (1i128 << (bits - 1)) - 1;
-            (min..=max).contains(&i128::from(x)).then_some(x as u64 & mask)
+            (min..=max)
+                .contains(&i128::from(x))
+                .then_some(x as u64 & mask)
         }
     }
 }
@@ -626,7 +650,12 @@ fn parse_dispatch(cli: &Cli) -> Result<Dispatch, Failure> {
             l[..local.len()].copy_from_slice(&local);
         }
         // The largest divisor of the x size that fits in one wave.
-        None => l[0] = (1..=64.min(g[0])).rev().find(|d| g[0] % d == 0).unwrap_or(1),
+        None => {
+            l[0] = (1..=64.min(g[0]))
+                .rev()
+                .find(|d| g[0] % d == 0)
+                .unwrap_or(1)
+        }
     }
     let mut o = [0u32; 3];
     if let Some(text) = &cli.offset {
