@@ -531,7 +531,7 @@ fn parse_count(text: &str) -> Option<u64> {
 /// `hex:BYTES`: pairs of hex digits, in memory order.
 fn parse_hex(text: &str) -> Result<Vec<u8>, String> {
     let digits = text.as_bytes();
-    if digits.is_empty() || digits.len() % 2 != 0 {
+    if digits.is_empty() || !digits.len().is_multiple_of(2) {
         return Err(format!(
             "`{text}` is not an even, non-zero number of hex digits"
         ));
