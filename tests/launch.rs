@@ -508,8 +508,8 @@ fn check_ids(dims: u32, global: [u32; 3], local: [u32; 3]) -> LaunchStats {
         for y in 0..global[1] {
             for x in 0..global[0] {
                 let i = ((z * global[1] + y) * global[0] + x) as usize;
-                let tg = x / local[0] | (y / local[1]) << 8 | (z / local[2]) << 16;
-                let lid = x % local[0] | (y % local[1]) << 8 | (z % local[2]) << 16;
+                let tg = (x / local[0]) | ((y / local[1]) << 8) | ((z / local[2]) << 16);
+                let lid = (x % local[0]) | ((y % local[1]) << 8) | ((z % local[2]) << 16);
                 assert_eq!((g[i], l[i]), (tg, lid), "item ({x}, {y}, {z})");
             }
         }
