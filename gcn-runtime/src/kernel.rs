@@ -397,11 +397,25 @@ impl std::error::Error for ArgError {}
 
 /// Builds the input buffer of a kernel with arguments `args` for `dispatch`
 /// from the user values (one per `general` argument, in order). This is the
-/// one implementation of the Gallium ABI's argument layout.
+/// one implementation of the Gallium ABI's argument layout. Local buffers
+/// are placed from LDS offset 0.
 pub fn write_input(
     args: &[Arg],
     values: &[ArgValue],
     dispatch: &Dispatch,
+) -> Result<KernelInput, ArgError> {
+    write_input_with_local_base(args, values, dispatch, 0)
+}
+
+/// [`write_input`] with the local buffers placed from LDS byte
+/// `local_base` on: the emulator puts them after the kernel's own LDS
+/// (PGM_RSRC2.LDS_SIZE, where LLVM allocates `__local` variables from
+/// offset 0), so the two never overlap.
+pub fn write_input_with_local_base(
+    args: &[Arg],
+    values: &[ArgValue],
+    dispatch: &Dispatch,
+    local_base: u32,
 ) -> Result<KernelInput, ArgError> {
     let groups = dispatch.groups()?;
     let mut bytes = Vec::with_capacity(HEADER_SIZE + args.len() * 8);
@@ -414,7 +428,7 @@ pub fn write_input(
     }
     let mut w = Writer {
         bytes,
-        local_memory: 0,
+        local_memory: local_base,
     };
     let mut values = values.iter();
     let mut used = 0;
@@ -511,7 +525,7 @@ pub fn write_input(
     }
     Ok(KernelInput {
         bytes: w.bytes,
-        local_memory: w.local_memory,
+        local_memory: w.local_memory - local_base,
     })
 }
 

@@ -279,8 +279,13 @@ impl Program {
                 local[0], local[1], local[2]
             )));
         }
-        let input = crate::kernel::write_input(&kernel.args, values, dispatch)?;
         let config = KernelConfig::of(kernel, self.version());
+        let input = crate::kernel::write_input_with_local_base(
+            &kernel.args,
+            values,
+            dispatch,
+            config.lds_bytes,
+        )?;
         let lds_bytes = config.lds_bytes + input.local_memory;
         if lds_bytes > MAX_LDS {
             return Err(LaunchError::Config(format!(
@@ -306,10 +311,16 @@ impl Program {
         } else {
             None
         };
+        let scratch_base = scratch.as_ref().map_or(0, |b| b.ptr().0);
+        let patched = if config.scratch_enabled {
+            self.ops_with_scratch(scratch_descriptor(scratch_base, config.scratch_per_wave))
+        } else {
+            None
+        };
         let shared = Shared {
             kernel,
             config,
-            ops: self.ops(),
+            ops: patched.as_deref().unwrap_or(self.ops()),
             mem: memory.view(),
             version: self.version(),
             code_base: self.code_base(),
@@ -318,7 +329,7 @@ impl Program {
             groups,
             local,
             waves_per_group,
-            scratch_base: scratch.as_ref().map_or(0, |b| b.ptr().0),
+            scratch_base,
             max_steps: options.max_steps,
         };
         let total_groups = u64::from(groups[0]) * u64::from(groups[1]) * u64::from(groups[2]);
@@ -388,6 +399,10 @@ fn make_waves(s: &Shared<'_>, id: [u32; 3], slot: u64) -> Vec<Wave> {
         .map(|wave_index| {
             let mut w = Wave::new(c.vgprs, c.sgprs);
             w.id = wave_index;
+            // STATUS.IN_TG: the work-group has more than one wave.
+            if s.waves_per_group > 1 {
+                w.status |= 1 << 11;
+            }
             w.pc = s.kernel.offset;
             w.mode = c.mode;
             w.budget = s.max_steps;

@@ -412,6 +412,90 @@ impl MemView {
     }
 }
 
+/// The allocation a wave's lanes most likely touch, checked per lane with
+/// two compares instead of a search (the lanes of one memory instruction
+/// nearly always address one buffer).
+struct Hint<'a> {
+    allocation: Option<&'a Allocation>,
+}
+
+impl<'a> Hint<'a> {
+    #[inline]
+    fn offset(
+        &mut self,
+        view: &'a MemView,
+        address: u64,
+        len: u64,
+    ) -> Result<(&'a Allocation, u64), MemFault> {
+        if let Some(a) = self.allocation {
+            let offset = address.wrapping_sub(a.base);
+            if address >= a.base && a.contains(offset, len) {
+                return Ok((a, offset));
+            }
+        }
+        let (a, offset) = view.find(address, len)?;
+        self.allocation = Some(a);
+        Ok((a, offset))
+    }
+}
+
+impl MemView {
+    /// Loads the dword at `addresses[lane]` into `out[lane]` for every lane
+    /// of `mask`; the first lane whose address is outside every allocation
+    /// stops it with that lane and fault.
+    #[inline]
+    pub fn gather_u32(
+        &self,
+        addresses: &[u64; 64],
+        mask: u64,
+        out: &mut [u32; 64],
+    ) -> Result<(), (usize, MemFault)> {
+        let mut hint = Hint { allocation: None };
+        for lane in 0..64 {
+            if mask >> lane & 1 == 0 {
+                continue;
+            }
+            let (a, offset) = hint
+                .offset(self, addresses[lane], 4)
+                .map_err(|f| (lane, f))?;
+            out[lane] = if offset & 3 == 0 {
+                a.load_u32(offset)
+            } else {
+                let mut b = [0; 4];
+                a.read(offset, &mut b);
+                u32::from_le_bytes(b)
+            };
+        }
+        Ok(())
+    }
+
+    /// Stores `values[lane]` at `addresses[lane]` for every lane of `mask`
+    /// (in lane order, so the highest lane wins on equal addresses).
+    #[inline]
+    pub fn scatter_u32(
+        &self,
+        addresses: &[u64; 64],
+        mask: u64,
+        values: &[u32; 64],
+    ) -> Result<(), (usize, MemFault)> {
+        let mut hint = Hint { allocation: None };
+        for lane in 0..64 {
+            if mask >> lane & 1 == 0 {
+                continue;
+            }
+            let (a, offset) = hint
+                .offset(self, addresses[lane], 4)
+                .map_err(|f| (lane, f))?;
+            if offset & 3 == 0 {
+                a.store_u32(offset, values[lane]);
+            } else {
+                a.write(offset, &values[lane].to_le_bytes());
+            }
+        }
+        Ok(())
+    }
+}
+
 /// A typed buffer in device memory. Dropping it frees the allocation (its
 /// addresses are never reused, so a kernel given a stale pointer faults).
 pub struct Buffer<T: Pod> {
@@ -581,6 +665,36 @@ mod tests {
             }
         });
         assert_eq!(a.to_vec(), vec![4000, 4000 * 0x1_0000_0001]);
+    }
+
+    #[test]
+    fn gather_and_scatter_across_buffers_and_faults() {
+        let m = Memory::default();
+        let a = m.buffer_from_slice(&[10u32, 11, 12, 13]).unwrap();
+        let b = m.buffer_from_slice(&[20u32, 21]).unwrap();
+        let v = m.view();
+        let mut addrs = [0u64; 64];
+        addrs[0] = a.ptr().0 + 12;
+        addrs[1] = b.ptr().0 + 4;
+        addrs[2] = a.ptr().0 + 2; // unaligned
+        addrs[3] = 0; // unmapped, but masked off
+        let mut out = [0u32; 64];
+        v.gather_u32(&addrs, 0b0111, &mut out).unwrap();
+        assert_eq!(&out[..3], &[13, 21, 0x000b_0000]);
+        assert_eq!(
+            v.gather_u32(&addrs, 0b1111, &mut out),
+            Err((
+                3,
+                MemFault {
+                    address: 0,
+                    size: 4
+                }
+            ))
+        );
+        let values = [7u32; 64];
+        v.scatter_u32(&addrs, 0b0011, &values).unwrap();
+        assert_eq!(a.to_vec()[3], 7);
+        assert_eq!(b.to_vec()[1], 7);
     }
 
     #[test]

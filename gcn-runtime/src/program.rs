@@ -5,7 +5,7 @@
 use std::fmt;
 use std::sync::{Arc, LazyLock, Mutex};
 
-use gcn_asm::gallium::{self, GalliumBinary};
+use gcn_asm::gallium::{self, GalliumBinary, ScratchHalf, ScratchRelocation};
 use gcn_asm::{Device, GcnVersion};
 
 use crate::exec::{predecode, Op};
@@ -93,6 +93,7 @@ pub struct Program {
     kernels: Vec<ProgramKernel>,
     ops: Arc<Vec<Option<Op>>>,
     code_words: Vec<u32>,
+    scratch_relocations: Vec<ScratchRelocation>,
     /// `.text` then `.rodata`, in device memory (kept alive here).
     image: Buffer<u8>,
     memory: Memory,
@@ -171,6 +172,7 @@ impl Program {
             kernels,
             ops,
             code_words,
+            scratch_relocations: binary.scratch_relocations.clone(),
             image,
             memory: memory.clone(),
         })
@@ -205,6 +207,26 @@ impl Program {
     /// The pre-decoded code, one entry per word.
     pub(crate) fn ops(&self) -> &Arc<Vec<Option<Op>>> {
         &self.ops
+    }
+
+    /// The code with its scratch relocations patched for a scratch buffer
+    /// whose descriptor words 0 and 1 are `words`, pre-decoded (as Mesa
+    /// patches `SCRATCH_RSRC_DWORD0/1` at load); `None` when the code has
+    /// no relocations.
+    pub(crate) fn ops_with_scratch(&self, words: [u32; 2]) -> Option<Vec<Option<Op>>> {
+        if self.scratch_relocations.is_empty() {
+            return None;
+        }
+        let mut code = self.code_words.clone();
+        for r in &self.scratch_relocations {
+            if let Some(w) = code.get_mut((r.offset / 4) as usize) {
+                *w = match r.half {
+                    ScratchHalf::Low => words[0],
+                    ScratchHalf::High => words[1],
+                };
+            }
+        }
+        Some(predecode(&code, self.version))
     }
 
     /// The code as words.

@@ -273,6 +273,11 @@ pub struct Wave {
     pub mode: u32,
     /// The TRAPSTS register.
     pub trapsts: u32,
+    /// The bits of the STATUS register that no other state holds
+    /// (WAVE_PRIO from `s_setprio`, IN_TG set at launch when the
+    /// work-group has more than one wave); `s_getreg` adds SCC, EXECZ,
+    /// VCCZ and VALID.
+    pub status: u32,
     /// The wave's index in its work-group.
     pub id: u32,
     /// VGPRs the kernel allocated.
@@ -297,6 +302,7 @@ impl Wave {
             pc: 0,
             mode: 0,
             trapsts: 0,
+            status: 0,
             id: 0,
             vgpr_limit: vgprs,
             sgpr_limit: sgprs,

@@ -5,238 +5,1097 @@
 //! `GcnInstrsSopp.md`. Operands are used in the row's syntax order:
 //! SOP2 `sdst ssrc0 ssrc1`, SOP1 `sdst ssrc0`, SOPK `sdst simm16`,
 //! SOPC `ssrc0 ssrc1`, SOPP `simm16`/`reladdr`.
+//!
+//! Where the CLRX text is visibly wrong the AMD ISA manuals win, and the
+//! arm says so: `s_orn2_saveexec_b64` (the CLRX page lists two bodies, both
+//! of other instructions), `s_flbit_i32_i64` (a 32-bit shift in the loop),
+//! `s_movk_i32` ("SCC = SIMM16").
+//!
+//! Program counter: `wave.pc` is a byte offset in `.text` and already points
+//! at the next instruction when a handler runs; device addresses (what
+//! `s_getpc_b64` returns and `s_setpc_b64` takes) are `env.code_base` plus
+//! that offset. A jump outside the code is left for the loop to report as
+//! [`FaultKind::BadPc`].
+//!
+//! What the emulator does not model, and how each instruction behaves:
+//! - no debugger, no trap handler, no performance counters, no thread
+//!   trace: `s_cbranch_cdbg*` never branch; `s_incperflevel`,
+//!   `s_decperflevel`, `s_ttracedata`, `s_nop`, `s_sleep`, `s_waitcnt`
+//!   (memory completes at once), `s_icache_inv`, `s_wakeup` do nothing;
+//!   `s_trap` stops the dispatch with [`FaultKind::Trap`];
+//! - `s_setprio` records WAVE_PRIO in STATUS (scheduling is not modelled);
+//! - `s_sendmsg sendmsg(interrupt)` is a no-op (there is no host interrupt
+//!   handler to notify); every other message, and `s_sendmsghalt`, stop
+//!   with an "unsupported" fault naming the message;
+//! - `s_sethalt 1` and `s_setkill 1` (halting or killing the wave) stop with
+//!   an "unsupported" fault; with 0 they do nothing;
+//! - `s_setvskip` that turns VSKIP on stops as not emulated (vector
+//!   instructions would have to be skipped); turning it off does nothing;
+//! - GPR indexing (GCN 1.2+): `s_set_gpr_idx_off/idx/mode` update MODE and
+//!   M0 as documented; `s_set_gpr_idx_on` and an `s_setreg` that sets
+//!   MODE.GPR_IDX_EN are not emulated (the VALU does not index VGPRs);
+//!   `s_setreg` that enables MODE.EXCP_EN or MODE.DEBUG is not emulated
+//!   either (no exceptions are raised);
+//! - `s_rfe_b64`/`s_rfe_restore_b64` (return from the trap handler) have no
+//!   semantics.
 
 use gcn_asm::isa::InstrRow;
 use gcn_asm::GcnVersion;
 
-use super::{Env, Fault, FaultKind, Handler, Op, Step, Wave};
+use super::{sreg, Env, Fault, FaultKind, Handler, Op, Src, Step, Wave};
 
 /// Coerces a closure to a [`Handler`].
 const fn h(f: Handler) -> Option<Handler> {
     Some(f)
 }
 
-/// `sdst = f(ssrc0, ssrc1, &mut scc)` on 32 bits.
+/// Reads a scalar source as 32 bits (`WIDE = false`) or 64 bits.
 #[inline]
-fn sop2_32(w: &mut Wave, op: &Op, f: impl Fn(u32, u32, &mut bool) -> u32) -> Result<Step, Fault> {
-    let a = w.read_s32(op.src(1));
-    let b = w.read_s32(op.src(2));
+fn read<const WIDE: bool>(w: &Wave, src: Src) -> u64 {
+    if WIDE {
+        w.read_s64(src)
+    } else {
+        u64::from(w.read_s32(src))
+    }
+}
+
+/// Writes a scalar destination as 32 or 64 bits.
+#[inline]
+fn write<const WIDE: bool>(w: &mut Wave, code: u16, v: u64) {
+    if WIDE {
+        w.set_s64(code, v);
+    } else {
+        w.set_s32(code, v as u32);
+    }
+}
+
+/// SOP2: `sdst = f(ssrc0, ssrc1, &mut scc)`; `A`, `B`, `D` say which of
+/// ssrc0, ssrc1, sdst are 64-bit.
+#[inline]
+fn sop2<const A: bool, const B: bool, const D: bool>(
+    w: &mut Wave,
+    op: &Op,
+    f: impl Fn(u64, u64, &mut bool) -> u64,
+) -> Result<Step, Fault> {
+    let a = read::<A>(w, op.src(1));
+    let b = read::<B>(w, op.src(2));
     let mut scc = w.scc;
     let r = f(a, b, &mut scc);
     w.scc = scc;
-    w.set_s32(op.reg(0), r);
+    write::<D>(w, op.reg(0), r);
     Ok(Step::Next)
 }
 
-/// `sdst = f(ssrc0, ssrc1, &mut scc)` on 64 bits (ssrc1 read as 64 bits).
+/// SOP1: `sdst = f(ssrc0, &mut scc)`; `A`, `D` say which are 64-bit.
 #[inline]
-fn sop2_64(w: &mut Wave, op: &Op, f: impl Fn(u64, u64, &mut bool) -> u64) -> Result<Step, Fault> {
-    let a = w.read_s64(op.src(1));
-    let b = w.read_s64(op.src(2));
-    let mut scc = w.scc;
-    let r = f(a, b, &mut scc);
-    w.scc = scc;
-    w.set_s64(op.reg(0), r);
-    Ok(Step::Next)
-}
-
-/// `sdst = f(ssrc0)` on 32 bits.
-#[inline]
-fn sop1_32(w: &mut Wave, op: &Op, f: impl Fn(u32, &mut bool) -> u32) -> Result<Step, Fault> {
-    let a = w.read_s32(op.src(1));
+fn sop1<const A: bool, const D: bool>(
+    w: &mut Wave,
+    op: &Op,
+    f: impl Fn(u64, &mut bool) -> u64,
+) -> Result<Step, Fault> {
+    let a = read::<A>(w, op.src(1));
     let mut scc = w.scc;
     let r = f(a, &mut scc);
     w.scc = scc;
-    w.set_s32(op.reg(0), r);
+    write::<D>(w, op.reg(0), r);
     Ok(Step::Next)
 }
 
-/// `sdst = f(ssrc0)` on 64 bits.
+/// SOPC: `SCC = f(ssrc0, ssrc1)`; `A`, `B` say which are 64-bit.
 #[inline]
-fn sop1_64(w: &mut Wave, op: &Op, f: impl Fn(u64, &mut bool) -> u64) -> Result<Step, Fault> {
-    let a = w.read_s64(op.src(1));
+fn sopc<const A: bool, const B: bool>(
+    w: &mut Wave,
+    op: &Op,
+    f: impl Fn(u64, u64) -> bool,
+) -> Result<Step, Fault> {
+    w.scc = f(read::<A>(w, op.src(0)), read::<B>(w, op.src(1)));
+    Ok(Step::Next)
+}
+
+/// SOPK on `sdst` and the sign-extended (`SIGNED`) or zero-extended
+/// 16-bit immediate: `sdst = f(sdst, imm, &mut scc)`, written back when
+/// `f` returns `Some`.
+#[inline]
+fn sopk<const SIGNED: bool>(
+    w: &mut Wave,
+    op: &Op,
+    f: impl Fn(u32, u32, &mut bool) -> Option<u32>,
+) -> Result<Step, Fault> {
+    let d = w.read_s32(op.src(0));
+    let raw = w.read_s32(op.src(1)) as u16;
+    let imm = if SIGNED {
+        raw as i16 as i32 as u32
+    } else {
+        u32::from(raw)
+    };
     let mut scc = w.scc;
-    let r = f(a, &mut scc);
+    if let Some(r) = f(d, imm, &mut scc) {
+        w.set_s32(op.reg(0), r);
+    }
     w.scc = scc;
+    Ok(Step::Next)
+}
+
+/// `*scc = r != 0`, returning `r` (the SCC rule of the bitwise ops).
+#[inline]
+fn nz(r: u64, scc: &mut bool) -> u64 {
+    *scc = r != 0;
+    r
+}
+
+/// SOP1 `*_saveexec_b64`: `sdst = EXEC; EXEC = f(ssrc0, EXEC); SCC =
+/// EXEC != 0`.
+#[inline]
+fn saveexec(w: &mut Wave, op: &Op, f: impl Fn(u64, u64) -> u64) -> Result<Step, Fault> {
+    let s = w.read_s64(op.src(1));
+    let exec = w.exec();
+    w.set_s64(op.reg(0), exec);
+    let r = f(s, exec);
+    w.set_exec(r);
+    w.scc = r != 0;
+    Ok(Step::Next)
+}
+
+/// SOP1 `*_wrexec_b64` (GCN 1.4): `EXEC = f(ssrc0, EXEC); sdst = EXEC;
+/// SCC = EXEC != 0`.
+#[inline]
+fn wrexec(w: &mut Wave, op: &Op, f: impl Fn(u64, u64) -> u64) -> Result<Step, Fault> {
+    let s = w.read_s64(op.src(1));
+    let r = f(s, w.exec());
+    w.set_exec(r);
     w.set_s64(op.reg(0), r);
+    w.scc = r != 0;
     Ok(Step::Next)
 }
 
-/// SCC = f(ssrc0, ssrc1) on 32 bits.
+/// Branches to operand `i` (a byte offset in the code) when `taken`.
 #[inline]
-fn sopc_32(w: &mut Wave, op: &Op, f: impl Fn(u32, u32) -> bool) -> Result<Step, Fault> {
-    w.scc = f(w.read_s32(op.src(0)), w.read_s32(op.src(1)));
-    Ok(Step::Next)
-}
-
-/// Branches to operand 0 (a byte offset in the code) when `taken`.
-#[inline]
-fn branch_if(w: &mut Wave, op: &Op, taken: bool) -> Result<Step, Fault> {
+fn branch_if(w: &mut Wave, op: &Op, i: usize, taken: bool) -> Result<Step, Fault> {
     if taken {
-        w.pc = w.read_s64(op.src(0)) as u32;
+        w.pc = w.read_s64(op.src(i)) as u32;
     }
     Ok(Step::Next)
+}
+
+/// Jumps to device address `target`. An address below the code or more
+/// than 4 GiB past its start becomes an unaligned PC, which the loop
+/// reports as [`FaultKind::BadPc`].
+#[inline]
+fn jump_to(w: &mut Wave, env: &Env<'_>, target: u64) {
+    w.pc = match target.checked_sub(env.code_base) {
+        Some(d) if d < u64::from(u32::MAX) => d as u32,
+        _ => u32::MAX,
+    };
+}
+
+/// The device address of the next instruction.
+#[inline]
+fn next_pc(w: &Wave, env: &Env<'_>) -> u64 {
+    env.code_base.wrapping_add(u64::from(w.pc))
+}
+
+/// `-1` for "not found", else the bit index.
+#[inline]
+fn found(cond: bool, index: u32) -> u64 {
+    if cond {
+        u64::from(index)
+    } else {
+        u64::from(u32::MAX)
+    }
+}
+
+/// s_bfe_u32/u64/i32/i64 (`BITS` 32 or 64): offset in the low bits of
+/// ssrc1, width in bits 16-22, as the CLRX operation text computes it.
+#[inline]
+fn bfe<const BITS: u32, const SIGNED: bool>(a: u64, b: u64) -> u64 {
+    let shift = (b as u32) & (BITS - 1);
+    let length = ((b >> 16) & 0x7f) as u32;
+    if length == 0 {
+        return 0;
+    }
+    // Work on the operand placed at the top of a 64-bit word so that one
+    // arithmetic or logical shift does the extraction for both widths.
+    let top = a << (64 - BITS);
+    let r = if shift + length < BITS {
+        let x = top << (BITS - shift - length);
+        if SIGNED {
+            ((x as i64) >> (64 - length)) as u64
+        } else {
+            x >> (64 - length)
+        }
+    } else if SIGNED {
+        ((top as i64) >> (64 - BITS + shift)) as u64
+    } else {
+        top >> (64 - BITS + shift)
+    };
+    if BITS == 32 {
+        r & 0xffff_ffff
+    } else {
+        r
+    }
+}
+
+/// Bit 27 of MODE: GPR indexing enabled (GCN 1.2+).
+const MODE_GPR_IDX_EN: u32 = 1 << 27;
+/// MODE.EXCP_EN (bits 12-18) and MODE.DEBUG (bit 11).
+const MODE_TRAPPING: u32 = 0x7f << 12 | 1 << 11;
+/// MODE.CSP: the fork/join stack pointer (bits 29-31).
+const CSP_SHIFT: u32 = 29;
+
+/// Hardware register ids of `hwreg()`.
+mod hwreg {
+    pub const MODE: u32 = 1;
+    pub const STATUS: u32 = 2;
+    pub const TRAPSTS: u32 = 3;
+    pub const HW_ID: u32 = 4;
+    pub const GPR_ALLOC: u32 = 5;
+    pub const LDS_ALLOC: u32 = 6;
+    pub const IB_STS: u32 = 7;
+}
+
+/// The `hwreg(ID, OFFSET, SIZE)` immediate split: id, bit offset, mask of
+/// the field (unshifted).
+#[inline]
+fn hwreg_fields(v: u32) -> (u32, u32, u32) {
+    let id = v & 63;
+    let offset = (v >> 6) & 31;
+    let size = ((v >> 11) & 31) + 1;
+    let mask = if size == 32 {
+        u32::MAX
+    } else {
+        (1u32 << size) - 1
+    };
+    (id, offset, mask)
+}
+
+/// The value of hardware register `id`, as this emulator defines it:
+/// - STATUS: SCC (bit 0), WAVE_PRIO (3-4), EXECZ (9), VCCZ (10), IN_TG
+///   (11), VALID (16); every other bit 0 (not privileged, no trap handler,
+///   no thread trace, not halted);
+/// - HW_ID: WAVE_ID (bits 0-3) = the wave's index in its work-group; the
+///   SIMD, CU, shader-engine, queue … ids are 0 (one emulated CU);
+/// - GPR_ALLOC: VGPR_SIZE (bits 8-13) in granules of 4 VGPRs minus one,
+///   SGPR_SIZE (24-27) in granules of 8 SGPRs (16 on GCN 1.2+) minus one,
+///   bases 0, from the kernel's VGPR and SGPR counts;
+/// - LDS_ALLOC: LDS_SIZE (bits 12-20) in granules of 64 dwords (128 on
+///   GCN 1.1+), base 0;
+/// - IB_STS: 0 (every memory operation has completed).
+fn read_hwreg(w: &Wave, env: &Env<'_>, id: u32) -> Result<u32, Fault> {
+    let gcn12 = env.version.is_gcn12_or_later();
+    Ok(match id {
+        hwreg::MODE => w.mode,
+        hwreg::STATUS => {
+            w.status
+                | u32::from(w.scc)
+                | u32::from(w.exec() == 0) << 9
+                | u32::from(w.vcc() == 0) << 10
+                | 1 << 16
+        }
+        hwreg::TRAPSTS => w.trapsts,
+        hwreg::HW_ID => w.id & 15,
+        hwreg::GPR_ALLOC => {
+            let vgran = u32::from(w.vgpr_limit).div_ceil(4).max(1) - 1;
+            let sunit = if gcn12 { 16 } else { 8 };
+            let sgran = u32::from(w.sgpr_limit).div_ceil(sunit).max(1) - 1;
+            (vgran & 0x3f) << 8 | (sgran & 0xf) << 24
+        }
+        hwreg::LDS_ALLOC => {
+            let unit = if env.version == GcnVersion::Gcn1_0 {
+                256
+            } else {
+                512
+            };
+            let size = (env.lds.len() as u64).div_ceil(unit) as u32;
+            (size & 0x1ff) << 12
+        }
+        hwreg::IB_STS => 0,
+        _ => {
+            return Err(Fault::new(FaultKind::NotEmulated(format!(
+                "s_getreg of hardware register {id}"
+            ))))
+        }
+    })
+}
+
+/// `s_setreg*`: MODE and TRAPSTS take the field; writes to the read-only
+/// registers (STATUS, HW_ID, GPR_ALLOC, LDS_ALLOC, IB_STS) are ignored as
+/// on hardware; other registers are not emulated.
+fn write_hwreg(w: &mut Wave, env: &Env<'_>, v: u32, value: u32) -> Result<Step, Fault> {
+    let (id, offset, mask) = hwreg_fields(v);
+    let mask = mask << offset;
+    let bits = (value << offset) & mask;
+    match id {
+        hwreg::MODE => {
+            let mode = (w.mode & !mask) | bits;
+            let gpr_idx = env.version.is_gcn12_or_later() && mode & MODE_GPR_IDX_EN != 0;
+            if gpr_idx || mode & MODE_TRAPPING & !w.mode != 0 {
+                return Err(Fault::new(FaultKind::NotEmulated(format!(
+                    "s_setreg of MODE = {mode:#x} (GPR indexing, exceptions or debug mode)"
+                ))));
+            }
+            w.mode = mode;
+        }
+        hwreg::TRAPSTS => w.trapsts = (w.trapsts & !mask) | bits,
+        hwreg::STATUS | hwreg::HW_ID | hwreg::GPR_ALLOC | hwreg::LDS_ALLOC | hwreg::IB_STS => {}
+        _ => {
+            return Err(Fault::new(FaultKind::NotEmulated(format!(
+                "s_setreg of hardware register {id}"
+            ))))
+        }
+    }
+    Ok(Step::Next)
+}
+
+/// `s_getreg_b32`.
+fn getreg(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fault> {
+    let (id, offset, mask) = hwreg_fields(w.read_s32(op.src(1)));
+    let v = read_hwreg(w, env, id)?;
+    w.set_s32(op.reg(0), (v >> offset) & mask);
+    Ok(Step::Next)
+}
+
+/// The SGPR index `code + M0` of `s_movrels`/`s_movreld` touching `n`
+/// registers: a general SGPR base must stay inside the kernel's SGPRs,
+/// any other base inside the 128 scalar operand codes.
+fn relative(w: &Wave, src: Src, n: u64) -> Result<u16, Fault> {
+    let Src::Sgpr(code) = src else {
+        return Err(Fault::unsupported("s_movrel* on a non-register operand"));
+    };
+    let limit = if code < sreg::VCC {
+        u64::from(w.sgpr_limit)
+    } else {
+        128
+    };
+    let index = u64::from(code) + u64::from(w.m0());
+    if index + n > limit {
+        return Err(Fault::new(FaultKind::Register(format!(
+            "s_movrel: s{code} + M0 ({}) is past the {limit} scalar registers",
+            w.m0()
+        ))));
+    }
+    Ok(index as u16)
+}
+
+/// The fork/join stack pointer (MODE.CSP).
+#[inline]
+fn csp(w: &Wave) -> u32 {
+    w.mode >> CSP_SHIFT
+}
+
+/// `s_cbranch_g_fork`/`s_cbranch_i_fork` with the mask and the device
+/// address of the target, on the SGPR stack `SGPR[CSP*4 ..]` as the CLRX
+/// text gives it (the stack holds EXEC masks and device addresses).
+fn fork(w: &mut Wave, env: &Env<'_>, mask: u64, target: u64) -> Result<Step, Fault> {
+    let exec = w.exec();
+    let passes = exec & mask;
+    let failures = exec & !mask;
+    if passes == exec {
+        jump_to(w, env, target);
+        return Ok(Step::Next);
+    }
+    if failures == exec {
+        return Ok(Step::Next);
+    }
+    let sp = csp(w);
+    if sp >= 7 {
+        return Err(Fault::unsupported(
+            "s_cbranch_*_fork: the fork stack (MODE.CSP) overflows",
+        ));
+    }
+    let slot = (sp * 4) as u16;
+    if failures.count_ones() < passes.count_ones() {
+        w.set_exec(failures);
+        w.set_s64(slot, passes);
+        w.set_s64(slot + 2, target);
+    } else {
+        w.set_exec(passes);
+        w.set_s64(slot, failures);
+        w.set_s64(slot + 2, next_pc(w, env));
+        jump_to(w, env, target);
+    }
+    w.mode = (w.mode & !(7 << CSP_SHIFT)) | (sp + 1) << CSP_SHIFT;
+    Ok(Step::Next)
+}
+
+/// The name of a `sendmsg` message id.
+fn message_name(id: u32) -> &'static str {
+    match id {
+        1 => "interrupt",
+        2 => "gs",
+        3 => "gs_done",
+        4 => "savewave",
+        5 => "stall_wave_gen",
+        6 => "halt_waves",
+        7 => "ordered_ps_done",
+        8 => "early_prim_dealloc",
+        9 => "gs_alloc_req",
+        10 => "get_doorbell",
+        15 => "sysmsg",
+        _ => "(reserved)",
+    }
 }
 
 /// The handler of a scalar ALU or program-control row.
 pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
     match row.mnemonic {
-        // SOP2
+        // ---- SOP2 ----
         "s_add_u32" => h(|w, op, _| {
-            sop2_32(w, op, |a, b, scc| {
-                let (r, c) = a.overflowing_add(b);
-                *scc = c;
+            sop2::<false, false, false>(w, op, |a, b, scc| {
+                let r = a + b;
+                *scc = r >> 32 != 0;
                 r
             })
         }),
         "s_sub_u32" => h(|w, op, _| {
-            sop2_32(w, op, |a, b, scc| {
-                let (r, c) = a.overflowing_sub(b);
-                *scc = c;
-                r
+            sop2::<false, false, false>(w, op, |a, b, scc| {
+                *scc = b > a;
+                a.wrapping_sub(b)
             })
         }),
         "s_add_i32" => h(|w, op, _| {
-            sop2_32(w, op, |a, b, scc| {
+            sop2::<false, false, false>(w, op, |a, b, scc| {
                 let (r, o) = (a as i32).overflowing_add(b as i32);
                 *scc = o;
-                r as u32
+                u64::from(r as u32)
             })
         }),
         "s_sub_i32" => h(|w, op, _| {
-            sop2_32(w, op, |a, b, scc| {
+            sop2::<false, false, false>(w, op, |a, b, scc| {
                 let (r, o) = (a as i32).overflowing_sub(b as i32);
                 *scc = o;
-                r as u32
+                u64::from(r as u32)
             })
         }),
         "s_addc_u32" => h(|w, op, _| {
-            sop2_32(w, op, |a, b, scc| {
-                let r = u64::from(a) + u64::from(b) + u64::from(*scc);
+            sop2::<false, false, false>(w, op, |a, b, scc| {
+                let r = a + b + u64::from(*scc);
                 *scc = r >> 32 != 0;
-                r as u32
-            })
-        }),
-        "s_mul_i32" => h(|w, op, _| sop2_32(w, op, |a, b, _| a.wrapping_mul(b))),
-        "s_and_b32" => h(|w, op, _| {
-            sop2_32(w, op, |a, b, scc| {
-                let r = a & b;
-                *scc = r != 0;
                 r
             })
         }),
-        "s_or_b32" => h(|w, op, _| {
-            sop2_32(w, op, |a, b, scc| {
-                let r = a | b;
-                *scc = r != 0;
+        "s_subb_u32" => h(|w, op, _| {
+            sop2::<false, false, false>(w, op, |a, b, scc| {
+                let r = a.wrapping_sub(b).wrapping_sub(u64::from(*scc));
+                *scc = (r >> 32) & 1 != 0;
                 r
             })
         }),
-        "s_and_b64" => h(|w, op, _| {
-            sop2_64(w, op, |a, b, scc| {
-                let r = a & b;
-                *scc = r != 0;
-                r
+        "s_min_i32" => h(|w, op, _| {
+            sop2::<false, false, false>(w, op, |a, b, scc| {
+                *scc = (a as i32) < (b as i32);
+                if *scc {
+                    a
+                } else {
+                    b
+                }
             })
         }),
-        "s_or_b64" => h(|w, op, _| {
-            sop2_64(w, op, |a, b, scc| {
-                let r = a | b;
-                *scc = r != 0;
-                r
+        "s_min_u32" => h(|w, op, _| {
+            sop2::<false, false, false>(w, op, |a, b, scc| {
+                *scc = a < b;
+                a.min(b)
             })
         }),
-        "s_xor_b64" => h(|w, op, _| {
-            sop2_64(w, op, |a, b, scc| {
-                let r = a ^ b;
-                *scc = r != 0;
-                r
+        "s_max_i32" => h(|w, op, _| {
+            sop2::<false, false, false>(w, op, |a, b, scc| {
+                *scc = (a as i32) > (b as i32);
+                if *scc {
+                    a
+                } else {
+                    b
+                }
             })
         }),
-        "s_andn2_b64" => h(|w, op, _| {
-            sop2_64(w, op, |a, b, scc| {
-                let r = a & !b;
-                *scc = r != 0;
-                r
+        "s_max_u32" => h(|w, op, _| {
+            sop2::<false, false, false>(w, op, |a, b, scc| {
+                *scc = a > b;
+                a.max(b)
             })
         }),
+        "s_cselect_b32" => {
+            h(|w, op, _| sop2::<false, false, false>(w, op, |a, b, scc| if *scc { a } else { b }))
+        }
+        "s_cselect_b64" => {
+            h(|w, op, _| sop2::<true, true, true>(w, op, |a, b, scc| if *scc { a } else { b }))
+        }
+        "s_and_b32" => h(|w, op, _| sop2::<false, false, false>(w, op, |a, b, s| nz(a & b, s))),
+        "s_and_b64" => h(|w, op, _| sop2::<true, true, true>(w, op, |a, b, s| nz(a & b, s))),
+        "s_or_b32" => h(|w, op, _| sop2::<false, false, false>(w, op, |a, b, s| nz(a | b, s))),
+        "s_or_b64" => h(|w, op, _| sop2::<true, true, true>(w, op, |a, b, s| nz(a | b, s))),
+        "s_xor_b32" => h(|w, op, _| sop2::<false, false, false>(w, op, |a, b, s| nz(a ^ b, s))),
+        "s_xor_b64" => h(|w, op, _| sop2::<true, true, true>(w, op, |a, b, s| nz(a ^ b, s))),
+        "s_andn2_b32" => {
+            h(
+                |w, op, _| {
+                    sop2::<false, false, false>(w, op, |a, b, s| nz(a & !b & 0xffff_ffff, s))
+                },
+            )
+        }
+        "s_andn2_b64" => h(|w, op, _| sop2::<true, true, true>(w, op, |a, b, s| nz(a & !b, s))),
+        "s_orn2_b32" => h(|w, op, _| {
+            sop2::<false, false, false>(w, op, |a, b, s| nz((a | !b) & 0xffff_ffff, s))
+        }),
+        "s_orn2_b64" => h(|w, op, _| sop2::<true, true, true>(w, op, |a, b, s| nz(a | !b, s))),
+        "s_nand_b32" => h(|w, op, _| {
+            sop2::<false, false, false>(w, op, |a, b, s| nz(!(a & b) & 0xffff_ffff, s))
+        }),
+        "s_nand_b64" => h(|w, op, _| sop2::<true, true, true>(w, op, |a, b, s| nz(!(a & b), s))),
+        "s_nor_b32" => h(|w, op, _| {
+            sop2::<false, false, false>(w, op, |a, b, s| nz(!(a | b) & 0xffff_ffff, s))
+        }),
+        "s_nor_b64" => h(|w, op, _| sop2::<true, true, true>(w, op, |a, b, s| nz(!(a | b), s))),
+        "s_xnor_b32" => h(|w, op, _| {
+            sop2::<false, false, false>(w, op, |a, b, s| nz(!(a ^ b) & 0xffff_ffff, s))
+        }),
+        "s_xnor_b64" => h(|w, op, _| sop2::<true, true, true>(w, op, |a, b, s| nz(!(a ^ b), s))),
         "s_lshl_b32" => h(|w, op, _| {
-            sop2_32(w, op, |a, b, scc| {
-                let r = a << (b & 31);
-                *scc = r != 0;
-                r
+            sop2::<false, false, false>(w, op, |a, b, s| nz((a << (b & 31)) & 0xffff_ffff, s))
+        }),
+        "s_lshl_b64" => {
+            h(|w, op, _| sop2::<true, false, true>(w, op, |a, b, s| nz(a << (b & 63), s)))
+        }
+        "s_lshr_b32" => {
+            h(|w, op, _| sop2::<false, false, false>(w, op, |a, b, s| nz(a >> (b & 31), s)))
+        }
+        "s_lshr_b64" => {
+            h(|w, op, _| sop2::<true, false, true>(w, op, |a, b, s| nz(a >> (b & 63), s)))
+        }
+        "s_ashr_i32" => h(|w, op, _| {
+            sop2::<false, false, false>(w, op, |a, b, s| {
+                nz(u64::from(((a as i32) >> (b & 31)) as u32), s)
             })
         }),
-        "s_lshr_b32" => h(|w, op, _| {
-            sop2_32(w, op, |a, b, scc| {
-                let r = a >> (b & 31);
-                *scc = r != 0;
-                r
+        "s_ashr_i64" => h(|w, op, _| {
+            sop2::<true, false, true>(w, op, |a, b, s| nz(((a as i64) >> (b & 63)) as u64, s))
+        }),
+        "s_bfm_b32" => h(|w, op, _| {
+            sop2::<false, false, false>(w, op, |a, b, _| {
+                u64::from((1u32 << (a & 31)).wrapping_sub(1) << (b & 31))
             })
         }),
-        // SOP1
-        "s_mov_b32" => h(|w, op, _| sop1_32(w, op, |a, _| a)),
-        "s_mov_b64" => h(|w, op, _| sop1_64(w, op, |a, _| a)),
-        "s_and_saveexec_b64" => h(|w, op, _| {
-            let s = w.read_s64(op.src(1));
-            let exec = w.exec();
-            w.set_s64(op.reg(0), exec);
-            let r = s & exec;
-            w.set_exec(r);
-            w.scc = r != 0;
+        "s_bfm_b64" => h(|w, op, _| {
+            sop2::<false, false, true>(w, op, |a, b, _| {
+                (1u64 << (a & 63)).wrapping_sub(1) << (b & 63)
+            })
+        }),
+        "s_mul_i32" => h(|w, op, _| {
+            sop2::<false, false, false>(w, op, |a, b, _| {
+                u64::from((a as u32).wrapping_mul(b as u32))
+            })
+        }),
+        "s_mul_hi_u32" => h(|w, op, _| sop2::<false, false, false>(w, op, |a, b, _| (a * b) >> 32)),
+        "s_mul_hi_i32" => h(|w, op, _| {
+            sop2::<false, false, false>(w, op, |a, b, _| {
+                let p = i64::from(a as i32) * i64::from(b as i32);
+                u64::from((p >> 32) as u32)
+            })
+        }),
+        "s_bfe_u32" => h(|w, op, _| {
+            sop2::<false, false, false>(w, op, |a, b, s| nz(bfe::<32, false>(a, b), s))
+        }),
+        "s_bfe_i32" => {
+            h(
+                |w, op, _| {
+                    sop2::<false, false, false>(w, op, |a, b, s| nz(bfe::<32, true>(a, b), s))
+                },
+            )
+        }
+        "s_bfe_u64" => {
+            h(
+                |w, op, _| {
+                    sop2::<true, false, true>(w, op, |a, b, s| nz(bfe::<64, false>(a, b), s))
+                },
+            )
+        }
+        "s_bfe_i64" => {
+            h(|w, op, _| sop2::<true, false, true>(w, op, |a, b, s| nz(bfe::<64, true>(a, b), s)))
+        }
+        "s_absdiff_i32" => h(|w, op, _| {
+            sop2::<false, false, false>(w, op, |a, b, s| {
+                nz(
+                    u64::from((a as i32).wrapping_sub(b as i32).unsigned_abs()),
+                    s,
+                )
+            })
+        }),
+        "s_lshl1_add_u32" => h(|w, op, _| sop2::<false, false, false>(w, op, lshl_add::<1>)),
+        "s_lshl2_add_u32" => h(|w, op, _| sop2::<false, false, false>(w, op, lshl_add::<2>)),
+        "s_lshl3_add_u32" => h(|w, op, _| sop2::<false, false, false>(w, op, lshl_add::<3>)),
+        "s_lshl4_add_u32" => h(|w, op, _| sop2::<false, false, false>(w, op, lshl_add::<4>)),
+        "s_pack_ll_b32_b16" => h(|w, op, _| {
+            sop2::<false, false, false>(w, op, |a, b, _| (a & 0xffff) | (b & 0xffff) << 16)
+        }),
+        "s_pack_lh_b32_b16" => h(|w, op, _| {
+            sop2::<false, false, false>(w, op, |a, b, _| (a & 0xffff) | (b & 0xffff_0000))
+        }),
+        "s_pack_hh_b32_b16" => h(|w, op, _| {
+            sop2::<false, false, false>(w, op, |a, b, _| (a >> 16) | (b & 0xffff_0000))
+        }),
+        "s_cbranch_g_fork" => h(|w, op, env| {
+            let mask = w.read_s64(op.src(0));
+            let target = w.read_s64(op.src(1));
+            fork(w, env, mask, target)
+        }),
+
+        // ---- SOP1 ----
+        "s_mov_b32" | "s_mov_regrd_b32" | "s_mov_fed_b32" => {
+            h(|w, op, _| sop1::<false, false>(w, op, |a, _| a))
+        }
+        "s_mov_b64" => h(|w, op, _| sop1::<true, true>(w, op, |a, _| a)),
+        "s_cmov_b32" => h(|w, op, _| {
+            if w.scc {
+                let v = w.read_s32(op.src(1));
+                w.set_s32(op.reg(0), v);
+            }
+            Ok(Step::Next)
+        }),
+        "s_cmov_b64" => h(|w, op, _| {
+            if w.scc {
+                let v = w.read_s64(op.src(1));
+                w.set_s64(op.reg(0), v);
+            }
+            Ok(Step::Next)
+        }),
+        "s_not_b32" => h(|w, op, _| sop1::<false, false>(w, op, |a, s| nz(!a & 0xffff_ffff, s))),
+        "s_not_b64" => h(|w, op, _| sop1::<true, true>(w, op, |a, s| nz(!a, s))),
+        "s_wqm_b32" => h(|w, op, _| sop1::<false, false>(w, op, |a, s| nz(wqm(a), s))),
+        "s_wqm_b64" => h(|w, op, _| sop1::<true, true>(w, op, |a, s| nz(wqm(a), s))),
+        "s_brev_b32" => {
+            h(|w, op, _| sop1::<false, false>(w, op, |a, _| u64::from((a as u32).reverse_bits())))
+        }
+        "s_brev_b64" => h(|w, op, _| sop1::<true, true>(w, op, |a, _| a.reverse_bits())),
+        "s_bcnt0_i32_b32" => h(|w, op, _| {
+            sop1::<false, false>(w, op, |a, s| nz(u64::from((a as u32).count_zeros()), s))
+        }),
+        "s_bcnt0_i32_b64" => {
+            h(|w, op, _| sop1::<true, false>(w, op, |a, s| nz(u64::from(a.count_zeros()), s)))
+        }
+        "s_bcnt1_i32_b32" => {
+            h(|w, op, _| sop1::<false, false>(w, op, |a, s| nz(u64::from(a.count_ones()), s)))
+        }
+        "s_bcnt1_i32_b64" => {
+            h(|w, op, _| sop1::<true, false>(w, op, |a, s| nz(u64::from(a.count_ones()), s)))
+        }
+        "s_ff0_i32_b32" => h(|w, op, _| {
+            sop1::<false, false>(w, op, |a, _| {
+                let a = a as u32;
+                found(a != u32::MAX, a.trailing_ones())
+            })
+        }),
+        "s_ff0_i32_b64" => {
+            h(
+                |w, op, _| {
+                    sop1::<true, false>(w, op, |a, _| found(a != u64::MAX, a.trailing_ones()))
+                },
+            )
+        }
+        "s_ff1_i32_b32" => h(|w, op, _| {
+            sop1::<false, false>(w, op, |a, _| found(a != 0, (a as u32).trailing_zeros()))
+        }),
+        "s_ff1_i32_b64" => {
+            h(|w, op, _| sop1::<true, false>(w, op, |a, _| found(a != 0, a.trailing_zeros())))
+        }
+        "s_flbit_i32_b32" => h(|w, op, _| {
+            sop1::<false, false>(w, op, |a, _| found(a != 0, (a as u32).leading_zeros()))
+        }),
+        "s_flbit_i32_b64" => {
+            h(|w, op, _| sop1::<true, false>(w, op, |a, _| found(a != 0, a.leading_zeros())))
+        }
+        "s_flbit_i32" => h(|w, op, _| {
+            sop1::<false, false>(w, op, |a, _| {
+                let a = a as u32;
+                // The first bit (from the top) that differs from the sign.
+                let n = if a >> 31 != 0 {
+                    a.leading_ones()
+                } else {
+                    a.leading_zeros()
+                };
+                found(n < 32, n)
+            })
+        }),
+        // The CLRX text shifts `1U << i` for a 64-bit operand; the
+        // instruction is the 64-bit form of s_flbit_i32.
+        "s_flbit_i32_i64" => h(|w, op, _| {
+            sop1::<true, false>(w, op, |a, _| {
+                let n = if a >> 63 != 0 {
+                    a.leading_ones()
+                } else {
+                    a.leading_zeros()
+                };
+                found(n < 64, n)
+            })
+        }),
+        "s_sext_i32_i8" => {
+            h(|w, op, _| sop1::<false, false>(w, op, |a, _| u64::from(a as i8 as i32 as u32)))
+        }
+        "s_sext_i32_i16" => {
+            h(|w, op, _| sop1::<false, false>(w, op, |a, _| u64::from(a as i16 as i32 as u32)))
+        }
+        "s_bitset0_b32" => h(|w, op, _| {
+            let bit = w.read_s32(op.src(1)) & 31;
+            let d = w.read_s32(op.src(0)) & !(1 << bit);
+            w.set_s32(op.reg(0), d);
+            Ok(Step::Next)
+        }),
+        "s_bitset0_b64" => h(|w, op, _| {
+            let bit = w.read_s32(op.src(1)) & 63;
+            let d = w.read_s64(op.src(0)) & !(1 << bit);
+            w.set_s64(op.reg(0), d);
+            Ok(Step::Next)
+        }),
+        "s_bitset1_b32" => h(|w, op, _| {
+            let bit = w.read_s32(op.src(1)) & 31;
+            let d = w.read_s32(op.src(0)) | 1 << bit;
+            w.set_s32(op.reg(0), d);
+            Ok(Step::Next)
+        }),
+        "s_bitset1_b64" => h(|w, op, _| {
+            let bit = w.read_s32(op.src(1)) & 63;
+            let d = w.read_s64(op.src(0)) | 1 << bit;
+            w.set_s64(op.reg(0), d);
             Ok(Step::Next)
         }),
         "s_getpc_b64" => h(|w, op, env| {
             // The PC already points at the next instruction.
-            w.set_s64(op.reg(0), env.code_base + u64::from(w.pc));
+            let pc = next_pc(w, env);
+            w.set_s64(op.reg(0), pc);
             Ok(Step::Next)
         }),
-        // SOPK
-        "s_movk_i32" => h(|w, op, _| {
-            let v = w.read_s32(op.src(1)) as u16 as i16 as i32 as u32;
+        "s_setpc_b64" => h(|w, op, env| {
+            let target = w.read_s64(op.src(0));
+            jump_to(w, env, target);
+            Ok(Step::Next)
+        }),
+        "s_swappc_b64" => h(|w, op, env| {
+            let target = w.read_s64(op.src(1));
+            let pc = next_pc(w, env);
+            w.set_s64(op.reg(0), pc);
+            jump_to(w, env, target);
+            Ok(Step::Next)
+        }),
+        "s_and_saveexec_b64" => h(|w, op, _| saveexec(w, op, |s, e| s & e)),
+        "s_or_saveexec_b64" => h(|w, op, _| saveexec(w, op, |s, e| s | e)),
+        "s_xor_saveexec_b64" => h(|w, op, _| saveexec(w, op, |s, e| s ^ e)),
+        "s_andn2_saveexec_b64" => h(|w, op, _| saveexec(w, op, |s, e| s & !e)),
+        // EXEC = SSRC0 | ~EXEC (the CLRX page repeats other bodies here).
+        "s_orn2_saveexec_b64" => h(|w, op, _| saveexec(w, op, |s, e| s | !e)),
+        "s_nand_saveexec_b64" => h(|w, op, _| saveexec(w, op, |s, e| !(s & e))),
+        "s_nor_saveexec_b64" => h(|w, op, _| saveexec(w, op, |s, e| !(s | e))),
+        "s_xnor_saveexec_b64" => h(|w, op, _| saveexec(w, op, |s, e| !(s ^ e))),
+        "s_andn1_saveexec_b64" => h(|w, op, _| saveexec(w, op, |s, e| !s & e)),
+        "s_orn1_saveexec_b64" => h(|w, op, _| saveexec(w, op, |s, e| !s | e)),
+        "s_andn1_wrexec_b64" => h(|w, op, _| wrexec(w, op, |s, e| !s & e)),
+        "s_andn2_wrexec_b64" => h(|w, op, _| wrexec(w, op, |s, e| s & !e)),
+        "s_quadmask_b32" => h(|w, op, _| sop1::<false, false>(w, op, |a, s| nz(quadmask(a), s))),
+        "s_quadmask_b64" => h(|w, op, _| sop1::<true, true>(w, op, |a, s| nz(quadmask(a), s))),
+        "s_movrels_b32" => h(|w, op, _| {
+            let i = relative(w, op.src(1), 1)?;
+            let v = w.sgpr[usize::from(i)];
             w.set_s32(op.reg(0), v);
             Ok(Step::Next)
         }),
-        // SOPC
-        "s_cmp_eq_u32" | "s_cmp_eq_i32" => h(|w, op, _| sopc_32(w, op, |a, b| a == b)),
-        "s_cmp_lg_u32" | "s_cmp_lg_i32" => h(|w, op, _| sopc_32(w, op, |a, b| a != b)),
-        "s_cmp_lt_u32" => h(|w, op, _| sopc_32(w, op, |a, b| a < b)),
-        "s_cmp_lt_i32" => h(|w, op, _| sopc_32(w, op, |a, b| (a as i32) < (b as i32))),
-        // SOPP
-        "s_nop" | "s_waitcnt" | "s_sleep" | "s_setprio" | "s_icache_inv" => {
-            h(|_, _, _| Ok(Step::Next))
+        "s_movrels_b64" => h(|w, op, _| {
+            let i = relative(w, op.src(1), 2)?;
+            let v = w.s64(i);
+            w.set_s64(op.reg(0), v);
+            Ok(Step::Next)
+        }),
+        "s_movreld_b32" => h(|w, op, _| {
+            let v = w.read_s32(op.src(1));
+            let i = relative(w, op.src(0), 1)?;
+            w.set_s32(i, v);
+            Ok(Step::Next)
+        }),
+        "s_movreld_b64" => h(|w, op, _| {
+            let v = w.read_s64(op.src(1));
+            let i = relative(w, op.src(0), 2)?;
+            w.set_s64(i, v);
+            Ok(Step::Next)
+        }),
+        "s_cbranch_join" => h(|w, op, env| {
+            let saved = w.read_s32(op.src(0));
+            let sp = csp(w);
+            if sp == saved {
+                return Ok(Step::Next);
+            }
+            if sp == 0 {
+                return Err(Fault::unsupported(
+                    "s_cbranch_join: the fork stack (MODE.CSP) is empty",
+                ));
+            }
+            let sp = sp - 1;
+            w.mode = (w.mode & !(7 << CSP_SHIFT)) | sp << CSP_SHIFT;
+            let slot = (sp * 4) as u16;
+            let exec = w.s64(slot);
+            let target = w.s64(slot + 2);
+            w.set_exec(exec);
+            jump_to(w, env, target);
+            Ok(Step::Next)
+        }),
+        "s_abs_i32" => h(|w, op, _| {
+            sop1::<false, false>(w, op, |a, s| nz(u64::from((a as i32).unsigned_abs()), s))
+        }),
+        "s_bitreplicate_b64_b32" => h(|w, op, _| {
+            sop1::<false, true>(w, op, |a, _| {
+                (0..32).fold(0u64, |r, i| r | ((((a >> i) & 1) * 3) << (2 * i)))
+            })
+        }),
+        "s_set_gpr_idx_idx" => h(|w, op, _| {
+            let s = w.read_s32(op.src(0));
+            let m0 = (w.m0() & 0xffff_ff00) | (s & 0xff);
+            w.set_s32(sreg::M0, m0);
+            Ok(Step::Next)
+        }),
+
+        // ---- SOPK ----
+        "s_movk_i32" => h(|w, op, _| sopk::<true>(w, op, |_, k, _| Some(k))),
+        "s_cmovk_i32" => h(|w, op, _| sopk::<true>(w, op, |_, k, scc| scc.then_some(k))),
+        "s_cmpk_eq_i32" => h(|w, op, _| {
+            sopk::<true>(w, op, |d, k, scc| {
+                *scc = d == k;
+                None
+            })
+        }),
+        "s_cmpk_eq_u32" => h(|w, op, _| {
+            sopk::<false>(w, op, |d, k, scc| {
+                *scc = d == k;
+                None
+            })
+        }),
+        "s_cmpk_lg_i32" => h(|w, op, _| {
+            sopk::<true>(w, op, |d, k, scc| {
+                *scc = d != k;
+                None
+            })
+        }),
+        "s_cmpk_gt_i32" => h(|w, op, _| {
+            sopk::<true>(w, op, |d, k, scc| {
+                *scc = (d as i32) > (k as i32);
+                None
+            })
+        }),
+        "s_cmpk_ge_i32" => h(|w, op, _| {
+            sopk::<true>(w, op, |d, k, scc| {
+                *scc = (d as i32) >= (k as i32);
+                None
+            })
+        }),
+        "s_cmpk_lt_i32" => h(|w, op, _| {
+            sopk::<true>(w, op, |d, k, scc| {
+                *scc = (d as i32) < (k as i32);
+                None
+            })
+        }),
+        "s_cmpk_le_i32" => h(|w, op, _| {
+            sopk::<true>(w, op, |d, k, scc| {
+                *scc = (d as i32) <= (k as i32);
+                None
+            })
+        }),
+        "s_cmpk_lg_u32" => h(|w, op, _| {
+            sopk::<false>(w, op, |d, k, scc| {
+                *scc = d != k;
+                None
+            })
+        }),
+        "s_cmpk_gt_u32" => h(|w, op, _| {
+            sopk::<false>(w, op, |d, k, scc| {
+                *scc = d > k;
+                None
+            })
+        }),
+        "s_cmpk_ge_u32" => h(|w, op, _| {
+            sopk::<false>(w, op, |d, k, scc| {
+                *scc = d >= k;
+                None
+            })
+        }),
+        "s_cmpk_lt_u32" => h(|w, op, _| {
+            sopk::<false>(w, op, |d, k, scc| {
+                *scc = d < k;
+                None
+            })
+        }),
+        "s_cmpk_le_u32" => h(|w, op, _| {
+            sopk::<false>(w, op, |d, k, scc| {
+                *scc = d <= k;
+                None
+            })
+        }),
+        "s_addk_i32" => h(|w, op, _| {
+            sopk::<true>(w, op, |d, k, scc| {
+                let (r, o) = (d as i32).overflowing_add(k as i32);
+                *scc = o;
+                Some(r as u32)
+            })
+        }),
+        "s_mulk_i32" => h(|w, op, _| sopk::<true>(w, op, |d, k, _| Some(d.wrapping_mul(k)))),
+        "s_cbranch_i_fork" => h(|w, op, env| {
+            let mask = w.read_s64(op.src(0));
+            let target = env
+                .code_base
+                .wrapping_add(u64::from(w.read_s64(op.src(1)) as u32));
+            fork(w, env, mask, target)
+        }),
+        "s_getreg_b32" | "s_getreg_regrd_b32" => h(getreg),
+        "s_setreg_b32" | "s_setreg_imm32_b32" => h(|w, op, env| {
+            let v = w.read_s32(op.src(0));
+            let value = w.read_s32(op.src(1));
+            write_hwreg(w, env, v, value)
+        }),
+        "s_call_b64" => h(|w, op, env| {
+            let pc = next_pc(w, env);
+            w.set_s64(op.reg(0), pc);
+            branch_if(w, op, 1, true)
+        }),
+
+        // ---- SOPC ----
+        "s_cmp_eq_i32" | "s_cmp_eq_u32" => h(|w, op, _| sopc::<false, false>(w, op, |a, b| a == b)),
+        "s_cmp_lg_i32" | "s_cmp_lg_u32" => h(|w, op, _| sopc::<false, false>(w, op, |a, b| a != b)),
+        "s_cmp_gt_i32" => h(|w, op, _| sopc::<false, false>(w, op, |a, b| (a as i32) > (b as i32))),
+        "s_cmp_ge_i32" => {
+            h(|w, op, _| sopc::<false, false>(w, op, |a, b| (a as i32) >= (b as i32)))
         }
-        "s_endpgm" => h(|_, _, _| Ok(Step::End)),
+        "s_cmp_lt_i32" => h(|w, op, _| sopc::<false, false>(w, op, |a, b| (a as i32) < (b as i32))),
+        "s_cmp_le_i32" => {
+            h(|w, op, _| sopc::<false, false>(w, op, |a, b| (a as i32) <= (b as i32)))
+        }
+        "s_cmp_gt_u32" => h(|w, op, _| sopc::<false, false>(w, op, |a, b| a > b)),
+        "s_cmp_ge_u32" => h(|w, op, _| sopc::<false, false>(w, op, |a, b| a >= b)),
+        "s_cmp_lt_u32" => h(|w, op, _| sopc::<false, false>(w, op, |a, b| a < b)),
+        "s_cmp_le_u32" => h(|w, op, _| sopc::<false, false>(w, op, |a, b| a <= b)),
+        "s_bitcmp0_b32" => {
+            h(|w, op, _| sopc::<false, false>(w, op, |a, b| (a >> (b & 31)) & 1 == 0))
+        }
+        "s_bitcmp1_b32" => {
+            h(|w, op, _| sopc::<false, false>(w, op, |a, b| (a >> (b & 31)) & 1 != 0))
+        }
+        "s_bitcmp0_b64" => {
+            h(|w, op, _| sopc::<true, false>(w, op, |a, b| (a >> (b & 63)) & 1 == 0))
+        }
+        "s_bitcmp1_b64" => {
+            h(|w, op, _| sopc::<true, false>(w, op, |a, b| (a >> (b & 63)) & 1 != 0))
+        }
+        "s_cmp_eq_u64" => h(|w, op, _| sopc::<true, true>(w, op, |a, b| a == b)),
+        "s_cmp_lg_u64" | "s_cmp_ne_u64" => h(|w, op, _| sopc::<true, true>(w, op, |a, b| a != b)),
+        "s_setvskip" => h(|w, op, _| {
+            let a = w.read_s32(op.src(0));
+            let b = w.read_s32(op.src(1));
+            if (a >> (b & 31)) & 1 != 0 {
+                return Err(Fault::new(FaultKind::NotEmulated(
+                    "s_setvskip turning VSKIP on (skipping vector instructions)".into(),
+                )));
+            }
+            Ok(Step::Next)
+        }),
+
+        // ---- SOPP ----
+        "s_nop" | "s_waitcnt" | "s_sleep" | "s_icache_inv" | "s_incperflevel"
+        | "s_decperflevel" | "s_ttracedata" | "s_wakeup" => h(|_, _, _| Ok(Step::Next)),
+        // No debugger is attached: the conditional-debug branches are
+        // never taken.
+        "s_cbranch_cdbgsys"
+        | "s_cbranch_cdbguser"
+        | "s_cbranch_cdbgsys_or_user"
+        | "s_cbranch_cdbgsys_and_user" => h(|_, _, _| Ok(Step::Next)),
+        "s_setprio" => h(|w, op, _| {
+            let p = w.read_s32(op.src(0)) & 3;
+            w.status = (w.status & !(3 << 3)) | p << 3;
+            Ok(Step::Next)
+        }),
+        "s_endpgm" | "s_endpgm_saved" | "s_endpgm_ordered_ps_done" => h(|_, _, _| Ok(Step::End)),
         "s_barrier" => h(|_, _, _| Ok(Step::Barrier)),
-        "s_branch" => h(|w, op, _| branch_if(w, op, true)),
+        "s_branch" => h(|w, op, _| branch_if(w, op, 0, true)),
         "s_cbranch_scc0" => h(|w, op, _| {
             let t = !w.scc;
-            branch_if(w, op, t)
+            branch_if(w, op, 0, t)
         }),
         "s_cbranch_scc1" => h(|w, op, _| {
             let t = w.scc;
-            branch_if(w, op, t)
+            branch_if(w, op, 0, t)
         }),
         "s_cbranch_vccz" => h(|w, op, _| {
             let t = w.vcc() == 0;
-            branch_if(w, op, t)
+            branch_if(w, op, 0, t)
         }),
         "s_cbranch_vccnz" => h(|w, op, _| {
             let t = w.vcc() != 0;
-            branch_if(w, op, t)
+            branch_if(w, op, 0, t)
         }),
         "s_cbranch_execz" => h(|w, op, _| {
             let t = w.exec() == 0;
-            branch_if(w, op, t)
+            branch_if(w, op, 0, t)
         }),
         "s_cbranch_execnz" => h(|w, op, _| {
             let t = w.exec() != 0;
-            branch_if(w, op, t)
+            branch_if(w, op, 0, t)
         }),
         "s_trap" => h(|w, op, _| Err(Fault::new(FaultKind::Trap(w.read_s32(op.src(0)) & 0xff)))),
+        "s_sethalt" | "s_setkill" => h(|w, op, _| {
+            if w.read_s32(op.src(0)) & 1 == 0 {
+                return Ok(Step::Next);
+            }
+            Err(Fault::unsupported(format!(
+                "{} 1 ({} the wave)",
+                op.mnemonic(),
+                if op.mnemonic() == "s_sethalt" {
+                    "halting"
+                } else {
+                    "killing"
+                }
+            )))
+        }),
+        "s_sendmsg" | "s_sendmsghalt" => h(|w, op, _| {
+            let id = w.read_s32(op.src(0)) & 15;
+            if id == 1 && op.mnemonic() == "s_sendmsg" {
+                return Ok(Step::Next);
+            }
+            Err(Fault::unsupported(format!(
+                "{} with message {} ({id})",
+                op.mnemonic(),
+                message_name(id)
+            )))
+        }),
+        "s_set_gpr_idx_off" => h(|w, _, _| {
+            w.mode &= !MODE_GPR_IDX_EN;
+            Ok(Step::Next)
+        }),
+        "s_set_gpr_idx_mode" => h(|w, op, _| {
+            let k = w.read_s32(op.src(0)) & 15;
+            let m0 = (w.m0() & 0xffff_0fff) | k << 12;
+            w.set_s32(sreg::M0, m0);
+            Ok(Step::Next)
+        }),
         _ => None,
     }
 }
 
-#[allow(dead_code)]
-fn _env_used(_: &Env<'_>) {}
+/// `(ssrc0 << N) + ssrc1` on 64 bits (the shift keeps the bits it moves
+/// past bit 31), SCC = the sum does not fit 32 bits.
+#[inline]
+fn lshl_add<const N: u32>(a: u64, b: u64, scc: &mut bool) -> u64 {
+    let t = (a << N) + b;
+    *scc = t >> 32 != 0;
+    t & 0xffff_ffff
+}
+
+/// Whole-quad mode: every nibble with a bit set becomes all ones.
+#[inline]
+fn wqm(a: u64) -> u64 {
+    (0..16).fold(0, |r, i| {
+        if (a >> (4 * i)) & 15 != 0 {
+            r | 15 << (4 * i)
+        } else {
+            r
+        }
+    })
+}
+
+/// One bit per nibble: set when the nibble has any bit set.
+#[inline]
+fn quadmask(a: u64) -> u64 {
+    (0..16).fold(0, |r, i| r | u64::from((a >> (4 * i)) & 15 != 0) << i)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,53 +1,427 @@
 //! Scalar memory: SMRD (GCN 1.0/1.1) and SMEM (GCN 1.2/1.4).
 //!
-//! Semantics follow `GcnInstrsSmrd.md` and `GcnInstrsSmem.md`. Loads
-//! complete at once (a functional model); the address is
-//! `SBASE + OFFSET` with the low two bits cleared. On GCN 1.0/1.1 an
-//! immediate offset counts dwords, on GCN 1.2/1.4 bytes.
+//! Semantics follow `GcnInstrsSmrd.md` and `GcnInstrsSmem.md`. Memory
+//! operations complete at once (a functional model, so `s_waitcnt` has
+//! nothing to wait for).
+//!
+//! Addresses: `SBASE + OFFSET` with the low two bits of the sum cleared
+//! (scalar memory is dword-granular). The offset:
+//! - SMRD (GCN 1.0/1.1): an immediate counts dwords, an SGPR bytes, the
+//!   GCN 1.1 32-bit literal dwords;
+//! - SMEM GCN 1.2: an unsigned 20-bit immediate or an SGPR, in bytes;
+//! - SMEM GCN 1.4: a signed 21-bit immediate or an SGPR, in bytes, or
+//!   both (SOE: the SGPR operand plus `offset:`).
+//!
+//! `s_load_*`/`s_store_*`/`s_atomic_*`: SBASE is a 64-bit address (bits
+//! 48-63 ignored). `s_buffer_*`: SBASE is a 4-SGPR buffer resource: base
+//! = bits 0-47, stride = word 1 bits 16-29, num_records = word 2; the
+//! offset is relative to the base and each dword whose offset is not below
+//! `num_records` (bytes; `num_records * stride` when the stride is not 0)
+//! is out of range: loads give 0, stores and atomics are dropped (an
+//! out-of-range atomic returns 0).
+//!
+//! `s_memtime`/`s_memrealtime` return the wave's executed-instruction count
+//! (`Wave::steps`, including the instruction itself): monotonically
+//! increasing, not a clock. Cache control (`s_dcache_*`, `s_atc_probe*`)
+//! does nothing: there are no caches.
+//!
+//! GCN 1.4 `s_scratch_*`: the CLRX address `SBASE + (OFFSET & ~3) +
+//! (SGPR & ~3) * 64`, with OFFSET the immediate (or `offset:`) and SGPR the
+//! register operand.
+//!
+//! Atomics (GCN 1.4; CLRX also encodes the buffer atomics on GCN 1.2, where
+//! the hardware has none: those rows have no handler there) are host
+//! atomics through [`crate::memory::Allocation`]; a 64-bit atomic must be
+//! 8-byte aligned. With `glc` the old value goes to the first SDATA
+//! register(s).
 
-use gcn_asm::decode::Operand;
-use gcn_asm::isa::InstrRow;
+use gcn_asm::decode::{MemFlags, Operand};
+use gcn_asm::isa::{Encoding, InstrRow};
 use gcn_asm::GcnVersion;
 
-use super::{Env, Fault, Handler, Op, Step, Wave};
+use super::{Env, Fault, Handler, Op, Src, Step, Wave};
 
 /// Coerces a closure to a [`Handler`].
 const fn h(f: Handler) -> Option<Handler> {
     Some(f)
 }
 
-/// The byte offset operand 2 gives.
-fn offset(w: &Wave, op: &Op, env: &Env<'_>) -> u64 {
+/// Sign-extends the 21-bit GCN 1.4 SMEM offset.
+#[inline]
+fn sext21(v: u32) -> i64 {
+    i64::from(((v << 11) as i32) >> 11)
+}
+
+/// The byte offset of operand 2 (see the module text).
+#[inline]
+fn offset(w: &Wave, op: &Op) -> i64 {
+    let version = op.instr.version;
+    let smrd = op.instr.row.encoding == Encoding::Smrd;
+    let gcn14 = version.is_gcn14();
     match op.operand(2) {
-        Operand::Imm(v) if !env.version.is_gcn12_or_later() => u64::from(v) * 4,
-        Operand::Literal(v) => u64::from(v) * 4,
-        _ => u64::from(w.read_s32(op.src(2))),
+        Operand::Imm(v) if smrd => i64::from(v) * 4,
+        Operand::Literal(v) => i64::from(v) * 4,
+        Operand::Imm(v) if gcn14 => sext21(v),
+        Operand::Imm(v) => i64::from(v),
+        _ => {
+            let m = &op.instr.mods.mem;
+            let extra = if m.flags.contains(MemFlags::SMEM_OFFSET) {
+                sext21(m.offset as u32)
+            } else {
+                0
+            };
+            i64::from(w.read_s32(op.src(2))) + extra
+        }
     }
+}
+
+/// The 64-bit address of `s_load_*`/`s_store_*`/`s_atomic_*`.
+#[inline]
+fn address(w: &Wave, op: &Op) -> u64 {
+    let base = w.s64(op.reg(1)) & 0xffff_ffff_ffff;
+    base.wrapping_add(offset(w, op) as u64) & !3
+}
+
+/// A buffer resource: base address and the byte range of valid offsets.
+#[derive(Clone, Copy)]
+struct Resource {
+    base: u64,
+    limit: u64,
+}
+
+impl Resource {
+    #[inline]
+    fn of(w: &Wave, op: &Op) -> Self {
+        let r = usize::from(op.reg(1));
+        let w0 = w.sgpr[r & 127];
+        let w1 = w.sgpr[(r + 1) & 127];
+        let w2 = w.sgpr[(r + 2) & 127];
+        let stride = u64::from((w1 >> 16) & 0x3fff);
+        let records = u64::from(w2);
+        Resource {
+            base: u64::from(w0) | (u64::from(w1 & 0xffff) << 32),
+            limit: if stride == 0 {
+                records
+            } else {
+                records * stride
+            },
+        }
+    }
+
+    /// The address of the dword at byte `offset`, or `None` out of range.
+    #[inline]
+    fn dword(self, offset: u64) -> Option<u64> {
+        (offset < self.limit).then(|| self.base.wrapping_add(offset))
+    }
+}
+
+/// The buffer offset (dword-aligned; a negative offset wraps and is out of
+/// range).
+#[inline]
+fn buffer_offset(w: &Wave, op: &Op) -> u64 {
+    (offset(w, op) as u64) & !3
 }
 
 /// `s_load_dword*`: `count` dwords from SBASE + OFFSET into SDATA.
 fn load(w: &mut Wave, op: &Op, env: &mut Env<'_>, count: u16) -> Result<Step, Fault> {
-    let base = w.s64(op.reg(1)) & 0xffff_ffff_ffff;
-    let addr = (base + offset(w, op, env)) & !3;
+    let addr = address(w, op);
     let dst = op.reg(0);
     for i in 0..count {
-        let v = env.mem.read_u32(addr + 4 * u64::from(i))?;
+        let v = env.mem.read_u32(addr.wrapping_add(4 * u64::from(i)))?;
         w.set_s32(dst + i, v);
     }
     Ok(Step::Next)
 }
 
+/// `s_buffer_load_dword*`.
+fn buffer_load(w: &mut Wave, op: &Op, env: &mut Env<'_>, count: u16) -> Result<Step, Fault> {
+    let res = Resource::of(w, op);
+    let off = buffer_offset(w, op);
+    let dst = op.reg(0);
+    let mut v = [0u32; 16];
+    for (i, slot) in v.iter_mut().enumerate().take(usize::from(count)) {
+        if let Some(a) = res.dword(off.wrapping_add(4 * i as u64)) {
+            *slot = env.mem.read_u32(a)?;
+        }
+    }
+    // Written after every read: SDATA may overlap the resource.
+    for i in 0..count {
+        w.set_s32(dst + i, v[usize::from(i)]);
+    }
+    Ok(Step::Next)
+}
+
+/// `s_store_dword*`.
+fn store(w: &mut Wave, op: &Op, env: &mut Env<'_>, count: u16) -> Result<Step, Fault> {
+    let addr = address(w, op);
+    let src = op.reg(0);
+    for i in 0..count {
+        let v = w.read_s32(Src::Sgpr(src + i));
+        env.mem.write_u32(addr.wrapping_add(4 * u64::from(i)), v)?;
+    }
+    Ok(Step::Next)
+}
+
+/// `s_buffer_store_dword*`.
+fn buffer_store(w: &mut Wave, op: &Op, env: &mut Env<'_>, count: u16) -> Result<Step, Fault> {
+    let res = Resource::of(w, op);
+    let off = buffer_offset(w, op);
+    let src = op.reg(0);
+    for i in 0..count {
+        if let Some(a) = res.dword(off.wrapping_add(4 * u64::from(i))) {
+            env.mem.write_u32(a, w.read_s32(Src::Sgpr(src + i)))?;
+        }
+    }
+    Ok(Step::Next)
+}
+
+/// GCN 1.4 `s_scratch_load_dword*`/`s_scratch_store_dword*` address.
+fn scratch_address(w: &Wave, op: &Op) -> u64 {
+    let base = w.s64(op.reg(1)) & 0xffff_ffff_ffff;
+    let (imm, sgpr) = match op.operand(2) {
+        Operand::Imm(v) => (sext21(v), 0),
+        _ => {
+            let m = &op.instr.mods.mem;
+            let imm = if m.flags.contains(MemFlags::SMEM_OFFSET) {
+                sext21(m.offset as u32)
+            } else {
+                0
+            };
+            (imm, u64::from(w.read_s32(op.src(2)) & !3) * 64)
+        }
+    };
+    base.wrapping_add((imm as u64) & !3).wrapping_add(sgpr) & !3
+}
+
+fn scratch_load(w: &mut Wave, op: &Op, env: &mut Env<'_>, count: u16) -> Result<Step, Fault> {
+    let addr = scratch_address(w, op);
+    let dst = op.reg(0);
+    for i in 0..count {
+        let v = env.mem.read_u32(addr.wrapping_add(4 * u64::from(i)))?;
+        w.set_s32(dst + i, v);
+    }
+    Ok(Step::Next)
+}
+
+fn scratch_store(w: &mut Wave, op: &Op, env: &mut Env<'_>, count: u16) -> Result<Step, Fault> {
+    let addr = scratch_address(w, op);
+    let src = op.reg(0);
+    for i in 0..count {
+        let v = w.read_s32(Src::Sgpr(src + i));
+        env.mem.write_u32(addr.wrapping_add(4 * u64::from(i)), v)?;
+    }
+    Ok(Step::Next)
+}
+
+/// Atomic operation codes.
+mod atom {
+    pub const SWAP: u8 = 0;
+    pub const CMPSWAP: u8 = 1;
+    pub const ADD: u8 = 2;
+    pub const SUB: u8 = 3;
+    pub const SMIN: u8 = 4;
+    pub const UMIN: u8 = 5;
+    pub const SMAX: u8 = 6;
+    pub const UMAX: u8 = 7;
+    pub const AND: u8 = 8;
+    pub const OR: u8 = 9;
+    pub const XOR: u8 = 10;
+    pub const INC: u8 = 11;
+    pub const DEC: u8 = 12;
+}
+
+/// The new memory value of atomic `K` on 32 (`X2 = false`) or 64 bits.
+#[inline]
+fn apply<const K: u8, const X2: bool>(old: u64, data: u64, cmp: u64) -> u64 {
+    let signed = |v: u64| {
+        if X2 {
+            v as i64
+        } else {
+            i64::from(v as u32 as i32)
+        }
+    };
+    let r = match K {
+        atom::SWAP => data,
+        atom::CMPSWAP => {
+            if old == cmp {
+                data
+            } else {
+                old
+            }
+        }
+        atom::ADD => old.wrapping_add(data),
+        atom::SUB => old.wrapping_sub(data),
+        atom::SMIN => {
+            if signed(data) < signed(old) {
+                data
+            } else {
+                old
+            }
+        }
+        atom::UMIN => old.min(data),
+        atom::SMAX => {
+            if signed(data) > signed(old) {
+                data
+            } else {
+                old
+            }
+        }
+        atom::UMAX => old.max(data),
+        atom::AND => old & data,
+        atom::OR => old | data,
+        atom::XOR => old ^ data,
+        atom::INC => {
+            if old < data {
+                old + 1
+            } else {
+                0
+            }
+        }
+        // DEC: (old <= data && old != 0) ? old - 1 : data.
+        _ => {
+            if old != 0 && old <= data {
+                old - 1
+            } else {
+                data
+            }
+        }
+    };
+    if X2 {
+        r
+    } else {
+        r & 0xffff_ffff
+    }
+}
+
+/// `s_atomic_*` (`BUF = false`) and `s_buffer_atomic_*`.
+fn atomic<const K: u8, const BUF: bool, const X2: bool>(
+    w: &mut Wave,
+    op: &Op,
+    env: &mut Env<'_>,
+) -> Result<Step, Fault> {
+    let addr = if BUF {
+        Resource::of(w, op).dword(buffer_offset(w, op))
+    } else {
+        Some(address(w, op))
+    };
+    let d = op.reg(0);
+    let (data, cmp) = match (K == atom::CMPSWAP, X2) {
+        (false, false) => (u64::from(w.read_s32(Src::Sgpr(d))), 0),
+        (false, true) => (w.s64(d), 0),
+        (true, false) => (
+            u64::from(w.read_s32(Src::Sgpr(d))),
+            u64::from(w.read_s32(Src::Sgpr(d + 1))),
+        ),
+        (true, true) => (w.s64(d), w.s64(d + 2)),
+    };
+    let old = match addr {
+        None => 0,
+        Some(a) if X2 => {
+            let (alloc, off) = env.mem.find(a, 8)?;
+            if off & 7 != 0 {
+                return Err(Fault::unsupported(format!(
+                    "{} at {a:#x}: a 64-bit atomic must be 8-byte aligned",
+                    op.mnemonic()
+                )));
+            }
+            alloc.atomic_u64(off, |old| apply::<K, X2>(old, data, cmp))
+        }
+        Some(a) => {
+            let (alloc, off) = env.mem.find(a, 4)?;
+            u64::from(alloc.atomic_u32(off, |old| apply::<K, X2>(u64::from(old), data, cmp) as u32))
+        }
+    };
+    if op.instr.mods.glc {
+        if X2 {
+            w.set_s64(d, old);
+        } else {
+            w.set_s32(d, old as u32);
+        }
+    }
+    Ok(Step::Next)
+}
+
+/// `s_memtime`/`s_memrealtime`: the wave's instruction count.
+fn memtime(w: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Step, Fault> {
+    let t = w.steps;
+    w.set_s64(op.reg(0), t);
+    Ok(Step::Next)
+}
+
+/// The arms of the atomics: `OP => K` for the four spellings of each.
+macro_rules! atomics {
+    ($name:expr, $( $k:ident : $a:literal $a2:literal $b:literal $b2:literal ),* $(,)?) => {
+        match $name {
+            $(
+                $a => h(|w, op, env| atomic::<{ atom::$k }, false, false>(w, op, env)),
+                $a2 => h(|w, op, env| atomic::<{ atom::$k }, false, true>(w, op, env)),
+                $b => h(|w, op, env| atomic::<{ atom::$k }, true, false>(w, op, env)),
+                $b2 => h(|w, op, env| atomic::<{ atom::$k }, true, true>(w, op, env)),
+            )*
+            _ => None,
+        }
+    };
+}
+
 /// The handler of a scalar memory row.
-pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
-    match row.mnemonic {
+pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
+    let name = row.mnemonic;
+    if name.contains("atomic") {
+        // The hardware has scalar atomics from GCN 1.4 on only.
+        if !version.is_gcn14() {
+            return None;
+        }
+        return atomics!(name,
+            SWAP: "s_atomic_swap" "s_atomic_swap_x2" "s_buffer_atomic_swap" "s_buffer_atomic_swap_x2",
+            CMPSWAP: "s_atomic_cmpswap" "s_atomic_cmpswap_x2" "s_buffer_atomic_cmpswap" "s_buffer_atomic_cmpswap_x2",
+            ADD: "s_atomic_add" "s_atomic_add_x2" "s_buffer_atomic_add" "s_buffer_atomic_add_x2",
+            SUB: "s_atomic_sub" "s_atomic_sub_x2" "s_buffer_atomic_sub" "s_buffer_atomic_sub_x2",
+            SMIN: "s_atomic_smin" "s_atomic_smin_x2" "s_buffer_atomic_smin" "s_buffer_atomic_smin_x2",
+            UMIN: "s_atomic_umin" "s_atomic_umin_x2" "s_buffer_atomic_umin" "s_buffer_atomic_umin_x2",
+            SMAX: "s_atomic_smax" "s_atomic_smax_x2" "s_buffer_atomic_smax" "s_buffer_atomic_smax_x2",
+            UMAX: "s_atomic_umax" "s_atomic_umax_x2" "s_buffer_atomic_umax" "s_buffer_atomic_umax_x2",
+            AND: "s_atomic_and" "s_atomic_and_x2" "s_buffer_atomic_and" "s_buffer_atomic_and_x2",
+            OR: "s_atomic_or" "s_atomic_or_x2" "s_buffer_atomic_or" "s_buffer_atomic_or_x2",
+            XOR: "s_atomic_xor" "s_atomic_xor_x2" "s_buffer_atomic_xor" "s_buffer_atomic_xor_x2",
+            INC: "s_atomic_inc" "s_atomic_inc_x2" "s_buffer_atomic_inc" "s_buffer_atomic_inc_x2",
+            DEC: "s_atomic_dec" "s_atomic_dec_x2" "s_buffer_atomic_dec" "s_buffer_atomic_dec_x2",
+        );
+    }
+    match name {
         "s_load_dword" => h(|w, op, env| load(w, op, env, 1)),
         "s_load_dwordx2" => h(|w, op, env| load(w, op, env, 2)),
         "s_load_dwordx4" => h(|w, op, env| load(w, op, env, 4)),
         "s_load_dwordx8" => h(|w, op, env| load(w, op, env, 8)),
         "s_load_dwordx16" => h(|w, op, env| load(w, op, env, 16)),
-        "s_dcache_inv" | "s_dcache_inv_vol" | "s_dcache_wb" | "s_dcache_wb_vol" => {
-            h(|_, _, _| Ok(Step::Next))
-        }
+        "s_buffer_load_dword" => h(|w, op, env| buffer_load(w, op, env, 1)),
+        "s_buffer_load_dwordx2" => h(|w, op, env| buffer_load(w, op, env, 2)),
+        "s_buffer_load_dwordx4" => h(|w, op, env| buffer_load(w, op, env, 4)),
+        "s_buffer_load_dwordx8" => h(|w, op, env| buffer_load(w, op, env, 8)),
+        "s_buffer_load_dwordx16" => h(|w, op, env| buffer_load(w, op, env, 16)),
+        "s_store_dword" => h(|w, op, env| store(w, op, env, 1)),
+        "s_store_dwordx2" => h(|w, op, env| store(w, op, env, 2)),
+        "s_store_dwordx4" => h(|w, op, env| store(w, op, env, 4)),
+        "s_buffer_store_dword" => h(|w, op, env| buffer_store(w, op, env, 1)),
+        "s_buffer_store_dwordx2" => h(|w, op, env| buffer_store(w, op, env, 2)),
+        "s_buffer_store_dwordx4" => h(|w, op, env| buffer_store(w, op, env, 4)),
+        "s_scratch_load_dword" => h(|w, op, env| scratch_load(w, op, env, 1)),
+        "s_scratch_load_dwordx2" => h(|w, op, env| scratch_load(w, op, env, 2)),
+        "s_scratch_load_dwordx4" => h(|w, op, env| scratch_load(w, op, env, 4)),
+        "s_scratch_store_dword" => h(|w, op, env| scratch_store(w, op, env, 1)),
+        "s_scratch_store_dwordx2" => h(|w, op, env| scratch_store(w, op, env, 2)),
+        "s_scratch_store_dwordx4" => h(|w, op, env| scratch_store(w, op, env, 4)),
+        "s_memtime" | "s_memrealtime" => h(memtime),
+        "s_dcache_inv"
+        | "s_dcache_inv_vol"
+        | "s_dcache_wb"
+        | "s_dcache_wb_vol"
+        | "s_dcache_discard"
+        | "s_dcache_discard_x2"
+        | "s_atc_probe"
+        | "s_atc_probe_buffer" => h(|_, _, _| Ok(Step::Next)),
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests;

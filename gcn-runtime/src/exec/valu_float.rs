@@ -8,7 +8,7 @@
 use gcn_asm::isa::InstrRow;
 use gcn_asm::GcnVersion;
 
-use super::vector::{binary_f32, ternary_f32};
+use super::vector::binary_f32;
 use super::{Handler, Step};
 
 /// Coerces a closure to a [`Handler`].
@@ -28,7 +28,7 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
             Ok(Step::Next)
         }),
         "v_fma_f32" => h(|w, op, _| {
-            ternary_f32(w, op, f32::mul_add);
+            super::vector::fma_f32(w, op);
             Ok(Step::Next)
         }),
         _ => None,

@@ -128,6 +128,9 @@ pub fn sdwa_select(v: u32, sel: u8, sext: bool) -> u32 {
 /// selection and sign extension applied; no float modifiers.
 #[inline]
 pub fn src_u32(w: &Wave, op: &Op, s: usize) -> Lanes {
+    if plain_form(op) {
+        return lanes_u32(w, op.slot_src(s));
+    }
     let mut v = lanes_u32(w, op.slot_src(s));
     match op.instr.form {
         Form::Dpp if s == 0 => {
@@ -160,18 +163,46 @@ pub fn src_u32(w: &Wave, op: &Op, s: usize) -> Lanes {
     v
 }
 
-/// Source slot `s` as 64 lanes of f32 with abs and neg applied.
+/// True when the form has no lane permutation or selection (the fast
+/// paths read and write registers directly).
 #[inline]
+fn plain_form(op: &Op) -> bool {
+    matches!(op.instr.form, Form::Native | Form::Vop3)
+}
+
+/// Source slot `s` as 64 lanes of f32 with abs and neg applied.
+#[inline(always)]
 pub fn src_f32(w: &Wave, op: &Op, s: usize) -> [f32; WAVE_SIZE] {
-    let v = src_u32(w, op, s);
+    let mut out = [0f32; WAVE_SIZE];
+    src_f32_into(w, op, s, &mut out);
+    out
+}
+
+/// [`src_f32`] into `out`.
+#[inline(always)]
+pub fn src_f32_into(w: &Wave, op: &Op, s: usize, out: &mut [f32; WAVE_SIZE]) {
     let m = &op.instr.mods;
     let abs = m.abs >> s & 1 != 0;
     let neg = m.neg >> s & 1 != 0;
-    let (and, xor) = (
-        if abs { 0x7fff_ffff } else { u32::MAX },
-        if neg { 0x8000_0000 } else { 0 },
-    );
-    v.map(|x| f32::from_bits((x & and) ^ xor))
+    let and = if abs { 0x7fff_ffff } else { u32::MAX };
+    let xor = if neg { 0x8000_0000 } else { 0 };
+    if plain_form(op) {
+        match op.slot_src(s) {
+            Src::Vgpr(r) => {
+                let row = &w.vgpr[usize::from(r)];
+                for (o, &x) in out.iter_mut().zip(row) {
+                    *o = f32::from_bits((x & and) ^ xor);
+                }
+            }
+            Src::Special(super::sreg::LDS_DIRECT) => out.fill(0.0),
+            other => out.fill(f32::from_bits((w.read_s32(other) & and) ^ xor)),
+        }
+        return;
+    }
+    let v = src_u32(w, op, s);
+    for (o, &x) in out.iter_mut().zip(&v) {
+        *o = f32::from_bits((x & and) ^ xor);
+    }
 }
 
 /// Source slot `s` as 64 lanes of 64 bits (no modifiers).
@@ -309,11 +340,36 @@ pub fn omod_clamp_f64(x: f64, omod: u8, clamp: bool) -> f64 {
 #[inline]
 pub fn write_f32(w: &mut Wave, op: &Op, values: &[f32; WAVE_SIZE]) {
     let m = &op.instr.mods;
-    let bits: Lanes = if m.omod == 0 && !m.clamp {
-        values.map(f32::to_bits)
-    } else {
-        values.map(|x| omod_clamp_f32(x, m.omod, m.clamp).to_bits())
-    };
+    let (omod, clamp) = (m.omod, m.clamp);
+    if plain_form(op) {
+        let mask = w.exec();
+        let dst = usize::from(op.reg(usize::from(op.vdst)));
+        let row = &mut w.vgpr[dst];
+        if omod == 0 && !clamp {
+            if mask == u64::MAX {
+                for (r, &v) in row.iter_mut().zip(values) {
+                    *r = v.to_bits();
+                }
+            } else {
+                for (lane, (r, &v)) in row.iter_mut().zip(values).enumerate() {
+                    if mask >> lane & 1 != 0 {
+                        *r = v.to_bits();
+                    }
+                }
+            }
+        } else {
+            for (lane, (r, &v)) in row.iter_mut().zip(values).enumerate() {
+                if mask >> lane & 1 != 0 {
+                    *r = omod_clamp_f32(v, omod, clamp).to_bits();
+                }
+            }
+        }
+        return;
+    }
+    let mut bits = [0u32; WAVE_SIZE];
+    for (b, &v) in bits.iter_mut().zip(values) {
+        *b = omod_clamp_f32(v, omod, clamp).to_bits();
+    }
     write_u32(w, op, &bits);
 }
 
@@ -363,17 +419,22 @@ pub fn mask_of(pred: impl Fn(usize) -> bool) -> u64 {
 /// `D = f(S0)` over u32 lanes.
 #[inline]
 pub fn unary_u32(w: &mut Wave, op: &Op, f: impl Fn(u32) -> u32) {
-    let a = src_u32(w, op, 0);
-    write_u32(w, op, &a.map(f));
+    let mut a = src_u32(w, op, 0);
+    for x in a.iter_mut() {
+        *x = f(*x);
+    }
+    write_u32(w, op, &a);
 }
 
 /// `D = f(S0, S1)` over u32 lanes.
 #[inline]
 pub fn binary_u32(w: &mut Wave, op: &Op, f: impl Fn(u32, u32) -> u32) {
-    let a = src_u32(w, op, 0);
+    let mut a = src_u32(w, op, 0);
     let b = src_u32(w, op, 1);
-    let r: Lanes = std::array::from_fn(|l| f(a[l], b[l]));
-    write_u32(w, op, &r);
+    for (x, &y) in a.iter_mut().zip(&b) {
+        *x = f(*x, y);
+    }
+    write_u32(w, op, &a);
 }
 
 /// `D = f(S0, S1, S2)` over u32 lanes.
@@ -389,27 +450,34 @@ pub fn ternary_u32(w: &mut Wave, op: &Op, f: impl Fn(u32, u32, u32) -> u32) {
 /// `D = f(S0)` over f32 lanes.
 #[inline]
 pub fn unary_f32(w: &mut Wave, op: &Op, f: impl Fn(f32) -> f32) {
-    let a = src_f32(w, op, 0);
-    write_f32(w, op, &a.map(f));
+    let mut a = src_f32(w, op, 0);
+    for x in a.iter_mut() {
+        *x = f(*x);
+    }
+    write_f32(w, op, &a);
 }
 
 /// `D = f(S0, S1)` over f32 lanes.
 #[inline]
 pub fn binary_f32(w: &mut Wave, op: &Op, f: impl Fn(f32, f32) -> f32) {
-    let a = src_f32(w, op, 0);
+    let mut a = src_f32(w, op, 0);
     let b = src_f32(w, op, 1);
-    let r: [f32; WAVE_SIZE] = std::array::from_fn(|l| f(a[l], b[l]));
-    write_f32(w, op, &r);
+    for (x, &y) in a.iter_mut().zip(&b) {
+        *x = f(*x, y);
+    }
+    write_f32(w, op, &a);
 }
 
 /// `D = f(S0, S1, S2)` over f32 lanes.
 #[inline]
 pub fn ternary_f32(w: &mut Wave, op: &Op, f: impl Fn(f32, f32, f32) -> f32) {
-    let a = src_f32(w, op, 0);
+    let mut a = src_f32(w, op, 0);
     let b = src_f32(w, op, 1);
     let c = src_f32(w, op, 2);
-    let r: [f32; WAVE_SIZE] = std::array::from_fn(|l| f(a[l], b[l], c[l]));
-    write_f32(w, op, &r);
+    for l in 0..WAVE_SIZE {
+        a[l] = f(a[l], b[l], c[l]);
+    }
+    write_f32(w, op, &a);
 }
 
 #[cfg(test)]
@@ -452,5 +520,129 @@ mod tests {
         assert_eq!(sdwa_place(0xab, 0x1111_1111, 2, 0), 0x00ab_0000);
         assert_eq!(sdwa_place(0x80, 0, 0, 1), 0xffff_ff80);
         assert_eq!(sdwa_place(0x1234, 0, 5, 0), 0x1234_0000);
+    }
+}
+
+/// Fused multiply-add of 64 f32 lanes, `a * b + c` rounded once.
+///
+/// Rust's `mul_add` is exact everywhere, but without the FMA instructions
+/// enabled at compile time it calls a software routine that is an order of
+/// magnitude slower than the rest of an instruction; so the hardware
+/// instructions are used when the host CPU has them (checked at run time,
+/// cached by the standard library).
+#[inline]
+pub fn fma_f32_lanes(
+    a: &[f32; WAVE_SIZE],
+    b: &[f32; WAVE_SIZE],
+    c: &[f32; WAVE_SIZE],
+) -> [f32; WAVE_SIZE] {
+    let mut out = [0f32; WAVE_SIZE];
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("fma") {
+        // SAFETY: `fma_f32_x86` only needs the FMA instructions, which the
+        // check above has just found on this CPU.
+        unsafe { fma_f32_x86(a, b, c, &mut out) };
+        return out;
+    }
+    for l in 0..WAVE_SIZE {
+        out[l] = a[l].mul_add(b[l], c[l]);
+    }
+    out
+}
+
+/// Fused multiply-add of 64 f64 lanes (see [`fma_f32_lanes`]).
+#[inline]
+pub fn fma_f64_lanes(
+    a: &[f64; WAVE_SIZE],
+    b: &[f64; WAVE_SIZE],
+    c: &[f64; WAVE_SIZE],
+) -> [f64; WAVE_SIZE] {
+    let mut out = [0f64; WAVE_SIZE];
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("fma") {
+        // SAFETY: as in `fma_f32_lanes`: the CPU has the FMA instructions.
+        unsafe { fma_f64_x86(a, b, c, &mut out) };
+        return out;
+    }
+    for l in 0..WAVE_SIZE {
+        out[l] = a[l].mul_add(b[l], c[l]);
+    }
+    out
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "fma")]
+fn fma_f32_x86(
+    a: &[f32; WAVE_SIZE],
+    b: &[f32; WAVE_SIZE],
+    c: &[f32; WAVE_SIZE],
+    out: &mut [f32; WAVE_SIZE],
+) {
+    for l in 0..WAVE_SIZE {
+        out[l] = a[l].mul_add(b[l], c[l]);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "fma")]
+fn fma_f64_x86(
+    a: &[f64; WAVE_SIZE],
+    b: &[f64; WAVE_SIZE],
+    c: &[f64; WAVE_SIZE],
+    out: &mut [f64; WAVE_SIZE],
+) {
+    for l in 0..WAVE_SIZE {
+        out[l] = a[l].mul_add(b[l], c[l]);
+    }
+}
+
+/// `D = fma(S0, S1, S2)` over f32 lanes (one rounding).
+#[inline]
+pub fn fma_f32(w: &mut Wave, op: &Op) {
+    let mut a = [0f32; WAVE_SIZE];
+    let mut b = [0f32; WAVE_SIZE];
+    let mut c = [0f32; WAVE_SIZE];
+    src_f32_into(w, op, 0, &mut a);
+    src_f32_into(w, op, 1, &mut b);
+    src_f32_into(w, op, 2, &mut c);
+    let r = fma_f32_lanes(&a, &b, &c);
+    write_f32(w, op, &r);
+}
+
+#[cfg(test)]
+mod fma_tests {
+    use super::*;
+
+    #[test]
+    fn hardware_and_software_fma_agree_on_single_rounding_cases() {
+        // a*b+c where a separate multiply and add would round twice.
+        let x = 1.0f32 + f32::EPSILON;
+        let cases = [
+            (x, x, -1.0f32),
+            (f32::MAX, 2.0, -f32::MAX),
+            (1e-30, 1e-30, 0.0),
+            (f32::INFINITY, 0.0, 1.0),
+            (-0.0, 0.0, -0.0),
+        ];
+        let mut a = [0f32; WAVE_SIZE];
+        let mut b = [0f32; WAVE_SIZE];
+        let mut c = [0f32; WAVE_SIZE];
+        for (i, &(x, y, z)) in cases.iter().enumerate() {
+            a[i] = x;
+            b[i] = y;
+            c[i] = z;
+        }
+        let r = fma_f32_lanes(&a, &b, &c);
+        for (i, &(x, y, z)) in cases.iter().enumerate() {
+            let want = x.mul_add(y, z);
+            assert!(
+                r[i].to_bits() == want.to_bits() || (r[i].is_nan() && want.is_nan()),
+                "case {i}"
+            );
+        }
+        // The single rounding is visible: (1+e)^2 - 1 = 2e + e^2 exactly.
+        assert_eq!(r[0], 2.0 * f32::EPSILON + f32::EPSILON * f32::EPSILON);
+        let d = fma_f64_lanes(&[1.5; WAVE_SIZE], &[2.0; WAVE_SIZE], &[0.25; WAVE_SIZE]);
+        assert_eq!(d[63], 3.25);
     }
 }

@@ -1,0 +1,199 @@
+//! Emulator speed: an ALU-bound kernel (lane operations per second on one
+//! core), a vector add over 16 M floats against a plain Rust loop (one
+//! thread and all threads), and the scaling of a many-work-group dispatch
+//! over host threads.
+//!
+//! `cargo bench -p gcn-runtime --bench emulator`; the ratios are computed
+//! from the times criterion prints in the same run.
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use gcn_runtime::gcn_asm::{assemble, AssembleOptions, GcnVersion};
+use gcn_runtime::kernel::{ArgValue, Dispatch};
+use gcn_runtime::{LaunchOptions, Memory, Program};
+
+/// Iterations of the ALU loop body (8 v_fma_f32 each).
+const ALU_ITERATIONS: u32 = 1000;
+
+fn alu_source() -> String {
+    format!(
+        r#"
+.gallium
+.gpu tonga
+.kernel alu
+    .args
+        .arg out, global, 8
+        .arg griddim
+        .arg gridoffset
+    .config
+        .dims x
+        .tgsize
+.text
+alu:
+    s_load_dwordx2 s[6:7], s[0:1], 0x24
+    s_movk_i32 s8, {ALU_ITERATIONS}
+    v_mov_b32 v1, 0.25
+    v_mov_b32 v2, 1.0
+    v_mov_b32 v3, 0.5
+loop:
+    v_fma_f32 v1, v1, v3, v2
+    v_fma_f32 v2, v2, v3, v1
+    v_fma_f32 v1, v1, v3, v2
+    v_fma_f32 v2, v2, v3, v1
+    v_fma_f32 v1, v1, v3, v2
+    v_fma_f32 v2, v2, v3, v1
+    v_fma_f32 v1, v1, v3, v2
+    v_fma_f32 v2, v2, v3, v1
+    s_sub_u32 s8, s8, 1
+    s_cmp_lg_u32 s8, 0
+    s_cbranch_scc1 loop
+    s_waitcnt lgkmcnt(0)
+    v_lshlrev_b32 v0, 2, v0
+    v_mov_b32 v4, s7
+    v_add_u32 v0, vcc, s6, v0
+    v_addc_u32 v4, vcc, v4, 0, vcc
+    v_mov_b32 v5, v0
+    flat_store_dword v[5:6], v2
+    s_endpgm
+"#
+    )
+}
+
+const VADD_SOURCE: &str = r#"
+.gallium
+.gpu tonga
+.kernel vadd
+    .args
+        .arg a, global, 8
+        .arg b, global, 8
+        .arg c, global, 8
+        .arg griddim
+        .arg gridoffset
+    .config
+        .dims x
+        .tgsize
+.text
+vadd:
+    s_load_dword s2, s[0:1], 0x18
+    s_load_dwordx4 s[8:11], s[0:1], 0x24
+    s_load_dwordx2 s[12:13], s[0:1], 0x34
+    s_waitcnt lgkmcnt(0)
+    s_mul_i32 s2, s2, s4
+    v_add_u32 v0, vcc, s2, v0
+    v_lshlrev_b32 v0, 2, v0
+    v_mov_b32 v5, s9
+    v_add_u32 v4, vcc, s8, v0
+    v_addc_u32 v5, vcc, v5, 0, vcc
+    flat_load_dword v1, v[4:5]
+    v_mov_b32 v5, s11
+    v_add_u32 v4, vcc, s10, v0
+    v_addc_u32 v5, vcc, v5, 0, vcc
+    flat_load_dword v2, v[4:5]
+    s_waitcnt vmcnt(0)
+    v_add_f32 v1, v1, v2
+    v_mov_b32 v5, s13
+    v_add_u32 v4, vcc, s12, v0
+    v_addc_u32 v5, vcc, v5, 0, vcc
+    flat_store_dword v[4:5], v1
+    s_endpgm
+"#;
+
+fn load(memory: &Memory, source: &str) -> Program {
+    let binary = assemble(source, &AssembleOptions::default())
+        .expect("benchmark kernel assembles")
+        .gallium_bytes()
+        .expect("Gallium binary");
+    Program::load(memory, &binary, GcnVersion::Gcn1_2).expect("loads")
+}
+
+fn alu(c: &mut Criterion) {
+    let memory = Memory::default();
+    let program = load(&memory, &alu_source());
+    let groups = 64u32;
+    let out = memory.buffer_zeroed::<f32>(groups as usize * 64).unwrap();
+    let dispatch = Dispatch::new_1d(groups * 64, 64);
+    let args = [ArgValue::Pointer(out.ptr())];
+    let one = LaunchOptions {
+        threads: Some(1),
+        ..LaunchOptions::default()
+    };
+    let stats = program.launch("alu", &args, &dispatch, &one).unwrap();
+    let mut g = c.benchmark_group("alu");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(stats.lane_ops));
+    g.bench_function("fma_loop_1_thread", |b| {
+        b.iter(|| program.launch("alu", &args, &dispatch, &one).unwrap())
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("scaling");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(stats.lane_ops));
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut threads = vec![1];
+    while threads.last().is_some_and(|&t| t * 2 <= cores) {
+        threads.push(threads.last().unwrap() * 2);
+    }
+    if threads.last() != Some(&cores) {
+        threads.push(cores);
+    }
+    for t in threads {
+        let options = LaunchOptions {
+            threads: Some(t),
+            ..LaunchOptions::default()
+        };
+        g.bench_with_input(BenchmarkId::new("fma_loop_threads", t), &t, |b, _| {
+            b.iter(|| program.launch("alu", &args, &dispatch, &options).unwrap())
+        });
+    }
+    g.finish();
+}
+
+fn vector_add(c: &mut Criterion) {
+    const N: usize = 16 << 20;
+    let memory = Memory::default();
+    let program = load(&memory, VADD_SOURCE);
+    let a: Vec<f32> = (0..N).map(|i| i as f32).collect();
+    let b: Vec<f32> = (0..N).map(|i| (N - i) as f32 * 0.5).collect();
+    let da = memory.buffer_from_slice(&a).unwrap();
+    let db = memory.buffer_from_slice(&b).unwrap();
+    let dc = memory.buffer_zeroed::<f32>(N).unwrap();
+    let args = [
+        ArgValue::Pointer(da.ptr()),
+        ArgValue::Pointer(db.ptr()),
+        ArgValue::Pointer(dc.ptr()),
+    ];
+    let dispatch = Dispatch::new_1d(N as u32, 256);
+    let mut g = c.benchmark_group("vector_add_16M");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(N as u64));
+    let mut host = vec![0f32; N];
+    g.bench_function("rust_loop", |bench| {
+        bench.iter(|| {
+            for ((c, a), b) in host.iter_mut().zip(&a).zip(&b) {
+                *c = *a + *b;
+            }
+            std::hint::black_box(&host);
+        })
+    });
+    for (name, threads) in [
+        ("emulator_1_thread", Some(1)),
+        ("emulator_all_threads", None),
+    ] {
+        let options = LaunchOptions {
+            threads,
+            ..LaunchOptions::default()
+        };
+        g.bench_function(name, |bench| {
+            bench.iter(|| program.launch("vadd", &args, &dispatch, &options).unwrap())
+        });
+    }
+    g.finish();
+    let result = dc.to_vec();
+    assert!(result
+        .iter()
+        .zip(a.iter().zip(&b))
+        .all(|(c, (a, b))| *c == a + b));
+}
+
+criterion_group!(benches, alu, vector_add);
+criterion_main!(benches);

@@ -1,0 +1,287 @@
+"""The test cases: which kernel, how it is dispatched, its deterministic
+inputs and which buffers are outputs (with their tolerance in ULP).
+
+Read by reference.py, which runs every case under pocl and writes
+cases.json and data/. Tolerances for libclc math are twice the OpenCL 1.2
+bound (section 7.4): the reference (pocl) and the GPU code (libclc) may
+each be that far from the exact value.
+"""
+
+import numpy as np
+
+U8, I8, U16, I16 = np.uint8, np.int8, np.uint16, np.int16
+U32, I32, U64, I64 = np.uint32, np.int32, np.uint64, np.int64
+F32, F64 = np.float32, np.float64
+TYPE_NAMES = {U8: "u8", I8: "i8", U16: "u16", I16: "i16", U32: "u32", I32: "i32",
+              U64: "u64", I64: "i64", F32: "f32", F64: "f64"}
+
+
+def buf(array):
+    return {"kind": "buffer", "data": np.ascontiguousarray(array)}
+
+
+def zero(dtype, count):
+    return {"kind": "zero", "dtype": dtype, "count": count}
+
+
+def local(size):
+    return {"kind": "local", "size": size}
+
+
+def scalar(dtype, *values):
+    return {"kind": "scalar", "dtype": dtype, "values": list(values)}
+
+
+def out(arg, dtype, ulp=0):
+    return {"arg": arg, "dtype": dtype, "ulp": ulp}
+
+
+def case(name, source, kernel, glob, loc, args, outputs, offset=(0, 0, 0)):
+    dims = len(glob)
+    pad = lambda v, fill: list(v) + [fill] * (3 - len(v))
+    return {"name": name, "source": f"src/{source}", "kernel": kernel,
+            "global": pad(glob, 1), "local": pad(loc, 1), "offset": list(offset),
+            "dims": dims, "args": args, "outputs": outputs}
+
+
+def rng(seed):
+    return np.random.default_rng(seed)
+
+
+def nonzero(a, fill=1):
+    a = a.copy()
+    a[a == 0] = fill
+    return a
+
+
+def floats(r, n, lo, hi, dtype=F32):
+    return r.uniform(lo, hi, n).astype(dtype)
+
+
+def build():
+    cs = []
+    n = 256
+    r = rng(1)
+    cs.append(case("int_arith", "int_ops.cl", "int_arith", [n], [64],
+                   [buf(r.integers(-30000, 30000, n, dtype=I32)),
+                    buf(nonzero(r.integers(-300, 300, n, dtype=I32), 7)), zero(I32, 10 * n)],
+                   [out(2, I32)]))
+    r = rng(2)
+    cs.append(case("uint_arith", "int_ops.cl", "uint_arith", [n], [64],
+                   [buf(r.integers(0, 2**32, n, dtype=U32)),
+                    buf(nonzero(np.where(np.arange(n) % 2 == 0, r.integers(0, 2**32, n),
+                                         r.integers(0, 1000, n)).astype(U32), 3)),
+                    zero(U32, 10 * n)],
+                   [out(2, U32)]))
+    r = rng(3)
+    cs.append(case("long_arith", "int_ops.cl", "long_arith", [n], [64],
+                   [buf(r.integers(-2**40, 2**40, n, dtype=I64)),
+                    buf(nonzero(r.integers(-2**20, 2**20, n, dtype=I64), 5)), zero(I64, 9 * n)],
+                   [out(2, I64)]))
+    r = rng(4)
+    cs.append(case("ulong_arith", "int_ops.cl", "ulong_arith", [n], [64],
+                   [buf(r.integers(0, 2**64, n, dtype=U64, endpoint=False)),
+                    buf(nonzero(np.where(np.arange(n) % 2 == 0, r.integers(0, 2**63, n),
+                                         r.integers(0, 100000, n)).astype(U64), 9)),
+                    zero(U64, 8 * n)],
+                   [out(2, U64)]))
+    r = rng(5)
+    a8 = r.integers(-127, 128, n, dtype=I8)
+    b8 = nonzero(r.integers(-128, 128, n).astype(I8), 3)
+    cs.append(case("small_int_arith", "int_ops.cl", "small_int_arith", [n], [64],
+                   [buf(a8), buf(b8), buf(r.integers(-32768, 32768, n, dtype=I16)),
+                    buf(nonzero(r.integers(-32768, 32768, n).astype(I16), 11)),
+                    buf(r.integers(0, 256, n, dtype=U8)),
+                    zero(I8, 4 * n), zero(I16, 4 * n), zero(U8, 2 * n)],
+                   [out(5, I8), out(6, I16), out(7, U8)]))
+
+    r = rng(6)
+    cs.append(case("float_arith", "float_ops.cl", "float_arith", [n], [64],
+                   [buf(floats(r, n, -100, 100)), buf(floats(r, n, -100, 100)),
+                    buf(floats(r, n, -100, 100)), zero(F32, 6 * n)],
+                   [out(3, F32)]))
+    r = rng(7)
+    b = floats(r, n, 0.01, 1000) * np.where(r.integers(0, 2, n) == 0, -1, 1).astype(F32)
+    cs.append(case("float_div", "float_ops.cl", "float_div", [n], [64],
+                   [buf(floats(r, n, -1e4, 1e4)), buf(b), zero(F32, n)],
+                   [out(2, F32, ulp=6)]))
+    r = rng(8)
+    a = floats(r, n, -50, 50)
+    a[:32] = np.arange(-8, 8, 0.5, dtype=F32)  # halfway cases for round/rint
+    cs.append(case("float_round", "float_ops.cl", "float_round", [n], [64],
+                   [buf(a), buf(floats(r, n, -50, 50)), zero(F32, 8 * n)],
+                   [out(2, F32)]))
+    r = rng(9)
+    cs.append(case("double_arith", "double_ops.cl", "double_arith", [n], [64],
+                   [buf(floats(r, n, -1e3, 1e3, F64)),
+                    buf(floats(r, n, 0.5, 1e3, F64) * np.where(r.integers(0, 2, n), 1, -1)),
+                    zero(F64, 8 * n)],
+                   [out(2, F64)]))
+    r = rng(10)
+    cs.append(case("double_sqrt", "double_ops.cl", "double_sqrt", [n], [64],
+                   [buf(floats(r, n, 0, 1e6, F64)), zero(F64, n)],
+                   [out(1, F64, ulp=2)]))
+
+    r = rng(11)
+    cs.append(case("convert_int_float", "convert.cl", "convert_int_float", [n], [64],
+                   [buf(r.integers(-2**31, 2**31, n, dtype=I32)),
+                    buf(floats(r, n, -2e9, 2e9)),
+                    zero(F32, 2 * n), zero(I32, 3 * n), zero(U32, n)],
+                   [out(2, F32), out(3, I32), out(4, U32)]))
+    r = rng(12)
+    cs.append(case("convert_fp64", "convert.cl", "convert_fp64", [n], [64],
+                   [buf((r.standard_normal(n) * 10.0 ** r.integers(-20, 20, n)).astype(F32)),
+                    buf(floats(r, n, -1e6, 1e6, F64)),
+                    zero(F64, 2 * n), zero(F32, n), zero(I64, n)],
+                   [out(2, F64), out(3, F32), out(4, I64)]))
+    r = rng(13)
+    cs.append(case("convert_sat", "convert.cl", "convert_sat", [n], [64],
+                   [buf(r.integers(-100000, 100000, n, dtype=I32)), buf(floats(r, n, -50, 300)),
+                    zero(U8, 2 * n), zero(I8, n), zero(U16, n), zero(I16, n)],
+                   [out(2, U8), out(3, I8), out(4, U16), out(5, I16)]))
+
+    r = rng(14)
+    cs.append(case("math_sqrt", "math.cl", "math_sqrt", [n], [64],
+                   [buf(floats(r, n, 0.001, 1000)), zero(F32, n), zero(F32, n)],
+                   [out(1, F32, ulp=6), out(2, F32, ulp=4)]))
+    r = rng(15)
+    cs.append(case("math_exp_log", "math.cl", "math_exp_log", [n], [64],
+                   [buf(floats(r, n, -10, 10)), zero(F32, n), zero(F32, n), zero(F32, n),
+                    zero(F32, n)],
+                   [out(1, F32, ulp=6), out(2, F32, ulp=6), out(3, F32, ulp=6),
+                    out(4, F32, ulp=6)]))
+    r = rng(16)
+    cs.append(case("math_trig", "math.cl", "math_trig", [n], [64],
+                   [buf(floats(r, n, -10, 10)), zero(F32, n), zero(F32, n), zero(F32, n)],
+                   [out(1, F32, ulp=8), out(2, F32, ulp=8), out(3, F32, ulp=10)]))
+    r = rng(17)
+    cs.append(case("math_pow", "math.cl", "math_pow", [n], [64],
+                   [buf(floats(r, n, 0.01, 10)), buf(floats(r, n, -5, 5)), zero(F32, n)],
+                   [out(2, F32, ulp=32)]))
+    r = rng(18)
+    cs.append(case("math_hyp_atan2", "math.cl", "math_hyp_atan2", [n], [64],
+                   [buf(floats(r, n, -5, 5)), buf(floats(r, n, -5, 5)), zero(F32, n),
+                    zero(F32, n)],
+                   [out(2, F32, ulp=10), out(3, F32, ulp=12)]))
+    r = rng(19)
+    cs.append(case("math_double", "math.cl", "math_double", [n], [64],
+                   [buf(floats(r, n, -20, 20, F64)), zero(F64, n), zero(F64, n)],
+                   [out(1, F64, ulp=6), out(2, F64, ulp=8)]))
+
+    r = rng(20)
+    cs.append(case("vec_float4", "vectors.cl", "vec_float4", [n], [64],
+                   [buf(floats(r, 4 * n, -100, 100)), buf(floats(r, 4 * n, -100, 100)),
+                    zero(F32, 8 * n)],
+                   [out(2, F32)]))
+    r = rng(21)
+    cs.append(case("vec_int2", "vectors.cl", "vec_int2", [n], [64],
+                   [buf(r.integers(-20000, 20000, 2 * n, dtype=I32)), scalar(I32, 3, -7),
+                    zero(I32, 4 * n)],
+                   [out(2, I32)]))
+    r = rng(22)
+    cs.append(case("vec_float3", "vectors.cl", "vec_float3", [n], [64],
+                   [buf(floats(r, 3 * n, -100, 100)), scalar(F32, 1.5, -0.25, 3.0, 0.0),
+                    zero(F32, 3 * n)],
+                   [out(2, F32)]))
+
+    r = rng(23)
+    cs.append(case("reduce_sum", "local_mem.cl", "reduce_sum", [1024], [64],
+                   [buf(r.integers(-100000, 100000, 1024, dtype=I32)), zero(I32, 16),
+                    local(64 * 4)],
+                   [out(1, I32)]))
+    r = rng(24)
+    cs.append(case("prefix_scan", "local_mem.cl", "prefix_scan", [512], [128],
+                   [buf(r.integers(-1000, 1000, 512, dtype=I32)), zero(I32, 512)],
+                   [out(1, I32)]))
+    r = rng(25)
+    cs.append(case("transpose", "local_mem.cl", "transpose", [64, 48], [16, 16],
+                   [buf(floats(r, 64 * 48, -1, 1)), zero(F32, 64 * 48), scalar(I32, 64),
+                    scalar(I32, 48)],
+                   [out(1, F32)]))
+
+    r = rng(26)
+    cs.append(case("atomic_hist", "atomics.cl", "atomic_hist", [4096], [64],
+                   [buf(r.integers(0, 2**32, 4096, dtype=U32)), zero(I32, 16)],
+                   [out(1, I32)]))
+    r = rng(27)
+    cs.append(case("atomic_minmax", "atomics.cl", "atomic_minmax", [1000], [100],
+                   [buf(r.integers(-2**31, 2**31, 1000, dtype=I32)),
+                    buf(np.array([2**31 - 1, -2**31, 0, 0, 0, -1, 0x12345678, -1], dtype=I32))],
+                   [out(1, I32)]))
+    r = rng(28)
+    cs.append(case("atomic_cas_add", "atomics.cl", "atomic_cas_add", [256], [64],
+                   [buf(r.integers(-1000, 1000, 256, dtype=I32)), zero(I32, 1)],
+                   [out(1, I32)]))
+    r = rng(29)
+    cs.append(case("local_hist", "atomics.cl", "local_hist", [512], [128],
+                   [buf(r.integers(0, 2**20, 512, dtype=U32)), zero(U32, 4 * 16)],
+                   [out(1, U32)]))
+
+    r = rng(30)
+    cs.append(case("collatz", "control.cl", "collatz", [256], [64],
+                   [buf(r.integers(1, 100000, 256, dtype=U32)), zero(U32, 256)],
+                   [out(1, U32)]))
+    cs.append(case("mandelbrot", "control.cl", "mandelbrot", [64, 32], [8, 8],
+                   [zero(I32, 64 * 32), scalar(F32, -2.0), scalar(F32, -1.0),
+                    scalar(F32, 0.0625), scalar(I32, 64)],
+                   [out(0, I32)]))
+    r = rng(31)
+    cs.append(case("branches", "control.cl", "branches", [256], [64],
+                   [buf(r.integers(-1000, 1000, 256, dtype=I32)), zero(I32, 256)],
+                   [out(1, I32)]))
+    r = rng(32)
+    cs.append(case("ptr_arith", "control.cl", "ptr_arith", [256], [64],
+                   [buf(r.integers(0, 1024, 256, dtype=I64)),
+                    buf(r.integers(-10**6, 10**6, 1024, dtype=I32)), zero(I64, 512)],
+                   [out(2, I64)]))
+    r = rng(33)
+    cs.append(case("ptr_chase", "control.cl", "ptr_chase", [256], [64],
+                   [buf(r.permutation(256).astype(I32)), zero(I32, 256), scalar(I32, 7)],
+                   [out(1, I32)]))
+    r = rng(34)
+    cs.append(case("private_array", "private.cl", "private_array", [256], [64],
+                   [buf(r.integers(-10000, 10000, 256, dtype=I32)), zero(I32, 256)],
+                   [out(1, I32)]))
+
+    cs.append(case("grid2d", "grids.cl", "grid2d", [32, 12], [8, 4],
+                   [zero(I32, 8 * 32 * 12)], [out(0, I32)]))
+    cs.append(case("grid3d", "grids.cl", "grid3d", [8, 6, 4], [4, 3, 2],
+                   [zero(I32, 4 * 8 * 6 * 4)], [out(0, I32)]))
+    cs.append(case("global_offset", "grids.cl", "global_offset", [16, 8], [8, 4],
+                   [zero(I32, 4 * 16 * 8)], [out(0, I32)], offset=(5, 3, 0)))
+    r = rng(35)
+    cs.append(case("partial_wave_100", "grids.cl", "partial_wave", [700], [100],
+                   [buf(floats(r, 700, -10, 10)), zero(F32, 700), scalar(U32, 650)],
+                   [out(1, F32)]))
+    cs.append(case("partial_wave_48", "grids.cl", "partial_wave", [480], [48],
+                   [buf(floats(r, 480, -10, 10)), zero(F32, 480), scalar(U32, 470)],
+                   [out(1, F32)]))
+    r = rng(36)
+    cs.append(case("many_groups", "grids.cl", "many_groups", [16384], [64],
+                   [buf(r.integers(0, 2**32, 16384, dtype=U32)),
+                    buf(r.integers(0, 2**32, 16384, dtype=U32)), zero(U32, 16384)],
+                   [out(2, U32)]))
+
+    r = rng(37)
+    cs.append(case("crc32_nibble", "constants.cl", "crc32_nibble", [256], [64],
+                   [buf(r.integers(0, 2**32, 256, dtype=U32)), zero(U32, 256)],
+                   [out(1, U32)]))
+    r = rng(38)
+    cs.append(case("blur5", "constants.cl", "blur5", [256], [64],
+                   [buf(floats(r, 256, -1, 1)), zero(F32, 256), scalar(I32, 256)],
+                   [out(1, F32)]))
+    r = rng(39)
+    cs.append(case("poly_const", "constants.cl", "poly_const", [256], [64],
+                   [buf(np.array([1.0, -0.5, 0.25, 0.125, -0.0625, 0.03125], dtype=F32)),
+                    scalar(I32, 5), buf(floats(r, 256, -2, 2)), zero(F32, 256)],
+                   [out(3, F32)]))
+
+    cs.append(case("scalar_args", "scalar_args.cl", "scalar_args", [4], [4],
+                   [zero(I64, 4 * 20), scalar(I8, -5), scalar(I32, -123456),
+                    scalar(I16, -1234), scalar(U32, 0xdeadbeef), scalar(I64, -0x123456789ab),
+                    scalar(F32, 3.25), scalar(F64, -2.5e10), scalar(I32, 1, -2, 3, -4),
+                    scalar(U8, 200), scalar(U64, 0xfedcba9876543210),
+                    scalar(F32, 0.5, -1.75, 8.0, 0.0), scalar(U16, 65000),
+                    scalar(F32, 1.0e-3)],
+                   [out(0, I64)]))
+    return cs
