@@ -1,0 +1,672 @@
+//! `gcnrun`: runs a kernel of a GalliumCompute binary (or of CLRX source,
+//! assembled first) in the emulator.
+//!
+//! ```text
+//! gcnrun [-g DEVICE | -A ARCH] BINARY KERNEL [ARG]... --global X[,Y[,Z]] [--local X[,Y[,Z]]]
+//!        [--offset X[,Y[,Z]]] [--out N=FILE]... [--max-steps N] [--threads N]
+//! ```
+//!
+//! One `ARG` per argument the caller supplies (every `.arg` of semantic
+//! `general`, in `.arg` order):
+//!
+//! | form | for a `.arg` of type | passes |
+//! |---|---|---|
+//! | `TYPE:V[,V…]` | `scalar` | the values, little-endian, in order; TYPE is `u8 i8 u16 i16 u32 i32 u64 i64 f16 f32 f64`; `0x…` is a bit pattern; the rest of the `.arg`'s size is zero-filled |
+//! | `hex:BYTES` | `scalar` | raw bytes (`hex:0100ff00`), zero-filled like the above |
+//! | `@FILE` | `global`, `constant` | a buffer holding FILE's bytes |
+//! | `zero:N` | `global`, `constant` | a buffer of N zero bytes |
+//! | `local:N` | `local` | N bytes of local memory (the kernel gets their offset) |
+//!
+//! Exit status: 0 on success (a one-line summary on standard error); 1 for
+//! a run error (a fault, a bad dispatch shape, a configuration the emulator
+//! cannot run), a file that cannot be read or written (`BINARY`, `@FILE`,
+//! `--out`), a binary that is not a GalliumCompute binary, or source that
+//! does not assemble; 2 for a usage error (options, argument count, kind or
+//! value, unknown kernel, device or architecture).
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::Parser;
+use gcn_asm::gallium::{self, KernelDecl};
+use gcn_asm::{assemble, AssembleOptions, Device, GcnVersion};
+use gcn_runtime::kernel::{ArgError, ArgSemantic, ArgType, ArgValue, Dispatch, LocalMemory};
+use gcn_runtime::launch::{LaunchError, LaunchOptions, DEFAULT_MAX_STEPS};
+use gcn_runtime::memory::{Buffer, Memory};
+use gcn_runtime::program::{LoadError, Program, ProgramKernel};
+
+// The -g/-A options and their resolution, shared with gcnasm and gcndisasm.
+#[path = "../../../gcn-asm/src/bin/common/target.rs"]
+mod target;
+use target::{Selected, TargetArgs};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "gcnrun",
+    version,
+    about = "Runs a kernel of a GalliumCompute binary (or CLRX source) in the GCN emulator",
+    override_usage = "gcnrun [-g DEVICE | -A ARCH] BINARY KERNEL [ARG]... --global X[,Y[,Z]] \
+                      [--local X[,Y[,Z]]] [--offset X[,Y[,Z]]] [--out N=FILE]... \
+                      [--max-steps N] [--threads N]",
+    after_help = "ARG forms: TYPE:V[,V...] (TYPE: u8 i8 u16 i16 u32 i32 u64 i64 f16 f32 f64; \
+                  0x... is a bit pattern), hex:BYTES, @FILE, zero:N (buffers), local:N.\n\
+                  Exit status: 0 success, 1 run or file error, 2 usage error."
+)]
+struct Cli {
+    #[command(flatten)]
+    target: TargetArgs,
+    /// A GalliumCompute binary (`gcnasm -b gallium`, clrxasm), or CLRX
+    /// source, which is assembled first.
+    #[arg(value_name = "BINARY")]
+    binary: PathBuf,
+    /// The kernel to run.
+    #[arg(value_name = "KERNEL")]
+    kernel: String,
+    /// One value per argument the caller supplies, in `.arg` order.
+    #[arg(value_name = "ARG")]
+    args: Vec<String>,
+    /// Global size (work-items) per dimension; the count of values gives the
+    /// dimensions.
+    #[arg(long, value_name = "X[,Y[,Z]]")]
+    global: String,
+    /// Work-group size (default: the largest divisor of the global x size
+    /// that is at most 64, and 1 in y and z).
+    #[arg(long, value_name = "X[,Y[,Z]]")]
+    local: Option<String>,
+    /// Global offset (passed in the `gridoffset` argument).
+    #[arg(long, value_name = "X[,Y[,Z]]")]
+    offset: Option<String>,
+    /// After the run, write the bytes of buffer argument N (0-based, in the
+    /// ARG list) to FILE.
+    #[arg(long = "out", value_name = "N=FILE")]
+    out: Vec<String>,
+    /// Most instructions a wave may execute (ends runaway loops).
+    #[arg(long = "max-steps", value_name = "N")]
+    max_steps: Option<u64>,
+    /// Host threads for work-groups (default: one per core).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    threads: Option<u32>,
+}
+
+/// Why gcnrun stops: a usage error (exit 2) or a run/file error (exit 1).
+enum Failure {
+    Usage(String),
+    Run(String),
+}
+
+fn usage(message: impl Into<String>) -> Failure {
+    Failure::Usage(message.into())
+}
+
+fn run_error(message: impl Into<String>) -> Failure {
+    Failure::Run(message.into())
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(&cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Usage(m)) => {
+            eprintln!("gcnrun: error: {m}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Run(m)) => {
+            eprintln!("gcnrun: error: {m}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// A user argument, as the command line gives it.
+enum Value {
+    /// By value: the bytes, zero-filled to the `.arg`'s size.
+    Scalar(Vec<u8>),
+    /// A buffer holding a file's bytes.
+    File(PathBuf),
+    /// A buffer of zero bytes.
+    Zero(u64),
+    /// Local memory.
+    Local(u32),
+}
+
+/// One argument the caller supplies, with what the usage message shows.
+struct UserArg {
+    /// Its index among all `.arg`s.
+    index: usize,
+    name: String,
+    record: gallium::KernelArg,
+    declaration: String,
+}
+
+fn run(cli: &Cli) -> Result<(), Failure> {
+    let selected = cli.target.selected().map_err(usage)?;
+    let requested: Option<GcnVersion> = match selected {
+        Selected::Device(d) => Some(d.version()),
+        Selected::Arch(v) => Some(v),
+        Selected::Default => None,
+    };
+    let path = &cli.binary;
+    let bytes = std::fs::read(path).map_err(|e| run_error(format!("{}: {e}", path.display())))?;
+    let memory = Memory::default();
+    let (program, decls) = load(&memory, path, &bytes, &cli.target, requested)?;
+    let signature_of = |kernel: &ProgramKernel| {
+        let decl = decls.iter().find(|d| d.name == kernel.name);
+        signature(kernel, &user_args(kernel, decl))
+    };
+    let kernel = program.kernel(&cli.kernel).map_err(|e| {
+        let mut m = e.to_string();
+        for k in program.kernels() {
+            m.push('\n');
+            m.push_str(&signature_of(k));
+        }
+        usage(m)
+    })?;
+    let decl = decls.iter().find(|d| d.name == kernel.name);
+    let user = user_args(kernel, decl);
+    let signature = signature(kernel, &user);
+
+    // Everything the command line says is checked before any file is read.
+    if cli.args.len() != user.len() {
+        return Err(usage(format!(
+            "kernel '{}' takes {} argument{} but {} {} given\n{signature}",
+            kernel.name,
+            user.len(),
+            if user.len() == 1 { "" } else { "s" },
+            cli.args.len(),
+            if cli.args.len() == 1 { "was" } else { "were" },
+        )));
+    }
+    let values = cli
+        .args
+        .iter()
+        .zip(&user)
+        .enumerate()
+        .map(|(i, (text, arg))| {
+            parse_arg(text, arg).map_err(|m| {
+                usage(format!(
+                    "ARG {i} (`{text}`) for argument '{}': {m}\n{signature}",
+                    arg.name
+                ))
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let dispatch = parse_dispatch(cli)?;
+    let mut outs = Vec::new();
+    for spec in &cli.out {
+        let (n, file) = spec
+            .split_once('=')
+            .filter(|(_, f)| !f.is_empty())
+            .ok_or_else(|| usage(format!("--out {spec}: expected N=FILE")))?;
+        let n: usize = n
+            .trim()
+            .parse()
+            .map_err(|_| usage(format!("--out {spec}: `{n}` is not an argument number")))?;
+        match values.get(n) {
+            Some(Value::File(_) | Value::Zero(_)) => outs.push((n, PathBuf::from(file))),
+            Some(_) => {
+                return Err(usage(format!(
+                    "--out {spec}: ARG {n} (`{}`) is not a buffer (@FILE or zero:N)\n{signature}",
+                    cli.args[n]
+                )))
+            }
+            None => {
+                return Err(usage(format!(
+                    "--out {spec}: there is no ARG {n} (the kernel takes {})\n{signature}",
+                    values.len()
+                )))
+            }
+        }
+    }
+
+    // Device memory for the buffers, then the values the launch takes.
+    let mut buffers: Vec<Option<Buffer<u8>>> = Vec::with_capacity(values.len());
+    let mut launch_values = Vec::with_capacity(values.len());
+    for value in &values {
+        let (buffer, v) = match value {
+            Value::Scalar(b) => (None, ArgValue::Scalar(b.clone())),
+            Value::Local(n) => (None, ArgValue::Local(LocalMemory(*n))),
+            Value::File(file) => {
+                let data = std::fs::read(file)
+                    .map_err(|e| run_error(format!("{}: {e}", file.display())))?;
+                let b = memory
+                    .buffer_from_slice(&data)
+                    .map_err(|e| run_error(format!("{}: {e}", file.display())))?;
+                let p = b.ptr();
+                (Some(b), ArgValue::Pointer(p))
+            }
+            Value::Zero(n) => {
+                let len = usize::try_from(*n)
+                    .map_err(|_| run_error(format!("zero:{n}: too large for this host")))?;
+                let b = memory
+                    .buffer_zeroed::<u8>(len)
+                    .map_err(|e| run_error(format!("zero:{n}: {e}")))?;
+                let p = b.ptr();
+                (Some(b), ArgValue::Pointer(p))
+            }
+        };
+        buffers.push(buffer);
+        launch_values.push(v);
+    }
+
+    let options = LaunchOptions {
+        max_steps: cli.max_steps.unwrap_or(DEFAULT_MAX_STEPS),
+        threads: cli.threads.map(|t| t as usize),
+    };
+    let stats = program
+        .launch(&kernel.name, &launch_values, &dispatch, &options)
+        .map_err(|e| match e {
+            // The values were checked against the table above; should the
+            // writer still refuse one, it is the caller's argument.
+            LaunchError::Args(ArgError::BadDispatch(_)) => run_error(e.to_string()),
+            LaunchError::Args(_) | LaunchError::Load(_) => usage(format!("{e}\n{signature}")),
+            _ => run_error(e.to_string()),
+        })?;
+
+    for (n, file) in &outs {
+        if let Some(Some(b)) = buffers.get(*n) {
+            std::fs::write(file, b.to_bytes())
+                .map_err(|e| run_error(format!("{}: {e}", file.display())))?;
+        }
+    }
+    let secs = stats.elapsed.as_secs_f64();
+    eprintln!(
+        "gcnrun: {} on {}: {} work-group{}, {} wave{}, {} instructions, {} lane-ops in {:.3} s ({})",
+        kernel.name,
+        program.version(),
+        stats.work_groups,
+        if stats.work_groups == 1 { "" } else { "s" },
+        stats.waves,
+        if stats.waves == 1 { "" } else { "s" },
+        stats.instructions,
+        stats.lane_ops,
+        secs,
+        rate(stats.lane_ops_per_second()),
+    );
+    Ok(())
+}
+
+/// `1.23 G lane-ops/s`.
+fn rate(per_second: f64) -> String {
+    let (value, unit) = if per_second >= 1e9 {
+        (per_second / 1e9, "G")
+    } else if per_second >= 1e6 {
+        (per_second / 1e6, "M")
+    } else if per_second >= 1e3 {
+        (per_second / 1e3, "k")
+    } else {
+        (per_second, "")
+    };
+    format!(
+        "{value:.2} {unit}{}lane-ops/s",
+        if unit.is_empty() { "" } else { " " }
+    )
+}
+
+/// Reads BINARY: a GalliumCompute binary, or CLRX source assembled as
+/// `gcnasm` would. Returns the program and, for source, the kernels'
+/// declarations (argument names).
+fn load(
+    memory: &Memory,
+    path: &Path,
+    bytes: &[u8],
+    target: &TargetArgs,
+    requested: Option<GcnVersion>,
+) -> Result<(Program, Vec<KernelDecl>), Failure> {
+    let shown = path.display();
+    let binary_error = match gallium::read(bytes) {
+        Ok(binary) => {
+            // A binary does not record its device: -g/-A, else gcnasm's
+            // default device.
+            let version = requested.unwrap_or(Device::CapeVerde.version());
+            let program = Program::from_binary(memory, &binary, version)
+                .map_err(|e| run_error(format!("{shown}: {e}")))?;
+            return Ok((program, Vec::new()));
+        }
+        Err(e) => e.message,
+    };
+    // Not a binary. Text is source; anything else is a binary the reader
+    // refused (source never holds NUL bytes).
+    if bytes.contains(&0) || bytes.starts_with(b"\x7fELF") {
+        return Err(run_error(format!(
+            "{shown}: not a GalliumCompute binary: {binary_error}"
+        )));
+    }
+    let source = String::from_utf8_lossy(bytes);
+    let mut options = AssembleOptions {
+        file_name: shown.to_string(),
+        ..AssembleOptions::default()
+    };
+    match target.selected() {
+        Ok(Selected::Device(d)) => options.device = Some(d),
+        Ok(Selected::Arch(v)) => options.version = Some(v),
+        _ => {}
+    }
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        options.include_dirs.push(dir.to_path_buf());
+    }
+    let assembly = match assemble(&source, &options) {
+        Ok(a) => a,
+        Err(diagnostics) => {
+            let mut text = String::new();
+            for d in &diagnostics.0 {
+                let _ = writeln!(text, "{d}");
+            }
+            eprint!("{text}");
+            return Err(run_error(format!("{shown}: the source does not assemble")));
+        }
+    };
+    for w in &assembly.warnings {
+        eprintln!("{w}");
+    }
+    let binary = assembly
+        .gallium_bytes()
+        .map_err(|e| run_error(format!("{shown}: {e}")))?;
+    // The source's `.gpu`/`.arch` picks the version unless -g/-A does.
+    let version = requested.unwrap_or(assembly.version);
+    if version != assembly.version {
+        eprintln!(
+            "gcnrun: warning: {shown} is assembled for {} (its .gpu/.arch) but runs on {version} (-g/-A)",
+            assembly.version
+        );
+    }
+    let program = Program::load(memory, &binary, version).map_err(|e| match e {
+        LoadError::Gallium(m) => run_error(format!("{shown}: {m}")),
+        e => run_error(format!("{shown}: {e}")),
+    })?;
+    Ok((program, assembly.gallium_decls))
+}
+
+/// The arguments the caller supplies, with names from the source when it
+/// was source (`argN`, N the index among all `.arg`s, otherwise).
+fn user_args(kernel: &ProgramKernel, decl: Option<&KernelDecl>) -> Vec<UserArg> {
+    kernel
+        .args
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| a.record.semantic == ArgSemantic::General)
+        .map(|(i, a)| {
+            let d = decl.and_then(|d| d.args.get(i));
+            UserArg {
+                index: i,
+                name: d
+                    .and_then(|d| d.name.clone())
+                    .unwrap_or_else(|| a.name.to_string()),
+                record: a.record,
+                declaration: d.map_or_else(String::new, |d| d.declaration.clone()),
+            }
+        })
+        .collect()
+}
+
+/// The `.arg` form of a record.
+fn arg_text(r: &gallium::KernelArg) -> String {
+    format!(
+        "{}, {}, {}, {}, {}, {}",
+        r.ty.name(),
+        r.size,
+        r.target_size,
+        r.target_align,
+        if r.sign_extended { "sext" } else { "zext" },
+        r.semantic.name()
+    )
+}
+
+/// What ARG form an argument takes.
+fn arg_form(r: &gallium::KernelArg) -> String {
+    match r.ty {
+        ArgType::Scalar => format!("TYPE:V[,V...] or hex:BYTES, {} bytes", r.size),
+        ArgType::Global | ArgType::Constant => "@FILE or zero:N".to_string(),
+        ArgType::Local => "local:N".to_string(),
+        _ => "(not supported by gcnrun)".to_string(),
+    }
+}
+
+/// The usage message's list of the kernel's `.arg`s.
+fn signature(kernel: &ProgramKernel, user: &[UserArg]) -> String {
+    let mut s = format!("kernel '{}' arguments:", kernel.name);
+    let mut next_user = user.iter().enumerate().peekable();
+    for (i, a) in kernel.args.iter().enumerate() {
+        match next_user.peek() {
+            Some((n, u)) if u.index == i => {
+                let decl = if u.declaration.is_empty() {
+                    format!(".arg {}", arg_text(&u.record))
+                } else {
+                    u.declaration.clone()
+                };
+                let _ = write!(
+                    s,
+                    "\n  ARG {n}: {:<8} {decl:<40}  {}",
+                    u.name,
+                    arg_form(&u.record)
+                );
+                next_user.next();
+            }
+            _ => {
+                let decl = format!(".arg {}", arg_text(&a.record));
+                let _ = write!(s, "\n         {:<8} {decl:<40}  (set by gcnrun)", "");
+            }
+        }
+    }
+    if kernel.args.is_empty() {
+        s.push_str(" none");
+    }
+    s
+}
+
+/// Parses one ARG against its `.arg`.
+fn parse_arg(text: &str, arg: &UserArg) -> Result<Value, String> {
+    let r = &arg.record;
+    let kind = if let Some(file) = text.strip_prefix('@') {
+        if file.is_empty() {
+            return Err("`@` needs a file name".into());
+        }
+        Value::File(PathBuf::from(file))
+    } else {
+        let (form, rest) = text.split_once(':').ok_or_else(|| {
+            "expected TYPE:V[,V...], hex:BYTES, @FILE, zero:N or local:N".to_string()
+        })?;
+        match form {
+            "zero" => Value::Zero(
+                parse_count(rest).ok_or_else(|| format!("`{rest}` is not a byte count"))?,
+            ),
+            "local" => {
+                let n = parse_count(rest)
+                    .and_then(|n| u32::try_from(n).ok())
+                    .ok_or_else(|| format!("`{rest}` is not a byte count"))?;
+                Value::Local(n)
+            }
+            "hex" => Value::Scalar(parse_hex(rest)?),
+            ty => Value::Scalar(parse_scalar(ty, rest)?),
+        }
+    };
+    let want = match r.ty {
+        ArgType::Scalar => "a by-value argument (TYPE:V[,V...] or hex:BYTES)",
+        ArgType::Global | ArgType::Constant => "a buffer (@FILE or zero:N)",
+        ArgType::Local => "local memory (local:N)",
+        ty => {
+            return Err(format!(
+                "{} arguments are not supported by gcnrun",
+                ty.name()
+            ))
+        }
+    };
+    let ok = matches!(
+        (r.ty, &kind),
+        (ArgType::Scalar, Value::Scalar(_))
+            | (
+                ArgType::Global | ArgType::Constant,
+                Value::File(_) | Value::Zero(_)
+            )
+            | (ArgType::Local, Value::Local(_))
+    );
+    if !ok {
+        return Err(format!("a {} argument takes {want}", r.ty.name()));
+    }
+    match kind {
+        Value::Scalar(mut bytes) => {
+            let size = r.size as usize;
+            if bytes.len() > size {
+                return Err(format!(
+                    "{} bytes given for a {size}-byte argument",
+                    bytes.len()
+                ));
+            }
+            bytes.resize(size, 0);
+            Ok(Value::Scalar(bytes))
+        }
+        other => Ok(other),
+    }
+}
+
+/// A byte count: decimal or `0x` hex.
+fn parse_count(text: &str) -> Option<u64> {
+    let t = text.trim();
+    match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16).ok(),
+        None => t.parse().ok(),
+    }
+}
+
+/// `hex:BYTES`: pairs of hex digits, in memory order.
+fn parse_hex(text: &str) -> Result<Vec<u8>, String> {
+    let digits = text.as_bytes();
+    if digits.is_empty() || !digits.len().is_multiple_of(2) {
+        return Err(format!(
+            "`{text}` is not an even, non-zero number of hex digits"
+        ));
+    }
+    digits
+        .chunks(2)
+        .map(|pair| {
+            std::str::from_utf8(pair)
+                .ok()
+                .and_then(|p| u8::from_str_radix(p, 16).ok())
+                .ok_or_else(|| format!("`{text}` is not hex digits"))
+        })
+        .collect()
+}
+
+/// `TYPE:V[,V…]`: each value little-endian, in order.
+fn parse_scalar(ty: &str, values: &str) -> Result<Vec<u8>, String> {
+    let width = match ty {
+        "u8" | "i8" => 1,
+        "u16" | "i16" | "f16" => 2,
+        "u32" | "i32" | "f32" => 4,
+        "u64" | "i64" | "f64" => 8,
+        _ => {
+            return Err(format!(
+                "unknown form `{ty}:` (types: u8 i8 u16 i16 u32 i32 u64 i64 f16 f32 f64; \
+                 or hex:, zero:, local:, @FILE)"
+            ))
+        }
+    };
+    let mut out = Vec::new();
+    for v in values.split(',') {
+        let v = v.trim();
+        let bits =
+            parse_value(ty, width, v).ok_or_else(|| format!("`{v}` is not a valid {ty} value"))?;
+        out.extend_from_slice(&bits.to_le_bytes()[..width]);
+    }
+    Ok(out)
+}
+
+/// The bits of one value of type `ty` (`width` bytes).
+fn parse_value(ty: &str, width: usize, v: &str) -> Option<u64> {
+    let bits = 8 * width as u32;
+    let mask = if bits == 64 {
+        u64::MAX
+    } else {
+        (1 << bits) - 1
+    };
+    // `0x…` is the exact bit pattern, for every type.
+    if let Some(hex) = v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {
+        let b = u64::from_str_radix(hex, 16).ok()?;
+        return (b & !mask == 0).then_some(b);
+    }
+    match ty {
+        "f16" => Some(u64::from(
+            half::f16::from_f64(v.parse::<f64>().ok()?).to_bits(),
+        )),
+        "f32" => Some(u64::from(v.parse::<f32>().ok()?.to_bits())),
+        "f64" => Some(v.parse::<f64>().ok()?.to_bits()),
+        _ if ty.starts_with('u') => {
+            let x: u64 = v.parse().ok()?;
+            (x & !mask == 0).then_some(x)
+        }
+        _ => {
+            let x: i64 = v.parse().ok()?;
+            let min = -(1i128 << (bits - 1));
+            let max = (1i128 << (bits - 1)) - 1;
+            (min..=max)
+                .contains(&i128::from(x))
+                .then_some(x as u64 & mask)
+        }
+    }
+}
+
+/// `X[,Y[,Z]]`: 1 to 3 numbers.
+fn parse_sizes(option: &str, text: &str, min: u32) -> Result<Vec<u32>, Failure> {
+    let parts: Vec<&str> = text.split(',').collect();
+    if parts.is_empty() || parts.len() > 3 {
+        return Err(usage(format!("{option} {text}: expected X[,Y[,Z]]")));
+    }
+    parts
+        .iter()
+        .map(|p| {
+            parse_count(p)
+                .and_then(|n| u32::try_from(n).ok())
+                .filter(|&n| n >= min)
+                .ok_or_else(|| {
+                    usage(format!(
+                        "{option} {text}: `{p}` is not {}",
+                        if min > 0 {
+                            "a size (1 or more)"
+                        } else {
+                            "a number"
+                        }
+                    ))
+                })
+        })
+        .collect()
+}
+
+/// The dispatch from --global, --local and --offset.
+fn parse_dispatch(cli: &Cli) -> Result<Dispatch, Failure> {
+    let global = parse_sizes("--global", &cli.global, 1)?;
+    let dims = global.len();
+    let mut g = [1u32; 3];
+    g[..dims].copy_from_slice(&global);
+    let mut l = [1u32; 3];
+    match &cli.local {
+        Some(text) => {
+            let local = parse_sizes("--local", text, 1)?;
+            if local.len() > dims {
+                return Err(usage(format!(
+                    "--local {text}: {} dimensions for a {dims}-dimensional --global",
+                    local.len()
+                )));
+            }
+            l[..local.len()].copy_from_slice(&local);
+        }
+        // The largest divisor of the x size that fits in one wave.
+        None => {
+            l[0] = (1..=64.min(g[0]))
+                .rev()
+                .find(|d| g[0] % d == 0)
+                .unwrap_or(1)
+        }
+    }
+    let mut o = [0u32; 3];
+    if let Some(text) = &cli.offset {
+        let offset = parse_sizes("--offset", text, 0)?;
+        if offset.len() > dims {
+            return Err(usage(format!(
+                "--offset {text}: {} dimensions for a {dims}-dimensional --global",
+                offset.len()
+            )));
+        }
+        o[..offset.len()].copy_from_slice(&offset);
+    }
+    Ok(Dispatch::new(dims as u32, g, l).with_offset(o))
+}

@@ -1,0 +1,736 @@
+//! The `gcnrun` command line: kernels from source and from Gallium
+//! binaries, every argument form, `--out`, `--offset`, the default
+//! `--local`, 2-D grids, and the exit statuses and messages of errors.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A fresh directory for one test's files.
+fn workdir(test: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("gcnrun")
+        .join(test);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// What a run printed and returned.
+struct Output {
+    code: i32,
+    stderr: String,
+}
+
+/// Runs gcnrun in `dir`.
+fn gcnrun(dir: &Path, args: &[&str]) -> Output {
+    let out = Command::new(env!("CARGO_BIN_EXE_gcnrun"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    Output {
+        code: out.status.code().unwrap_or(-1),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+#[track_caller]
+fn expect(out: &Output, code: i32, parts: &[&str]) {
+    assert_eq!(out.code, code, "exit status; stderr:\n{}", out.stderr);
+    for p in parts {
+        assert!(
+            out.stderr.contains(p),
+            "stderr lacks `{p}`:\n{}",
+            out.stderr
+        );
+    }
+}
+
+/// Assembles `source` into a Gallium binary, as `gcnasm -b gallium`.
+fn gallium(source: &str) -> Vec<u8> {
+    gcn_asm::assemble(source, &gcn_asm::AssembleOptions::default())
+        .unwrap()
+        .gallium_bytes()
+        .unwrap()
+}
+
+fn words(bytes: &[u8]) -> Vec<u32> {
+    bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+/// Copies its whole input buffer (34 dwords: one lane each) to `out`; one
+/// scalar argument per ARG type.
+const DUMP: &str = r#"
+.gallium
+.gpu tonga
+.kernel dump
+    .args
+        .arg out, global, 8
+        .arg a, scalar, 1               # u8
+        .arg b, scalar, 1, 4, 4, sext   # i8
+        .arg c, scalar, 2               # u16
+        .arg d, scalar, 2, 4, 4, sext   # i16
+        .arg e, scalar, 4               # u32
+        .arg f, scalar, 4               # i32
+        .arg g, scalar, 8               # u64
+        .arg h, scalar, 8               # i64
+        .arg i, scalar, 2               # f16
+        .arg j, scalar, 4               # f32
+        .arg k, scalar, 8               # f64
+        .arg l, scalar, 16              # float3
+        .arg m, scalar, 4               # raw bytes
+        .arg griddim
+        .arg gridoffset
+    .config
+        .dims x
+.text
+dump:
+    s_load_dwordx2   s[2:3], s[0:1], 0x24    # out
+    s_waitcnt        lgkmcnt(0)
+    v_lshlrev_b32    v1, 2, v0               # one work-group: local id = dword index
+    v_mov_b32        v3, s1
+    v_add_u32        v2, vcc, s0, v1
+    v_addc_u32       v3, vcc, 0, v3, vcc
+    flat_load_dword  v4, v[2:3]
+    v_mov_b32        v3, s3
+    v_add_u32        v2, vcc, s2, v1
+    v_addc_u32       v3, vcc, 0, v3, vcc
+    s_waitcnt        vmcnt(0) & lgkmcnt(0)
+    flat_store_dword v[2:3], v4
+    s_endpgm
+"#;
+
+const DUMP_ARGS: [&str; 14] = [
+    "zero:136",
+    "u8:200",
+    "i8:-2",
+    "u16:0xbeef",
+    "i16:-3",
+    "u32:4000000000",
+    "i32:-5",
+    "u64:0x1122334455667788",
+    "i64:-6",
+    "f16:1.5",
+    "f32:-2.5",
+    "f64:0.1",
+    "f32:1,2,3",
+    "hex:01020304",
+];
+
+/// The input buffer DUMP_ARGS make with `--global 34 --offset 5`, by hand
+/// from the Gallium ABI (header, then each argument at its target
+/// alignment from byte 36); bytes 36..44 (the pointer) are not compared.
+fn dump_expected() -> Vec<u8> {
+    let mut e = Vec::new();
+    for v in [1u32, 1, 1, 34, 1, 1, 34, 1, 1] {
+        e.extend(v.to_le_bytes());
+    }
+    e.extend([0; 8]); // out
+    e.extend([0xc8, 0, 0, 0]); // u8:200, zext
+    e.extend([0xfe, 0xff, 0xff, 0xff]); // i8:-2, sext
+    e.extend([0xef, 0xbe, 0, 0]); // u16:0xbeef
+    e.extend([0xfd, 0xff, 0xff, 0xff]); // i16:-3, sext
+    e.extend([0x00, 0x28, 0x6b, 0xee]); // 4000000000 = 0xee6b2800
+    e.extend([0xfb, 0xff, 0xff, 0xff]); // -5
+    e.extend([0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11]);
+    e.extend([0xfa, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]); // -6
+    e.extend([0x00, 0x3e, 0, 0]); // f16 1.5 = 0x3e00
+    e.extend([0x00, 0x00, 0x20, 0xc0]); // f32 -2.5 = 0xc0200000
+    e.extend([0x9a, 0x99, 0x99, 0x99, 0x99, 0x99, 0xb9, 0x3f]); // f64 0.1 = 0x3fb999999999999a
+    e.extend([
+        0, 0, 0x80, 0x3f, 0, 0, 0, 0x40, 0, 0, 0x40, 0x40, 0, 0, 0, 0,
+    ]); // 1, 2, 3, (0)
+    e.extend([1, 2, 3, 4]); // hex:01020304
+    e.extend([1, 0, 0, 0]); // griddim
+    e.extend([5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]); // gridoffset 5, 0, 0
+    assert_eq!(e.len(), 136);
+    e
+}
+
+fn check_dump(bytes: &[u8]) {
+    let expected = dump_expected();
+    assert_eq!(bytes.len(), expected.len());
+    assert_eq!(bytes[..36], expected[..36], "header");
+    assert_ne!(bytes[36..44], [0; 8], "the buffer's address");
+    assert_eq!(bytes[44..], expected[44..], "arguments");
+}
+
+fn dump_args<'a>(file: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut v = vec![file, "dump"];
+    v.extend(DUMP_ARGS);
+    v.extend(["--global", "34", "--offset", "5", "--out", "0=dump.bin"]);
+    v.extend(extra);
+    v
+}
+
+#[test]
+fn every_by_value_type_from_source() {
+    let dir = workdir("source");
+    std::fs::write(dir.join("dump.s"), DUMP).unwrap();
+    let out = gcnrun(&dir, &dump_args("dump.s", &[]));
+    // Default --local: 34 (the largest divisor of 34 up to 64): one group.
+    expect(&out, 0, &["dump on GCN1.2: 1 work-group, 1 wave"]);
+    check_dump(&std::fs::read(dir.join("dump.bin")).unwrap());
+}
+
+#[test]
+fn every_by_value_type_from_a_gallium_binary() {
+    let dir = workdir("binary");
+    std::fs::write(dir.join("dump.bin.gallium"), gallium(DUMP)).unwrap();
+    // A binary does not say its device: -g (or -A) does.
+    let out = gcnrun(&dir, &dump_args("dump.bin.gallium", &["-g", "tonga"]));
+    expect(&out, 0, &["dump on GCN1.2"]);
+    check_dump(&std::fs::read(dir.join("dump.bin")).unwrap());
+    let out = gcnrun(&dir, &dump_args("dump.bin.gallium", &["-A", "GCN1.2"]));
+    expect(&out, 0, &["dump on GCN1.2"]);
+    // The usage message names a binary's arguments by position.
+    let out = gcnrun(
+        &dir,
+        &["-g", "tonga", "dump.bin.gallium", "dump", "--global", "34"],
+    );
+    expect(
+        &out,
+        2,
+        &["ARG 0: arg0", "ARG 13: arg13", "(set by gcnrun)"],
+    );
+}
+
+#[test]
+fn values_at_the_edges_of_each_type() {
+    let dir = workdir("edges");
+    std::fs::write(dir.join("dump.s"), DUMP).unwrap();
+    let mut args = dump_args("dump.s", &[]);
+    args[3] = "u8:255";
+    args[4] = "i8:-128";
+    args[5] = "u16:65535";
+    args[6] = "i16:0x8000"; // bit pattern: -32768
+    args[11] = "f16:-inf";
+    args[12] = "f32:NaN";
+    args[13] = "f64:0x8000000000000000"; // -0.0, exactly
+    args[14] = "f32:1e0,2.0,3,0.0"; // all four lanes of a float3 slot
+    expect(&gcnrun(&dir, &args), 0, &[]);
+    let b = std::fs::read(dir.join("dump.bin")).unwrap();
+    let w = words(&b);
+    assert_eq!(w[11], 0xff); // u8 255, zext
+    assert_eq!(w[12], 0xffff_ff80); // i8 -128, sext
+    assert_eq!(w[13], 0xffff);
+    assert_eq!(w[14], 0xffff_8000);
+    assert_eq!(w[21], 0xfc00); // f16 -inf
+    assert_eq!(w[22], 0x7fc0_0000); // f32 NaN (Rust's quiet NaN)
+    assert_eq!((w[23], w[24]), (0, 0x8000_0000));
+    assert_eq!(w[25..29], [0x3f80_0000, 0x4000_0000, 0x4040_0000, 0]);
+}
+
+/// c[i] = a[i] + b[i] on GCN 1.0 (buffer instructions, addr64).
+const VADD: &str = r#"
+.gallium
+.gpu pitcairn
+.kernel vadd
+    .args
+        .arg a, global, 8
+        .arg b, global, 8
+        .arg c, global, 8
+        .arg griddim
+        .arg gridoffset
+    .config
+        .dims x
+.text
+vadd:
+    s_load_dword     s2, s[0:1], 6
+    s_load_dwordx2   s[8:9], s[0:1], 9
+    s_load_dwordx2   s[12:13], s[0:1], 11
+    s_load_dwordx2   s[16:17], s[0:1], 13
+    s_waitcnt        lgkmcnt(0)
+    s_mul_i32        s2, s2, s4
+    v_add_i32        v0, vcc, s2, v0
+    v_lshlrev_b32    v0, 2, v0
+    v_mov_b32        v1, 0
+    s_mov_b32        s10, -1
+    s_mov_b32        s11, 0x27fac
+    s_mov_b32        s14, s10
+    s_mov_b32        s15, s11
+    s_mov_b32        s18, s10
+    s_mov_b32        s19, s11
+    buffer_load_dword v2, v[0:1], s[8:11], 0 addr64
+    buffer_load_dword v3, v[0:1], s[12:15], 0 addr64
+    s_waitcnt        vmcnt(0)
+    v_add_f32        v2, v2, v3
+    buffer_store_dword v2, v[0:1], s[16:19], 0 addr64
+    s_endpgm
+"#;
+
+fn f32_bytes(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+#[test]
+fn file_buffers_and_out() {
+    let dir = workdir("files");
+    let a: Vec<f32> = (0..300).map(|i| i as f32).collect();
+    let b: Vec<f32> = (0..300).map(|i| 0.25 * i as f32).collect();
+    std::fs::write(dir.join("a.bin"), f32_bytes(&a)).unwrap();
+    std::fs::write(dir.join("b.bin"), f32_bytes(&b)).unwrap();
+    std::fs::write(dir.join("vadd.gallium"), gallium(VADD)).unwrap();
+    // No -g: gcnasm's default device, capeverde (GCN 1.0), as the kernel
+    // was written for. Default --local for 300: 60 (5 work-groups).
+    let out = gcnrun(
+        &dir,
+        &[
+            "vadd.gallium",
+            "vadd",
+            "@a.bin",
+            "@b.bin",
+            "zero:1200",
+            "--global",
+            "300",
+            "--out",
+            "2=c.bin",
+            "--out",
+            "0=a-after.bin",
+        ],
+    );
+    expect(
+        &out,
+        0,
+        &["vadd on GCN1.0: 5 work-groups, 5 waves", "lane-ops/s"],
+    );
+    let c = std::fs::read(dir.join("c.bin")).unwrap();
+    let expected: Vec<f32> = (0..300).map(|i| 1.25 * i as f32).collect();
+    assert_eq!(c, f32_bytes(&expected));
+    // An @FILE buffer can be written out too (here: unchanged).
+    assert_eq!(
+        std::fs::read(dir.join("a-after.bin")).unwrap(),
+        f32_bytes(&a)
+    );
+    // The same from source, on the source's .gpu; threads do not matter.
+    std::fs::write(dir.join("vadd.s"), VADD).unwrap();
+    let out = gcnrun(
+        &dir,
+        &[
+            "vadd.s",
+            "vadd",
+            "@a.bin",
+            "@b.bin",
+            "zero:1200",
+            "--global",
+            "300",
+            "--local",
+            "20",
+            "--threads",
+            "1",
+            "--out",
+            "2=c1.bin",
+        ],
+    );
+    expect(&out, 0, &["vadd on GCN1.0: 15 work-groups, 15 waves"]);
+    assert_eq!(std::fs::read(dir.join("c1.bin")).unwrap(), c);
+}
+
+/// Reverses 64 values through a local-memory argument: LDS[tmp + 4i] =
+/// 3i + tmp, barrier, out[i] = LDS[tmp + 4(63 - i)]; `pad` comes first,
+/// so `tmp`'s offset is pad's size.
+const REVERSE: &str = r#"
+.gallium
+.gpu tonga
+.kernel reverse
+    .args
+        .arg out, global, 8
+        .arg pad, local, 4
+        .arg tmp, local, 4
+    .config
+        .dims x
+.text
+reverse:
+    s_load_dwordx2   s[2:3], s[0:1], 0x24    # out
+    s_load_dword     s5, s[0:1], 0x30        # tmp: an LDS offset
+    s_waitcnt        lgkmcnt(0)
+    s_mov_b32        m0, -1
+    v_mul_lo_u32     v1, v0, 3
+    v_add_u32        v1, vcc, s5, v1         # 3i + tmp
+    v_lshlrev_b32    v2, 2, v0
+    v_add_u32        v3, vcc, s5, v2         # tmp + 4i
+    ds_write_b32     v3, v1
+    s_waitcnt        lgkmcnt(0)
+    s_barrier
+    s_add_u32        s6, s5, 252             # tmp + 4*63
+    v_mul_lo_u32     v4, v0, -4
+    v_add_u32        v4, vcc, s6, v4         # tmp + 4(63 - i)
+    ds_read_b32      v5, v4
+    v_mov_b32        v7, s3
+    v_add_u32        v6, vcc, s2, v2
+    v_addc_u32       v7, vcc, 0, v7, vcc
+    s_waitcnt        lgkmcnt(0)
+    flat_store_dword v[6:7], v5
+    s_endpgm
+"#;
+
+#[test]
+fn local_memory_arguments() {
+    let dir = workdir("local");
+    std::fs::write(dir.join("reverse.s"), REVERSE).unwrap();
+    let out = gcnrun(
+        &dir,
+        &[
+            "reverse.s",
+            "reverse",
+            "zero:256",
+            "local:16",
+            "local:256",
+            "--global",
+            "64",
+            "--out",
+            "0=r.bin",
+        ],
+    );
+    expect(&out, 0, &["1 work-group, 1 wave"]);
+    let r = words(&std::fs::read(dir.join("r.bin")).unwrap());
+    let expected: Vec<u32> = (0..64).map(|i| 3 * (63 - i) + 16).collect();
+    assert_eq!(r, expected);
+    // Too little local memory: the LDS access past it is a run error.
+    let out = gcnrun(
+        &dir,
+        &[
+            "reverse.s",
+            "reverse",
+            "zero:256",
+            "local:16",
+            "local:128",
+            "--global",
+            "64",
+        ],
+    );
+    expect(
+        &out,
+        1,
+        &[
+            "gcnrun: error: kernel 'reverse'",
+            "ds_write_b32",
+            "lane 32",
+            "LDS access at byte 0x90 is outside the work-group's 144 bytes",
+        ],
+    );
+}
+
+/// out[y * width + x] = x + 1000 y over a 2-D grid.
+const GRID2D: &str = r#"
+.gallium
+.gpu tonga
+.kernel grid
+    .args
+        .arg out, global, 8
+    .config
+        .dims xy
+.text
+grid:
+    s_load_dwordx4   s[8:11], s[0:1], 0x0c   # global x, y, z; local x
+    s_load_dword     s12, s[0:1], 0x1c       # local y
+    s_load_dwordx2   s[2:3], s[0:1], 0x24    # out
+    s_waitcnt        lgkmcnt(0)
+    s_mul_i32        s13, s4, s11            # group x * local x
+    v_add_u32        v0, vcc, s13, v0        # x
+    s_mul_i32        s14, s5, s12            # group y * local y
+    v_add_u32        v1, vcc, s14, v1        # y
+    v_mul_lo_u32     v2, v1, s8              # y * width
+    v_add_u32        v2, vcc, v2, v0
+    s_movk_i32       s15, 1000
+    v_mul_lo_u32     v3, v1, s15
+    v_add_u32        v3, vcc, v3, v0         # x + 1000 y
+    v_lshlrev_b32    v2, 2, v2
+    v_mov_b32        v5, s3
+    v_add_u32        v4, vcc, s2, v2
+    v_addc_u32       v5, vcc, 0, v5, vcc
+    flat_store_dword v[4:5], v3
+    s_endpgm
+"#;
+
+#[test]
+fn two_dimensional_grid() {
+    let dir = workdir("grid2d");
+    std::fs::write(dir.join("grid.s"), GRID2D).unwrap();
+    let expected: Vec<u32> = (0..6)
+        .flat_map(|y| (0..8).map(move |x| x + 1000 * y))
+        .collect();
+    for (local, summary) in [
+        (Some("4,3"), "4 work-groups, 4 waves"),
+        (Some("8"), "6 work-groups, 6 waves"), // y defaults to 1
+        (None, "6 work-groups, 6 waves"),      // 8 × 1
+    ] {
+        let mut args = vec![
+            "grid.s", "grid", "zero:192", "--global", "8,6", "--out", "0=g.bin",
+        ];
+        if let Some(l) = local {
+            args.extend(["--local", l]);
+        }
+        expect(&gcnrun(&dir, &args), 0, &[summary]);
+        assert_eq!(words(&std::fs::read(dir.join("g.bin")).unwrap()), expected);
+    }
+}
+
+#[test]
+fn usage_errors_exit_2_and_show_the_arguments() {
+    let dir = workdir("usage");
+    std::fs::write(dir.join("dump.s"), DUMP).unwrap();
+    std::fs::write(dir.join("reverse.s"), REVERSE).unwrap();
+    let listing = "ARG 0: out      .arg out, global, 8";
+    // Wrong count.
+    let out = gcnrun(&dir, &["dump.s", "dump", "zero:136", "--global", "34"]);
+    expect(
+        &out,
+        2,
+        &[
+            "gcnrun: error: kernel 'dump' takes 14 arguments but 1 was given",
+            listing,
+            "ARG 13: m",
+            ".arg scalar, 4, 4, 4, zext, griddim",
+            "(set by gcnrun)",
+        ],
+    );
+    // Each bad ARG, at its position.
+    for (index, bad, message) in [
+        (
+            0,
+            "u32:1",
+            "a global argument takes a buffer (@FILE or zero:N)",
+        ),
+        (1, "@x.bin", "a scalar argument takes a by-value argument"),
+        (1, "local:4", "a scalar argument takes a by-value argument"),
+        (1, "u8:256", "`256` is not a valid u8 value"),
+        (2, "i8:-129", "`-129` is not a valid i8 value"),
+        (3, "u16:-1", "`-1` is not a valid u16 value"),
+        (3, "u16:0x10000", "`0x10000` is not a valid u16 value"),
+        (5, "u32:1,2", "8 bytes given for a 4-byte argument"),
+        (5, "hex:0102030405", "5 bytes given for a 4-byte argument"),
+        (5, "hex:123", "not an even, non-zero number of hex digits"),
+        (5, "u128:1", "unknown form `u128:`"),
+        (
+            5,
+            "5",
+            "expected TYPE:V[,V...], hex:BYTES, @FILE, zero:N or local:N",
+        ),
+        (11, "f32:one", "`one` is not a valid f32 value"),
+        (0, "zero:x", "`x` is not a byte count"),
+    ] {
+        let mut args = dump_args("dump.s", &[]);
+        args[2 + index] = bad;
+        let out = gcnrun(&dir, &args);
+        expect(
+            &out,
+            2,
+            &[&format!("ARG {index} (`{bad}`)"), message, listing],
+        );
+    }
+    let out = gcnrun(
+        &dir,
+        &[
+            "reverse.s",
+            "reverse",
+            "zero:256",
+            "local:16",
+            "zero:4",
+            "--global",
+            "64",
+        ],
+    );
+    expect(&out, 2, &["a local argument takes local memory (local:N)"]);
+    // Unknown kernel: the kernels there are, with their arguments.
+    let out = gcnrun(&dir, &["dump.s", "dumb", "--global", "1"]);
+    expect(
+        &out,
+        2,
+        &["no kernel named 'dumb' (the binary has: dump)", listing],
+    );
+    // --out of a by-value argument, of no argument, malformed.
+    for (spec, message) in [
+        ("1=x.bin", "--out 1=x.bin: ARG 1 (`u8:200`) is not a buffer"),
+        ("14=x.bin", "there is no ARG 14 (the kernel takes 14)"),
+        ("0", "--out 0: expected N=FILE"),
+        ("a=x", "`a` is not an argument number"),
+    ] {
+        let out = gcnrun(&dir, &dump_args("dump.s", &["--out", spec]));
+        expect(&out, 2, &[message]);
+    }
+    // Sizes.
+    for (option, value, message) in [
+        ("--global", "0", "--global 0: `0` is not a size (1 or more)"),
+        ("--global", "1,2,3,4", "expected X[,Y[,Z]]"),
+        (
+            "--local",
+            "2,1",
+            "--local 2,1: 2 dimensions for a 1-dimensional --global",
+        ),
+        (
+            "--offset",
+            "1,1",
+            "2 dimensions for a 1-dimensional --global",
+        ),
+        ("--offset", "1,x", "`x` is not a number"),
+    ] {
+        let mut args = vec!["dump.s", "dump"];
+        args.extend(DUMP_ARGS);
+        if option != "--global" {
+            args.extend(["--global", "34"]);
+        }
+        args.extend([option, value]);
+        expect(&gcnrun(&dir, &args), 2, &[message]);
+    }
+    // Devices, options.
+    expect(
+        &gcnrun(&dir, &dump_args("dump.s", &["-g", "voodoo"])),
+        2,
+        &["unknown GPU device `voodoo`"],
+    );
+    expect(
+        &gcnrun(&dir, &dump_args("dump.s", &["-A", "GCN9"])),
+        2,
+        &["unknown architecture `GCN9`"],
+    );
+    expect(
+        &gcnrun(&dir, &["dump.s", "dump", "zero:4"]),
+        2,
+        &["--global"],
+    );
+    expect(
+        &gcnrun(&dir, &dump_args("dump.s", &["--threads", "0"])),
+        2,
+        &["--threads"],
+    );
+}
+
+/// Faults: an out-of-bounds store (lane and address), `s_trap`, a runaway
+/// loop under --max-steps.
+const FAULTS: &str = r#"
+.gallium
+.gpu tonga
+.kernel oob
+    .args
+        .arg out, global, 8
+    .config
+        .dims x
+.kernel trap
+    .config
+        .dims x
+.kernel spin
+    .config
+        .dims x
+.text
+oob:
+    s_load_dwordx2   s[2:3], s[0:1], 0x24
+    s_waitcnt        lgkmcnt(0)
+    v_lshlrev_b32    v1, 2, v0
+    v_mov_b32        v3, s3
+    v_add_u32        v2, vcc, s2, v1
+    v_addc_u32       v3, vcc, 0, v3, vcc
+    flat_store_dword v[2:3], v0
+    s_endpgm
+trap:
+    s_nop 0
+    s_trap 3
+    s_endpgm
+spin:
+    s_branch spin
+"#;
+
+#[test]
+fn run_errors_exit_1_and_say_where() {
+    let dir = workdir("run");
+    std::fs::write(dir.join("faults.s"), FAULTS).unwrap();
+    std::fs::write(dir.join("dump.s"), DUMP).unwrap();
+    // 64 items over a 160-byte buffer: lane 40 stores past its end, in the
+    // first work-group with 64 items per group …
+    let out = gcnrun(&dir, &["faults.s", "oob", "zero:160", "--global", "64"]);
+    expect(
+        &out,
+        1,
+        &[
+            "gcnrun: error: kernel 'oob', work-group (0, 0, 0), wave 0, pc 0x",
+            "`flat_store_dword v[2:3], v0`",
+            "lane 40: memory fault: 4-byte access at 0x",
+            "is outside every allocation",
+        ],
+    );
+    // … and in the second wave of a 2-wave group.
+    let out = gcnrun(
+        &dir,
+        &[
+            "faults.s", "oob", "zero:400", "--global", "128", "--local", "128",
+        ],
+    );
+    expect(&out, 1, &["work-group (0, 0, 0), wave 1,", "lane 36:"]);
+    let out = gcnrun(&dir, &["faults.s", "trap", "--global", "1"]);
+    expect(
+        &out,
+        1,
+        &["kernel 'trap'", "pc 0x2c `s_trap 0x3`", ": s_trap 3"],
+    );
+    let out = gcnrun(
+        &dir,
+        &["faults.s", "spin", "--global", "1", "--max-steps", "1000"],
+    );
+    expect(
+        &out,
+        1,
+        &["kernel 'spin'", "step budget of 1000 instructions is spent"],
+    );
+    // Dispatch shapes the API refuses.
+    let out = gcnrun(&dir, &dump_args("dump.s", &["--local", "4"]));
+    expect(
+        &out,
+        1,
+        &["gcnrun: error: bad dispatch: global size 34 is not a multiple of local size 4"],
+    );
+    let out = gcnrun(
+        &dir,
+        &["faults.s", "trap", "--global", "2048", "--local", "2048"],
+    );
+    expect(&out, 1, &["2048 work-items is larger than 1024 (16 waves)"]);
+    // Files.
+    let out = gcnrun(&dir, &["missing.s", "k", "--global", "1"]);
+    expect(&out, 1, &["gcnrun: error: missing.s: "]);
+    let out = gcnrun(&dir, &["faults.s", "oob", "@missing.bin", "--global", "1"]);
+    expect(&out, 1, &["gcnrun: error: missing.bin: "]);
+    std::fs::write(dir.join("junk.bin"), [1u8, 0, 0, 0, 0xff, 0xff, 0, 0]).unwrap();
+    let out = gcnrun(&dir, &["junk.bin", "k", "--global", "1"]);
+    expect(
+        &out,
+        1,
+        &["gcnrun: error: junk.bin: not a GalliumCompute binary"],
+    );
+    // Source that does not assemble: the assembler's messages.
+    std::fs::write(
+        dir.join("bad.s"),
+        ".gallium\n.kernel k\n.text\nk:\n    s_mov_b32 s0\n    s_endpgm\n",
+    )
+    .unwrap();
+    let out = gcnrun(&dir, &["bad.s", "k", "--global", "1"]);
+    expect(
+        &out,
+        1,
+        &[
+            "bad.s:5:",
+            ": error: ",
+            "gcnrun: error: bad.s: the source does not assemble",
+        ],
+    );
+}
+
+#[test]
+fn a_device_option_wins_over_the_source() {
+    let dir = workdir("device");
+    std::fs::write(dir.join("faults.s"), FAULTS).unwrap();
+    // Assembled for tonga (its .gpu), run as GCN 1.2 by default …
+    expect(
+        &gcnrun(&dir, &["faults.s", "trap", "--global", "1"]),
+        1,
+        &["s_trap 3"],
+    );
+    // … or on the version -A names, with a warning.
+    let out = gcnrun(&dir, &["-A", "GCN1.4", "faults.s", "trap", "--global", "1"]);
+    expect(
+        &out,
+        1,
+        &["gcnrun: warning: faults.s is assembled for GCN1.2 (its .gpu/.arch) but runs on GCN1.4"],
+    );
+}

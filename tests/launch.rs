@@ -1,0 +1,695 @@
+//! The launch API end to end: typed arguments through `gcn_kernel!`,
+//! argument, load and dispatch errors, faults with everything they name,
+//! host threads, 2-D/3-D grids, partial EXEC, barriers through LDS and
+//! the global offset.
+
+use gcn_asm::GcnVersion;
+use gcn_runtime::exec::FaultKind;
+use gcn_runtime::kernel::{ArgError, ArgValue, Dispatch, LocalMemory};
+use gcn_runtime::program::LoadError;
+use gcn_runtime::{ExecError, LaunchError, LaunchOptions, LaunchStats, Memory, Program};
+
+/// y[i] = a * x[i] + y[i] on GCN 1.2, `a` by value.
+mod axpy {
+    gcn_runtime::gcn_kernel! {
+        .gallium
+        .gpu tonga
+        .kernel axpy
+            .args
+                .arg a, scalar, 4          // float a (bits)
+                .arg x, global, 8          // const float* x
+                .arg y, global, 8          // float* y
+                .arg griddim
+                .arg gridoffset
+            .config
+                .dims x
+        .text
+        axpy:
+            s_load_dword     s2, s[0:1], 0x18       // local size x
+            s_load_dword     s3, s[0:1], 0x24       // a
+            s_load_dwordx2   s[8:9], s[0:1], 0x2c   // x (8-aligned from byte 36)
+            s_load_dwordx2   s[10:11], s[0:1], 0x34 // y
+            s_waitcnt        lgkmcnt(0)
+            s_mul_i32        s2, s2, s4
+            v_add_u32        v0, vcc, s2, v0
+            v_lshlrev_b32    v0, 2, v0
+            v_mov_b32        v1, s9
+            v_add_u32        v2, vcc, s8, v0
+            v_addc_u32       v3, vcc, 0, v1, vcc
+            v_mov_b32        v1, s11
+            v_add_u32        v4, vcc, s10, v0
+            v_addc_u32       v5, vcc, 0, v1, vcc
+            flat_load_dword  v6, v[2:3]
+            flat_load_dword  v7, v[4:5]
+            s_waitcnt        vmcnt(0) & lgkmcnt(0)
+            v_fma_f32        v7, s3, v6, v7
+            flat_store_dword v[4:5], v7
+            s_endpgm
+    }
+}
+
+fn memory_and(kernel: &gcn_runtime::kernel::Kernel) -> (Memory, Program) {
+    let memory = Memory::default();
+    let program = Program::from_kernel(&memory, kernel).unwrap();
+    (memory, program)
+}
+
+#[test]
+fn typed_arguments_through_gcn_kernel() {
+    let (memory, program) = memory_and(&axpy::AXPY);
+    assert_eq!(program.version(), GcnVersion::Gcn1_2);
+    let x: Vec<f32> = (0..1024).map(|i| i as f32).collect();
+    let y0: Vec<f32> = (0..1024).map(|i| 1.0 - i as f32 * 0.5).collect();
+    let dx = memory.buffer_from_slice(&x).unwrap();
+    let dy = memory.buffer_from_slice(&y0).unwrap();
+    let args = axpy::AxpyArgs {
+        a: 3.0f32.to_bits(),
+        x: dx.ptr(),
+        y: dy.ptr(),
+    };
+    let stats = program
+        .launch_args(
+            &args,
+            &Dispatch::new_1d(1024, 128),
+            &LaunchOptions::default(),
+        )
+        .unwrap();
+    // 3 * i + 1 - i/2: exact in f32 for these values.
+    let expected: Vec<f32> = (0..1024).map(|i| 1.0 + 2.5 * i as f32).collect();
+    assert_eq!(dy.to_vec(), expected);
+    assert_eq!((stats.work_groups, stats.waves), (8, 16));
+    // 20 instructions per wave, 9 of them VALU over 64 lanes.
+    assert_eq!(stats.instructions, 16 * 20);
+    assert_eq!(stats.lane_ops, 1024 * 9);
+}
+
+#[test]
+fn wrong_argument_values_are_arg_errors() {
+    let (memory, program) = memory_and(&axpy::AXPY);
+    let buf = memory.buffer_zeroed::<f32>(64).unwrap();
+    let d = Dispatch::new_1d(64, 64);
+    let o = LaunchOptions::default();
+    let p = ArgValue::Pointer(buf.ptr());
+    let four = ArgValue::Scalar(vec![0; 4]);
+    let launch = |values: &[ArgValue]| program.launch("axpy", values, &d, &o).unwrap_err();
+    // A pointer where a scalar goes.
+    match launch(&[p.clone(), p.clone(), p.clone()]) {
+        LaunchError::Args(ArgError::Mismatch {
+            index,
+            name,
+            message,
+        }) => {
+            assert_eq!((index, name), (0, "a"));
+            assert!(
+                message.contains("a scalar argument cannot take a device pointer"),
+                "{message}"
+            );
+        }
+        e => panic!("{e:?}"),
+    }
+    // A scalar where a pointer goes.
+    match launch(&[four.clone(), four.clone(), p.clone()]) {
+        LaunchError::Args(ArgError::Mismatch {
+            index: 1,
+            name: "x",
+            ..
+        }) => {}
+        e => panic!("{e:?}"),
+    }
+    // The wrong size.
+    match launch(&[ArgValue::Scalar(vec![0; 2]), p.clone(), p.clone()]) {
+        LaunchError::Args(ArgError::Mismatch {
+            index: 0, message, ..
+        }) => {
+            assert!(
+                message.contains("2 bytes given for a 4-byte scalar"),
+                "{message}"
+            )
+        }
+        e => panic!("{e:?}"),
+    }
+    // A local size where a pointer goes.
+    match launch(&[four.clone(), ArgValue::Local(LocalMemory(4)), p.clone()]) {
+        LaunchError::Args(ArgError::Mismatch { index: 1, .. }) => {}
+        e => panic!("{e:?}"),
+    }
+    // Too few, too many.
+    assert_eq!(
+        launch(&[four.clone(), p.clone()]),
+        LaunchError::Args(ArgError::MissingValue {
+            index: 2,
+            name: "y"
+        })
+    );
+    assert_eq!(
+        launch(&[four.clone(), p.clone(), p.clone(), p.clone()]),
+        LaunchError::Args(ArgError::TooManyValues {
+            expected: 3,
+            given: 4
+        })
+    );
+    // Nothing ran.
+    assert_eq!(buf.to_vec(), vec![0.0; 64]);
+}
+
+#[test]
+fn unknown_kernel_is_a_load_error() {
+    let (_memory, program) = memory_and(&axpy::AXPY);
+    let e = program
+        .launch(
+            "axpz",
+            &[],
+            &Dispatch::new_1d(64, 64),
+            &LaunchOptions::default(),
+        )
+        .unwrap_err();
+    assert_eq!(
+        e,
+        LaunchError::Load(LoadError::NoKernel {
+            name: "axpz".into(),
+            available: vec!["axpy".into()],
+        })
+    );
+    assert_eq!(
+        e.to_string(),
+        "no kernel named 'axpz' (the binary has: axpy)"
+    );
+}
+
+#[test]
+fn dispatch_errors() {
+    let (memory, program) = memory_and(&axpy::AXPY);
+    let buf = memory.buffer_zeroed::<f32>(4096).unwrap();
+    let args = axpy::AxpyArgs {
+        a: 0,
+        x: buf.ptr(),
+        y: buf.ptr(),
+    };
+    let o = LaunchOptions::default();
+    match program.launch_args(&args, &Dispatch::new_1d(100, 64), &o) {
+        Err(LaunchError::Args(ArgError::BadDispatch(m))) => {
+            assert_eq!(
+                m,
+                "global size 100 is not a multiple of local size 64 in dimension 0"
+            )
+        }
+        r => panic!("{r:?}"),
+    }
+    match program.launch_args(&args, &Dispatch::new(2, [64, 64, 1], [64, 32, 1]), &o) {
+        Err(LaunchError::Dispatch(m)) => {
+            assert!(
+                m.contains("64×32×1 = 2048 work-items is larger than 1024"),
+                "{m}"
+            )
+        }
+        r => panic!("{r:?}"),
+    }
+    // 1024 itself is fine (16 waves).
+    let stats = program
+        .launch_args(&args, &Dispatch::new_1d(1024, 1024), &o)
+        .unwrap();
+    assert_eq!((stats.work_groups, stats.waves), (1, 16));
+}
+
+/// Kernels that fault, loaded from source at run time.
+const FAULTS: &str = r#"
+.gallium
+.gpu tonga
+.kernel oob
+    .args
+        .arg out, global, 8
+    .config
+        .dims x
+.kernel interp
+    .config
+        .dims x
+.kernel trap
+    .config
+        .dims x
+.kernel spin
+    .config
+        .dims x
+.text
+oob:                                    # out[global id] = global id
+    s_load_dword     s2, s[0:1], 0x18
+    s_load_dwordx2   s[6:7], s[0:1], 0x24
+    s_waitcnt        lgkmcnt(0)
+    s_mul_i32        s2, s2, s4
+    v_add_u32        v0, vcc, s2, v0
+    v_lshlrev_b32    v1, 2, v0
+    v_mov_b32        v3, s7
+    v_add_u32        v2, vcc, s6, v1
+    v_addc_u32       v3, vcc, 0, v3, vcc
+    flat_store_dword v[2:3], v0
+    s_endpgm
+interp:
+    s_mov_b32        m0, 0
+    v_interp_p1_f32  v1, v0, attr0.x     # graphics only: not emulated
+    s_endpgm
+trap:
+    s_nop            0
+    s_trap           5
+    s_endpgm
+spin:
+    s_nop            0
+loop:
+    s_branch         loop
+"#;
+
+fn faults() -> (Memory, Program) {
+    let binary = gcn_asm::assemble(FAULTS, &gcn_asm::AssembleOptions::default())
+        .unwrap()
+        .gallium_bytes()
+        .unwrap();
+    let memory = Memory::default();
+    let program = Program::load(&memory, &binary, GcnVersion::Gcn1_2).unwrap();
+    (memory, program)
+}
+
+fn exec_error(r: Result<LaunchStats, LaunchError>) -> ExecError {
+    match r {
+        Err(LaunchError::Exec(e)) => *e,
+        r => panic!("expected a fault, got {r:?}"),
+    }
+}
+
+/// Byte offset of `label` in `.text`.
+fn offset_of(program: &Program, kernel: &str) -> u32 {
+    program.kernel(kernel).unwrap().offset
+}
+
+#[test]
+fn out_of_bounds_store_names_lane_and_address() {
+    let (memory, program) = faults();
+    // 200 dwords; 256 items in groups of 64: group 3 (items 192..255),
+    // wave 0, lane 8 (item 200) is the first store past the end.
+    let out = memory.buffer_zeroed::<u32>(200).unwrap();
+    let o = LaunchOptions {
+        threads: Some(1),
+        ..LaunchOptions::default()
+    };
+    let e = exec_error(program.launch(
+        "oob",
+        &[ArgValue::Pointer(out.ptr())],
+        &Dispatch::new_1d(256, 64),
+        &o,
+    ));
+    assert_eq!(e.kernel, "oob");
+    assert_eq!(e.group, [3, 0, 0]);
+    assert_eq!(e.wave, 0);
+    // After two 8-byte SMEM loads and seven 4-byte instructions.
+    assert_eq!(e.pc, offset_of(&program, "oob") + 2 * 8 + 7 * 4);
+    assert_eq!(e.instruction, "flat_store_dword v[2:3], v0");
+    assert_eq!(e.lane, Some(8));
+    match &e.kind {
+        FaultKind::Memory(m) => {
+            assert_eq!(m.address, out.ptr().0 + 800);
+            assert_eq!(m.size, 4);
+        }
+        k => panic!("{k:?}"),
+    }
+    let text = e.to_string();
+    assert!(
+        text.starts_with("kernel 'oob', work-group (3, 0, 0), wave 0, pc 0x"),
+        "{text}"
+    );
+    assert!(
+        text.contains("`flat_store_dword v[2:3], v0`, lane 8: memory fault"),
+        "{text}"
+    );
+    // The lanes before the fault stored; the groups before it ran.
+    assert_eq!(out.to_vec(), (0..200).collect::<Vec<u32>>());
+}
+
+#[test]
+fn instruction_not_emulated_is_named() {
+    let (_memory, program) = faults();
+    let e = exec_error(program.launch(
+        "interp",
+        &[],
+        &Dispatch::new_1d(64, 64),
+        &LaunchOptions::default(),
+    ));
+    assert_eq!(e.kernel, "interp");
+    assert_eq!(e.pc, offset_of(&program, "interp") + 4);
+    assert!(
+        e.instruction.starts_with("v_interp_p1_f32"),
+        "{}",
+        e.instruction
+    );
+    match &e.kind {
+        FaultKind::NotEmulated(what) => assert!(what.contains("v_interp_p1_f32"), "{what}"),
+        k => panic!("{k:?}"),
+    }
+    assert!(e.to_string().contains("is not emulated"), "{e}");
+}
+
+#[test]
+fn s_trap_stops_the_dispatch() {
+    let (_memory, program) = faults();
+    let e = exec_error(program.launch(
+        "trap",
+        &[],
+        &Dispatch::new_1d(64, 64),
+        &LaunchOptions::default(),
+    ));
+    assert_eq!(e.kind, FaultKind::Trap(5));
+    assert_eq!(e.pc, offset_of(&program, "trap") + 4);
+    assert_eq!(e.lane, None);
+    assert_eq!((e.group, e.wave), ([0, 0, 0], 0));
+}
+
+#[test]
+fn a_runaway_loop_spends_the_step_budget() {
+    let (_memory, program) = faults();
+    let o = LaunchOptions {
+        max_steps: 1000,
+        threads: None,
+    };
+    let e = exec_error(program.launch("spin", &[], &Dispatch::new_1d(64, 64), &o));
+    assert_eq!(e.kind, FaultKind::StepBudget(1000));
+    assert_eq!(e.pc, offset_of(&program, "spin") + 4);
+    assert!(e.instruction.starts_with("s_branch"), "{}", e.instruction);
+    assert!(e
+        .to_string()
+        .contains("step budget of 1000 instructions is spent"));
+}
+
+/// out[i] = i * 0x9e3779b1 + group id: no two work-items touch the same
+/// word.
+mod hash {
+    gcn_runtime::gcn_kernel! {
+        .gallium
+        .gpu bonaire
+        .kernel hash
+            .args
+                .arg out, global, 8
+                .arg griddim
+                .arg gridoffset
+            .config
+                .dims x
+        .text
+        hash:
+            s_load_dword     s2, s[0:1], 6          // GCN 1.1: dword offsets
+            s_load_dwordx2   s[8:9], s[0:1], 9
+            s_waitcnt        lgkmcnt(0)
+            s_mul_i32        s2, s2, s4
+            v_add_i32        v0, vcc, s2, v0        // global id
+            s_mov_b32        s3, 0x9e3779b1
+            v_mul_lo_u32     v1, v0, s3
+            v_add_i32        v1, vcc, s4, v1
+            v_lshlrev_b32    v2, 2, v0
+            v_mov_b32        v3, s9
+            v_add_i32        v2, vcc, s8, v2
+            v_addc_u32       v3, vcc, 0, v3, vcc
+            flat_store_dword v[2:3], v1
+            s_endpgm
+    }
+}
+
+#[test]
+fn one_thread_and_many_threads_agree() {
+    let (memory, program) = memory_and(&hash::HASH);
+    let n = 64 * 1024u32;
+    let expected: Vec<u32> = (0..n)
+        .map(|i| i.wrapping_mul(0x9e37_79b1).wrapping_add(i / 64))
+        .collect();
+    let mut stats = Vec::new();
+    for threads in [Some(1), Some(3), None] {
+        let out = memory
+            .buffer_filled::<u32>(n as usize, 0xdead_beef)
+            .unwrap();
+        let o = LaunchOptions {
+            threads,
+            ..LaunchOptions::default()
+        };
+        let s = program
+            .launch_args(
+                &hash::HashArgs { out: out.ptr() },
+                &Dispatch::new_1d(n, 64),
+                &o,
+            )
+            .unwrap();
+        assert_eq!(out.to_vec(), expected, "{threads:?} threads");
+        stats.push((s.work_groups, s.waves, s.instructions, s.lane_ops));
+    }
+    assert_eq!(stats[0], (1024, 1024, 1024 * 14, 64 * 1024 * 7));
+    assert!(stats.iter().all(|s| *s == stats[0]), "{stats:?}");
+}
+
+/// For every work-item, at its linear global index: the work-group id
+/// (x | y << 8 | z << 16) in `groups` and the local id in `locals`.
+mod ids {
+    gcn_runtime::gcn_kernel! {
+        .gallium
+        .gpu gfx900
+        .kernel ids
+            .args
+                .arg groups, global, 8
+                .arg locals, global, 8
+                .arg griddim
+                .arg gridoffset
+            .config
+                .dims xyz
+        .text
+        ids:
+            s_load_dwordx8   s[8:15], s[0:1], 0x0c  // global x y z, local x y z, groups
+            s_load_dwordx2   s[16:17], s[0:1], 0x2c // locals
+            s_waitcnt        lgkmcnt(0)
+            s_mul_i32        s18, s4, s11
+            v_add_co_u32     v3, vcc, s18, v0       // global x
+            s_mul_i32        s19, s5, s12
+            v_add_co_u32     v4, vcc, s19, v1       // global y
+            s_mul_i32        s20, s6, s13
+            v_add_co_u32     v5, vcc, s20, v2       // global z
+            v_mul_lo_u32     v6, v5, s9
+            v_add_co_u32     v6, vcc, v6, v4
+            v_mul_lo_u32     v6, v6, s8
+            v_add_co_u32     v6, vcc, v6, v3        // (z * GY + y) * GX + x
+            v_lshlrev_b32    v6, 2, v6
+            s_lshl_b32       s21, s5, 8
+            s_or_b32         s21, s21, s4
+            s_lshl_b32       s22, s6, 16
+            s_or_b32         s21, s21, s22
+            v_mov_b32        v7, s21                // group id, packed
+            v_lshlrev_b32    v8, 8, v1
+            v_add_co_u32     v8, vcc, v8, v0
+            v_lshlrev_b32    v9, 16, v2
+            v_add_co_u32     v8, vcc, v8, v9        // local id, packed
+            v_mov_b32        v1, s15
+            v_add_co_u32     v10, vcc, s14, v6
+            v_addc_co_u32    v11, vcc, 0, v1, vcc
+            flat_store_dword v[10:11], v7
+            v_mov_b32        v1, s17
+            v_add_co_u32     v10, vcc, s16, v6
+            v_addc_co_u32    v11, vcc, 0, v1, vcc
+            flat_store_dword v[10:11], v8
+            s_endpgm
+    }
+}
+
+fn check_ids(dims: u32, global: [u32; 3], local: [u32; 3]) -> LaunchStats {
+    let (memory, program) = memory_and(&ids::IDS);
+    let n = (global[0] * global[1] * global[2]) as usize;
+    let groups = memory.buffer_filled::<u32>(n, u32::MAX).unwrap();
+    let locals = memory.buffer_filled::<u32>(n, u32::MAX).unwrap();
+    let stats = program
+        .launch_args(
+            &ids::IdsArgs {
+                groups: groups.ptr(),
+                locals: locals.ptr(),
+            },
+            &Dispatch::new(dims, global, local),
+            &LaunchOptions::default(),
+        )
+        .unwrap();
+    let (g, l) = (groups.to_vec(), locals.to_vec());
+    for z in 0..global[2] {
+        for y in 0..global[1] {
+            for x in 0..global[0] {
+                let i = ((z * global[1] + y) * global[0] + x) as usize;
+                let tg = (x / local[0]) | ((y / local[1]) << 8) | ((z / local[2]) << 16);
+                let lid = (x % local[0]) | ((y % local[1]) << 8) | ((z % local[2]) << 16);
+                assert_eq!((g[i], l[i]), (tg, lid), "item ({x}, {y}, {z})");
+            }
+        }
+    }
+    stats
+}
+
+#[test]
+fn two_dimensional_grid() {
+    let s = check_ids(2, [12, 10, 1], [4, 5, 1]);
+    assert_eq!((s.work_groups, s.waves), (6, 6));
+}
+
+#[test]
+fn three_dimensional_grid() {
+    // 6×4×3 = 72 items per group: 2 waves, the second with 8 lanes.
+    let s = check_ids(3, [12, 8, 6], [6, 4, 3]);
+    assert_eq!((s.work_groups, s.waves), (8, 16));
+    // 19 VALU instructions for each of the 8 × 72 items.
+    assert_eq!(s.lane_ops, 8 * 72 * 19);
+}
+
+#[test]
+fn partial_exec_in_the_last_wave() {
+    let (memory, program) = memory_and(&hash::HASH);
+    for (global, local, waves) in [(300u32, 100u32, 6u64), (192, 48, 4)] {
+        // Exactly `global` words: a lane past the local size that stored
+        // would overwrite a neighbour or fault past the end.
+        let out = memory.buffer_filled::<u32>(global as usize, 7).unwrap();
+        let s = program
+            .launch_args(
+                &hash::HashArgs { out: out.ptr() },
+                &Dispatch::new_1d(global, local),
+                &LaunchOptions::default(),
+            )
+            .unwrap();
+        let expected: Vec<u32> = (0..global)
+            .map(|i| i.wrapping_mul(0x9e37_79b1).wrapping_add(i / local))
+            .collect();
+        assert_eq!(out.to_vec(), expected, "local size {local}");
+        assert_eq!(s.waves, waves);
+        // Lane operations count active lanes only.
+        assert_eq!(s.lane_ops, u64::from(global) * 7);
+    }
+}
+
+/// Reverses each work-group's ids through LDS across 4 waves:
+/// tmp[lid] = lid; barrier; out[gid] = tmp[255 - lid] + 1000 * group.
+mod reverse {
+    gcn_runtime::gcn_kernel! {
+        .gallium
+        .gpu pitcairn
+        .kernel reverse
+            .args
+                .arg out, global, 8
+                .arg pad, local, 4
+                .arg tmp, local, 4
+                .arg griddim
+                .arg gridoffset
+            .config
+                .dims x
+        .text
+        reverse:
+            s_load_dwordx2   s[8:9], s[0:1], 9      // out
+            s_load_dword     s3, s[0:1], 12         // tmp: offset in LDS
+            s_waitcnt        lgkmcnt(0)
+            s_mov_b32        m0, -1
+            v_lshlrev_b32    v1, 2, v0
+            v_add_i32        v2, vcc, s3, v1
+            ds_write_b32     v2, v0                 // tmp[lid] = lid
+            s_waitcnt        lgkmcnt(0)
+            s_barrier
+            s_add_u32        s5, s3, 255 * 4
+            v_mul_lo_u32     v3, v0, -4
+            v_add_i32        v3, vcc, s5, v3
+            ds_read_b32      v4, v3                 // tmp[255 - lid]
+            s_mul_i32        s6, s4, 1000
+            s_waitcnt        lgkmcnt(0)
+            v_add_i32        v4, vcc, s6, v4
+            s_lshl_b32       s7, s4, 10             // group * 256 * 4
+            v_add_i32        v1, vcc, s7, v1
+            v_mov_b32        v2, 0                  // high half of the offset
+            s_mov_b32        s10, -1
+            s_mov_b32        s11, 0x27fac
+            buffer_store_dword v4, v[1:2], s[8:11], 0 addr64
+            s_endpgm
+    }
+}
+
+#[test]
+fn barrier_across_waves_through_lds() {
+    let (memory, program) = memory_and(&reverse::REVERSE);
+    let out = memory.buffer_zeroed::<u32>(1024).unwrap();
+    let s = program
+        .launch_args(
+            &reverse::ReverseArgs {
+                out: out.ptr(),
+                pad: LocalMemory(64),
+                tmp: LocalMemory(1024),
+            },
+            &Dispatch::new_1d(1024, 256),
+            &LaunchOptions::default(),
+        )
+        .unwrap();
+    let expected: Vec<u32> = (0..1024u32)
+        .map(|i| (255 - i % 256) + 1000 * (i / 256))
+        .collect();
+    assert_eq!(out.to_vec(), expected);
+    assert_eq!((s.work_groups, s.waves), (4, 16));
+    // Too little local memory for `tmp`: the first write past it faults.
+    let e = exec_error(program.launch_args(
+        &reverse::ReverseArgs {
+            out: out.ptr(),
+            pad: LocalMemory(64),
+            tmp: LocalMemory(512),
+        },
+        &Dispatch::new_1d(256, 256),
+        &LaunchOptions::default(),
+    ));
+    assert_eq!((e.wave, e.lane), (2, Some(0)));
+    assert_eq!(
+        e.kind,
+        FaultKind::Lds {
+            address: 64 + 512,
+            size: 576
+        }
+    );
+}
+
+/// out[global id - offset] = global id, where global id includes the
+/// global offset (`gridoffset`).
+mod offset {
+    gcn_runtime::gcn_kernel! {
+        .gallium
+        .gpu tonga
+        .kernel offset
+            .args
+                .arg out, global, 8
+                .arg griddim
+                .arg gridoffset
+            .config
+                .dims x
+        .text
+        offset:
+            s_load_dword     s2, s[0:1], 0x18       // local size x
+            s_load_dwordx2   s[6:7], s[0:1], 0x24   // out
+            s_load_dword     s3, s[0:1], 0x30       // global offset x
+            s_waitcnt        lgkmcnt(0)
+            s_mul_i32        s2, s2, s4
+            v_add_u32        v0, vcc, s2, v0        // index in the grid
+            v_add_u32        v4, vcc, s3, v0        // global id
+            v_lshlrev_b32    v1, 2, v0
+            v_mov_b32        v3, s7
+            v_add_u32        v2, vcc, s6, v1
+            v_addc_u32       v3, vcc, 0, v3, vcc
+            flat_store_dword v[2:3], v4
+            s_endpgm
+    }
+}
+
+#[test]
+fn global_offset() {
+    let (memory, program) = memory_and(&offset::OFFSET);
+    let out = memory.buffer_zeroed::<u32>(256).unwrap();
+    let input = gcn_runtime::kernel::KernelArgs::write_input(
+        &offset::OffsetArgs { out: out.ptr() },
+        &Dispatch::new_1d(256, 64).with_offset([1000, 7, 9]),
+    )
+    .unwrap();
+    // griddim at 0x2c, gridoffset at 0x30.
+    assert_eq!(
+        input.bytes[0x2c..0x3c],
+        [1, 0, 0, 0, 0xe8, 3, 0, 0, 7, 0, 0, 0, 9, 0, 0, 0]
+    );
+    program
+        .launch_args(
+            &offset::OffsetArgs { out: out.ptr() },
+            &Dispatch::new_1d(256, 64).with_offset([1000, 7, 9]),
+            &LaunchOptions::default(),
+        )
+        .unwrap();
+    assert_eq!(out.to_vec(), (1000..1256).collect::<Vec<u32>>());
+}
