@@ -97,7 +97,8 @@ def main():
             with open(os.path.join(HERE, path), "wb") as f:
                 f.write(result.tobytes())
             outputs.append({"arg": o["arg"], "file": path, "type": C.TYPE_NAMES[o["dtype"]],
-                            "tolerance_ulp": o["ulp"]})
+                            "tolerance_ulp": o["ulp"],
+                            "any_zero_sign": o["any_zero_sign"]})
         gpus = gpus_for(c["source"], c["kernel"])
         if not gpus:
             sys.exit(f"case {c['name']}: no GPU has kernel {c['kernel']}")

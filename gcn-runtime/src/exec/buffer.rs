@@ -113,11 +113,13 @@ impl Addressing {
         let res = Resource::read(w, srsrc);
         let soffset = w.read_s32(soffset);
         let inst = m.offset as u32 & 0xfff;
-        let vgpr = |k: usize| match vaddr {
-            Src::Vgpr(r) => w.vgpr.get(usize::from(r) + k).copied(),
-            _ => None,
-        }
-        .unwrap_or([0; WAVE_SIZE]);
+        let vgpr = |k: usize| {
+            match vaddr {
+                Src::Vgpr(r) => w.vgpr.get(usize::from(r) + k).copied(),
+                _ => None,
+            }
+            .unwrap_or([0; WAVE_SIZE])
+        };
         if f.contains(MemFlags::ADDR64) {
             return Addressing {
                 res,

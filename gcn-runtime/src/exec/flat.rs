@@ -139,7 +139,9 @@ fn resolve(env: &Env<'_>, place: Place, len: u32, lane: usize) -> Result<Target,
             if u64::from(o) + u64::from(len) > slice {
                 return Err(private_fault(env, o, len, lane));
             }
-            Ok(Target::Mem(env.scratch.0 + lane as u64 * slice + u64::from(o)))
+            Ok(Target::Mem(
+                env.scratch.0 + lane as u64 * slice + u64::from(o),
+            ))
         }
     }
 }

@@ -41,7 +41,6 @@ kernel void local_hist(global const uint *in, global uint *out)
     uint v = in[get_global_id(0)];
     atomic_add(&h[v & 15], v >> 4);
     atomic_inc(&h[(v >> 8) & 15]);
-    atomic_max(&h[15], v & 0xff);
     barrier(CLK_LOCAL_MEM_FENCE);
     if (lid < 16)
         out[get_group_id(0) * 16 + lid] = h[lid];

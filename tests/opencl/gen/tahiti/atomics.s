@@ -190,64 +190,59 @@ atomic_cas_add:
 local_hist:
         s_load_dwordx4 s[4:7], s[0:1], 0x9
         v_cmp_gt_u32_e32 vcc, 16, v0
-        v_lshlrev_b32_e32 v2, 2, v0
+        v_lshlrev_b32_e32 v1, 2, v0
         s_mov_b32 m0, -1
         s_and_saveexec_b64 s[8:9], vcc
         s_cbranch_execz .LBB3_2
-        v_mov_b32_e32 v1, 0
-        ds_write_b32 v2, v1
+        v_mov_b32_e32 v2, 0
+        ds_write_b32 v1, v2
 .LBB3_2:
         s_or_b64 exec, exec, s[8:9]
         s_load_dword s3, s[0:1], 0x6
         s_load_dword s0, s[0:1], 0xe
-        v_mov_b32_e32 v1, s2
+        v_mov_b32_e32 v2, s2
         s_mov_b32 s10, 0
         s_mov_b32 s11, 0xf000
         s_waitcnt lgkmcnt(0)
-        v_mul_hi_u32 v1, s3, v1
+        v_mul_hi_u32 v2, s3, v2
         s_mul_i32 s1, s3, s2
         v_mov_b32_e32 v3, s1
         v_add_i32_e64 v3, s[0:1], s0, v3
-        v_addc_u32_e64 v1, s[0:1], 0, v1, s[0:1]
-        v_add_i32_e64 v3, s[0:1], v3, v0
-        v_addc_u32_e64 v4, s[0:1], 0, v1, s[0:1]
-        v_lshl_b64 v[3:4], v[3:4], 2
+        v_addc_u32_e64 v4, s[0:1], 0, v2, s[0:1]
+        v_add_i32_e64 v2, s[0:1], v3, v0
+        v_addc_u32_e64 v3, s[0:1], 0, v4, s[0:1]
+        v_lshl_b64 v[2:3], v[2:3], 2
         s_mov_b64 s[8:9], s[4:5]
         s_waitcnt lgkmcnt(0)
         s_barrier
-        buffer_load_dword v3, v[3:4], s[8:11], 0 addr64
-        v_mov_b32_e32 v4, 1
-        v_mov_b32_e32 v1, 0
+        buffer_load_dword v2, v[2:3], s[8:11], 0 addr64
+        v_mov_b32_e32 v3, 1
         s_waitcnt vmcnt(0)
-        v_and_b32_e32 v5, 15, v3
-        v_lshrrev_b32_e32 v6, 4, v3
-        v_lshrrev_b32_e32 v7, 6, v3
-        v_lshlrev_b32_e32 v5, 2, v5
-        v_and_b32_e32 v7, 60, v7
+        v_and_b32_e32 v4, 15, v2
+        v_lshrrev_b32_e32 v5, 4, v2
+        v_lshrrev_b32_e32 v2, 6, v2
+        v_lshlrev_b32_e32 v4, 2, v4
+        v_and_b32_e32 v2, 60, v2
         s_waitcnt lgkmcnt(0)
-        ds_add_u32 v5, v6
+        ds_add_u32 v4, v5
         s_waitcnt lgkmcnt(0)
         s_mov_b32 m0, -1
         s_waitcnt lgkmcnt(0)
-        ds_add_u32 v7, v4
-        s_waitcnt lgkmcnt(0)
-        v_and_b32_e32 v3, 0xff, v3
-        s_waitcnt lgkmcnt(0)
-        ds_max_u32 v1, v3 offset:60
+        ds_add_u32 v2, v3
         s_waitcnt lgkmcnt(0)
         s_barrier
         s_and_saveexec_b64 s[0:1], vcc
         s_cbranch_execz .LBB3_4
         s_mov_b32 s3, s10
         s_lshl_b64 s[0:1], s[2:3], 4
-        ds_read_b32 v2, v2
-        v_mov_b32_e32 v3, s1
+        ds_read_b32 v3, v1
+        v_mov_b32_e32 v2, s1
         v_add_i32_e32 v0, vcc, s0, v0
-        v_addc_u32_e32 v1, vcc, v3, v1, vcc
+        v_addc_u32_e32 v1, vcc, 0, v2, vcc
         v_lshl_b64 v[0:1], v[0:1], 2
         s_mov_b64 s[8:9], s[6:7]
         s_waitcnt lgkmcnt(0)
-        buffer_store_dword v2, v[0:1], s[8:11], 0 addr64
+        buffer_store_dword v3, v[0:1], s[8:11], 0 addr64
 .LBB3_4:
         s_endpgm
 .Lfunc_end3:

@@ -237,19 +237,15 @@ local_hist:
         s_waitcnt vmcnt(0)
         v_and_b32_e32 v5, 15, v3
         v_lshrrev_b32_e32 v6, 4, v3
-        v_lshrrev_b32_e32 v7, 6, v3
+        v_lshrrev_b32_e32 v3, 6, v3
         v_lshlrev_b32_e32 v5, 2, v5
-        v_and_b32_e32 v7, 60, v7
+        v_and_b32_e32 v3, 60, v3
         s_waitcnt lgkmcnt(0)
         ds_add_u32 v5, v6
         s_waitcnt lgkmcnt(0)
         s_mov_b32 m0, -1
         s_waitcnt lgkmcnt(0)
-        ds_add_u32 v7, v4
-        s_waitcnt lgkmcnt(0)
-        v_and_b32_e32 v3, 0xff, v3
-        s_waitcnt lgkmcnt(0)
-        ds_max_u32 v1, v3 offset:60
+        ds_add_u32 v3, v4
         s_waitcnt lgkmcnt(0)
         s_barrier
         s_and_saveexec_b64 s[0:1], vcc
