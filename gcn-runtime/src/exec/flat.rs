@@ -139,7 +139,9 @@ fn resolve(env: &Env<'_>, place: Place, len: u32, lane: usize) -> Result<Target,
             if u64::from(o) + u64::from(len) > slice {
                 return Err(private_fault(env, o, len, lane));
             }
-            Ok(Target::Mem(env.scratch.0 + lane as u64 * slice + u64::from(o)))
+            Ok(Target::Mem(
+                env.scratch.0 + lane as u64 * slice + u64::from(o),
+            ))
         }
     }
 }
@@ -245,9 +247,9 @@ fn load_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Resu
     let at = places(w, op, 1, 2);
     let exec = w.exec();
     let mut out = [[0u32; WAVE_SIZE]; N];
-    for lane in 0..WAVE_SIZE {
+    for (lane, &place) in at.iter().enumerate() {
         if active(exec, lane) {
-            let t = resolve(env, at[lane], 4 * N as u32, lane)?;
+            let t = resolve(env, place, 4 * N as u32, lane)?;
             let mut b = [0u8; 16];
             read(env, t, &mut b[..4 * N], lane)?;
             for (k, o) in out.iter_mut().enumerate() {
@@ -291,9 +293,9 @@ fn store_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Res
     let at = places(w, op, 0, 2);
     let exec = w.exec();
     let data = usize::from(op.reg(1));
-    for lane in 0..WAVE_SIZE {
+    for (lane, &place) in at.iter().enumerate() {
         if active(exec, lane) {
-            let t = resolve(env, at[lane], 4 * N as u32, lane)?;
+            let t = resolve(env, place, 4 * N as u32, lane)?;
             let mut b = [0u8; 16];
             for k in 0..N {
                 b[4 * k..4 * k + 4].copy_from_slice(&w.vgpr[data + k][lane].to_le_bytes());

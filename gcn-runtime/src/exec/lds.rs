@@ -426,7 +426,12 @@ pub(crate) fn lds_fault(env: &Env<'_>, address: u32, lane: usize) -> Fault {
 /// The index in `env.lds` of `[address, address + len)`, or the LDS fault
 /// of `lane` when it reaches past the allocation.
 #[inline]
-pub(crate) fn lds_index(env: &Env<'_>, address: u32, len: u32, lane: usize) -> Result<usize, Fault> {
+pub(crate) fn lds_index(
+    env: &Env<'_>,
+    address: u32,
+    len: u32,
+    lane: usize,
+) -> Result<usize, Fault> {
     if u64::from(address) + u64::from(len) > env.lds.len() as u64 {
         return Err(lds_fault(env, address, lane));
     }
@@ -505,7 +510,13 @@ fn m0_limit(w: &Wave, env: &Env<'_>) -> u64 {
 /// The LDS index of a DS access: `Some` inside, `None` when the M0 limit
 /// drops it, the fault when it leaves the allocation.
 #[inline]
-fn ds_at(env: &Env<'_>, limit: u64, addr: u32, len: u32, lane: usize) -> Result<Option<usize>, Fault> {
+fn ds_at(
+    env: &Env<'_>,
+    limit: u64,
+    addr: u32,
+    len: u32,
+    lane: usize,
+) -> Result<Option<usize>, Fault> {
     let i = lds_index(env, addr, len, lane)?;
     Ok((u64::from(addr) + u64::from(len) <= limit).then_some(i))
 }
@@ -623,9 +634,9 @@ fn write_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Res
     let offset = offset16(op);
     let exec = w.exec();
     let limit = m0_limit(w, env);
-    for lane in 0..WAVE_SIZE {
+    for (lane, &x) in addr.iter().enumerate() {
         if active(exec, lane) {
-            let a = addr[lane].wrapping_add(offset) & align;
+            let a = x.wrapping_add(offset) & align;
             if let Some(i) = ds_at(env, limit, a, 4 * N as u32, lane)? {
                 for k in 0..N {
                     lds_store(env.lds, i + 4 * k, 4, u64::from(w.vgpr[data + k][lane]));
@@ -799,16 +810,18 @@ fn ds_src2<const OP: u8, const W64: bool>(
     let offset = offset16(op);
     let exec = w.exec();
     let limit = m0_limit(w, env);
-    for lane in 0..WAVE_SIZE {
+    for (lane, &x) in addr.iter().enumerate() {
         if active(exec, lane) {
-            let x = addr[lane];
             let (a, step) = if offset & 0x8000 != 0 {
                 (
                     x & (0x1_ffff & !(elem - 1)),
                     (x >> 17) | ((x >> 16) & 0x8000),
                 )
             } else {
-                (x & !(elem - 1), (offset & 0x7fff) | ((offset << 1) & 0x8000))
+                (
+                    x & !(elem - 1),
+                    (offset & 0x7fff) | ((offset << 1) & 0x8000),
+                )
             };
             let b = a.wrapping_add(step.wrapping_mul(4)) & !(elem - 1);
             let (Some(ia), Some(ib)) = (

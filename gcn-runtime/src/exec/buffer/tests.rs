@@ -82,7 +82,10 @@ fn raw_loads_offsets_alignment_and_per_dword_range() {
                 // The dword at the lane's block + 16 is past the records.
                 assert_eq!(x4, [0x1122_3344, 0x5566_7788, 0x99aa_bbcc + lu, 0], "{v}");
             } else {
-                assert_eq!(x4, [0x1122_3344, 0x5566_7788, 0x99aa_bbcc + lu, 0x80ff_7f81]);
+                assert_eq!(
+                    x4,
+                    [0x1122_3344, 0x5566_7788, 0x99aa_bbcc + lu, 0x80ff_7f81]
+                );
             }
             // Offset 4092 + 16L + 4 (soffset): lane L's dword 0 of block L
             // + 256... (only lanes below 0 would be in range): out of range.
@@ -99,7 +102,11 @@ fn raw_loads_offsets_alignment_and_per_dword_range() {
             if v != GcnVersion::Gcn1_0 {
                 assert_eq!(
                     [24, 25, 26].map(|r| w.vgpr[r][l]),
-                    [0x5566_7788, 0x99aa_bbcc + lu, if l == 63 { 0 } else { 0x80ff_7f81 }]
+                    [
+                        0x5566_7788,
+                        0x99aa_bbcc + lu,
+                        if l == 63 { 0 } else { 0x80ff_7f81 }
+                    ]
                 );
             }
         }
@@ -143,7 +150,14 @@ fn byte_and_short_loads_extend() {
         if v.is_gcn14() {
             assert_eq!(
                 (30..36).map(|r| w.vgpr[r][9]).collect::<Vec<_>>(),
-                [0xdead_0081, 0x0081_beef, 0xdead_ff81, 0xff81_beef, 0xdead_80ff, 0x80ff_beef]
+                [
+                    0xdead_0081,
+                    0x0081_beef,
+                    0xdead_ff81,
+                    0xff81_beef,
+                    0xdead_80ff,
+                    0x80ff_beef
+                ]
             );
         }
     }
@@ -276,9 +290,20 @@ fn stores_and_dropped_out_of_range_writes() {
         let d = out.to_vec();
         for l in [0usize, 5, 59] {
             let b = &d[4 * l..4 * l + 4];
-            let lo = if v.is_gcn14() { 0x5678_7834 } else { 0x5678_7800 };
+            let lo = if v.is_gcn14() {
+                0x5678_7834
+            } else {
+                0x5678_7800
+            };
             assert_eq!(b[0], lo, "{v} lane {l}");
-            assert_eq!(b[1], if v.is_gcn14() { 0x1234_0000 | (0xa000 + l as u32) } else { 0xa000 + l as u32 });
+            assert_eq!(
+                b[1],
+                if v.is_gcn14() {
+                    0x1234_0000 | (0xa000 + l as u32)
+                } else {
+                    0xa000 + l as u32
+                }
+            );
             assert_eq!((b[2], b[3]), (0x1111_1111, 0x2222_2222));
         }
         assert_eq!(&d[16..20], &[0; 4], "{v}: inactive lane 4 stored");
@@ -286,9 +311,15 @@ fn stores_and_dropped_out_of_range_writes() {
             // Lane 63: dword 3 at 1020 is out of range (dropped).
             assert_eq!(&d[252..256], &[0x5678_7800, 0xa000 + 63, 0x1111_1111, 0]);
         } else {
-            assert_eq!(&d[240..244], &[0x1111_1111, 0x2222_2222, 0x1234_5678, 0xa000 + 63]);
+            assert_eq!(
+                &d[240..244],
+                &[0x1111_1111, 0x2222_2222, 0x1234_5678, 0xa000 + 63]
+            );
             // The x3 store keeps dword 3 (lane 61's x2 store).
-            assert_eq!(&d[244..248], &[0x1111_1111, 0x2222_2222, 0x1234_5678, 0x2222_2222]);
+            assert_eq!(
+                &d[244..248],
+                &[0x1111_1111, 0x2222_2222, 0x1234_5678, 0x2222_2222]
+            );
         }
     }
 }
@@ -322,7 +353,11 @@ fn atomics_32_return_with_glc() {
     let mut ran = 0;
     for &(name, before, lo, hi, after) in ATOMICS32 {
         let mnemonic = format!("buffer_atomic_{name}");
-        let data = if name.contains("cmpswap") { "v[2:3]" } else { "v2" };
+        let data = if name.contains("cmpswap") {
+            "v[2:3]"
+        } else {
+            "v2"
+        };
         for v in versions_with(&mnemonic) {
             let memory = Memory::default();
             let buf = memory.buffer_from_slice(&[before; 64]).unwrap();
@@ -331,8 +366,22 @@ fn atomics_32_return_with_glc() {
                  {mnemonic} v[4:5], v1, s[8:11], 0 offen offset:4\n\
                  {mnemonic} v[6:7], v1, s[8:11], 0 offen offset:256 glc"
             )
-            .replace("v[4:5]", if name.contains("cmpswap") { "v[4:5]" } else { "v4" })
-            .replace("v[6:7]", if name.contains("cmpswap") { "v[6:7]" } else { "v6" });
+            .replace(
+                "v[4:5]",
+                if name.contains("cmpswap") {
+                    "v[4:5]"
+                } else {
+                    "v4"
+                },
+            )
+            .replace(
+                "v[6:7]",
+                if name.contains("cmpswap") {
+                    "v[6:7]"
+                } else {
+                    "v6"
+                },
+            );
             let s = run_with(v, &src, &memory, |w| {
                 desc(w, 8, buf.ptr().0, 0, 256, false, 0);
                 w.vgpr[1] = lanes(|l| 8 * l);
@@ -370,13 +419,29 @@ fn atomics_64() {
         ("umax_x2", 1 << 63, 3, 0, 1 << 63),
         ("inc_x2", 0xffff_ffff, u64::MAX, 0, 1 << 32),
         ("dec_x2", 0, 9, 0, 9),
-        ("fmax_x2", 0x4000_0000_0000_0000, 0xbff0_0000_0000_0000, 0, 0x4000_0000_0000_0000),
-        ("fcmpswap_x2", 0, 0x4000_0000_0000_0000, 1 << 63, 0x4000_0000_0000_0000),
+        (
+            "fmax_x2",
+            0x4000_0000_0000_0000,
+            0xbff0_0000_0000_0000,
+            0,
+            0x4000_0000_0000_0000,
+        ),
+        (
+            "fcmpswap_x2",
+            0,
+            0x4000_0000_0000_0000,
+            1 << 63,
+            0x4000_0000_0000_0000,
+        ),
     ];
     let mut ran = 0;
     for &(name, before, lo, hi, after) in cases {
         let mnemonic = format!("buffer_atomic_{name}");
-        let data = if name.contains("cmpswap") { "v[2:5]" } else { "v[2:3]" };
+        let data = if name.contains("cmpswap") {
+            "v[2:5]"
+        } else {
+            "v[2:3]"
+        };
         for v in versions_with(&mnemonic) {
             let memory = Memory::default();
             let buf = memory.buffer_from_slice(&[before; 64]).unwrap();
@@ -483,11 +548,16 @@ fn in_range_address_outside_memory_faults_with_the_lane() {
     for v in ALL {
         let memory = Memory::default();
         let buf = memory.buffer_zeroed::<u32>(16).unwrap();
-        let s = run_with(v, "buffer_load_dword v4, v1, s[8:11], 0 idxen", &memory, |w| {
-            // 64 records of 4 bytes over a 64-byte allocation.
-            desc(w, 8, buf.ptr().0, 4, 64, false, 0);
-            w.vgpr[1] = lanes(|l| l);
-        });
+        let s = run_with(
+            v,
+            "buffer_load_dword v4, v1, s[8:11], 0 idxen",
+            &memory,
+            |w| {
+                // 64 records of 4 bytes over a 64-byte allocation.
+                desc(w, 8, buf.ptr().0, 4, 64, false, 0);
+                w.vgpr[1] = lanes(|l| l);
+            },
+        );
         let f = s.fault.expect("fault");
         assert_eq!(f.lane, Some(16), "{v}");
         assert!(matches!(f.kind, FaultKind::Memory(m) if m.address == buf.ptr().0 + 64));
@@ -497,7 +567,11 @@ fn in_range_address_outside_memory_faults_with_the_lane() {
 #[test]
 fn typed_forms_have_no_handler_yet() {
     for v in ALL {
-        for m in ["buffer_load_format_x", "buffer_store_format_xyzw", "tbuffer_load_format_x"] {
+        for m in [
+            "buffer_load_format_x",
+            "buffer_store_format_xyzw",
+            "tbuffer_load_format_x",
+        ] {
             let row = lookup(m, v).unwrap();
             assert!(crate::exec::handler(row, v).is_none(), "{m}");
         }

@@ -80,7 +80,14 @@ fn flat_loads_from_global_memory() {
                 assert_eq!(w.vgpr[15][l], 0x99aa_bbcc + lu);
                 assert_eq!(
                     (30..36).map(|r| w.vgpr[r][l]).collect::<Vec<_>>(),
-                    [0xdead_0081, 0x0081_beef, 0xdead_ff81, 0xff81_beef, 0xdead_80ff, 0x80ff_beef]
+                    [
+                        0xdead_0081,
+                        0x0081_beef,
+                        0xdead_ff81,
+                        0xff81_beef,
+                        0xdead_80ff,
+                        0x80ff_beef
+                    ]
                 );
             }
         }
@@ -132,7 +139,10 @@ fn flat_and_global_stores() {
             assert_eq!(d[1], 0x5678_7800);
             assert_eq!((d[2], d[3]), (0x1234_5678, 0x9abc_def0));
             assert_eq!(&d[4..8], &[0x1234_5678, 0x9abc_def0, 0x0bad_f00d, 0]);
-            assert_eq!(&d[8..12], &[0x1234_5678, 0x9abc_def0, 0x0bad_f00d, 0xcafe_d00d]);
+            assert_eq!(
+                &d[8..12],
+                &[0x1234_5678, 0x9abc_def0, 0x0bad_f00d, 0xcafe_d00d]
+            );
             if v.is_gcn14() {
                 // byte 0x34 at 0x30, 0x1234 at 0x3e.
                 assert_eq!(d[12], 0x34, "{v}");
@@ -231,9 +241,27 @@ const ATOMICS64: &[(&str, u64, u64, u64, u64)] = &[
     ("xor_x2", 3 << 32, 1 << 32, 0, 2 << 32),
     ("inc_x2", 0xffff_ffff, u64::MAX, 0, 1 << 32),
     ("dec_x2", 0, 9, 0, 9),
-    ("fmin_x2", 0x4000_0000_0000_0000, 0xbff0_0000_0000_0000, 0, 0xbff0_0000_0000_0000),
-    ("fmax_x2", 0x4000_0000_0000_0000, 0xbff0_0000_0000_0000, 0, 0x4000_0000_0000_0000),
-    ("fcmpswap_x2", 0, 0x4000_0000_0000_0000, 1 << 63, 0x4000_0000_0000_0000),
+    (
+        "fmin_x2",
+        0x4000_0000_0000_0000,
+        0xbff0_0000_0000_0000,
+        0,
+        0xbff0_0000_0000_0000,
+    ),
+    (
+        "fmax_x2",
+        0x4000_0000_0000_0000,
+        0xbff0_0000_0000_0000,
+        0,
+        0x4000_0000_0000_0000,
+    ),
+    (
+        "fcmpswap_x2",
+        0,
+        0x4000_0000_0000_0000,
+        1 << 63,
+        0x4000_0000_0000_0000,
+    ),
 ];
 
 #[test]
@@ -284,11 +312,19 @@ fn shared_aperture_reaches_lds() {
         assert_eq!(&s.lds[0x40..0x44], &[2, 0, 0, 0]);
         // Past the LDS allocation (64 KiB): an LDS fault naming the lane.
         let s = run_with(v, "flat_load_dword v4, v[0:1]", &memory, |w| {
-            set64(w, 0, |l| SHARED_APERTURE + if l == 6 { 0x1_0000 } else { 0 });
+            set64(w, 0, |l| {
+                SHARED_APERTURE + if l == 6 { 0x1_0000 } else { 0 }
+            });
         });
         let f = s.fault.expect("fault");
         assert_eq!(f.lane, Some(6));
-        assert!(matches!(f.kind, FaultKind::Lds { address: 0x1_0000, .. }));
+        assert!(matches!(
+            f.kind,
+            FaultKind::Lds {
+                address: 0x1_0000,
+                ..
+            }
+        ));
     }
 }
 
@@ -342,7 +378,9 @@ fn with_scratch(
     per_wave: u64,
     setup: impl FnOnce(&mut Wave),
 ) -> (crate::exec::testing::Snippet, crate::memory::Buffer<u32>) {
-    let scratch = memory.buffer_zeroed::<u32>((per_wave / 4) as usize).unwrap();
+    let scratch = memory
+        .buffer_zeroed::<u32>((per_wave / 4) as usize)
+        .unwrap();
     let s = run_env(
         version,
         source,
@@ -368,7 +406,9 @@ fn scratch_and_private_aperture_share_per_lane_slices_with_buffer_scratch() {
                flat_store_short v[6:7], v3\n\
                scratch_load_ushort v10, off, s8 offset:-4\n\
                scratch_load_ubyte_d16_hi v11, off, s8 offset:-2";
-    let scratch = memory.buffer_zeroed::<u32>((per_wave / 4) as usize).unwrap();
+    let scratch = memory
+        .buffer_zeroed::<u32>((per_wave / 4) as usize)
+        .unwrap();
     let base = scratch.ptr().0;
     let s = run_env(v, src, &memory, 64 * 1024, (base, per_wave), |w| {
         w.vgpr[1] = lanes(|l| 4 * (l % 2));
@@ -399,7 +439,11 @@ fn scratch_and_private_aperture_share_per_lane_slices_with_buffer_scratch() {
         assert_eq!(slice[4], 0xabcd_0000 + lu);
         assert_eq!(w.vgpr[4][l], 0x500 + lu);
         assert_eq!(w.vgpr[5][l], 0x500 + lu);
-        assert_eq!(w.vgpr[9][l], 0x500 + lu, "buffer scratch sees the same bytes");
+        assert_eq!(
+            w.vgpr[9][l],
+            0x500 + lu,
+            "buffer scratch sees the same bytes"
+        );
         assert_eq!(w.vgpr[10][l], lu);
         assert_eq!(w.vgpr[11][l], 0x00cd_2222);
     }

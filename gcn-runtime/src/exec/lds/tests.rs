@@ -123,7 +123,12 @@ fn reads_extend_and_align() {
             if v != GcnVersion::Gcn1_0 {
                 assert_eq!(
                     [20, 21, 22, 23].map(|r| w.vgpr[r][l]),
-                    [0x80ff_7f81, 0x1122_3344, 0x5566_7788, 0x99aa_bbcc + l as u32]
+                    [
+                        0x80ff_7f81,
+                        0x1122_3344,
+                        0x5566_7788,
+                        0x99aa_bbcc + l as u32
+                    ]
                 );
                 // B96 aligns to 16 bytes: offset 4 reads from the lane's 0.
                 assert_eq!(
@@ -347,14 +352,28 @@ fn atomics_32_other_forms() {
         ("ds_wrxchg_rtn_b32", "v4, v1, v2", 5, 9, 0, 9, 5),
         ("ds_wrap_rtn_b32", "v4, v1, v2, v3", 5, 3, 10, 2, 5),
         ("ds_wrap_rtn_b32", "v4, v1, v2, v3", 2, 3, 10, 12, 2),
-        ("ds_add_f32", "v1, v2", 0x3fc0_0000, 0x4010_0000, 0, 0x4070_0000, 0xdead),
-        ("ds_add_rtn_f32", "v4, v1, v2", 0x3fc0_0000, 0x4010_0000, 0, 0x4070_0000, 0x3fc0_0000),
+        (
+            "ds_add_f32",
+            "v1, v2",
+            0x3fc0_0000,
+            0x4010_0000,
+            0,
+            0x4070_0000,
+            0xdead,
+        ),
+        (
+            "ds_add_rtn_f32",
+            "v4, v1, v2",
+            0x3fc0_0000,
+            0x4010_0000,
+            0,
+            0x4070_0000,
+            0x3fc0_0000,
+        ),
     ];
     for &(m, ops, before, d0, d1, after, ret) in cases {
         for v in versions_with(m) {
-            let src = format!(
-                "ds_write_b32 v1, v5\n{m} {ops}\nds_read_b32 v6, v1"
-            );
+            let src = format!("ds_write_b32 v1, v5\n{m} {ops}\nds_read_b32 v6, v1");
             let s = ds(v, &src, |w| {
                 w.vgpr[1] = [0x40; WAVE_SIZE];
                 w.set_exec(1 << 9);
@@ -383,16 +402,46 @@ const CASES64: &[Case64] = &[
     Case64("min_u64", u64::MAX, 5, 0, 5),
     Case64("max_i64", u64::MAX, 5, 0, 5),
     Case64("max_u64", 0x1_0000_0000, 0xffff_ffff, 0, 0x1_0000_0000),
-    Case64("and_b64", 0xff00_0000_ff00, 0xf0f0_0000_f0f0, 0, 0xf000_0000_f000),
+    Case64(
+        "and_b64",
+        0xff00_0000_ff00,
+        0xf0f0_0000_f0f0,
+        0,
+        0xf000_0000_f000,
+    ),
     Case64("or_b64", 0xff00_0000_0000, 0x00ff, 0, 0xff00_0000_00ff),
     Case64("xor_b64", u64::MAX, 1 << 40, 0, u64::MAX ^ (1 << 40)),
-    Case64("mskor_b64", u64::MAX, 0xffff_0000_0000, 0x1234_0000_0000, 0xffff_1234_ffff_ffff),
+    Case64(
+        "mskor_b64",
+        u64::MAX,
+        0xffff_0000_0000,
+        0x1234_0000_0000,
+        0xffff_1234_ffff_ffff,
+    ),
     Case64("cmpst_b64", 0x5_0000_0001, 0x5_0000_0001, 9, 9),
     Case64("cmpst_b64", 0x5_0000_0001, 0x1, 9, 0x5_0000_0001),
     // -0.0 == +0.0
-    Case64("cmpst_f64", 1 << 63, 0, 0x3ff0_0000_0000_0000, 0x3ff0_0000_0000_0000),
-    Case64("min_f64", 0x4000_0000_0000_0000, 0xbff0_0000_0000_0000, 0, 0xbff0_0000_0000_0000),
-    Case64("max_f64", 0x4000_0000_0000_0000, 0xbff0_0000_0000_0000, 0, 0x4000_0000_0000_0000),
+    Case64(
+        "cmpst_f64",
+        1 << 63,
+        0,
+        0x3ff0_0000_0000_0000,
+        0x3ff0_0000_0000_0000,
+    ),
+    Case64(
+        "min_f64",
+        0x4000_0000_0000_0000,
+        0xbff0_0000_0000_0000,
+        0,
+        0xbff0_0000_0000_0000,
+    ),
+    Case64(
+        "max_f64",
+        0x4000_0000_0000_0000,
+        0xbff0_0000_0000_0000,
+        0,
+        0x4000_0000_0000_0000,
+    ),
 ];
 
 #[test]
@@ -540,7 +589,11 @@ fn swizzle_modes() {
             let i = l as usize;
             assert_eq!(w.vgpr[3][i], 100 + (l & !3) + 3 - (l & 3), "{v} lane {l}");
             assert_eq!(w.vgpr[4][i], 100 + (l ^ 1));
-            assert_eq!(w.vgpr[5][i], if l < 32 { 105 } else { 0 }, "lane 37 inactive");
+            assert_eq!(
+                w.vgpr[5][i],
+                if l < 32 { 105 } else { 0 },
+                "lane 37 inactive"
+            );
         }
         // Lane 36 reads inactive lane 37.
         assert_eq!(w.vgpr[4][36], 0);
@@ -661,9 +714,15 @@ const DS_OUT_OF_SCOPE: &[(&str, &str)] = &[
     ("ds_gws_sema_p", "GDS/GWS is not emulated"),
     ("ds_gws_sema_release_all", "GDS/GWS is not emulated"),
     ("ds_gws_barrier", "GDS/GWS is not emulated"),
-    ("ds_ordered_count", "GDS/GWS is not emulated (ordered count is a GDS operation)"),
+    (
+        "ds_ordered_count",
+        "GDS/GWS is not emulated (ordered count is a GDS operation)",
+    ),
     ("ds_condxchg32_rtn_b64", "the docs give no Operation for it"),
-    ("ds_condxchg32_rtn_b128", "the docs give no Operation for it"),
+    (
+        "ds_condxchg32_rtn_b128",
+        "the docs give no Operation for it",
+    ),
 ];
 
 /// Every row of `families` on every version has a handler, except the
