@@ -411,7 +411,7 @@ pub(crate) const fn store_value(mode: u8, v: u32) -> u32 {
     }
 }
 
-/// The fault of an access of `len` bytes at LDS byte `address`.
+/// The LDS fault of `lane` for an access at LDS byte `address`.
 #[cold]
 pub(crate) fn lds_fault(env: &Env<'_>, address: u32, lane: usize) -> Fault {
     Fault {
