@@ -23,6 +23,8 @@
 //! `size / 64`, no swizzle, indexed by lane), so SCRATCH/FLAT-private and
 //! buffer scratch accesses of one wave see the same bytes. An offset whose
 //! access reaches past the lane's slice is a fault naming the lane.
+//! FLAT_SCRATCH and the scratch SGPRs play no part: `env.scratch` is
+//! already the wave's own private memory.
 //!
 //! Global accesses outside every allocation are memory faults naming the
 //! lane. Atomics on global memory are host atomics (64-bit ones through
