@@ -330,11 +330,11 @@ fn store_narrow<const MODE: u8>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Res
     let ad = Addressing::of(w, op);
     let exec = w.exec();
     let data = w.vgpr[usize::from(op.reg(0))];
-    for lane in 0..WAVE_SIZE {
+    for (lane, &d) in data.iter().enumerate() {
         if active(exec, lane) {
             if let Some(a) = ad.at(lane, 0) {
                 let a = a & !u64::from(size - 1);
-                let b = store_value(MODE, data[lane]).to_le_bytes();
+                let b = store_value(MODE, d).to_le_bytes();
                 env.mem
                     .write(a, &b[..size as usize])
                     .map_err(|m| Fault::memory(m, lane))?;

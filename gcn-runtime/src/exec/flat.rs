@@ -23,6 +23,8 @@
 //! `size / 64`, no swizzle, indexed by lane), so SCRATCH/FLAT-private and
 //! buffer scratch accesses of one wave see the same bytes. An offset whose
 //! access reaches past the lane's slice is a fault naming the lane.
+//! FLAT_SCRATCH and the scratch SGPRs play no part: `env.scratch` is
+//! already the wave's own private memory.
 //!
 //! Global accesses outside every allocation are memory faults naming the
 //! lane. Atomics on global memory are host atomics (64-bit ones through
@@ -247,9 +249,9 @@ fn load_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Resu
     let at = places(w, op, 1, 2);
     let exec = w.exec();
     let mut out = [[0u32; WAVE_SIZE]; N];
-    for lane in 0..WAVE_SIZE {
+    for (lane, &place) in at.iter().enumerate() {
         if active(exec, lane) {
-            let t = resolve(env, at[lane], 4 * N as u32, lane)?;
+            let t = resolve(env, place, 4 * N as u32, lane)?;
             let mut b = [0u8; 16];
             read(env, t, &mut b[..4 * N], lane)?;
             for (k, o) in out.iter_mut().enumerate() {
@@ -293,9 +295,9 @@ fn store_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Res
     let at = places(w, op, 0, 2);
     let exec = w.exec();
     let data = usize::from(op.reg(1));
-    for lane in 0..WAVE_SIZE {
+    for (lane, &place) in at.iter().enumerate() {
         if active(exec, lane) {
-            let t = resolve(env, at[lane], 4 * N as u32, lane)?;
+            let t = resolve(env, place, 4 * N as u32, lane)?;
             let mut b = [0u8; 16];
             for k in 0..N {
                 b[4 * k..4 * k + 4].copy_from_slice(&w.vgpr[data + k][lane].to_le_bytes());

@@ -411,7 +411,7 @@ pub(crate) const fn store_value(mode: u8, v: u32) -> u32 {
     }
 }
 
-/// The fault of an access of `len` bytes at LDS byte `address`.
+/// The LDS fault of `lane` for an access at LDS byte `address`.
 #[cold]
 pub(crate) fn lds_fault(env: &Env<'_>, address: u32, lane: usize) -> Fault {
     Fault {
@@ -634,9 +634,9 @@ fn write_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Res
     let offset = offset16(op);
     let exec = w.exec();
     let limit = m0_limit(w, env);
-    for lane in 0..WAVE_SIZE {
+    for (lane, &x) in addr.iter().enumerate() {
         if active(exec, lane) {
-            let a = addr[lane].wrapping_add(offset) & align;
+            let a = x.wrapping_add(offset) & align;
             if let Some(i) = ds_at(env, limit, a, 4 * N as u32, lane)? {
                 for k in 0..N {
                     lds_store(env.lds, i + 4 * k, 4, u64::from(w.vgpr[data + k][lane]));
@@ -810,9 +810,8 @@ fn ds_src2<const OP: u8, const W64: bool>(
     let offset = offset16(op);
     let exec = w.exec();
     let limit = m0_limit(w, env);
-    for lane in 0..WAVE_SIZE {
+    for (lane, &x) in addr.iter().enumerate() {
         if active(exec, lane) {
-            let x = addr[lane];
             let (a, step) = if offset & 0x8000 != 0 {
                 (
                     x & (0x1_ffff & !(elem - 1)),

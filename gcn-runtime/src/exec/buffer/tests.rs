@@ -1,1 +1,596 @@
-use super::*;
+//! MUBUF tests: expected values computed by hand from the buffer seeds
+//! (addressing, range checking) and `GcnInstrsMubuf.md`.
+
+use gcn_asm::isa::{lookup, Encoding};
+use gcn_asm::GcnVersion;
+
+use crate::exec::lds::tests::assert_rows_covered;
+use crate::exec::testing::{run_with, versions_with};
+use crate::exec::{FaultKind, Wave, WAVE_SIZE};
+use crate::memory::Memory;
+
+fn lanes(f: impl Fn(u32) -> u32) -> [u32; WAVE_SIZE] {
+    std::array::from_fn(|l| f(l as u32))
+}
+
+/// Writes a buffer resource to `s[r:r+3]`.
+fn desc(w: &mut Wave, r: u16, base: u64, stride: u32, num_records: u32, swizzle: bool, w3: u32) {
+    w.set_s32(r, base as u32);
+    w.set_s32(
+        r + 1,
+        ((base >> 32) as u32 & 0xffff) | (stride << 16) | (u32::from(swizzle) << 31),
+    );
+    w.set_s32(r + 2, num_records);
+    w.set_s32(r + 3, w3);
+}
+
+/// ADD_TID_ENABLE in word 3.
+const ADD_TID: u32 = 1 << 23;
+
+/// Four dwords per lane: `0x80ff7f81, 0x11223344, 0x55667788, 0x99aabbcc + lane`.
+fn pattern() -> Vec<u32> {
+    (0..64u32)
+        .flat_map(|l| [0x80ff_7f81, 0x1122_3344, 0x5566_7788, 0x99aa_bbcc + l])
+        .collect()
+}
+
+const ALL: [GcnVersion; 4] = [
+    GcnVersion::Gcn1_0,
+    GcnVersion::Gcn1_1,
+    GcnVersion::Gcn1_2,
+    GcnVersion::Gcn1_4,
+];
+
+#[test]
+fn raw_loads_offsets_alignment_and_per_dword_range() {
+    for v in ALL {
+        let memory = Memory::default();
+        let buf = memory.buffer_from_slice(&pattern()).unwrap();
+        let mut src = String::from(
+            "buffer_load_dword v4, v1, s[8:11], s12 offen offset:4\n\
+             buffer_load_dwordx2 v[6:7], v1, s[8:11], s12 offen\n\
+             buffer_load_dwordx4 v[20:23], v1, s[8:11], s12 offen\n\
+             buffer_load_ubyte v10, v1, s[8:11], s12 offen offset:4092\n\
+             buffer_load_sbyte v11, v1, s[8:11], s12 offen offset:4092\n\
+             buffer_load_ushort v12, v1, s[8:11], s12 offen offset:4094\n\
+             buffer_load_sshort v13, v1, s[8:11], s12 offen offset:4094\n\
+             buffer_load_ushort v14, v1, s[8:11], s12 offen offset:1\n\
+             buffer_load_dword v15, v1, s[8:11], s12 offen offset:7\n\
+             buffer_load_dword v16, s[8:11], 4 offset:8\n",
+        );
+        if v != GcnVersion::Gcn1_0 {
+            src += "buffer_load_dwordx3 v[24:26], v1, s[8:11], s12 offen offset:4\n";
+        }
+        let s = run_with(v, &src, &memory, |w| {
+            // Records up to byte 1024 - soffset: lane 63's last dword (at
+            // 1008 + 12 = 1020 >= 1020) is out of range.
+            desc(w, 8, buf.ptr().0, 0, 1024, false, 0);
+            w.set_s32(12, 4);
+            // Offsets 16L - 4096 + 4 wrap around 32 bits in the byte loads.
+            w.vgpr[1] = lanes(|l| 16 * l);
+            w.vgpr[15] = [7; WAVE_SIZE];
+        });
+        assert!(s.fault.is_none(), "{v}: {:?}", s.fault);
+        let w = &s.wave;
+        for l in [0usize, 5, 63] {
+            let lu = l as u32;
+            // base + 4 + 16L + 4 = dword 2 of lane L.
+            assert_eq!(w.vgpr[4][l], 0x5566_7788, "{v}");
+            assert_eq!((w.vgpr[6][l], w.vgpr[7][l]), (0x1122_3344, 0x5566_7788));
+            let x4 = [20, 21, 22, 23].map(|r| w.vgpr[r][l]);
+            if l == 63 {
+                // The dword at the lane's block + 16 is past the records.
+                assert_eq!(x4, [0x1122_3344, 0x5566_7788, 0x99aa_bbcc + lu, 0], "{v}");
+            } else {
+                assert_eq!(
+                    x4,
+                    [0x1122_3344, 0x5566_7788, 0x99aa_bbcc + lu, 0x80ff_7f81]
+                );
+            }
+            // Offset 4092 + 16L + 4 (soffset): lane L's dword 0 of block L
+            // + 256... (only lanes below 0 would be in range): out of range.
+            assert_eq!(w.vgpr[10][l], 0, "{v}");
+            assert_eq!(w.vgpr[11][l], 0);
+            assert_eq!(w.vgpr[12][l], 0);
+            assert_eq!(w.vgpr[13][l], 0);
+            // A short at an odd address aligns down: the low half of dword 1.
+            assert_eq!(w.vgpr[14][l], 0x3344, "{v}");
+            // A dword at +7 aligns down to +4 (dword 2).
+            assert_eq!(w.vgpr[15][l], 0x5566_7788, "{v}");
+            // No VADDR: base + 4 + 8 = dword 3 of lane 0.
+            assert_eq!(w.vgpr[16][l], 0x99aa_bbcc);
+            if v != GcnVersion::Gcn1_0 {
+                assert_eq!(
+                    [24, 25, 26].map(|r| w.vgpr[r][l]),
+                    [
+                        0x5566_7788,
+                        0x99aa_bbcc + lu,
+                        if l == 63 { 0 } else { 0x80ff_7f81 }
+                    ]
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn byte_and_short_loads_extend() {
+    for v in ALL {
+        let memory = Memory::default();
+        let buf = memory.buffer_from_slice(&pattern()).unwrap();
+        let mut src = String::from(
+            "buffer_load_ubyte v10, v1, s[8:11], 0 offen\n\
+             buffer_load_sbyte v11, v1, s[8:11], 0 offen\n\
+             buffer_load_sbyte v12, v1, s[8:11], 0 offen offset:1\n\
+             buffer_load_ushort v13, v1, s[8:11], 0 offen offset:2\n\
+             buffer_load_sshort v14, v1, s[8:11], 0 offen offset:2\n",
+        );
+        if v.is_gcn14() {
+            src += "buffer_load_ubyte_d16 v30, v1, s[8:11], 0 offen\n\
+                    buffer_load_ubyte_d16_hi v31, v1, s[8:11], 0 offen\n\
+                    buffer_load_sbyte_d16 v32, v1, s[8:11], 0 offen\n\
+                    buffer_load_sbyte_d16_hi v33, v1, s[8:11], 0 offen\n\
+                    buffer_load_short_d16 v34, v1, s[8:11], 0 offen offset:2\n\
+                    buffer_load_short_d16_hi v35, v1, s[8:11], 0 offen offset:2\n";
+        }
+        let s = run_with(v, &src, &memory, |w| {
+            desc(w, 8, buf.ptr().0, 0, u32::MAX, false, 0);
+            w.vgpr[1] = lanes(|l| 16 * l);
+            for r in 30..36 {
+                w.vgpr[r] = [0xdead_beef; WAVE_SIZE];
+            }
+        });
+        assert!(s.fault.is_none(), "{v}: {:?}", s.fault);
+        let w = &s.wave;
+        assert_eq!(
+            (10..15).map(|r| w.vgpr[r][9]).collect::<Vec<_>>(),
+            [0x81, 0xffff_ff81, 0x7f, 0x80ff, 0xffff_80ff],
+            "{v}"
+        );
+        if v.is_gcn14() {
+            assert_eq!(
+                (30..36).map(|r| w.vgpr[r][9]).collect::<Vec<_>>(),
+                [
+                    0xdead_0081,
+                    0x0081_beef,
+                    0xdead_ff81,
+                    0xff81_beef,
+                    0xdead_80ff,
+                    0x80ff_beef
+                ]
+            );
+        }
+    }
+}
+
+#[test]
+fn structured_buffers_index_stride_and_range() {
+    for v in ALL {
+        let memory = Memory::default();
+        let buf = memory.buffer_from_slice(&pattern()).unwrap();
+        let s = run_with(
+            v,
+            "buffer_load_dword v4, v1, s[8:11], 0 idxen offset:8\n\
+             buffer_load_dwordx2 v[6:7], v[1:2], s[8:11], 0 idxen offen offset:4\n\
+             buffer_load_dword v5, s[12:15], 0 offset:4\n",
+            &memory,
+            |w| {
+                // 16-byte records, 10 of them.
+                desc(w, 8, buf.ptr().0, 16, 10, false, 0);
+                // add_tid: the index is the lane.
+                desc(w, 12, buf.ptr().0, 16, 10, false, ADD_TID);
+                w.vgpr[1] = lanes(|l| l);
+                w.vgpr[2] = lanes(|l| if l == 3 { 8 } else { 0 });
+            },
+        );
+        assert!(s.fault.is_none(), "{v}: {:?}", s.fault);
+        let w = &s.wave;
+        assert_eq!(w.vgpr[4][2], 0x5566_7788, "{v}");
+        assert_eq!(w.vgpr[4][9], 0x5566_7788);
+        assert_eq!(w.vgpr[4][10], 0, "index 10 >= 10 records");
+        assert_eq!((w.vgpr[6][2], w.vgpr[7][2]), (0x1122_3344, 0x5566_7788));
+        // Lane 3: offset 12 and 16: the second dword is past the stride.
+        assert_eq!((w.vgpr[6][3], w.vgpr[7][3]), (0x99aa_bbcc + 3, 0), "{v}");
+        assert_eq!(w.vgpr[5][7], 0x1122_3344);
+        assert_eq!(w.vgpr[5][12], 0);
+    }
+}
+
+#[test]
+fn swizzled_addressing() {
+    for v in ALL {
+        let memory = Memory::default();
+        let words: Vec<u32> = (0..1024).collect();
+        let buf = memory.buffer_from_slice(&words).unwrap();
+        let s = run_with(
+            v,
+            "buffer_load_dword v4, s[8:11], 0 offset:4\n\
+             buffer_load_dword v5, v1, s[8:11], 0 offen offset:4",
+            &memory,
+            |w| {
+                // ELEMSIZE field 1 (4 bytes), INDEXSTRIDE field 0 (8),
+                // stride 16, add_tid.
+                desc(w, 8, buf.ptr().0, 16, 64, true, ADD_TID | (1 << 19));
+                w.vgpr[1] = [4; WAVE_SIZE];
+            },
+        );
+        assert!(s.fault.is_none(), "{v}: {:?}", s.fault);
+        // BUFOFFSET = off%4 + 4*(L%8) + 8*((L/8)*16 + (off/4)*4).
+        let expect = |l: u32, off: u32| (4 * (l % 8) + 8 * ((l / 8) * 16 + (off / 4) * 4)) / 4;
+        for l in [0u32, 9, 63] {
+            assert_eq!(s.wave.vgpr[4][l as usize], expect(l, 4), "{v} lane {l}");
+            assert_eq!(s.wave.vgpr[5][l as usize], expect(l, 8), "{v} lane {l}");
+        }
+        assert_eq!(s.wave.vgpr[4][9], 41);
+    }
+}
+
+#[test]
+fn addr64_adds_a_64_bit_vaddr_without_range_check() {
+    for v in [GcnVersion::Gcn1_0, GcnVersion::Gcn1_1] {
+        let memory = Memory::default();
+        let buf = memory.buffer_from_slice(&pattern()).unwrap();
+        let s = run_with(
+            v,
+            "buffer_load_dword v4, v[2:3], s[8:11], s12 addr64 offset:4\n\
+             buffer_store_dword v6, v[2:3], s[8:11], 0 addr64",
+            &memory,
+            |w| {
+                // Zero records: addr64 ignores the range.
+                desc(w, 8, 16, 0, 0, false, 0);
+                w.set_s32(12, 4);
+                for l in 0..WAVE_SIZE {
+                    let a = buf.ptr().0 - 16 + 16 * l as u64;
+                    w.vgpr[2][l] = a as u32;
+                    w.vgpr[3][l] = (a >> 32) as u32;
+                }
+                w.vgpr[6] = lanes(|l| l);
+            },
+        );
+        assert!(s.fault.is_none(), "{v}: {:?}", s.fault);
+        assert_eq!(s.wave.vgpr[4][3], 0x5566_7788);
+        assert_eq!(buf.to_vec()[4 * 7], 7);
+    }
+}
+
+#[test]
+fn stores_and_dropped_out_of_range_writes() {
+    for v in ALL {
+        let memory = Memory::default();
+        let out = memory.buffer_zeroed::<u32>(64 * 4).unwrap();
+        let mut src = String::from(
+            "buffer_store_dwordx2 v[2:3], v1, s[8:11], 0 offen offset:8\n\
+             buffer_store_byte v4, v1, s[8:11], 0 offen offset:1\n\
+             buffer_store_short v4, v1, s[8:11], 0 offen offset:2\n\
+             buffer_store_dword v5, v1, s[8:11], 0 offen offset:4\n",
+        );
+        if v.is_gcn14() {
+            src += "buffer_store_byte_d16_hi v4, v1, s[8:11], 0 offen offset:0\n\
+                    buffer_store_short_d16_hi v4, v1, s[8:11], 0 offen offset:6\n";
+        }
+        if v != GcnVersion::Gcn1_0 {
+            src += "buffer_store_dwordx4 v[2:5], v6, s[8:11], 0 offen\n\
+                    buffer_store_dwordx3 v[2:4], v7, s[8:11], 0 offen\n";
+        }
+        let s = run_with(v, &src, &memory, |w| {
+            // Lane 63's block ends at 1024; records stop at 1020.
+            desc(w, 8, out.ptr().0, 0, 1020, false, 0);
+            w.vgpr[1] = lanes(|l| 16 * l);
+            w.vgpr[2] = [0x1111_1111; WAVE_SIZE];
+            w.vgpr[3] = [0x2222_2222; WAVE_SIZE];
+            w.vgpr[4] = [0x1234_5678; WAVE_SIZE];
+            w.vgpr[5] = lanes(|l| 0xa000 + l);
+            // A second pass for lanes 0 and 1 only (1.1+): x4 to block 60,
+            // x3 to block 61 (within the records).
+            w.vgpr[6] = lanes(|_| 60 * 16);
+            w.vgpr[7] = lanes(|_| 61 * 16);
+            w.set_exec(!(1 << 4));
+        });
+        assert!(s.fault.is_none(), "{v}: {:?}", s.fault);
+        let d = out.to_vec();
+        for l in [0usize, 5, 59] {
+            let b = &d[4 * l..4 * l + 4];
+            let lo = if v.is_gcn14() {
+                0x5678_7834
+            } else {
+                0x5678_7800
+            };
+            assert_eq!(b[0], lo, "{v} lane {l}");
+            assert_eq!(
+                b[1],
+                if v.is_gcn14() {
+                    0x1234_0000 | (0xa000 + l as u32)
+                } else {
+                    0xa000 + l as u32
+                }
+            );
+            assert_eq!((b[2], b[3]), (0x1111_1111, 0x2222_2222));
+        }
+        assert_eq!(&d[16..20], &[0; 4], "{v}: inactive lane 4 stored");
+        if v == GcnVersion::Gcn1_0 {
+            // Lane 63: dword 3 at 1020 is out of range (dropped).
+            assert_eq!(&d[252..256], &[0x5678_7800, 0xa000 + 63, 0x1111_1111, 0]);
+        } else {
+            assert_eq!(
+                &d[240..244],
+                &[0x1111_1111, 0x2222_2222, 0x1234_5678, 0xa000 + 63]
+            );
+            // The x3 store keeps dword 3 (lane 61's x2 store).
+            assert_eq!(
+                &d[244..248],
+                &[0x1111_1111, 0x2222_2222, 0x1234_5678, 0x2222_2222]
+            );
+        }
+    }
+}
+
+const ATOMICS32: &[(&str, u32, u32, u32, u32)] = &[
+    ("swap", 5, 9, 0, 9),
+    // cmpswap: VDATA[0] is the new value, VDATA[1] the compare value.
+    ("cmpswap", 5, 9, 5, 9),
+    ("cmpswap", 5, 9, 4, 5),
+    ("add", u32::MAX, 2, 0, 1),
+    ("sub", 1, 2, 0, u32::MAX),
+    ("rsub", 1, 2, 0, 1),
+    ("smin", u32::MAX, 3, 0, u32::MAX),
+    ("umin", u32::MAX, 3, 0, 3),
+    ("smax", u32::MAX, 3, 0, 3),
+    ("umax", u32::MAX, 3, 0, u32::MAX),
+    ("and", 0xf0f0, 0xff00, 0, 0xf000),
+    ("or", 0xf0f0, 0xff00, 0, 0xfff0),
+    ("xor", 0xf0f0, 0xff00, 0, 0x0ff0),
+    ("inc", 6, 7, 0, 7),
+    ("inc", 7, 7, 0, 0),
+    ("dec", 7, 7, 0, 6),
+    ("dec", 0, 7, 0, 7),
+    ("fcmpswap", 0x8000_0000, 0x4000_0000, 0, 0x4000_0000),
+    ("fmin", 0x4000_0000, 0xbf80_0000, 0, 0xbf80_0000),
+    ("fmax", 0x4000_0000, 0xbf80_0000, 0, 0x4000_0000),
+];
+
+#[test]
+fn atomics_32_return_with_glc() {
+    let mut ran = 0;
+    for &(name, before, lo, hi, after) in ATOMICS32 {
+        let mnemonic = format!("buffer_atomic_{name}");
+        let data = if name.contains("cmpswap") {
+            "v[2:3]"
+        } else {
+            "v2"
+        };
+        for v in versions_with(&mnemonic) {
+            let memory = Memory::default();
+            let buf = memory.buffer_from_slice(&[before; 64]).unwrap();
+            let src = format!(
+                "{mnemonic} {data}, v1, s[8:11], 0 offen glc\n\
+                 {mnemonic} v[4:5], v1, s[8:11], 0 offen offset:4\n\
+                 {mnemonic} v[6:7], v1, s[8:11], 0 offen offset:256 glc"
+            )
+            .replace(
+                "v[4:5]",
+                if name.contains("cmpswap") {
+                    "v[4:5]"
+                } else {
+                    "v4"
+                },
+            )
+            .replace(
+                "v[6:7]",
+                if name.contains("cmpswap") {
+                    "v[6:7]"
+                } else {
+                    "v6"
+                },
+            );
+            let s = run_with(v, &src, &memory, |w| {
+                desc(w, 8, buf.ptr().0, 0, 256, false, 0);
+                w.vgpr[1] = lanes(|l| 8 * l);
+                for r in [2, 4, 6] {
+                    w.vgpr[r] = [lo; WAVE_SIZE];
+                    w.vgpr[r + 1] = [hi; WAVE_SIZE];
+                }
+                w.set_exec(0b1010);
+            });
+            assert!(s.fault.is_none(), "{mnemonic} {v}: {:?}", s.fault);
+            let m = buf.to_vec();
+            assert_eq!(m[2], after, "{mnemonic} on {v}");
+            assert_eq!(m[3], after, "{mnemonic} on {v} without glc");
+            assert_eq!(s.wave.vgpr[2][1], before, "{mnemonic} on {v} returns");
+            assert_eq!(s.wave.vgpr[2][0], lo, "inactive lane written");
+            assert_eq!(s.wave.vgpr[4][1], lo, "returned without glc");
+            // Out of range: nothing happens, 0 returned.
+            assert_eq!(s.wave.vgpr[6][1], 0, "{mnemonic} on {v} out of range");
+            ran += 1;
+        }
+    }
+    assert!(ran >= 60, "{ran}");
+}
+
+#[test]
+fn atomics_64() {
+    let cases: &[(&str, u64, u64, u64, u64)] = &[
+        ("swap_x2", 5, 1 << 40, 0, 1 << 40),
+        ("cmpswap_x2", 1 << 33, 9, 1 << 33, 9),
+        ("cmpswap_x2", 1 << 33, 9, 1, 1 << 33),
+        ("add_x2", 0xffff_ffff, 1, 0, 1 << 32),
+        ("sub_x2", 1 << 32, 1, 0, 0xffff_ffff),
+        ("rsub_x2", 1, 1 << 32, 0, 0xffff_ffff),
+        ("smin_x2", u64::MAX, 3, 0, u64::MAX),
+        ("umax_x2", 1 << 63, 3, 0, 1 << 63),
+        ("inc_x2", 0xffff_ffff, u64::MAX, 0, 1 << 32),
+        ("dec_x2", 0, 9, 0, 9),
+        (
+            "fmax_x2",
+            0x4000_0000_0000_0000,
+            0xbff0_0000_0000_0000,
+            0,
+            0x4000_0000_0000_0000,
+        ),
+        (
+            "fcmpswap_x2",
+            0,
+            0x4000_0000_0000_0000,
+            1 << 63,
+            0x4000_0000_0000_0000,
+        ),
+    ];
+    let mut ran = 0;
+    for &(name, before, lo, hi, after) in cases {
+        let mnemonic = format!("buffer_atomic_{name}");
+        let data = if name.contains("cmpswap") {
+            "v[2:5]"
+        } else {
+            "v[2:3]"
+        };
+        for v in versions_with(&mnemonic) {
+            let memory = Memory::default();
+            let buf = memory.buffer_from_slice(&[before; 64]).unwrap();
+            let src = format!("{mnemonic} {data}, v1, s[8:11], 0 offen glc");
+            let s = run_with(v, &src, &memory, |w| {
+                desc(w, 8, buf.ptr().0, 0, 512, false, 0);
+                w.vgpr[1] = lanes(|l| 8 * l);
+                for l in 0..WAVE_SIZE {
+                    w.vgpr[2][l] = lo as u32;
+                    w.vgpr[3][l] = (lo >> 32) as u32;
+                    w.vgpr[4][l] = hi as u32;
+                    w.vgpr[5][l] = (hi >> 32) as u32;
+                }
+                w.set_exec(1 << 7);
+            });
+            assert!(s.fault.is_none(), "{mnemonic} {v}: {:?}", s.fault);
+            assert_eq!(buf.to_vec()[7], after, "{mnemonic} on {v}");
+            let ret = u64::from(s.wave.vgpr[2][7]) | (u64::from(s.wave.vgpr[3][7]) << 32);
+            assert_eq!(ret, before, "{mnemonic} on {v} returns");
+            ran += 1;
+        }
+    }
+    assert!(ran >= 25, "{ran}");
+}
+
+#[test]
+fn lds_loads_tfe_and_store_lds_dword() {
+    for v in ALL {
+        let memory = Memory::default();
+        let buf = memory.buffer_from_slice(&pattern()).unwrap();
+        let src = String::from(
+            "s_movk_i32 m0, 0x100\n\
+             buffer_load_dword v3, v1, s[8:11], 0 offen offset:8 lds\n\
+             s_movk_i32 m0, 0x400\n\
+             buffer_load_sbyte v3, v1, s[8:11], 0 offen offset:0 lds\n\
+             buffer_load_dword v[4:5], v1, s[8:11], 0 offen tfe\n\
+             buffer_load_ubyte v[6:7], v1, s[8:11], 0 offen tfe\n",
+        );
+        let s = run_with(v, &src, &memory, |w| {
+            desc(w, 8, buf.ptr().0, 0, 1024, false, 0);
+            w.vgpr[1] = lanes(|l| 16 * l);
+            w.vgpr[3] = [7; WAVE_SIZE];
+            w.vgpr[5] = [7; WAVE_SIZE];
+            w.vgpr[7] = [7; WAVE_SIZE];
+            w.set_exec(!1);
+        });
+        assert!(s.fault.is_none(), "{v}: {:?}", s.fault);
+        let lds = |at: usize| u32::from_le_bytes(s.lds[at..at + 4].try_into().unwrap());
+        // M0 + OFFSET + 4 * lane.
+        assert_eq!(lds(0x100 + 8 + 4 * 5), 0x5566_7788, "{v}");
+        assert_eq!(lds(0x100 + 8), 0, "inactive lane");
+        // The byte is zero-extended into LDS (seed).
+        assert_eq!(lds(0x400 + 4 * 5), 0x81, "{v}");
+        assert_eq!(s.wave.vgpr[3][5], 7, "lds loads leave VGPRs alone");
+        assert_eq!((s.wave.vgpr[4][5], s.wave.vgpr[5][5]), (0x80ff_7f81, 0));
+        assert_eq!((s.wave.vgpr[6][5], s.wave.vgpr[7][5]), (0x81, 0));
+        assert_eq!(s.wave.vgpr[5][0], 7, "inactive lane's tfe VGPR");
+    }
+}
+
+#[test]
+fn store_lds_dword_moves_lds_to_memory() {
+    for v in versions_with("buffer_store_lds_dword") {
+        let memory = Memory::default();
+        let out = memory.buffer_zeroed::<u32>(64).unwrap();
+        let s = run_with(
+            v,
+            "s_mov_b32 m0, -1\nds_write_b32 v1, v2\n\
+             s_movk_i32 m0, 0x200\nbuffer_store_lds_dword s[12:15], 0",
+            &memory,
+            |w| {
+                // LDS 0x204 + 4L = 100 + L.
+                w.vgpr[1] = lanes(|l| 0x204 + 4 * l);
+                w.vgpr[2] = lanes(|l| 100 + l);
+                // Stride 4, add_tid: lane L stores its LDS dword
+                // 0x200 + 4L (lane L - 1's value) at 4L.
+                desc(w, 12, out.ptr().0, 4, 64, false, ADD_TID);
+                w.set_exec(!(1 << 63));
+            },
+        );
+        assert!(s.fault.is_none(), "{v}: {:?}", s.fault);
+        let d = out.to_vec();
+        assert_eq!((d[0], d[5], d[63]), (0, 104, 0), "{v}");
+        let s = run_with(
+            v,
+            "s_mov_b32 m0, -1\nds_write_b32 v1, v2\n\
+             s_movk_i32 m0, 0x200\nbuffer_store_lds_dword s[12:15], 0 offset:4",
+            &memory,
+            |w| {
+                w.vgpr[1] = lanes(|l| 0x204 + 4 * l);
+                w.vgpr[2] = lanes(|l| 100 + l);
+                // Raw buffer: every lane at offset 4 (the last one wins).
+                desc(w, 12, out.ptr().0, 0, 256, false, 0);
+                w.set_exec(!(1 << 63));
+            },
+        );
+        assert!(s.fault.is_none(), "{v}: {:?}", s.fault);
+        assert_eq!(out.to_vec()[1], 100 + 62, "{v}");
+    }
+}
+
+#[test]
+fn in_range_address_outside_memory_faults_with_the_lane() {
+    for v in ALL {
+        let memory = Memory::default();
+        let buf = memory.buffer_zeroed::<u32>(16).unwrap();
+        let s = run_with(
+            v,
+            "buffer_load_dword v4, v1, s[8:11], 0 idxen",
+            &memory,
+            |w| {
+                // 64 records of 4 bytes over a 64-byte allocation.
+                desc(w, 8, buf.ptr().0, 4, 64, false, 0);
+                w.vgpr[1] = lanes(|l| l);
+            },
+        );
+        let f = s.fault.expect("fault");
+        assert_eq!(f.lane, Some(16), "{v}");
+        assert!(matches!(f.kind, FaultKind::Memory(m) if m.address == buf.ptr().0 + 64));
+    }
+}
+
+#[test]
+fn typed_forms_have_no_handler_yet() {
+    for v in ALL {
+        for m in [
+            "buffer_load_format_x",
+            "buffer_store_format_xyzw",
+            "tbuffer_load_format_x",
+        ] {
+            let row = lookup(m, v).unwrap();
+            assert!(crate::exec::handler(row, v).is_none(), "{m}");
+        }
+    }
+    let memory = Memory::default();
+    let s = run_with(
+        GcnVersion::Gcn1_2,
+        "buffer_load_format_x v1, s[8:11], 0",
+        &memory,
+        |_| {},
+    );
+    assert!(matches!(
+        s.fault.map(|f| f.kind),
+        Some(FaultKind::NotEmulated(m)) if m.contains("buffer_load_format_x")
+    ));
+}
+
+#[test]
+fn every_untyped_mubuf_row_has_semantics() {
+    // The typed rows (`*format*`) come with the buffer-resource issue.
+    assert_rows_covered(&[Encoding::Mubuf], &[], |m| m.contains("format"));
+}

@@ -477,6 +477,38 @@ fn lds_flag_and_tfe_on_atomics_stop_clearly() {
         s.fault.map(|f| f.kind),
         Some(FaultKind::Unsupported(m)) if m.contains("lds")
     ));
+    for v in [GcnVersion::Gcn1_1, GcnVersion::Gcn1_2] {
+        let buf = memory.buffer_from_slice(&[0x1234_5678u32; 64]).unwrap();
+        let base = buf.ptr().0;
+        // A load with tfe writes 0 (success) to the extra VGPR.
+        let s = run_with(
+            v,
+            "flat_load_dword v[4:5], v[0:1] tfe\nflat_load_ushort v[6:7], v[0:1] tfe",
+            &memory,
+            |w| {
+                set64(w, 0, |l| base + 4 * l);
+                w.vgpr[5] = [9; WAVE_SIZE];
+                w.vgpr[7] = [9; WAVE_SIZE];
+                w.set_exec(!1);
+            },
+        );
+        assert!(s.fault.is_none(), "{v}: {:?}", s.fault);
+        assert_eq!((s.wave.vgpr[4][1], s.wave.vgpr[5][1]), (0x1234_5678, 0));
+        assert_eq!((s.wave.vgpr[6][1], s.wave.vgpr[7][1]), (0x5678, 0));
+        assert_eq!(s.wave.vgpr[5][0], 9, "inactive lane");
+        let s = run_with(
+            v,
+            "flat_atomic_add v[4:5], v[0:1], v2 glc tfe",
+            &memory,
+            |w| {
+                set64(w, 0, |l| base + 4 * l);
+            },
+        );
+        assert!(matches!(
+            s.fault.map(|f| f.kind),
+            Some(FaultKind::Unsupported(m)) if m.contains("tfe")
+        ));
+    }
 }
 
 #[test]
