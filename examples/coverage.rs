@@ -1,0 +1,32 @@
+//! The emulator's coverage table, generated from the ISA rows: per GCN
+//! version, how many mnemonics execute and which stop as not emulated.
+//!
+//! `cargo run --example coverage` (add `-- --list` for the missing names).
+
+use gcn_runtime::exec::{coverage, family_claimed};
+use gcn_runtime::gcn_asm::GcnVersion;
+
+fn main() {
+    let list = std::env::args().any(|a| a == "--list");
+    println!("| version | executes | not emulated (claimed families) | not emulated (MIMG, EXP, VINTRP) |");
+    println!("|---|---|---|---|");
+    for version in GcnVersion::ALL {
+        let c = coverage(version);
+        let (claimed, other): (Vec<_>, Vec<_>) = c
+            .missing
+            .iter()
+            .partition(|(_, family)| family_claimed(*family));
+        println!(
+            "| {} | {} | {} | {} |",
+            version,
+            c.emulated.len(),
+            claimed.len(),
+            other.len()
+        );
+        if list {
+            for (name, family) in claimed {
+                println!("    {version}: {name} ({family:?})");
+            }
+        }
+    }
+}
