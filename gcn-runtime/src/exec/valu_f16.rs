@@ -12,7 +12,7 @@
 //! input denormals, bit 7 output denormals) with f64 (`GcnState.md`).
 //! Every rounding mode is exact: an f16 is an integer multiple of 2^-24
 //! below 2^16, so `a + b`, `a * b` and `a * b + c` are computed exactly as
-//! `i128` fixed-point numbers and rounded once ([`round_to`]); f32 → f16
+//! `i128` fixed-point numbers and rounded once (`round_to`); f32 → f16
 //! conversions round the exact f32 value; mixed-precision results round an
 //! `f64` value plus the sign of its exact residual (TwoSum), which is again
 //! a single correct rounding. The transcendental approximations (`v_rcp`,
