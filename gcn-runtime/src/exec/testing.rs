@@ -30,6 +30,19 @@ pub fn run_with(
     memory: &Memory,
     setup: impl FnOnce(&mut Wave),
 ) -> Snippet {
+    run_env(version, source, memory, 64 * 1024, (0, 0), setup)
+}
+
+/// [`run_with`] with an LDS of `lds_size` bytes and private memory
+/// `scratch` (device address, bytes per wave).
+pub fn run_env(
+    version: GcnVersion,
+    source: &str,
+    memory: &Memory,
+    lds_size: usize,
+    scratch: (u64, u64),
+    setup: impl FnOnce(&mut Wave),
+) -> Snippet {
     let options = AssembleOptions {
         version: Some(version),
         ..AssembleOptions::default()
@@ -45,14 +58,14 @@ pub fn run_with(
     wave.set_exec(u64::MAX);
     wave.mode = 0xf0; // round to nearest, denormals kept
     setup(&mut wave);
-    let mut lds = vec![0u8; 64 * 1024];
+    let mut lds = vec![0u8; lds_size];
     let view = memory.view();
     let mut env = Env {
         mem: &view,
         lds: &mut lds,
         version,
         code_base: 0x1000,
-        scratch: (0, 0),
+        scratch,
     };
     let mut fault = None;
     loop {

@@ -5,7 +5,8 @@ use gcn_asm::isa::Encoding;
 use gcn_asm::GcnVersion;
 
 use super::{PRIVATE_APERTURE, SHARED_APERTURE};
-use crate::exec::lds::tests::{assert_rows_covered, run_env};
+use crate::exec::lds::tests::assert_rows_covered;
+use crate::exec::testing::run_env;
 use crate::exec::testing::{run_with, versions_with};
 use crate::exec::{FaultKind, Wave, WAVE_SIZE};
 use crate::memory::Memory;

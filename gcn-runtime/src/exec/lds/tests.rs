@@ -1,57 +1,11 @@
 //! DS tests: expected values computed by hand from `GcnInstrsDs.md`.
 
 use gcn_asm::isa::{Encoding, INSTRUCTIONS};
-use gcn_asm::{assemble, AssembleOptions, GcnVersion};
+use gcn_asm::GcnVersion;
 
 use crate::exec::testing::{run_with, versions_with, Snippet};
-use crate::exec::{predecode, run_wave, sreg, Env, FaultKind, Step, Wave, WAVE_SIZE};
+use crate::exec::{sreg, FaultKind, Wave, WAVE_SIZE};
 use crate::memory::Memory;
-
-/// Runs `source` as one wave like [`run_with`], with an LDS of `lds_size`
-/// bytes and private memory `scratch` (device address, bytes per wave).
-pub(crate) fn run_env(
-    version: GcnVersion,
-    source: &str,
-    memory: &Memory,
-    lds_size: usize,
-    scratch: (u64, u64),
-    setup: impl FnOnce(&mut Wave),
-) -> Snippet {
-    let options = AssembleOptions {
-        version: Some(version),
-        ..AssembleOptions::default()
-    };
-    let text = format!("{source}\ns_endpgm\n");
-    let assembly = assemble(&text, &options)
-        .unwrap_or_else(|e| panic!("snippet does not assemble for {version}:\n{text}\n{e:?}"));
-    let words = gcn_asm::decode::words_from_bytes(assembly.text());
-    let ops = predecode(&words, version);
-    let mut wave = Wave::new(256, 104);
-    wave.set_exec(u64::MAX);
-    wave.mode = 0xf0;
-    setup(&mut wave);
-    let mut lds = vec![0u8; lds_size];
-    let view = memory.view();
-    let mut env = Env {
-        mem: &view,
-        lds: &mut lds,
-        version,
-        code_base: 0x1000,
-        scratch,
-    };
-    let mut fault = None;
-    loop {
-        match run_wave(&mut wave, &ops, &mut env) {
-            Ok(Step::End) => break,
-            Ok(_) => continue,
-            Err(f) => {
-                fault = Some(f);
-                break;
-            }
-        }
-    }
-    Snippet { wave, fault, lds }
-}
 
 /// Runs a DS snippet with M0 = -1 (no LDS limit), panicking on a fault.
 fn ds(version: GcnVersion, source: &str, setup: impl FnOnce(&mut Wave)) -> Snippet {
