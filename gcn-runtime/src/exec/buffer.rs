@@ -54,12 +54,7 @@ use super::lds::{
     narrow_store, narrow_value, pair, store_size, store_value, uses_b, vm_atomic_code, write_pair,
 };
 use super::vector::{lanes_u64, write_vgpr, Lanes};
-use super::{Env, Fault, Handler, Op, Src, Step, Wave, WAVE_SIZE};
-
-/// Coerces a function to a [`Handler`].
-const fn h(f: Handler) -> Option<Handler> {
-    Some(f)
-}
+use super::{h, Env, Fault, Handler, Op, Src, Step, Wave, WAVE_SIZE};
 
 /// The fields of a buffer resource the addressing uses.
 #[derive(Debug, Clone, Copy)]

@@ -44,7 +44,7 @@ use super::lds::{
     narrow_value, pair, store_size, store_value, uses_b, vm_atomic_code, write_pair,
 };
 use super::vector::{lanes_u32, lanes_u64, write_vgpr, Lanes};
-use super::{Env, Fault, Handler, Op, Src, Step, Wave, WAVE_SIZE};
+use super::{h, Env, Fault, Handler, Op, Src, Step, Wave, WAVE_SIZE};
 
 /// Start of the shared (LDS) aperture of flat addresses.
 pub const SHARED_APERTURE: u64 = 0x1000_0000_0000;
@@ -52,11 +52,6 @@ pub const SHARED_APERTURE: u64 = 0x1000_0000_0000;
 pub const PRIVATE_APERTURE: u64 = 0x2000_0000_0000;
 /// Size of each aperture.
 pub const APERTURE_SIZE: u64 = 1 << 32;
-
-/// Coerces a function to a [`Handler`].
-const fn h(f: Handler) -> Option<Handler> {
-    Some(f)
-}
 
 /// Where a lane's address points.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

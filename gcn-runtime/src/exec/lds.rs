@@ -50,12 +50,7 @@ use gcn_asm::isa::InstrRow;
 use gcn_asm::GcnVersion;
 
 use super::vector::{write_vgpr, Lanes};
-use super::{Env, Fault, FaultKind, Handler, Op, Step, Wave, WAVE_SIZE};
-
-/// Coerces a function to a [`Handler`].
-const fn h(f: Handler) -> Option<Handler> {
-    Some(f)
-}
+use super::{h, Env, Fault, FaultKind, Handler, Op, Step, Wave, WAVE_SIZE};
 
 // ---------------------------------------------------------------------------
 // Shared helpers (DS, FLAT, MUBUF).

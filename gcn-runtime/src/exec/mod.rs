@@ -180,6 +180,12 @@ impl From<MemFault> for Fault {
 /// The semantics of one instruction.
 pub type Handler = fn(&mut Wave, &Op, &mut Env<'_>) -> Result<Step, Fault>;
 
+/// Coerces a function or non-capturing closure to a [`Handler`]: each
+/// family's `handler` returns `h(|w, op, env| …)` per mnemonic.
+pub(crate) const fn h(f: Handler) -> Option<Handler> {
+    Some(f)
+}
+
 /// One pre-decoded instruction.
 #[derive(Clone)]
 pub struct Op {

@@ -42,12 +42,7 @@
 use gcn_asm::isa::InstrRow;
 use gcn_asm::GcnVersion;
 
-use super::{sreg, Env, Fault, FaultKind, Handler, Op, Src, Step, Wave};
-
-/// Coerces a closure to a [`Handler`].
-const fn h(f: Handler) -> Option<Handler> {
-    Some(f)
-}
+use super::{h, sreg, Env, Fault, FaultKind, Handler, Op, Src, Step, Wave};
 
 /// Reads a scalar source as 32 bits (`WIDE = false`) or 64 bits.
 #[inline]

@@ -39,12 +39,7 @@ use gcn_asm::decode::{MemFlags, Operand};
 use gcn_asm::isa::{Encoding, InstrRow};
 use gcn_asm::GcnVersion;
 
-use super::{Env, Fault, Handler, Op, Src, Step, Wave};
-
-/// Coerces a closure to a [`Handler`].
-const fn h(f: Handler) -> Option<Handler> {
-    Some(f)
-}
+use super::{h, Env, Fault, Handler, Op, Src, Step, Wave};
 
 /// Sign-extends the 21-bit GCN 1.4 SMEM offset.
 #[inline]

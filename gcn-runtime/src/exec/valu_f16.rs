@@ -68,7 +68,7 @@ use gcn_asm::GcnVersion;
 
 use super::float::MODE_IEEE;
 use super::vector::{self, write_sdst_mask, write_u32, Lanes};
-use super::{Env, Fault, FaultKind, Handler, Op, Step, Wave, WAVE_SIZE};
+use super::{h, Env, Fault, FaultKind, Handler, Op, Step, Wave, WAVE_SIZE};
 
 // ---------------------------------------------------------------------------
 // Rounding
@@ -1422,11 +1422,6 @@ fn cmp_handler(mnemonic: &str) -> Option<Handler> {
     let name = if name == "t" { "tru" } else { name };
     let p = PREDICATES.iter().position(|&n| n == name)?;
     Some(CMP[x][p])
-}
-
-/// Coerces a closure to a [`Handler`].
-const fn h(f: Handler) -> Option<Handler> {
-    Some(f)
 }
 
 /// The handler of a 16-bit float, packed or dot-product vector ALU row.

@@ -30,16 +30,11 @@ use super::vector::{
     mask_of, src_f32, src_f64, src_u32, write_f32, write_f64, write_mask, write_sdst_mask,
     write_u32, Lanes,
 };
-use super::{Env, Fault, Handler, Op, Step, Wave, WAVE_SIZE};
+use super::{h, Env, Fault, Handler, Op, Step, Wave, WAVE_SIZE};
 
 type F32s = [f32; WAVE_SIZE];
 type F64s = [f64; WAVE_SIZE];
 type HResult = Result<Step, Fault>;
-
-/// Coerces a closure to a [`Handler`].
-const fn h(f: Handler) -> Option<Handler> {
-    Some(f)
-}
 
 /// The canonical quiet NaN and its negative (`NAN`, `-NAN` of the docs).
 const NAN32: u32 = 0x7fc0_0000;

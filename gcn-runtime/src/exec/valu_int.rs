@@ -32,12 +32,7 @@ use super::vector::{
     lanes_u32, mask_of, sdwa_place, src_u32, src_u64, write_mask, write_u32, write_u64, write_vgpr,
     Lanes,
 };
-use super::{sreg, Env, Fault, FaultKind, Handler, Op, Src, Step, Wave, WAVE_SIZE};
-
-/// Coerces a closure to a [`Handler`].
-const fn h(f: Handler) -> Option<Handler> {
-    Some(f)
-}
+use super::{h, sreg, Env, Fault, FaultKind, Handler, Op, Src, Step, Wave, WAVE_SIZE};
 
 // ---------------------------------------------------------------------------
 // Sources and destinations
