@@ -240,7 +240,6 @@ struct Shared<'a> {
     version: GcnVersion,
     code_base: u64,
     input_address: u64,
-    lds_bytes: u32,
     groups: [u32; 3],
     local: [u32; 3],
     waves_per_group: u32,
@@ -325,7 +324,6 @@ impl Program {
             version: self.version(),
             code_base: self.code_base(),
             input_address: input_buffer.ptr().0,
-            lds_bytes,
             groups,
             local,
             waves_per_group,
@@ -390,6 +388,16 @@ fn group_id(index: u64, groups: [u32; 3]) -> [u32; 3] {
     ]
 }
 
+impl Shared<'_> {
+    /// Byte offset of the private-memory slot of wave `wave` of the group
+    /// running in host-thread slot `slot` (one slot per wave that can run
+    /// at once).
+    fn scratch_offset(&self, slot: u64, wave: u32) -> u64 {
+        (slot * u64::from(self.waves_per_group) + u64::from(wave))
+            * u64::from(self.config.scratch_per_wave)
+    }
+}
+
 /// Sets up the waves of one work-group.
 fn make_waves(s: &Shared<'_>, id: [u32; 3], slot: u64) -> Vec<Wave> {
     let c = &s.config;
@@ -406,8 +414,7 @@ fn make_waves(s: &Shared<'_>, id: [u32; 3], slot: u64) -> Vec<Wave> {
             w.pc = s.kernel.offset;
             w.mode = c.mode;
             w.budget = s.max_steps;
-            let scratch_offset = (slot * u64::from(s.waves_per_group) + u64::from(wave_index))
-                * u64::from(c.scratch_per_wave);
+            let scratch_offset = s.scratch_offset(slot, wave_index);
             // User SGPRs.
             let user = c.user_sgprs as usize;
             if user >= 2 {
@@ -479,8 +486,7 @@ fn run_group(
             if *st != Step::Next {
                 continue;
             }
-            let scratch_offset = (slot * u64::from(s.waves_per_group) + u64::from(w.id))
-                * u64::from(s.config.scratch_per_wave);
+            let scratch_offset = s.scratch_offset(slot, w.id);
             let mut env = Env {
                 mem: &s.mem,
                 lds,
@@ -499,7 +505,8 @@ fn run_group(
                         group: id,
                         wave: w.id,
                         pc: w.pc,
-                        instruction: instruction_text(s.ops, w.pc),
+                        instruction: exec::instruction_at(s.ops, w.pc)
+                            .unwrap_or_else(|| "(no instruction)".to_string()),
                         lane: fault.lane,
                         kind: fault.kind,
                     })
@@ -518,13 +525,5 @@ fn run_group(
     }
     let instructions = waves.iter().map(|w| w.steps).sum();
     let lane_ops = waves.iter().map(|w| w.lane_ops).sum();
-    let _ = s.lds_bytes;
     Ok((instructions, lane_ops))
-}
-
-fn instruction_text(ops: &[Option<Op>], pc: u32) -> String {
-    match ops.get((pc / 4) as usize) {
-        Some(Some(op)) if pc.is_multiple_of(4) => op.instr.to_string(),
-        _ => "(no instruction)".to_string(),
-    }
 }

@@ -241,13 +241,11 @@ impl Program {
 
     /// The disassembled instruction at byte offset `pc`, for messages.
     pub fn instruction_text(&self, pc: u32) -> String {
-        let index = (pc / 4) as usize;
-        match self.ops.get(index) {
-            Some(Some(op)) => op.instr.to_string(),
-            _ => match self.code_words.get(index) {
+        crate::exec::instruction_at(&self.ops, pc).unwrap_or_else(|| {
+            match self.code_words.get((pc / 4) as usize) {
                 Some(w) => format!(".int {w:#010x}"),
                 None => "(outside the code)".to_string(),
-            },
-        }
+            }
+        })
     }
 }

@@ -615,6 +615,14 @@ fn make_op(instr: Instruction, version: GcnVersion) -> Op {
     op
 }
 
+/// The disassembled instruction starting at byte offset `pc`, if one does.
+pub fn instruction_at(ops: &[Option<Op>], pc: u32) -> Option<String> {
+    match ops.get((pc / 4) as usize) {
+        Some(Some(op)) if pc.is_multiple_of(4) => Some(op.instr.to_string()),
+        _ => None,
+    }
+}
+
 /// Runs `wave` from its PC until it ends, reaches a barrier or faults.
 #[inline(never)]
 pub fn run_wave(wave: &mut Wave, ops: &[Option<Op>], env: &mut Env<'_>) -> Result<Step, Fault> {
