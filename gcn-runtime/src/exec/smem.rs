@@ -39,6 +39,8 @@ use gcn_asm::decode::{MemFlags, Operand};
 use gcn_asm::isa::{Encoding, InstrRow};
 use gcn_asm::GcnVersion;
 
+// Scalar atomics share the operation codes and semantics of DS, FLAT and MUBUF.
+use super::lds::{atomic32, atomic64, atomic_op as atom};
 use super::{h, Env, Fault, Handler, Op, Src, Step, Wave};
 
 /// Sign-extends the 21-bit GCN 1.4 SMEM offset.
@@ -208,86 +210,6 @@ fn scratch_store(w: &mut Wave, op: &Op, env: &mut Env<'_>, count: u16) -> Result
     Ok(Step::Next)
 }
 
-/// Atomic operation codes.
-mod atom {
-    pub const SWAP: u8 = 0;
-    pub const CMPSWAP: u8 = 1;
-    pub const ADD: u8 = 2;
-    pub const SUB: u8 = 3;
-    pub const SMIN: u8 = 4;
-    pub const UMIN: u8 = 5;
-    pub const SMAX: u8 = 6;
-    pub const UMAX: u8 = 7;
-    pub const AND: u8 = 8;
-    pub const OR: u8 = 9;
-    pub const XOR: u8 = 10;
-    pub const INC: u8 = 11;
-    pub const DEC: u8 = 12;
-}
-
-/// The new memory value of atomic `K` on 32 (`X2 = false`) or 64 bits.
-#[inline]
-fn apply<const K: u8, const X2: bool>(old: u64, data: u64, cmp: u64) -> u64 {
-    let signed = |v: u64| {
-        if X2 {
-            v as i64
-        } else {
-            i64::from(v as u32 as i32)
-        }
-    };
-    let r = match K {
-        atom::SWAP => data,
-        atom::CMPSWAP => {
-            if old == cmp {
-                data
-            } else {
-                old
-            }
-        }
-        atom::ADD => old.wrapping_add(data),
-        atom::SUB => old.wrapping_sub(data),
-        atom::SMIN => {
-            if signed(data) < signed(old) {
-                data
-            } else {
-                old
-            }
-        }
-        atom::UMIN => old.min(data),
-        atom::SMAX => {
-            if signed(data) > signed(old) {
-                data
-            } else {
-                old
-            }
-        }
-        atom::UMAX => old.max(data),
-        atom::AND => old & data,
-        atom::OR => old | data,
-        atom::XOR => old ^ data,
-        atom::INC => {
-            if old < data {
-                old + 1
-            } else {
-                0
-            }
-        }
-        // DEC: (old <= data && old != 0) ? old - 1 : data.
-        _ => {
-            if old != 0 && old <= data {
-                old - 1
-            } else {
-                data
-            }
-        }
-    };
-    if X2 {
-        r
-    } else {
-        r & 0xffff_ffff
-    }
-}
-
 /// `s_atomic_*` (`BUF = false`) and `s_buffer_atomic_*`.
 fn atomic<const K: u8, const BUF: bool, const X2: bool>(
     w: &mut Wave,
@@ -319,11 +241,11 @@ fn atomic<const K: u8, const BUF: bool, const X2: bool>(
                     op.mnemonic()
                 )));
             }
-            alloc.atomic_u64(off, |old| apply::<K, X2>(old, data, cmp))
+            alloc.atomic_u64(off, |old| atomic64(K, old, data, cmp))
         }
         Some(a) => {
             let (alloc, off) = env.mem.find(a, 4)?;
-            u64::from(alloc.atomic_u32(off, |old| apply::<K, X2>(u64::from(old), data, cmp) as u32))
+            u64::from(alloc.atomic_u32(off, |old| atomic32(K, old, data as u32, cmp as u32)))
         }
     };
     if op.instr.mods.glc {
