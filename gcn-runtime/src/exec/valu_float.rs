@@ -103,16 +103,21 @@ fn arith3_f32(
 /// `D = fma(S0, S1, c)` on f32: the host's FMA instructions in round to
 /// nearest (see [`super::vector::fma_f32_lanes`]), soft-float otherwise.
 #[inline]
-fn fused_f32(w: &mut Wave, op: &Op, m: FpMode, mut c: F32s) {
+fn fused_f32(w: &mut Wave, op: &Op, m: FpMode, c: &mut F32s) {
     if m.round != RoundMode::NearestEven {
-        return arith3_f32(w, op, m, c, float::fma_f32);
+        return arith3_f32(w, op, m, *c, float::fma_f32);
     }
-    let mut a = src_f32(w, op, 0);
-    let mut b = src_f32(w, op, 1);
+    // Operands are filled in place: 256-byte arrays returned by value cost
+    // more than the arithmetic.
+    let mut a = [0f32; WAVE_SIZE];
+    let mut b = [0f32; WAVE_SIZE];
+    super::vector::src_f32_into(w, op, 0, &mut a);
+    super::vector::src_f32_into(w, op, 1, &mut b);
     m.inputs_f32(&mut a);
     m.inputs_f32(&mut b);
-    m.inputs_f32(&mut c);
-    let mut r = super::vector::fma_f32_lanes(&a, &b, &c);
+    m.inputs_f32(c);
+    let mut r = [0f32; WAVE_SIZE];
+    super::vector::fma_f32_lanes_into(&a, &b, c, &mut r);
     m.outputs_f32(&mut r);
     write_f32(w, op, &r);
 }
@@ -991,14 +996,15 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             Ok(Step::Next)
         }),
         "v_fma_f32" => h(|w, op, _| {
-            let c = src_f32(w, op, 2);
-            fused_f32(w, op, FpMode::f32(w.mode), c);
+            let mut c = [0f32; WAVE_SIZE];
+            super::vector::src_f32_into(w, op, 2, &mut c);
+            fused_f32(w, op, FpMode::f32(w.mode), &mut c);
             Ok(Step::Next)
         }),
         // D = fma(S0, S1, D) (GCN 1.4.1).
         "v_fmac_f32" => h(|w, op, _| {
-            let acc = acc_f32(w, op);
-            fused_f32(w, op, FpMode::f32(w.mode), acc);
+            let mut acc = acc_f32(w, op);
+            fused_f32(w, op, FpMode::f32(w.mode), &mut acc);
             Ok(Step::Next)
         }),
         "v_min_f32" => h(|w, op, _| {

@@ -537,17 +537,28 @@ pub fn fma_f32_lanes(
     c: &[f32; WAVE_SIZE],
 ) -> [f32; WAVE_SIZE] {
     let mut out = [0f32; WAVE_SIZE];
+    fma_f32_lanes_into(a, b, c, &mut out);
+    out
+}
+
+/// [`fma_f32_lanes`] into `out`.
+#[inline]
+pub fn fma_f32_lanes_into(
+    a: &[f32; WAVE_SIZE],
+    b: &[f32; WAVE_SIZE],
+    c: &[f32; WAVE_SIZE],
+    out: &mut [f32; WAVE_SIZE],
+) {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("fma") {
         // SAFETY: `fma_f32_x86` only needs the FMA instructions, which the
         // check above has just found on this CPU.
-        unsafe { fma_f32_x86(a, b, c, &mut out) };
-        return out;
+        unsafe { fma_f32_x86(a, b, c, out) };
+        return;
     }
     for l in 0..WAVE_SIZE {
         out[l] = a[l].mul_add(b[l], c[l]);
     }
-    out
 }
 
 /// Fused multiply-add of 64 f64 lanes (see [`fma_f32_lanes`]).
