@@ -334,20 +334,23 @@ impl Program {
         let instructions = AtomicU64::new(0);
         let lane_ops = AtomicU64::new(0);
         let first_error: Mutex<Option<(u64, ExecError)>> = Mutex::new(None);
+        // The lowest failed group index (u64::MAX: none), read without the
+        // lock so that groups after a failure are skipped cheaply.
+        let first_failed = AtomicU64::new(u64::MAX);
         pool.install(|| {
             (0..total_groups).into_par_iter().for_each_init(
-                || vec![0u8; lds_bytes as usize],
-                |lds, index| {
-                    if first_error
-                        .lock()
-                        .map(|e| e.as_ref().is_some_and(|(i, _)| *i < index))
-                        .unwrap_or(true)
-                    {
+                || GroupScratch {
+                    lds: vec![0u8; lds_bytes as usize],
+                    waves: Vec::new(),
+                    state: Vec::new(),
+                },
+                |scratch, index| {
+                    if first_failed.load(Ordering::Relaxed) < index {
                         return;
                     }
-                    lds.fill(0);
+                    scratch.lds.fill(0);
                     let slot = rayon::current_thread_index().unwrap_or(0) as u64;
-                    match run_group(&shared, index, lds, slot) {
+                    match run_group(&shared, index, scratch, slot) {
                         Ok((n, l)) => {
                             instructions.fetch_add(n, Ordering::Relaxed);
                             lane_ops.fetch_add(l, Ordering::Relaxed);
@@ -357,6 +360,7 @@ impl Program {
                             if first.as_ref().is_none_or(|(i, _)| index < *i) {
                                 *first = Some((index, e));
                             }
+                            first_failed.fetch_min(index, Ordering::Relaxed);
                         }
                     }
                 },
@@ -398,14 +402,25 @@ impl Shared<'_> {
     }
 }
 
-/// Sets up the waves of one work-group.
-fn make_waves(s: &Shared<'_>, id: [u32; 3], slot: u64) -> Vec<Wave> {
+/// What a host thread reuses from one work-group to the next.
+struct GroupScratch {
+    /// The work-group's LDS.
+    lds: Vec<u8>,
+    /// The work-group's waves.
+    waves: Vec<Wave>,
+    /// Where each wave stopped.
+    state: Vec<Step>,
+}
+
+/// Sets up the waves of one work-group in `waves` (reusing their storage).
+fn make_waves(s: &Shared<'_>, id: [u32; 3], slot: u64, waves: &mut Vec<Wave>) {
     let c = &s.config;
     let [lx, ly, lz] = s.local;
     let items = lx * ly * lz;
-    (0..s.waves_per_group)
-        .map(|wave_index| {
-            let mut w = Wave::new(c.vgprs, c.sgprs);
+    waves.resize_with(s.waves_per_group as usize, || Wave::new(c.vgprs, c.sgprs));
+    for (wave_index, w) in (0..s.waves_per_group).zip(waves.iter_mut()) {
+        {
+            w.reset(c.vgprs, c.sgprs);
             w.id = wave_index;
             // STATUS.IN_TG: the work-group has more than one wave.
             if s.waves_per_group > 1 {
@@ -440,26 +455,35 @@ fn make_waves(s: &Shared<'_>, id: [u32; 3], slot: u64) -> Vec<Wave> {
             if c.scratch_enabled {
                 w.sgpr[next] = scratch_offset as u32;
             }
-            // Local ids and EXEC.
-            let mut exec = 0u64;
+            // Local ids and EXEC: the work-items of a wave are consecutive.
             let first = wave_index * WAVE_SIZE as u32;
-            for lane in 0..WAVE_SIZE {
-                let i = first + lane as u32;
-                if i >= items {
-                    continue;
+            let active = items.saturating_sub(first).min(WAVE_SIZE as u32) as usize;
+            let exec = if active == WAVE_SIZE {
+                u64::MAX
+            } else {
+                (1u64 << active) - 1
+            };
+            let dims = (c.tidig_comp_cnt as usize + 1).min(w.vgpr.len());
+            if ly == 1 && lz == 1 {
+                // One row of work-items (the common case): y and z are 0,
+                // as the reset left them, and x needs no division.
+                if dims > 0 {
+                    for (lane, x) in w.vgpr[0][..active].iter_mut().enumerate() {
+                        *x = first + lane as u32;
+                    }
                 }
-                exec |= 1 << lane;
-                let ids = [i % lx, (i / lx) % ly, i / (lx * ly)];
-                for (dim, &v) in ids.iter().enumerate().take(c.tidig_comp_cnt as usize + 1) {
-                    if let Some(r) = w.vgpr.get_mut(dim) {
-                        r[lane] = v;
+            } else {
+                for lane in 0..active {
+                    let i = first + lane as u32;
+                    let ids = [i % lx, (i / lx) % ly, i / (lx * ly)];
+                    for (row, &v) in w.vgpr[..dims].iter_mut().zip(&ids) {
+                        row[lane] = v;
                     }
                 }
             }
             w.set_exec(exec);
-            w
-        })
-        .collect()
+        }
+    }
 }
 
 /// Words 0 and 1 of the scratch buffer descriptor: base, and the stride
@@ -475,12 +499,14 @@ pub fn scratch_descriptor(base: u64, per_wave: u32) -> [u32; 2] {
 fn run_group(
     s: &Shared<'_>,
     index: u64,
-    lds: &mut [u8],
+    scratch: &mut GroupScratch,
     slot: u64,
 ) -> Result<(u64, u64), ExecError> {
     let id = group_id(index, s.groups);
-    let mut waves = make_waves(s, id, slot);
-    let mut state = vec![Step::Next; waves.len()];
+    let GroupScratch { lds, waves, state } = scratch;
+    make_waves(s, id, slot, waves);
+    state.clear();
+    state.resize(waves.len(), Step::Next);
     loop {
         for (w, st) in waves.iter_mut().zip(state.iter_mut()) {
             if *st != Step::Next {

@@ -450,23 +450,7 @@ impl MemView {
         mask: u64,
         out: &mut [u32; 64],
     ) -> Result<(), (usize, MemFault)> {
-        let mut hint = Hint { allocation: None };
-        for lane in 0..64 {
-            if mask >> lane & 1 == 0 {
-                continue;
-            }
-            let (a, offset) = hint
-                .offset(self, addresses[lane], 4)
-                .map_err(|f| (lane, f))?;
-            out[lane] = if offset & 3 == 0 {
-                a.load_u32(offset)
-            } else {
-                let mut b = [0; 4];
-                a.read(offset, &mut b);
-                u32::from_le_bytes(b)
-            };
-        }
-        Ok(())
+        self.gather_dwords::<1>(addresses, mask, std::array::from_mut(out))
     }
 
     /// Stores `values[lane]` at `addresses[lane]` for every lane of `mask`
@@ -478,18 +462,117 @@ impl MemView {
         mask: u64,
         values: &[u32; 64],
     ) -> Result<(), (usize, MemFault)> {
-        let mut hint = Hint { allocation: None };
-        for lane in 0..64 {
-            if mask >> lane & 1 == 0 {
-                continue;
+        self.scatter_dwords::<1>(addresses, mask, std::array::from_ref(values))
+    }
+
+    /// The allocation holding all `len`-byte accesses at the addresses of
+    /// the lanes of `mask`, when there is one and every such address is a
+    /// multiple of 4: the lanes of a memory instruction nearly always
+    /// address one buffer with aligned dwords, so one range check (on the
+    /// lowest and highest address, computed branch-free) serves them all.
+    #[inline]
+    fn aligned_span(&self, addresses: &[u64; 64], mask: u64, len: u64) -> Option<&Allocation> {
+        let mut low = u64::MAX;
+        let mut high = 0u64;
+        let mut bits = 0u64;
+        for (lane, &a) in addresses.iter().enumerate() {
+            let on = 0u64.wrapping_sub(mask >> lane & 1);
+            low = low.min(a | !on);
+            high = high.max(a & on);
+            bits |= a & on;
+        }
+        if mask == 0 || bits & 3 != 0 || high.checked_add(len).is_none() {
+            return None;
+        }
+        self.find(low, high + len - low).ok().map(|(a, _)| a)
+    }
+
+    /// Loads the `N` consecutive dwords at `addresses[lane]` into
+    /// `out[0..N][lane]` for every lane of `mask` (any alignment): one
+    /// range check per lane for all `N` dwords, and a search of the
+    /// allocations only when a lane leaves the previous lane's allocation.
+    /// The first lane whose `4 * N` bytes are not inside one allocation
+    /// stops it with that lane and fault (earlier lanes are loaded).
+    #[inline]
+    pub fn gather_dwords<const N: usize>(
+        &self,
+        addresses: &[u64; 64],
+        mask: u64,
+        out: &mut [[u32; 64]; N],
+    ) -> Result<(), (usize, MemFault)> {
+        if let Some(a) = self.aligned_span(addresses, mask, 4 * N as u64) {
+            for lane in 0..64 {
+                if mask >> lane & 1 != 0 {
+                    let first = ((addresses[lane] - a.base) >> 2) as usize;
+                    for (k, o) in out.iter_mut().enumerate() {
+                        o[lane] = a.words[first + k].load(Relaxed);
+                    }
+                }
             }
+            return Ok(());
+        }
+        let mut hint = Hint { allocation: None };
+        let mut lanes = mask;
+        while lanes != 0 {
+            let lane = lanes.trailing_zeros() as usize;
+            lanes &= lanes - 1;
             let (a, offset) = hint
-                .offset(self, addresses[lane], 4)
+                .offset(self, addresses[lane], 4 * N as u64)
                 .map_err(|f| (lane, f))?;
             if offset & 3 == 0 {
-                a.store_u32(offset, values[lane]);
+                for (k, o) in out.iter_mut().enumerate() {
+                    o[lane] = a.load_u32(offset + 4 * k as u64);
+                }
             } else {
-                a.write(offset, &values[lane].to_le_bytes());
+                for (k, o) in out.iter_mut().enumerate() {
+                    let mut b = [0; 4];
+                    a.read(offset + 4 * k as u64, &mut b);
+                    o[lane] = u32::from_le_bytes(b);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Stores `values[0..N][lane]` as `N` consecutive dwords at
+    /// `addresses[lane]` for every lane of `mask` (any alignment; in lane
+    /// order, so the highest lane wins on equal addresses). The first lane
+    /// whose `4 * N` bytes are not inside one allocation stops it with that
+    /// lane and fault (earlier lanes are stored).
+    #[inline]
+    pub fn scatter_dwords<const N: usize>(
+        &self,
+        addresses: &[u64; 64],
+        mask: u64,
+        values: &[[u32; 64]; N],
+    ) -> Result<(), (usize, MemFault)> {
+        if let Some(a) = self.aligned_span(addresses, mask, 4 * N as u64) {
+            for lane in 0..64 {
+                if mask >> lane & 1 != 0 {
+                    let first = ((addresses[lane] - a.base) >> 2) as usize;
+                    for (k, v) in values.iter().enumerate() {
+                        a.words[first + k].store(v[lane], Relaxed);
+                    }
+                }
+            }
+            return Ok(());
+        }
+        let mut hint = Hint { allocation: None };
+        let mut lanes = mask;
+        while lanes != 0 {
+            let lane = lanes.trailing_zeros() as usize;
+            lanes &= lanes - 1;
+            let (a, offset) = hint
+                .offset(self, addresses[lane], 4 * N as u64)
+                .map_err(|f| (lane, f))?;
+            if offset & 3 == 0 {
+                for (k, v) in values.iter().enumerate() {
+                    a.store_u32(offset + 4 * k as u64, v[lane]);
+                }
+            } else {
+                for (k, v) in values.iter().enumerate() {
+                    a.write(offset + 4 * k as u64, &v[lane].to_le_bytes());
+                }
             }
         }
         Ok(())
@@ -695,6 +778,45 @@ mod tests {
         v.scatter_u32(&addrs, 0b0011, &values).unwrap();
         assert_eq!(a.to_vec()[3], 7);
         assert_eq!(b.to_vec()[1], 7);
+    }
+
+    #[test]
+    fn multi_dword_gather_and_scatter_in_one_buffer_and_at_its_end() {
+        let m = Memory::default();
+        let data: Vec<u32> = (0..256).collect();
+        let a = m.buffer_from_slice(&data).unwrap();
+        let v = m.view();
+        // Every lane in one buffer, aligned: the one-range-check path;
+        // lane 63 reads the last two dwords exactly.
+        let addrs: [u64; 64] = std::array::from_fn(|l| a.ptr().0 + 8 * l as u64 + 512);
+        let mut out = [[0u32; 64]; 2];
+        v.gather_dwords(&addrs, u64::MAX, &mut out).unwrap();
+        for l in 0..64 {
+            assert_eq!(
+                [out[0][l], out[1][l]],
+                [128 + 2 * l as u32, 129 + 2 * l as u32]
+            );
+        }
+        // One byte further: lane 63's second dword leaves the buffer.
+        let past = addrs.map(|x| x + 4);
+        let e = v.gather_dwords(&past, u64::MAX, &mut out).unwrap_err();
+        assert_eq!(e.0, 63);
+        assert_eq!(e.1.address, a.ptr().0 + 1020);
+        // The same lane masked off: no fault.
+        v.gather_dwords(&past, u64::MAX >> 1, &mut out).unwrap();
+        assert_eq!(out[1][62], 254);
+        // Scatter under a sparse mask, then an unaligned lane (the
+        // per-lane path).
+        let values = [[7u32; 64], [8u32; 64]];
+        v.scatter_dwords(&addrs, 1 << 5 | 1 << 40, &values).unwrap();
+        let back = a.to_vec();
+        assert_eq!(&back[138..140], &[7, 8]);
+        assert_eq!(&back[208..210], &[7, 8]);
+        assert_eq!(back[140], 140);
+        let mut odd = addrs;
+        odd[1] = a.ptr().0 + 2;
+        v.scatter_dwords(&odd, 0b10, &values).unwrap();
+        assert_eq!(&a.to_vec()[..3], &[0x0007_0000, 0x0008_0000, 2]);
     }
 
     #[test]

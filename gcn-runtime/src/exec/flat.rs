@@ -113,6 +113,36 @@ fn places(w: &Wave, op: &Op, vaddr: usize, saddr: usize) -> [Place; WAVE_SIZE] {
     }
 }
 
+/// The global addresses of every lane when no lane of the instruction
+/// reaches LDS or private memory (the common case: one search-free gather
+/// or scatter then serves the whole wave); `None` sends the instruction
+/// down the per-lane path of [`places`].
+#[inline]
+fn global_addresses(w: &Wave, op: &Op, vaddr: usize, saddr: usize) -> Option<[u64; WAVE_SIZE]> {
+    let offset = op.instr.mods.mem.offset as i64 as u64;
+    match op.instr.row.encoding {
+        Encoding::Global => Some(match op.src(saddr) {
+            s @ Src::Sgpr(_) => {
+                let base = w.read_s64(s).wrapping_add(offset);
+                let v = lanes_u32(w, op.src(vaddr));
+                v.map(|x| base.wrapping_add(u64::from(x)))
+            }
+            _ => lanes_u64(w, op.src(vaddr)).map(|a| a.wrapping_add(offset)),
+        }),
+        Encoding::Scratch => None,
+        _ => {
+            let a = lanes_u64(w, op.src(vaddr)).map(|a| a.wrapping_add(offset));
+            // Inactive lanes are tested too: a stray aperture address there
+            // only costs the slower path.
+            let in_aperture = a.iter().fold(false, |any, &x| {
+                any | (x.wrapping_sub(SHARED_APERTURE) < APERTURE_SIZE)
+                    | (x.wrapping_sub(PRIVATE_APERTURE) < APERTURE_SIZE)
+            });
+            (!in_aperture).then_some(a)
+        }
+    }
+}
+
 #[cold]
 fn private_fault(env: &Env<'_>, offset: u32, len: u32, lane: usize) -> Fault {
     Fault {
@@ -241,9 +271,15 @@ fn active(exec: u64, lane: usize) -> bool {
 /// Loads of 1-4 dwords.
 fn load_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fault> {
     no_lds(op)?;
-    let at = places(w, op, 1, 2);
     let exec = w.exec();
     let mut out = [[0u32; WAVE_SIZE]; N];
+    if let Some(addresses) = global_addresses(w, op, 1, 2) {
+        env.mem
+            .gather_dwords(&addresses, exec, &mut out)
+            .map_err(|(lane, m)| Fault::memory(m, lane))?;
+        return finish_load(w, op, &out, exec);
+    }
+    let at = places(w, op, 1, 2);
     for (lane, &place) in at.iter().enumerate() {
         if active(exec, lane) {
             let t = resolve(env, place, 4 * N as u32, lane)?;
@@ -254,6 +290,17 @@ fn load_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Resu
             }
         }
     }
+    finish_load(w, op, &out, exec)
+}
+
+/// Writes the loaded dwords (and the `tfe` VGPR) under `exec`.
+#[inline]
+fn finish_load<const N: usize>(
+    w: &mut Wave,
+    op: &Op,
+    out: &[[u32; WAVE_SIZE]; N],
+    exec: u64,
+) -> Result<Step, Fault> {
     let dst = usize::from(op.reg(0));
     for (k, o) in out.iter().enumerate() {
         write_vgpr(w, dst + k, o, exec);
@@ -287,9 +334,18 @@ fn load_narrow<const MODE: u8>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Resu
 /// Stores of 1-4 dwords.
 fn store_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fault> {
     no_lds(op)?;
-    let at = places(w, op, 0, 2);
     let exec = w.exec();
     let data = usize::from(op.reg(1));
+    if let Some(addresses) = global_addresses(w, op, 0, 2) {
+        let values: &[[u32; WAVE_SIZE]; N] = w.vgpr[data..data + N]
+            .try_into()
+            .map_err(|_| Fault::unsupported(format!("{}: data registers", op.mnemonic())))?;
+        env.mem
+            .scatter_dwords(&addresses, exec, values)
+            .map_err(|(lane, m)| Fault::memory(m, lane))?;
+        return Ok(Step::Next);
+    }
+    let at = places(w, op, 0, 2);
     for (lane, &place) in at.iter().enumerate() {
         if active(exec, lane) {
             let t = resolve(env, place, 4 * N as u32, lane)?;

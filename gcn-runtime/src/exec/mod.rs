@@ -318,6 +318,20 @@ impl Wave {
         }
     }
 
+    /// Makes this wave what [`Wave::new`] gives, keeping the VGPR
+    /// storage (a host thread reuses its waves from one work-group to the
+    /// next without allocating).
+    pub fn reset(&mut self, vgprs: u16, sgprs: u16) {
+        let mut vgpr = std::mem::take(&mut self.vgpr);
+        vgpr.clear();
+        vgpr.resize(usize::from(vgprs), [0; WAVE_SIZE]);
+        *self = Wave {
+            vgpr,
+            ..Wave::new(0, sgprs)
+        };
+        self.vgpr_limit = vgprs;
+    }
+
     /// EXEC.
     #[inline]
     pub fn exec(&self) -> u64 {

@@ -249,25 +249,33 @@ fn addsub<const SUB: bool, const REV: bool>(
         (src_u32(w, op, 0), src_u32(w, op, 1))
     };
     let cin = w.read_s64(op.slot_src(2));
-    let clamp = op.instr.mods.clamp;
-    let mut carry = 0u64;
-    let r: Lanes = std::array::from_fn(|l| {
-        let c = cin >> l & 1;
-        let t = if SUB {
-            u64::from(a[l])
-                .wrapping_sub(u64::from(b[l]))
-                .wrapping_sub(c)
+    // Plain loops over initialised arrays (no closures): they vectorize.
+    let mut r = [0u32; WAVE_SIZE];
+    let mut out = [0u64; WAVE_SIZE];
+    for l in 0..WAVE_SIZE {
+        let c = (cin >> l & 1) as u32;
+        let (t, o1) = if SUB {
+            a[l].overflowing_sub(b[l])
         } else {
-            u64::from(a[l]) + u64::from(b[l]) + c
+            a[l].overflowing_add(b[l])
         };
-        let out = t >> 32 != 0;
-        carry |= u64::from(out) << l;
-        match (clamp, out, SUB) {
-            (true, true, false) => u32::MAX,
-            (true, true, true) => 0,
-            _ => t as u32,
+        let (t, o2) = if SUB {
+            t.overflowing_sub(c)
+        } else {
+            t.overflowing_add(c)
+        };
+        r[l] = t;
+        out[l] = u64::from(o1 | o2) << l;
+    }
+    let carry = out.iter().fold(0, |m, &x| m | x);
+    if op.instr.mods.clamp {
+        let saturated = if SUB { 0 } else { u32::MAX };
+        for (l, x) in r.iter_mut().enumerate() {
+            if carry >> l & 1 != 0 {
+                *x = saturated;
+            }
         }
-    });
+    }
     write_u32(w, op, &r);
     if op.sdst != u8::MAX {
         write_lane_mask(w, op, carry);

@@ -288,10 +288,14 @@ fn write_vgpr_masked(w: &mut Wave, dst: usize, values: &Lanes, mask: u64, op: &O
 #[inline]
 pub fn write_vgpr(w: &mut Wave, dst: usize, values: &Lanes, mask: u64) {
     let row = &mut w.vgpr[dst];
+    if mask == u64::MAX {
+        *row = *values;
+        return;
+    }
+    // A select per lane rather than a branch: the loop vectorizes.
     for lane in 0..WAVE_SIZE {
-        if mask >> lane & 1 != 0 {
-            row[lane] = values[lane];
-        }
+        let keep = ((mask >> lane & 1) as u32).wrapping_sub(1);
+        row[lane] = (values[lane] & !keep) | (row[lane] & keep);
     }
 }
 
