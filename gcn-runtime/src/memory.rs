@@ -816,7 +816,8 @@ mod tests {
         let mut odd = addrs;
         odd[1] = a.ptr().0 + 2;
         v.scatter_dwords(&odd, 0b10, &values).unwrap();
-        assert_eq!(&a.to_vec()[..3], &[0x0007_0000, 0x0008_0000, 2]);
+        // Bytes 2..10: dword 2's low bytes become 8's high (zero) bytes.
+        assert_eq!(&a.to_vec()[..3], &[0x0007_0000, 0x0008_0000, 0]);
     }
 
     #[test]
