@@ -791,11 +791,8 @@ mod tests {
         let addrs: [u64; 64] = std::array::from_fn(|l| a.ptr().0 + 8 * l as u64 + 512);
         let mut out = [[0u32; 64]; 2];
         v.gather_dwords(&addrs, u64::MAX, &mut out).unwrap();
-        for l in 0..64 {
-            assert_eq!(
-                [out[0][l], out[1][l]],
-                [128 + 2 * l as u32, 129 + 2 * l as u32]
-            );
+        for (l, (&x, &y)) in out[0].iter().zip(&out[1]).enumerate() {
+            assert_eq!([x, y], [128 + 2 * l as u32, 129 + 2 * l as u32]);
         }
         // One byte further: lane 63's second dword leaves the buffer.
         let past = addrs.map(|x| x + 4);
