@@ -996,6 +996,15 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             Ok(Step::Next)
         }),
         "v_fma_f32" => h(|w, op, _| {
+            let m = FpMode::f32(w.mode);
+            if m.round == RoundMode::NearestEven {
+                let mut r = [0f32; WAVE_SIZE];
+                if super::vector::fma_f32_one_pass(w, op, !m.keep_in, !m.keep_out, &mut r).is_some()
+                {
+                    write_f32(w, op, &r);
+                    return Ok(Step::Next);
+                }
+            }
             let mut c = [0f32; WAVE_SIZE];
             super::vector::src_f32_into(w, op, 2, &mut c);
             fused_f32(w, op, FpMode::f32(w.mode), &mut c);

@@ -565,6 +565,98 @@ pub fn fma_f32_lanes_into(
     }
 }
 
+/// `fma(S0, S1, S2)` over 64 f32 lanes in one pass — source selection,
+/// abs/neg, input and output denormal flushing and the fused multiply-add
+/// per lane — for the plain (VOP3) form in round-to-nearest-even; `None`
+/// for any other form (the caller takes the general path). Separate passes
+/// over 64-lane arrays cost more than the arithmetic (the ALU benchmark).
+#[inline]
+pub fn fma_f32_one_pass(
+    w: &Wave,
+    op: &Op,
+    flush_in: bool,
+    flush_out: bool,
+    out: &mut [f32; WAVE_SIZE],
+) -> Option<()> {
+    if !plain_form(op) {
+        return None;
+    }
+    let m = &op.instr.mods;
+    let mut fills = [[0u32; WAVE_SIZE]; 3];
+    let mut and = [u32::MAX; 3];
+    let mut xor = [0u32; 3];
+    let mut rows: [Option<&Lanes>; 3] = [None; 3];
+    for (s, fill) in fills.iter_mut().enumerate() {
+        if m.abs >> s & 1 != 0 {
+            and[s] = 0x7fff_ffff;
+        }
+        if m.neg >> s & 1 != 0 {
+            xor[s] = 0x8000_0000;
+        }
+        match op.slot_src(s) {
+            Src::Vgpr(r) => rows[s] = Some(&w.vgpr[usize::from(r)]),
+            Src::Special(super::sreg::LDS_DIRECT) => {}
+            other => fill.fill(w.read_s32(other)),
+        }
+    }
+    let [a, b, c] = [0, 1, 2].map(|s| rows[s].unwrap_or(&fills[s]));
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("fma") && std::is_x86_feature_detected!("avx2") {
+        // SAFETY: `fma_pass_avx2` only needs AVX2 and FMA, which the
+        // checks above have just found on this CPU.
+        unsafe { fma_pass_avx2(a, b, c, and, xor, flush_in, flush_out, out) };
+        return Some(());
+    }
+    fma_pass(a, b, c, and, xor, flush_in, flush_out, out);
+    Some(())
+}
+
+/// The body of [`fma_f32_one_pass`], compiled per target.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn fma_pass(
+    a: &Lanes,
+    b: &Lanes,
+    c: &Lanes,
+    and: [u32; 3],
+    xor: [u32; 3],
+    flush_in: bool,
+    flush_out: bool,
+    out: &mut [f32; WAVE_SIZE],
+) {
+    // A zero exponent keeps only the sign: denormals become signed zeros
+    // (as `float::flush_f32`), as a select so the loop vectorizes.
+    let flush = |x: u32, on: bool| {
+        if on && x & 0x7f80_0000 == 0 {
+            x & 0x8000_0000
+        } else {
+            x
+        }
+    };
+    for l in 0..WAVE_SIZE {
+        let x = f32::from_bits(flush((a[l] & and[0]) ^ xor[0], flush_in));
+        let y = f32::from_bits(flush((b[l] & and[1]) ^ xor[1], flush_in));
+        let z = f32::from_bits(flush((c[l] & and[2]) ^ xor[2], flush_in));
+        out[l] = f32::from_bits(flush(x.mul_add(y, z).to_bits(), flush_out));
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+#[allow(clippy::too_many_arguments)]
+fn fma_pass_avx2(
+    a: &Lanes,
+    b: &Lanes,
+    c: &Lanes,
+    and: [u32; 3],
+    xor: [u32; 3],
+    flush_in: bool,
+    flush_out: bool,
+    out: &mut [f32; WAVE_SIZE],
+) {
+    fma_pass(a, b, c, and, xor, flush_in, flush_out, out)
+}
+
 /// Fused multiply-add of 64 f64 lanes (see [`fma_f32_lanes`]).
 #[inline]
 pub fn fma_f64_lanes(

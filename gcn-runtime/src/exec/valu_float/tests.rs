@@ -891,3 +891,52 @@ fn every_float_row_has_a_handler() {
     }
     assert!(missing.is_empty(), "rows without a handler: {missing:?}");
 }
+
+/// `v_fma_f32`'s one-pass path per lane: abs/neg, SGPR and inline-constant
+/// sources, denormal flushing of inputs and outputs by MODE, and EXEC.
+#[test]
+fn fma_f32_one_pass_lanes() {
+    // Lane l: v2 = l - 8 (as f32), v3 = a denormal on lane 1, else 1.5.
+    const DENORMAL: u32 = 0x0000_0400;
+    for (mode, flushes) in [(0xf0u32, false), (0x00, true)] {
+        for v in versions_with("v_fma_f32") {
+            let w = run(
+                v,
+                "v_fma_f32 v1, -|v2|, v3, s10\nv_fma_f32 v4, v3, 0.5, -v3",
+                |w| {
+                    w.mode = mode;
+                    w.sgpr[10] = 0.25f32.to_bits();
+                    for l in 0..WAVE_SIZE {
+                        w.vgpr[2][l] = (l as f32 - 8.0).to_bits();
+                        w.vgpr[3][l] = if l == 1 { DENORMAL } else { 1.5f32.to_bits() };
+                        w.vgpr[1][l] = 7;
+                        w.vgpr[4][l] = 7;
+                    }
+                    w.set_exec(!(1u64 << 5));
+                },
+            );
+            for l in 0..WAVE_SIZE {
+                let b = if l == 1 {
+                    f32::from_bits(DENORMAL)
+                } else {
+                    1.5
+                };
+                let b_in = if flushes && l == 1 { 0.0 } else { b };
+                let want1 = if l == 5 {
+                    7
+                } else {
+                    (-(l as f32 - 8.0).abs()).mul_add(b_in, 0.25).to_bits()
+                };
+                assert_eq!(w.vgpr[1][l], want1, "{v:?} mode {mode:#x} v1 lane {l}");
+                // b * 0.5 - b: exactly -b/2, a denormal on lane 1; when the
+                // mode flushes, the inputs are +0 and -0: +0 * 0.5 + -0 = +0.
+                let want4 = match (l, flushes) {
+                    (5, _) => 7,
+                    (1, true) => 0,
+                    _ => (b * 0.5 - b).to_bits(),
+                };
+                assert_eq!(w.vgpr[4][l], want4, "{v:?} mode {mode:#x} v4 lane {l}");
+            }
+        }
+    }
+}
