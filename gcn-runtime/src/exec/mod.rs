@@ -658,6 +658,13 @@ pub fn run_wave(wave: &mut Wave, ops: &[Option<Op>], env: &mut Env<'_>) -> Resul
             wave.lane_ops += u64::from(wave.exec().count_ones());
         }
         wave.pc = wave.pc.wrapping_add(u32::from(op.len));
+        let indexed;
+        let op = if wave.mode & MODE_GPR_IDX_EN != 0 && op.valu && env.version.is_gcn12_or_later() {
+            indexed = gpr_indexed(wave, op)?;
+            &indexed
+        } else {
+            op
+        };
         match (op.handler)(wave, op, env) {
             Ok(Step::Next) => {}
             Ok(step) => return Ok(step),
@@ -668,6 +675,58 @@ pub fn run_wave(wave: &mut Wave, ops: &[Option<Op>], env: &mut Env<'_>) -> Resul
             }
         }
     }
+}
+
+/// MODE.GPR_IDX_EN (GCN 1.2+): the vector ALU indexes VGPR operands.
+const MODE_GPR_IDX_EN: u32 = 1 << 27;
+
+/// `op` with GPR indexing applied (`GcnState.md`, "GPR indexing mode"):
+/// M0[7:0] is added to the VGPR index of each operand that M0[15:12]
+/// selects (bits 0-2: VSRC0-2, bit 3: VDST); an operand whose sum lies
+/// beyond the wave's last VGPR, or that is not a VGPR, becomes V0, as the
+/// docs state. A multi-register operand that starts inside but ends past
+/// the last VGPR is a register fault.
+#[cold]
+fn gpr_indexed(wave: &Wave, op: &Op) -> Result<Op, Fault> {
+    let m0 = wave.sgpr[usize::from(sreg::M0)];
+    let index = (m0 & 0xff) as u16;
+    let select = m0 >> 12 & 15;
+    let mut out = op.clone();
+    let mut shift = |i: u8| {
+        if let Some(src) = out.opnd.get_mut(usize::from(i)) {
+            *src = match *src {
+                Src::Vgpr(r) if r + index < wave.vgpr_limit => Src::Vgpr(r + index),
+                _ => Src::Vgpr(0),
+            };
+        }
+    };
+    for s in 0..3 {
+        if select >> s & 1 != 0 && op.slot[s] != u8::MAX {
+            shift(op.slot[s]);
+        }
+    }
+    if select >> 3 & 1 != 0 && op.vdst != u8::MAX {
+        shift(op.vdst);
+    }
+    out.vgpr_end = op.vgpr_end.saturating_add(index);
+    if out.vgpr_end > wave.vgpr_limit {
+        // Only an error when a shifted operand really reaches past the end.
+        let fits = out
+            .opnd
+            .iter()
+            .zip(op.instr.operand_array.iter())
+            .all(|(src, o)| match (src, o) {
+                (Src::Vgpr(r), gcn_asm::decode::Operand::Reg { count, .. }) => {
+                    r + u16::from(*count).max(1) <= wave.vgpr_limit
+                }
+                _ => true,
+            });
+        if !fits {
+            return Err(register_fault(wave, &out));
+        }
+        out.vgpr_end = wave.vgpr_limit;
+    }
+    Ok(out)
 }
 
 #[cold]

@@ -31,11 +31,11 @@
 //!   an "unsupported" fault; with 0 they do nothing;
 //! - `s_setvskip` that turns VSKIP on stops as not emulated (vector
 //!   instructions would have to be skipped); turning it off does nothing;
-//! - GPR indexing (GCN 1.2+): `s_set_gpr_idx_off/idx/mode` update MODE and
-//!   M0 as documented; `s_set_gpr_idx_on` and an `s_setreg` that sets
-//!   MODE.GPR_IDX_EN are not emulated (the VALU does not index VGPRs);
+//! - GPR indexing (GCN 1.2+): `s_set_gpr_idx_on/off/idx/mode` and
+//!   `s_setreg` of MODE.GPR_IDX_EN update MODE and M0 as documented; the
+//!   vector ALU then indexes its VGPR operands (see `exec::gpr_indexed`);
 //!   `s_setreg` that enables MODE.EXCP_EN or MODE.DEBUG is not emulated
-//!   either (no exceptions are raised);
+//!   (no exceptions are raised);
 //! - `s_rfe_b64`/`s_rfe_restore_b64` (return from the trap handler) have no
 //!   semantics.
 
@@ -315,19 +315,19 @@ fn read_hwreg(w: &Wave, env: &Env<'_>, id: u32) -> Result<u32, Fault> {
 /// `s_setreg*`: MODE and TRAPSTS take the field; writes to the read-only
 /// registers (STATUS, HW_ID, GPR_ALLOC, LDS_ALLOC, IB_STS) are ignored as
 /// on hardware; other registers are not emulated.
-fn write_hwreg(w: &mut Wave, env: &Env<'_>, v: u32, value: u32) -> Result<Step, Fault> {
+fn write_hwreg(w: &mut Wave, _env: &Env<'_>, v: u32, value: u32) -> Result<Step, Fault> {
     let (id, offset, mask) = hwreg_fields(v);
     let mask = mask << offset;
     let bits = (value << offset) & mask;
     match id {
         hwreg::MODE => {
             let mode = (w.mode & !mask) | bits;
-            let gpr_idx = env.version.is_gcn12_or_later() && mode & MODE_GPR_IDX_EN != 0;
-            if gpr_idx || mode & MODE_TRAPPING & !w.mode != 0 {
+            if mode & MODE_TRAPPING & !w.mode != 0 {
                 return Err(Fault::new(FaultKind::NotEmulated(format!(
-                    "s_setreg of MODE = {mode:#x} (GPR indexing, exceptions or debug mode)"
+                    "s_setreg of MODE = {mode:#x} (exceptions or debug mode)"
                 ))));
             }
+
             w.mode = mode;
         }
         hwreg::TRAPSTS => w.trapsts = (w.trapsts & !mask) | bits,
@@ -1050,6 +1050,14 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
                 op.mnemonic(),
                 message_name(id)
             )))
+        }),
+        "s_set_gpr_idx_on" => h(|w, op, _| {
+            let index = w.read_s32(op.src(0)) & 0xff;
+            let mode = w.read_s32(op.src(1)) & 15;
+            let m0 = (w.m0() & 0xffff_0f00) | mode << 12 | index;
+            w.set_s32(sreg::M0, m0);
+            w.mode |= MODE_GPR_IDX_EN;
+            Ok(Step::Next)
         }),
         "s_set_gpr_idx_off" => h(|w, _, _| {
             w.mode &= !MODE_GPR_IDX_EN;

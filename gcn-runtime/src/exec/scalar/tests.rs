@@ -6,7 +6,7 @@ use gcn_asm::isa::Encoding;
 use gcn_asm::GcnVersion;
 
 use crate::exec::testing::{run, run_with, versions_with};
-use crate::exec::{coverage, FaultKind, Wave};
+use crate::exec::{coverage, FaultKind, Wave, WAVE_SIZE};
 use crate::memory::Memory;
 
 /// One case: source, initial SGPRs (by operand code), initial SCC,
@@ -1450,16 +1450,12 @@ fn hardware_registers() {
         assert_eq!(w.sgpr[10], 3, "{v}: HW_ID is read-only");
         assert_eq!(w.status, 0, "{v}: STATUS is read-only");
     }
-    // Turning on exceptions or (GCN 1.2+) GPR indexing is not emulated.
+    // Turning on exceptions is not emulated; GPR indexing (bit 27) is.
     for (v, f) in fault_of("s_setreg_imm32_b32 hwreg(mode, 12, 1), 1", &[]) {
         assert!(matches!(f, Some(FaultKind::NotEmulated(_))), "{v}: {f:?}");
     }
     for (v, f) in fault_of("s_setreg_imm32_b32 hwreg(mode, 27, 1), 1", &[]) {
-        if v.is_gcn12_or_later() {
-            assert!(matches!(f, Some(FaultKind::NotEmulated(_))), "{v}: {f:?}");
-        } else {
-            assert_eq!(f, None, "{v}");
-        }
+        assert_eq!(f, None, "{v}");
     }
     for (v, f) in fault_of("s_getreg_b32 s0, hwreg(inst_dw0, 0, 32)", &[]) {
         assert!(
@@ -1491,11 +1487,60 @@ fn gpr_index_instructions() {
         let w = run(v, "s_set_gpr_idx_off", |w| w.mode |= 1 << 27);
         assert_eq!(w.mode, 0xf0, "{v}");
     }
-    for (v, f) in fault_of("s_set_gpr_idx_on s0, 1", &[]) {
-        assert!(
-            matches!(f, Some(FaultKind::NotEmulated(m)) if m.contains("s_set_gpr_idx_on")),
-            "{v}"
+    // M0 = (M0 & 0xffff0f00) | (IMM8 & 15) << 12 | (SSRC0 & 0xff), and
+    // MODE.GPR_IDX_EN.
+    for v in versions_with("s_set_gpr_idx_on") {
+        let w = run(v, "s_set_gpr_idx_on s0, 0x1b", |w| {
+            w.sgpr[0] = 0x345;
+            w.sgpr[M0] = 0x1234_f0ff;
+        });
+        assert_eq!(w.sgpr[M0], 0x1234_b045, "{v}");
+        assert_eq!(w.mode & 1 << 27, 1 << 27, "{v}");
+    }
+}
+
+/// GPR indexing mode (`GcnState.md`): M0[7:0] is added to the VGPR
+/// operands M0[15:12] selects; past the last VGPR, or on a non-VGPR
+/// operand, the operand becomes V0; `s_set_gpr_idx_off` ends it.
+#[test]
+fn gpr_indexing_applies_to_vector_operands() {
+    let src = "s_set_gpr_idx_on s0, 1\n\
+               v_mov_b32 v1, v2\n\
+               s_set_gpr_idx_mode 8\n\
+               v_mov_b32 v3, v2\n\
+               s_set_gpr_idx_mode 3\n\
+               v_or_b32 v10, v5, v6\n\
+               s_set_gpr_idx_idx s1\n\
+               v_mov_b32 v11, v2\n\
+               s_set_gpr_idx_mode 1\n\
+               v_mov_b32 v12, s2\n\
+               s_set_gpr_idx_off\n\
+               v_mov_b32 v13, v2";
+    for v in versions_with("s_set_gpr_idx_on") {
+        let w = run(v, src, |w| {
+            w.sgpr[0] = 2;
+            w.sgpr[1] = 254;
+            w.sgpr[2] = 99;
+            for r in 0..10 {
+                w.vgpr[r] = [100 + r as u32; WAVE_SIZE];
+            }
+        });
+        let lane = |r: usize| w.vgpr[r][0];
+        assert_eq!(lane(1), 104, "{v}: src0 v2 + 2 = v4");
+        assert_eq!(lane(5), 102, "{v}: dst v3 + 2 = v5, src0 not indexed");
+        assert_eq!(lane(10), 107 | 108, "{v}: v5 + 2, v6 + 2");
+        assert_eq!(
+            lane(11),
+            100,
+            "{v}: v2 + 254 is past the last VGPR (v255): v0"
         );
+        assert_eq!(
+            lane(12),
+            100,
+            "{v}: an SGPR operand selected for indexing: v0"
+        );
+        assert_eq!(lane(13), 102, "{v}: indexing off");
+        assert_eq!(w.mode & 1 << 27, 0, "{v}");
     }
 }
 
@@ -1763,10 +1808,6 @@ fn program_control() {
 
 /// Rows of the scalar families with no handler on purpose.
 const OUT_OF_SCOPE: &[(&str, &str)] = &[
-    (
-        "s_set_gpr_idx_on",
-        "turns on VGPR indexing, which the vector operand machinery does not apply",
-    ),
     (
         "s_rfe_b64",
         "returns from a trap handler; the emulator runs none",
