@@ -246,6 +246,33 @@ fn invalid_and_truncated_words() {
     );
 }
 
+/// Words that break the constant-bus rule through an implicit read are not
+/// printed as instructions the assembler rejects (issue 11 item 1).
+#[test]
+fn constant_bus_counts_implicit_reads() {
+    // v_cndmask_b32 v0, s0, v0, vcc (VCC read implicitly).
+    assert_eq!(decode(&[0x00000000], 0, Gcn1_2), Err(DecodeError::Invalid));
+    // v_addc_u32 v1, vcc, s7, v1, vcc (VOP2 opcode 0x1c, SRC0 = s7).
+    assert_eq!(decode(&[0x38020207], 0, Gcn1_2), Err(DecodeError::Invalid));
+    // v_div_fmas_f32 v0, s1, v1, v2 (VOP3; VCC read implicitly).
+    assert_eq!(
+        decode(&[0xd1e20000, 0x040a0201], 0, Gcn1_2),
+        Err(DecodeError::Invalid)
+    );
+    // v_madak_f32 v0, s1, v2, 0x1234: a literal with an SGPR source.
+    assert_eq!(
+        decode(&[0x30000401, 0x00001234], 0, Gcn1_2),
+        Err(DecodeError::Invalid)
+    );
+    // The same with VGPRs and the literal with the implicit VCC stay.
+    check(Gcn1_2, &[0x00000100], "v_cndmask_b32 v0, v0, v0, vcc");
+    check(
+        Gcn1_2,
+        &[0x000000ff, 0x00001234],
+        "v_cndmask_b32 v0, 0x1234, v0, vcc",
+    );
+}
+
 /// The words `text` assembles to on `version`.
 fn words_of(version: GcnVersion, text: &str) -> Vec<u32> {
     let options = AssembleOptions {

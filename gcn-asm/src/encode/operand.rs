@@ -560,7 +560,12 @@ pub(crate) fn describe(reg: Reg) -> String {
     } else {
         return match (reg.code, reg.count) {
             (VCC, 2) => "vcc".into(),
+            (VCC, 1) => "vcc_lo".into(),
+            (107, 1) => "vcc_hi".into(),
+            (M0, 1) => "m0".into(),
             (126, 2) => "exec".into(),
+            (126, 1) => "exec_lo".into(),
+            (127, 1) => "exec_hi".into(),
             (code, 0 | 1) => format!("special register {code}"),
             (code, n) => format!("special registers {code}..{}", code + n - 1),
         };

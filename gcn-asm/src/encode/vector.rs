@@ -10,7 +10,7 @@ use super::context::{OperandContext, OperandError};
 use super::operand::{
     absolute_expression, bit_array_value, describe, expect_char, expect_comma, flag_parameter,
     parse_register, parse_source, try_register, Accept, Align, Literal, Located, RegParse, Src,
-    LDS_DIRECT, VCC,
+    LDS_DIRECT, M0, VCC,
 };
 use super::scalar::push_literal;
 use super::{Emitter, Forced, Statement};
@@ -797,6 +797,30 @@ pub(crate) fn encode(
     let row = st.row;
     let version = st.version;
     let choice = choose(st, &ops, &m)?;
+    // DPP sources are VGPRs, and GCN 1.2 SDWA sources too (both checked
+    // with clearer messages by their encoders).
+    if choice == Choice::E32 || (choice == Choice::Sdwa && version.is_gcn14()) {
+        // The carry-in/condition `vcc` has no field in these encodings.
+        let bus_srcs = if ops.scalar_slot1 {
+            [ops.srcs[0], None]
+        } else {
+            [ops.srcs[0], ops.srcs[1]]
+        };
+        let name = if choice == Choice::Sdwa {
+            "an SDWA"
+        } else {
+            "a 32-bit"
+        };
+        check_constant_bus(
+            &bus_srcs,
+            &implicit_reads(st, &ops, true),
+            name,
+            st.mnemonic,
+        )?;
+        if choice == Choice::E32 {
+            check_literal_with_sgpr(&ops)?;
+        }
+    }
     match choice {
         Choice::E32 => encode_e32(st, &ops, &m, out),
         Choice::Vop3 => encode_vop3(ctx, st, &ops, &m, out),
@@ -1037,7 +1061,6 @@ pub(crate) fn vop3_opcode(encoding: Encoding, opcode: u16, version: GcnVersion) 
 /// Checks the VOP3 operand rules: no literal, one SGPR on the constant bus,
 /// LDS_DIRECT only in SRC0.
 pub(crate) fn check_vop3_sources(srcs: &[Option<VSrc>; 3]) -> Result<(), OperandError> {
-    let mut sgpr: Option<(u16, u16)> = None;
     for (i, s) in srcs.iter().enumerate() {
         let Some(s) = s else { continue };
         match s.src {
@@ -1053,19 +1076,124 @@ pub(crate) fn check_vop3_sources(srcs: &[Option<VSrc>; 3]) -> Result<(), Operand
                     "LDS_DIRECT can only be the first source",
                 ))
             }
-            Src::Reg(r) if r.code < 128 => match sgpr {
-                Some(prev) if prev != (r.code, r.count) => {
-                    return Err(OperandError::new(
-                        s.at,
-                        format!(
-                            "only one SGPR can be read by a VOP3 instruction ({} is the second)",
-                            describe(r)
-                        ),
-                    ))
-                }
-                _ => sgpr = Some((r.code, r.count)),
-            },
             _ => {}
+        }
+    }
+    check_constant_bus(srcs, &[], "a VOP3", "")
+}
+
+/// A scalar register an instruction reads without a source field for it.
+#[derive(Debug, Clone, Copy)]
+struct ImplicitRead {
+    code: u16,
+    count: u16,
+}
+
+/// The scalar registers `st`'s row reads implicitly (its `reads_vcc` /
+/// `reads_m0` flags) plus, when `slot2_implicit`, the written `vcc` of the
+/// 32-bit VOP2 carry-in/condition (which has no field in that encoding).
+fn implicit_reads(st: &Statement<'_>, ops: &Operands, slot2_implicit: bool) -> Vec<ImplicitRead> {
+    let mut reads = Vec::new();
+    if slot2_implicit && ops.srcs[2].is_some() {
+        reads.push(ImplicitRead {
+            code: VCC,
+            count: 2,
+        });
+    }
+    if st.row.has(flags::READS_VCC) {
+        reads.push(ImplicitRead {
+            code: VCC,
+            count: 2,
+        });
+    }
+    if st.row.has(flags::READS_M0) {
+        reads.push(ImplicitRead { code: M0, count: 1 });
+    }
+    reads
+}
+
+/// The constant-bus rule of every VALU encoding (CLRX docs: "only one SGPR
+/// can be read by instruction. Multiple occurrences of this same SGPR is
+/// allowed"): counts each distinct scalar register (range) read, whether
+/// written in a source field (`srcs`) or read implicitly (`implicit`: VCC
+/// of `v_div_fmas_*` and of the 32-bit carry/condition forms, M0 of
+/// `v_movrel*`). The error points at the written operand that makes the
+/// second read.
+fn check_constant_bus(
+    srcs: &[Option<VSrc>],
+    implicit: &[ImplicitRead],
+    encoding: &str,
+    mnemonic: &str,
+) -> Result<(), OperandError> {
+    let mut first: Option<(u16, u16)> = None;
+    for r in implicit {
+        match first {
+            Some(prev) if prev != (r.code, r.count) => {
+                // Two different implicit reads cannot be written wrongly by
+                // the user; no row has them.
+                return Err(OperandError::new(
+                    0,
+                    format!("`{mnemonic}` reads more than one SGPR implicitly"),
+                ));
+            }
+            _ => first = Some((r.code, r.count)),
+        }
+    }
+    let implicit_first = first;
+    for s in srcs.iter().flatten() {
+        let Src::Reg(r) = s.src else { continue };
+        if r.code >= 128 {
+            continue;
+        }
+        match first {
+            Some(prev) if prev != (r.code, r.count) => {
+                let message = match implicit_first {
+                    Some((code, count)) if first == implicit_first => format!(
+                        "only one SGPR can be read by {encoding} instruction ({} is the \
+                         second: `{mnemonic}` also reads {} implicitly)",
+                        describe(r),
+                        describe(super::operand::Reg { code, count })
+                    ),
+                    _ => format!(
+                        "only one SGPR can be read by {encoding} instruction ({} is the second)",
+                        describe(r)
+                    ),
+                };
+                return Err(OperandError::new(s.at, message));
+            }
+            _ => first = Some((r.code, r.count)),
+        }
+    }
+    Ok(())
+}
+
+/// The literal rule of the 32-bit encodings (CLRX docs: "only one literal
+/// constant can be used, and only when a SGPR or M0 is not used in source
+/// operands"): a literal (in SRC0 or the K of v_madmk/v_madak) cannot go
+/// with a scalar register in a source field. Implicit reads (the 32-bit
+/// `vcc` of v_cndmask/v_addc, M0 of v_movrel*) are not source operands:
+/// clrxasm accepts `v_cndmask_b32 v0, 1323, v1, vcc` (a conformance case),
+/// although llvm-mc counts the literal on the constant bus there too.
+fn check_literal_with_sgpr(ops: &Operands) -> Result<(), OperandError> {
+    let literal = ops.srcs[0]
+        .as_ref()
+        .and_then(literal_of)
+        .map(|l| l.at)
+        .or(ops.lit32.map(|k| k.at));
+    let Some(lit_at) = literal else {
+        return Ok(());
+    };
+    for s in ops.srcs.iter().take(2).flatten() {
+        if let Src::Reg(r) = s.src {
+            if r.code < 128 {
+                return Err(OperandError::new(
+                    lit_at,
+                    format!(
+                        "a literal constant cannot be used together with an SGPR or M0 source ({})",
+                        describe(r)
+                    ),
+                ));
+            }
         }
     }
     Ok(())
@@ -1098,6 +1226,12 @@ fn encode_vop3(
         ops.srcs
     };
     check_vop3_sources(&constant_bus_srcs)?;
+    check_constant_bus(
+        &constant_bus_srcs,
+        &implicit_reads(st, ops, false),
+        "a VOP3",
+        st.mnemonic,
+    )?;
     if let Some(s) = ops.srcs.iter().flatten().find(|s| s.src.code() == 255) {
         return Err(OperandError::new(
             s.at,
