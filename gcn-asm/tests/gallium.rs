@@ -95,6 +95,10 @@ fn every_argument_type_and_default() {
         .arg image2d_wronly, 8\n\
         .arg image3d_rdonly, 8\n\
         .arg IMAGE3D_WRONLY, 8\n\
+        .arg image2d_rd, 8\n\
+        .arg image2d_wr, 8\n\
+        .arg image3d_rd, 8\n\
+        .arg Image3d_Wr, 8\n\
         .arg sampler, 4\n\
         .arg scalar, 2, 4, 4, sext\n\
         .arg scalar, 1\n\
@@ -115,6 +119,11 @@ fn every_argument_type_and_default() {
         arg(Constant, 4, 4, 4, false, General),
         arg(Global, 8, 8, 8, false, General),
         arg(Local, 4, 4, 4, false, General),
+        arg(Image2dRdonly, 8, 8, 8, false, General),
+        arg(Image2dWronly, 8, 8, 8, false, General),
+        arg(Image3dRdonly, 8, 8, 8, false, General),
+        arg(Image3dWronly, 8, 8, 8, false, General),
+        // clrxasm's own spellings (issue 11 item 4).
         arg(Image2dRdonly, 8, 8, 8, false, General),
         arg(Image2dWronly, 8, 8, 8, false, General),
         arg(Image3dRdonly, 8, 8, 8, false, General),
