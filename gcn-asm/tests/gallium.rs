@@ -437,13 +437,25 @@ fn register_counts_from_code() {
         "s_mov_b32 s15, 0\nv_add_i32 v4, vcc, s0, v0",
     );
     assert_eq!(r1 & 0x3ff, (2 << 6) | 1);
-    // Without VCC: 16 SGPRs.
+    // clrxasm counts VCC for every Gallium kernel (issue 11 item 5):
+    // s0-s15 without VCC under the default (pre-3.9) LLVM config gives
+    // PGM_RSRC1 0x000c0080 (18 SGPRs), as under LLVM 3.9.
     let (r1, ..) = rsrc("pitcairn", "", "s_mov_b32 s15, 0");
-    assert_eq!(r1 & 0x3c0, 1 << 6);
+    assert_eq!(r1, 0x000c_0080);
+    for llvm in ["30500", "30800", "30900"] {
+        let b = gal(&format!(
+            ".gallium\n.llvm_version {llvm}\n.gpu pitcairn\n.kernel k\n.config\n.text\nk: s_mov_b32 s15, 0\n"
+        ));
+        assert_eq!(
+            kernel(&b, "k").prog_info[0].value,
+            0x000c_0080,
+            "LLVM {llvm}"
+        );
+    }
     // The minimum: user SGPRs, group ids, TG_SIZE, local-id VGPRs.
     let (r1, ..) = rsrc("pitcairn", ".dims xyz\n.tgsize\n.userdatanum 12", "");
-    // 16 SGPRs, 3 VGPRs (field 0).
-    assert_eq!(r1 & 0x3ff, 1 << 6);
+    // 16 SGPRs + VCC, 3 VGPRs (field 0).
+    assert_eq!(r1 & 0x3ff, 2 << 6);
     // FLAT_SCRATCH: 4 extra on GCN 1.1; FLAT_SCRATCH + XNACK_MASK: 6 on 1.2.
     let (r1, ..) = rsrc("bonaire", "", "s_mov_b32 s7, 0\ns_mov_b64 flat_scratch, 0");
     assert_eq!(r1 & 0x3c0, 1 << 6);

@@ -189,6 +189,11 @@ pub fn assemble_instruction(
             ),
         ));
     }
+    if row.has(crate::isa::flags::READS_VCC) {
+        // An implicit read (s_cbranch_vccz, v_div_fmas_*) uses VCC as much
+        // as a written one does.
+        ctx.register_used(operand::VCC, 2);
+    }
     out.finish(ctx);
     Ok(())
 }
