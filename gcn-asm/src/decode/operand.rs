@@ -277,8 +277,9 @@ fn float_literal_text(word: u32, kind: FloatKind, version: GcnVersion) -> Option
         return None;
     }
     let (lit, len) = parse_float_literal(&text)?;
-    (len == text.len() && float_source(&lit, kind, version) == Src::Literal(Literal::Known(word)))
-        .then_some(text)
+    (len == text.len()
+        && float_source(&lit, kind, version, 0) == Ok(Src::Literal(Literal::Known(word))))
+    .then_some(text)
 }
 
 /// Writes a literal word for an operand of type `ty`: a float where exact,
