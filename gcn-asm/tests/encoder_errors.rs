@@ -49,7 +49,9 @@ fn encoder_error_corpus() {
 /// finite value of their precision stay values.
 #[test]
 fn values_that_do_not_fit() {
-    let cases: &[(&str, &[u32], Option<(u32, &str)>)] = &[
+    /// Source, expected words, expected warning (column, fragment).
+    type Case = (&'static str, &'static [u32], Option<(u32, &'static str)>);
+    let cases: &[Case] = &[
         // 3254500000000 = 0x2f5_bf51_0100: the low 32 bits.
         (
             "s_add_u32 s21, s4, 3254500000000",
