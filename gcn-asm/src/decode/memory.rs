@@ -306,6 +306,11 @@ fn decode_mimg(
         return Err(DecodeError::Invalid);
     }
     mem.flags.set(MemFlags::UNORM, bit(w0, 12));
+    // clrxasm rejects a store or atomic without UNORM: such words are not
+    // printed as instructions.
+    if !bit(w0, 12) && (row.has(flags::STORE) || row.has(flags::ATOMIC)) {
+        return Err(DecodeError::Invalid);
+    }
     instr.mods.glc = bit(w0, 13);
     mem.flags.set(MemFlags::DA, bit(w0, 14));
     if gcn14 {

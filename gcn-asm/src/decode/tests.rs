@@ -246,6 +246,26 @@ fn invalid_and_truncated_words() {
     );
 }
 
+/// `v_swap_b32` has a VOP3 form on GCN 1.4 (clrxasm's words); an image
+/// store without UNORM is not printed (clrxasm rejects it).
+#[test]
+fn clrx_held_out_forms() {
+    check(
+        Gcn1_4,
+        &[0xd1910037, 0x0000011b],
+        "v_swap_b32 v55, v27 vop3",
+    );
+    assert_eq!(
+        decode(&[0xf0200100, 0x00020102], 0, Gcn1_0),
+        Err(DecodeError::Invalid)
+    );
+    check(
+        Gcn1_0,
+        &[0xf0201100, 0x00020102],
+        "image_store v1, v2, s[8:15] dmask:0x1 unorm",
+    );
+}
+
 /// Words that break the constant-bus rule through an implicit read are not
 /// printed as instructions the assembler rejects (issue 11 item 1).
 #[test]

@@ -901,6 +901,18 @@ fn choose(st: &Statement<'_>, ops: &Operands, m: &Modifiers) -> Result<Choice, O
                 format!("`{}` has no {name} form", st.mnemonic),
             ));
         }
+        // The SDWA/DPP word carries SRC0 (a VGPR): an instruction without
+        // one (v_nop, v_clrexcp) has no such form, as clrxasm says.
+        if ops.srcs[0].is_none() {
+            return Err(OperandError::new(
+                m.first_sdwa.or(m.first_dpp).unwrap_or(0),
+                format!(
+                    "`{}` has no first source, so it has no {name} form (the {name} word \
+                     carries a VGPR first source)",
+                    st.mnemonic
+                ),
+            ));
+        }
         if st.forced == Forced::E64 || m.vop3 || st.forced == Forced::E32 {
             return Err(OperandError::new(
                 m.first_sdwa.or(m.first_dpp).unwrap_or(0),
