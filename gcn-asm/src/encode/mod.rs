@@ -144,10 +144,13 @@ pub fn assemble_instruction(
             .filter(|v| rows.iter().any(|r| r.opcode(**v).is_some()))
             .map(|v| v.name())
             .collect();
+        let hint = vector::carry_counterpart(mnemonic, version)
+            .map(|other| format!("; on {version} the carry form is `{other}`"))
+            .unwrap_or_default();
         return Err(OperandError::new(
             0,
             format!(
-                "instruction `{mnemonic}` is not available on {version} (it exists on {})",
+                "instruction `{mnemonic}` is not available on {version} (it exists on {}){hint}",
                 available.join(", ")
             ),
         ));

@@ -774,7 +774,12 @@ pub(crate) fn encode(
     {
         return super::vintrp::encode(ctx, st, out);
     }
-    let mut ops = read_operands(ctx, st)?;
+    let operand_text = st.cur.rest();
+    let operand_base = st.cur.pos();
+    let mut ops = match read_operands(ctx, st) {
+        Ok(ops) => ops,
+        Err(e) => return Err(carry_hint(st, operand_text, operand_base).unwrap_or(e)),
+    };
     let mut m = parse_modifiers(ctx, &mut st.cur, false)?;
     // Bit-mask modifiers apply to the sources they name.
     for (i, src) in ops.srcs.iter_mut().enumerate() {
@@ -828,6 +833,85 @@ pub(crate) fn encode(
         Choice::Dpp => encode_dpp(st, &ops, &m, out),
         Choice::Vop3p => encode_vop3p(st, &ops, &m, out, row.has(flags::MIX), version),
     }
+}
+
+/// The operands of `text` split at top-level commas (brackets and
+/// parentheses nest), with their byte offsets in `text`.
+fn split_operands(text: &str) -> Vec<(usize, &str)> {
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, b) in text.bytes().enumerate() {
+        match b {
+            b'[' | b'(' => depth += 1,
+            b']' | b')' => depth -= 1,
+            b',' if depth == 0 => {
+                parts.push((start, &text[start..i]));
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push((start, &text[start..]));
+    parts
+}
+
+/// The GCN 1.4 carry form of a carry-less mnemonic: `v_add_u32` →
+/// `v_add_co_u32` (and the reverse), when it exists on `version`.
+pub(crate) fn carry_counterpart(mnemonic: &str, version: GcnVersion) -> Option<String> {
+    let lower = mnemonic.to_ascii_lowercase();
+    let other = if let Some(stem) = lower.strip_suffix("_co_u32") {
+        format!("{stem}_u32")
+    } else {
+        format!("{}_co_u32", lower.strip_suffix("_u32")?)
+    };
+    crate::isa::rows(&other)
+        .iter()
+        .any(|r| r.opcode(version).is_some() && r.has(flags::VOP3B))
+        .then_some(other)
+}
+
+/// A porting hint for an add/sub whose operands do not fit its row on this
+/// version because the carry changed between GCN versions: on GCN 1.4 the
+/// plain `v_add_u32` has no carry-out (the carry form is `v_add_co_u32`);
+/// before it, `v_add_u32` always writes one (`v_add_u32 v0, vcc, s6, v0`).
+fn carry_hint(st: &Statement<'_>, text: &str, base: usize) -> Option<OperandError> {
+    let row = st.row;
+    if row.encoding != Encoding::Vop2 {
+        return None;
+    }
+    let written = split_operands(text);
+    let expected = row.operands.len();
+    // Where the second operand starts (the carry destination's place).
+    let second_at = written
+        .get(1)
+        .map_or(0, |&(at, t)| base + at + (t.len() - t.trim_start().len()));
+    let has_carry_out = row.operands.iter().any(|o| o.field == Field::Sdst);
+    if written.len() == expected + 1 && !has_carry_out {
+        let co = carry_counterpart(st.mnemonic, st.version)?;
+        return Some(OperandError::new(
+            second_at,
+            format!(
+                "`{}` has no carry-out on {}: the carry form is `{co}`",
+                st.mnemonic, st.version
+            ),
+        ));
+    }
+    if written.len() + 1 == expected && has_carry_out && row.has(flags::VOP3B) {
+        let first = written[0].1;
+        let rest: Vec<&str> = written[1..].iter().map(|(_, t)| t.trim()).collect();
+        return Some(OperandError::new(
+            second_at,
+            format!(
+                "`{m}` on {v} writes a carry-out: it needs the carry destination (`vcc` or an \
+                 SGPR pair) after the vector destination, as in `{m} {}, vcc, {}`",
+                first.trim(),
+                rest.join(", "),
+                m = st.mnemonic,
+                v = st.version
+            ),
+        ));
+    }
+    None
 }
 
 fn is_vcc(r: &Option<Located<u16>>) -> bool {
@@ -977,6 +1061,19 @@ fn choose(st: &Statement<'_>, ops: &Operands, m: &Modifiers) -> Result<Choice, O
                 s.at,
                 "the second source must be a VGPR in the 32-bit encoding",
             );
+        }
+    }
+    if let Some(s) = ops.srcs[1] {
+        let only_reason = reason.as_ref().is_some_and(|(at, _)| *at == s.at);
+        if only_reason && matches!(s.src, Src::Literal(_)) && !ops.scalar_slot1 {
+            return Err(OperandError::new(
+                s.at,
+                format!(
+                    "the second source of `{}` must be a VGPR in the 32-bit encoding, and the \
+                     VOP3 encoding takes no literal: a literal can only be the first source",
+                    st.mnemonic
+                ),
+            ));
         }
     }
     match reason {

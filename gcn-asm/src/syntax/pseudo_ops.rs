@@ -913,7 +913,7 @@ impl Assembler<'_> {
                     self.device = d;
                     self.version = d.version();
                 }
-                None => self.error(at, format!("unknown GPU device '{name}'")),
+                None => self.error(at, crate::arch::unknown_device_message(name)),
             }
         } else {
             match GcnVersion::from_arch_name(name) {
@@ -921,7 +921,7 @@ impl Assembler<'_> {
                     self.version = v;
                     self.device = v.default_device();
                 }
-                None => self.error(at, format!("unknown architecture '{name}'")),
+                None => self.error(at, crate::arch::unknown_arch_message(name)),
             }
         }
     }
