@@ -434,6 +434,40 @@ fn listing_labels_and_stray_words() {
     assert_eq!(words_from_bytes(out.text()), words);
 }
 
+/// After a word that does not decode, the listing resumes at the length
+/// its encoding implies, as clrxdisasm does (issue 11 item 13).
+#[test]
+fn undecodable_words_resume_at_the_encoded_length() {
+    let items = |words: &[u32], version| -> Vec<String> {
+        disassemble(words, version)
+            .items
+            .iter()
+            .map(|d| match d.item {
+                Item::Instruction(i) => i.to_string(),
+                Item::Word(w) => format!(".int {w:#x}"),
+            })
+            .collect()
+    };
+    // An unknown VOP3 opcode (GCN 1.2 opcode 0x12f): its second word is not
+    // read as v_madmk_f16 swallowing the s_endpgm as its constant.
+    assert_eq!(
+        items(&[0xd12fd360, 0x4944f2ce, 0xbf810000, 0xbf810000], Gcn1_2),
+        [".int 0xd12fd360", ".int 0x4944f2ce", "s_endpgm", "s_endpgm"]
+    );
+    // A VOP1 word with a literal and an opcode no row has (GCN 1.0 VOP1
+    // opcode 0x7f): the literal is skipped with it.
+    assert_eq!(
+        items(&[0x7e00feff, 0xbf810000, 0xbf810000], Gcn1_0),
+        [".int 0x7e00feff", ".int 0xbf810000", "s_endpgm"]
+    );
+    // A truncated 64-bit instruction at the end: one word.
+    assert_eq!(items(&[0xd12fd360], Gcn1_2), [".int 0xd12fd360"]);
+    assert_eq!(encoded_len(&[0xd12fd360, 0, 0], Gcn1_2), 2);
+    // s_mov_b32 with a literal: 2 words; s_endpgm: 1.
+    assert_eq!(encoded_len(&[0xbe8003ff, 0x1234], Gcn1_0), 2);
+    assert_eq!(encoded_len(&[0xbf810000, 0], Gcn1_0), 1);
+}
+
 #[test]
 fn index_covers_every_row_the_assembler_picks() {
     // Every row the assembler selects for its mnemonic decodes back to a
