@@ -107,6 +107,7 @@ const FLAGS: &[(&str, &str)] = &[
     ("gather4", "GATHER4"),
     ("reads_vcc", "READS_VCC"),
     ("reads_m0", "READS_M0"),
+    ("alias", "ALIAS"),
 ];
 
 fn lookup(table: &[(&str, &'static str)], key: &str) -> Option<&'static str> {

@@ -454,8 +454,12 @@ static INDEX: LazyLock<Index> = LazyLock::new(|| {
             table.resize(op + 1, NO_ROW);
         }
         // First row wins: the table is sorted by mnemonic, so aliases
-        // resolve to the alphabetically first name.
-        if table[op] == NO_ROW {
+        // resolve to the alphabetically first name, except that a row
+        // flagged `alias` gives way to the documented name.
+        let replace = table[op] == NO_ROW
+            || (INSTRUCTIONS[usize::from(table[op])].has(flags::ALIAS)
+                && !INSTRUCTIONS[row].has(flags::ALIAS));
+        if replace {
             table[op] = row as u16;
         }
     };

@@ -28,7 +28,7 @@ fn scalar_alu() {
         "s_xor_b64 s[20:21], exec, 0x12345",
     );
     check(Gcn1_0, &[0xbeea04c1], "s_mov_b64 vcc, -1");
-    check(Gcn1_0, &[0xb001fb2e], "s_movk_i32 s1, -1234");
+    check(Gcn1_0, &[0xb001fb2e], "s_movk_i32 s1, 0xfb2e");
     check(Gcn1_0, &[0xb481fff0], "s_cmpk_eq_u32 s1, 0xfff0");
     check(Gcn1_0, &[0xbf01917c], "s_cmp_lg_i32 m0, 17");
     // A literal that fits an inline constant is forced with lit().
@@ -82,7 +82,11 @@ fn scalar_memory() {
 
 #[test]
 fn vector_32bit() {
-    check(Gcn1_0, &[0x060206ff, 0x3fc00000], "v_add_f32 v1, 1.5, v3");
+    check(
+        Gcn1_0,
+        &[0x060206ff, 0x3fc00000],
+        "v_add_f32 v1, 0x3fc00000, v3",
+    );
     check(Gcn1_0, &[0x00020702], "v_cndmask_b32 v1, v2, v3, vcc");
     check(Gcn1_0, &[0x4a020604], "v_add_i32 v1, vcc, s4, v3");
     check(Gcn1_0, &[0x7e0a02ff, 0x00000007], "v_mov_b32 v5, lit(0x7)");
@@ -91,7 +95,7 @@ fn vector_32bit() {
     check(
         Gcn1_0,
         &[0x42020702, 0x3e800000],
-        "v_madak_f32 v1, v2, v3, 0.25",
+        "v_madak_f32 v1, v2, v3, 0x3e800000",
     );
     check(Gcn1_0, &[0x7e045e04], "v_rcp_f64 v[2:3], s[4:5]");
     check(Gcn1_2, &[0x020206f8], "v_add_f32 v1, 0.15915494, v3");
@@ -107,7 +111,7 @@ fn vector_vop3() {
     check(
         Gcn1_0,
         &[0xd2820e01, 0x33d60702],
-        "v_mad_f32 v1, -v2, |v3|, abs(-2.0) clamp mul:4",
+        "v_mad_f32 v1, -v2, abs(v3), abs(-2.0) clamp mul:4",
     );
     // The 32-bit form would fit: `vop3` keeps the long encoding.
     check(
@@ -148,7 +152,7 @@ fn vector_vop3p() {
     check(
         Gcn1_4,
         &[0xd38f8801, 0x70020702],
-        "v_pk_add_f16 v1, v2, v3 op_sel:[1,0] op_sel_hi:[0,1,0] neg_lo:[1,1] clamp",
+        "v_pk_add_f16 v1, v2, v3 op_sel:[1,0] op_sel_hi:[0,1] neg_lo:[1,1] clamp",
     );
     check(
         Gcn1_4,
@@ -177,7 +181,7 @@ fn vector_sdwa_dpp() {
     check(
         Gcn1_2,
         &[0x020206fa, 0xc3991302],
-        "v_add_f32 v1, -v2, |v3| row_shr:3 bank_mask:0x3 row_mask:0xc bound_ctrl",
+        "v_add_f32 v1, -v2, abs(v3) row_shr:3 bank_mask:0x3 row_mask:0xc bound_ctrl",
     );
     check(
         Gcn1_2,
@@ -324,7 +328,7 @@ fn memory_families() {
     );
     same(
         Gcn1_4,
-        "buffer_store_format_d16_xyzw v[5:6], s[8:11], m0 lds",
+        "buffer_store_format_d16_xyzw v[5:6], v0, s[8:11], m0 lds",
     );
     same(Gcn1_2, "buffer_store_lds_dword v1, s[8:11], s2 offen");
     same(Gcn1_0, "buffer_wbinvl1 glc");
@@ -334,11 +338,11 @@ fn memory_families() {
     );
     same(
         Gcn1_2,
-        "tbuffer_store_format_xy v[2:3], s[20:23], -1 format:[float]",
+        "tbuffer_store_format_xy v[2:3], v0, s[20:23], -1 format:[float]",
     );
     same(
         Gcn1_0,
-        "tbuffer_load_format_x v2, s[20:23], 1 format:[@15,snorm_ogl]",
+        "tbuffer_load_format_x v2, v0, s[20:23], 1 format:[@15,snorm_ogl]",
     );
     same(
         Gcn1_0,
@@ -363,9 +367,9 @@ fn memory_families() {
         "flat_load_dwordx2 v[1:2], v[2:3] offset:4095 slc nv lds",
     );
     same(Gcn1_1, "flat_load_dwordx2 v[1:3], v[2:3] tfe");
-    // A FLAT atomic returns its value only with `glc` (or a VDST written
-    // out).
-    same(Gcn1_2, "flat_atomic_add v[2:3], v3");
+    // A FLAT atomic returns its value only with `glc`, but its VDST field
+    // is printed always, as clrxdisasm does.
+    same(Gcn1_2, "flat_atomic_add v0, v[2:3], v3");
     same(Gcn1_2, "flat_atomic_add v1, v[2:3], v3 glc");
     same(Gcn1_2, "flat_atomic_add v1, v[2:3], v3");
 

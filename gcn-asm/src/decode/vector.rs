@@ -627,7 +627,16 @@ pub(crate) fn write(f: &mut fmt::Formatter<'_>, instr: &Instruction) -> fmt::Res
                 write_bits(f, "op_sel", m.op_sel, len(m.op_sel))?;
             }
             if m.op_sel_hi != 7 {
-                write_bits(f, "op_sel_hi", m.op_sel_hi, 3)?;
+                // One element per source: clrxasm rejects three on a
+                // two-source instruction, and its two-element form clears
+                // the third bit; with that bit set, only the number says it.
+                if n == 2 && m.op_sel_hi & 4 == 0 {
+                    write_bits(f, "op_sel_hi", m.op_sel_hi, 2)?;
+                } else if n == 2 {
+                    write!(f, " op_sel_hi:{}", m.op_sel_hi)?;
+                } else {
+                    write_bits(f, "op_sel_hi", m.op_sel_hi, 3)?;
+                }
             }
             if m.neg != 0 {
                 write_bits(f, "neg_lo", m.neg, len(m.neg))?;
@@ -643,8 +652,11 @@ pub(crate) fn write(f: &mut fmt::Formatter<'_>, instr: &Instruction) -> fmt::Res
         Form::Native if instr.row.encoding != Encoding::Vop3 => Ok(()),
         Form::Native | Form::Vop3 => {
             if m.op_sel != 0 {
-                if let Some((mask, len)) = op_sel_mask(m.op_sel, source_count(instr.row)) {
-                    write_bits(f, "op_sel", mask, len)?;
+                // One element per source and one for the destination:
+                // clrxasm rejects the shorter forms (`op_sel:[1]`).
+                let nsrcs = source_count(instr.row);
+                if let Some((mask, len)) = op_sel_mask(m.op_sel, nsrcs) {
+                    write_bits(f, "op_sel", mask, len.max(nsrcs as u8 + 1).min(4))?;
                 }
             }
             write_trailing(f, instr)?;

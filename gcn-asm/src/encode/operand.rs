@@ -603,6 +603,14 @@ pub(crate) fn check_register(
     at: usize,
     what: &str,
 ) -> Result<(), OperandError> {
+    // LDS_DIRECT feeds the vector ALU only: clrxasm and llvm-mc reject it
+    // as a scalar-instruction (or lane-select) operand.
+    if reg.code == LDS_DIRECT && accept.special_sources && !accept.vector {
+        return Err(OperandError::new(
+            at,
+            format!("{what} cannot be LDS_DIRECT (only a vector instruction's first source can)"),
+        ));
+    }
     if !accepts(accept, reg) {
         let expected = match (accept.scalar, accept.vector) {
             (true, true) => "a scalar or vector register",

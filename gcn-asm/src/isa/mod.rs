@@ -278,6 +278,10 @@ pub mod flags {
     /// A vector instruction that reads M0 without naming it (`v_movrel*`):
     /// the read counts on the constant bus.
     pub const READS_M0: u32 = 1 << 19;
+    /// Another name of an opcode that has a row under the name the CLRX
+    /// docs give for the version (GCN 1.0/1.1 `v_add_u32` = `v_add_i32`,
+    /// GCN 1.2 `v_add_i32` = `v_add_u32`): assembled, never printed.
+    pub const ALIAS: u32 = 1 << 20;
 }
 
 /// Sentinel in [`InstrRow::opcodes`] for "not on this version".
