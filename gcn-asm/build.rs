@@ -105,6 +105,9 @@ const FLAGS: &[(&str, &str)] = &[
     ("offset2", "OFFSET2"),
     ("deriv", "DERIV"),
     ("gather4", "GATHER4"),
+    ("reads_vcc", "READS_VCC"),
+    ("reads_m0", "READS_M0"),
+    ("alias", "ALIAS"),
 ];
 
 fn lookup(table: &[(&str, &'static str)], key: &str) -> Option<&'static str> {

@@ -184,6 +184,26 @@ impl Device {
     }
 }
 
+/// The message for a device name [`Device::from_name`] does not know: it
+/// lists the known devices, so a typo (`gfx9000`) is easy to fix.
+pub fn unknown_device_message(name: &str) -> String {
+    let names: Vec<&str> = Device::ALL.iter().map(|d| d.name()).collect();
+    format!(
+        "unknown GPU device '{name}' (known devices: {}; aliases polaris10, polaris11, \
+         polaris12, lexa, vega10, vega11, vega12, vega20, raven)",
+        names.join(", ")
+    )
+}
+
+/// The message for an architecture name [`GcnVersion::from_arch_name`]
+/// does not know, listing the known names.
+pub fn unknown_arch_message(name: &str) -> String {
+    format!(
+        "unknown architecture '{name}' (known: GCN1.0, GCN1.1, GCN1.2, GCN1.4, GCN1.4.1, \
+         GFX6-GFX9, SI, CI, VI, VEGA)"
+    )
+}
+
 impl fmt::Display for Device {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -199,6 +219,9 @@ mod tests {
         assert_eq!(Device::from_name("Pitcairn"), Some(Device::Pitcairn));
         assert_eq!(Device::from_name("vega10"), Some(Device::Gfx900));
         assert_eq!(Device::from_name("nonexistent"), None);
+        // Issue 11 item 12: a wrong name gets the list of known ones.
+        let m = unknown_device_message("gfx9000");
+        assert!(m.contains("'gfx9000'") && m.contains("pitcairn") && m.contains("gfx906"));
         assert_eq!(Device::Tonga.version(), GcnVersion::Gcn1_2);
         assert_eq!(GcnVersion::from_arch_name("GFX9"), Some(GcnVersion::Gcn1_4));
         assert_eq!(GcnVersion::from_arch_name("gcn2.0"), None);

@@ -95,6 +95,10 @@ fn every_argument_type_and_default() {
         .arg image2d_wronly, 8\n\
         .arg image3d_rdonly, 8\n\
         .arg IMAGE3D_WRONLY, 8\n\
+        .arg image2d_rd, 8\n\
+        .arg image2d_wr, 8\n\
+        .arg image3d_rd, 8\n\
+        .arg Image3d_Wr, 8\n\
         .arg sampler, 4\n\
         .arg scalar, 2, 4, 4, sext\n\
         .arg scalar, 1\n\
@@ -115,6 +119,11 @@ fn every_argument_type_and_default() {
         arg(Constant, 4, 4, 4, false, General),
         arg(Global, 8, 8, 8, false, General),
         arg(Local, 4, 4, 4, false, General),
+        arg(Image2dRdonly, 8, 8, 8, false, General),
+        arg(Image2dWronly, 8, 8, 8, false, General),
+        arg(Image3dRdonly, 8, 8, 8, false, General),
+        arg(Image3dWronly, 8, 8, 8, false, General),
+        // clrxasm's own spellings (issue 11 item 4).
         arg(Image2dRdonly, 8, 8, 8, false, General),
         arg(Image2dWronly, 8, 8, 8, false, General),
         arg(Image3dRdonly, 8, 8, 8, false, General),
@@ -428,13 +437,25 @@ fn register_counts_from_code() {
         "s_mov_b32 s15, 0\nv_add_i32 v4, vcc, s0, v0",
     );
     assert_eq!(r1 & 0x3ff, (2 << 6) | 1);
-    // Without VCC: 16 SGPRs.
+    // clrxasm counts VCC for every Gallium kernel (issue 11 item 5):
+    // s0-s15 without VCC under the default (pre-3.9) LLVM config gives
+    // PGM_RSRC1 0x000c0080 (18 SGPRs), as under LLVM 3.9.
     let (r1, ..) = rsrc("pitcairn", "", "s_mov_b32 s15, 0");
-    assert_eq!(r1 & 0x3c0, 1 << 6);
+    assert_eq!(r1, 0x000c_0080);
+    for llvm in ["30500", "30800", "30900"] {
+        let b = gal(&format!(
+            ".gallium\n.llvm_version {llvm}\n.gpu pitcairn\n.kernel k\n.config\n.text\nk: s_mov_b32 s15, 0\n"
+        ));
+        assert_eq!(
+            kernel(&b, "k").prog_info[0].value,
+            0x000c_0080,
+            "LLVM {llvm}"
+        );
+    }
     // The minimum: user SGPRs, group ids, TG_SIZE, local-id VGPRs.
     let (r1, ..) = rsrc("pitcairn", ".dims xyz\n.tgsize\n.userdatanum 12", "");
-    // 16 SGPRs, 3 VGPRs (field 0).
-    assert_eq!(r1 & 0x3ff, 1 << 6);
+    // 16 SGPRs + VCC, 3 VGPRs (field 0).
+    assert_eq!(r1 & 0x3ff, 2 << 6);
     // FLAT_SCRATCH: 4 extra on GCN 1.1; FLAT_SCRATCH + XNACK_MASK: 6 on 1.2.
     let (r1, ..) = rsrc("bonaire", "", "s_mov_b32 s7, 0\ns_mov_b64 flat_scratch, 0");
     assert_eq!(r1 & 0x3c0, 1 << 6);

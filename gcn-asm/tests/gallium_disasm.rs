@@ -153,6 +153,45 @@ fn unusual_layouts_round_trip() {
         let (again, text) = round_trip(&binary, target);
         assert_eq!(again, binary, "listing:\n{text}");
         assert!(text.contains(".64bit\n.llvm_version 30900\n"), "{text}");
+        // clrxdisasm's spelling of the image types (issue 11 item 4).
+        assert!(
+            text.contains("        .arg image2d_rd, 8, 8, 8, zext, general\n"),
+            "{text}"
+        );
+    }
+}
+
+/// Each image type is printed as clrxdisasm prints it (`image2d_rd` …, not
+/// the doc's `image2d_rdonly`).
+#[test]
+fn image_types_print_as_clrxdisasm() {
+    let binary = GalliumBinary {
+        is_64bit: false,
+        kernels: vec![Kernel {
+            name: "k".into(),
+            offset: 0,
+            args: [
+                ArgType::Image2dRdonly,
+                ArgType::Image2dWronly,
+                ArgType::Image3dRdonly,
+                ArgType::Image3dWronly,
+            ]
+            .into_iter()
+            .map(|t| arg(t, 8, ArgSemantic::General))
+            .collect(),
+            prog_info: prog(&[0x000c0840, 0x88, 0]),
+        }],
+        code: 0xbf81_0000u32.to_le_bytes().to_vec(),
+        global_data: None,
+        scratch_relocations: Vec::new(),
+    };
+    let (again, text) = round_trip(&binary, Target::Device(Device::Tonga));
+    assert_eq!(again, binary, "listing:\n{text}");
+    for name in ["image2d_rd", "image2d_wr", "image3d_rd", "image3d_wr"] {
+        assert!(
+            text.contains(&format!(".arg {name}, 8, 8, 8, zext, general\n")),
+            "{name} in\n{text}"
+        );
     }
 }
 

@@ -255,9 +255,9 @@ fn decode_buffer(
                     count + u16::from(mem.flags.contains(MemFlags::TFE)),
                 )?
             }
-            // VADDR is optional in the syntax.
-            Field::Vaddr if vaddr_given => vgpr(ctx, vaddr_field, vaddr_count)?,
-            Field::Vaddr => Operand::None,
+            // VADDR is optional in the syntax, but clrxdisasm always
+            // prints the field (`buffer_atomic_add v2, v0, s[8:11], 0`).
+            Field::Vaddr => vgpr(ctx, vaddr_field, vaddr_count)?,
             Field::Srsrc => sgprs(ctx, srsrc_field * 4, spec.registers())?,
             Field::Soffset => {
                 let code = soffset_field as u16;
@@ -306,6 +306,11 @@ fn decode_mimg(
         return Err(DecodeError::Invalid);
     }
     mem.flags.set(MemFlags::UNORM, bit(w0, 12));
+    // clrxasm rejects a store or atomic without UNORM: such words are not
+    // printed as instructions.
+    if !bit(w0, 12) && (row.has(flags::STORE) || row.has(flags::ATOMIC)) {
+        return Err(DecodeError::Invalid);
+    }
     instr.mods.glc = bit(w0, 13);
     mem.flags.set(MemFlags::DA, bit(w0, 14));
     if gcn14 {
@@ -450,7 +455,6 @@ fn decode_flat(
         mem.flags.set(MemFlags::TFE, bit(w1, 23));
     }
     let tfe = mem.flags.contains(MemFlags::TFE);
-    let atomic = row.has(flags::ATOMIC);
     let vaddr_field = w1 & 0xff;
     let vdata_field = w1 >> 8 & 0xff;
     let vdst_field = w1 >> 24;
@@ -458,15 +462,12 @@ fn decode_flat(
     let mut used = [false; 2]; // vdata, vdst
     for (i, spec) in operand_specs(row).iter().enumerate() {
         instr.operand_array[i] = match spec.field {
+            // An atomic returns the old value only with `glc`, but
+            // clrxdisasm prints the VDST field always
+            // (`flat_atomic_add v0, v[2:3], v4`), and clrxasm reads it back.
             Field::Vdst => {
-                // An atomic returns the old value with `glc`; without it
-                // VDST is written only when the field is not zero.
-                if atomic && !instr.mods.glc && vdst_field == 0 {
-                    Operand::None
-                } else {
-                    used[1] = true;
-                    vgpr(ctx, vdst_field, spec.registers() + u16::from(tfe))?
-                }
+                used[1] = true;
+                vgpr(ctx, vdst_field, spec.registers() + u16::from(tfe))?
             }
             Field::Vdata => {
                 used[0] = true;

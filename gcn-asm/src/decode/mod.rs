@@ -454,8 +454,12 @@ static INDEX: LazyLock<Index> = LazyLock::new(|| {
             table.resize(op + 1, NO_ROW);
         }
         // First row wins: the table is sorted by mnemonic, so aliases
-        // resolve to the alphabetically first name.
-        if table[op] == NO_ROW {
+        // resolve to the alphabetically first name, except that a row
+        // flagged `alias` gives way to the documented name.
+        let replace = table[op] == NO_ROW
+            || (INSTRUCTIONS[usize::from(table[op])].has(flags::ALIAS)
+                && !INSTRUCTIONS[row].has(flags::ALIAS));
+        if replace {
             table[op] = row as u16;
         }
     };
@@ -574,19 +578,72 @@ pub struct Listing<'a> {
     pub items: Vec<Decoded>,
 }
 
-/// Decodes a whole buffer of code words.
+/// The number of words an instruction starting at `words[0]` takes by its
+/// encoding alone: 2 for the 64-bit families, plus a literal when a source
+/// field says 255 (or the row has a constant, as v_madmk), plus the SDWA/DPP
+/// word. Used to resume after words that do not decode, as clrxdisasm does,
+/// so that the words of one undecodable instruction (a literal, the second
+/// word) are not read as instructions of their own.
+pub fn encoded_len(words: &[u32], version: GcnVersion) -> usize {
+    let Some(&word) = words.first() else {
+        return 0;
+    };
+    let Some(family) = family(word, version) else {
+        return 1;
+    };
+    let has_lit32 = |encoding: Encoding, opcode: u32| {
+        lookup(encoding, opcode, version)
+            .is_some_and(|r| r.operands.iter().any(|o| o.field == Field::Lit32))
+    };
+    let byte = |shift: u32| word >> shift & 0xff;
+    let len = match family {
+        Encoding::Sop2 | Encoding::Sopc => 1 + usize::from(byte(0) == 255 || byte(8) == 255),
+        Encoding::Sop1 => 1 + usize::from(byte(0) == 255),
+        Encoding::Sopk => 1 + usize::from(has_lit32(Encoding::Sopk, word >> 23 & 0x1f)),
+        Encoding::Sopp | Encoding::Vintrp => 1,
+        // GCN 1.1 SMRD: OFFSET 255 without IMM announces a literal offset.
+        Encoding::Smrd => {
+            1 + usize::from(version == GcnVersion::Gcn1_1 && word >> 8 & 1 == 0 && byte(0) == 255)
+        }
+        Encoding::Vop2 | Encoding::Vop1 | Encoding::Vopc => {
+            let src0 = word & 0x1ff;
+            let gcn12 = version.is_gcn12_or_later();
+            let extra = src0 == 255
+                || (gcn12 && (src0 == 0xf9 || src0 == 0xfa))
+                || (family == Encoding::Vop2 && has_lit32(Encoding::Vop2, word >> 25 & 0x3f));
+            1 + usize::from(extra)
+        }
+        _ => 2,
+    };
+    len.min(words.len())
+}
+
+/// Decodes a whole buffer of code words. Words that do not decode become
+/// [`Item::Word`]s, as many as [`encoded_len`] says their instruction takes.
 pub fn disassemble(words: &[u32], version: GcnVersion) -> Listing<'_> {
     let mut items = Vec::with_capacity(words.len());
     let mut i = 0;
     while i < words.len() {
-        let offset = 4 * i as u64;
-        let item = match decode(&words[i..], offset, version) {
-            Ok(instr) => Item::Instruction(instr),
-            Err(_) => Item::Word(words[i]),
-        };
-        let d = Decoded { offset, item };
-        i += d.len();
-        items.push(d);
+        match decode(&words[i..], 4 * i as u64, version) {
+            Ok(instr) => {
+                let d = Decoded {
+                    offset: 4 * i as u64,
+                    item: Item::Instruction(instr),
+                };
+                i += d.len();
+                items.push(d);
+            }
+            Err(_) => {
+                let end = i + encoded_len(&words[i..], version).max(1);
+                for (j, &w) in words.iter().enumerate().take(end).skip(i) {
+                    items.push(Decoded {
+                        offset: 4 * j as u64,
+                        item: Item::Word(w),
+                    });
+                }
+                i = end;
+            }
+        }
     }
     Listing {
         words,

@@ -6,9 +6,8 @@ use std::fmt;
 
 use super::{source_slots, DecodeError, Form, Instruction, Label, Operand};
 use crate::arch::GcnVersion;
-use crate::encode::operand::{float_source, max_sgprs, Literal, Src};
-use crate::isa::{flags, DataType, Field, FloatKind, OperandSpec};
-use crate::syntax::float::parse_float_literal;
+use crate::encode::operand::max_sgprs;
+use crate::isa::{flags, Field, FloatKind, OperandSpec};
 
 /// VCC_LO.
 pub(crate) const VCC: u16 = 106;
@@ -180,7 +179,9 @@ pub(crate) fn source(
     let ok = match accept {
         Accept::Sdst => scalar,
         Accept::Vgpr => vgpr,
-        Accept::Ssrc => !vgpr,
+        // LDS_DIRECT (254) is a vector-instruction source only: clrxasm
+        // rejects it in a scalar position.
+        Accept::Ssrc => !vgpr && code != 254,
         Accept::Src => true,
     };
     if !ok {
@@ -245,57 +246,18 @@ pub(crate) fn write_const(f: &mut fmt::Formatter<'_>, code: u16, kind: FloatKind
     }
 }
 
-fn is_float(ty: DataType) -> bool {
-    matches!(
-        ty,
-        DataType::F16 | DataType::F32 | DataType::F64 | DataType::PkF16
-    )
-}
-
-/// The text of a float literal of `kind` whose word is `word`, when a
-/// decimal float prints it exactly (and it would not be read back as an
-/// inline constant).
-fn float_literal_text(word: u32, kind: FloatKind, version: GcnVersion) -> Option<String> {
-    // Only normal numbers with a short decimal form read better as floats
-    // (a small integer in a float operand is clearer in hexadecimal).
-    let (text, normal) = match kind {
-        FloatKind::Half if word >> 16 == 0 => {
-            let h = half::f16::from_bits(word as u16);
-            (format!("{:?}", h.to_f32()), h.is_normal())
-        }
-        FloatKind::Half => return None,
-        FloatKind::Single => {
-            let v = f32::from_bits(word);
-            (format!("{v:?}"), v.is_normal())
-        }
-        FloatKind::Double => {
-            let v = f64::from_bits(u64::from(word) << 32);
-            (format!("{v:?}"), v.is_normal())
-        }
-    };
-    if !normal || text.len() > 20 {
-        return None;
-    }
-    let (lit, len) = parse_float_literal(&text)?;
-    (len == text.len() && float_source(&lit, kind, version) == Src::Literal(Literal::Known(word)))
-        .then_some(text)
-}
-
-/// Writes a literal word for an operand of type `ty`: a float where exact,
-/// else hexadecimal; `lit(…)` when the plain value would be read as an
-/// inline constant.
+/// Writes a literal word for an operand of type `ty` in hexadecimal, as
+/// clrxdisasm does (also for float operands: `0x4f800000`, never a decimal
+/// such as `4294967300.0`). A source that would be read back as an inline
+/// constant gets `lit(…)`; the constant of v_madmk/v_madak (a `lit32`
+/// field, always a literal word) is plain, as clrxasm rejects `lit(…)`
+/// there.
 pub(crate) fn write_literal(
     f: &mut fmt::Formatter<'_>,
     word: u32,
-    ty: DataType,
-    version: GcnVersion,
+    spec: &OperandSpec,
 ) -> fmt::Result {
-    if is_float(ty) {
-        if let Some(text) = float_literal_text(word, ty.float_kind(), version) {
-            return f.write_str(&text);
-        }
-    }
-    if word <= 64 {
+    if word <= 64 && spec.field != Field::Lit32 {
         write!(f, "lit({word:#x})")
     } else {
         write!(f, "{word:#x}")
@@ -335,11 +297,10 @@ pub(crate) fn write_plain(
                 write!(f, "{w:#x}")
             }
         }
-        Operand::Literal(w) => write_literal(f, w, spec.ty, version),
-        Operand::Imm(v) => match spec.field {
-            Field::Simm16 => write!(f, "{}", v as u16 as i16),
-            _ => write!(f, "{v:#x}"),
-        },
+        Operand::Literal(w) => write_literal(f, w, spec),
+        // Hexadecimal, signed immediates too, as clrxdisasm prints them
+        // (`s_movk_i32 s2, 0x400`; -1234 is `0xfb2e`).
+        Operand::Imm(v) => write!(f, "{v:#x}"),
         Operand::Target(t) => write!(f, "{}", Label(i64::from(t))),
         Operand::Hwreg(v) => super::scalar::write_hwreg(f, v, version),
         Operand::Waitcnt(v) => super::scalar::write_waitcnt(f, v, version),
@@ -401,15 +362,15 @@ pub(crate) fn write_operands(f: &mut fmt::Formatter<'_>, instr: &Instruction) ->
         );
         let (neg_ok, abs_ok, sext_ok) = inline_mods(op, spec, abs);
         let (neg, abs, sext) = (neg && neg_ok, abs && abs_ok, sext && sext_ok);
-        let is_reg = matches!(op, Operand::Reg { .. });
         if sext {
             f.write_str("sext(")?;
         }
         if neg {
             f.write_str("-")?;
         }
-        // `|…|` around a number would read `|` as the OR operator.
-        let (open, close) = if is_reg { ("|", "|") } else { ("abs(", ")") };
+        // clrxdisasm's spelling (`|…|` would also read as the OR operator
+        // around a number).
+        let (open, close) = ("abs(", ")");
         if abs {
             f.write_str(open)?;
         }

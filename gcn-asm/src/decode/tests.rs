@@ -28,7 +28,7 @@ fn scalar_alu() {
         "s_xor_b64 s[20:21], exec, 0x12345",
     );
     check(Gcn1_0, &[0xbeea04c1], "s_mov_b64 vcc, -1");
-    check(Gcn1_0, &[0xb001fb2e], "s_movk_i32 s1, -1234");
+    check(Gcn1_0, &[0xb001fb2e], "s_movk_i32 s1, 0xfb2e");
     check(Gcn1_0, &[0xb481fff0], "s_cmpk_eq_u32 s1, 0xfff0");
     check(Gcn1_0, &[0xbf01917c], "s_cmp_lg_i32 m0, 17");
     // A literal that fits an inline constant is forced with lit().
@@ -82,7 +82,11 @@ fn scalar_memory() {
 
 #[test]
 fn vector_32bit() {
-    check(Gcn1_0, &[0x060206ff, 0x3fc00000], "v_add_f32 v1, 1.5, v3");
+    check(
+        Gcn1_0,
+        &[0x060206ff, 0x3fc00000],
+        "v_add_f32 v1, 0x3fc00000, v3",
+    );
     check(Gcn1_0, &[0x00020702], "v_cndmask_b32 v1, v2, v3, vcc");
     check(Gcn1_0, &[0x4a020604], "v_add_i32 v1, vcc, s4, v3");
     check(Gcn1_0, &[0x7e0a02ff, 0x00000007], "v_mov_b32 v5, lit(0x7)");
@@ -91,7 +95,7 @@ fn vector_32bit() {
     check(
         Gcn1_0,
         &[0x42020702, 0x3e800000],
-        "v_madak_f32 v1, v2, v3, 0.25",
+        "v_madak_f32 v1, v2, v3, 0x3e800000",
     );
     check(Gcn1_0, &[0x7e045e04], "v_rcp_f64 v[2:3], s[4:5]");
     check(Gcn1_2, &[0x020206f8], "v_add_f32 v1, 0.15915494, v3");
@@ -107,7 +111,7 @@ fn vector_vop3() {
     check(
         Gcn1_0,
         &[0xd2820e01, 0x33d60702],
-        "v_mad_f32 v1, -v2, |v3|, abs(-2.0) clamp mul:4",
+        "v_mad_f32 v1, -v2, abs(v3), abs(-2.0) clamp mul:4",
     );
     // The 32-bit form would fit: `vop3` keeps the long encoding.
     check(
@@ -148,7 +152,7 @@ fn vector_vop3p() {
     check(
         Gcn1_4,
         &[0xd38f8801, 0x70020702],
-        "v_pk_add_f16 v1, v2, v3 op_sel:[1,0] op_sel_hi:[0,1,0] neg_lo:[1,1] clamp",
+        "v_pk_add_f16 v1, v2, v3 op_sel:[1,0] op_sel_hi:[0,1] neg_lo:[1,1] clamp",
     );
     check(
         Gcn1_4,
@@ -177,7 +181,7 @@ fn vector_sdwa_dpp() {
     check(
         Gcn1_2,
         &[0x020206fa, 0xc3991302],
-        "v_add_f32 v1, -v2, |v3| row_shr:3 bank_mask:0x3 row_mask:0xc bound_ctrl",
+        "v_add_f32 v1, -v2, abs(v3) row_shr:3 bank_mask:0x3 row_mask:0xc bound_ctrl",
     );
     check(
         Gcn1_2,
@@ -246,6 +250,53 @@ fn invalid_and_truncated_words() {
     );
 }
 
+/// `v_swap_b32` has a VOP3 form on GCN 1.4 (clrxasm's words); an image
+/// store without UNORM is not printed (clrxasm rejects it).
+#[test]
+fn clrx_held_out_forms() {
+    check(
+        Gcn1_4,
+        &[0xd1910037, 0x0000011b],
+        "v_swap_b32 v55, v27 vop3",
+    );
+    assert_eq!(
+        decode(&[0xf0200100, 0x00020102], 0, Gcn1_0),
+        Err(DecodeError::Invalid)
+    );
+    check(
+        Gcn1_0,
+        &[0xf0201100, 0x00020102],
+        "image_store v1, v2, s[8:15] dmask:0x1 unorm",
+    );
+}
+
+/// Words that break the constant-bus rule through an implicit read are not
+/// printed as instructions the assembler rejects (issue 11 item 1).
+#[test]
+fn constant_bus_counts_implicit_reads() {
+    // v_cndmask_b32 v0, s0, v0, vcc (VCC read implicitly).
+    assert_eq!(decode(&[0x00000000], 0, Gcn1_2), Err(DecodeError::Invalid));
+    // v_addc_u32 v1, vcc, s7, v1, vcc (VOP2 opcode 0x1c, SRC0 = s7).
+    assert_eq!(decode(&[0x38020207], 0, Gcn1_2), Err(DecodeError::Invalid));
+    // v_div_fmas_f32 v0, s1, v1, v2 (VOP3; VCC read implicitly).
+    assert_eq!(
+        decode(&[0xd1e20000, 0x040a0201], 0, Gcn1_2),
+        Err(DecodeError::Invalid)
+    );
+    // v_madak_f32 v0, s1, v2, 0x1234: a literal with an SGPR source.
+    assert_eq!(
+        decode(&[0x30000401, 0x00001234], 0, Gcn1_2),
+        Err(DecodeError::Invalid)
+    );
+    // The same with VGPRs and the literal with the implicit VCC stay.
+    check(Gcn1_2, &[0x00000100], "v_cndmask_b32 v0, v0, v0, vcc");
+    check(
+        Gcn1_2,
+        &[0x000000ff, 0x00001234],
+        "v_cndmask_b32 v0, 0x1234, v0, vcc",
+    );
+}
+
 /// The words `text` assembles to on `version`.
 fn words_of(version: GcnVersion, text: &str) -> Vec<u32> {
     let options = AssembleOptions {
@@ -277,7 +328,7 @@ fn memory_families() {
     );
     same(
         Gcn1_4,
-        "buffer_store_format_d16_xyzw v[5:6], s[8:11], m0 lds",
+        "buffer_store_format_d16_xyzw v[5:6], v0, s[8:11], m0 lds",
     );
     same(Gcn1_2, "buffer_store_lds_dword v1, s[8:11], s2 offen");
     same(Gcn1_0, "buffer_wbinvl1 glc");
@@ -287,11 +338,11 @@ fn memory_families() {
     );
     same(
         Gcn1_2,
-        "tbuffer_store_format_xy v[2:3], s[20:23], -1 format:[float]",
+        "tbuffer_store_format_xy v[2:3], v0, s[20:23], -1 format:[float]",
     );
     same(
         Gcn1_0,
-        "tbuffer_load_format_x v2, s[20:23], 1 format:[@15,snorm_ogl]",
+        "tbuffer_load_format_x v2, v0, s[20:23], 1 format:[@15,snorm_ogl]",
     );
     same(
         Gcn1_0,
@@ -316,9 +367,9 @@ fn memory_families() {
         "flat_load_dwordx2 v[1:2], v[2:3] offset:4095 slc nv lds",
     );
     same(Gcn1_1, "flat_load_dwordx2 v[1:3], v[2:3] tfe");
-    // A FLAT atomic returns its value only with `glc` (or a VDST written
-    // out).
-    same(Gcn1_2, "flat_atomic_add v[2:3], v3");
+    // A FLAT atomic returns its value only with `glc`, but its VDST field
+    // is printed always, as clrxdisasm does.
+    same(Gcn1_2, "flat_atomic_add v0, v[2:3], v3");
     same(Gcn1_2, "flat_atomic_add v1, v[2:3], v3 glc");
     same(Gcn1_2, "flat_atomic_add v1, v[2:3], v3");
 
@@ -385,6 +436,40 @@ fn listing_labels_and_stray_words() {
     };
     let out = assemble(&text, &options).expect("listing assembles");
     assert_eq!(words_from_bytes(out.text()), words);
+}
+
+/// After a word that does not decode, the listing resumes at the length
+/// its encoding implies, as clrxdisasm does (issue 11 item 13).
+#[test]
+fn undecodable_words_resume_at_the_encoded_length() {
+    let items = |words: &[u32], version| -> Vec<String> {
+        disassemble(words, version)
+            .items
+            .iter()
+            .map(|d| match d.item {
+                Item::Instruction(i) => i.to_string(),
+                Item::Word(w) => format!(".int {w:#x}"),
+            })
+            .collect()
+    };
+    // An unknown VOP3 opcode (GCN 1.2 opcode 0x12f): its second word is not
+    // read as v_madmk_f16 swallowing the s_endpgm as its constant.
+    assert_eq!(
+        items(&[0xd12fd360, 0x4944f2ce, 0xbf810000, 0xbf810000], Gcn1_2),
+        [".int 0xd12fd360", ".int 0x4944f2ce", "s_endpgm", "s_endpgm"]
+    );
+    // A VOP1 word with a literal and an opcode no row has (GCN 1.0 VOP1
+    // opcode 0x7f): the literal is skipped with it.
+    assert_eq!(
+        items(&[0x7e00feff, 0xbf810000, 0xbf810000], Gcn1_0),
+        [".int 0x7e00feff", ".int 0xbf810000", "s_endpgm"]
+    );
+    // A truncated 64-bit instruction at the end: one word.
+    assert_eq!(items(&[0xd12fd360], Gcn1_2), [".int 0xd12fd360"]);
+    assert_eq!(encoded_len(&[0xd12fd360, 0, 0], Gcn1_2), 2);
+    // s_mov_b32 with a literal: 2 words; s_endpgm: 1.
+    assert_eq!(encoded_len(&[0xbe8003ff, 0x1234], Gcn1_0), 2);
+    assert_eq!(encoded_len(&[0xbf810000, 0], Gcn1_0), 1);
 }
 
 #[test]

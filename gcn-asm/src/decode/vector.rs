@@ -8,6 +8,7 @@ use super::operand::{
     Accept, Align, LITERAL, VCC, VGPR,
 };
 use super::{source_slots, Ctx, DecodeError, Dpp, Form, Instruction, Operand, Sdwa};
+use crate::encode::operand::M0;
 use crate::encode::vector::op_sel_bits;
 use crate::isa::{flags, Encoding, Field, InstrRow, OperandSpec};
 
@@ -199,6 +200,19 @@ pub(crate) fn decode_short(ctx: &Ctx<'_>, family: Encoding) -> Result<Instructio
     if family != Encoding::Vop1 && !used[1] && vsrc1 != 0 {
         return Err(DecodeError::Invalid);
     }
+    // The constant-bus and literal rules of the encoder (the 32-bit `vcc`
+    // operand has no field, so it is not in slot 2 here).
+    let skip_slot1 = has_field(row, Field::Ssrc1);
+    check_constant_bus(&instr, &slots, skip_slot1, 2, &implicit_reads(row, true))?;
+    if literal {
+        let sgpr_source =
+            instr.operands().iter().zip(&slots).any(|(op, &slot)| {
+                slot < 2 && matches!(*op, Operand::Reg { code, .. } if code < 128)
+            });
+        if sgpr_source {
+            return Err(DecodeError::Invalid);
+        }
+    }
     match form {
         Form::Sdwa => decode_sdwa(&mut instr, ext, family, s_bits, used[1])?,
         Form::Dpp => decode_dpp(&mut instr, ext, used[1])?,
@@ -286,13 +300,13 @@ fn decode_dpp(instr: &mut Instruction, ext: u32, has_src1: bool) -> Result<(), D
 }
 
 /// Checks the VOP3 source rules the encoder enforces: no literal, at most
-/// one SGPR (or SGPR range) read, LDS_DIRECT only as SRC0.
+/// one SGPR (or SGPR range) read, counting the row's implicit reads,
+/// LDS_DIRECT only as SRC0.
 fn check_vop3_sources(
     instr: &Instruction,
     slots: &[u8; super::MAX_OPERANDS],
     skip_slot1: bool,
 ) -> Result<(), DecodeError> {
-    let mut sgpr: Option<(u16, u8)> = None;
     for (op, &slot) in instr.operands().iter().zip(slots) {
         if slot >= 3 || (skip_slot1 && slot == 1) {
             continue;
@@ -302,11 +316,57 @@ fn check_vop3_sources(
             Operand::Reg { code, .. } if code == LDS_DIRECT && slot > 0 => {
                 return Err(DecodeError::Invalid)
             }
-            Operand::Reg { code, count } if code < 128 => match sgpr {
-                Some(prev) if prev != (code, count) => return Err(DecodeError::Invalid),
-                _ => sgpr = Some((code, count)),
-            },
             _ => {}
+        }
+    }
+    check_constant_bus(
+        instr,
+        slots,
+        skip_slot1,
+        3,
+        &implicit_reads(instr.row, false),
+    )
+}
+
+/// The scalar registers `row` reads without a source field, as the
+/// encoder counts them on the constant bus: its `reads_vcc`/`reads_m0`
+/// flags and, in the 32-bit forms (`short_form`), the `vcc` carry-in or
+/// condition.
+fn implicit_reads(row: &InstrRow, short_form: bool) -> Vec<(u16, u8)> {
+    let mut reads = Vec::new();
+    if (short_form && has_field(row, Field::Ssrc2)) || row.has(flags::READS_VCC) {
+        reads.push((VCC, 2));
+    }
+    if row.has(flags::READS_M0) {
+        reads.push((M0, 1));
+    }
+    reads
+}
+
+/// The constant-bus rule the encoder enforces: one distinct scalar
+/// register (range) read by the sources in slots below `max_slot` (slot 1
+/// skipped for the v_readlane/v_writelane lane select) and `implicit`.
+fn check_constant_bus(
+    instr: &Instruction,
+    slots: &[u8; super::MAX_OPERANDS],
+    skip_slot1: bool,
+    max_slot: u8,
+    implicit: &[(u16, u8)],
+) -> Result<(), DecodeError> {
+    let mut sgpr: Option<(u16, u8)> = None;
+    let explicit = instr
+        .operands()
+        .iter()
+        .zip(slots)
+        .filter(|&(_, &slot)| slot < max_slot && !(skip_slot1 && slot == 1))
+        .filter_map(|(op, _)| match *op {
+            Operand::Reg { code, count } if code < 128 => Some((code, count)),
+            _ => None,
+        });
+    for read in implicit.iter().copied().chain(explicit) {
+        match sgpr {
+            Some(prev) if prev != read => return Err(DecodeError::Invalid),
+            _ => sgpr = Some(read),
         }
     }
     Ok(())
@@ -567,7 +627,16 @@ pub(crate) fn write(f: &mut fmt::Formatter<'_>, instr: &Instruction) -> fmt::Res
                 write_bits(f, "op_sel", m.op_sel, len(m.op_sel))?;
             }
             if m.op_sel_hi != 7 {
-                write_bits(f, "op_sel_hi", m.op_sel_hi, 3)?;
+                // One element per source: clrxasm rejects three on a
+                // two-source instruction, and its two-element form clears
+                // the third bit; with that bit set, only the number says it.
+                if n == 2 && m.op_sel_hi & 4 == 0 {
+                    write_bits(f, "op_sel_hi", m.op_sel_hi, 2)?;
+                } else if n == 2 {
+                    write!(f, " op_sel_hi:{}", m.op_sel_hi)?;
+                } else {
+                    write_bits(f, "op_sel_hi", m.op_sel_hi, 3)?;
+                }
             }
             if m.neg != 0 {
                 write_bits(f, "neg_lo", m.neg, len(m.neg))?;
@@ -583,8 +652,11 @@ pub(crate) fn write(f: &mut fmt::Formatter<'_>, instr: &Instruction) -> fmt::Res
         Form::Native if instr.row.encoding != Encoding::Vop3 => Ok(()),
         Form::Native | Form::Vop3 => {
             if m.op_sel != 0 {
-                if let Some((mask, len)) = op_sel_mask(m.op_sel, source_count(instr.row)) {
-                    write_bits(f, "op_sel", mask, len)?;
+                // One element per source and one for the destination:
+                // clrxasm rejects the shorter forms (`op_sel:[1]`).
+                let nsrcs = source_count(instr.row);
+                if let Some((mask, len)) = op_sel_mask(m.op_sel, nsrcs) {
+                    write_bits(f, "op_sel", mask, len.max(nsrcs as u8 + 1).min(4))?;
                 }
             }
             write_trailing(f, instr)?;

@@ -22,6 +22,7 @@ pub(crate) fn encode(
     let target = target(cur)?;
     let mut enable = 0u32;
     let mut regs = [0u32; 4];
+    let mut positions = [0usize; 4];
     for (i, reg) in regs.iter_mut().enumerate() {
         expect_comma(cur, "export source")?;
         if cur.eat_keyword("off") {
@@ -29,6 +30,7 @@ pub(crate) fn encode(
         }
         let r = parse_register(ctx, cur, Accept::VGPR, 1, Align::None, "export source")?;
         *reg = vgpr_number(r.value);
+        positions[i] = r.at;
         enable |= 1 << i;
     }
     let (mut done, mut compr, mut vm) = (false, false, false);
@@ -41,7 +43,24 @@ pub(crate) fn encode(
         }
     }
     // Compressed exports carry two registers of packed halves: the first
-    // and the third source (the others only enable their channels).
+    // and the third source (the others only enable their channels, so, as
+    // clrxasm requires, they name the same register or are `off`).
+    if compr {
+        for pair in [0, 2] {
+            if enable >> pair & 3 == 3 && regs[pair] != regs[pair + 1] {
+                return Err(OperandError::new(
+                    positions[pair + 1],
+                    format!(
+                        "with `compr`, source {} must be v{} like source {} (or `off`): a \
+                         compressed export sends one register per pair",
+                        pair + 2,
+                        regs[pair],
+                        pair + 1
+                    ),
+                ));
+            }
+        }
+    }
     let sources = if compr {
         regs[0] | (regs[2] << 8)
     } else {
@@ -80,10 +99,17 @@ fn target(cur: &mut Cursor<'_>) -> Result<u32, OperandError> {
     };
     let numbered = |prefix: &str, count: u32, base: u32| -> Option<Result<u32, OperandError>> {
         let digits = lower.strip_prefix(prefix)?;
-        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.len() > 3 {
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
             return None;
         }
-        let n: u32 = digits.parse().ok()?;
+        // Decimal, leading zeros allowed (`param0025` is param25, as
+        // clrxasm reads it); too many digits is out of range.
+        let significant = digits.trim_start_matches('0');
+        let n: u32 = if significant.len() > 9 {
+            u32::MAX
+        } else {
+            significant.parse().unwrap_or(0)
+        };
         Some(if n < count {
             Ok(base + n)
         } else {

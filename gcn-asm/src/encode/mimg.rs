@@ -89,17 +89,20 @@ pub(crate) fn encode(
             }
             (v & 0xf) as u32
         }
-        None if row.has(flags::STORE) => {
-            return Err(OperandError::new(
-                0,
-                format!(
-                    "`{}` needs `dmask:` to say which components it stores",
-                    st.mnemonic
-                ),
-            ))
-        }
+        // clrxasm's default, for loads and stores alike.
         None => 1,
     };
+    // clrxasm rejects a store or atomic without `unorm` (stores and atomics
+    // address texels by integer coordinates, which UNORM says).
+    if !unorm && (row.has(flags::STORE) || row.has(flags::ATOMIC)) {
+        return Err(OperandError::new(
+            0,
+            format!(
+                "unorm is not set for store or atomic instruction `{}` (add `unorm`)",
+                st.mnemonic
+            ),
+        ));
+    }
     let components = if row.has(flags::GATHER4) {
         4
     } else {

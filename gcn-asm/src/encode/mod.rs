@@ -144,10 +144,13 @@ pub fn assemble_instruction(
             .filter(|v| rows.iter().any(|r| r.opcode(**v).is_some()))
             .map(|v| v.name())
             .collect();
+        let hint = vector::carry_counterpart(mnemonic, version)
+            .map(|other| format!("; on {version} the carry form is `{other}`"))
+            .unwrap_or_default();
         return Err(OperandError::new(
             0,
             format!(
-                "instruction `{mnemonic}` is not available on {version} (it exists on {})",
+                "instruction `{mnemonic}` is not available on {version} (it exists on {}){hint}",
                 available.join(", ")
             ),
         ));
@@ -188,6 +191,11 @@ pub fn assemble_instruction(
                 st.cur.rest().trim_end()
             ),
         ));
+    }
+    if row.has(crate::isa::flags::READS_VCC) {
+        // An implicit read (s_cbranch_vccz, v_div_fmas_*) uses VCC as much
+        // as a written one does.
+        ctx.register_used(operand::VCC, 2);
     }
     out.finish(ctx);
     Ok(())

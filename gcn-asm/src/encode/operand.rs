@@ -162,7 +162,14 @@ fn inv_2pi_bits(kind: FloatKind) -> u64 {
 /// Encodes a floating-point literal for an operand of `kind`: an inline
 /// constant when the value is one exactly, otherwise a literal (for doubles,
 /// the high 32 bits).
-pub(crate) fn float_source(lit: &FloatLiteral, kind: FloatKind, version: GcnVersion) -> Src {
+/// A value too big for the precision (it would round to infinity) is an
+/// error, as in clrxasm.
+pub(crate) fn float_source(
+    lit: &FloatLiteral,
+    kind: FloatKind,
+    version: GcnVersion,
+    at: usize,
+) -> Result<Src, OperandError> {
     // An explicit suffix wins over the operand's type.
     let kind = match lit.suffix {
         FloatSuffix::Half => FloatKind::Half,
@@ -171,24 +178,29 @@ pub(crate) fn float_source(lit: &FloatLiteral, kind: FloatKind, version: GcnVers
         FloatSuffix::None => kind,
     };
     let bits: u64 = match kind {
-        FloatKind::Half => u64::from(lit.half_bits()),
-        FloatKind::Single => u64::from(lit.single_bits()),
-        FloatKind::Double => lit.double_bits(),
-    };
+        FloatKind::Half => lit.half_bits_checked().map(u64::from),
+        FloatKind::Single => lit.single_bits_checked().map(u64::from),
+        FloatKind::Double => lit.double_bits_checked(),
+    }
+    .map_err(|message| OperandError::new(at, message))?;
     if bits == 0 {
-        return Src::Inline(128);
+        return Ok(Src::Inline(128));
     }
     if let Some(i) = (0..8).find(|&i| inline_float_bits(kind, i) == bits) {
-        return Src::Inline(240 + i as u16);
+        return Ok(Src::Inline(240 + i as u16));
     }
     if version.is_gcn12_or_later() && bits == inv_2pi_bits(kind) {
-        return Src::Inline(248);
+        return Ok(Src::Inline(248));
     }
-    Src::Literal(Literal::Known(float_literal_word(lit, kind)))
+    Ok(Src::Literal(Literal::Known(float_literal_word(lit, kind))))
 }
 
 /// An integer as a source: inline constant in -16..=64, else a literal.
-pub(crate) fn integer_source(value: i64, at: usize) -> Result<Src, OperandError> {
+pub(crate) fn integer_source(
+    ctx: &mut dyn OperandContext,
+    value: i64,
+    at: usize,
+) -> Result<Src, OperandError> {
     if (-16..=64).contains(&value) {
         Ok(Src::Inline(if value >= 0 {
             128 + value as u16
@@ -196,20 +208,24 @@ pub(crate) fn integer_source(value: i64, at: usize) -> Result<Src, OperandError>
             (192 - value) as u16
         }))
     } else {
-        Ok(Src::Literal(Literal::Known(literal_word(value, at)?)))
+        Ok(Src::Literal(Literal::Known(literal_word(ctx, value, at))))
     }
 }
 
-/// Checks that `value` fits a 32-bit literal (signed or unsigned).
-pub(crate) fn literal_word(value: i64, at: usize) -> Result<u32, OperandError> {
-    if (-(1i64 << 31)..(1i64 << 32)).contains(&value) {
-        Ok(value as u32)
-    } else {
-        Err(OperandError::new(
+/// The 32-bit literal word of `value`: a value that fits neither signed nor
+/// unsigned 32 bits is truncated with a warning, as clrxasm does (and as a
+/// literal fix-up resolved later is).
+pub(crate) fn literal_word(ctx: &mut dyn OperandContext, value: i64, at: usize) -> u32 {
+    if !(-(1i64 << 31)..(1i64 << 32)).contains(&value) {
+        ctx.warning(
             at,
-            format!("value {value} does not fit in a 32-bit literal"),
-        ))
+            format!(
+                "literal {value:#x} does not fit in 32 bits and was truncated to {:#x}",
+                value as u32
+            ),
+        );
     }
+    value as u32
 }
 
 /// The scalar special registers by name: (name, code, count, minimum
@@ -560,7 +576,12 @@ pub(crate) fn describe(reg: Reg) -> String {
     } else {
         return match (reg.code, reg.count) {
             (VCC, 2) => "vcc".into(),
+            (VCC, 1) => "vcc_lo".into(),
+            (107, 1) => "vcc_hi".into(),
+            (M0, 1) => "m0".into(),
             (126, 2) => "exec".into(),
+            (126, 1) => "exec_lo".into(),
+            (127, 1) => "exec_hi".into(),
             (code, 0 | 1) => format!("special register {code}"),
             (code, n) => format!("special registers {code}..{}", code + n - 1),
         };
@@ -582,6 +603,14 @@ pub(crate) fn check_register(
     at: usize,
     what: &str,
 ) -> Result<(), OperandError> {
+    // LDS_DIRECT feeds the vector ALU only: clrxasm and llvm-mc reject it
+    // as a scalar-instruction (or lane-select) operand.
+    if reg.code == LDS_DIRECT && accept.special_sources && !accept.vector {
+        return Err(OperandError::new(
+            at,
+            format!("{what} cannot be LDS_DIRECT (only a vector instruction's first source can)"),
+        ));
+    }
     if !accepts(accept, reg) {
         let expected = match (accept.scalar, accept.vector) {
             (true, true) => "a scalar or vector register",
@@ -719,7 +748,7 @@ pub(crate) fn parse_source(
             cur.skip_spaces();
             let src = if let Some((lit, len)) = parse_float_literal(cur.rest()) {
                 cur.bump(len);
-                match float_source(&lit, kind, version) {
+                match float_source(&lit, kind, version, at)? {
                     Src::Inline(_) | Src::Literal(_) => {
                         Src::Literal(Literal::Known(float_literal_word(&lit, kind)))
                     }
@@ -729,7 +758,7 @@ pub(crate) fn parse_source(
                 let inner_at = cur.pos();
                 match ctx.expression(cur)? {
                     ExprValue::Known(v) => {
-                        Src::Literal(Literal::Known(literal_word(v.value, inner_at)?))
+                        Src::Literal(Literal::Known(literal_word(ctx, v.value, inner_at)))
                     }
                     ExprValue::Deferred(d) => Src::Literal(Literal::Deferred(d)),
                 }
@@ -743,7 +772,7 @@ pub(crate) fn parse_source(
     }
     if let Some((lit, len)) = parse_float_literal(cur.rest()) {
         cur.bump(len);
-        return constant(float_source(&lit, kind, version));
+        return constant(float_source(&lit, kind, version, at)?);
     }
     match try_register(ctx, cur, Some(accept))? {
         RegParse::Reg(reg) => {
@@ -756,9 +785,9 @@ pub(crate) fn parse_source(
                 at,
             })
         }
-        RegParse::Constant(RegisterSymbol::Integer(v)) => constant(integer_source(v, at)?),
+        RegParse::Constant(RegisterSymbol::Integer(v)) => constant(integer_source(ctx, v, at)?),
         RegParse::Constant(RegisterSymbol::Float(lit)) => {
-            constant(float_source(&lit, kind, version))
+            constant(float_source(&lit, kind, version, at)?)
         }
         RegParse::Constant(RegisterSymbol::Registers { .. }) => unreachable_registers(at),
         RegParse::NotRegister => {
@@ -794,7 +823,7 @@ fn expression_source(
     at: usize,
 ) -> Result<Src, OperandError> {
     match ctx.expression(cur)? {
-        ExprValue::Known(v) if v.section.is_none() => integer_source(v.value, at),
+        ExprValue::Known(v) if v.section.is_none() => integer_source(ctx, v.value, at),
         ExprValue::Known(_) => Err(OperandError::new(
             at,
             "an address cannot be used as an operand value",

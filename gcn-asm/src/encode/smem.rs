@@ -141,7 +141,7 @@ fn offset_operand(
                 *cur = probe;
                 let inner = cur.pos();
                 let lit = match ctx.expression(cur)? {
-                    ExprValue::Known(v) => Literal::Known(literal_word(v.value, inner)?),
+                    ExprValue::Known(v) => Literal::Known(literal_word(ctx, v.value, inner)),
                     ExprValue::Deferred(d) => Literal::Deferred(d),
                 };
                 if !cur.eat(b')') {
@@ -210,7 +210,7 @@ pub(crate) fn encode_smrd(
             } else if st.version == GcnVersion::Gcn1_1 {
                 field = 255;
                 literal = Some(Located {
-                    value: Literal::Known(literal_word(v, at)?),
+                    value: Literal::Known(literal_word(ctx, v, at)),
                     at,
                 });
             } else {

@@ -10,7 +10,7 @@ use super::context::{OperandContext, OperandError};
 use super::operand::{
     absolute_expression, bit_array_value, describe, expect_char, expect_comma, flag_parameter,
     parse_register, parse_source, try_register, Accept, Align, Literal, Located, RegParse, Src,
-    LDS_DIRECT, VCC,
+    LDS_DIRECT, M0, VCC,
 };
 use super::scalar::push_literal;
 use super::{Emitter, Forced, Statement};
@@ -774,7 +774,12 @@ pub(crate) fn encode(
     {
         return super::vintrp::encode(ctx, st, out);
     }
-    let mut ops = read_operands(ctx, st)?;
+    let operand_text = st.cur.rest();
+    let operand_base = st.cur.pos();
+    let mut ops = match read_operands(ctx, st) {
+        Ok(ops) => ops,
+        Err(e) => return Err(carry_hint(st, operand_text, operand_base).unwrap_or(e)),
+    };
     let mut m = parse_modifiers(ctx, &mut st.cur, false)?;
     // Bit-mask modifiers apply to the sources they name.
     for (i, src) in ops.srcs.iter_mut().enumerate() {
@@ -797,6 +802,30 @@ pub(crate) fn encode(
     let row = st.row;
     let version = st.version;
     let choice = choose(st, &ops, &m)?;
+    // DPP sources are VGPRs, and GCN 1.2 SDWA sources too (both checked
+    // with clearer messages by their encoders).
+    if choice == Choice::E32 || (choice == Choice::Sdwa && version.is_gcn14()) {
+        // The carry-in/condition `vcc` has no field in these encodings.
+        let bus_srcs = if ops.scalar_slot1 {
+            [ops.srcs[0], None]
+        } else {
+            [ops.srcs[0], ops.srcs[1]]
+        };
+        let name = if choice == Choice::Sdwa {
+            "an SDWA"
+        } else {
+            "a 32-bit"
+        };
+        check_constant_bus(
+            &bus_srcs,
+            &implicit_reads(st, &ops, true),
+            name,
+            st.mnemonic,
+        )?;
+        if choice == Choice::E32 {
+            check_literal_with_sgpr(&ops)?;
+        }
+    }
     match choice {
         Choice::E32 => encode_e32(st, &ops, &m, out),
         Choice::Vop3 => encode_vop3(ctx, st, &ops, &m, out),
@@ -804,6 +833,85 @@ pub(crate) fn encode(
         Choice::Dpp => encode_dpp(st, &ops, &m, out),
         Choice::Vop3p => encode_vop3p(st, &ops, &m, out, row.has(flags::MIX), version),
     }
+}
+
+/// The operands of `text` split at top-level commas (brackets and
+/// parentheses nest), with their byte offsets in `text`.
+fn split_operands(text: &str) -> Vec<(usize, &str)> {
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, b) in text.bytes().enumerate() {
+        match b {
+            b'[' | b'(' => depth += 1,
+            b']' | b')' => depth -= 1,
+            b',' if depth == 0 => {
+                parts.push((start, &text[start..i]));
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push((start, &text[start..]));
+    parts
+}
+
+/// The GCN 1.4 carry form of a carry-less mnemonic: `v_add_u32` →
+/// `v_add_co_u32` (and the reverse), when it exists on `version`.
+pub(crate) fn carry_counterpart(mnemonic: &str, version: GcnVersion) -> Option<String> {
+    let lower = mnemonic.to_ascii_lowercase();
+    let other = if let Some(stem) = lower.strip_suffix("_co_u32") {
+        format!("{stem}_u32")
+    } else {
+        format!("{}_co_u32", lower.strip_suffix("_u32")?)
+    };
+    crate::isa::rows(&other)
+        .iter()
+        .any(|r| r.opcode(version).is_some() && r.has(flags::VOP3B))
+        .then_some(other)
+}
+
+/// A porting hint for an add/sub whose operands do not fit its row on this
+/// version because the carry changed between GCN versions: on GCN 1.4 the
+/// plain `v_add_u32` has no carry-out (the carry form is `v_add_co_u32`);
+/// before it, `v_add_u32` always writes one (`v_add_u32 v0, vcc, s6, v0`).
+fn carry_hint(st: &Statement<'_>, text: &str, base: usize) -> Option<OperandError> {
+    let row = st.row;
+    if row.encoding != Encoding::Vop2 {
+        return None;
+    }
+    let written = split_operands(text);
+    let expected = row.operands.len();
+    // Where the second operand starts (the carry destination's place).
+    let second_at = written
+        .get(1)
+        .map_or(0, |&(at, t)| base + at + (t.len() - t.trim_start().len()));
+    let has_carry_out = row.operands.iter().any(|o| o.field == Field::Sdst);
+    if written.len() == expected + 1 && !has_carry_out {
+        let co = carry_counterpart(st.mnemonic, st.version)?;
+        return Some(OperandError::new(
+            second_at,
+            format!(
+                "`{}` has no carry-out on {}: the carry form is `{co}`",
+                st.mnemonic, st.version
+            ),
+        ));
+    }
+    if written.len() + 1 == expected && has_carry_out && row.has(flags::VOP3B) {
+        let first = written[0].1;
+        let rest: Vec<&str> = written[1..].iter().map(|(_, t)| t.trim()).collect();
+        return Some(OperandError::new(
+            second_at,
+            format!(
+                "`{m}` on {v} writes a carry-out: it needs the carry destination (`vcc` or an \
+                 SGPR pair) after the vector destination, as in `{m} {}, vcc, {}`",
+                first.trim(),
+                rest.join(", "),
+                m = st.mnemonic,
+                v = st.version
+            ),
+        ));
+    }
+    None
 }
 
 fn is_vcc(r: &Option<Located<u16>>) -> bool {
@@ -877,6 +985,18 @@ fn choose(st: &Statement<'_>, ops: &Operands, m: &Modifiers) -> Result<Choice, O
                 format!("`{}` has no {name} form", st.mnemonic),
             ));
         }
+        // The SDWA/DPP word carries SRC0 (a VGPR): an instruction without
+        // one (v_nop, v_clrexcp) has no such form, as clrxasm says.
+        if ops.srcs[0].is_none() {
+            return Err(OperandError::new(
+                m.first_sdwa.or(m.first_dpp).unwrap_or(0),
+                format!(
+                    "`{}` has no first source, so it has no {name} form (the {name} word \
+                     carries a VGPR first source)",
+                    st.mnemonic
+                ),
+            ));
+        }
         if st.forced == Forced::E64 || m.vop3 || st.forced == Forced::E32 {
             return Err(OperandError::new(
                 m.first_sdwa.or(m.first_dpp).unwrap_or(0),
@@ -941,6 +1061,19 @@ fn choose(st: &Statement<'_>, ops: &Operands, m: &Modifiers) -> Result<Choice, O
                 s.at,
                 "the second source must be a VGPR in the 32-bit encoding",
             );
+        }
+    }
+    if let Some(s) = ops.srcs[1] {
+        let only_reason = reason.as_ref().is_some_and(|(at, _)| *at == s.at);
+        if only_reason && matches!(s.src, Src::Literal(_)) && !ops.scalar_slot1 {
+            return Err(OperandError::new(
+                s.at,
+                format!(
+                    "the second source of `{}` must be a VGPR in the 32-bit encoding, and the \
+                     VOP3 encoding takes no literal: a literal can only be the first source",
+                    st.mnemonic
+                ),
+            ));
         }
     }
     match reason {
@@ -1037,7 +1170,6 @@ pub(crate) fn vop3_opcode(encoding: Encoding, opcode: u16, version: GcnVersion) 
 /// Checks the VOP3 operand rules: no literal, one SGPR on the constant bus,
 /// LDS_DIRECT only in SRC0.
 pub(crate) fn check_vop3_sources(srcs: &[Option<VSrc>; 3]) -> Result<(), OperandError> {
-    let mut sgpr: Option<(u16, u16)> = None;
     for (i, s) in srcs.iter().enumerate() {
         let Some(s) = s else { continue };
         match s.src {
@@ -1053,19 +1185,124 @@ pub(crate) fn check_vop3_sources(srcs: &[Option<VSrc>; 3]) -> Result<(), Operand
                     "LDS_DIRECT can only be the first source",
                 ))
             }
-            Src::Reg(r) if r.code < 128 => match sgpr {
-                Some(prev) if prev != (r.code, r.count) => {
-                    return Err(OperandError::new(
-                        s.at,
-                        format!(
-                            "only one SGPR can be read by a VOP3 instruction ({} is the second)",
-                            describe(r)
-                        ),
-                    ))
-                }
-                _ => sgpr = Some((r.code, r.count)),
-            },
             _ => {}
+        }
+    }
+    check_constant_bus(srcs, &[], "a VOP3", "")
+}
+
+/// A scalar register an instruction reads without a source field for it.
+#[derive(Debug, Clone, Copy)]
+struct ImplicitRead {
+    code: u16,
+    count: u16,
+}
+
+/// The scalar registers `st`'s row reads implicitly (its `reads_vcc` /
+/// `reads_m0` flags) plus, when `slot2_implicit`, the written `vcc` of the
+/// 32-bit VOP2 carry-in/condition (which has no field in that encoding).
+fn implicit_reads(st: &Statement<'_>, ops: &Operands, slot2_implicit: bool) -> Vec<ImplicitRead> {
+    let mut reads = Vec::new();
+    if slot2_implicit && ops.srcs[2].is_some() {
+        reads.push(ImplicitRead {
+            code: VCC,
+            count: 2,
+        });
+    }
+    if st.row.has(flags::READS_VCC) {
+        reads.push(ImplicitRead {
+            code: VCC,
+            count: 2,
+        });
+    }
+    if st.row.has(flags::READS_M0) {
+        reads.push(ImplicitRead { code: M0, count: 1 });
+    }
+    reads
+}
+
+/// The constant-bus rule of every VALU encoding (CLRX docs: "only one SGPR
+/// can be read by instruction. Multiple occurrences of this same SGPR is
+/// allowed"): counts each distinct scalar register (range) read, whether
+/// written in a source field (`srcs`) or read implicitly (`implicit`: VCC
+/// of `v_div_fmas_*` and of the 32-bit carry/condition forms, M0 of
+/// `v_movrel*`). The error points at the written operand that makes the
+/// second read.
+fn check_constant_bus(
+    srcs: &[Option<VSrc>],
+    implicit: &[ImplicitRead],
+    encoding: &str,
+    mnemonic: &str,
+) -> Result<(), OperandError> {
+    let mut first: Option<(u16, u16)> = None;
+    for r in implicit {
+        match first {
+            Some(prev) if prev != (r.code, r.count) => {
+                // Two different implicit reads cannot be written wrongly by
+                // the user; no row has them.
+                return Err(OperandError::new(
+                    0,
+                    format!("`{mnemonic}` reads more than one SGPR implicitly"),
+                ));
+            }
+            _ => first = Some((r.code, r.count)),
+        }
+    }
+    let implicit_first = first;
+    for s in srcs.iter().flatten() {
+        let Src::Reg(r) = s.src else { continue };
+        if r.code >= 128 {
+            continue;
+        }
+        match first {
+            Some(prev) if prev != (r.code, r.count) => {
+                let message = match implicit_first {
+                    Some((code, count)) if first == implicit_first => format!(
+                        "only one SGPR can be read by {encoding} instruction ({} is the \
+                         second: `{mnemonic}` also reads {} implicitly)",
+                        describe(r),
+                        describe(super::operand::Reg { code, count })
+                    ),
+                    _ => format!(
+                        "only one SGPR can be read by {encoding} instruction ({} is the second)",
+                        describe(r)
+                    ),
+                };
+                return Err(OperandError::new(s.at, message));
+            }
+            _ => first = Some((r.code, r.count)),
+        }
+    }
+    Ok(())
+}
+
+/// The literal rule of the 32-bit encodings (CLRX docs: "only one literal
+/// constant can be used, and only when a SGPR or M0 is not used in source
+/// operands"): a literal (in SRC0 or the K of v_madmk/v_madak) cannot go
+/// with a scalar register in a source field. Implicit reads (the 32-bit
+/// `vcc` of v_cndmask/v_addc, M0 of v_movrel*) are not source operands:
+/// clrxasm accepts `v_cndmask_b32 v0, 1323, v1, vcc` (a conformance case),
+/// although llvm-mc counts the literal on the constant bus there too.
+fn check_literal_with_sgpr(ops: &Operands) -> Result<(), OperandError> {
+    let literal = ops.srcs[0]
+        .as_ref()
+        .and_then(literal_of)
+        .map(|l| l.at)
+        .or(ops.lit32.map(|k| k.at));
+    let Some(lit_at) = literal else {
+        return Ok(());
+    };
+    for s in ops.srcs.iter().take(2).flatten() {
+        if let Src::Reg(r) = s.src {
+            if r.code < 128 {
+                return Err(OperandError::new(
+                    lit_at,
+                    format!(
+                        "a literal constant cannot be used together with an SGPR or M0 source ({})",
+                        describe(r)
+                    ),
+                ));
+            }
         }
     }
     Ok(())
@@ -1098,6 +1335,12 @@ fn encode_vop3(
         ops.srcs
     };
     check_vop3_sources(&constant_bus_srcs)?;
+    check_constant_bus(
+        &constant_bus_srcs,
+        &implicit_reads(st, ops, false),
+        "a VOP3",
+        st.mnemonic,
+    )?;
     if let Some(s) = ops.srcs.iter().flatten().find(|s| s.src.code() == 255) {
         return Err(OperandError::new(
             s.at,

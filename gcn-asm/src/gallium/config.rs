@@ -14,7 +14,7 @@ pub const MAX_VGPRS: u32 = 256;
 /// Most user SGPRs (`.userdatanum`).
 pub const MAX_USER_DATA: u32 = 16;
 /// First LLVM version (major*10000 + minor*100 + micro) whose binaries
-/// carry 5 proginfo entries per kernel and count VCC by default.
+/// carry 5 proginfo entries per kernel.
 pub const LLVM_3_9: u32 = 30900;
 
 /// Most SGPRs a kernel can allocate on `version`, extra registers (VCC,
@@ -223,8 +223,12 @@ pub fn prog_info(
         }
         Some(n) => n,
         None => {
+            // clrxasm counts VCC for every Gallium kernel, whatever the
+            // LLVM version and whether the code names VCC (s0-s15 without
+            // VCC under an LLVM 3.8 config: 18 SGPRs, PGM_RSRC1
+            // 0x000c0080).
             let mut extra = *usage;
-            extra.vcc |= llvm39;
+            extra.vcc = true;
             (usage.sgprs.max(min_sgprs) + extra.extra_sgprs(version)).min(max)
         }
     };
@@ -421,7 +425,9 @@ mod tests {
         assert!(prog_info(&sgprs, &usage, GcnVersion::Gcn1_1, 0).is_ok());
         let p = prog_info(&KernelConfig::default(), &usage, GcnVersion::Gcn1_0, 30900).unwrap();
         assert_eq!(p.entries.len(), 5);
-        // LLVM 3.9 counts VCC by default: 4 user SGPRs + 2.
+        // VCC is counted for every kernel: 4 user SGPRs + 2.
+        assert_eq!(p.sgprs, 6);
+        let p = prog_info(&KernelConfig::default(), &usage, GcnVersion::Gcn1_0, 30800).unwrap();
         assert_eq!(p.sgprs, 6);
     }
 }

@@ -87,24 +87,41 @@ impl ArgType {
         Self::ALL.get(code as usize).copied()
     }
 
-    /// The name `.arg` uses.
+    /// The name `.arg` uses, as clrxasm spells it and clrxdisasm prints
+    /// it (`image2d_rd` …; the CLRX doc's `image2d_rdonly` … are accepted
+    /// by [`ArgType::from_name`] too).
     pub fn name(self) -> &'static str {
         match self {
             ArgType::Scalar => "scalar",
             ArgType::Constant => "constant",
             ArgType::Global => "global",
             ArgType::Local => "local",
-            ArgType::Image2dRdonly => "image2d_rdonly",
-            ArgType::Image2dWronly => "image2d_wronly",
-            ArgType::Image3dRdonly => "image3d_rdonly",
-            ArgType::Image3dWronly => "image3d_wronly",
+            ArgType::Image2dRdonly => "image2d_rd",
+            ArgType::Image2dWronly => "image2d_wr",
+            ArgType::Image3dRdonly => "image3d_rd",
+            ArgType::Image3dWronly => "image3d_wr",
             ArgType::Sampler => "sampler",
         }
     }
 
-    /// The type named `name` (lower case), if any.
+    /// The spelling of the image types in the CLRX documentation
+    /// (`ClrxAsmGallium.md`), which clrxasm itself does not use.
+    fn doc_name(self) -> Option<&'static str> {
+        match self {
+            ArgType::Image2dRdonly => Some("image2d_rdonly"),
+            ArgType::Image2dWronly => Some("image2d_wronly"),
+            ArgType::Image3dRdonly => Some("image3d_rdonly"),
+            ArgType::Image3dWronly => Some("image3d_wronly"),
+            _ => None,
+        }
+    }
+
+    /// The type named `name` (lower case), if any: clrxasm's name or the
+    /// CLRX doc's (`image2d_rd` or `image2d_rdonly` …).
     pub fn from_name(name: &str) -> Option<ArgType> {
-        Self::ALL.into_iter().find(|t| t.name() == name)
+        Self::ALL
+            .into_iter()
+            .find(|t| t.name() == name || t.doc_name() == Some(name))
     }
 }
 

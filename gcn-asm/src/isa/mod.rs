@@ -271,6 +271,17 @@ pub mod flags {
     pub const DERIV: u32 = 1 << 16;
     /// MIMG gather: VDATA is always 4 registers, whatever DMASK is.
     pub const GATHER4: u32 = 1 << 17;
+    /// Reads VCC without naming it as an operand (`v_div_fmas_*`,
+    /// `s_cbranch_vccz`/`vccnz`): the read counts on the VALU constant bus
+    /// and in the kernel's register usage.
+    pub const READS_VCC: u32 = 1 << 18;
+    /// A vector instruction that reads M0 without naming it (`v_movrel*`):
+    /// the read counts on the constant bus.
+    pub const READS_M0: u32 = 1 << 19;
+    /// Another name of an opcode that has a row under the name the CLRX
+    /// docs give for the version (GCN 1.0/1.1 `v_add_u32` = `v_add_i32`,
+    /// GCN 1.2 `v_add_i32` = `v_add_u32`): assembled, never printed.
+    pub const ALIAS: u32 = 1 << 20;
 }
 
 /// Sentinel in [`InstrRow::opcodes`] for "not on this version".

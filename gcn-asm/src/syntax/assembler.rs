@@ -325,7 +325,7 @@ impl<'o> Assembler<'o> {
         asm
     }
 
-    fn run_main(&mut self, source: &str) {
+    pub(crate) fn run_main(&mut self, source: &str) {
         let file: Arc<str> = self.opts.file_name.as_str().into();
         let dir = if file.starts_with('<') {
             None

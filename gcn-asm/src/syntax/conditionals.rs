@@ -208,7 +208,7 @@ impl Assembler<'_> {
             "arch" | "narch" => {
                 let name = text[q..].trim();
                 let Some(v) = GcnVersion::from_arch_name(name) else {
-                    self.error(q, format!("unknown architecture '{name}'"));
+                    self.error(q, crate::arch::unknown_arch_message(name));
                     return false;
                 };
                 let same = v == self.version
@@ -218,7 +218,7 @@ impl Assembler<'_> {
             "gpu" | "ngpu" => {
                 let name = text[q..].trim();
                 let Some(d) = Device::from_name(name) else {
-                    self.error(q, format!("unknown GPU device '{name}'"));
+                    self.error(q, crate::arch::unknown_device_message(name));
                     return false;
                 };
                 (d == self.device) == (kind == "gpu")

@@ -53,6 +53,35 @@ impl FloatLiteral {
         self.double.to_bits()
     }
 
+    /// The half-precision bits, or an error when the value is too big for
+    /// it (it rounds to infinity; clrxasm: "Absolute value of number is too
+    /// big"). Text never spells an infinity, so any infinity is an overflow.
+    pub fn half_bits_checked(&self) -> Result<u16, String> {
+        let bits = self.half_bits();
+        if bits & 0x7fff == 0x7c00 {
+            return Err(too_big("a half", "65504"));
+        }
+        Ok(bits)
+    }
+
+    /// The single-precision bits, or an error when the value is too big
+    /// for them (see [`FloatLiteral::half_bits_checked`]).
+    pub fn single_bits_checked(&self) -> Result<u32, String> {
+        if self.single.is_infinite() {
+            return Err(too_big("a single", "3.4028235e38"));
+        }
+        Ok(self.single_bits())
+    }
+
+    /// The double-precision bits, or an error when the value is too big
+    /// for them (see [`FloatLiteral::half_bits_checked`]).
+    pub fn double_bits_checked(&self) -> Result<u64, String> {
+        if self.double.is_infinite() {
+            return Err(too_big("a double", "1.7976931348623157e308"));
+        }
+        Ok(self.double_bits())
+    }
+
     /// The negated literal.
     pub fn negated(self) -> Self {
         FloatLiteral {
@@ -61,6 +90,10 @@ impl FloatLiteral {
             suffix: self.suffix,
         }
     }
+}
+
+fn too_big(what: &str, max: &str) -> String {
+    format!("absolute value of number is too big for {what} (largest {max})")
 }
 
 /// Parses a floating-point literal (optionally signed) at the start of

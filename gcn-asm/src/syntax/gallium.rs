@@ -10,7 +10,8 @@
 //! else is an error).
 //!
 //! Register counting: every register operand the encoder reports
-//! ([`crate::encode::context::OperandContext::register_used`]) is charged
+//! ([`crate::encode::context::OperandContext::register_used`]), and VCC for
+//! the rows that read it implicitly (`reads_vcc`), is charged
 //! to the kernels its code belongs to. Outside `.kcode`, code belongs to the
 //! kernel whose label precedes it (up to the next kernel label); since a
 //! kernel may be declared after its label, usage is collected per label
@@ -1016,4 +1017,39 @@ fn split_fields(text: &str, p: usize) -> Vec<(usize, &str)> {
 fn trim_field(text: &str, start: usize, end: usize) -> (usize, &str) {
     let s = skip_spaces(text.as_bytes(), start).min(end);
     (s, text[s..end].trim_end())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::assembler::{AssembleOptions, Assembler};
+
+    /// Instructions that read VCC without naming it (issue 11 item 5)
+    /// count it in the register usage of their kernel, as a written VCC
+    /// does.
+    #[test]
+    fn implicit_vcc_reads_are_used_registers() {
+        for (code, vcc) in [
+            ("s_cbranch_vccz k", true),
+            ("s_cbranch_vccnz k", true),
+            ("v_div_fmas_f32 v0, v1, v2, v3", true),
+            ("v_div_fmas_f64 v[0:1], v[2:3], v[4:5], v[6:7]", true),
+            ("v_add_i32 v0, vcc, v1, v2", true),
+            ("s_cbranch_execz k", false),
+            ("v_mad_f32 v0, v1, v2, v3", false),
+        ] {
+            let opts = AssembleOptions::default();
+            let mut asm = Assembler::new(&opts);
+            asm.run_main(&format!(
+                ".gallium\n.gpu pitcairn\n.kernel k\n.config\n.text\nk: {code}\n"
+            ));
+            let usage = asm
+                .gallium
+                .regions
+                .iter()
+                .find(|(label, _)| label == "k")
+                .map(|(_, u)| *u)
+                .expect("the kernel's region");
+            assert_eq!(usage.vcc, vcc, "{code}");
+        }
+    }
 }

@@ -481,6 +481,7 @@ impl Assembler<'_> {
         };
         loop {
             p = skip_spaces(bytes, p);
+            let value_at = p;
             let lit = if p >= text.len() || bytes[p] == b',' {
                 self.warning(p, "empty value, 0 assumed");
                 super::float::FloatLiteral::from_f64(0.0)
@@ -493,11 +494,17 @@ impl Assembler<'_> {
                     None => return,
                 }
             };
-            let data = &mut self.sections[section].data;
-            match size {
-                2 => data.extend_from_slice(&lit.half_bits().to_le_bytes()),
-                4 => data.extend_from_slice(&lit.single_bits().to_le_bytes()),
-                _ => data.extend_from_slice(&lit.double_bits().to_le_bytes()),
+            let bytes_of = match size {
+                2 => lit.half_bits_checked().map(|b| b.to_le_bytes().to_vec()),
+                4 => lit.single_bits_checked().map(|b| b.to_le_bytes().to_vec()),
+                _ => lit.double_bits_checked().map(|b| b.to_le_bytes().to_vec()),
+            };
+            match bytes_of {
+                Ok(b) => self.sections[section].data.extend_from_slice(&b),
+                Err(message) => {
+                    self.error(value_at, message);
+                    return;
+                }
             }
             match self.list_separator(text, p) {
                 Some(next) => p = next,
@@ -906,7 +913,7 @@ impl Assembler<'_> {
                     self.device = d;
                     self.version = d.version();
                 }
-                None => self.error(at, format!("unknown GPU device '{name}'")),
+                None => self.error(at, crate::arch::unknown_device_message(name)),
             }
         } else {
             match GcnVersion::from_arch_name(name) {
@@ -914,7 +921,7 @@ impl Assembler<'_> {
                     self.version = v;
                     self.device = v.default_device();
                 }
-                None => self.error(at, format!("unknown architecture '{name}'")),
+                None => self.error(at, crate::arch::unknown_arch_message(name)),
             }
         }
     }
