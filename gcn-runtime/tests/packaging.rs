@@ -8,7 +8,14 @@ use std::process::Command;
 /// dependencies with default features: what a user of it compiles.
 fn compiled_for(package: &str) -> String {
     let out = Command::new(env!("CARGO"))
-        .args(["tree", "--offline", "-e", "normal,build", "--prefix", "none"])
+        .args([
+            "tree",
+            "--offline",
+            "-e",
+            "normal,build",
+            "--prefix",
+            "none",
+        ])
         .args(["-p", package])
         .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
         .output()

@@ -21,7 +21,7 @@ use crate::arch::GcnVersion;
 use crate::diag::SourcePos;
 use crate::encode::context::{SectionId, Value};
 use crate::gallium::config::{
-    max_sgprs, prog_info, Dims, KernelConfig, RegisterUsage, LLVM_3_9, MAX_LOCAL_SIZE,
+    max_sgprs, prog_info, Dims, KernelConfig, RegisterUsage, LLVM_3_9, LLVM_4_0, MAX_LOCAL_SIZE,
     MAX_USER_DATA, MAX_VGPRS,
 };
 use crate::gallium::{
@@ -33,10 +33,6 @@ use super::assembler::{skip_spaces, Assembler, BinaryFormat};
 use super::expr::{resolve_symbol, scan_symbol};
 use super::sections::CurrentSection;
 use super::symbols::{SymKind, SymState};
-
-/// LLVM version from which Clover uses the AMDHSA Gallium format, which this
-/// assembler does not write.
-const LLVM_4_0: u32 = 40000;
 
 /// Which block of a kernel's description is open.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -117,6 +113,13 @@ impl GalliumState {
             self.regions
                 .push((name.to_string(), RegisterUsage::default()));
         }
+    }
+
+    /// The LLVM and Mesa versions given in the options, until the source
+    /// sets its own.
+    pub fn set_versions(&mut self, llvm_version: u32, driver_version: u32) {
+        self.llvm_version = llvm_version;
+        self.driver_version = driver_version;
     }
 
     fn find(&self, name: &str) -> Option<usize> {
