@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
-use gcn_asm::gallium::{ArgSemantic, ArgType, Kernel, KernelArg, KernelDecl};
+use gcn_asm::gallium::{arg_offsets, ArgSemantic, ArgType, Kernel, KernelArg, KernelDecl};
 use gcn_asm::syntax::assembler::BinaryFormat;
 use gcn_asm::{Assembly, Diagnostic};
 
@@ -180,6 +180,7 @@ fn kernel_items(
     let mut fields = Vec::new();
     let mut visits = Vec::new();
     let mut dispatcher_filled = Vec::new();
+    let offsets = arg_offsets(&kernel.args);
     let mut default_ok = true;
     for (index, (arg, ad)) in kernel.args.iter().zip(&decl.args).enumerate() {
         let field = ad.name.clone().unwrap_or_else(|| format!("arg{index}"));
@@ -210,7 +211,21 @@ fn kernel_items(
         };
         let (ty, what, elements) = rust_type(arg);
         default_ok &= elements <= 32;
-        let doc = format!(" `{declaration}`: argument {index}, {what}.");
+        let mut doc = format!(" `{declaration}`: argument {index}, {what}.");
+        if let Some(at) = offsets[index] {
+            doc.push_str(&format!("\n\n Byte offset {at} in the kernel input buffer"));
+            if ad.name.is_some() {
+                doc.push_str(&format!(": `{}::{field}` in the code", kernel.name));
+                if at % 4 == 0 {
+                    doc.push_str(&format!(
+                        " (SMRD dword offset on GCN 1.0/1.1: `{}::{field}/4` = {})",
+                        kernel.name,
+                        at / 4
+                    ));
+                }
+            }
+            doc.push('.');
+        }
         fields.push(quote! {
             #[doc = #doc]
             pub #ident: #ty

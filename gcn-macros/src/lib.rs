@@ -34,7 +34,10 @@
 //!   offset, proginfo, argument table) and `VaddArgs`, a struct with one
 //!   field per user argument (`.arg NAME, TYPE, …` names it; unnamed ones
 //!   are `argN`, N the `.arg` index) implementing
-//!   `gcn_runtime::kernel::KernelArgs`.
+//!   `gcn_runtime::kernel::KernelArgs`. Each field's documentation gives
+//!   its byte offset in the kernel input buffer and, for a named
+//!   argument, the assembler symbol holding it (`vadd::out`; divide by 4
+//!   for GCN 1.0/1.1's dword SMRD offsets).
 //!
 //! All items are `const`s and types, so they work in `const` contexts. The
 //! expansion names only `::gcn_runtime` and `::core` paths. Item names are
@@ -374,6 +377,33 @@ mod tests {
         let out = expand_str(quote!(".gpu tonga\n.include \"testdata/good.inc\"\n"));
         assert!(!out.contains("compile_error"), "{out}");
         assert!(out.contains("good.inc"), "{out}");
+    }
+
+    #[test]
+    fn field_docs_give_the_byte_offset() {
+        let out = expand_str(quote!(
+            ".gallium\n.gpu tonga\n.kernel k\n.args\n.arg n, scalar, 4\n.arg out, global, 8\n\
+             .arg global, 8\n.config\n.dims x\n.text\nk: s_load_dwordx2 s[2:3], s[0:1], k::out\n\
+             s_endpgm\n"
+        ));
+        assert!(!out.contains("compile_error"), "{out}");
+        // 36, then 8-aligned relative to byte 36: 44, 52 (the ABI's layout).
+        assert!(
+            out.contains(
+                "Byte offset 44 in the kernel input buffer: `k::out` in the code \
+                 (SMRD dword offset on GCN 1.0/1.1: `k::out/4` = 11)."
+            ),
+            "{out}"
+        );
+        assert!(
+            out.contains("Byte offset 36 in the kernel input buffer: `k::n`"),
+            "{out}"
+        );
+        // An unnamed argument has no symbol, only the offset.
+        assert!(
+            out.contains("Byte offset 52 in the kernel input buffer."),
+            "{out}"
+        );
     }
 
     #[test]

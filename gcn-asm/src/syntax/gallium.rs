@@ -25,8 +25,8 @@ use crate::gallium::config::{
     MAX_USER_DATA, MAX_VGPRS,
 };
 use crate::gallium::{
-    ArgDecl, ArgSemantic, ArgType, GalliumBinary, Kernel, KernelArg, KernelDecl, ProgInfoEntry,
-    ScratchRelocation,
+    arg_offsets, ArgDecl, ArgSemantic, ArgType, GalliumBinary, Kernel, KernelArg, KernelDecl,
+    ProgInfoEntry, ScratchRelocation,
 };
 
 use super::assembler::{skip_spaces, Assembler, BinaryFormat};
@@ -607,11 +607,25 @@ impl Assembler<'_> {
             sign_extended,
             semantic,
         });
+        // A named argument's byte offset in the kernel input buffer is the
+        // symbol `KERNEL::NAME`: in a scope of its own, so it cannot clash
+        // with a label or another kernel's argument.
+        let offset = arg_offsets(&kernel.args).last().copied().flatten();
+        let symbol = match (&name, offset) {
+            (Some((arg, at)), Some(offset)) => {
+                Some((format!("::{}::{arg}", kernel.name), *at, offset))
+            }
+            _ => None,
+        };
         kernel.arg_decls.push(ArgDecl {
             name: name.map(|n| n.0),
             pos,
             declaration: text[start..].trim().to_string(),
         });
+        if let Some((symbol, at, offset)) = symbol {
+            let value = Value::absolute(offset as i64);
+            self.define_symbol(&symbol, at, SymState::Known(value), SymKind::Once);
+        }
     }
 
     /// `.kcode [+|[-|+]KERNEL, …]`: code that belongs to the given kernels.
