@@ -19,21 +19,52 @@ use crate::{locate, report, Origin};
 /// them).
 const FIXED_NAMES: [&str; 3] = ["BINARY", "CODE", "KERNELS"];
 
-/// The items for `assembly`, or compile errors (at the declarations) when
-/// kernels or arguments cannot be named in Rust.
-pub fn items(assembly: &Assembly, origin: &Origin) -> Result<TokenStream, TokenStream> {
-    let mut out = TokenStream::new();
-    // First, so that a second call in the same module reports this name
-    // before the others.
-    out.extend(quote! {
+/// The marker item that makes a second call in one module an error.
+fn once_per_module() -> TokenStream {
+    quote! {
         #[doc(hidden)]
         #[allow(dead_code, non_upper_case_globals)]
         const gcn_kernel_may_be_called_once_per_module: () = ();
-    });
-    out.extend(rebuild_triggers(assembly, origin));
-    out.extend(warnings(assembly, origin));
+    }
+}
 
-    let code = Literal::byte_string(assembly.text());
+/// The fixed items with nothing in them (`CODE` and `BINARY` empty, no
+/// kernel): what an editor gets when not even the declarations assemble.
+pub fn empty_items() -> TokenStream {
+    let mut out = once_per_module();
+    out.extend(quote! {
+        /// The machine code (`.text`) of the kernel source.
+        #[allow(dead_code)]
+        pub const CODE: &[u8] = &[];
+        /// The complete GalliumCompute binary.
+        #[allow(dead_code)]
+        pub const BINARY: &[u8] = &[];
+        /// Every kernel of [`BINARY`], sorted by name.
+        #[allow(dead_code)]
+        pub const KERNELS: &[::gcn_runtime::kernel::Kernel] = &[];
+    });
+    out
+}
+
+/// The items for `assembly`, or compile errors (at the declarations) when
+/// kernels or arguments cannot be named in Rust. With `placeholder`, the
+/// assembly holds only the declarations (see
+/// `TokenSource::declarations`): `CODE` and `BINARY` are empty and no
+/// warning is raised.
+pub fn items(
+    assembly: &Assembly,
+    origin: &Origin,
+    placeholder: bool,
+) -> Result<TokenStream, TokenStream> {
+    // First, so that a second call in the same module reports this name
+    // before the others.
+    let mut out = once_per_module();
+    out.extend(rebuild_triggers(assembly, origin));
+    if !placeholder {
+        out.extend(warnings(assembly, origin));
+    }
+
+    let code = Literal::byte_string(if placeholder { &[] } else { assembly.text() });
     out.extend(quote! {
         /// The machine code (`.text`) of the kernel source.
         #[allow(dead_code)]
@@ -49,7 +80,7 @@ pub fn items(assembly: &Assembly, origin: &Origin) -> Result<TokenStream, TokenS
             &format!("cannot write the Gallium binary: {e}"),
         )
     })?;
-    let bytes = Literal::byte_string(&bytes);
+    let bytes = Literal::byte_string(if placeholder { &[] } else { &bytes });
     out.extend(quote! {
         /// The complete GalliumCompute binary (what `gcnasm -b gallium`
         /// writes for the same source).

@@ -54,6 +54,12 @@
 //! become `deprecated` warnings at the same place (stable Rust has no
 //! other way for a proc macro to warn), e.g.
 //! ``use of deprecated constant `_::gcn_kernel_warning`: 3:5: …``.
+//!
+//! In an editor, rust-analyzer's proc-macro server gives every token the
+//! same position, so form 1's lines cannot be recovered. The macro detects
+//! that and emits the same items from the declarations alone (`.kernel`,
+//! `.arg`, `.gpu`, …) with `CODE` and `BINARY` empty and no diagnostics, so
+//! completion and type checking keep working; rustc assembles for real.
 
 use std::path::PathBuf;
 
@@ -292,8 +298,14 @@ fn expand_items(input: TokenStream) -> Result<TokenStream, TokenStream> {
         opts.include_dirs.extend(manifest_dir);
     }
 
+    if let Origin::Tokens(source) = &origin {
+        if source.positionless() {
+            return Ok(positionless_items(source, &opts, &origin));
+        }
+    }
+
     match assemble(&text, &opts) {
-        Ok(assembly) => emit::items(&assembly, &origin),
+        Ok(assembly) => emit::items(&assembly, &origin, false),
         Err(diagnostics) => {
             let mut out = TokenStream::new();
             for d in diagnostics.errors() {
@@ -302,6 +314,25 @@ fn expand_items(input: TokenStream) -> Result<TokenStream, TokenStream> {
             Err(out)
         }
     }
+}
+
+/// The items for token input whose spans have no positions (in an editor:
+/// rust-analyzer's proc-macro server): the lines of the kernel cannot be
+/// recovered, so the code is not assembled and nothing is reported.
+/// Kernels and their argument structs come from the declarations alone,
+/// so that completion and type checking keep working; `CODE` and `BINARY`
+/// are empty (a program loaded from them fails with an error). rustc, whose
+/// spans have positions, assembles for real.
+fn positionless_items(
+    source: &TokenSource,
+    opts: &AssembleOptions,
+    origin: &Origin,
+) -> TokenStream {
+    let declarations = source.declarations();
+    assemble(&declarations, opts)
+        .ok()
+        .and_then(|assembly| emit::items(&assembly, origin, true).ok())
+        .unwrap_or_else(emit::empty_items)
 }
 
 /// `file = "…"` (as opposed to assembly starting with a symbol `file`).
@@ -404,6 +435,89 @@ mod tests {
             out.contains("Byte offset 52 in the kernel input buffer."),
             "{out}"
         );
+    }
+
+    /// A token-form kernel with a Gallium kernel, an error in the code and
+    /// a warning-free rest.
+    const TOKEN_KERNEL: &str = "
+        .arch gcn1.2
+        .kernel vadd
+            .args
+                .arg n, scalar, 4
+                .arg out, global, 8
+                .arg griddim
+            .config
+                .dims x
+        .text
+        vadd:
+            s_load_dword s2, s[0:1], vadd::n
+            v_bogus v0
+            s_endpgm
+    ";
+
+    #[test]
+    fn positionless_spans_give_the_items_and_no_diagnostics() {
+        use std::str::FromStr;
+        // Parsed from text, the tokens have positions: the kernel is
+        // assembled and the bad instruction reported.
+        let positioned = TokenStream::from_str(TOKEN_KERNEL).unwrap();
+        let out = expand_str(positioned);
+        assert!(out.contains("compile_error"), "{out}");
+        assert!(out.contains("v_bogus"), "{out}");
+
+        // The same tokens with every span at one place, as rust-analyzer's
+        // proc-macro server gives them: no diagnostics, the same items.
+        let positionless: TokenStream = TokenStream::from_str(TOKEN_KERNEL)
+            .unwrap()
+            .into_iter()
+            .map(|t| respan(t, Span::call_site()))
+            .collect();
+        let source = TokenSource::new(positionless.clone(), Span::call_site());
+        assert!(source.positionless());
+        let out = expand_str(positionless);
+        assert!(!out.contains("compile_error"), "{out}");
+        assert!(!out.contains("deprecated"), "{out}");
+        assert!(out.contains("pub const VADD :"), "{out}");
+        assert!(out.contains("pub struct VaddArgs"), "{out}");
+        assert!(out.contains("pub n : u32"), "{out}");
+        assert!(
+            out.contains("pub out : :: gcn_runtime :: kernel :: DevicePtr"),
+            "{out}"
+        );
+        assert!(out.contains("device : \"tonga\""), "{out}");
+        assert!(out.contains("pub const CODE : & [u8] = b\"\""), "{out}");
+        assert!(out.contains("pub const BINARY : & [u8] = b\"\""), "{out}");
+        assert!(
+            out.contains("Byte offset 44 in the kernel input buffer"),
+            "{out}"
+        );
+
+        // Declarations that do not assemble: still no diagnostics, the
+        // fixed items only.
+        let broken: TokenStream = TokenStream::from_str(".kernel k .args .arg n, bogus, 4")
+            .unwrap()
+            .into_iter()
+            .map(|t| respan(t, Span::call_site()))
+            .collect();
+        let out = expand_str(broken);
+        assert!(!out.contains("compile_error"), "{out}");
+        assert!(out.contains("pub const KERNELS"), "{out}");
+    }
+
+    /// `tree` with every span (inside groups too) set to `span`.
+    fn respan(tree: TokenTree, span: Span) -> TokenTree {
+        match tree {
+            TokenTree::Group(g) => {
+                let inner = g.stream().into_iter().map(|t| respan(t, span)).collect();
+                let mut group = proc_macro2::Group::new(g.delimiter(), inner);
+                group.set_span(span);
+                TokenTree::Group(group)
+            }
+            mut other => {
+                other.set_span(span);
+                other
+            }
+        }
     }
 
     #[test]
