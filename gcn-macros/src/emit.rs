@@ -172,7 +172,7 @@ fn rebuild_triggers(assembly: &Assembly, origin: &Origin) -> TokenStream {
 fn warnings(assembly: &Assembly, origin: &Origin) -> TokenStream {
     let mut out = TokenStream::new();
     for w in &assembly.warnings {
-        let (span, message) = locate(w, origin);
+        let ((span, _), message) = locate(w, origin);
         let use_it = quote_spanned!(span=> gcn_kernel_warning);
         out.extend(quote! {
             const _: () = {

@@ -208,6 +208,51 @@ impl TokenSource {
     }
 }
 
+impl TokenSource {
+    /// The first and last token of the operand at `line`:`column`: from
+    /// the token there, the tokens that follow without a space (and all
+    /// of a bracket or parenthesis opened among them), up to a `,` —
+    /// `s[13:14]`, `-v1`, `abs(v2)`, `k::out/4`.
+    pub fn operand_at(&self, line: u32, column: u32) -> (Span, Span) {
+        let first = self.span_at(line, column);
+        let Some(start) = self
+            .placed
+            .iter()
+            .position(|p| p.line == line && p.columns.0 <= column && column < p.columns.1)
+        else {
+            return (first, first);
+        };
+        let mut depth = 0usize;
+        let mut last = start;
+        for (i, p) in self.placed.iter().enumerate().skip(start) {
+            if i > start {
+                let adjacent = p.line == line && p.columns.0 == self.placed[i - 1].columns.1;
+                if p.text == "," && depth == 0 || !adjacent && depth == 0 || p.line != line {
+                    break;
+                }
+            }
+            match p.text.as_str() {
+                "(" | "[" => depth += 1,
+                ")" | "]" if depth == 0 => break,
+                ")" | "]" => depth -= 1,
+                _ => {}
+            }
+            last = i;
+        }
+        (first, self.placed[last].span)
+    }
+
+    /// True when line `line` holds a `#` or a quote token (`'x`): text the
+    /// token form may have read differently from the assembler (a `#`
+    /// comment's words are Rust tokens).
+    pub fn line_has_comment_or_quote(&self, line: u32) -> bool {
+        self.placed
+            .iter()
+            .filter(|p| p.line == line)
+            .any(|p| p.text == "#" || p.text.starts_with('\''))
+    }
+}
+
 struct Layout {
     first_line: Option<usize>,
     line: u32,
