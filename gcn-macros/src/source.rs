@@ -227,7 +227,7 @@ impl TokenSource {
         for (i, p) in self.placed.iter().enumerate().skip(start) {
             if i > start {
                 let adjacent = p.line == line && p.columns.0 == self.placed[i - 1].columns.1;
-                if p.text == "," && depth == 0 || !adjacent && depth == 0 || p.line != line {
+                if depth == 0 && (p.text == "," || !adjacent) || p.line != line {
                     break;
                 }
             }
