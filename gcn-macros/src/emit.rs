@@ -64,11 +64,13 @@ pub fn items(
         out.extend(warnings(assembly, origin));
     }
 
+    // The literals sit in blocks: rustdoc prints a const's value when it
+    // is a plain literal, which for a binary is pages of bytes.
     let code = Literal::byte_string(if placeholder { &[] } else { assembly.text() });
     out.extend(quote! {
         /// The machine code (`.text`) of the kernel source.
         #[allow(dead_code)]
-        pub const CODE: &[u8] = #code;
+        pub const CODE: &[u8] = { #code };
     });
     let binary = match (&assembly.gallium, assembly.format) {
         (Some(binary), BinaryFormat::Gallium) => binary,
@@ -85,7 +87,7 @@ pub fn items(
         /// The complete GalliumCompute binary (what `gcnasm -b gallium`
         /// writes for the same source).
         #[allow(dead_code)]
-        pub const BINARY: &[u8] = #bytes;
+        pub const BINARY: &[u8] = { #bytes };
     });
 
     let mut errors = TokenStream::new();

@@ -1,71 +1,8 @@
-//! `gcn_kernel!`: AMD GCN kernels written inline in Rust, assembled at
-//! compile time by `gcn-asm` into a GalliumCompute binary with typed
-//! argument structs.
-//!
-//! Three input forms take the whole CLRX assembler (macros, conditionals,
-//! every instruction, the Gallium pseudo-ops):
-//!
-//! 1. Rust tokens: `gcn_kernel! { .gpu tonga  s_add_u32 s1, s2, s3 }`. Line
-//!    structure is recovered from the token positions; use `//` and
-//!    `/* */` comments (`#` comments with apostrophes, `\arg` and hex
-//!    floats need forms 2 or 3).
-//! 2. A string literal with verbatim CLRX source: `gcn_kernel!(r#"…"#)`.
-//! 3. A file relative to the crate's `CARGO_MANIFEST_DIR`:
-//!    `gcn_kernel!(file = "kernels/vadd.s")`; `.include` resolves next to it.
-//!
-//! Editing the file or anything it `.include`s or `.incbin`s rebuilds the
-//! crate (the expansion `include_bytes!`s them). In forms 1 and 2,
-//! `.include` also searches `CARGO_MANIFEST_DIR`.
-//!
-//! Options (`gpu = "tonga"`, `arch = "gcn1.4"`) follow a literal or a file
-//! as `, key = "value"`, and precede tokens as `#![gpu = "tonga"]`; `.gpu`
-//! and `.arch` in the source win. Any form may start with a module header,
-//! `mod NAME;` or `pub mod NAME;` (any visibility): the items are then
-//! emitted inside that module instead of the calling one. (Write such a
-//! call with braces, `gcn_kernel! { mod k; … }`: rustfmt rewrites
-//! `mod k; "…"` inside parentheses.)
-//!
-//! # Expansion
-//!
-//! - `BINARY: &[u8]` — the complete GalliumCompute file, as `gcnasm -b
-//!   gallium` writes it (absent when the source says `.rawcode`).
-//! - `CODE: &[u8]` — the machine code (`.text`).
-//! - `KERNELS: &[Kernel]` — every kernel, sorted by name.
-//! - Per kernel `vadd`: `VADD: gcn_runtime::kernel::Kernel` (name, code
-//!   offset, proginfo, argument table) and `VaddArgs`, a struct with one
-//!   field per user argument (`.arg NAME, TYPE, …` names it; unnamed ones
-//!   are `argN`, N the `.arg` index) implementing
-//!   `gcn_runtime::kernel::KernelArgs`. Each field's documentation gives
-//!   its byte offset in the kernel input buffer and, for a named
-//!   argument, the assembler symbol holding it (`vadd::out`; divide by 4
-//!   for GCN 1.0/1.1's dword SMRD offsets).
-//!
-//! All items are `const`s and types, so they work in `const` contexts. The
-//! expansion names only `::gcn_runtime` and `::core` paths. Item names are
-//! fixed, so one call fills one module: put each call in its own module
-//! (or use the `mod NAME;` header); a second call in the same module stops
-//! with "the name `gcn_kernel_may_be_called_once_per_module` is defined
-//! multiple times".
-//!
-//! # Diagnostics
-//!
-//! Every assembler error becomes a compile error: under the offending
-//! operand in form 1; in form 2 at the literal's start, the message naming
-//! the `.rs` file's `FILE:LINE:COL` of the place inside the literal; in form
-//! 3 at the path, the message naming the assembly file's `FILE:LINE:COL`.
-//! Macro expansions and includes add `note: in expansion from PLACE`
-//! lines. All errors are reported in one build. Form 1 cannot carry what
-//! Rust does not tokenize (`\arg`, apostrophes in `#` comments, hex
-//! floats): use form 2 for those. Warnings
-//! become `deprecated` warnings at the same place (stable Rust has no
-//! other way for a proc macro to warn), e.g.
-//! ``use of deprecated constant `_::gcn_kernel_warning`: 3:5: …``.
-//!
-//! In an editor, rust-analyzer's proc-macro server gives every token the
-//! same position, so form 1's lines cannot be recovered. The macro detects
-//! that and emits the same items from the declarations alone (`.kernel`,
-//! `.arg`, `.gpu`, …) with `CODE` and `BINARY` empty and no diagnostics, so
-//! completion and type checking keep working; rustc assembles for real.
+//! The `gcn_kernel!` proc macro: AMD GCN kernels written inline in Rust,
+//! assembled at compile time by `gcn-asm`. Use it as
+//! `gcn_runtime::gcn_kernel!` (the expansion names `::gcn_runtime` paths);
+//! [`gcn_kernel!`](macro@gcn_kernel) has the full documentation, which
+//! `gcn_runtime` shows inline with examples.
 
 use std::path::PathBuf;
 
@@ -79,7 +16,74 @@ mod source;
 use gcn_asm::{assemble, AssembleOptions, Device, Diagnostic, GcnVersion};
 use source::TokenSource;
 
-/// Assembles a GCN kernel at compile time; see the crate documentation.
+/// `gcn_kernel!`: AMD GCN kernels written inline in Rust, assembled at
+/// compile time by `gcn-asm` into a GalliumCompute binary with typed
+/// argument structs.
+///
+/// Three input forms take the whole CLRX assembler (macros, conditionals,
+/// every instruction, the Gallium pseudo-ops):
+///
+/// 1. Rust tokens: `gcn_kernel! { .gpu tonga  s_add_u32 s1, s2, s3 }`. Line
+///    structure is recovered from the token positions; use `//` and
+///    `/* */` comments (`#` comments with apostrophes, `\arg` and hex
+///    floats need forms 2 or 3).
+/// 2. A string literal with verbatim CLRX source: `gcn_kernel!(r#"…"#)`.
+/// 3. A file relative to the crate's `CARGO_MANIFEST_DIR`:
+///    `gcn_kernel!(file = "kernels/vadd.s")`; `.include` resolves next to it.
+///
+/// Editing the file or anything it `.include`s or `.incbin`s rebuilds the
+/// crate (the expansion `include_bytes!`s them). In forms 1 and 2,
+/// `.include` also searches `CARGO_MANIFEST_DIR`.
+///
+/// Options (`gpu = "tonga"`, `arch = "gcn1.4"`) follow a literal or a file
+/// as `, key = "value"`, and precede tokens as `#![gpu = "tonga"]`; `.gpu`
+/// and `.arch` in the source win. Any form may start with a module header,
+/// `mod NAME;` or `pub mod NAME;` (any visibility): the items are then
+/// emitted inside that module instead of the calling one. (Write such a
+/// call with braces, `gcn_kernel! { mod k; … }`: rustfmt rewrites
+/// `mod k; "…"` inside parentheses.)
+///
+/// # Expansion
+///
+/// - `BINARY: &[u8]` — the complete GalliumCompute file, as `gcnasm -b
+///   gallium` writes it (absent when the source says `.rawcode`).
+/// - `CODE: &[u8]` — the machine code (`.text`).
+/// - `KERNELS: &[Kernel]` — every kernel, sorted by name.
+/// - Per kernel `vadd`: `VADD: gcn_runtime::kernel::Kernel` (name, code
+///   offset, proginfo, argument table) and `VaddArgs`, a struct with one
+///   field per user argument (`.arg NAME, TYPE, …` names it; unnamed ones
+///   are `argN`, N the `.arg` index) implementing
+///   `gcn_runtime::kernel::KernelArgs`. Each field's documentation gives
+///   its byte offset in the kernel input buffer and, for a named
+///   argument, the assembler symbol holding it (`vadd::out`; divide by 4
+///   for GCN 1.0/1.1's dword SMRD offsets).
+///
+/// All items are `const`s and types, so they work in `const` contexts. The
+/// expansion names only `::gcn_runtime` and `::core` paths. Item names are
+/// fixed, so one call fills one module: put each call in its own module
+/// (or use the `mod NAME;` header); a second call in the same module stops
+/// with "the name `gcn_kernel_may_be_called_once_per_module` is defined
+/// multiple times".
+///
+/// # Diagnostics
+///
+/// Every assembler error becomes a compile error: under the offending
+/// operand in form 1; in form 2 at the literal's start, the message naming
+/// the `.rs` file's `FILE:LINE:COL` of the place inside the literal; in form
+/// 3 at the path, the message naming the assembly file's `FILE:LINE:COL`.
+/// Macro expansions and includes add `note: in expansion from PLACE`
+/// lines. All errors are reported in one build. Form 1 cannot carry what
+/// Rust does not tokenize (`\arg`, apostrophes in `#` comments, hex
+/// floats): use form 2 for those. Warnings
+/// become `deprecated` warnings at the same place (stable Rust has no
+/// other way for a proc macro to warn), e.g.
+/// ``use of deprecated constant `_::gcn_kernel_warning`: 3:5: …``.
+///
+/// In an editor, rust-analyzer's proc-macro server gives every token the
+/// same position, so form 1's lines cannot be recovered. The macro detects
+/// that and emits the same items from the declarations alone (`.kernel`,
+/// `.arg`, `.gpu`, …) with `CODE` and `BINARY` empty and no diagnostics, so
+/// completion and type checking keep working; rustc assembles for real.
 #[proc_macro]
 pub fn gcn_kernel(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
     match expand(input.into()) {
@@ -674,8 +678,11 @@ mod tests {
             "{out}"
         );
         assert!(out.contains("device : \"tonga\""), "{out}");
-        assert!(out.contains("pub const CODE : & [u8] = b\"\""), "{out}");
-        assert!(out.contains("pub const BINARY : & [u8] = b\"\""), "{out}");
+        assert!(out.contains("pub const CODE : & [u8] = { b\"\" }"), "{out}");
+        assert!(
+            out.contains("pub const BINARY : & [u8] = { b\"\" }"),
+            "{out}"
+        );
         assert!(
             out.contains("Byte offset 44 in the kernel input buffer"),
             "{out}"
@@ -741,6 +748,18 @@ mod tests {
         assert_eq!((first.start().column, last.end().column), (18, 29));
         let (first, last) = source.operand_at(2, 1);
         assert_eq!((first.start().column, last.end().column), (0, 9));
+    }
+
+    #[test]
+    fn byte_items_hide_their_value_from_rustdoc() {
+        // rustdoc shows the value of a const initialised by a plain
+        // literal (pages of bytes for a binary), not of one initialised by
+        // a block.
+        let out = expand_str(quote!(
+            ".gallium\n.gpu tonga\n.kernel k\n.config\n.text\nk: s_endpgm\n"
+        ));
+        assert!(out.contains("pub const CODE : & [u8] = { b\""), "{out}");
+        assert!(out.contains("pub const BINARY : & [u8] = { b\""), "{out}");
     }
 
     #[test]
