@@ -527,6 +527,14 @@ impl<'o> Assembler<'o> {
     }
 
     fn process_line(&mut self, line: &str) {
+        // A line without `;`, quotes or backslashes is one statement: no
+        // second scan for separators.
+        if !self.reader.separators {
+            if !self.stop {
+                self.statement(line, 0, line.len());
+            }
+            return;
+        }
         let mut pos = 0;
         while let Some((s, e)) = next_statement(line, &mut pos) {
             if self.stop {
@@ -763,6 +771,8 @@ impl<'o> Assembler<'o> {
         }
         let active = self.conds_active();
         let mut p = skip_spaces(bytes, s);
+        // The name scanned while looking for a label, when it is not one.
+        let mut scanned = None;
         // Labels, several per statement.
         loop {
             if p >= e {
@@ -795,11 +805,12 @@ impl<'o> Assembler<'o> {
                     p = skip_spaces(bytes, r + 1);
                     continue;
                 }
+                scanned = Some(end);
             }
             break;
         }
         let name_start = p;
-        let Some(name_end) = scan_symbol(bytes, p) else {
+        let Some(name_end) = scanned.or_else(|| scan_symbol(bytes, p)) else {
             if active {
                 self.error(p, "expected a statement");
             }
