@@ -4,3 +4,9 @@
 
 pub use gcn_asm;
 pub use gcn_runtime;
+
+/// The README's Rust examples, compiled and run as doctests (`cargo test
+/// --doc -p gcn-kernels`), so that they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

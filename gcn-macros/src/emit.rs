@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
-use gcn_asm::gallium::{ArgSemantic, ArgType, Kernel, KernelArg, KernelDecl};
+use gcn_asm::gallium::{arg_offsets, ArgSemantic, ArgType, Kernel, KernelArg, KernelDecl};
 use gcn_asm::syntax::assembler::BinaryFormat;
 use gcn_asm::{Assembly, Diagnostic};
 
@@ -19,25 +19,58 @@ use crate::{locate, report, Origin};
 /// them).
 const FIXED_NAMES: [&str; 3] = ["BINARY", "CODE", "KERNELS"];
 
-/// The items for `assembly`, or compile errors (at the declarations) when
-/// kernels or arguments cannot be named in Rust.
-pub fn items(assembly: &Assembly, origin: &Origin) -> Result<TokenStream, TokenStream> {
-    let mut out = TokenStream::new();
-    // First, so that a second call in the same module reports this name
-    // before the others.
-    out.extend(quote! {
+/// The marker item that makes a second call in one module an error.
+fn once_per_module() -> TokenStream {
+    quote! {
         #[doc(hidden)]
         #[allow(dead_code, non_upper_case_globals)]
         const gcn_kernel_may_be_called_once_per_module: () = ();
-    });
-    out.extend(rebuild_triggers(assembly, origin));
-    out.extend(warnings(assembly, origin));
+    }
+}
 
-    let code = Literal::byte_string(assembly.text());
+/// The fixed items with nothing in them (`CODE` and `BINARY` empty, no
+/// kernel): what an editor gets when not even the declarations assemble.
+pub fn empty_items() -> TokenStream {
+    let mut out = once_per_module();
     out.extend(quote! {
         /// The machine code (`.text`) of the kernel source.
         #[allow(dead_code)]
-        pub const CODE: &[u8] = #code;
+        pub const CODE: &[u8] = &[];
+        /// The complete GalliumCompute binary.
+        #[allow(dead_code)]
+        pub const BINARY: &[u8] = &[];
+        /// Every kernel of [`BINARY`], sorted by name.
+        #[allow(dead_code)]
+        pub const KERNELS: &[::gcn_runtime::kernel::Kernel] = &[];
+    });
+    out
+}
+
+/// The items for `assembly`, or compile errors (at the declarations) when
+/// kernels or arguments cannot be named in Rust. With `placeholder`, the
+/// assembly holds only the declarations (see
+/// `TokenSource::declarations`): `CODE` and `BINARY` are empty and no
+/// warning is raised.
+pub fn items(
+    assembly: &Assembly,
+    origin: &Origin,
+    placeholder: bool,
+) -> Result<TokenStream, TokenStream> {
+    // First, so that a second call in the same module reports this name
+    // before the others.
+    let mut out = once_per_module();
+    out.extend(rebuild_triggers(assembly, origin));
+    if !placeholder {
+        out.extend(warnings(assembly, origin));
+    }
+
+    // The literals sit in blocks: rustdoc prints a const's value when it
+    // is a plain literal, which for a binary is pages of bytes.
+    let code = Literal::byte_string(if placeholder { &[] } else { assembly.text() });
+    out.extend(quote! {
+        /// The machine code (`.text`) of the kernel source.
+        #[allow(dead_code)]
+        pub const CODE: &[u8] = { #code };
     });
     let binary = match (&assembly.gallium, assembly.format) {
         (Some(binary), BinaryFormat::Gallium) => binary,
@@ -49,12 +82,12 @@ pub fn items(assembly: &Assembly, origin: &Origin) -> Result<TokenStream, TokenS
             &format!("cannot write the Gallium binary: {e}"),
         )
     })?;
-    let bytes = Literal::byte_string(&bytes);
+    let bytes = Literal::byte_string(if placeholder { &[] } else { &bytes });
     out.extend(quote! {
         /// The complete GalliumCompute binary (what `gcnasm -b gallium`
         /// writes for the same source).
         #[allow(dead_code)]
-        pub const BINARY: &[u8] = #bytes;
+        pub const BINARY: &[u8] = { #bytes };
     });
 
     let mut errors = TokenStream::new();
@@ -141,7 +174,7 @@ fn rebuild_triggers(assembly: &Assembly, origin: &Origin) -> TokenStream {
 fn warnings(assembly: &Assembly, origin: &Origin) -> TokenStream {
     let mut out = TokenStream::new();
     for w in &assembly.warnings {
-        let (span, message) = locate(w, origin);
+        let ((span, _), message) = locate(w, origin);
         let use_it = quote_spanned!(span=> gcn_kernel_warning);
         out.extend(quote! {
             const _: () = {
@@ -180,6 +213,7 @@ fn kernel_items(
     let mut fields = Vec::new();
     let mut visits = Vec::new();
     let mut dispatcher_filled = Vec::new();
+    let offsets = arg_offsets(&kernel.args);
     let mut default_ok = true;
     for (index, (arg, ad)) in kernel.args.iter().zip(&decl.args).enumerate() {
         let field = ad.name.clone().unwrap_or_else(|| format!("arg{index}"));
@@ -210,7 +244,21 @@ fn kernel_items(
         };
         let (ty, what, elements) = rust_type(arg);
         default_ok &= elements <= 32;
-        let doc = format!(" `{declaration}`: argument {index}, {what}.");
+        let mut doc = format!(" `{declaration}`: argument {index}, {what}.");
+        if let Some(at) = offsets[index] {
+            doc.push_str(&format!("\n\n Byte offset {at} in the kernel input buffer"));
+            if ad.name.is_some() {
+                doc.push_str(&format!(": `{}::{field}` in the code", kernel.name));
+                if at % 4 == 0 {
+                    doc.push_str(&format!(
+                        " (SMRD dword offset on GCN 1.0/1.1: `{}::{field}/4` = {})",
+                        kernel.name,
+                        at / 4
+                    ));
+                }
+            }
+            doc.push('.');
+        }
         fields.push(quote! {
             #[doc = #doc]
             pub #ident: #ty

@@ -16,6 +16,10 @@ struct Placed {
     /// 1-based first and one-past-last columns in the recovered text.
     columns: (u32, u32),
     span: Span,
+    /// The token as written.
+    text: String,
+    /// Where the span says the token starts (line, column).
+    start: (usize, usize),
 }
 
 /// Assembly text rebuilt from tokens, with the way back to spans.
@@ -41,6 +45,64 @@ impl TokenSource {
             column: 0,
         };
         out.walk(tokens, &mut layout);
+        out
+    }
+
+    /// True when the spans carry no positions: rust-analyzer's proc-macro
+    /// server gives every span line 1, column 1, so the lines cannot be
+    /// recovered (the text above is then one line of everything). Detected
+    /// as two or more tokens that all start at the same place, which
+    /// tokens of real source never do.
+    pub fn positionless(&self) -> bool {
+        self.placed.len() >= 2 && self.placed.iter().all(|p| p.start == self.placed[0].start)
+    }
+
+    /// For [`positionless`](Self::positionless) input: a source holding only
+    /// what the items `gcn_kernel!` emits depend on — the format and target
+    /// (`.gallium`, `.rawcode`, `.32bit`, `.64bit`, `.gpu`, `.arch`), each
+    /// `.kernel` with its `.args` (every `.arg`) and an empty `.config`, and a
+    /// one-instruction body per kernel — so that names and argument types
+    /// are right for the editor while the code is not assembled.
+    /// Statements are found without lines: a pseudo-op starts at `.`
+    /// followed by a name, and runs to the next such pair.
+    pub fn declarations(&self) -> String {
+        let tokens: Vec<&str> = self.placed.iter().map(|p| p.text.as_str()).collect();
+        let is_name = |t: &str| t.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_');
+        let starts = |i: usize| tokens[i] == "." && tokens.get(i + 1).is_some_and(|t| is_name(t));
+        let mut out = String::new();
+        let mut kernels = Vec::new();
+        let mut i = 0;
+        while i < tokens.len() {
+            if !starts(i) {
+                i += 1;
+                continue;
+            }
+            let op = tokens[i + 1].to_ascii_lowercase();
+            let mut end = i + 2;
+            while end < tokens.len() && !starts(end) {
+                end += 1;
+            }
+            let operands = &tokens[i + 2..end];
+            match op.as_str() {
+                "gallium" | "rawcode" | "32bit" | "64bit" | "args" => {
+                    out.push_str(&format!(".{op}\n"));
+                }
+                // One word each (`gcn1.2` arrives as `gcn1` `.2`).
+                "gpu" | "arch" => out.push_str(&format!(".{op} {}\n", operands.concat())),
+                "kernel" => {
+                    let name = operands.concat();
+                    out.push_str(&format!(".kernel {name}\n.config\n"));
+                    kernels.push(name);
+                }
+                "arg" => out.push_str(&format!(".arg {}\n", operands.join(" "))),
+                _ => {}
+            }
+            i = end;
+        }
+        out.push_str(".text\n");
+        for name in kernels {
+            out.push_str(&format!("{name}: s_endpgm\n"));
+        }
         out
     }
 
@@ -120,6 +182,8 @@ impl TokenSource {
             line,
             columns: (begin, layout.column as u32 + 1),
             span,
+            text: text.to_string(),
+            start: (start.line, start.column),
         });
     }
 
@@ -141,6 +205,51 @@ impl TokenSource {
             .rev()
             .find(|p| p.line < line)
             .map_or(self.whole, |p| p.span)
+    }
+}
+
+impl TokenSource {
+    /// The first and last token of the operand at `line`:`column`: from
+    /// the token there, the tokens that follow without a space (and all
+    /// of a bracket or parenthesis opened among them), up to a `,` —
+    /// `s[13:14]`, `-v1`, `abs(v2)`, `k::out/4`.
+    pub fn operand_at(&self, line: u32, column: u32) -> (Span, Span) {
+        let first = self.span_at(line, column);
+        let Some(start) = self
+            .placed
+            .iter()
+            .position(|p| p.line == line && p.columns.0 <= column && column < p.columns.1)
+        else {
+            return (first, first);
+        };
+        let mut depth = 0usize;
+        let mut last = start;
+        for (i, p) in self.placed.iter().enumerate().skip(start) {
+            if i > start {
+                let adjacent = p.line == line && p.columns.0 == self.placed[i - 1].columns.1;
+                if depth == 0 && (p.text == "," || !adjacent) || p.line != line {
+                    break;
+                }
+            }
+            match p.text.as_str() {
+                "(" | "[" => depth += 1,
+                ")" | "]" if depth == 0 => break,
+                ")" | "]" => depth -= 1,
+                _ => {}
+            }
+            last = i;
+        }
+        (first, self.placed[last].span)
+    }
+
+    /// True when line `line` holds a `#` or a quote token (`'x`): text the
+    /// token form may have read differently from the assembler (a `#`
+    /// comment's words are Rust tokens).
+    pub fn line_has_comment_or_quote(&self, line: u32) -> bool {
+        self.placed
+            .iter()
+            .filter(|p| p.line == line)
+            .any(|p| p.text == "#" || p.text.starts_with('\''))
     }
 }
 

@@ -558,10 +558,11 @@ impl Writer {
     }
 
     fn put_ext(&mut self, r: &KernelArg, value: &[u8], sign: bool) {
-        let align = r.target_align.max(1) as usize;
-        let rel = self.bytes.len() - HEADER_SIZE;
+        // The one alignment rule, shared with the assembler's argument
+        // offset symbols (`gcn_asm::gallium::arg_offsets`).
+        let rel = (self.bytes.len() - HEADER_SIZE) as u64;
         self.bytes
-            .resize(HEADER_SIZE + rel.next_multiple_of(align), 0);
+            .resize(HEADER_SIZE + r.value_offset(rel) as usize, 0);
         let n = r.target_size as usize;
         let fill = if sign && value.last().is_some_and(|b| b & 0x80 != 0) {
             0xff

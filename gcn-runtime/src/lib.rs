@@ -1,7 +1,157 @@
 //! Runtime support for GCN kernels: kernel handles and the Gallium kernel
 //! input buffer ([`kernel`]), device memory ([`memory`]), loaded programs
 //! ([`program`]), dispatch ([`launch`]) and the CPU emulator that runs them
-//! ([`exec`]).
+//! ([`exec`]). It re-exports the assembler ([`gcn_asm`]) and the
+//! [`gcn_kernel!`] macro, so a user depends on this one crate.
+//!
+//! # Guide
+//!
+//! ## 1. Write a kernel
+//!
+//! [`gcn_kernel!`] assembles CLRX source at compile time (here as Rust
+//! tokens; a string literal or a file work too) into a GalliumCompute
+//! binary, a [`Kernel`](kernel::Kernel) handle per kernel and a struct with
+//! one field per argument. A named `.arg` is also an assembler symbol,
+//! `KERNEL::NAME`, holding its byte offset in the kernel input buffer.
+//!
+//! ```
+//! gcn_runtime::gcn_kernel! {
+//!     mod scale;                                 // the items go into `mod scale`
+//!     .gallium
+//!     .gpu tonga                                 // GCN 1.2
+//!     .kernel scale                              // data[i] *= factor
+//!         .args
+//!             .arg data, global, 8
+//!             .arg factor, scalar, 4
+//!             .arg griddim
+//!             .arg gridoffset
+//!         .config
+//!             .dims x
+//!     .text
+//!     scale:
+//!         s_load_dword     s2, s[0:1], 0x18      // local size x
+//!         s_load_dwordx2   s[6:7], s[0:1], scale::data
+//!         s_load_dword     s3, s[0:1], scale::factor
+//!         s_waitcnt        lgkmcnt(0)
+//!         s_mul_i32        s2, s2, s4            // group id * local size
+//!         v_add_u32        v0, vcc, s2, v0       // global id
+//!         v_lshlrev_b32    v1, 2, v0
+//!         v_mov_b32        v3, s7
+//!         v_add_u32        v2, vcc, s6, v1
+//!         v_addc_u32       v3, vcc, v3, 0, vcc
+//!         flat_load_dword  v4, v[2:3]
+//!         s_waitcnt        vmcnt(0) & lgkmcnt(0)
+//!         v_mul_lo_u32     v4, v4, s3
+//!         flat_store_dword v[2:3], v4
+//!         s_endpgm
+//! }
+//!
+//! // What the macro made: the handle and the argument struct.
+//! assert_eq!(scale::SCALE.name, "scale");
+//! assert_eq!(scale::SCALE.device, "tonga");
+//! let names: Vec<_> = scale::SCALE.user_args().map(|a| a.name).collect();
+//! assert_eq!(names, ["data", "factor"]);
+//! # fn _unused(_: scale::ScaleArgs) {}
+//! ```
+//!
+//! ## 2. Run it
+//!
+//! A [`Memory`] is one device address space; a [`Program`] is a binary
+//! loaded into it (for the GCN version of the kernel's device); a launch
+//! runs a grid of work-groups on the emulator and returns
+//! [`LaunchStats`]:
+//!
+//! ```
+//! # gcn_runtime::gcn_kernel! {
+//! #     mod scale;
+//! #     .gallium
+//! #     .gpu tonga
+//! #     .kernel scale
+//! #         .args
+//! #             .arg data, global, 8
+//! #             .arg factor, scalar, 4
+//! #             .arg griddim
+//! #             .arg gridoffset
+//! #         .config
+//! #             .dims x
+//! #     .text
+//! #     scale:
+//! #         s_load_dword     s2, s[0:1], 0x18
+//! #         s_load_dwordx2   s[6:7], s[0:1], scale::data
+//! #         s_load_dword     s3, s[0:1], scale::factor
+//! #         s_waitcnt        lgkmcnt(0)
+//! #         s_mul_i32        s2, s2, s4
+//! #         v_add_u32        v0, vcc, s2, v0
+//! #         v_lshlrev_b32    v1, 2, v0
+//! #         v_mov_b32        v3, s7
+//! #         v_add_u32        v2, vcc, s6, v1
+//! #         v_addc_u32       v3, vcc, v3, 0, vcc
+//! #         flat_load_dword  v4, v[2:3]
+//! #         s_waitcnt        vmcnt(0) & lgkmcnt(0)
+//! #         v_mul_lo_u32     v4, v4, s3
+//! #         flat_store_dword v[2:3], v4
+//! #         s_endpgm
+//! # }
+//! use gcn_runtime::{Dispatch, LaunchOptions, Memory, Program};
+//!
+//! let memory = Memory::default();
+//! let program = Program::from_kernel(&memory, &scale::SCALE)?;
+//! let data = memory.buffer_from_slice(&(0..256).collect::<Vec<u32>>())?;
+//! let stats = program.launch_args(
+//!     &scale::ScaleArgs { data: data.ptr(), factor: 3 },
+//!     &Dispatch::new_1d(256, 64),                // 256 work-items, 64 per group
+//!     &LaunchOptions::default(),
+//! )?;
+//! assert_eq!(data.to_vec(), (0..256).map(|i| 3 * i).collect::<Vec<u32>>());
+//! assert_eq!((stats.work_groups, stats.waves), (4, 4));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! ## 3. Errors are values
+//!
+//! A kernel that goes wrong stops the dispatch with an error naming the
+//! kernel, work-group, wave, instruction and lane — never a host crash.
+//! Here the kernel stores through a null pointer:
+//!
+//! ```
+//! use gcn_runtime::{Dispatch, LaunchError, LaunchOptions, Memory, Program};
+//!
+//! gcn_runtime::gcn_kernel! {
+//!     mod bad;
+//!     .gallium
+//!     .gpu tonga
+//!     .kernel bad
+//!         .args
+//!             .arg out, global, 8
+//!         .config
+//!             .dims x
+//!     .text
+//!     bad:
+//!         s_load_dwordx2   s[2:3], s[0:1], bad::out
+//!         s_waitcnt        lgkmcnt(0)
+//!         v_mov_b32        v2, s2
+//!         v_mov_b32        v3, s3
+//!         flat_store_dword v[2:3], v0
+//!         s_endpgm
+//! }
+//!
+//! let memory = Memory::default();
+//! let program = Program::from_kernel(&memory, &bad::BAD).unwrap();
+//! let args = bad::BadArgs { out: gcn_runtime::DevicePtr(0) };
+//! let err = program
+//!     .launch_args(&args, &Dispatch::new_1d(64, 64), &LaunchOptions::default())
+//!     .unwrap_err();
+//! let LaunchError::Exec(fault) = &err else { panic!("{err}") };
+//! assert_eq!(fault.instruction, "flat_store_dword v[2:3], v0");
+//! assert!(err.to_string().starts_with("kernel 'bad', work-group (0, 0, 0), wave 0"), "{err}");
+//! ```
+//!
+//! ## 4. Without the macro
+//!
+//! The same at run time: assemble with [`gcn_asm`], load the bytes with
+//! [`Program::load`], and pass the arguments as [`ArgValue`]s in `.arg`
+//! order (any GalliumCompute binary, from `gcnasm -b gallium` or
+//! `clrxasm`, loads the same way):
 //!
 //! ```
 //! use gcn_runtime::{memory::Memory, program::Program, launch::LaunchOptions};
@@ -44,12 +194,46 @@
 //! assert_eq!(out.to_vec(), (0..256).collect::<Vec<u32>>());
 //! ```
 //!
-//! It re-exports the assembler and the `gcn_kernel!` macro, so a user
-//! depends on this one crate.
+//! ## 5. From the command line
+//!
+//! `gcnrun` (this crate's `cli` feature: `cargo install --path gcn-runtime
+//! --features cli`) runs a kernel of a binary or a source file with
+//! arguments given on the command line; see the README.
 
 #![warn(missing_docs)]
 
 pub use gcn_asm;
+
+/// Assembles GCN kernels at compile time: the macro's full documentation
+/// follows (it comes from `gcn-macros`, where the macro is defined; this
+/// crate re-exports it so that the expansion's `::gcn_runtime` paths
+/// resolve).
+///
+/// # Example
+///
+/// A string-literal kernel (form 2) for GCN 1.0, reading its argument at
+/// the dword offset of the `n::value` symbol:
+///
+/// ```
+/// gcn_runtime::gcn_kernel! {
+///     mod n;
+///     r#"
+///     .gallium
+///     .kernel n
+///         .args
+///             .arg value, scalar, 4          # byte 36
+///         .config
+///             .dims x
+///     .text
+///     n:  s_load_dword s2, s[0:1], n::value/4   # GCN 1.0 SMRD: dword offset 9
+///         s_endpgm
+///     "#,
+///     gpu = "pitcairn"
+/// }
+/// // The words llvm-mc gives for `s_load_dword s2, s[0:1], 9` on tahiti.
+/// assert_eq!(&n::CODE[..4], &[0x09, 0x01, 0x01, 0xc0]);
+/// ```
+#[doc(inline)]
 pub use gcn_macros::gcn_kernel;
 
 pub mod exec;

@@ -1,10 +1,12 @@
 //! `gcnasm`: the command-line assembler, with clrxasm-compatible flags.
 //!
 //! ```text
-//! gcnasm [-g DEVICE | -A ARCH] [-b rawcode|gallium] [-o OUT] [-I DIR]... [-D SYM[=VAL]]... [-w] FILE
+//! gcnasm [-g DEVICE | -A ARCH] [-b rawcode|gallium] [-o OUT] [-I DIR]... [-D SYM[=VAL]]...
+//!        [--llvmVersion=N] [--driverVersion=N] [-w] FILE...
 //! ```
 //!
-//! `FILE` may be `-` for standard input. Diagnostics go to standard error as
+//! Several files are read one after the other as one source (clrxasm
+//! concatenates them too); a `FILE` may be `-` for standard input. Diagnostics go to standard error as
 //! `FILE:LINE:COL: error: MESSAGE`; the exit status is 1 when there is any
 //! error, 2 for a usage or I/O problem.
 
@@ -13,8 +15,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, ValueEnum};
-use gcn_asm::syntax::expr::{parse_int_token, IntToken};
-use gcn_asm::{assemble, AssembleOptions};
+use gcn_asm::syntax::assembler::assemble_sources;
+use gcn_asm::syntax::expr::{parse_int_token, scan_symbol, IntToken};
+use gcn_asm::AssembleOptions;
 
 #[path = "common/target.rs"]
 mod target;
@@ -50,12 +53,21 @@ struct Args {
     /// Define a symbol before assembling (`SYM` alone is 0).
     #[arg(short = 'D', long = "defsym", value_name = "SYM[=VAL]")]
     defines: Vec<String>,
+    /// LLVM version (MAJOR*10000+MINOR*100+MICRO, below 40000) of a
+    /// Gallium binary until the source says `.llvm_version`.
+    #[arg(long = "llvmVersion", value_name = "N")]
+    llvm_version: Option<u32>,
+    /// Mesa version (MAJOR*10000+MINOR*100+MICRO) of a Gallium binary
+    /// until the source says `.driver_version`.
+    #[arg(long = "driverVersion", value_name = "N")]
+    driver_version: Option<u32>,
     /// Do not print warnings.
     #[arg(short = 'w', long = "noWarnings")]
     no_warnings: bool,
-    /// The source file (`-` for standard input).
-    #[arg(value_name = "FILE")]
-    file: PathBuf,
+    /// The source files, read one after the other as one source (`-` for
+    /// standard input).
+    #[arg(value_name = "FILE", required = true)]
+    files: Vec<PathBuf>,
 }
 
 /// A `-D` value: an integer literal as the assembler reads it (decimal,
@@ -91,8 +103,17 @@ fn main() -> ExitCode {
             _ => gcn_asm::syntax::assembler::BinaryFormat::RawCode,
         },
         include_dirs: args.include.clone(),
+        llvm_version: args.llvm_version.unwrap_or(0),
+        driver_version: args.driver_version.unwrap_or(0),
         ..AssembleOptions::default()
     };
+    if options.llvm_version >= gcn_asm::gallium::config::LLVM_4_0 {
+        return usage_error(format!(
+            "--llvmVersion={}: LLVM 4.0 and later use the AMDHSA Gallium format, which is \
+             not supported (use a version below 40000)",
+            options.llvm_version
+        ));
+    }
     match args.target.selected() {
         Ok(Selected::Device(d)) => options.device = Some(d),
         Ok(Selected::Arch(v)) => options.version = Some(v),
@@ -107,34 +128,59 @@ fn main() -> ExitCode {
             },
             None => (define.as_str(), 0),
         };
+        let name = name.trim();
+        if scan_symbol(name.as_bytes(), 0) != Some(name.len()) {
+            let why = if name.is_empty() {
+                "no symbol name".to_string()
+            } else {
+                format!("`{name}` is not a symbol name")
+            };
+            return usage_error(format!("bad -D {define}: {why} (use -D SYM[=VAL])"));
+        }
         options.defines.push((name.to_string(), value));
     }
-    let source = if args.file.as_os_str() == "-" {
-        options.file_name = "<stdin>".into();
-        let mut text = String::new();
-        if let Err(e) = std::io::stdin().read_to_string(&mut text) {
-            return usage_error(format!("cannot read standard input: {e}"));
-        }
-        text
-    } else {
-        options.file_name = args.file.display().to_string();
-        match std::fs::read(&args.file) {
-            // Assembly is ASCII; stray invalid bytes (in comments, say)
-            // are replaced rather than refused.
-            Ok(bytes) => String::from_utf8(bytes)
-                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
-            Err(e) => return usage_error(format!("cannot read {}: {e}", args.file.display())),
-        }
-    };
-    if let Some(dir) = args.file.parent().filter(|d| !d.as_os_str().is_empty()) {
-        if args.file.as_os_str() != "-" {
-            options.include_dirs.insert(0, dir.to_path_buf());
+    let mut sources = Vec::with_capacity(args.files.len());
+    let mut read_stdin = false;
+    let mut source_dirs = 0;
+    for file in &args.files {
+        if file.as_os_str() == "-" {
+            if read_stdin {
+                return usage_error("standard input (`-`) given twice".into());
+            }
+            read_stdin = true;
+            let mut text = String::new();
+            if let Err(e) = std::io::stdin().read_to_string(&mut text) {
+                return usage_error(format!("cannot read standard input: {e}"));
+            }
+            sources.push(("<stdin>".to_string(), text));
+        } else {
+            let text = match std::fs::read(file) {
+                // Assembly is ASCII; stray invalid bytes (in comments, say)
+                // are replaced rather than refused.
+                Ok(bytes) => String::from_utf8(bytes)
+                    .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+                Err(e) => return usage_error(format!("cannot read {}: {e}", file.display())),
+            };
+            sources.push((file.display().to_string(), text));
+            // `.include`/`.incbin` look next to the sources too.
+            if let Some(dir) = file.parent().filter(|d| !d.as_os_str().is_empty()) {
+                if !options.include_dirs[..source_dirs].iter().any(|d| d == dir) {
+                    options.include_dirs.insert(source_dirs, dir.to_path_buf());
+                    source_dirs += 1;
+                }
+            }
         }
     }
+    // Messages that concern the whole assembly name the first file.
+    options.file_name = sources[0].0.clone();
+    let sources: Vec<(&str, &str)> = sources
+        .iter()
+        .map(|(name, text)| (name.as_str(), text.as_str()))
+        .collect();
 
     let stderr = std::io::stderr();
     let mut err = stderr.lock();
-    let assembly = match assemble(&source, &options) {
+    let assembly = match assemble_sources(&sources, &options) {
         Ok(a) => a,
         Err(diagnostics) => {
             for d in &diagnostics.0 {

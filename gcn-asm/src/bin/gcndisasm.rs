@@ -83,7 +83,20 @@ fn main() -> ExitCode {
         let listing = disassemble(&words, target.version());
         format!("{}\n.rawcode\n.text\n{listing}", target.directive())
     } else {
-        match gcn_asm::gallium::read(&bytes).and_then(|binary| listing(&binary, target)) {
+        let binary = match gcn_asm::gallium::read(&bytes) {
+            Ok(binary) => binary,
+            Err(e) => {
+                let file = args.file.display();
+                eprintln!("{file}: error: {e}");
+                // The usual cause: raw code given without -r.
+                eprintln!(
+                    "{file}: note: without -r the input must be a GalliumCompute binary; \
+                     if it is raw code (the bytes of .text), use `gcndisasm -r`"
+                );
+                return ExitCode::from(1);
+            }
+        };
+        match listing(&binary, target) {
             Ok(text) => text,
             Err(e) => {
                 eprintln!("{}: error: {e}", args.file.display());

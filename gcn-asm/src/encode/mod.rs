@@ -127,10 +127,16 @@ pub fn assemble_instruction(
             format!("unknown instruction `{mnemonic}`"),
         ));
     }
-    let lower = &mut buffer[..mnemonic.len()];
-    lower.copy_from_slice(mnemonic.as_bytes());
-    lower.make_ascii_lowercase();
-    let lower = std::str::from_utf8(lower).unwrap_or("");
+    // Mnemonics are nearly always written in lower case already: copy
+    // (and re-validate) only the others.
+    let lower = if mnemonic.bytes().any(|b| b.is_ascii_uppercase()) {
+        let lower = &mut buffer[..mnemonic.len()];
+        lower.copy_from_slice(mnemonic.as_bytes());
+        lower.make_ascii_lowercase();
+        std::str::from_utf8(lower).unwrap_or("")
+    } else {
+        mnemonic
+    };
     let (rows, forced) = find_rows(lower);
     if rows.is_empty() {
         return Err(OperandError::new(

@@ -497,10 +497,15 @@ fn builtin_register(
     if name.len() > buffer.len() {
         return Ok(None);
     }
-    let lower = &mut buffer[..name.len()];
-    lower.copy_from_slice(name.as_bytes());
-    lower.make_ascii_lowercase();
-    let lower = std::str::from_utf8(lower).unwrap_or("");
+    // Copy (and re-validate) only names that are not lower case already.
+    let lower = if bytes.iter().any(u8::is_ascii_uppercase) {
+        let lower = &mut buffer[..name.len()];
+        lower.copy_from_slice(bytes);
+        lower.make_ascii_lowercase();
+        std::str::from_utf8(lower).unwrap_or("")
+    } else {
+        name
+    };
     let mut probe = *cur;
     probe.skip_spaces();
     if probe.peek() == Some(b'[') {

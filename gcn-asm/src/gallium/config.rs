@@ -16,6 +16,9 @@ pub const MAX_USER_DATA: u32 = 16;
 /// First LLVM version (major*10000 + minor*100 + micro) whose binaries
 /// carry 5 proginfo entries per kernel.
 pub const LLVM_3_9: u32 = 30900;
+/// First LLVM version whose Gallium binaries are in the AMDHSA format,
+/// which is not supported.
+pub const LLVM_4_0: u32 = 40000;
 
 /// Most SGPRs a kernel can allocate on `version`, extra registers (VCC,
 /// FLAT_SCRATCH, XNACK_MASK) included.

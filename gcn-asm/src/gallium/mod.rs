@@ -195,6 +195,70 @@ pub struct KernelArg {
     pub semantic: ArgSemantic,
 }
 
+/// Where the arguments start in the kernel input buffer: after the 9 dwords
+/// of the dispatch header (work-group counts, global sizes, local sizes).
+pub const ARGS_START: u64 = 36;
+
+impl KernelArg {
+    /// How many values the dispatcher writes for the argument, each
+    /// extended to the target size and aligned (Clover): 3 for `gridoffset`
+    /// and `imgsize`, 2 for `imgformat`, none for a sampler (samplers are
+    /// passed out of band), 1 otherwise.
+    pub fn value_count(&self) -> u32 {
+        match self.semantic {
+            ArgSemantic::General if self.ty == ArgType::Sampler => 0,
+            ArgSemantic::General | ArgSemantic::GridDimension => 1,
+            ArgSemantic::GridOffset | ArgSemantic::ImageSize => 3,
+            ArgSemantic::ImageFormat => 2,
+        }
+    }
+
+    /// Where the next value of the argument goes, counted from
+    /// [`ARGS_START`], when `end` bytes of arguments precede it: `end`
+    /// rounded up to the target alignment. The alignment is relative to
+    /// byte 36, not to the buffer: Clover lays the arguments out alone and
+    /// the driver prepends the header.
+    pub fn value_offset(&self, end: u64) -> u64 {
+        end.next_multiple_of(u64::from(self.target_align.max(1)))
+    }
+}
+
+/// The byte offset in the kernel input buffer (header included, so what an
+/// `s_load_*` from `s[0:1]` takes on GCN 1.2 and later; divide by 4 for
+/// the dword offsets of GCN 1.0/1.1's SMRD) of each argument's first value,
+/// `None` for an argument with no value (a sampler). This is the layout
+/// the runtime writes.
+///
+/// ```
+/// use gcn_asm::gallium::{arg_offsets, ArgSemantic, ArgType, KernelArg};
+///
+/// let arg = |size, semantic| KernelArg {
+///     ty: ArgType::Scalar,
+///     size,
+///     target_size: size,
+///     target_align: size,
+///     sign_extended: false,
+///     semantic,
+/// };
+/// // A 4-byte scalar, then an 8-byte one: aligned to 8 relative to byte 36.
+/// let args = [arg(4, ArgSemantic::General), arg(8, ArgSemantic::General)];
+/// assert_eq!(arg_offsets(&args), [Some(36), Some(44)]);
+/// ```
+pub fn arg_offsets(args: &[KernelArg]) -> Vec<Option<u64>> {
+    let mut end = 0;
+    args.iter()
+        .map(|arg| {
+            let mut first = None;
+            for _ in 0..arg.value_count() {
+                let at = arg.value_offset(end);
+                first.get_or_insert(ARGS_START + at);
+                end = at + u64::from(arg.target_size);
+            }
+            first
+        })
+        .collect()
+}
+
 /// One `.AMDGPU.config` pair: a register address and its value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ProgInfoEntry {

@@ -80,6 +80,14 @@ pub struct AssembleOptions {
     pub format: BinaryFormat,
     /// 64-bit binary until the source says otherwise (`.32bit`/`.64bit`).
     pub is_64bit: bool,
+    /// LLVM version (`MAJOR*10000+MINOR*100+MICRO`, e.g. 30900) until the source sets
+    /// one with `.llvm_version`; 0 when not given. clrxasm's
+    /// `--llvmVersion`. 40000 and later is an error (the AMDHSA Gallium
+    /// format is not supported).
+    pub llvm_version: u32,
+    /// Mesa version (`MAJOR*10000+MINOR*100+MICRO`, e.g. 170000) until the source sets one with
+    /// `.driver_version`; 0 when not given. clrxasm's `--driverVersion`.
+    pub driver_version: u32,
 }
 
 impl Default for AssembleOptions {
@@ -93,6 +101,8 @@ impl Default for AssembleOptions {
             warnings: true,
             format: BinaryFormat::Gallium,
             is_64bit: false,
+            llvm_version: 0,
+            driver_version: 0,
         }
     }
 }
@@ -159,12 +169,68 @@ impl Assembly {
 /// Assembles `source`. On failure, every diagnostic found is returned (at
 /// least one error).
 pub fn assemble(source: &str, options: &AssembleOptions) -> Result<Assembly, Diagnostics> {
+    assemble_sources(&[(options.file_name.as_str(), source)], options)
+}
+
+/// Assembles several sources as one, read one after the other, as clrxasm
+/// does with several input files: `(file name, text)` pairs, the names
+/// used in diagnostics and for `.include`s relative to each file
+/// (`options.file_name` is not used). A block (`.if`, `.macro`, `.rept`)
+/// may start in one source and end in a later one, as with concatenated
+/// text; positions stay those of each file.
+///
+/// ```
+/// use gcn_asm::syntax::assembler::{assemble_sources, AssembleOptions};
+///
+/// let sources = [("defs.s", ".set N, 3\n"), ("main.s", "s_mov_b32 s0, N\n")];
+/// let out = assemble_sources(&sources, &AssembleOptions::default()).unwrap();
+/// assert_eq!(out.text(), &[0x83, 0x03, 0x80, 0xbe]);
+/// ```
+pub fn assemble_sources(
+    sources: &[(&str, &str)],
+    options: &AssembleOptions,
+) -> Result<Assembly, Diagnostics> {
     let mut asm = Assembler::new(options);
+    let total: usize = sources.iter().map(|(_, text)| text.len()).sum();
     // Code is roughly a quarter of the source size at most (a 30-40 byte
     // line makes 4-8 bytes): reserving it avoids regrowing `.text`.
-    asm.sections[0].data.reserve(source.len() / 4);
-    asm.run_main(source);
+    asm.sections[0].data.reserve(total / 4);
+    if options.llvm_version >= crate::gallium::config::LLVM_4_0 {
+        let file = sources.first().map_or(options.file_name.as_str(), |s| s.0);
+        asm.diag_at(
+            SourcePos::new(file, 1, 1),
+            format!(
+                "LLVM version {} given in the options: LLVM 4.0 and later use the AMDHSA \
+                 Gallium format, which is not supported (use a version below 40000)",
+                options.llvm_version
+            ),
+            true,
+        );
+        return asm.finish();
+    }
+    // Later sources wait, last first, until the main one ends.
+    asm.pending_sources = sources
+        .iter()
+        .skip(1)
+        .rev()
+        .map(|&(name, text)| (Arc::from(name), Rc::from(text)))
+        .collect();
+    let (name, text) = sources
+        .first()
+        .copied()
+        .unwrap_or((options.file_name.as_str(), ""));
+    asm.run_source(name, Rc::from(text));
     asm.finish()
+}
+
+/// The directory `.include` searches first for a source named `file`
+/// (none for `<stdin>` and other pseudo-names).
+fn source_dir(file: &str) -> Option<PathBuf> {
+    if file.starts_with('<') {
+        None
+    } else {
+        std::path::Path::new(file).parent().map(|p| p.to_path_buf())
+    }
 }
 
 /// What kind of source a frame reads.
@@ -262,6 +328,8 @@ pub(crate) struct Assembler<'o> {
     pub printed: Vec<String>,
     /// Files read by `.include`/`.incbin`.
     pub files_read: Vec<PathBuf>,
+    /// Main sources still to read after the current one (the last first).
+    pending_sources: Vec<(Arc<str>, Rc<str>)>,
     /// Kernels, their descriptions and register usage (Gallium format).
     pub(crate) gallium: super::gallium::GalliumState,
 }
@@ -316,8 +384,11 @@ impl<'o> Assembler<'o> {
             expanded_lines: 0,
             printed: Vec::new(),
             files_read: Vec::new(),
+            pending_sources: Vec::new(),
             gallium: Default::default(),
         };
+        asm.gallium
+            .set_versions(opts.llvm_version, opts.driver_version);
         for (name, value) in &opts.defines {
             let id = asm.syms.definition_target(name);
             asm.syms.get_mut(id).state = SymState::Known(Value::absolute(*value));
@@ -325,17 +396,19 @@ impl<'o> Assembler<'o> {
         asm
     }
 
+    #[cfg(test)]
     pub(crate) fn run_main(&mut self, source: &str) {
-        let file: Arc<str> = self.opts.file_name.as_str().into();
-        let dir = if file.starts_with('<') {
-            None
-        } else {
-            std::path::Path::new(&*file)
-                .parent()
-                .map(|p| p.to_path_buf())
-        };
+        self.run_source(&self.opts.file_name.clone(), Rc::from(source));
+    }
+
+    /// Reads the main source `source`, named `file` (then any pending
+    /// ones).
+    fn run_source(&mut self, file: &str, source: Rc<str>) {
+        let file: Arc<str> = file.into();
+        let dir = source_dir(&file);
+        self.line_file = file.clone();
         self.frames.push(Frame {
-            text: Rc::from(source),
+            text: source,
             pos: 0,
             line: 0,
             file,
@@ -390,6 +463,18 @@ impl<'o> Assembler<'o> {
         let Some(frame) = self.frames.last_mut() else {
             return;
         };
+        if level == 1 && matches!(frame.kind, FrameKind::File) {
+            // The next main source continues the text: open blocks carry
+            // over, as in clrxasm's concatenation of its input files.
+            if let Some((file, text)) = self.pending_sources.pop() {
+                frame.dir = source_dir(&file);
+                frame.file = file;
+                frame.text = text;
+                frame.pos = 0;
+                frame.line = 0;
+                return;
+            }
+        }
         if matches!(frame.kind, FrameKind::Remainder) {
             self.frames.pop();
             if let Some(c) = &mut self.collect {
@@ -442,6 +527,14 @@ impl<'o> Assembler<'o> {
     }
 
     fn process_line(&mut self, line: &str) {
+        // A line without `;`, quotes or backslashes is one statement: no
+        // second scan for separators.
+        if !self.reader.separators {
+            if !self.stop {
+                self.statement(line, 0, line.len());
+            }
+            return;
+        }
         let mut pos = 0;
         while let Some((s, e)) = next_statement(line, &mut pos) {
             if self.stop {
@@ -678,6 +771,8 @@ impl<'o> Assembler<'o> {
         }
         let active = self.conds_active();
         let mut p = skip_spaces(bytes, s);
+        // The name scanned while looking for a label, when it is not one.
+        let mut scanned = None;
         // Labels, several per statement.
         loop {
             if p >= e {
@@ -710,11 +805,12 @@ impl<'o> Assembler<'o> {
                     p = skip_spaces(bytes, r + 1);
                     continue;
                 }
+                scanned = Some(end);
             }
             break;
         }
         let name_start = p;
-        let Some(name_end) = scan_symbol(bytes, p) else {
+        let Some(name_end) = scanned.or_else(|| scan_symbol(bytes, p)) else {
             if active {
                 self.error(p, "expected a statement");
             }

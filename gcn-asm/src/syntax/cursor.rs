@@ -11,14 +11,37 @@ pub struct Cursor<'a> {
     pos: usize,
 }
 
+/// Class bits of each byte for symbol scanning: one table load per byte
+/// instead of a chain of range tests (symbol names are the most scanned
+/// thing in a source).
+static SYMBOL_CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        let start = c.is_ascii_alphabetic() || c == b'_' || c == b'.' || c == b'$';
+        if start {
+            t[b] = SYMBOL_START | SYMBOL_CHAR;
+        } else if c.is_ascii_digit() {
+            t[b] = SYMBOL_CHAR;
+        }
+        b += 1;
+    }
+    t
+};
+const SYMBOL_START: u8 = 1;
+const SYMBOL_CHAR: u8 = 2;
+
 /// True for bytes that may start a symbol name (`[A-Za-z_.$]`).
+#[inline]
 pub fn is_symbol_start(b: u8) -> bool {
-    b.is_ascii_alphabetic() || b == b'_' || b == b'.' || b == b'$'
+    SYMBOL_CLASS[b as usize] & SYMBOL_START != 0
 }
 
 /// True for bytes that may continue a symbol name (`[A-Za-z0-9_.$]`).
+#[inline]
 pub fn is_symbol_char(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || b == b'$'
+    SYMBOL_CLASS[b as usize] & SYMBOL_CHAR != 0
 }
 
 impl<'a> Cursor<'a> {
@@ -115,10 +138,13 @@ impl<'a> Cursor<'a> {
         let bytes = self.text.as_bytes();
         let start = self.pos;
         if start < bytes.len() && is_symbol_start(bytes[start]) {
-            let mut end = start + 1;
-            while end < bytes.len() && is_symbol_char(bytes[end]) {
-                end += 1;
-            }
+            let rest = &bytes[start + 1..];
+            let end = start
+                + 1
+                + rest
+                    .iter()
+                    .position(|&b| !is_symbol_char(b))
+                    .unwrap_or(rest.len());
             self.pos = end;
             Some((&self.text[start..end], start))
         } else {

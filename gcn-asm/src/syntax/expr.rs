@@ -150,10 +150,13 @@ pub fn scan_symbol(bytes: &[u8], pos: usize) -> Option<usize> {
         if !bytes.get(i).is_some_and(|&b| is_symbol_start(b)) {
             return None;
         }
-        i += 1;
-        while bytes.get(i).is_some_and(|&b| is_symbol_char(b)) {
-            i += 1;
-        }
+        // The rest of the name: one table test per byte.
+        i += 1 + bytes
+            .get(i + 1..)
+            .unwrap_or(&[])
+            .iter()
+            .position(|&b| !is_symbol_char(b))
+            .unwrap_or(bytes.len().saturating_sub(i + 1));
         if bytes.get(i) == Some(&b':')
             && bytes.get(i + 1) == Some(&b':')
             && bytes.get(i + 2).is_some_and(|&b| is_symbol_start(b))

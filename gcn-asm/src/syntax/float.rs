@@ -114,6 +114,14 @@ pub fn parse_float_literal(text: &str) -> Option<(FloatLiteral, usize)> {
         }
         _ => false,
     };
+    // Most operands are registers or names: reject them before the digit
+    // scanners (this runs for every source operand).
+    if !bytes
+        .get(i)
+        .is_some_and(|&b| b.is_ascii_digit() || b == b'.')
+    {
+        return None;
+    }
     let body_start = i;
     let (mut lit, len) = if bytes.len() > i + 1 && bytes[i] == b'0' && (bytes[i + 1] | 0x20) == b'x'
     {

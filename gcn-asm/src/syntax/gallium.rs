@@ -22,22 +22,18 @@ use crate::arch::GcnVersion;
 use crate::diag::SourcePos;
 use crate::encode::context::{SectionId, Value};
 use crate::gallium::config::{
-    max_sgprs, prog_info, Dims, KernelConfig, RegisterUsage, LLVM_3_9, MAX_LOCAL_SIZE,
+    max_sgprs, prog_info, Dims, KernelConfig, RegisterUsage, LLVM_3_9, LLVM_4_0, MAX_LOCAL_SIZE,
     MAX_USER_DATA, MAX_VGPRS,
 };
 use crate::gallium::{
-    ArgDecl, ArgSemantic, ArgType, GalliumBinary, Kernel, KernelArg, KernelDecl, ProgInfoEntry,
-    ScratchRelocation,
+    arg_offsets, ArgDecl, ArgSemantic, ArgType, GalliumBinary, Kernel, KernelArg, KernelDecl,
+    ProgInfoEntry, ScratchRelocation,
 };
 
 use super::assembler::{skip_spaces, Assembler, BinaryFormat};
 use super::expr::{resolve_symbol, scan_symbol};
 use super::sections::CurrentSection;
 use super::symbols::{SymKind, SymState};
-
-/// LLVM version from which Clover uses the AMDHSA Gallium format, which this
-/// assembler does not write.
-const LLVM_4_0: u32 = 40000;
 
 /// Which block of a kernel's description is open.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -118,6 +114,13 @@ impl GalliumState {
             self.regions
                 .push((name.to_string(), RegisterUsage::default()));
         }
+    }
+
+    /// The LLVM and Mesa versions given in the options, until the source
+    /// sets its own.
+    pub fn set_versions(&mut self, llvm_version: u32, driver_version: u32) {
+        self.llvm_version = llvm_version;
+        self.driver_version = driver_version;
     }
 
     fn find(&self, name: &str) -> Option<usize> {
@@ -605,11 +608,25 @@ impl Assembler<'_> {
             sign_extended,
             semantic,
         });
+        // A named argument's byte offset in the kernel input buffer is the
+        // symbol `KERNEL::NAME`: in a scope of its own, so it cannot clash
+        // with a label or another kernel's argument.
+        let offset = arg_offsets(&kernel.args).last().copied().flatten();
+        let symbol = match (&name, offset) {
+            (Some((arg, at)), Some(offset)) => {
+                Some((format!("::{}::{arg}", kernel.name), *at, offset))
+            }
+            _ => None,
+        };
         kernel.arg_decls.push(ArgDecl {
             name: name.map(|n| n.0),
             pos,
             declaration: text[start..].trim().to_string(),
         });
+        if let Some((symbol, at, offset)) = symbol {
+            let value = Value::absolute(offset as i64);
+            self.define_symbol(&symbol, at, SymState::Known(value), SymKind::Once);
+        }
     }
 
     /// `.kcode [+|[-|+]KERNEL, …]`: code that belongs to the given kernels.

@@ -12,6 +12,7 @@ static LINE_SPECIAL: [bool; 256] = {
     t[b'\\' as usize] = true;
     t[b'"' as usize] = true;
     t[b'\'' as usize] = true;
+    t[b';' as usize] = true;
     t
 };
 
@@ -48,6 +49,9 @@ pub struct LineReader {
     pub buf: String,
     /// Start of each physical piece of `buf`.
     pub segments: Vec<Segment>,
+    /// False when `buf` has no `;`, quote or backslash: it is one
+    /// statement, and [`next_statement`] need not scan it.
+    pub separators: bool,
 }
 
 impl LineReader {
@@ -57,6 +61,7 @@ impl LineReader {
     pub fn read(&mut self, text: &str, pos: &mut usize, line: &mut u32) -> bool {
         self.buf.clear();
         self.segments.clear();
+        self.separators = false;
         let bytes = text.as_bytes();
         let mut i = *pos;
         if i >= bytes.len() {
@@ -93,10 +98,12 @@ impl LineReader {
                 continue;
             }
             if !LINE_SPECIAL[b as usize] {
-                i += 1;
-                while i < bytes.len() && !LINE_SPECIAL[bytes[i] as usize] {
-                    i += 1;
-                }
+                // Up to the next byte that needs attention, as a slice
+                // search (no bounds check per byte).
+                i += bytes[i..]
+                    .iter()
+                    .position(|&b| LINE_SPECIAL[b as usize])
+                    .unwrap_or(bytes.len() - i);
                 continue;
             }
             match b {
@@ -110,6 +117,7 @@ impl LineReader {
                     break;
                 }
                 b'\\' => {
+                    self.separators = true;
                     let next = bytes.get(i + 1).copied();
                     if next == Some(b'\n')
                         || (next == Some(b'\r') && bytes.get(i + 2) == Some(&b'\n'))
@@ -148,10 +156,16 @@ impl LineReader {
                     in_block_comment = true;
                 }
                 b'"' => {
+                    self.separators = true;
                     i = skip_quoted(bytes, i, b'"');
                 }
                 b'\'' => {
+                    self.separators = true;
                     i = skip_char_literal(bytes, i);
+                }
+                b';' => {
+                    self.separators = true;
+                    i += 1;
                 }
                 _ => i += 1,
             }
