@@ -52,6 +52,7 @@
 pub use gcn_asm;
 pub use gcn_macros::gcn_kernel;
 
+pub mod descriptor;
 pub mod exec;
 pub mod format;
 pub mod kernel;
