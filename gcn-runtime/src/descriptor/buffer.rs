@@ -405,7 +405,10 @@ impl BufferResource {
     /// A `Display` form naming the fields as `version` defines them (GCN
     /// 1.4: USER_VM_ENABLE/USER_VM_MODE instead of ELEMSIZE).
     pub fn display(&self, version: GcnVersion) -> impl fmt::Display + '_ {
-        Shown { v: self, version: Some(version) }
+        Shown {
+            v: self,
+            version: Some(version),
+        }
     }
 }
 
@@ -503,7 +506,8 @@ pub struct BufferResourceBuilder {
 impl BufferResourceBuilder {
     fn check(&mut self, field: &'static str, value: u64, max: u64) -> bool {
         if value > max {
-            self.error.get_or_insert(ResourceError::OutOfRange { field, value, max });
+            self.error
+                .get_or_insert(ResourceError::OutOfRange { field, value, max });
             false
         } else {
             true
@@ -550,7 +554,8 @@ impl BufferResourceBuilder {
     /// DATAFORMAT and NUMFORMAT (buffer codes: 0–15 and 0–7).
     pub fn format(mut self, data: DataFormat, num: NumFormat) -> Self {
         if !data.is_buffer_code() {
-            self.error.get_or_insert(ResourceError::ImageDataFormat(data));
+            self.error
+                .get_or_insert(ResourceError::ImageDataFormat(data));
         } else if num.code() > 7 {
             self.error.get_or_insert(ResourceError::ImageNumFormat(num));
         } else {

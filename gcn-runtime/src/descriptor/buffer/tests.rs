@@ -24,7 +24,8 @@ fn every_field_lands_on_its_seed_bits() {
     // word3: X=7, Y=0<<3, Z=1<<6, W=4<<9, NUMFORMAT 6<<12, DATAFORMAT
     // 9<<15, ELEMSIZE 3<<19, INDEXSTRIDE 2<<21, TID bit 23, hash bit 25,
     // heap bit 26.
-    let w3 = 7 | 1 << 6 | 4 << 9 | 6 << 12 | 9 << 15 | 3 << 19 | 2 << 21 | 1 << 23 | 1 << 25 | 1 << 26;
+    let w3 =
+        7 | 1 << 6 | 4 << 9 | 6 << 12 | 9 << 15 | 3 << 19 | 2 << 21 | 1 << 23 | 1 << 25 | 1 << 26;
     assert_eq!(w3, 0x06dc_e847);
     let words = [0x1234_5678, 0xffff_abcd, 0xdead_beef, w3];
     assert_eq!(v.to_words(), words);
@@ -58,7 +59,10 @@ fn out_of_range_fields_are_errors() {
     );
     assert!(e.to_string().contains("BASE"));
     assert!(BufferResource::builder().stride(0x4000).build().is_err());
-    assert!(BufferResource::builder().num_records(1 << 32).build().is_err());
+    assert!(BufferResource::builder()
+        .num_records(1 << 32)
+        .build()
+        .is_err());
     assert!(BufferResource::builder().resource_type(4).build().is_err());
     assert!(BufferResource::builder().unnamed_bits(1).build().is_err());
     assert_eq!(
