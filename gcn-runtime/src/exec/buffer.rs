@@ -54,9 +54,12 @@ use super::lds::{
     narrow_store, narrow_value, pair, store_size, store_value, uses_b, vm_atomic_code, write_pair,
 };
 use super::vector::{lanes_u64, write_vgpr, Lanes};
+use crate::descriptor::BufferResource;
+use crate::format::{from_d16, to_d16, Codec, DataFormat, DstSel, NumFormat};
 use super::{h, Env, Fault, Handler, Op, Src, Step, Wave, WAVE_SIZE};
 
-/// The fields of a buffer resource the addressing uses.
+/// The fields of a buffer resource the addressing uses, decoded by
+/// [`BufferResource::from_words`] (the one place that knows the bits).
 #[derive(Debug, Clone, Copy)]
 struct Resource {
     base: u64,
@@ -66,24 +69,27 @@ struct Resource {
     elem_size: u32,
     index_stride: u32,
     add_tid: bool,
+    /// The whole descriptor, for the format fields.
+    desc: BufferResource,
 }
 
 impl Resource {
-    fn read(w: &Wave, src: Src) -> Resource {
+    fn read(w: &Wave, src: Src, version: GcnVersion) -> Resource {
         let r = match src {
             Src::Sgpr(r) => usize::from(r),
             _ => 0,
         };
         let word = |i: usize| w.sgpr[(r + i) & 127];
-        let (w0, w1, w2, w3) = (word(0), word(1), word(2), word(3));
+        let desc = BufferResource::from_words([word(0), word(1), word(2), word(3)]);
         Resource {
-            base: u64::from(w0) | (u64::from(w1 & 0xffff) << 32),
-            stride: (w1 >> 16) & 0x3fff,
-            num_records: w2,
-            swizzle: w1 >> 31 != 0,
-            elem_size: 2 << ((w3 >> 19) & 3),
-            index_stride: 8 << ((w3 >> 21) & 3),
-            add_tid: (w3 >> 23) & 1 != 0,
+            base: desc.base(),
+            stride: desc.stride(),
+            num_records: desc.num_records(),
+            swizzle: desc.swizzle_enable(),
+            elem_size: desc.element_size_bytes(version),
+            index_stride: desc.index_stride().records(),
+            add_tid: desc.tid_enable(),
+            desc,
         }
     }
 }
@@ -101,11 +107,18 @@ struct Addressing {
 }
 
 impl Addressing {
-    fn new(w: &Wave, op: &Op, vaddr: Src, srsrc: Src, soffset: Src) -> Addressing {
+    fn new(
+        w: &Wave,
+        op: &Op,
+        version: GcnVersion,
+        vaddr: Src,
+        srsrc: Src,
+        soffset: Src,
+    ) -> Addressing {
         let m = &op.instr.mods.mem;
         let f = m.flags;
         let (offen, idxen) = (f.contains(MemFlags::OFFEN), f.contains(MemFlags::IDXEN));
-        let res = Resource::read(w, srsrc);
+        let res = Resource::read(w, srsrc, version);
         let soffset = w.read_s32(soffset);
         let inst = m.offset as u32 & 0xfff;
         let vgpr = |k: usize| {
@@ -146,8 +159,8 @@ impl Addressing {
     }
 
     /// The addressing of a row `vdata vaddr srsrc soffset`.
-    fn of(w: &Wave, op: &Op) -> Addressing {
-        Addressing::new(w, op, op.src(1), op.src(2), op.src(3))
+    fn of(w: &Wave, op: &Op, version: GcnVersion) -> Addressing {
+        Addressing::new(w, op, version, op.src(1), op.src(2), op.src(3))
     }
 
     /// The device address of the bytes `extra` past the lane's AOFFSET, or
@@ -214,7 +227,7 @@ fn lds_address(w: &Wave, op: &Op, lane: usize) -> u32 {
 
 /// A load of `size` bytes with `lds`: the zero-extended value goes to LDS.
 fn load_to_lds(w: &mut Wave, op: &Op, env: &mut Env<'_>, size: u32) -> Result<Step, Fault> {
-    let ad = Addressing::of(w, op);
+    let ad = Addressing::of(w, op, env.version);
     let exec = w.exec();
     for lane in 0..WAVE_SIZE {
         if active(exec, lane) {
@@ -232,7 +245,24 @@ fn load_to_lds(w: &mut Wave, op: &Op, env: &mut Env<'_>, size: u32) -> Result<St
     Ok(Step::Next)
 }
 
-/// `buffer_load_dword`, `_dwordx2/x3/x4`.
+/// The addresses of the bytes `extra` past each active lane's AOFFSET,
+/// aligned down to `align`, and the mask of the lanes in range.
+#[inline]
+fn lane_addresses(ad: &Addressing, exec: u64, extra: u32, align: u64) -> ([u64; WAVE_SIZE], u64) {
+    let mut addrs = [0u64; WAVE_SIZE];
+    let mut mask = 0u64;
+    for (lane, a) in addrs.iter_mut().enumerate() {
+        if active(exec, lane) {
+            if let Some(x) = ad.at(lane, extra) {
+                *a = x & !(align - 1);
+                mask |= 1 << lane;
+            }
+        }
+    }
+    (addrs, mask)
+}
+
+/// `buffer_load_dword`, `_dwordx2/x3/x4`: one gather per dword.
 fn load_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fault> {
     if op.instr.mods.mem.flags.contains(MemFlags::LDS) {
         if N == 1 {
@@ -240,24 +270,17 @@ fn load_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Resu
         }
         return Err(unsupported_flag(op, "lds"));
     }
-    let ad = Addressing::of(w, op);
+    let ad = Addressing::of(w, op, env.version);
     let exec = w.exec();
-    let mut out = [[0u32; WAVE_SIZE]; N];
-    for lane in 0..WAVE_SIZE {
-        if active(exec, lane) {
-            for (k, o) in out.iter_mut().enumerate() {
-                if let Some(a) = ad.at(lane, 4 * k as u32) {
-                    o[lane] = env
-                        .mem
-                        .read_u32(a & !3)
-                        .map_err(|m| Fault::memory(m, lane))?;
-                }
-            }
-        }
-    }
     let dst = usize::from(op.reg(0));
-    for (k, o) in out.iter().enumerate() {
-        write_vgpr(w, dst + k, o, exec);
+    for k in 0..N {
+        let (addrs, mask) = lane_addresses(&ad, exec, 4 * k as u32, 4);
+        // Out-of-range lanes read 0.
+        let mut out = [0u32; WAVE_SIZE];
+        env.mem
+            .gather_u32(&addrs, mask, &mut out)
+            .map_err(|(lane, m)| Fault::memory(m, lane))?;
+        write_vgpr(w, dst + k, &out, exec);
     }
     tfe_zero(w, op, dst, N, exec);
     Ok(Step::Next)
@@ -272,7 +295,7 @@ fn load_narrow<const MODE: u8>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Resu
         }
         return Err(unsupported_flag(op, "lds"));
     }
-    let ad = Addressing::of(w, op);
+    let ad = Addressing::of(w, op, env.version);
     let exec = w.exec();
     let dst = usize::from(op.reg(0));
     let old = w.vgpr[dst];
@@ -294,24 +317,20 @@ fn load_narrow<const MODE: u8>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Resu
     Ok(Step::Next)
 }
 
-/// `buffer_store_dword`, `_dwordx2/x3/x4`.
+/// `buffer_store_dword`, `_dwordx2/x3/x4`: one scatter per dword
+/// (out-of-range dwords are dropped).
 fn store_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fault> {
     if op.instr.mods.mem.flags.contains(MemFlags::LDS) {
         return Err(unsupported_flag(op, "lds"));
     }
-    let ad = Addressing::of(w, op);
+    let ad = Addressing::of(w, op, env.version);
     let exec = w.exec();
     let data = usize::from(op.reg(0));
-    for lane in 0..WAVE_SIZE {
-        if active(exec, lane) {
-            for k in 0..N {
-                if let Some(a) = ad.at(lane, 4 * k as u32) {
-                    env.mem
-                        .write_u32(a & !3, w.vgpr[data + k][lane])
-                        .map_err(|m| Fault::memory(m, lane))?;
-                }
-            }
-        }
+    for k in 0..N {
+        let (addrs, mask) = lane_addresses(&ad, exec, 4 * k as u32, 4);
+        env.mem
+            .scatter_u32(&addrs, mask, &w.vgpr[data + k])
+            .map_err(|(lane, m)| Fault::memory(m, lane))?;
     }
     Ok(Step::Next)
 }
@@ -322,7 +341,7 @@ fn store_narrow<const MODE: u8>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Res
         return Err(unsupported_flag(op, "lds"));
     }
     let size = store_size(MODE);
-    let ad = Addressing::of(w, op);
+    let ad = Addressing::of(w, op, env.version);
     let exec = w.exec();
     let data = w.vgpr[usize::from(op.reg(0))];
     for (lane, &d) in data.iter().enumerate() {
@@ -348,7 +367,7 @@ fn store_lds_dword(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fau
         Some(&Operand::Reg { code, .. }) if code >= 256 => Src::Vgpr(code - 256),
         _ => Src::None,
     };
-    let ad = Addressing::new(w, op, vaddr, op.src(0), op.src(1));
+    let ad = Addressing::new(w, op, env.version, vaddr, op.src(0), op.src(1));
     let exec = w.exec();
     for lane in 0..WAVE_SIZE {
         if active(exec, lane) {
@@ -382,13 +401,10 @@ fn buffer_atomic<const OP: u8, const W64: bool>(
     env: &mut Env<'_>,
 ) -> Result<Step, Fault> {
     let f = op.instr.mods.mem.flags;
-    if f.contains(MemFlags::TFE) {
-        return Err(unsupported_flag(op, "tfe"));
-    }
     if f.contains(MemFlags::LDS) {
         return Err(unsupported_flag(op, "lds"));
     }
-    let ad = Addressing::of(w, op);
+    let ad = Addressing::of(w, op, env.version);
     let exec = w.exec();
     let data = usize::from(op.reg(0));
     let words: usize = if W64 { 2 } else { 1 };
@@ -437,7 +453,350 @@ fn buffer_atomic<const OP: u8, const W64: bool>(
             write_vgpr(w, data, &v, exec);
         }
     }
+    // The `tfe` flag follows all VDATA registers (data and compare value).
+    let regs = words * if uses_b(OP) { 2 } else { 1 };
+    tfe_zero(w, op, data, regs, exec);
     Ok(Step::Next)
+}
+
+/// The d16 kind of a format access (the const parameter of the format
+/// handlers).
+mod d16 {
+    /// 32-bit register components.
+    pub const NONE: u8 = 0;
+    /// 16-bit components: one per register (GCN 1.2) or two (GCN 1.4).
+    pub const LO: u8 = 1;
+    /// GCN 1.4 `_d16_hi_x`: the high half of one register.
+    pub const HI: u8 = 2;
+}
+
+/// What a format access converts with: the codec, the DST_SEL as indices
+/// into `[X, Y, Z, W, 0, one]`, and how the element is read: `units`
+/// pieces of `unit_bytes` (4-byte pieces for elements of 4 bytes and more,
+/// so wide elements are range-checked per dword like the untyped loads),
+/// component `i` lying in piece `comp_unit[i]`.
+struct FormatAccess {
+    codec: Codec,
+    sel: [usize; 4],
+    units: usize,
+    unit_bytes: u32,
+    comp_unit: [usize; 4],
+}
+
+impl FormatAccess {
+    /// The format and DST_SEL per the seed's table: `typed` (MTBUF) takes
+    /// them from the instruction with identity selects, the MUBUF
+    /// `*_format_*` forms from the resource.
+    fn new(op: &Op, res: &Resource, typed: bool) -> Result<FormatAccess, Fault> {
+        let (data, num, sel) = if typed {
+            let m = &op.instr.mods.mem;
+            (
+                DataFormat::from_code(m.dfmt).unwrap_or(DataFormat::Invalid),
+                NumFormat::from_code(m.nfmt).unwrap_or(NumFormat::Reserved8),
+                DstSel::IDENTITY,
+            )
+        } else {
+            (
+                res.desc.data_format(),
+                res.desc.num_format(),
+                res.desc.dst_sel(),
+            )
+        };
+        let codec = Codec::new(data, num).map_err(|e| format_fault(op, &e.to_string()))?;
+        let mut idx = [0usize; 4];
+        for (i, s) in idx.iter_mut().zip(sel) {
+            *i = match s {
+                DstSel::X => 0,
+                DstSel::Y => 1,
+                DstSel::Z => 2,
+                DstSel::W => 3,
+                DstSel::Zero => 4,
+                DstSel::One => 5,
+                DstSel::Reserved2 | DstSel::Reserved3 => {
+                    return Err(format_fault(
+                        op,
+                        &format!("the resource's DST_SEL code {} is not defined", s.code()),
+                    ))
+                }
+            };
+        }
+        let bytes = codec.bytes();
+        let unit_bytes = bytes.min(4);
+        let layout = codec.layout();
+        let comp_unit = std::array::from_fn(|i| {
+            if i < codec.components() {
+                layout.shift(i) as usize / 32
+            } else {
+                0
+            }
+        });
+        Ok(FormatAccess {
+            codec,
+            sel: idx,
+            units: (bytes / unit_bytes) as usize,
+            unit_bytes,
+            comp_unit,
+        })
+    }
+
+    /// `[X, Y, Z, W]` after DST_SEL, from the decoded components.
+    #[inline]
+    fn select(&self, t: [u32; 4]) -> [u32; 4] {
+        let ext = [t[0], t[1], t[2], t[3], 0, self.codec.num.one()];
+        self.sel.map(|i| ext[i])
+    }
+}
+
+#[cold]
+fn format_fault(op: &Op, why: &str) -> Fault {
+    Fault::unsupported(format!("{}: {why}", op.mnemonic()))
+}
+
+/// Whether 16-bit data is packed two to a register (GCN 1.4) rather than
+/// one per register (GCN 1.2).
+#[inline]
+fn packed_d16(version: GcnVersion) -> bool {
+    matches!(version, GcnVersion::Gcn1_4 | GcnVersion::Gcn1_4_1)
+}
+
+/// VGPRs the data of an `n`-component access takes.
+#[inline]
+fn data_registers(n: usize, d16_kind: u8, version: GcnVersion) -> usize {
+    match d16_kind {
+        d16::NONE => n,
+        d16::HI => 1,
+        _ if packed_d16(version) => n.div_ceil(2),
+        _ => n,
+    }
+}
+
+/// Reads the element pieces of every active lane: `pieces[u][lane]` and the
+/// in-range lane mask of each piece (out-of-range pieces read 0).
+fn read_elements(
+    ad: &Addressing,
+    fa: &FormatAccess,
+    exec: u64,
+    env: &Env<'_>,
+) -> Result<([[u32; WAVE_SIZE]; 4], [u64; 4]), Fault> {
+    let mut pieces = [[0u32; WAVE_SIZE]; 4];
+    let mut masks = [0u64; 4];
+    let ub = fa.unit_bytes;
+    for u in 0..fa.units {
+        let (addrs, mask) = lane_addresses(ad, exec, ub * u as u32, u64::from(ub));
+        masks[u] = mask;
+        if ub == 4 {
+            env.mem
+                .gather_u32(&addrs, mask, &mut pieces[u])
+                .map_err(|(lane, m)| Fault::memory(m, lane))?;
+        } else {
+            for lane in 0..WAVE_SIZE {
+                if mask >> lane & 1 != 0 {
+                    let mut b = [0u8; 4];
+                    env.mem
+                        .read(addrs[lane], &mut b[..ub as usize])
+                        .map_err(|m| Fault::memory(m, lane))?;
+                    pieces[u][lane] = u32::from_le_bytes(b);
+                }
+            }
+        }
+    }
+    Ok((pieces, masks))
+}
+
+/// `buffer_load_format_*`, `tbuffer_load_format_*` and their d16 forms:
+/// `N` components, the format from the instruction (`TYPED`) or the
+/// resource, 16-bit results per `D16`.
+fn load_format<const N: usize, const TYPED: bool, const D16: u8>(
+    w: &mut Wave,
+    op: &Op,
+    env: &mut Env<'_>,
+) -> Result<Step, Fault> {
+    let lds = op.instr.mods.mem.flags.contains(MemFlags::LDS);
+    if lds && (N != 1 || TYPED || D16 != d16::NONE) {
+        return Err(unsupported_flag(op, "lds"));
+    }
+    let ad = Addressing::of(w, op, env.version);
+    let fa = FormatAccess::new(op, &ad.res, TYPED)?;
+    let exec = w.exec();
+    let (pieces, masks) = read_elements(&ad, &fa, exec, env)?;
+    let mut out = [[0u32; WAVE_SIZE]; N];
+    let count = fa.codec.components();
+    for lane in 0..WAVE_SIZE {
+        if !active(exec, lane) {
+            continue;
+        }
+        let mut e = 0u128;
+        for (u, p) in pieces.iter().enumerate().take(fa.units) {
+            e |= u128::from(p[lane]) << (32 * u);
+        }
+        let mut t = fa.codec.decode_bits(e);
+        // Out-of-range components read 0 (the fill of the components the
+        // format lacks and DST_SEL's constants still apply).
+        for (i, c) in t.iter_mut().enumerate().take(count) {
+            if masks[fa.comp_unit[i]] >> lane & 1 == 0 {
+                *c = 0;
+            }
+        }
+        let t = fa.select(t);
+        for (k, o) in out.iter_mut().enumerate() {
+            o[lane] = t[k];
+        }
+    }
+    if lds {
+        for lane in 0..WAVE_SIZE {
+            if active(exec, lane) {
+                let i = lds_index(env, lds_address(w, op, lane), 4, lane)?;
+                lds_store(env.lds, i, 4, u64::from(out[0][lane]));
+            }
+        }
+        return Ok(Step::Next);
+    }
+    let dst = usize::from(op.reg(0));
+    let num = fa.codec.num;
+    let regs = data_registers(N, D16, env.version);
+    match D16 {
+        d16::NONE => {
+            for (k, o) in out.iter().enumerate() {
+                write_vgpr(w, dst + k, o, exec);
+            }
+        }
+        d16::HI => {
+            let old = w.vgpr[dst];
+            let v: Lanes =
+                std::array::from_fn(|l| old[l] & 0xffff | u32::from(to_d16(num, out[0][l])) << 16);
+            write_vgpr(w, dst, &v, exec);
+        }
+        _ if packed_d16(env.version) => {
+            // Two halves per register; an odd last component keeps the
+            // register's high half (GCN 1.4 preserves the unused bits).
+            for r in 0..regs {
+                let old = w.vgpr[dst + r];
+                let v: Lanes = std::array::from_fn(|l| {
+                    let lo = u32::from(to_d16(num, out[2 * r][l]));
+                    let hi = if 2 * r + 1 < N {
+                        u32::from(to_d16(num, out[2 * r + 1][l])) << 16
+                    } else {
+                        old[l] & 0xffff_0000
+                    };
+                    lo | hi
+                });
+                write_vgpr(w, dst + r, &v, exec);
+            }
+        }
+        _ => {
+            // GCN 1.2: one component per register, in the low half.
+            for (k, o) in out.iter().enumerate() {
+                let v: Lanes = o.map(|x| u32::from(to_d16(num, x)));
+                write_vgpr(w, dst + k, &v, exec);
+            }
+        }
+    }
+    tfe_zero(w, op, dst, regs, exec);
+    Ok(Step::Next)
+}
+
+/// `buffer_store_format_*`, `tbuffer_store_format_*` and their d16 forms.
+/// Components the instruction does not supply are 0 (Y, Z) and one (W);
+/// memory component `i` takes the register component DST_SEL_`i` selects
+/// (identity for MTBUF).
+fn store_format<const N: usize, const TYPED: bool, const D16: u8>(
+    w: &mut Wave,
+    op: &Op,
+    env: &mut Env<'_>,
+) -> Result<Step, Fault> {
+    if op.instr.mods.mem.flags.contains(MemFlags::LDS) {
+        return Err(unsupported_flag(op, "lds"));
+    }
+    let ad = Addressing::of(w, op, env.version);
+    let fa = FormatAccess::new(op, &ad.res, TYPED)?;
+    let exec = w.exec();
+    let data = usize::from(op.reg(0));
+    let num = fa.codec.num;
+    let packed = packed_d16(env.version);
+    let mut pieces = [[0u32; WAVE_SIZE]; 4];
+    for lane in 0..WAVE_SIZE {
+        if !active(exec, lane) {
+            continue;
+        }
+        let mut v = [0, 0, 0, num.one()];
+        for (k, c) in v.iter_mut().enumerate().take(N) {
+            *c = match D16 {
+                d16::NONE => w.vgpr[data + k][lane],
+                d16::HI => from_d16(num, (w.vgpr[data][lane] >> 16) as u16),
+                _ if packed => from_d16(num, (w.vgpr[data + k / 2][lane] >> (16 * (k % 2))) as u16),
+                _ => from_d16(num, w.vgpr[data + k][lane] as u16),
+            };
+        }
+        let e = fa.codec.encode_bits(&fa.select(v));
+        for (u, p) in pieces.iter_mut().enumerate().take(fa.units) {
+            p[lane] = (e >> (32 * u)) as u32;
+        }
+    }
+    let ub = fa.unit_bytes;
+    for (u, p) in pieces.iter().enumerate().take(fa.units) {
+        let (addrs, mask) = lane_addresses(&ad, exec, ub * u as u32, u64::from(ub));
+        if ub == 4 {
+            env.mem
+                .scatter_u32(&addrs, mask, p)
+                .map_err(|(lane, m)| Fault::memory(m, lane))?;
+        } else {
+            for lane in 0..WAVE_SIZE {
+                if mask >> lane & 1 != 0 {
+                    env.mem
+                        .write(addrs[lane], &p[lane].to_le_bytes()[..ub as usize])
+                        .map_err(|m| Fault::memory(m, lane))?;
+                }
+            }
+        }
+    }
+    Ok(Step::Next)
+}
+
+/// The handler of a format row `name` (without the `buffer_`/`tbuffer_`
+/// prefix).
+fn format_handler(name: &str, typed: bool) -> Option<Handler> {
+    macro_rules! pick {
+        ($f:ident, $d16:expr, $n:expr) => {
+            match ($n, typed) {
+                (1, false) => h($f::<1, false, { $d16 }>),
+                (2, false) => h($f::<2, false, { $d16 }>),
+                (3, false) => h($f::<3, false, { $d16 }>),
+                (4, false) => h($f::<4, false, { $d16 }>),
+                (1, true) => h($f::<1, true, { $d16 }>),
+                (2, true) => h($f::<2, true, { $d16 }>),
+                (3, true) => h($f::<3, true, { $d16 }>),
+                (4, true) => h($f::<4, true, { $d16 }>),
+                _ => None,
+            }
+        };
+    }
+    let (store, rest) = if let Some(r) = name.strip_prefix("load_format_") {
+        (false, r)
+    } else {
+        (true, name.strip_prefix("store_format_")?)
+    };
+    let (kind, comps) = if let Some(c) = rest.strip_prefix("d16_hi_") {
+        (d16::HI, c)
+    } else if let Some(c) = rest.strip_prefix("d16_") {
+        (d16::LO, c)
+    } else {
+        (d16::NONE, rest)
+    };
+    let n = match comps {
+        "x" => 1,
+        "xy" => 2,
+        "xyz" => 3,
+        "xyzw" => 4,
+        _ => return None,
+    };
+    match (store, kind) {
+        (false, d16::NONE) => pick!(load_format, d16::NONE, n),
+        (false, d16::LO) => pick!(load_format, d16::LO, n),
+        (false, _) => pick!(load_format, d16::HI, n),
+        (true, d16::NONE) => pick!(store_format, d16::NONE, n),
+        (true, d16::LO) => pick!(store_format, d16::LO, n),
+        (true, _) => pick!(store_format, d16::HI, n),
+    }
 }
 
 /// `buffer_wbinvl1*`: nothing to invalidate.
@@ -449,10 +808,16 @@ fn nop(_: &mut Wave, _: &Op, _: &mut Env<'_>) -> Result<Step, Fault> {
 pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
     use narrow::*;
     use narrow_store::*;
+    if row.encoding == Encoding::Mtbuf {
+        return format_handler(row.mnemonic.strip_prefix("tbuffer_")?, true);
+    }
     if row.encoding != Encoding::Mubuf {
         return None;
     }
     let name = row.mnemonic.strip_prefix("buffer_")?;
+    if name.contains("_format_") {
+        return format_handler(name, false);
+    }
     if let Some(atomic) = name.strip_prefix("atomic_") {
         let (base, w64) = match atomic.strip_suffix("_x2") {
             Some(b) => (b, true),

@@ -1,7 +1,7 @@
 //! MUBUF tests: expected values computed by hand from the buffer seeds
 //! (addressing, range checking) and `GcnInstrsMubuf.md`.
 
-use gcn_asm::isa::{lookup, Encoding};
+use gcn_asm::isa::Encoding;
 use gcn_asm::GcnVersion;
 
 use crate::exec::lds::tests::assert_rows_covered;
@@ -565,32 +565,6 @@ fn in_range_address_outside_memory_faults_with_the_lane() {
 }
 
 #[test]
-fn typed_forms_have_no_handler_yet() {
-    for v in ALL {
-        for m in [
-            "buffer_load_format_x",
-            "buffer_store_format_xyzw",
-            "tbuffer_load_format_x",
-        ] {
-            let row = lookup(m, v).unwrap();
-            assert!(crate::exec::handler(row, v).is_none(), "{m}");
-        }
-    }
-    let memory = Memory::default();
-    let s = run_with(
-        GcnVersion::Gcn1_2,
-        "buffer_load_format_x v1, s[8:11], 0",
-        &memory,
-        |_| {},
-    );
-    assert!(matches!(
-        s.fault.map(|f| f.kind),
-        Some(FaultKind::NotEmulated(m)) if m.contains("buffer_load_format_x")
-    ));
-}
-
-#[test]
-fn every_untyped_mubuf_row_has_semantics() {
-    // The typed rows (`*format*`) come with the buffer-resource issue.
-    assert_rows_covered(&[Encoding::Mubuf], &[], |m| m.contains("format"));
+fn every_mubuf_and_mtbuf_row_has_semantics() {
+    assert_rows_covered(&[Encoding::Mubuf, Encoding::Mtbuf], &[], |_| false);
 }
