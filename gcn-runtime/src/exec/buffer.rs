@@ -54,9 +54,9 @@ use super::lds::{
     narrow_store, narrow_value, pair, store_size, store_value, uses_b, vm_atomic_code, write_pair,
 };
 use super::vector::{lanes_u64, write_vgpr, Lanes};
+use super::{h, Env, Fault, Handler, Op, Src, Step, Wave, WAVE_SIZE};
 use crate::descriptor::BufferResource;
 use crate::format::{from_d16, to_d16, Codec, DataFormat, DstSel, NumFormat};
-use super::{h, Env, Fault, Handler, Op, Src, Step, Wave, WAVE_SIZE};
 
 /// The fields of a buffer resource the addressing uses, decoded by
 /// [`BufferResource::from_words`] (the one place that knows the bits).
