@@ -487,7 +487,12 @@ impl FormatAccess {
     /// The format and DST_SEL per the seed's table: `typed` (MTBUF) takes
     /// them from the instruction with identity selects, the MUBUF
     /// `*_format_*` forms from the resource.
-    fn new(op: &Op, res: &Resource, typed: bool) -> Result<FormatAccess, Fault> {
+    fn new(
+        op: &Op,
+        res: &Resource,
+        typed: bool,
+        version: GcnVersion,
+    ) -> Result<FormatAccess, Fault> {
         let (data, num, sel) = if typed {
             let m = &op.instr.mods.mem;
             (
@@ -502,6 +507,14 @@ impl FormatAccess {
                 res.desc.dst_sel(),
             )
         };
+        if num == NumFormat::SnormOgl && version >= GcnVersion::Gcn1_2 {
+            // AMD's VI and Vega register specifications (and LLVM) list
+            // number format 6 as reserved from GCN 1.2 on.
+            return Err(format_fault(
+                op,
+                "number format 6 (SNORM_OGL) is reserved on GCN 1.2 and later",
+            ));
+        }
         let codec = Codec::new(data, num).map_err(|e| format_fault(op, &e.to_string()))?;
         let mut idx = [0usize; 4];
         for (i, s) in idx.iter_mut().zip(sel) {
@@ -616,7 +629,7 @@ fn load_format<const N: usize, const TYPED: bool, const D16: u8>(
         return Err(unsupported_flag(op, "lds"));
     }
     let ad = Addressing::of(w, op, env.version);
-    let fa = FormatAccess::new(op, &ad.res, TYPED)?;
+    let fa = FormatAccess::new(op, &ad.res, TYPED, env.version)?;
     let exec = w.exec();
     let (pieces, masks) = read_elements(&ad, &fa, exec, env)?;
     let mut out = [[0u32; WAVE_SIZE]; N];
@@ -708,7 +721,7 @@ fn store_format<const N: usize, const TYPED: bool, const D16: u8>(
         return Err(unsupported_flag(op, "lds"));
     }
     let ad = Addressing::of(w, op, env.version);
-    let fa = FormatAccess::new(op, &ad.res, TYPED)?;
+    let fa = FormatAccess::new(op, &ad.res, TYPED, env.version)?;
     let exec = w.exec();
     let data = usize::from(op.reg(0));
     let num = fa.codec.num;
