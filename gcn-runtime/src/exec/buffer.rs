@@ -1,16 +1,18 @@
-//! Buffer memory: the untyped MUBUF instructions, addressed through a
-//! buffer resource (V#).
+//! Buffer memory: the MUBUF and MTBUF instructions, addressed through a
+//! buffer resource (V#, decoded by [`crate::descriptor::BufferResource`]).
 //!
-//! Semantics follow `GcnInstrsMubuf.md` and the buffer seeds
-//! (`GcnMemHandling.md`: resource fields, addressing, range checking):
+//! Semantics follow `GcnInstrsMubuf.md`, `GcnInstrsMtbuf.md` and the buffer
+//! seeds (`GcnMemHandling.md`: resource fields, format conversion,
+//! addressing, range checking):
 //!
-//! - Resource: BASE bits 0-47, STRIDE bits 48-61 (14 bits), swizzle
-//!   enable bit 63, NUM_RECORDS bits 64-95, ELEMSIZE bits 115-116
-//!   (`2 << field`), INDEXSTRIDE bits 117-118 (`8 << field`), ADD_TID_ENABLE
-//!   bit 119.
+//! - Resource: BASE, STRIDE (14 bits), swizzle enable, NUM_RECORDS,
+//!   DST_SEL, NUMFORMAT, DATAFORMAT, ELEMSIZE (`2 << field`; fixed at 4
+//!   bytes on GCN 1.4, whose bits 115-116 are USER_VM), INDEXSTRIDE
+//!   (`8 << field`), ADD_TID_ENABLE.
 //! - `AOFFSET = OFFSET + (offen ? VGPR offset : 0)`, `AINDEX = (idxen ?
 //!   VGPR index : 0) + (add_tid ? lane : 0)` (32-bit wrapping; with both
-//!   `idxen` and `offen` VADDR holds the index, VADDR+1 the offset);
+//!   `idxen` and `offen` VADDR holds the index, VADDR+1 the offset; the
+//!   lane is the id within the wave, 0-63);
 //!   `BUFOFFSET = (u32)(AINDEX * STRIDE) + AOFFSET`, or in swizzle mode
 //!   `AOFFSET % ES + ES * (AINDEX % IS) + IS * ((AINDEX / IS) * STRIDE +
 //!   (AOFFSET / ES) * ES)`; the address is `BASE + SOFFSET + BUFOFFSET`.
@@ -27,23 +29,52 @@
 //!   is not a multiple of 8 is a fault (the host atomic needs it).
 //! - An in-range address outside every allocation is a memory fault naming
 //!   the lane.
-//! - `lds` (loads of ubyte/sbyte/ushort/sshort/dword): the value, zero
-//!   extended to a dword (seed), goes to LDS at `(M0 & 0xffff) + OFFSET +
-//!   lane * 4` instead of VGPRs (the OFFSET term as in the
+//! - Typed forms, per the seed's table: `buffer_load/store_format_*` take
+//!   the data format, number format and DST_SEL from the resource;
+//!   `tbuffer_*` take the formats from the instruction (DFMT/NFMT) with
+//!   identity selects; the untyped loads, stores and atomics ignore the
+//!   resource's format ("derived"). Conversions are [`crate::format`]'s
+//!   (its rustdoc has the table of what is documented and what is chosen).
+//!   An element of up to 4 bytes is read and range-checked as one piece,
+//!   a wider one per dword (so `32_32_32_32` behaves like `dwordx4`), and
+//!   is aligned down to its piece size (1, 2 or 4 bytes). A format
+//!   component out of range reads 0; the components the data format lacks
+//!   still read 0 (Y, Z) and one (W), and DST_SEL's constants still apply.
+//!   A store encodes the register components (0 and one for those the
+//!   instruction does not supply: chosen), memory component `i` taking the
+//!   component DST_SEL_`i` selects (the seed's "resource" column for
+//!   `buffer_store_format_*`), and writes the in-range pieces. Invalid (0)
+//!   and reserved (15) data formats, FLOAT on 8- or 2-bit components, the
+//!   undefined DST_SEL codes 2 and 3, and SNORM_OGL on GCN 1.2 and later
+//!   (reserved there in AMD's register specifications and LLVM) stop with a
+//!   fault naming the instruction and the reason.
+//! - d16 forms (GCN 1.2/1.4): 16-bit components (half for the float number
+//!   formats, the low 16 bits for UINT/SINT), one per VGPR in the low half
+//!   on GCN 1.2 (the high half written 0), two per VGPR on GCN 1.4 (an odd
+//!   last component and `_d16_hi_x`'s other half keep the register's bits,
+//!   as gfx9 preserves them).
+//! - `lds` (loads of ubyte/sbyte/ushort/sshort/dword and
+//!   `buffer_load_format_x`): the value, zero extended to a dword (seed;
+//!   the converted X for the format load), goes to LDS at `(M0 & 0xffff) +
+//!   OFFSET + lane * 4` instead of VGPRs (the OFFSET term as in the
 //!   `buffer_store_lds_dword` text and AMD's ISA; the seed's formula omits
 //!   it); past the LDS allocation: an LDS fault. `buffer_store_lds_dword`
-//!   stores the dword at that LDS address.
-//! - `tfe`: loads write 0 (success) to the VGPR after the data; stores
-//!   ignore it; atomics with `tfe`, and `lds` on anything but the loads
-//!   above, stop with an Unsupported fault.
+//!   stores the dword at that LDS address. `lds` on any other instruction
+//!   (the seed defines it for those six only) stops with a fault.
+//! - `tfe`: loads and atomics write the fail flag to the VGPR after all
+//!   VDATA registers; stores ignore it. The flag is 0 on every access that
+//!   completes: the hardware's failure (a NACK) comes from non-resident
+//!   (PRT) pages, which the emulator does not model, and out-of-range
+//!   accesses are not failures (they read 0); an access outside every
+//!   allocation is a fault, not a flag (chosen).
 //! - Atomics return the old value to VDATA with `glc`; `cmpswap` takes the
 //!   new value in the low half of VDATA and the compare value in the high
-//!   half (docs). 64-bit atomics use the host's striped-lock 64-bit atomic.
+//!   half (docs). 64-bit atomics use the host's striped-lock 64-bit atomic;
+//!   all are host atomics, so they are atomic across work-groups.
 //! - `buffer_wbinvl1*` are no-ops (there are no caches to invalidate).
-//!
-//! The typed forms (`buffer_*_format_*`, MTBUF `tbuffer_*`) have no handler
-//! yet: they come with the buffer-resource (format conversion) issue, and
-//! the dispatch stops naming the instruction.
+//! - Dword paths (untyped dwords, 4-byte format pieces) use
+//!   [`crate::memory::MemView::gather_u32`]/`scatter_u32`: one allocation
+//!   lookup per instruction in the common case.
 
 use gcn_asm::decode::{MemFlags, Operand};
 use gcn_asm::isa::{Encoding, InstrRow};
