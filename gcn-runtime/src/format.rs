@@ -244,10 +244,18 @@ impl DataFormat {
     /// The format of a field value; `None` for the codes the seeds do not
     /// list (23–31, 42–46, above 63).
     pub fn from_code(code: u8) -> Option<DataFormat> {
-        DATA_FORMATS
-            .iter()
-            .find(|(f, _)| f.code() == code)
-            .map(|&(f, _)| f)
+        // A table by code: the emulator decodes a V# per buffer
+        // instruction.
+        const BY_CODE: [Option<DataFormat>; 64] = {
+            let mut t = [None; 64];
+            let mut i = 0;
+            while i < DATA_FORMATS.len() {
+                t[DATA_FORMATS[i].0 as usize] = Some(DATA_FORMATS[i].0);
+                i += 1;
+            }
+            t
+        };
+        BY_CODE.get(usize::from(code)).copied().flatten()
     }
 
     /// The name as written in `format:[…]` (lower case, without the
