@@ -155,11 +155,10 @@ struct VSharp {
 impl VSharp {
     /// The resource over `bytes` bytes at `base`.
     fn build(&self, base: u64, bytes: u64) -> Result<BufferResource, ResourceError> {
-        let records = self.records.unwrap_or(if self.stride == 0 {
-            bytes
-        } else {
-            bytes / self.stride
-        });
+        // Stride 0 (raw): records are bytes.
+        let records = self
+            .records
+            .unwrap_or(bytes.checked_div(self.stride).unwrap_or(bytes));
         let mut b = BufferResource::builder()
             .base(base)
             .stride(self.stride)

@@ -687,10 +687,10 @@ fn load_format<const N: usize, const TYPED: bool, const D16: u8>(
         }
     }
     if lds {
-        for lane in 0..WAVE_SIZE {
+        for (lane, &x) in out[0].iter().enumerate() {
             if active(exec, lane) {
                 let i = lds_index(env, lds_address(w, op, lane), 4, lane)?;
-                lds_store(env.lds, i, 4, u64::from(out[0][lane]));
+                lds_store(env.lds, i, 4, u64::from(x));
             }
         }
         return Ok(Step::Next);
