@@ -1,7 +1,8 @@
 //! Runtime support for GCN kernels: kernel handles and the Gallium kernel
 //! input buffer ([`kernel`]), device memory ([`memory`]), loaded programs
 //! ([`program`]), dispatch ([`launch`]) and the CPU emulator that runs them
-//! ([`exec`]).
+//! ([`exec`]); buffer resources (V#s, [`descriptor`]) and the data/number
+//! formats they convert with ([`format`]).
 //!
 //! ```
 //! use gcn_runtime::{memory::Memory, program::Program, launch::LaunchOptions};
