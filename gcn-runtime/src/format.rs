@@ -713,6 +713,60 @@ pub fn decode_component(num: NumFormat, bits: u8, raw: u32) -> u32 {
     }
 }
 
+/// [`decode_component`] for 64 lanes at once: the number format is
+/// matched once and each arm is a plain loop the compiler vectorises (the
+/// emulator's lane-major format loads).
+#[inline]
+pub fn decode_lanes(num: NumFormat, bits: u8, raw: &[u32; 64], out: &mut [u32; 64]) {
+    let m = mask(bits);
+    let umax = f64::from(m);
+    let s = 32 - u32::from(bits);
+    let sext = |r: u32| ((r << s) as i32) >> s;
+    match num {
+        NumFormat::Unorm => {
+            for (o, &r) in out.iter_mut().zip(raw) {
+                *o = ((f64::from(r & m) / umax) as f32).to_bits();
+            }
+        }
+        NumFormat::Snorm => {
+            let smax = f64::from(mask(bits - 1));
+            for (o, &r) in out.iter_mut().zip(raw) {
+                *o = ((f64::from(sext(r)) / smax).max(-1.0) as f32).to_bits();
+            }
+        }
+        NumFormat::SnormOgl => {
+            for (o, &r) in out.iter_mut().zip(raw) {
+                *o = (((2.0 * f64::from(sext(r)) + 1.0) / umax) as f32).to_bits();
+            }
+        }
+        NumFormat::Uscaled => {
+            for (o, &r) in out.iter_mut().zip(raw) {
+                *o = ((r & m) as f32).to_bits();
+            }
+        }
+        NumFormat::Sscaled => {
+            for (o, &r) in out.iter_mut().zip(raw) {
+                *o = (sext(r) as f32).to_bits();
+            }
+        }
+        NumFormat::Uint => {
+            for (o, &r) in out.iter_mut().zip(raw) {
+                *o = r & m;
+            }
+        }
+        NumFormat::Sint => {
+            for (o, &r) in out.iter_mut().zip(raw) {
+                *o = sext(r) as u32;
+            }
+        }
+        _ => {
+            for (o, &r) in out.iter_mut().zip(raw) {
+                *o = decode_component(num, bits, r);
+            }
+        }
+    }
+}
+
 /// Converts one register value to a component of `bits` bits under `num`
 /// (see the module's table); the result is in the low `bits` bits.
 #[inline]

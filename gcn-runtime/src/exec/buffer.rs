@@ -87,7 +87,7 @@ use super::lds::{
 use super::vector::{lanes_u64, write_vgpr, Lanes};
 use super::{h, Env, Fault, Handler, Op, Src, Step, Wave, WAVE_SIZE};
 use crate::descriptor::BufferResource;
-use crate::format::{from_d16, to_d16, Codec, DataFormat, DstSel, NumFormat};
+use crate::format::{decode_lanes, from_d16, to_d16, Codec, DataFormat, DstSel, NumFormat};
 
 /// The fields of a buffer resource the addressing uses, decoded by
 /// [`BufferResource::from_words`] (the one place that knows the bits).
@@ -663,29 +663,26 @@ fn load_format<const N: usize, const TYPED: bool, const D16: u8>(
     let fa = FormatAccess::new(op, &ad.res, TYPED, env.version)?;
     let exec = w.exec();
     let (pieces, masks) = read_elements(&ad, &fa, exec, env)?;
-    let mut out = [[0u32; WAVE_SIZE]; N];
-    let count = fa.codec.components();
-    for lane in 0..WAVE_SIZE {
-        if !active(exec, lane) {
-            continue;
-        }
-        let mut e = 0u128;
-        for (u, p) in pieces.iter().enumerate().take(fa.units) {
-            e |= u128::from(p[lane]) << (32 * u);
-        }
-        let mut t = fa.codec.decode_bits(e);
-        // Out-of-range components read 0 (the fill of the components the
-        // format lacks and DST_SEL's constants still apply).
-        for (i, c) in t.iter_mut().enumerate().take(count) {
-            if masks[fa.comp_unit[i]] >> lane & 1 == 0 {
-                *c = 0;
+    // Component-major: each component's bits for all lanes, converted in
+    // one loop (the number format matched once), out-of-range lanes 0.
+    let num = fa.codec.num;
+    let layout = fa.codec.layout();
+    let mut comps = [[0u32; WAVE_SIZE]; 6];
+    comps[3] = [num.one(); WAVE_SIZE];
+    comps[5] = [num.one(); WAVE_SIZE];
+    for (i, c) in comps.iter_mut().enumerate().take(fa.codec.components()) {
+        let u = fa.comp_unit[i];
+        let shift = layout.shift(i) % 32;
+        let raw: Lanes = pieces[u].map(|p| p >> shift);
+        decode_lanes(num, layout.bits[i], &raw, c);
+        let in_range = masks[u];
+        for (lane, x) in c.iter_mut().enumerate() {
+            if in_range >> lane & 1 == 0 {
+                *x = 0;
             }
         }
-        let t = fa.select(t);
-        for (k, o) in out.iter_mut().enumerate() {
-            o[lane] = t[k];
-        }
     }
+    let out: [Lanes; N] = std::array::from_fn(|k| comps[fa.sel[k]]);
     if lds {
         for (lane, &x) in out[0].iter().enumerate() {
             if active(exec, lane) {
@@ -696,7 +693,6 @@ fn load_format<const N: usize, const TYPED: bool, const D16: u8>(
         return Ok(Step::Next);
     }
     let dst = usize::from(op.reg(0));
-    let num = fa.codec.num;
     let regs = data_registers(N, D16, env.version);
     match D16 {
         d16::NONE => {
