@@ -704,7 +704,7 @@ pub fn decode_component(num: NumFormat, bits: u8, raw: u32) -> u32 {
         NumFormat::Sint => sign_extended() as u32,
         NumFormat::Float => match bits {
             32 => raw,
-            16 => half::f16::from_bits(raw as u16).to_f32().to_bits(),
+            16 => half_to_f32_bits(raw),
             11 => small_float_to_f32(raw, 6).to_bits(),
             10 => small_float_to_f32(raw, 5).to_bits(),
             _ => 0,
@@ -754,6 +754,12 @@ pub fn decode_lanes(num: NumFormat, bits: u8, raw: &[u32; 64], out: &mut [u32; 6
                 *o = r & m;
             }
         }
+        NumFormat::Float if bits == 16 => {
+            for (o, &r) in out.iter_mut().zip(raw) {
+                *o = half_to_f32_bits(r & m);
+            }
+        }
+        NumFormat::Float if bits == 32 => *out = *raw,
         NumFormat::Sint => {
             for (o, &r) in out.iter_mut().zip(raw) {
                 *o = sext(r) as u32;
@@ -806,6 +812,24 @@ pub fn encode_component(num: NumFormat, bits: u8, value: u32) -> u32 {
             _ => 0,
         },
         _ => 0,
+    }
+}
+
+/// An IEEE half (the low 16 bits of `h`) as f32 bits: exact, denormals
+/// kept, a NaN made quiet with its payload (as `v_cvt_f32_f16` and the
+/// `half` crate do). Plain integer operations, so a lane loop of it
+/// vectorises.
+#[inline]
+pub fn half_to_f32_bits(h: u32) -> u32 {
+    let sign = (h & 0x8000) << 16;
+    let exp = (h >> 10) & 0x1f;
+    let man = h & 0x3ff;
+    match exp {
+        0x1f if man == 0 => sign | 0x7f80_0000,
+        0x1f => sign | 0x7fc0_0000 | man << 13,
+        // Denormal or zero: man * 2^-24, exact in f32.
+        0 => sign | (man as f32 * f32::from_bits(0x3380_0000)).to_bits(),
+        _ => sign | (exp + 112) << 23 | man << 13,
     }
 }
 

@@ -584,3 +584,16 @@ fn decode_lanes_matches_decode_component() {
         }
     }
 }
+
+/// The half conversion agrees with the `half` crate (an independent
+/// implementation) on every code.
+#[test]
+fn half_conversion_matches_the_half_crate() {
+    for h in 0..=u16::MAX {
+        assert_eq!(
+            half_to_f32_bits(u32::from(h)),
+            half::f16::from_bits(h).to_f32().to_bits(),
+            "{h:#06x}"
+        );
+    }
+}
