@@ -765,6 +765,54 @@ mod format {
     }
 
     #[test]
+    fn d16_stores_widen_per_number_format() {
+        for v in versions_with("tbuffer_store_format_d16_xy") {
+            let memory = Memory::default();
+            let out = memory.buffer_zeroed::<u32>(2 * 64).unwrap();
+            let packed = v >= GcnVersion::Gcn1_4;
+            // Halves 0.5 (0x3800) and -2.0 (0xc000) to [8_8, UNORM]:
+            // 0.5 * 255 = 127.5 → 128, -2.0 → 0; the 16-bit integers
+            // 0xffff (-1) and 7 to [8_8, SINT]: -1 and 7.
+            let mut src = if packed {
+                String::from(
+                    "tbuffer_store_format_d16_xy v4, v1, s[8:11], 0 idxen format:[8_8,unorm]\n\
+                     tbuffer_store_format_d16_xy v6, v1, s[8:11], 0 idxen offset:2 format:[8_8,sint]\n",
+                )
+            } else {
+                String::from(
+                    "tbuffer_store_format_d16_xy v[4:5], v1, s[8:11], 0 idxen format:[8_8,unorm]\n\
+                     tbuffer_store_format_d16_xy v[6:7], v1, s[8:11], 0 idxen offset:2 format:[8_8,sint]\n",
+                )
+            };
+            if packed {
+                src += "buffer_store_format_d16_hi_x v8, v1, s[12:15], 0 idxen\n";
+            }
+            let s = run_with(v, &src, &memory, |w| {
+                set(w, 8, vs(out.ptr().0, 8, 64, D::D32, N::Uint));
+                set(w, 12, vs(out.ptr().0 + 4, 8, 64, D::D16, N::Float));
+                w.vgpr[1] = lanes(|l| l);
+                if packed {
+                    w.vgpr[4] = [0xc000_3800; WAVE_SIZE];
+                    w.vgpr[6] = [0x0007_ffff; WAVE_SIZE];
+                    w.vgpr[8] = [0x3c00_1234; WAVE_SIZE];
+                } else {
+                    w.vgpr[4] = [0xdead_3800; WAVE_SIZE];
+                    w.vgpr[5] = [0xdead_c000; WAVE_SIZE];
+                    w.vgpr[6] = [0xdead_ffff; WAVE_SIZE];
+                    w.vgpr[7] = [0xdead_0007; WAVE_SIZE];
+                }
+            });
+            assert!(s.fault.is_none(), "{v}: {:?}", s.fault);
+            let got = out.to_vec();
+            for l in [0usize, 63] {
+                assert_eq!(got[2 * l], 0x07ff_0080, "{v}");
+                // d16_hi_x: the high half 0x3c00 (1.0) as [16, FLOAT].
+                assert_eq!(got[2 * l + 1], if packed { 0x3c00 } else { 0 }, "{v}");
+            }
+        }
+    }
+
+    #[test]
     fn range_edges_per_record_and_per_byte() {
         for v in ALL {
             let memory = Memory::default();
@@ -955,5 +1003,29 @@ mod format {
         );
         assert!(s.fault.is_none());
         assert_eq!(s.wave.vgpr[4][0], f(-1.0));
+    }
+
+    #[test]
+    fn a_kernel_built_descriptor_reads_back() {
+        // The descriptor LLVM builds for gfx9 scratch (words 2 and 3 as
+        // s_mov_b32 writes them): INDEXSTRIDE 3 (64), ADD_TID_ENABLE.
+        let w = crate::exec::testing::run(
+            GcnVersion::Gcn1_4,
+            "s_mov_b32 s8, 0x1000\ns_mov_b32 s9, 0x00100000\n\
+             s_mov_b32 s10, -1\ns_mov_b32 s11, 0xe00000",
+            |_| {},
+        );
+        let v = BufferResource::from_words([w.sgpr[8], w.sgpr[9], w.sgpr[10], w.sgpr[11]]);
+        assert_eq!(
+            (v.base(), v.stride(), v.num_records()),
+            (0x1000, 16, u32::MAX)
+        );
+        assert_eq!(v.index_stride(), IndexStride::S64);
+        assert!(v.tid_enable() && !v.swizzle_enable());
+        assert_eq!(v.data_format(), D::Invalid);
+        assert_eq!(v.dst_sel(), [DstSel::Zero; 4]);
+        let shown = v.display(GcnVersion::Gcn1_4).to_string();
+        assert!(shown.contains("index_stride=64 tid_enable=1"), "{shown}");
+        assert!(shown.contains("format=[INVALID,UNORM]"), "{shown}");
     }
 }
