@@ -833,6 +833,31 @@ pub fn half_to_f32_bits(h: u32) -> u32 {
     }
 }
 
+/// [`encode_component`] for 64 lanes at once (the number format matched
+/// once per call; each arm is `encode_component` specialised by the
+/// compiler).
+#[inline]
+pub fn encode_lanes(num: NumFormat, bits: u8, values: &[u32; 64], out: &mut [u32; 64]) {
+    macro_rules! arm {
+        ($n:expr) => {
+            for (o, &v) in out.iter_mut().zip(values) {
+                *o = encode_component($n, bits, v);
+            }
+        };
+    }
+    match num {
+        NumFormat::Unorm => arm!(NumFormat::Unorm),
+        NumFormat::Snorm => arm!(NumFormat::Snorm),
+        NumFormat::Uscaled => arm!(NumFormat::Uscaled),
+        NumFormat::Sscaled => arm!(NumFormat::Sscaled),
+        NumFormat::Uint => arm!(NumFormat::Uint),
+        NumFormat::Sint => arm!(NumFormat::Sint),
+        NumFormat::SnormOgl => arm!(NumFormat::SnormOgl),
+        NumFormat::Float => arm!(NumFormat::Float),
+        other => arm!(other),
+    }
+}
+
 /// An unsigned float with a 5-bit exponent (bias 15) and `mbits` mantissa
 /// bits (the 11- and 10-bit components of 10_11_11/11_11_10) as f32.
 pub fn small_float_to_f32(raw: u32, mbits: u32) -> f32 {

@@ -87,7 +87,9 @@ use super::lds::{
 use super::vector::{lanes_u64, write_vgpr, Lanes};
 use super::{h, Env, Fault, Handler, Op, Src, Step, Wave, WAVE_SIZE};
 use crate::descriptor::BufferResource;
-use crate::format::{decode_lanes, from_d16, to_d16, Codec, DataFormat, DstSel, NumFormat};
+use crate::format::{
+    decode_lanes, encode_lanes, from_d16, to_d16, Codec, DataFormat, DstSel, NumFormat,
+};
 
 /// The fields of a buffer resource the addressing uses, decoded by
 /// [`BufferResource::from_words`] (the one place that knows the bits).
@@ -582,13 +584,6 @@ impl FormatAccess {
             comp_unit,
         })
     }
-
-    /// `[X, Y, Z, W]` after DST_SEL, from the decoded components.
-    #[inline]
-    fn select(&self, t: [u32; 4]) -> [u32; 4] {
-        let ext = [t[0], t[1], t[2], t[3], 0, self.codec.num.one()];
-        self.sel.map(|i| ext[i])
-    }
 }
 
 #[cold]
@@ -753,23 +748,30 @@ fn store_format<const N: usize, const TYPED: bool, const D16: u8>(
     let data = usize::from(op.reg(0));
     let num = fa.codec.num;
     let packed = packed_d16(env.version);
+    // Component-major: the register components (0 and one for those not
+    // supplied, then `[0, one]` for DST_SEL's constants), each memory
+    // component encoded for all lanes in one loop and placed in its piece.
+    let mut comps = [[0u32; WAVE_SIZE]; 6];
+    comps[3] = [num.one(); WAVE_SIZE];
+    comps[5] = [num.one(); WAVE_SIZE];
+    for (k, c) in comps.iter_mut().enumerate().take(N) {
+        *c = match D16 {
+            d16::NONE => w.vgpr[data + k],
+            d16::HI => w.vgpr[data].map(|x| from_d16(num, (x >> 16) as u16)),
+            _ if packed => {
+                w.vgpr[data + k / 2].map(|x| from_d16(num, (x >> (16 * (k % 2))) as u16))
+            }
+            _ => w.vgpr[data + k].map(|x| from_d16(num, x as u16)),
+        };
+    }
+    let layout = fa.codec.layout();
     let mut pieces = [[0u32; WAVE_SIZE]; 4];
-    for lane in 0..WAVE_SIZE {
-        if !active(exec, lane) {
-            continue;
-        }
-        let mut v = [0, 0, 0, num.one()];
-        for (k, c) in v.iter_mut().enumerate().take(N) {
-            *c = match D16 {
-                d16::NONE => w.vgpr[data + k][lane],
-                d16::HI => from_d16(num, (w.vgpr[data][lane] >> 16) as u16),
-                _ if packed => from_d16(num, (w.vgpr[data + k / 2][lane] >> (16 * (k % 2))) as u16),
-                _ => from_d16(num, w.vgpr[data + k][lane] as u16),
-            };
-        }
-        let e = fa.codec.encode_bits(&fa.select(v));
-        for (u, p) in pieces.iter_mut().enumerate().take(fa.units) {
-            p[lane] = (e >> (32 * u)) as u32;
+    let mut enc = [0u32; WAVE_SIZE];
+    for i in 0..fa.codec.components() {
+        encode_lanes(num, layout.bits[i], &comps[fa.sel[i]], &mut enc);
+        let shift = layout.shift(i) % 32;
+        for (p, &e) in pieces[fa.comp_unit[i]].iter_mut().zip(&enc) {
+            *p |= e << shift;
         }
     }
     let ub = fa.unit_bytes;

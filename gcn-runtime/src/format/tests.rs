@@ -597,3 +597,27 @@ fn half_conversion_matches_the_half_crate() {
         );
     }
 }
+
+/// The 64-lane encoder agrees with the per-component one.
+#[test]
+fn encode_lanes_matches_encode_component() {
+    let values: [u32; 64] = std::array::from_fn(|l| match l % 4 {
+        0 => (l as f32 * 0.037 - 1.1).to_bits(),
+        1 => (l as u32).wrapping_mul(0x9e37_79b9),
+        2 => [f32::NAN, f32::INFINITY, -0.0, 65519.0][l / 16].to_bits(),
+        _ => (l as f32 * 1000.5 - 30000.0).to_bits(),
+    });
+    for n in NumFormat::ALL[..8].iter().copied() {
+        for bits in [2u8, 5, 8, 10, 11, 16, 32] {
+            let mut out = [0u32; 64];
+            encode_lanes(n, bits, &values, &mut out);
+            for l in 0..64 {
+                assert_eq!(
+                    out[l],
+                    encode_component(n, bits, values[l]),
+                    "[{bits}, {n}] lane {l}"
+                );
+            }
+        }
+    }
+}
