@@ -2,7 +2,7 @@
 //! input buffer ([`kernel`]), device memory ([`memory`]), loaded programs
 //! ([`program`]), dispatch ([`launch`]) and the CPU emulator that runs them
 //! ([`exec`]); buffer resources (V#s, [`descriptor`]) and the data/number
-//! formats they convert with ([`format`]).
+//! formats they convert with ([`format`](mod@format)).
 //!
 //! ```
 //! use gcn_runtime::{memory::Memory, program::Program, launch::LaunchOptions};
