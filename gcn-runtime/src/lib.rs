@@ -1,8 +1,10 @@
 //! Runtime support for GCN kernels: kernel handles and the Gallium kernel
 //! input buffer ([`kernel`]), device memory ([`memory`]), loaded programs
 //! ([`program`]), dispatch ([`launch`]) and the CPU emulator that runs them
-//! ([`exec`]). It re-exports the assembler ([`gcn_asm`]) and the
-//! [`gcn_kernel!`] macro, so a user depends on this one crate.
+//! ([`exec`]), buffer resources (V#s, [`descriptor`]) and the data/number
+//! formats they convert with ([`format`](mod@format)). It re-exports the
+//! assembler ([`gcn_asm`]) and the [`gcn_kernel!`] macro, so a user depends
+//! on this one crate.
 //!
 //! # Guide
 //!
@@ -236,7 +238,9 @@ pub use gcn_asm;
 #[doc(inline)]
 pub use gcn_macros::gcn_kernel;
 
+pub mod descriptor;
 pub mod exec;
+pub mod format;
 pub mod kernel;
 pub mod launch;
 pub mod memory;
