@@ -52,6 +52,7 @@
 pub use gcn_asm;
 pub use gcn_macros::gcn_kernel;
 
+pub mod check;
 pub mod exec;
 pub mod kernel;
 pub mod launch;
@@ -59,6 +60,7 @@ pub mod memory;
 pub mod program;
 
 pub use kernel::{ArgValue, DevicePtr, Dispatch, KernelArgs, LocalMemory};
+pub use check::{Check, CheckOptions, CheckReport, Level};
 pub use launch::{ExecError, LaunchError, LaunchOptions, LaunchStats};
 pub use memory::{Buffer, Memory};
 pub use program::Program;

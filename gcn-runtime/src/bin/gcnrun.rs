@@ -252,6 +252,7 @@ fn run(cli: &Cli) -> Result<(), Failure> {
     let options = LaunchOptions {
         max_steps: cli.max_steps.unwrap_or(DEFAULT_MAX_STEPS),
         threads: cli.threads.map(|t| t as usize),
+        ..LaunchOptions::default()
     };
     let stats = program
         .launch(&kernel.name, &launch_values, &dispatch, &options)

@@ -420,6 +420,28 @@ pub struct Env<'a> {
     /// Device address of this wave's private (scratch) memory, and its
     /// size in bytes (0 when the kernel has none).
     pub scratch: (u64, u64),
+    /// While checks run: the log of LDS accesses `(byte address, length)`
+    /// of the current instruction ([`crate::check`]); `None` otherwise.
+    pub lds_log: Option<&'a std::cell::RefCell<Vec<(u32, u32)>>>,
+}
+
+/// Hooks the interpreter calls around each instruction while checks run
+/// ([`run_wave_checked`]; [`crate::check`] implements them).
+pub trait Hook {
+    /// Before the instruction executes (`wave.pc` is its PC).
+    fn before(&mut self, wave: &Wave, op: &Op, env: &Env<'_>);
+    /// After it executed without a fault (`wave.pc` is the next PC).
+    fn after(&mut self, wave: &Wave, op: &Op, env: &Env<'_>);
+}
+
+/// The hook that does nothing: [`run_wave`] compiles to the plain loop.
+struct NoHook;
+
+impl Hook for NoHook {
+    #[inline(always)]
+    fn before(&mut self, _: &Wave, _: &Op, _: &Env<'_>) {}
+    #[inline(always)]
+    fn after(&mut self, _: &Wave, _: &Op, _: &Env<'_>) {}
 }
 
 /// Handler of rows without semantics.
@@ -626,6 +648,28 @@ pub fn instruction_at(ops: &[Option<Op>], pc: u32) -> Option<String> {
 /// Runs `wave` from its PC until it ends, reaches a barrier or faults.
 #[inline(never)]
 pub fn run_wave(wave: &mut Wave, ops: &[Option<Op>], env: &mut Env<'_>) -> Result<Step, Fault> {
+    run_loop(wave, ops, env, &mut NoHook)
+}
+
+/// [`run_wave`] calling `hook` around each instruction (the checks).
+#[inline(never)]
+pub fn run_wave_checked(
+    wave: &mut Wave,
+    ops: &[Option<Op>],
+    env: &mut Env<'_>,
+    hook: &mut dyn Hook,
+) -> Result<Step, Fault> {
+    run_loop(wave, ops, env, hook)
+}
+
+/// The interpreter loop; monomorphised without hooks for [`run_wave`].
+#[inline(always)]
+fn run_loop<H: Hook + ?Sized>(
+    wave: &mut Wave,
+    ops: &[Option<Op>],
+    env: &mut Env<'_>,
+    hook: &mut H,
+) -> Result<Step, Fault> {
     loop {
         let index = (wave.pc >> 2) as usize;
         let op = match ops.get(index) {
@@ -643,8 +687,13 @@ pub fn run_wave(wave: &mut Wave, ops: &[Option<Op>], env: &mut Env<'_>) -> Resul
         if op.valu {
             wave.lane_ops += u64::from(wave.exec().count_ones());
         }
+        hook.before(wave, op, env);
         wave.pc = wave.pc.wrapping_add(u32::from(op.len));
-        match (op.handler)(wave, op, env) {
+        let result = (op.handler)(wave, op, env);
+        if result.is_ok() {
+            hook.after(wave, op, env);
+        }
+        match result {
             Ok(Step::Next) => {}
             Ok(step) => return Ok(step),
             Err(fault) => {
