@@ -16,16 +16,18 @@
 //! hold the local ids (as many as TIDIG_COMP_CNT enables). MODE starts from
 //! PGM_RSRC1's FLOAT_MODE, DX10_CLAMP and IEEE_MODE.
 
+use std::cell::RefCell;
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::cell::RefCell;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use gcn_asm::GcnVersion;
 use rayon::prelude::*;
 
-use crate::check::{self, CheckOptions, CheckReport, Facts, GroupCheck, GroupSetup, Level, Reports};
+use crate::check::{
+    self, CheckOptions, CheckReport, Facts, GroupCheck, GroupSetup, Level, Reports,
+};
 use crate::exec::{self, Env, FaultKind, Op, Step, Wave, WAVE_SIZE};
 use crate::kernel::{ArgError, ArgValue, Dispatch, KernelArgs};
 use crate::memory::{AllocError, MemView};
@@ -421,7 +423,10 @@ impl Program {
         if let Some((_, e)) = first_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
             return Err(LaunchError::Exec(Box::new(e)));
         }
-        let reports = reports.into_inner().unwrap_or_else(|e| e.into_inner()).into_vec();
+        let reports = reports
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner())
+            .into_vec();
         let check_warnings = reports.iter().filter(|r| r.level == Level::Warn).count() as u64;
         Ok((
             LaunchStats {

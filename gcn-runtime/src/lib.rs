@@ -59,8 +59,8 @@ pub mod launch;
 pub mod memory;
 pub mod program;
 
-pub use kernel::{ArgValue, DevicePtr, Dispatch, KernelArgs, LocalMemory};
 pub use check::{Check, CheckOptions, CheckReport, Level};
+pub use kernel::{ArgValue, DevicePtr, Dispatch, KernelArgs, LocalMemory};
 pub use launch::{ExecError, LaunchError, LaunchOptions, LaunchStats};
 pub use memory::{Buffer, Memory};
 pub use program::Program;

@@ -54,7 +54,7 @@ impl Regs {
         }
         let lo = self.first.max(other.first);
         let hi = (self.first + self.count).min(other.first + other.count);
-        (lo < hi).then_some(Regs {
+        (lo < hi).then(|| Regs {
             vector: self.vector,
             first: lo,
             count: hi - lo,
@@ -369,10 +369,7 @@ impl Facts {
                 if spec.field == Field::Sbase && name.starts_with("s_buffer") {
                     f.buffer_word2 = Some(code + 2);
                 }
-                if matches!(spec.field, Field::Vdata)
-                    && unit == Unit::Vmem
-                    && (store || atomic)
-                {
+                if matches!(spec.field, Field::Vdata) && unit == Unit::Vmem && (store || atomic) {
                     f.store_data = Some(regs);
                 }
             }

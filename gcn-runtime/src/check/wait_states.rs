@@ -221,12 +221,12 @@ fn producer(h: Hazard, hist: &History, f: &Facts) -> Option<Stamp> {
         ),
         Hazard::SetregGetreg => hist.setreg[usize::from(f.getreg?)],
         Hazard::SetregSetreg => hist.setreg[usize::from(f.setreg?)],
-        Hazard::ValuVgprDpp if f.dpp => latest(f.reads().iter().filter(|r| r.vector).flat_map(
-            |r| {
+        Hazard::ValuVgprDpp if f.dpp => {
+            latest(f.reads().iter().filter(|r| r.vector).flat_map(|r| {
                 (r.first..r.first + r.count)
                     .filter_map(|v| hist.valu_vgpr.get(usize::from(v)).copied())
-            },
-        )),
+            }))
+        }
         Hazard::ValuExecDpp if f.dpp => scalar(&hist.valu_sgpr, &Regs::s(sreg::EXEC, 2)),
         Hazard::WideStoreData if f.unit == Unit::Valu => {
             let (stamp, data) = hist.wide_store;
@@ -282,7 +282,14 @@ pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
         }
     }
     for (message, related) in findings {
-        g.report(Check::WaitStates, wave.id, wave.pc, message, Some(related), None);
+        g.report(
+            Check::WaitStates,
+            wave.id,
+            wave.pc,
+            message,
+            Some(related),
+            None,
+        );
     }
     let hist = &mut g.waves[w].history;
     let stamp = (hist.clock + 1, wave.pc);

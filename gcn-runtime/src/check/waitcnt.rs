@@ -133,7 +133,9 @@ pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
                     for r in regs {
                         if let Some(o) = rd.overlap(r) {
                             findings.push((
-                                format!("reads {o} before the s_waitcnt for the load that writes it"),
+                                format!(
+                                    "reads {o} before the s_waitcnt for the load that writes it"
+                                ),
                                 e.pc,
                             ));
                         }
@@ -165,7 +167,14 @@ pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
         }
     }
     for (message, related) in findings {
-        g.report(Check::Waitcnt, wave.id, wave.pc, message, Some(related), None);
+        g.report(
+            Check::Waitcnt,
+            wave.id,
+            wave.pc,
+            message,
+            Some(related),
+            None,
+        );
     }
     let c = &mut g.waves[w].counters;
     for &(counter, ordered, weight) in f.events() {
