@@ -365,6 +365,7 @@ fn a_runaway_loop_spends_the_step_budget() {
     let o = LaunchOptions {
         max_steps: 1000,
         threads: None,
+        ..LaunchOptions::default()
     };
     let e = exec_error(program.launch("spin", &[], &Dispatch::new_1d(64, 64), &o));
     assert_eq!(e.kind, FaultKind::StepBudget(1000));

@@ -734,3 +734,64 @@ fn a_device_option_wins_over_the_source() {
         &["gcnrun: warning: faults.s is assembled for GCN1.2 (its .gpu/.arch) but runs on GCN1.4"],
     );
 }
+
+/// A kernel that reads its scalar load's result before `s_waitcnt`.
+const NO_WAIT: &str = r#"
+.gallium
+.gpu tonga
+.kernel nowait
+    .args
+        .arg out, global, 8
+        .arg griddim
+        .arg gridoffset
+    .config
+        .dims x
+        .tgsize
+.text
+nowait:
+    s_load_dwordx2   s[6:7], s[0:1], 0x24
+    v_mov_b32        v3, s7
+    s_waitcnt        lgkmcnt(0)
+    v_lshlrev_b32    v1, 2, v0
+    v_mov_b32        v3, s7
+    v_add_u32        v2, vcc, s6, v1
+    v_addc_u32       v3, vcc, v3, 0, vcc
+    flat_store_dword v[2:3], v0
+    s_endpgm
+"#;
+
+#[test]
+fn check_findings_print_like_diagnostics_and_levels_apply() {
+    let dir = workdir("check");
+    std::fs::write(dir.join("nowait.s"), NO_WAIT).unwrap();
+    let base = ["nowait.s", "nowait", "zero:256", "--global", "64"];
+    // Error by default: printed, exit 1, outputs still written.
+    let mut args = base.to_vec();
+    args.extend(["--out", "0=o.bin"]);
+    expect(
+        &gcnrun(&dir, &args),
+        1,
+        &[
+            "nowait.s: kernel 'nowait' pc 0x8: error[waitcnt]: `v_mov_b32 v3, s7` reads s7 before the s_waitcnt for the load that writes it (`s_load_dwordx2 s[6:7], s[0:1], 0x24` at pc 0x0)",
+            "gcnrun: error: 1 check error",
+        ],
+    );
+    assert_eq!(
+        words(&std::fs::read(dir.join("o.bin")).unwrap()),
+        (0..64).collect::<Vec<u32>>()
+    );
+    // Warn: printed, exit 0.
+    let mut args = base.to_vec();
+    args.extend(["--check", "waitcnt=warn"]);
+    expect(&gcnrun(&dir, &args), 0, &["warning[waitcnt]"]);
+    // Off: nothing.
+    let mut args = base.to_vec();
+    args.extend(["--check", "all=off"]);
+    let out = gcnrun(&dir, &args);
+    expect(&out, 0, &[]);
+    assert!(!out.stderr.contains("waitcnt"), "{}", out.stderr);
+    // A bad spec is a usage error.
+    let mut args = base.to_vec();
+    args.extend(["--check", "waitcnt=loud"]);
+    expect(&gcnrun(&dir, &args), 2, &["unknown check level `loud`"]);
+}

@@ -4,7 +4,15 @@
 //! ```text
 //! gcnrun [-g DEVICE | -A ARCH] BINARY KERNEL [ARG]... --global X[,Y[,Z]] [--local X[,Y[,Z]]]
 //!        [--offset X[,Y[,Z]]] [--out N=FILE]... [--max-steps N] [--threads N]
+//!        [--check NAME=LEVEL]...
 //! ```
+//!
+//! The sanitizer checks (`gcn_runtime::check`: `waitcnt`, `wait-states`,
+//! `lds-race`, `uninit`) all run as errors by default; `--check
+//! NAME=LEVEL` sets one (`all=LEVEL` every one) to `error`, `warn` or
+//! `off`. Findings are printed like compiler diagnostics,
+//! `BINARY: kernel 'K' pc 0x1c: error[waitcnt]: ...`; an error among them
+//! makes the exit status 1 (the `--out` files are still written).
 //!
 //! One `ARG` per argument the caller supplies (every `.arg` of semantic
 //! `general`, in `.arg` order):
@@ -31,6 +39,7 @@ use std::process::ExitCode;
 use clap::Parser;
 use gcn_asm::gallium::{self, KernelDecl};
 use gcn_asm::{assemble, AssembleOptions, Device, GcnVersion};
+use gcn_runtime::check::{CheckOptions, Level};
 use gcn_runtime::kernel::{ArgError, ArgSemantic, ArgType, ArgValue, Dispatch, LocalMemory};
 use gcn_runtime::launch::{LaunchError, LaunchOptions, DEFAULT_MAX_STEPS};
 use gcn_runtime::memory::{Buffer, Memory};
@@ -48,7 +57,7 @@ use target::{Selected, TargetArgs};
     about = "Runs a kernel of a GalliumCompute binary (or CLRX source) in the GCN emulator",
     override_usage = "gcnrun [-g DEVICE | -A ARCH] BINARY KERNEL [ARG]... --global X[,Y[,Z]] \
                       [--local X[,Y[,Z]]] [--offset X[,Y[,Z]]] [--out N=FILE]... \
-                      [--max-steps N] [--threads N]",
+                      [--max-steps N] [--threads N] [--check NAME=LEVEL]...",
     after_help = "ARG forms: TYPE:V[,V...] (TYPE: u8 i8 u16 i16 u32 i32 u64 i64 f16 f32 f64; \
                   0x... is a bit pattern), hex:BYTES, @FILE, zero:N (buffers), local:N.\n\
                   Exit status: 0 success, 1 run or file error, 2 usage error."
@@ -87,6 +96,10 @@ struct Cli {
     /// Host threads for work-groups (default: one per core).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     threads: Option<u32>,
+    /// Sets a check (waitcnt, wait-states, lds-race, uninit, or all) to
+    /// error (the default), warn or off.
+    #[arg(long = "check", value_name = "NAME=LEVEL")]
+    check: Vec<String>,
 }
 
 /// Why gcnrun stops: a usage error (exit 2) or a run/file error (exit 1).
@@ -249,13 +262,19 @@ fn run(cli: &Cli) -> Result<(), Failure> {
         launch_values.push(v);
     }
 
+    let mut checks = CheckOptions::default();
+    for spec in &cli.check {
+        checks
+            .apply(spec)
+            .map_err(|e| usage(format!("--check {e}")))?;
+    }
     let options = LaunchOptions {
         max_steps: cli.max_steps.unwrap_or(DEFAULT_MAX_STEPS),
         threads: cli.threads.map(|t| t as usize),
-        ..LaunchOptions::default()
+        checks,
     };
-    let stats = program
-        .launch(&kernel.name, &launch_values, &dispatch, &options)
+    let (stats, reports) = program
+        .launch_reports(&kernel.name, &launch_values, &dispatch, &options)
         .map_err(|e| match e {
             // The values were checked against the table above; should the
             // writer still refuse one, it is the caller's argument.
@@ -269,6 +288,16 @@ fn run(cli: &Cli) -> Result<(), Failure> {
             std::fs::write(file, b.to_bytes())
                 .map_err(|e| run_error(format!("{}: {e}", file.display())))?;
         }
+    }
+    for r in &reports {
+        eprintln!("{}: {r}", cli.binary.display());
+    }
+    let errors = reports.iter().filter(|r| r.level == Level::Error).count();
+    if errors > 0 {
+        return Err(run_error(format!(
+            "{errors} check error{} (--check NAME=warn or NAME=off to go on)",
+            if errors == 1 { "" } else { "s" }
+        )));
     }
     let secs = stats.elapsed.as_secs_f64();
     eprintln!(
