@@ -26,7 +26,8 @@ use gcn_asm::GcnVersion;
 use rayon::prelude::*;
 
 use crate::check::{
-    self, CheckOptions, CheckReport, Facts, GroupCheck, GroupSetup, Level, Reports,
+    self, CheckOptions, CheckReport, Facts, GroupCheck, GroupSetup, Level, Reports, TraceFilter,
+    TraceSink,
 };
 use crate::exec::{self, Env, FaultKind, Op, Step, Wave, WAVE_SIZE};
 use crate::kernel::{ArgError, ArgValue, Dispatch, KernelArgs};
@@ -268,8 +269,9 @@ struct Shared<'a> {
     scratch_base: u64,
     max_steps: u64,
     checks: CheckOptions,
-    /// Per-instruction facts when any check is on.
+    /// Per-instruction facts when any check is on or a trace runs.
     facts: Option<Vec<Option<Facts>>>,
+    trace: Option<(TraceFilter, TraceSink<'a>)>,
     lds_bytes: u32,
 }
 
@@ -311,6 +313,35 @@ impl Program {
         values: &[ArgValue],
         dispatch: &Dispatch,
         options: &LaunchOptions,
+    ) -> Result<(LaunchStats, Vec<CheckReport>), LaunchError> {
+        self.run_dispatch(name, values, dispatch, options, None)
+    }
+
+    /// [`Program::launch_reports`] that also calls `sink` with a
+    /// [`check::TraceRecord`] for every instruction executed by the waves
+    /// `filter` selects (PC, disassembly, registers changed). Work-groups
+    /// run on several host threads unless `options.threads` is `Some(1)`,
+    /// so records of different groups can interleave; each record names
+    /// its group, wave and step.
+    pub fn launch_traced(
+        &self,
+        name: &str,
+        values: &[ArgValue],
+        dispatch: &Dispatch,
+        options: &LaunchOptions,
+        filter: TraceFilter,
+        sink: TraceSink<'_>,
+    ) -> Result<(LaunchStats, Vec<CheckReport>), LaunchError> {
+        self.run_dispatch(name, values, dispatch, options, Some((filter, sink)))
+    }
+
+    fn run_dispatch(
+        &self,
+        name: &str,
+        values: &[ArgValue],
+        dispatch: &Dispatch,
+        options: &LaunchOptions,
+        trace: Option<(TraceFilter, TraceSink<'_>)>,
     ) -> Result<(LaunchStats, Vec<CheckReport>), LaunchError> {
         let start = Instant::now();
         let kernel = self.kernel(name)?;
@@ -363,7 +394,9 @@ impl Program {
         };
         let ops = patched.as_deref().unwrap_or(self.ops());
         let shared = Shared {
-            facts: (!options.checks.is_off()).then(|| check::program_facts(ops, self.version())),
+            facts: (!options.checks.is_off() || trace.is_some())
+                .then(|| check::program_facts(ops, self.version())),
+            trace,
             checks: options.checks,
             lds_bytes,
             kernel,
@@ -569,6 +602,7 @@ fn run_group(
             abi_vgprs: s.config.tidig_comp_cnt as u16 + 1,
             lds_bytes: s.lds_bytes,
             log: &log,
+            trace: s.trace,
         })
     });
     let mut state = vec![Step::Next; waves.len()];

@@ -795,3 +795,52 @@ fn check_findings_print_like_diagnostics_and_levels_apply() {
     args.extend(["--check", "waitcnt=loud"]);
     expect(&gcnrun(&dir, &args), 2, &["unknown check level `loud`"]);
 }
+
+#[test]
+fn trace_prints_the_selected_waves_with_changed_registers() {
+    let dir = workdir("trace");
+    std::fs::write(dir.join("grid.s"), GRID2D).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_gcnrun"))
+        .args([
+            "grid.s",
+            "grid",
+            "zero:192",
+            "--global",
+            "8,6",
+            "--local",
+            "4,3",
+            "--trace",
+            "--trace-group",
+            "1,1",
+        ])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    // Only group (1, 1, 0), one wave: every instruction once, in order,
+    // from step 0 to s_endpgm.
+    assert!(
+        lines
+            .iter()
+            .all(|l| l.starts_with("group (1, 1, 0) wave 0 #")),
+        "{stdout}"
+    );
+    assert!(
+        lines[0].starts_with("group (1, 1, 0) wave 0 #0 pc 0x0000: "),
+        "{stdout}"
+    );
+    assert!(lines.last().unwrap().ends_with("s_endpgm"), "{stdout}");
+    // The flat store's data: x + 1000 y of the group's 12 work-items
+    // (x 4..8, y 3..6) — lanes 0-11 differ, so they are listed.
+    let v3 = lines
+        .iter()
+        .rev()
+        .find(|l| l.contains("v_add_i32 v3") || l.contains("v_add_u32 v3"))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(
+        v3.contains("v3={0:0xbbc, 1:0xbbd, 2:0xbbe, 3:0xbbf … 12 lanes}"),
+        "{v3}"
+    );
+}

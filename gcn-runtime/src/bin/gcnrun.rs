@@ -4,8 +4,15 @@
 //! ```text
 //! gcnrun [-g DEVICE | -A ARCH] BINARY KERNEL [ARG]... --global X[,Y[,Z]] [--local X[,Y[,Z]]]
 //!        [--offset X[,Y[,Z]]] [--out N=FILE]... [--max-steps N] [--threads N]
-//!        [--check NAME=LEVEL]...
+//!        [--check NAME=LEVEL]... [--trace [--trace-group X[,Y[,Z]]] [--trace-wave N]]
 //! ```
+//!
+//! `--trace` prints, on standard output, one line per instruction executed
+//! by the selected waves (every wave, or those of `--trace-group` /
+//! `--trace-wave`): group, wave, step, PC, disassembly and the registers it
+//! changed (`s4=0x10 scc=1 v3[0–63]=0x3f800000`, differing lanes as
+//! `v3={0:0x1, 1:0x2, …}`). Tracing runs one host thread unless `--threads`
+//! says otherwise.
 //!
 //! The sanitizer checks (`gcn_runtime::check`: `waitcnt`, `wait-states`,
 //! `lds-race`, `uninit`) all run as errors by default; `--check
@@ -39,7 +46,7 @@ use std::process::ExitCode;
 use clap::Parser;
 use gcn_asm::gallium::{self, KernelDecl};
 use gcn_asm::{assemble, AssembleOptions, Device, GcnVersion};
-use gcn_runtime::check::{CheckOptions, Level};
+use gcn_runtime::check::{CheckOptions, Level, TraceFilter, TraceRecord};
 use gcn_runtime::kernel::{ArgError, ArgSemantic, ArgType, ArgValue, Dispatch, LocalMemory};
 use gcn_runtime::launch::{LaunchError, LaunchOptions, DEFAULT_MAX_STEPS};
 use gcn_runtime::memory::{Buffer, Memory};
@@ -57,7 +64,8 @@ use target::{Selected, TargetArgs};
     about = "Runs a kernel of a GalliumCompute binary (or CLRX source) in the GCN emulator",
     override_usage = "gcnrun [-g DEVICE | -A ARCH] BINARY KERNEL [ARG]... --global X[,Y[,Z]] \
                       [--local X[,Y[,Z]]] [--offset X[,Y[,Z]]] [--out N=FILE]... \
-                      [--max-steps N] [--threads N] [--check NAME=LEVEL]...",
+                      [--max-steps N] [--threads N] [--check NAME=LEVEL]... \
+                      [--trace [--trace-group X[,Y[,Z]]] [--trace-wave N]]",
     after_help = "ARG forms: TYPE:V[,V...] (TYPE: u8 i8 u16 i16 u32 i32 u64 i64 f16 f32 f64; \
                   0x... is a bit pattern), hex:BYTES, @FILE, zero:N (buffers), local:N.\n\
                   Exit status: 0 success, 1 run or file error, 2 usage error."
@@ -100,6 +108,16 @@ struct Cli {
     /// error (the default), warn or off.
     #[arg(long = "check", value_name = "NAME=LEVEL")]
     check: Vec<String>,
+    /// Print every instruction the selected waves execute, with the
+    /// registers it changed (standard output).
+    #[arg(long)]
+    trace: bool,
+    /// Trace only this work-group.
+    #[arg(long = "trace-group", value_name = "X[,Y[,Z]]", requires = "trace")]
+    trace_group: Option<String>,
+    /// Trace only this wave (index in its work-group).
+    #[arg(long = "trace-wave", value_name = "N", requires = "trace")]
+    trace_wave: Option<u32>,
 }
 
 /// Why gcnrun stops: a usage error (exit 2) or a run/file error (exit 1).
@@ -270,18 +288,44 @@ fn run(cli: &Cli) -> Result<(), Failure> {
     }
     let options = LaunchOptions {
         max_steps: cli.max_steps.unwrap_or(DEFAULT_MAX_STEPS),
-        threads: cli.threads.map(|t| t as usize),
+        threads: cli.threads.map(|t| t as usize).or(cli.trace.then_some(1)),
         checks,
     };
-    let (stats, reports) = program
-        .launch_reports(&kernel.name, &launch_values, &dispatch, &options)
-        .map_err(|e| match e {
-            // The values were checked against the table above; should the
-            // writer still refuse one, it is the caller's argument.
-            LaunchError::Args(ArgError::BadDispatch(_)) => run_error(e.to_string()),
-            LaunchError::Args(_) | LaunchError::Load(_) => usage(format!("{e}\n{signature}")),
-            _ => run_error(e.to_string()),
-        })?;
+    let filter = TraceFilter {
+        group: match &cli.trace_group {
+            Some(text) => {
+                let v = parse_sizes("--trace-group", text, 0)?;
+                Some([0, 1, 2].map(|i| v.get(i).copied().unwrap_or(0)))
+            }
+            None => None,
+        },
+        wave: cli.trace_wave,
+    };
+    let stdout = std::sync::Mutex::new(std::io::stdout());
+    let sink = |r: &TraceRecord| {
+        use std::io::Write as _;
+        let mut out = stdout.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = writeln!(out, "{r}");
+    };
+    let result = if cli.trace {
+        program.launch_traced(
+            &kernel.name,
+            &launch_values,
+            &dispatch,
+            &options,
+            filter,
+            &sink,
+        )
+    } else {
+        program.launch_reports(&kernel.name, &launch_values, &dispatch, &options)
+    };
+    let (stats, reports) = result.map_err(|e| match e {
+        // The values were checked against the table above; should the
+        // writer still refuse one, it is the caller's argument.
+        LaunchError::Args(ArgError::BadDispatch(_)) => run_error(e.to_string()),
+        LaunchError::Args(_) | LaunchError::Load(_) => usage(format!("{e}\n{signature}")),
+        _ => run_error(e.to_string()),
+    })?;
 
     for (n, file) in &outs {
         if let Some(Some(b)) = buffers.get(*n) {

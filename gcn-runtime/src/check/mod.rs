@@ -34,10 +34,12 @@
 
 pub mod facts;
 mod lds;
+pub mod trace;
 pub mod wait_states;
 pub mod waitcnt;
 
 pub use facts::Facts;
+pub use trace::{TraceFilter, TraceRecord, TraceSink};
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -373,6 +375,9 @@ pub struct GroupCheck<'a> {
     waves: Vec<WaveState>,
     lds: lds::Shadow,
     log: &'a RefCell<Vec<(u32, u32)>>,
+    trace: Option<(TraceFilter, TraceSink<'a>)>,
+    /// The state before the current instruction of a traced wave.
+    snapshot: Option<trace::Snapshot>,
     /// The work-group's findings.
     pub reports: Reports,
 }
@@ -403,6 +408,8 @@ pub struct GroupSetup<'a> {
     pub lds_bytes: u32,
     /// The LDS access log the interpreter fills ([`Env::lds_log`]).
     pub log: &'a RefCell<Vec<(u32, u32)>>,
+    /// The trace: which waves, and where the records go.
+    pub trace: Option<(TraceFilter, TraceSink<'a>)>,
 }
 
 impl<'a> GroupCheck<'a> {
@@ -432,6 +439,8 @@ impl<'a> GroupCheck<'a> {
                 .collect(),
             lds: lds::Shadow::new(if race { s.lds_bytes } else { 0 }),
             log: s.log,
+            trace: s.trace,
+            snapshot: None,
             reports: Reports::default(),
         }
     }
@@ -557,6 +566,13 @@ impl Hook for WaveHook<'_, '_> {
         let Some(Some(f)) = g.facts.get((wave.pc / 4) as usize) else {
             return;
         };
+        if let Some((filter, _)) = g.trace {
+            if filter.selects(g.group, wave.id) {
+                g.snapshot
+                    .get_or_insert_with(Default::default)
+                    .take(wave, f);
+            }
+        }
         if g.options.uninit != Level::Off {
             g.uninit_before(wave, op, f);
         }
@@ -575,6 +591,20 @@ impl Hook for WaveHook<'_, '_> {
         let Some(Some(f)) = g.facts.get((pc / 4) as usize) else {
             return;
         };
+        if let Some((filter, sink)) = g.trace {
+            if filter.selects(g.group, wave.id) {
+                if let Some(snapshot) = &g.snapshot {
+                    sink(&TraceRecord {
+                        group: g.group,
+                        wave: wave.id,
+                        step: wave.steps - 1,
+                        pc,
+                        instruction: g.instruction(pc),
+                        changes: snapshot.changes(wave),
+                    });
+                }
+            }
+        }
         if f.lds != facts::LdsUse::None
             && (g.options.lds_race != Level::Off || g.options.uninit != Level::Off)
         {
