@@ -308,6 +308,17 @@ fn out_of_bounds_store_names_lane_and_address() {
         }
         k => panic!("{k:?}"),
     }
+    // memcheck style: the buffer the stray address is nearest to.
+    assert_eq!(
+        e.note.as_deref(),
+        Some(
+            format!(
+                "0 bytes past the end of the 800-byte allocation at {:#x} (argument 0)",
+                out.ptr().0
+            )
+            .as_str()
+        )
+    );
     let text = e.to_string();
     assert!(
         text.starts_with("kernel 'oob', work-group (3, 0, 0), wave 0, pc 0x"),

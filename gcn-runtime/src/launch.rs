@@ -106,6 +106,12 @@ pub struct ExecError {
     pub lane: Option<u8>,
     /// What went wrong.
     pub kind: FaultKind,
+    /// For a memory fault: where the nearest allocation is, and which
+    /// pointer argument points into it (memcheck style).
+    pub note: Option<String>,
+    /// What the checks reported in the work-group before the fault (an
+    /// uninitialised address register is a common cause).
+    pub checks: Vec<CheckReport>,
 }
 
 impl fmt::Display for ExecError {
@@ -124,8 +130,46 @@ impl fmt::Display for ExecError {
         if let Some(lane) = self.lane {
             write!(f, ", lane {lane}")?;
         }
-        write!(f, ": {}", self.kind)
+        write!(f, ": {}", self.kind)?;
+        if let Some(note) = &self.note {
+            write!(f, " ({note})")?;
+        }
+        for r in &self.checks {
+            write!(f, "\nafter: {r}")?;
+        }
+        Ok(())
     }
+}
+
+/// Where a stray address lies relative to the nearest allocation, and the
+/// pointer arguments into that allocation.
+fn nearest_note(mem: &MemView, address: u64, values: &[ArgValue]) -> Option<String> {
+    let (base, size) = mem.nearest(address)?;
+    let place = if address < base {
+        format!("{} bytes before", base - address)
+    } else if address - base < size {
+        format!("at offset {} of", address - base)
+    } else {
+        format!("{} bytes past the end of", address - base - size)
+    };
+    let args: Vec<String> = values
+        .iter()
+        .enumerate()
+        .filter_map(|(i, v)| match v {
+            ArgValue::Pointer(p) if p.0 >= base && p.0 < base + size.max(1) => {
+                Some(format!("argument {i}"))
+            }
+            _ => None,
+        })
+        .collect();
+    let owner = if args.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", args.join(", "))
+    };
+    Some(format!(
+        "{place} the {size}-byte allocation at {base:#x}{owner}"
+    ))
 }
 
 impl std::error::Error for ExecError {}
@@ -273,6 +317,8 @@ struct Shared<'a> {
     facts: Option<Vec<Option<Facts>>>,
     trace: Option<(TraceFilter, TraceSink<'a>)>,
     lds_bytes: u32,
+    /// The argument values (to name the buffer of a stray access).
+    values: &'a [ArgValue],
 }
 
 impl Program {
@@ -397,6 +443,7 @@ impl Program {
             facts: (!options.checks.is_off() || trace.is_some())
                 .then(|| check::program_facts(ops, self.version())),
             trace,
+            values,
             checks: options.checks,
             lds_bytes,
             kernel,
@@ -638,7 +685,15 @@ fn run_group(
                         instruction: exec::instruction_at(s.ops, w.pc)
                             .unwrap_or_else(|| "(no instruction)".to_string()),
                         lane: fault.lane,
+                        note: match &fault.kind {
+                            FaultKind::Memory(m) => nearest_note(&s.mem, m.address, s.values),
+                            _ => None,
+                        },
                         kind: fault.kind,
+                        checks: checker
+                            .take()
+                            .map(|c| c.reports.into_vec())
+                            .unwrap_or_default(),
                     })
                 }
             }

@@ -607,3 +607,36 @@ fn levels_error_warn_off() {
     assert!(off.checks.apply("bogus=warn").is_err());
     assert!(off.checks.apply("uninit=maybe").is_err());
 }
+
+#[test]
+fn a_fault_carries_the_reports_before_it_and_the_nearest_buffer() {
+    // v2 (the address's low half) is never written: the store goes to
+    // address 0, below every allocation.
+    let v = GcnVersion::Gcn1_2;
+    let source = format!(
+        ".gallium\n.gpu tonga\n.kernel k\n .args\n  .arg out, global, 8\n .config\n  .dims x\n.text\nk:\n{}    v_mov_b32 v3, 0\n    flat_store_dword v[2:3], v0\n    s_endpgm\n",
+        prologue(v)
+    );
+    let binary = assemble(&source, &AssembleOptions::default())
+        .unwrap()
+        .gallium_bytes()
+        .unwrap();
+    let memory = Memory::default();
+    let program = Program::load(&memory, &binary, v).unwrap();
+    let out = memory.buffer_zeroed::<u32>(64).unwrap();
+    let e = match program.launch(
+        "k",
+        &[ArgValue::Pointer(out.ptr())],
+        &Dispatch::new_1d(64, 64),
+        &LaunchOptions::default(),
+    ) {
+        Err(LaunchError::Exec(e)) => e,
+        other => panic!("expected a fault, got {other:?}"),
+    };
+    assert_eq!(e.checks.len(), 1, "{e}");
+    assert_eq!(e.checks[0].check, Check::Uninit);
+    assert!(e.checks[0].message.contains("reads v2"), "{e}");
+    let note = e.note.clone().unwrap_or_default();
+    assert!(note.contains("bytes before the "), "{note}");
+    assert!(e.to_string().contains("after: kernel 'k'"), "{e}");
+}
