@@ -689,13 +689,12 @@ fn run_loop<H: Hook + ?Sized>(
         }
         hook.before(wave, op, env);
         wave.pc = wave.pc.wrapping_add(u32::from(op.len));
-        let result = (op.handler)(wave, op, env);
-        if result.is_ok() {
-            hook.after(wave, op, env);
-        }
-        match result {
-            Ok(Step::Next) => {}
-            Ok(step) => return Ok(step),
+        match (op.handler)(wave, op, env) {
+            Ok(Step::Next) => hook.after(wave, op, env),
+            Ok(step) => {
+                hook.after(wave, op, env);
+                return Ok(step);
+            }
             Err(fault) => {
                 // Report the faulting instruction's PC.
                 wave.pc = wave.pc.wrapping_sub(u32::from(op.len));
