@@ -233,6 +233,7 @@ fn checks_source() -> String {
 mixed:
     s_load_dwordx2 s[6:7], s[0:1], 0x24
     s_movk_i32 s8, {CHECK_ITERATIONS}
+    s_mov_b32 m0, -1
     v_lshlrev_b32 v1, 2, v0
     v_add_u32 v2, vcc, 4, v1
     v_and_b32 v2, 0x3ff, v2

@@ -138,6 +138,19 @@ pub enum LdsUse {
     Atomic,
 }
 
+/// Which lanes of its VGPRs an instruction reads and writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lanes {
+    /// The EXEC lanes (every other instruction).
+    Exec,
+    /// `v_readlane`: reads the lane its lane select names.
+    ReadLane,
+    /// `v_writelane`: writes the lane its lane select names.
+    WriteLane,
+    /// `v_readfirstlane`: reads the first EXEC lane.
+    FirstLane,
+}
+
 /// Most register runs an instruction reads or writes.
 pub const MAX_RUNS: usize = 8;
 
@@ -194,6 +207,8 @@ pub struct Facts {
     pub buffer_word2: Option<u16>,
     /// How it touches LDS.
     pub lds: LdsUse,
+    /// Which lanes of its VGPR operands it uses.
+    pub lanes: Lanes,
 }
 
 fn unit(encoding: Encoding) -> Unit {
@@ -288,6 +303,15 @@ impl Facts {
             rfe: name.starts_with("s_rfe"),
             buffer_word2: None,
             lds: LdsUse::None,
+            lanes: if name.starts_with("v_readlane") {
+                Lanes::ReadLane
+            } else if name.starts_with("v_writelane") {
+                Lanes::WriteLane
+            } else if name.starts_with("v_readfirstlane") {
+                Lanes::FirstLane
+            } else {
+                Lanes::Exec
+            },
         };
         let load = row.has(flags::LOAD);
         let store = row.has(flags::STORE);

@@ -66,42 +66,38 @@ pub(crate) fn after(g: &mut GroupCheck<'_>, wave: u32, pc: u32, kind: LdsUse) {
     let mut race_finding: Option<(String, u32)> = None;
     let mut init_finding: Option<u32> = None;
     let epoch = g.lds.epoch;
+    let reads = matches!(kind, LdsUse::Read | LdsUse::Atomic);
+    let racy = race && kind != LdsUse::Atomic;
+    let me_bit = 1u16 << (me & 15);
+    let size = g.lds.bytes.len();
     for &(address, len) in &log {
-        for a in address..address.saturating_add(len) {
-            let Some(b) = g.lds.bytes.get_mut(a as usize) else {
-                continue;
-            };
+        let start = (address as usize).min(size);
+        let end = (address as usize).saturating_add(len as usize).min(size);
+        for (k, b) in g.lds.bytes[start..end].iter_mut().enumerate() {
             if b.epoch != epoch {
                 b.epoch = epoch;
                 b.writer = NONE;
                 b.readers = 0;
             }
-            let reads = matches!(kind, LdsUse::Read | LdsUse::Atomic);
             if init && reads && !b.init && init_finding.is_none() {
-                init_finding = Some(a);
+                init_finding = Some((start + k) as u32);
             }
-            if race && kind != LdsUse::Atomic && race_finding.is_none() {
+            if racy && race_finding.is_none() {
                 let other_writer = b.writer != NONE && b.writer != me;
-                let other_readers = b.readers & !(1u16 << (me & 15)) != 0;
-                let what = match kind {
-                    LdsUse::Read if other_writer => Some(("reads", "wave", b.writer)),
-                    LdsUse::Write if other_writer => Some(("writes", "wave", b.writer)),
-                    LdsUse::Write if other_readers => Some((
-                        "writes",
-                        "wave",
-                        (b.readers & !(1u16 << (me & 15))).trailing_zeros() as u8,
-                    )),
+                let other_readers = b.readers & !me_bit;
+                let other = match kind {
+                    LdsUse::Read | LdsUse::Write if other_writer => Some((b.writer, "wrote")),
+                    LdsUse::Write if other_readers != 0 => {
+                        Some((other_readers.trailing_zeros() as u8, "read"))
+                    }
                     _ => None,
                 };
-                if let Some((verb, _, other)) = what {
-                    let other_did = if b.writer != NONE && b.writer != me {
-                        "wrote"
-                    } else {
-                        "read"
-                    };
+                if let Some((other, did)) = other {
+                    let verb = if kind == LdsUse::Read { "reads" } else { "writes" };
                     race_finding = Some((
                         format!(
-                            "{verb} LDS byte {a:#x}, which wave {other} {other_did} since the last s_barrier (a data race)"
+                            "{verb} LDS byte {:#x}, which wave {other} {did} since the last s_barrier (a data race)",
+                            start + k
                         ),
                         b.pc,
                     ));
@@ -109,7 +105,7 @@ pub(crate) fn after(g: &mut GroupCheck<'_>, wave: u32, pc: u32, kind: LdsUse) {
             }
             match kind {
                 LdsUse::Read => {
-                    b.readers |= 1u16 << (me & 15);
+                    b.readers |= me_bit;
                     b.pc = pc;
                 }
                 LdsUse::Write => {

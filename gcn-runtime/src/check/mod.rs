@@ -493,20 +493,16 @@ impl<'a> GroupCheck<'a> {
     fn uninit_before(&mut self, wave: &Wave, op: &Op, f: &Facts) {
         let w = wave.id as usize;
         let exec = wave.exec();
-        let name = op.mnemonic();
         // Lanes read and written: EXEC, except the lane-addressed forms.
         let lane_of = |i: u8| match op.slot_src(usize::from(i)) {
             Src::None => 0,
             s => wave.read_s32(s) & 63,
         };
-        let (read_mask, write_mask) = if name.starts_with("v_readlane") {
-            (1u64 << lane_of(1), exec)
-        } else if name.starts_with("v_writelane") {
-            (exec, 1u64 << lane_of(1))
-        } else if name.starts_with("v_readfirstlane") {
-            (exec & exec.wrapping_neg(), exec)
-        } else {
-            (exec, exec)
+        let (read_mask, write_mask) = match f.lanes {
+            facts::Lanes::Exec => (exec, exec),
+            facts::Lanes::ReadLane => (1u64 << lane_of(1), exec),
+            facts::Lanes::WriteLane => (exec, 1u64 << lane_of(1)),
+            facts::Lanes::FirstLane => (exec & exec.wrapping_neg(), exec),
         };
         let mut findings: Vec<(Regs, Option<u64>)> = Vec::new();
         let st = &self.waves[w];
