@@ -22,9 +22,10 @@
 //! `s_sendmsg` (capacity 15), `expcnt` counts exports, GDS and, on GCN 1.0
 //! only, the reading of VMEM store data (capacity 7). Issuing past a
 //! counter's capacity stalls until enough events finished; the checker
-//! retires them so. `s_waitcnt lgkmcnt(N)` with N > 0 guarantees a scalar
-//! load only when N is below its count, and an LDS event only when it and
-//! the LDS events after it exceed N. A wave may end (`s_endpgm`) with
+//! retires them so. Only `s_waitcnt lgkmcnt(0)` guarantees a scalar-memory
+//! result (it returns out of order, and a multi-dword fetch counts twice);
+//! `lgkmcnt(N)` guarantees an LDS event when it and the LDS events after it
+//! count more than N. A wave may end (`s_endpgm`) with
 //! stores or loads outstanding: that is fine and not reported. FLAT
 //! instructions are counted as vector memory (as LLVM does for global
 //! pointers); their rare LDS-aperture accesses are not counted in lgkmcnt.

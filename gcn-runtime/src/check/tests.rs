@@ -306,6 +306,19 @@ fn lgkm_lds_in_order_smem_out_of_order() {
             ),
         );
         bug.one(v, Check::Waitcnt, 1, Some(0));
+        // A two-dword scalar load counts twice, but lgkmcnt(1) still does
+        // not guarantee it (its counts may return one at a time).
+        let bug = run(
+            v,
+            &format!(
+                "@s_load_dwordx2 s[12:13], s[0:1], {off}
+                 s_waitcnt lgkmcnt(1)
+                 @v_mov_b32 v4, s13
+                 s_waitcnt lgkmcnt(0)"
+            ),
+        );
+        let m = bug.one(v, Check::Waitcnt, 1, Some(0));
+        assert!(m.contains("reads s13"), "{v}: {m}");
     }
 }
 

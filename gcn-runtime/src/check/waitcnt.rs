@@ -53,7 +53,7 @@ impl Counters {
     /// Retires the events of `counter` that are certainly finished once at
     /// most `n` (weighted) remain: an in-order event when its weight plus
     /// that of the in-order events after it exceeds `n`, an out-of-order
-    /// one when its own weight does.
+    /// one only when `n` is 0.
     fn retire(&mut self, counter: Counter, n: u32) {
         // At most 63 + 15 + 7 events are outstanding (the capacities).
         let mut later = 0u32;
@@ -63,7 +63,9 @@ impl Counters {
                 continue;
             }
             let w = u32::from(e.weight);
-            let finished = if e.ordered { w + later > n } else { w > n };
+            // An out-of-order (scalar memory) event: only a wait for zero
+            // guarantees it (its counts may come back one at a time).
+            let finished = if e.ordered { w + later > n } else { n == 0 };
             if e.ordered {
                 later += w;
             }
