@@ -93,7 +93,11 @@ pub(crate) fn after(g: &mut GroupCheck<'_>, wave: u32, pc: u32, kind: LdsUse) {
                     _ => None,
                 };
                 if let Some((other, did)) = other {
-                    let verb = if kind == LdsUse::Read { "reads" } else { "writes" };
+                    let verb = if kind == LdsUse::Read {
+                        "reads"
+                    } else {
+                        "writes"
+                    };
                     race_finding = Some((
                         format!(
                             "{verb} LDS byte {:#x}, which wave {other} {did} since the last s_barrier (a data race)",

@@ -537,12 +537,15 @@ impl<'a> GroupCheck<'a> {
                 }
             }
         }
-        for (r, lanes) in findings {
+        // One report per executed instruction, naming every register.
+        if !findings.is_empty() {
+            let names: Vec<String> = findings.iter().map(|(r, _)| r.to_string()).collect();
+            let lanes = findings.iter().filter_map(|(_, l)| *l).reduce(|a, b| a | b);
             self.report(
                 Check::Uninit,
                 wave.id,
                 wave.pc,
-                format!("reads {r} before anything wrote it"),
+                format!("reads {} before anything wrote it", names.join(", ")),
                 None,
                 lanes,
             );

@@ -653,3 +653,34 @@ fn a_fault_carries_the_reports_before_it_and_the_nearest_buffer() {
     assert!(note.contains("bytes before the "), "{note}");
     assert!(e.to_string().contains("after: kernel 'k'"), "{e}");
 }
+
+#[test]
+fn many_scalar_loads_in_flight_stay_bounded() {
+    // 200 scalar loads to s12 without a wait: the counter saturates (the
+    // model keeps at most its capacity, no panic), and each load
+    // overwrites a register an earlier one, returning in any order, may
+    // still write — one report, counted 199 times.
+    for v in VERSIONS {
+        let off = if v.is_gcn12_or_later() { "0x18" } else { "6" };
+        let r = run(
+            v,
+            &format!(
+                "s_movk_i32 s20, 200
+                 loop:
+                 s_load_dword s12, s[0:1], {off}
+                 s_sub_u32 s20, s20, 1
+                 s_cmp_lg_u32 s20, 0
+                 s_cbranch_scc1 loop
+                 s_waitcnt lgkmcnt(0)
+                 v_mov_b32 v3, s12"
+            ),
+        );
+        assert_eq!(r.reports.len(), 1, "{v}: {:#?}", r.reports);
+        assert!(
+            r.reports[0].message.contains("overwrites s12"),
+            "{}",
+            r.reports[0]
+        );
+        assert_eq!(r.reports[0].count, 199, "{}", r.reports[0]);
+    }
+}

@@ -281,7 +281,8 @@ pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
             }
         }
     }
-    for (message, related) in findings {
+    // One report per executed instruction (the first rule broken).
+    if let Some((message, related)) = findings.into_iter().next() {
         g.report(
             Check::WaitStates,
             wave.id,

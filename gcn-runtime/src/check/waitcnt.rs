@@ -69,12 +69,13 @@ impl Counters {
             if e.ordered {
                 later += w;
             }
-            done |= u128::from(finished) << i;
+            // (Beyond 128 events, which capacity prevents, none retires.)
+            done |= u128::from(finished).checked_shl(i as u32).unwrap_or(0);
         }
         let mut i = 0;
         self.pending.retain(|_| {
             i += 1;
-            done >> (i - 1) & 1 == 0
+            done.checked_shr(i as u32 - 1).unwrap_or(0) & 1 == 0
         });
     }
 
@@ -168,7 +169,9 @@ pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
             }
         }
     }
-    for (message, related) in findings {
+    // One report per executed instruction (the first finding), so that a
+    // report's count is the number of times the instruction went wrong.
+    if let Some((message, related)) = findings.into_iter().next() {
         g.report(
             Check::Waitcnt,
             wave.id,
@@ -184,6 +187,17 @@ pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
         if c.weight(counter) + u32::from(weight) > cap {
             // A full counter stalls the issue until enough events finish.
             c.retire(counter, cap.saturating_sub(u32::from(weight)));
+            // Still full (scalar loads, whose order is unknown): one of
+            // them finished; assume the oldest (this can hide a missing
+            // wait, never invent one).
+            while c.weight(counter) + u32::from(weight) > cap {
+                match c.pending.iter().position(|e| e.counter == counter) {
+                    Some(i) => {
+                        c.pending.remove(i);
+                    }
+                    None => break,
+                }
+            }
         }
         c.pending.push(Event {
             counter,
