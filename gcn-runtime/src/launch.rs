@@ -462,7 +462,7 @@ impl Program {
         let total_groups = u64::from(groups[0]) * u64::from(groups[1]) * u64::from(groups[2]);
         let instructions = AtomicU64::new(0);
         let lane_ops = AtomicU64::new(0);
-        let first_error: Mutex<Option<(u64, ExecError)>> = Mutex::new(None);
+        let first_error: Mutex<Option<(u64, Box<ExecError>)>> = Mutex::new(None);
         let reports = Mutex::new(Reports::default());
         pool.install(|| {
             (0..total_groups).into_par_iter().for_each_init(
@@ -501,7 +501,7 @@ impl Program {
         drop(input_buffer);
         drop(scratch);
         if let Some((_, e)) = first_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            return Err(LaunchError::Exec(Box::new(e)));
+            return Err(LaunchError::Exec(e));
         }
         let reports = reports
             .into_inner()
@@ -631,7 +631,7 @@ fn run_group(
     index: u64,
     lds: &mut [u8],
     slot: u64,
-) -> Result<(u64, u64, Option<Reports>), ExecError> {
+) -> Result<(u64, u64, Option<Reports>), Box<ExecError>> {
     let id = group_id(index, s.groups);
     let mut waves = make_waves(s, id, slot);
     let log = RefCell::new(Vec::new());
@@ -677,7 +677,7 @@ fn run_group(
             match result {
                 Ok(step) => *st = step,
                 Err(fault) => {
-                    return Err(ExecError {
+                    return Err(Box::new(ExecError {
                         kernel: s.kernel.name.clone(),
                         group: id,
                         wave: w.id,
@@ -694,7 +694,7 @@ fn run_group(
                             .take()
                             .map(|c| c.reports.into_vec())
                             .unwrap_or_default(),
-                    })
+                    }))
                 }
             }
         }

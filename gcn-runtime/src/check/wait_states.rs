@@ -3,9 +3,9 @@
 //! [`Rule`] per row of [`RULES`], per generation, with its source.
 //!
 //! Wait states are counted along the executed path: every instruction
-//! provides one, `s_nop N` provides N+1 (CLRX GcnInstrsSopp.md: "(SIMM16&7)
-//! + 1 cycles"); the number between a producer and a consumer is what the
-//! instructions strictly between them provide.
+//! provides one, `s_nop N` provides N+1 (CLRX GcnInstrsSopp.md: "Do
+//! nothing by (SIMM16&7) + 1 cycles"); the number between a producer and a
+//! consumer is what the instructions strictly between them provide.
 
 use super::facts::{Facts, Regs, Unit};
 use super::{Check, GroupCheck};

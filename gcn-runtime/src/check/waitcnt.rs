@@ -92,7 +92,7 @@ impl Counters {
 /// still has to read.
 fn touched<'f>(facts: &'f [Option<Facts>], e: &Event) -> &'f [Regs] {
     match facts.get((e.pc / 4) as usize) {
-        Some(Some(f)) if e.data => f.store_data.as_ref().map_or(&[], std::slice::from_ref),
+        Some(Some(f)) if e.data => f.store_data.as_slice(),
         Some(Some(f)) => f.writes(),
         _ => &[],
     }
