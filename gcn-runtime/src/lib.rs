@@ -1,7 +1,9 @@
 //! Runtime support for GCN kernels: kernel handles and the Gallium kernel
 //! input buffer ([`kernel`]), device memory ([`memory`]), loaded programs
-//! ([`program`]), dispatch ([`launch`]) and the CPU emulator that runs them
-//! ([`exec`]).
+//! ([`program`]), dispatch ([`launch`]), the CPU emulator that runs them
+//! ([`exec`]) and the sanitizer checks it runs them under — missing
+//! `s_waitcnt`, missing wait states, LDS races, uninitialised reads — with
+//! the instruction trace ([`check`]).
 //!
 //! ```
 //! use gcn_runtime::{memory::Memory, program::Program, launch::LaunchOptions};
