@@ -209,6 +209,9 @@ pub struct Facts {
     pub lds: LdsUse,
     /// Which lanes of its VGPR operands it uses.
     pub lanes: Lanes,
+    /// The wait-state rules it is the consumer of on this version (bit i:
+    /// `wait_states::RULES[i]`).
+    pub hazards: u16,
 }
 
 fn unit(encoding: Encoding) -> Unit {
@@ -312,6 +315,7 @@ impl Facts {
             } else {
                 Lanes::Exec
             },
+            hazards: 0,
         };
         let load = row.has(flags::LOAD);
         let store = row.has(flags::STORE);
@@ -481,6 +485,7 @@ impl Facts {
             Unit::Exp => f.event(Counter::Exp, true, 1),
             Unit::Salu | Unit::Valu => {}
         }
+        f.hazards = super::wait_states::consumer_mask(&f, version);
         f
     }
 }

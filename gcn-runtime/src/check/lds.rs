@@ -66,62 +66,78 @@ pub(crate) fn after(g: &mut GroupCheck<'_>, wave: u32, pc: u32, kind: LdsUse) {
     let mut race_finding: Option<(String, u32)> = None;
     let mut init_finding: Option<u32> = None;
     let epoch = g.lds.epoch;
-    let reads = matches!(kind, LdsUse::Read | LdsUse::Atomic);
-    let racy = race && kind != LdsUse::Atomic;
     let me_bit = 1u16 << (me & 15);
     let size = g.lds.bytes.len();
+    // A race found: (byte, the other wave, what it did, its PC).
+    let mut race_at: Option<(usize, u8, &str, u32)> = None;
     for &(address, len) in &log {
         let start = (address as usize).min(size);
         let end = (address as usize).saturating_add(len as usize).min(size);
-        for (k, b) in g.lds.bytes[start..end].iter_mut().enumerate() {
-            if b.epoch != epoch {
-                b.epoch = epoch;
-                b.writer = NONE;
-                b.readers = 0;
-            }
-            if init && reads && !b.init && init_finding.is_none() {
-                init_finding = Some((start + k) as u32);
-            }
-            if racy && race_finding.is_none() {
-                let other_writer = b.writer != NONE && b.writer != me;
-                let other_readers = b.readers & !me_bit;
-                let other = match kind {
-                    LdsUse::Read | LdsUse::Write if other_writer => Some((b.writer, "wrote")),
-                    LdsUse::Write if other_readers != 0 => {
-                        Some((other_readers.trailing_zeros() as u8, "read"))
+        let bytes = &mut g.lds.bytes[start..end];
+        // One loop per kind: the per-byte work is the check's cost.
+        match kind {
+            LdsUse::Read => {
+                for (k, b) in bytes.iter_mut().enumerate() {
+                    if b.epoch != epoch {
+                        *b = Byte {
+                            epoch,
+                            writer: NONE,
+                            readers: 0,
+                            ..*b
+                        };
                     }
-                    _ => None,
-                };
-                if let Some((other, did)) = other {
-                    let verb = if kind == LdsUse::Read {
-                        "reads"
-                    } else {
-                        "writes"
-                    };
-                    race_finding = Some((
-                        format!(
-                            "{verb} LDS byte {:#x}, which wave {other} {did} since the last s_barrier (a data race)",
-                            start + k
-                        ),
-                        b.pc,
-                    ));
-                }
-            }
-            match kind {
-                LdsUse::Read => {
+                    if !b.init && init && init_finding.is_none() {
+                        init_finding = Some((start + k) as u32);
+                    }
+                    if race && b.writer != NONE && b.writer != me && race_at.is_none() {
+                        race_at = Some((start + k, b.writer, "wrote", b.pc));
+                    }
                     b.readers |= me_bit;
                     b.pc = pc;
                 }
-                LdsUse::Write => {
+            }
+            LdsUse::Write => {
+                for (k, b) in bytes.iter_mut().enumerate() {
+                    if b.epoch != epoch {
+                        b.epoch = epoch;
+                    } else if race && race_at.is_none() {
+                        let other_readers = b.readers & !me_bit;
+                        if b.writer != NONE && b.writer != me {
+                            race_at = Some((start + k, b.writer, "wrote", b.pc));
+                        } else if other_readers != 0 {
+                            let other = other_readers.trailing_zeros() as u8;
+                            race_at = Some((start + k, other, "read", b.pc));
+                        }
+                    }
                     b.writer = me;
                     b.readers = 0;
                     b.pc = pc;
                     b.init = true;
                 }
-                LdsUse::Atomic => b.init = true,
-                LdsUse::None => {}
             }
+            LdsUse::Atomic => {
+                for (k, b) in bytes.iter_mut().enumerate() {
+                    if !b.init && init && init_finding.is_none() {
+                        init_finding = Some((start + k) as u32);
+                    }
+                    b.init = true;
+                }
+            }
+            LdsUse::None => {}
         }
+    }
+    if let Some((byte, other, did, other_pc)) = race_at {
+        let verb = if kind == LdsUse::Read {
+            "reads"
+        } else {
+            "writes"
+        };
+        race_finding = Some((
+            format!(
+                "{verb} LDS byte {byte:#x}, which wave {other} {did} since the last s_barrier (a data race)"
+            ),
+            other_pc,
+        ));
     }
     // Give the buffer back for reuse (no allocation per instruction).
     let mut log = log;

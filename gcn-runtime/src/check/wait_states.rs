@@ -247,6 +247,26 @@ fn producer(h: Hazard, hist: &History, f: &Facts) -> Option<Stamp> {
     })
 }
 
+/// The rules (bit i: `RULES[i]`) that apply on `version` and whose
+/// consumer `f` is; computed once per instruction at launch so that the
+/// check skips the others.
+pub(crate) fn consumer_mask(f: &Facts, version: gcn_asm::GcnVersion) -> u16 {
+    let empty = History::new(0);
+    let column = version.opcode_column();
+    let mut mask = 0u16;
+    for (i, rule) in RULES.iter().enumerate() {
+        let consumer = match rule.hazard {
+            // Its producer test needs the history's store registers.
+            Hazard::WideStoreData => f.unit == Unit::Valu && f.writes().iter().any(|w| w.vector),
+            h => producer(h, &empty, f).is_some(),
+        };
+        if consumer && rule.states[column] > 0 {
+            mask |= 1 << i;
+        }
+    }
+    mask
+}
+
 /// Checks the instruction at `wave.pc` against the rules, then records
 /// what it produces and advances the wave's clock.
 pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
@@ -256,11 +276,11 @@ pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
     {
         let hist = &g.waves[w].history;
         let now = hist.clock;
-        for rule in RULES {
+        let mut mask = f.hazards;
+        while mask != 0 {
+            let rule = &RULES[mask.trailing_zeros() as usize];
+            mask &= mask - 1;
             let need = u64::from(rule.states[column]);
-            if need == 0 {
-                continue;
-            }
             let Some((stamp, pc)) = producer(rule.hazard, hist, f) else {
                 continue;
             };
@@ -329,3 +349,6 @@ pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
     }
     hist.clock += u64::from(f.states);
 }
+
+// Facts::hazards holds one bit per rule.
+const _: () = assert!(RULES.len() <= 16);
