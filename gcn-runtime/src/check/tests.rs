@@ -684,3 +684,68 @@ fn many_scalar_loads_in_flight_stay_bounded() {
         assert_eq!(r.reports[0].count, 199, "{}", r.reports[0]);
     }
 }
+
+#[test]
+fn m0_rules_descriptor_word2_and_vccz() {
+    for v in VERSIONS {
+        // SALU writes M0 → s_sendmsg: 1 on GCN 1.2/1.4.
+        wait_state_pair(
+            v,
+            "@s_mov_b32 m0, 0
+             @s_sendmsg 1",
+            "s_mov_b32 m0, 0
+             s_nop 0
+             s_sendmsg 1",
+            v.is_gcn12_or_later().then_some(1),
+        );
+        // SALU writes M0 → s_movrel: 1 on GCN 1.4 only.
+        wait_state_pair(
+            v,
+            "s_mov_b32 s13, 5
+             @s_mov_b32 m0, 0
+             @s_movrels_b32 s12, s13",
+            "s_mov_b32 s13, 5
+             s_mov_b32 m0, 0
+             s_nop 0
+             s_movrels_b32 s12, s13",
+            v.is_gcn14().then_some(1),
+        );
+        // Third dword of a buffer descriptor → s_buffer_load: 1 (CLRX).
+        wait_state_pair(
+            v,
+            "@s_mov_b32 s10, 64
+             @s_buffer_load_dword s12, s[8:11], 0
+             s_waitcnt lgkmcnt(0)",
+            "s_mov_b32 s10, 64
+             s_nop 0
+             s_buffer_load_dword s12, s[8:11], 0
+             s_waitcnt lgkmcnt(0)",
+            Some(1),
+        );
+        // VALU writes VCC → VALU reads VCCZ as data: 5 on GCN 1.2/1.4.
+        wait_state_pair(
+            v,
+            "@v_cmp_eq_u32 vcc, v0, v0
+             @v_mov_b32 v3, vccz",
+            "v_cmp_eq_u32 vcc, v0, v0
+             s_nop 4
+             v_mov_b32 v3, vccz",
+            v.is_gcn12_or_later().then_some(5),
+        );
+    }
+}
+
+#[test]
+fn valu_exec_then_dpp() {
+    for v in [GcnVersion::Gcn1_2, GcnVersion::Gcn1_4] {
+        wait_state_pair(
+            v,
+            "@v_cmpx_eq_u32 vcc, v0, v0
+             @v_mov_b32 v3, v0 quad_perm:[1,0,3,2] row_mask:15 bank_mask:15",
+            "v_cmpx_eq_u32 vcc, v0, v0
+             s_nop 4
+             v_mov_b32 v3, v0 quad_perm:[1,0,3,2] row_mask:15 bank_mask:15",
+            Some(5),
+        );
+    }
+}
