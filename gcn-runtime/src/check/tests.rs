@@ -749,3 +749,49 @@ fn valu_exec_then_dpp() {
         );
     }
 }
+
+#[test]
+fn setreg_trapsts_then_rfe_reported_before_the_fault() {
+    // s_rfe is not emulated: the dispatch stops there, and the fault
+    // carries the wait-state report made just before (GCN 1.2/1.4 only).
+    for v in VERSIONS {
+        let source = format!(
+            ".gallium\n.gpu {}\n.kernel k\n .args\n  .arg out, global, 8\n .config\n  .dims x\n.text\nk:\n{}    s_mov_b64 s[12:13], 0\n    s_setreg_b32 hwreg(trapsts, 0, 1), s12\n    s_rfe_b64 s[12:13]\n    s_endpgm\n",
+            gpu(v),
+            prologue(v)
+        );
+        let binary = assemble(&source, &AssembleOptions::default())
+            .unwrap()
+            .gallium_bytes()
+            .unwrap();
+        let memory = Memory::default();
+        let program = Program::load(&memory, &binary, v).unwrap();
+        let out = memory.buffer_zeroed::<u32>(64).unwrap();
+        let e = match program.launch(
+            "k",
+            &[ArgValue::Pointer(out.ptr())],
+            &Dispatch::new_1d(64, 64),
+            &LaunchOptions::default(),
+        ) {
+            Err(LaunchError::Exec(e)) => e,
+            other => panic!("{v}: expected the not-emulated fault, got {other:?}"),
+        };
+        assert!(e.instruction.starts_with("s_rfe_b64"), "{v}: {e}");
+        if v.is_gcn12_or_later() {
+            assert_eq!(e.checks.len(), 1, "{v}: {e}");
+            assert_eq!(e.checks[0].check, Check::WaitStates);
+            assert!(e.checks[0].message.contains("1 missing"), "{v}: {e}");
+            assert!(
+                e.checks[0]
+                    .related
+                    .as_ref()
+                    .unwrap()
+                    .1
+                    .starts_with("s_setreg_b32"),
+                "{v}: {e}"
+            );
+        } else {
+            assert!(e.checks.is_empty(), "{v}: {e}");
+        }
+    }
+}
