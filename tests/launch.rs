@@ -308,6 +308,17 @@ fn out_of_bounds_store_names_lane_and_address() {
         }
         k => panic!("{k:?}"),
     }
+    // memcheck style: the buffer the stray address is nearest to.
+    assert_eq!(
+        e.note.as_deref(),
+        Some(
+            format!(
+                "0 bytes past the end of the 800-byte allocation at {:#x} (argument 0)",
+                out.ptr().0
+            )
+            .as_str()
+        )
+    );
     let text = e.to_string();
     assert!(
         text.starts_with("kernel 'oob', work-group (3, 0, 0), wave 0, pc 0x"),
@@ -365,6 +376,7 @@ fn a_runaway_loop_spends_the_step_budget() {
     let o = LaunchOptions {
         max_steps: 1000,
         threads: None,
+        ..LaunchOptions::default()
     };
     let e = exec_error(program.launch("spin", &[], &Dispatch::new_1d(64, 64), &o));
     assert_eq!(e.kind, FaultKind::StepBudget(1000));

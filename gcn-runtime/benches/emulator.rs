@@ -1,7 +1,10 @@
 //! Emulator speed: an ALU-bound kernel (lane operations per second on one
 //! core), a vector add over 16 M floats against a plain Rust loop (one
 //! thread and all threads), and the scaling of a many-work-group dispatch
-//! over host threads.
+//! over host threads — all with the sanitizer checks off (the plain
+//! interpreter) — and the cost of each check (`checks/…`: a kernel mixing
+//! VALU, LDS traffic with barriers and global memory, run with each check
+//! alone and with all of them, against all off).
 //!
 //! `cargo bench -p gcn-runtime --bench emulator`; the ratios are computed
 //! from the times criterion prints in the same run.
@@ -9,7 +12,7 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use gcn_runtime::gcn_asm::{assemble, AssembleOptions, GcnVersion};
 use gcn_runtime::kernel::{ArgValue, Dispatch};
-use gcn_runtime::{LaunchOptions, Memory, Program};
+use gcn_runtime::{Check, CheckOptions, LaunchOptions, Level, Memory, Program};
 
 /// Iterations of the ALU loop body (8 v_fma_f32 each).
 const ALU_ITERATIONS: u32 = 1000;
@@ -52,6 +55,7 @@ loop:
     v_add_u32 v0, vcc, s6, v0
     v_addc_u32 v4, vcc, v4, 0, vcc
     v_mov_b32 v5, v0
+    v_mov_b32 v6, v4
     flat_store_dword v[5:6], v2
     s_endpgm
 "#
@@ -114,6 +118,7 @@ fn alu(c: &mut Criterion) {
     let args = [ArgValue::Pointer(out.ptr())];
     let one = LaunchOptions {
         threads: Some(1),
+        checks: CheckOptions::off(),
         ..LaunchOptions::default()
     };
     let stats = program.launch("alu", &args, &dispatch, &one).unwrap();
@@ -139,6 +144,7 @@ fn alu(c: &mut Criterion) {
     for t in threads {
         let options = LaunchOptions {
             threads: Some(t),
+            checks: CheckOptions::off(),
             ..LaunchOptions::default()
         };
         g.bench_with_input(BenchmarkId::new("fma_loop_threads", t), &t, |b, _| {
@@ -163,6 +169,18 @@ fn vector_add(c: &mut Criterion) {
         ArgValue::Pointer(dc.ptr()),
     ];
     let dispatch = Dispatch::new_1d(N as u32, 256);
+    // Checked once here, so that a filtered run (`-- alu`) that skips the
+    // timed launches does not compare an unwritten result.
+    let off = LaunchOptions {
+        checks: CheckOptions::off(),
+        ..LaunchOptions::default()
+    };
+    program.launch("vadd", &args, &dispatch, &off).unwrap();
+    assert!(dc
+        .to_vec()
+        .iter()
+        .zip(a.iter().zip(&b))
+        .all(|(c, (a, b))| *c == a + b));
     let mut g = c.benchmark_group("vector_add_16M");
     g.sample_size(10);
     g.throughput(Throughput::Elements(N as u64));
@@ -181,6 +199,7 @@ fn vector_add(c: &mut Criterion) {
     ] {
         let options = LaunchOptions {
             threads,
+            checks: CheckOptions::off(),
             ..LaunchOptions::default()
         };
         g.bench_function(name, |bench| {
@@ -188,12 +207,95 @@ fn vector_add(c: &mut Criterion) {
         });
     }
     g.finish();
-    let result = dc.to_vec();
-    assert!(result
-        .iter()
-        .zip(a.iter().zip(&b))
-        .all(|(c, (a, b))| *c == a + b));
 }
 
-criterion_group!(benches, alu, vector_add);
+/// Iterations of the checks kernel's loop.
+const CHECK_ITERATIONS: u32 = 100;
+
+/// Each iteration: every lane writes its dword of LDS, a barrier, reads
+/// its neighbour's (another wave's at the wave edges), a barrier, a
+/// global load, and some VALU work.
+fn checks_source() -> String {
+    format!(
+        r#"
+.gallium
+.gpu tonga
+.kernel mixed
+    .args
+        .arg out, global, 8
+        .arg griddim
+        .arg gridoffset
+    .config
+        .dims x
+        .tgsize
+        .localsize 1024
+.text
+mixed:
+    s_load_dwordx2 s[6:7], s[0:1], 0x24
+    s_movk_i32 s8, {CHECK_ITERATIONS}
+    s_mov_b32 m0, -1
+    v_lshlrev_b32 v1, 2, v0
+    v_add_u32 v2, vcc, 4, v1
+    v_and_b32 v2, 0x3ff, v2
+    v_mov_b32 v3, 1.0
+    s_waitcnt lgkmcnt(0)
+    v_mov_b32 v5, s7
+    v_add_u32 v4, vcc, s6, v1
+    v_addc_u32 v5, vcc, v5, 0, vcc
+loop:
+    ds_write_b32 v1, v3
+    s_waitcnt lgkmcnt(0)
+    s_barrier
+    ds_read_b32 v6, v2
+    flat_load_dword v7, v[4:5]
+    s_waitcnt vmcnt(0) & lgkmcnt(0)
+    v_add_f32 v3, v3, v6
+    v_fma_f32 v3, v3, 0.5, v7
+    v_fma_f32 v3, v3, 0.5, v7
+    v_fma_f32 v3, v3, 0.5, v7
+    s_barrier
+    s_sub_u32 s8, s8, 1
+    s_cmp_lg_u32 s8, 0
+    s_cbranch_scc1 loop
+    flat_store_dword v[4:5], v3
+    s_endpgm
+"#
+    )
+}
+
+fn checks(c: &mut Criterion) {
+    let memory = Memory::default();
+    let program = load(&memory, &checks_source());
+    let groups = 16u32;
+    let out = memory.buffer_zeroed::<f32>(groups as usize * 256).unwrap();
+    let dispatch = Dispatch::new_1d(groups * 256, 256);
+    let args = [ArgValue::Pointer(out.ptr())];
+    let options = |checks: CheckOptions| LaunchOptions {
+        threads: Some(1),
+        checks,
+        ..LaunchOptions::default()
+    };
+    let stats = program
+        .launch("mixed", &args, &dispatch, &options(CheckOptions::default()))
+        .expect("the checks kernel passes every check");
+    let mut g = c.benchmark_group("checks");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(stats.instructions));
+    let mut variants = vec![("off".to_string(), CheckOptions::off())];
+    for check in Check::ALL {
+        let mut o = CheckOptions::off();
+        o.set(check, Level::Error);
+        variants.push((check.name().to_string(), o));
+    }
+    variants.push(("all".to_string(), CheckOptions::default()));
+    for (name, o) in variants {
+        let o = options(o);
+        g.bench_function(name, |b| {
+            b.iter(|| program.launch("mixed", &args, &dispatch, &o).unwrap())
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, alu, vector_add, checks);
 criterion_main!(benches);

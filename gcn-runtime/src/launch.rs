@@ -16,6 +16,7 @@
 //! hold the local ids (as many as TIDIG_COMP_CNT enables). MODE starts from
 //! PGM_RSRC1's FLOAT_MODE, DX10_CLAMP and IEEE_MODE.
 
+use std::cell::RefCell;
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -24,6 +25,10 @@ use std::time::{Duration, Instant};
 use gcn_asm::GcnVersion;
 use rayon::prelude::*;
 
+use crate::check::{
+    self, CheckOptions, CheckReport, Facts, GroupCheck, GroupSetup, Level, Reports, TraceFilter,
+    TraceSink,
+};
 use crate::exec::{self, Env, FaultKind, Op, Step, Wave, WAVE_SIZE};
 use crate::kernel::{ArgError, ArgValue, Dispatch, KernelArgs};
 use crate::memory::{AllocError, MemView};
@@ -44,6 +49,9 @@ pub struct LaunchOptions {
     pub max_steps: u64,
     /// Host threads for work-groups; `None`: one per core.
     pub threads: Option<usize>,
+    /// The level of each sanitizer check ([`crate::check`]); all errors by
+    /// default, [`CheckOptions::off`] runs the plain interpreter.
+    pub checks: CheckOptions,
 }
 
 impl Default for LaunchOptions {
@@ -51,6 +59,7 @@ impl Default for LaunchOptions {
         LaunchOptions {
             max_steps: DEFAULT_MAX_STEPS,
             threads: None,
+            checks: CheckOptions::default(),
         }
     }
 }
@@ -68,6 +77,9 @@ pub struct LaunchStats {
     pub lane_ops: u64,
     /// Wall-clock time of the dispatch.
     pub elapsed: Duration,
+    /// Check findings at [`Level::Warn`] (distinct (check, PC) pairs);
+    /// [`Program::launch_reports`] returns them.
+    pub check_warnings: u64,
 }
 
 impl LaunchStats {
@@ -94,6 +106,12 @@ pub struct ExecError {
     pub lane: Option<u8>,
     /// What went wrong.
     pub kind: FaultKind,
+    /// For a memory fault: where the nearest allocation is, and which
+    /// pointer argument points into it (memcheck style).
+    pub note: Option<String>,
+    /// What the checks reported in the work-group before the fault (an
+    /// uninitialised address register is a common cause).
+    pub checks: Vec<CheckReport>,
 }
 
 impl fmt::Display for ExecError {
@@ -112,8 +130,46 @@ impl fmt::Display for ExecError {
         if let Some(lane) = self.lane {
             write!(f, ", lane {lane}")?;
         }
-        write!(f, ": {}", self.kind)
+        write!(f, ": {}", self.kind)?;
+        if let Some(note) = &self.note {
+            write!(f, " ({note})")?;
+        }
+        for r in &self.checks {
+            write!(f, "\nafter: {r}")?;
+        }
+        Ok(())
     }
+}
+
+/// Where a stray address lies relative to the nearest allocation, and the
+/// pointer arguments into that allocation.
+fn nearest_note(mem: &MemView, address: u64, values: &[ArgValue]) -> Option<String> {
+    let (base, size) = mem.nearest(address)?;
+    let place = if address < base {
+        format!("{} bytes before", base - address)
+    } else if address - base < size {
+        format!("at offset {} of", address - base)
+    } else {
+        format!("{} bytes past the end of", address - base - size)
+    };
+    let args: Vec<String> = values
+        .iter()
+        .enumerate()
+        .filter_map(|(i, v)| match v {
+            ArgValue::Pointer(p) if p.0 >= base && p.0 < base + size.max(1) => {
+                Some(format!("argument {i}"))
+            }
+            _ => None,
+        })
+        .collect();
+    let owner = if args.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", args.join(", "))
+    };
+    Some(format!(
+        "{place} the {size}-byte allocation at {base:#x}{owner}"
+    ))
 }
 
 impl std::error::Error for ExecError {}
@@ -133,6 +189,9 @@ pub enum LaunchError {
     Alloc(AllocError),
     /// A fault while running.
     Exec(Box<ExecError>),
+    /// Checks at [`Level::Error`] found something ([`crate::check`]): every
+    /// report of the dispatch, errors and warnings, ordered by PC.
+    Check(Vec<CheckReport>),
 }
 
 impl fmt::Display for LaunchError {
@@ -144,6 +203,14 @@ impl fmt::Display for LaunchError {
             LaunchError::Config(m) => write!(f, "kernel configuration: {m}"),
             LaunchError::Alloc(e) => write!(f, "{e}"),
             LaunchError::Exec(e) => write!(f, "{e}"),
+            LaunchError::Check(reports) => {
+                let errors = reports.iter().filter(|r| r.level == Level::Error).count();
+                write!(f, "{errors} check error(s):")?;
+                for r in reports {
+                    write!(f, "\n{r}")?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -245,6 +312,13 @@ struct Shared<'a> {
     waves_per_group: u32,
     scratch_base: u64,
     max_steps: u64,
+    checks: CheckOptions,
+    /// Per-instruction facts when any check is on or a trace runs.
+    facts: Option<Vec<Option<Facts>>>,
+    trace: Option<(TraceFilter, TraceSink<'a>)>,
+    lds_bytes: u32,
+    /// The argument values (to name the buffer of a stray access).
+    values: &'a [ArgValue],
 }
 
 impl Program {
@@ -259,7 +333,9 @@ impl Program {
     }
 
     /// Runs kernel `name` with one value per user argument (checked against
-    /// the `.arg` table: kind, size) over `dispatch`.
+    /// the `.arg` table: kind, size) over `dispatch`. Fails with
+    /// [`LaunchError::Check`] when a check at [`Level::Error`] reports
+    /// something; warnings are only counted ([`LaunchStats::check_warnings`]).
     pub fn launch(
         &self,
         name: &str,
@@ -267,6 +343,52 @@ impl Program {
         dispatch: &Dispatch,
         options: &LaunchOptions,
     ) -> Result<LaunchStats, LaunchError> {
+        let (stats, reports) = self.launch_reports(name, values, dispatch, options)?;
+        if reports.iter().any(|r| r.level == Level::Error) {
+            return Err(LaunchError::Check(reports));
+        }
+        Ok(stats)
+    }
+
+    /// [`Program::launch`] returning every check report (errors and
+    /// warnings, deduplicated per (check, PC), ordered by PC) instead of
+    /// failing on them. A fault still fails the launch.
+    pub fn launch_reports(
+        &self,
+        name: &str,
+        values: &[ArgValue],
+        dispatch: &Dispatch,
+        options: &LaunchOptions,
+    ) -> Result<(LaunchStats, Vec<CheckReport>), LaunchError> {
+        self.run_dispatch(name, values, dispatch, options, None)
+    }
+
+    /// [`Program::launch_reports`] that also calls `sink` with a
+    /// [`check::TraceRecord`] for every instruction executed by the waves
+    /// `filter` selects (PC, disassembly, registers changed). Work-groups
+    /// run on several host threads unless `options.threads` is `Some(1)`,
+    /// so records of different groups can interleave; each record names
+    /// its group, wave and step.
+    pub fn launch_traced(
+        &self,
+        name: &str,
+        values: &[ArgValue],
+        dispatch: &Dispatch,
+        options: &LaunchOptions,
+        filter: TraceFilter,
+        sink: TraceSink<'_>,
+    ) -> Result<(LaunchStats, Vec<CheckReport>), LaunchError> {
+        self.run_dispatch(name, values, dispatch, options, Some((filter, sink)))
+    }
+
+    fn run_dispatch(
+        &self,
+        name: &str,
+        values: &[ArgValue],
+        dispatch: &Dispatch,
+        options: &LaunchOptions,
+        trace: Option<(TraceFilter, TraceSink<'_>)>,
+    ) -> Result<(LaunchStats, Vec<CheckReport>), LaunchError> {
         let start = Instant::now();
         let kernel = self.kernel(name)?;
         let groups = dispatch.groups()?;
@@ -316,10 +438,17 @@ impl Program {
         } else {
             None
         };
+        let ops = patched.as_deref().unwrap_or(self.ops());
         let shared = Shared {
+            facts: (!options.checks.is_off() || trace.is_some())
+                .then(|| check::program_facts(ops, self.version())),
+            trace,
+            values,
+            checks: options.checks,
+            lds_bytes,
             kernel,
             config,
-            ops: patched.as_deref().unwrap_or(self.ops()),
+            ops,
             mem: memory.view(),
             version: self.version(),
             code_base: self.code_base(),
@@ -333,10 +462,11 @@ impl Program {
         let total_groups = u64::from(groups[0]) * u64::from(groups[1]) * u64::from(groups[2]);
         let instructions = AtomicU64::new(0);
         let lane_ops = AtomicU64::new(0);
-        let first_error: Mutex<Option<(u64, ExecError)>> = Mutex::new(None);
+        let first_error: Mutex<Option<(u64, Box<ExecError>)>> = Mutex::new(None);
         // The lowest failed group index (u64::MAX: none), read without the
         // lock so that groups after a failure are skipped cheaply.
         let first_failed = AtomicU64::new(u64::MAX);
+        let reports = Mutex::new(Reports::default());
         pool.install(|| {
             (0..total_groups).into_par_iter().for_each_init(
                 || GroupScratch {
@@ -351,9 +481,15 @@ impl Program {
                     scratch.lds.fill(0);
                     let slot = rayon::current_thread_index().unwrap_or(0) as u64;
                     match run_group(&shared, index, scratch, slot) {
-                        Ok((n, l)) => {
+                        Ok((n, l, found)) => {
                             instructions.fetch_add(n, Ordering::Relaxed);
                             lane_ops.fetch_add(l, Ordering::Relaxed);
+                            if let Some(found) = found.filter(|r| !r.is_empty()) {
+                                reports
+                                    .lock()
+                                    .unwrap_or_else(|e| e.into_inner())
+                                    .merge(index, found);
+                            }
                         }
                         Err(e) => {
                             let mut first = first_error.lock().unwrap_or_else(|e| e.into_inner());
@@ -369,15 +505,24 @@ impl Program {
         drop(input_buffer);
         drop(scratch);
         if let Some((_, e)) = first_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            return Err(LaunchError::Exec(Box::new(e)));
+            return Err(LaunchError::Exec(e));
         }
-        Ok(LaunchStats {
-            work_groups: total_groups,
-            waves: total_groups * u64::from(waves_per_group),
-            instructions: instructions.into_inner(),
-            lane_ops: lane_ops.into_inner(),
-            elapsed: start.elapsed(),
-        })
+        let reports = reports
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner())
+            .into_vec();
+        let check_warnings = reports.iter().filter(|r| r.level == Level::Warn).count() as u64;
+        Ok((
+            LaunchStats {
+                work_groups: total_groups,
+                waves: total_groups * u64::from(waves_per_group),
+                instructions: instructions.into_inner(),
+                lane_ops: lane_ops.into_inner(),
+                elapsed: start.elapsed(),
+                check_warnings,
+            },
+            reports,
+        ))
     }
 }
 
@@ -493,20 +638,47 @@ pub fn scratch_descriptor(base: u64, per_wave: u32) -> [u32; 2] {
     [base as u32, ((base >> 32) as u32 & 0xffff) | (stride << 16)]
 }
 
+/// The SGPRs `s0 ..sN` the ABI register setup writes ([`make_waves`]).
+fn abi_sgprs(c: &KernelConfig) -> u16 {
+    (c.user_sgprs
+        + c.tgid_enabled.iter().filter(|&&e| e).count() as u32
+        + u32::from(c.tg_size_enabled)
+        + u32::from(c.scratch_enabled)) as u16
+}
+
 /// Runs work-group `index` to completion: its waves interleave, each until
 /// it ends or reaches `s_barrier`; a barrier releases when every wave that
-/// has not ended reached it. Returns instructions and lane operations.
+/// has not ended reached it. Returns instructions, lane operations and,
+/// when checks run, their findings.
 fn run_group(
     s: &Shared<'_>,
     index: u64,
     scratch: &mut GroupScratch,
     slot: u64,
-) -> Result<(u64, u64), ExecError> {
+) -> Result<(u64, u64, Option<Reports>), Box<ExecError>> {
     let id = group_id(index, s.groups);
     let GroupScratch { lds, waves, state } = scratch;
     make_waves(s, id, slot, waves);
     state.clear();
     state.resize(waves.len(), Step::Next);
+    let log = RefCell::new(Vec::new());
+    let mut checker = s.facts.as_deref().map(|facts| {
+        GroupCheck::new(GroupSetup {
+            options: s.checks,
+            version: s.version,
+            facts,
+            ops: s.ops,
+            kernel: &s.kernel.name,
+            group: id,
+            waves: s.waves_per_group,
+            vgprs: s.config.vgprs,
+            abi_sgprs: abi_sgprs(&s.config),
+            abi_vgprs: s.config.tidig_comp_cnt as u16 + 1,
+            lds_bytes: s.lds_bytes,
+            log: &log,
+            trace: s.trace,
+        })
+    });
     loop {
         for (w, st) in waves.iter_mut().zip(state.iter_mut()) {
             if *st != Step::Next {
@@ -522,11 +694,16 @@ fn run_group(
                     s.scratch_base + scratch_offset,
                     u64::from(s.config.scratch_per_wave),
                 ),
+                lds_log: checker.as_ref().map(|_| &log),
             };
-            match exec::run_wave(w, s.ops, &mut env) {
+            let result = match checker.as_mut() {
+                None => exec::run_wave(w, s.ops, &mut env),
+                Some(c) => exec::run_wave_checked(w, s.ops, &mut env, &mut c.hook(w.id)),
+            };
+            match result {
                 Ok(step) => *st = step,
                 Err(fault) => {
-                    return Err(ExecError {
+                    return Err(Box::new(ExecError {
                         kernel: s.kernel.name.clone(),
                         group: id,
                         wave: w.id,
@@ -534,8 +711,16 @@ fn run_group(
                         instruction: exec::instruction_at(s.ops, w.pc)
                             .unwrap_or_else(|| "(no instruction)".to_string()),
                         lane: fault.lane,
+                        note: match &fault.kind {
+                            FaultKind::Memory(m) => nearest_note(&s.mem, m.address, s.values),
+                            _ => None,
+                        },
                         kind: fault.kind,
-                    })
+                        checks: checker
+                            .take()
+                            .map(|c| c.reports.into_vec())
+                            .unwrap_or_default(),
+                    }))
                 }
             }
         }
@@ -543,6 +728,9 @@ fn run_group(
             break;
         }
         // Everyone still running waits at the barrier: release it.
+        if let Some(c) = checker.as_mut() {
+            c.barrier();
+        }
         for st in state.iter_mut() {
             if *st == Step::Barrier {
                 *st = Step::Next;
@@ -551,5 +739,5 @@ fn run_group(
     }
     let instructions = waves.iter().map(|w| w.steps).sum();
     let lane_ops = waves.iter().map(|w| w.lane_ops).sum();
-    Ok((instructions, lane_ops))
+    Ok((instructions, lane_ops, checker.map(|c| c.reports)))
 }

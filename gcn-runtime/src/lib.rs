@@ -1,8 +1,11 @@
 //! Runtime support for GCN kernels: kernel handles and the Gallium kernel
 //! input buffer ([`kernel`]), device memory ([`memory`]), loaded programs
 //! ([`program`]), dispatch ([`launch`]) and the CPU emulator that runs them
-//! ([`exec`]), buffer resources (V#s, [`descriptor`]) and the data/number
-//! formats they convert with ([`format`](mod@format)). It re-exports the
+//! ([`exec`]), the sanitizer checks it runs them under — missing
+//! `s_waitcnt`, missing wait states, LDS races, uninitialised reads — with
+//! the instruction trace ([`check`]), buffer resources (V#s,
+//! [`descriptor`]) and the data/number formats they convert with
+//! ([`format`](mod@format)). It re-exports the
 //! assembler ([`gcn_asm`]) and the [`gcn_kernel!`] macro, so a user depends
 //! on this one crate.
 //!
@@ -238,6 +241,7 @@ pub use gcn_asm;
 #[doc(inline)]
 pub use gcn_macros::gcn_kernel;
 
+pub mod check;
 pub mod descriptor;
 pub mod exec;
 pub mod format;
@@ -246,6 +250,7 @@ pub mod launch;
 pub mod memory;
 pub mod program;
 
+pub use check::{Check, CheckOptions, CheckReport, Level};
 pub use kernel::{ArgValue, DevicePtr, Dispatch, KernelArgs, LocalMemory};
 pub use launch::{ExecError, LaunchError, LaunchOptions, LaunchStats};
 pub use memory::{Buffer, Memory};

@@ -373,6 +373,27 @@ impl MemView {
         })
     }
 
+    /// The allocation nearest to `address` — the one holding it, else the
+    /// closer of the ones just below and just above — as (base, size): what
+    /// a report of a stray access names (memcheck style).
+    pub fn nearest(&self, address: u64) -> Option<(u64, u64)> {
+        let i = self.allocations.partition_point(|a| a.base <= address);
+        let below = i.checked_sub(1).map(|j| &self.allocations[j]);
+        let above = self.allocations.get(i);
+        let distance = |a: &Allocation| {
+            if address < a.base {
+                a.base - address
+            } else {
+                (address - a.base).saturating_sub(a.size.saturating_sub(1))
+            }
+        };
+        [below, above]
+            .into_iter()
+            .flatten()
+            .min_by_key(|a| distance(a))
+            .map(|a| (a.base, a.size))
+    }
+
     /// Reads `out.len()` bytes at `address`.
     pub fn read(&self, address: u64, out: &mut [u8]) -> Result<(), MemFault> {
         let (a, offset) = self.find(address, out.len() as u64)?;

@@ -735,6 +735,116 @@ fn a_device_option_wins_over_the_source() {
     );
 }
 
+/// A kernel that reads its scalar load's result before `s_waitcnt`.
+const NO_WAIT: &str = r#"
+.gallium
+.gpu tonga
+.kernel nowait
+    .args
+        .arg out, global, 8
+        .arg griddim
+        .arg gridoffset
+    .config
+        .dims x
+        .tgsize
+.text
+nowait:
+    s_load_dwordx2   s[6:7], s[0:1], 0x24
+    v_mov_b32        v3, s7
+    s_waitcnt        lgkmcnt(0)
+    v_lshlrev_b32    v1, 2, v0
+    v_mov_b32        v3, s7
+    v_add_u32        v2, vcc, s6, v1
+    v_addc_u32       v3, vcc, v3, 0, vcc
+    flat_store_dword v[2:3], v0
+    s_endpgm
+"#;
+
+#[test]
+fn check_findings_print_like_diagnostics_and_levels_apply() {
+    let dir = workdir("check");
+    std::fs::write(dir.join("nowait.s"), NO_WAIT).unwrap();
+    let base = ["nowait.s", "nowait", "zero:256", "--global", "64"];
+    // Error by default: printed, exit 1, outputs still written.
+    let mut args = base.to_vec();
+    args.extend(["--out", "0=o.bin"]);
+    expect(
+        &gcnrun(&dir, &args),
+        1,
+        &[
+            "nowait.s: kernel 'nowait' pc 0x8: error[waitcnt]: `v_mov_b32 v3, s7` reads s7 before the s_waitcnt for the load that writes it (`s_load_dwordx2 s[6:7], s[0:1], 0x24` at pc 0x0)",
+            "gcnrun: error: 1 check error",
+        ],
+    );
+    assert_eq!(
+        words(&std::fs::read(dir.join("o.bin")).unwrap()),
+        (0..64).collect::<Vec<u32>>()
+    );
+    // Warn: printed, exit 0.
+    let mut args = base.to_vec();
+    args.extend(["--check", "waitcnt=warn"]);
+    expect(&gcnrun(&dir, &args), 0, &["warning[waitcnt]"]);
+    // Off: nothing.
+    let mut args = base.to_vec();
+    args.extend(["--check", "all=off"]);
+    let out = gcnrun(&dir, &args);
+    expect(&out, 0, &[]);
+    assert!(!out.stderr.contains("waitcnt"), "{}", out.stderr);
+    // A bad spec is a usage error.
+    let mut args = base.to_vec();
+    args.extend(["--check", "waitcnt=loud"]);
+    expect(&gcnrun(&dir, &args), 2, &["unknown check level `loud`"]);
+}
+
+#[test]
+fn trace_prints_the_selected_waves_with_changed_registers() {
+    let dir = workdir("trace");
+    std::fs::write(dir.join("grid.s"), GRID2D).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_gcnrun"))
+        .args([
+            "grid.s",
+            "grid",
+            "zero:192",
+            "--global",
+            "8,6",
+            "--local",
+            "4,3",
+            "--trace",
+            "--trace-group",
+            "1,1",
+        ])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    // Only group (1, 1, 0), one wave: every instruction once, in order,
+    // from step 0 to s_endpgm.
+    assert!(
+        lines
+            .iter()
+            .all(|l| l.starts_with("group (1, 1, 0) wave 0 #")),
+        "{stdout}"
+    );
+    assert!(
+        lines[0].starts_with("group (1, 1, 0) wave 0 #0 pc 0x0000: "),
+        "{stdout}"
+    );
+    assert!(lines.last().unwrap().ends_with("s_endpgm"), "{stdout}");
+    // The flat store's data: x + 1000 y of the group's 12 work-items
+    // (x 4..8, y 3..6) — lanes 0-11 differ, so they are listed.
+    let v3 = lines
+        .iter()
+        .rev()
+        .find(|l| l.contains("v_add_i32 v3") || l.contains("v_add_u32 v3"))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(
+        v3.contains("v3={0:0xbbc, 1:0xbbd, 2:0xbbe, 3:0xbbf … 12 lanes}"),
+        "{v3}"
+    );
+}
+
 /// `vsharp:` arguments: a V# over a new buffer, with the typed fields; the
 /// kernel converts [8_8_8_8, UNORM] records to [32_32_32_32, FLOAT] ones
 /// (expected: `c / 255`, the seed's UNORM rule) through the V#s it is

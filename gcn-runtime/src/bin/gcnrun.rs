@@ -4,7 +4,22 @@
 //! ```text
 //! gcnrun [-g DEVICE | -A ARCH] BINARY KERNEL [ARG]... --global X[,Y[,Z]] [--local X[,Y[,Z]]]
 //!        [--offset X[,Y[,Z]]] [--out N=FILE]... [--max-steps N] [--threads N]
+//!        [--check NAME=LEVEL]... [--trace [--trace-group X[,Y[,Z]]] [--trace-wave N]]
 //! ```
+//!
+//! `--trace` prints, on standard output, one line per instruction executed
+//! by the selected waves (every wave, or those of `--trace-group` /
+//! `--trace-wave`): group, wave, step, PC, disassembly and the registers it
+//! changed (`s4=0x10 scc=1 v3[0–63]=0x3f800000`, differing lanes as
+//! `v3={0:0x1, 1:0x2, …}`). Tracing runs one host thread unless `--threads`
+//! says otherwise.
+//!
+//! The sanitizer checks (`gcn_runtime::check`: `waitcnt`, `wait-states`,
+//! `lds-race`, `uninit`) all run as errors by default; `--check
+//! NAME=LEVEL` sets one (`all=LEVEL` every one) to `error`, `warn` or
+//! `off`. Findings are printed like compiler diagnostics,
+//! `BINARY: kernel 'K' pc 0x1c: error[waitcnt]: ...`; an error among them
+//! makes the exit status 1 (the `--out` files are still written).
 //!
 //! One `ARG` per argument the caller supplies (every `.arg` of semantic
 //! `general`, in `.arg` order):
@@ -35,6 +50,7 @@ use std::process::ExitCode;
 use clap::Parser;
 use gcn_asm::gallium::{self, KernelDecl};
 use gcn_asm::{assemble, AssembleOptions, Device, GcnVersion};
+use gcn_runtime::check::{CheckOptions, Level, TraceFilter, TraceRecord};
 use gcn_runtime::descriptor::{BufferResource, ElementSize, IndexStride, ResourceError};
 use gcn_runtime::format::{DataFormat, DstSel, NumFormat};
 use gcn_runtime::kernel::{ArgError, ArgSemantic, ArgType, ArgValue, Dispatch, LocalMemory};
@@ -54,7 +70,8 @@ use target::{Selected, TargetArgs};
     about = "Runs a kernel of a GalliumCompute binary (or CLRX source) in the GCN emulator",
     override_usage = "gcnrun [-g DEVICE | -A ARCH] BINARY KERNEL [ARG]... --global X[,Y[,Z]] \
                       [--local X[,Y[,Z]]] [--offset X[,Y[,Z]]] [--out N=FILE]... \
-                      [--max-steps N] [--threads N]",
+                      [--max-steps N] [--threads N] [--check NAME=LEVEL]... \
+                      [--trace [--trace-group X[,Y[,Z]]] [--trace-wave N]]",
     after_help = "ARG forms: TYPE:V[,V...] (TYPE: u8 i8 u16 i16 u32 i32 u64 i64 f16 f32 f64; \
                   0x... is a bit pattern), hex:BYTES, @FILE, zero:N (buffers), local:N,\n\
                   vsharp:BUF[,stride=N][,records=N][,format=DFMT:NFMT][,dst_sel=rgba][,tid]\
@@ -95,6 +112,20 @@ struct Cli {
     /// Host threads for work-groups (default: one per core).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     threads: Option<u32>,
+    /// Sets a check (waitcnt, wait-states, lds-race, uninit, or all) to
+    /// error (the default), warn or off.
+    #[arg(long = "check", value_name = "NAME=LEVEL")]
+    check: Vec<String>,
+    /// Print every instruction the selected waves execute, with the
+    /// registers it changed (standard output).
+    #[arg(long)]
+    trace: bool,
+    /// Trace only this work-group.
+    #[arg(long = "trace-group", value_name = "X[,Y[,Z]]", requires = "trace")]
+    trace_group: Option<String>,
+    /// Trace only this wave (index in its work-group).
+    #[arg(long = "trace-wave", value_name = "N", requires = "trace")]
+    trace_wave: Option<u32>,
 }
 
 /// Why gcnrun stops: a usage error (exit 2) or a run/file error (exit 1).
@@ -386,25 +417,68 @@ fn run(cli: &Cli) -> Result<(), Failure> {
         launch_values.push(v);
     }
 
+    let mut checks = CheckOptions::default();
+    for spec in &cli.check {
+        checks
+            .apply(spec)
+            .map_err(|e| usage(format!("--check {e}")))?;
+    }
     let options = LaunchOptions {
         max_steps: cli.max_steps.unwrap_or(DEFAULT_MAX_STEPS),
-        threads: cli.threads.map(|t| t as usize),
+        threads: cli.threads.map(|t| t as usize).or(cli.trace.then_some(1)),
+        checks,
     };
-    let stats = program
-        .launch(&kernel.name, &launch_values, &dispatch, &options)
-        .map_err(|e| match e {
-            // The values were checked against the table above; should the
-            // writer still refuse one, it is the caller's argument.
-            LaunchError::Args(ArgError::BadDispatch(_)) => run_error(e.to_string()),
-            LaunchError::Args(_) | LaunchError::Load(_) => usage(format!("{e}\n{signature}")),
-            _ => run_error(e.to_string()),
-        })?;
+    let filter = TraceFilter {
+        group: match &cli.trace_group {
+            Some(text) => {
+                let v = parse_sizes("--trace-group", text, 0)?;
+                Some([0, 1, 2].map(|i| v.get(i).copied().unwrap_or(0)))
+            }
+            None => None,
+        },
+        wave: cli.trace_wave,
+    };
+    let stdout = std::sync::Mutex::new(std::io::stdout());
+    let sink = |r: &TraceRecord| {
+        use std::io::Write as _;
+        let mut out = stdout.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = writeln!(out, "{r}");
+    };
+    let result = if cli.trace {
+        program.launch_traced(
+            &kernel.name,
+            &launch_values,
+            &dispatch,
+            &options,
+            filter,
+            &sink,
+        )
+    } else {
+        program.launch_reports(&kernel.name, &launch_values, &dispatch, &options)
+    };
+    let (stats, reports) = result.map_err(|e| match e {
+        // The values were checked against the table above; should the
+        // writer still refuse one, it is the caller's argument.
+        LaunchError::Args(ArgError::BadDispatch(_)) => run_error(e.to_string()),
+        LaunchError::Args(_) | LaunchError::Load(_) => usage(format!("{e}\n{signature}")),
+        _ => run_error(e.to_string()),
+    })?;
 
     for (n, file) in &outs {
         if let Some(Some(b)) = buffers.get(*n) {
             std::fs::write(file, b.to_bytes())
                 .map_err(|e| run_error(format!("{}: {e}", file.display())))?;
         }
+    }
+    for r in &reports {
+        eprintln!("{}: {r}", cli.binary.display());
+    }
+    let errors = reports.iter().filter(|r| r.level == Level::Error).count();
+    if errors > 0 {
+        return Err(run_error(format!(
+            "{errors} check error{} (--check NAME=warn or NAME=off to go on)",
+            if errors == 1 { "" } else { "s" }
+        )));
     }
     let secs = stats.elapsed.as_secs_f64();
     eprintln!(

@@ -430,6 +430,10 @@ pub(crate) fn lds_index(
     if u64::from(address) + u64::from(len) > env.lds.len() as u64 {
         return Err(lds_fault(env, address, lane));
     }
+    if let Some(log) = env.lds_log {
+        // The checks (race, uninitialised reads) see every LDS access here.
+        log.borrow_mut().push((address, len));
+    }
     Ok(address as usize)
 }
 

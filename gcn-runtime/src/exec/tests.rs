@@ -14,6 +14,37 @@ fn inline_constants_per_type() {
     assert_eq!(inline_constant(248, DataType::F32), 0x3e22_f983);
 }
 
+/// `gcn-runtime/FIDELITY.md` is the generated table (rewritten with
+/// `UPDATE_FIDELITY=1`).
+#[test]
+fn fidelity_table_is_current() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/FIDELITY.md");
+    let table = fidelity_table();
+    if std::env::var_os("UPDATE_FIDELITY").is_some() {
+        std::fs::write(path, &table).unwrap();
+    }
+    let file = std::fs::read_to_string(path).unwrap_or_default();
+    assert!(
+        file == table,
+        "{path} is stale: run UPDATE_FIDELITY=1 cargo test -p gcn-runtime --lib fidelity"
+    );
+    // Independent spot checks: a plain ALU row is exact everywhere, a
+    // transcendental is approximate, VINTRP (graphics only) is not run.
+    let row = |m| gcn_asm::isa::lookup(m, GcnVersion::Gcn1_2).unwrap();
+    assert_eq!(
+        fidelity(row("v_add_f32"), GcnVersion::Gcn1_2),
+        Fidelity::Exact
+    );
+    assert!(matches!(
+        fidelity(row("v_exp_f32"), GcnVersion::Gcn1_2),
+        Fidelity::Approximate(_)
+    ));
+    assert_eq!(
+        fidelity(row("v_interp_p1_f32"), GcnVersion::Gcn1_2),
+        Fidelity::NotSupported
+    );
+}
+
 #[test]
 fn coverage_lists_every_row_once() {
     for version in GcnVersion::ALL {

@@ -1752,3 +1752,19 @@ fn trig32(x: f32, range: f32, f: fn(f64) -> f64, outside: f32) -> f32 {
 
 #[cfg(test)]
 mod tests;
+
+/// The accuracy of the rows this module computes approximately (the
+/// transcendental instructions: the hardware is only documented to within
+/// 1 ULP, the emulator computes in f64 or exactly and rounds once), for the
+/// fidelity table ([`super::fidelity`]); `None` for exact rows.
+pub fn accuracy(row: &InstrRow) -> Option<&'static str> {
+    let name = row.mnemonic;
+    let transcendental = [
+        "v_exp_", "v_log_", "v_rcp_", "v_rsq_", "v_sqrt_", "v_sin_", "v_cos_",
+    ]
+    .iter()
+    .any(|p| name.starts_with(p));
+    (transcendental && !name.ends_with("_f16")).then_some(
+        "ISA: within 1 ULP; emulator: computed in f64 (or exactly) and rounded once (a GPU may differ by 1 ULP)",
+    )
+}

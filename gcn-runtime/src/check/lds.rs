@@ -1,0 +1,159 @@
+//! [`super::Check::LdsRace`] and the LDS part of [`super::Check::Uninit`]:
+//! a shadow of the work-group's LDS, one entry per byte, fed by the log of
+//! accesses the interpreter's one LDS address function
+//! (`exec::lds::lds_index`) fills while checks are on.
+//!
+//! A race is two different waves touching the same byte between two
+//! `s_barrier`s, at least one writing (RAW, WAR, WAW); atomics neither race
+//! nor are raced with. Lanes of one wave never race with each other (they
+//! execute in lockstep).
+
+use super::facts::LdsUse;
+use super::{Check, GroupCheck};
+
+/// No wave.
+const NONE: u8 = u8::MAX;
+
+/// The shadow of one LDS byte.
+#[derive(Debug, Clone, Copy)]
+struct Byte {
+    /// The barrier epoch the race fields belong to.
+    epoch: u32,
+    /// The wave that wrote it in this epoch, or [`NONE`].
+    writer: u8,
+    /// The waves that read it in this epoch (bit per wave).
+    readers: u16,
+    /// PC of the last access in this epoch.
+    pc: u32,
+    /// Something in the work-group wrote it.
+    init: bool,
+}
+
+/// The LDS shadow of a work-group.
+pub(crate) struct Shadow {
+    bytes: Vec<Byte>,
+    epoch: u32,
+}
+
+impl Shadow {
+    pub(crate) fn new(size: u32) -> Self {
+        Shadow {
+            bytes: vec![
+                Byte {
+                    epoch: 0,
+                    writer: NONE,
+                    readers: 0,
+                    pc: 0,
+                    init: false,
+                };
+                size as usize
+            ],
+            epoch: 1,
+        }
+    }
+
+    pub(crate) fn barrier(&mut self) {
+        self.epoch += 1;
+    }
+}
+
+/// Processes the LDS accesses instruction `pc` of wave `wave` logged.
+pub(crate) fn after(g: &mut GroupCheck<'_>, wave: u32, pc: u32, kind: LdsUse) {
+    let log = std::mem::take(&mut *g.log.borrow_mut());
+    let race = g.options.lds_race != super::Level::Off;
+    let init = g.options.uninit != super::Level::Off;
+    let me = wave as u8;
+    let mut race_finding: Option<(String, u32)> = None;
+    let mut init_finding: Option<u32> = None;
+    let epoch = g.lds.epoch;
+    let me_bit = 1u16 << (me & 15);
+    let size = g.lds.bytes.len();
+    // A race found: (byte, the other wave, what it did, its PC).
+    let mut race_at: Option<(usize, u8, &str, u32)> = None;
+    for &(address, len) in &log {
+        let start = (address as usize).min(size);
+        let end = (address as usize).saturating_add(len as usize).min(size);
+        let bytes = &mut g.lds.bytes[start..end];
+        // One loop per kind: the per-byte work is the check's cost.
+        match kind {
+            LdsUse::Read => {
+                for (k, b) in bytes.iter_mut().enumerate() {
+                    if b.epoch != epoch {
+                        *b = Byte {
+                            epoch,
+                            writer: NONE,
+                            readers: 0,
+                            ..*b
+                        };
+                    }
+                    if !b.init && init && init_finding.is_none() {
+                        init_finding = Some((start + k) as u32);
+                    }
+                    if race && b.writer != NONE && b.writer != me && race_at.is_none() {
+                        race_at = Some((start + k, b.writer, "wrote", b.pc));
+                    }
+                    b.readers |= me_bit;
+                    b.pc = pc;
+                }
+            }
+            LdsUse::Write => {
+                for (k, b) in bytes.iter_mut().enumerate() {
+                    if b.epoch != epoch {
+                        b.epoch = epoch;
+                    } else if race && race_at.is_none() {
+                        let other_readers = b.readers & !me_bit;
+                        if b.writer != NONE && b.writer != me {
+                            race_at = Some((start + k, b.writer, "wrote", b.pc));
+                        } else if other_readers != 0 {
+                            let other = other_readers.trailing_zeros() as u8;
+                            race_at = Some((start + k, other, "read", b.pc));
+                        }
+                    }
+                    b.writer = me;
+                    b.readers = 0;
+                    b.pc = pc;
+                    b.init = true;
+                }
+            }
+            LdsUse::Atomic => {
+                for (k, b) in bytes.iter_mut().enumerate() {
+                    if !b.init && init && init_finding.is_none() {
+                        init_finding = Some((start + k) as u32);
+                    }
+                    b.init = true;
+                }
+            }
+            LdsUse::None => {}
+        }
+    }
+    if let Some((byte, other, did, other_pc)) = race_at {
+        let verb = if kind == LdsUse::Read {
+            "reads"
+        } else {
+            "writes"
+        };
+        race_finding = Some((
+            format!(
+                "{verb} LDS byte {byte:#x}, which wave {other} {did} since the last s_barrier (a data race)"
+            ),
+            other_pc,
+        ));
+    }
+    // Give the buffer back for reuse (no allocation per instruction).
+    let mut log = log;
+    log.clear();
+    *g.log.borrow_mut() = log;
+    if let Some((message, related)) = race_finding {
+        g.report(Check::LdsRace, wave, pc, message, Some(related), None);
+    }
+    if let Some(a) = init_finding {
+        g.report(
+            Check::Uninit,
+            wave,
+            pc,
+            format!("reads LDS byte {a:#x} before anything in the work-group wrote it"),
+            None,
+            None,
+        );
+    }
+}

@@ -1,0 +1,620 @@
+//! Sanitizer-style checks of a running kernel: the bugs a functional
+//! emulator would otherwise hide because every access completes at once.
+//!
+//! | check | what is reported |
+//! |---|---|
+//! | [`Check::Waitcnt`] | a register read before the `s_waitcnt` for the load that writes it; an overwrite of a register a pending load will write (except by a later load of the same in-order counter); on GCN 1.0, an overwrite of a store's data VGPRs before `expcnt` says the store read them |
+//! | [`Check::WaitStates`] | fewer wait states (instructions, `s_nop N` = N+1) between two dependent instructions than the generation requires ([`wait_states::RULES`]), counted along the executed path |
+//! | [`Check::LdsRace`] | two waves of a work-group touching the same LDS byte between two `s_barrier`s, one of them writing (atomics excepted) |
+//! | [`Check::Uninit`] | a read of an SGPR or of a VGPR lane nothing wrote (the ABI-initialised registers count as written), and of an LDS byte nothing in the work-group wrote |
+//!
+//! Every check is on at [`Level::Error`] by default ([`CheckOptions`], in
+//! [`crate::LaunchOptions::checks`], `gcnrun --check NAME=LEVEL`). The
+//! reports of a dispatch are deduplicated per (check, PC) with a count and
+//! capped at [`MAX_REPORTS`]; [`crate::Program::launch_reports`] returns
+//! them, [`crate::Program::launch`] fails with [`crate::LaunchError::Check`]
+//! when one is an error.
+//!
+//! Wait counters (GCN 1.0–1.4): `vmcnt` counts every vector memory
+//! instruction (loads and stores, returning in order; capacity 15, 63 on
+//! GCN 1.4), `lgkmcnt` counts LDS/GDS (in order), scalar memory (out of
+//! order; CLRX: two counts for a fetch of more than one dword) and
+//! `s_sendmsg` (capacity 15), `expcnt` counts exports, GDS and, on GCN 1.0
+//! only, the reading of VMEM store data (capacity 7). Issuing past a
+//! counter's capacity stalls until enough events finished; the checker
+//! retires them so. Only `s_waitcnt lgkmcnt(0)` guarantees a scalar-memory
+//! result (it returns out of order, and a multi-dword fetch counts twice);
+//! `lgkmcnt(N)` guarantees an LDS event when it and the LDS events after it
+//! count more than N. A wave may end (`s_endpgm`) with
+//! stores or loads outstanding: that is fine and not reported. FLAT
+//! instructions are counted as vector memory (as LLVM does for global
+//! pointers); their rare LDS-aperture accesses are not counted in lgkmcnt.
+//!
+//! The checks are compiled in and cost nothing when every check is off:
+//! the interpreter then runs the loop without hooks ([`crate::exec::run_wave`]).
+
+pub mod facts;
+mod lds;
+pub mod trace;
+pub mod wait_states;
+pub mod waitcnt;
+
+pub use facts::Facts;
+pub use trace::{TraceFilter, TraceRecord, TraceSink};
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::str::FromStr;
+
+use gcn_asm::GcnVersion;
+
+use crate::exec::{self, sreg, Env, Hook, Op, Src, Wave};
+use facts::{Regs, Unit};
+
+/// Most distinct (check, PC) reports a dispatch keeps.
+pub const MAX_REPORTS: usize = 64;
+
+/// The checks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Check {
+    /// Missing `s_waitcnt`.
+    Waitcnt,
+    /// Missing wait states (NOPs) between dependent instructions.
+    WaitStates,
+    /// LDS data races between the waves of a work-group.
+    LdsRace,
+    /// Reads of uninitialised registers and LDS.
+    Uninit,
+}
+
+impl Check {
+    /// All checks.
+    pub const ALL: [Check; 4] = [
+        Check::Waitcnt,
+        Check::WaitStates,
+        Check::LdsRace,
+        Check::Uninit,
+    ];
+
+    /// The name `gcnrun --check` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Check::Waitcnt => "waitcnt",
+            Check::WaitStates => "wait-states",
+            Check::LdsRace => "lds-race",
+            Check::Uninit => "uninit",
+        }
+    }
+}
+
+impl fmt::Display for Check {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Check {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        Check::ALL
+            .into_iter()
+            .find(|c| c.name() == s)
+            .ok_or_else(|| {
+                format!("unknown check `{s}` (expected waitcnt, wait-states, lds-race or uninit)")
+            })
+    }
+}
+
+/// What a check does when it finds something.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Level {
+    /// Not checked (costs nothing).
+    Off,
+    /// Reported; the launch succeeds.
+    Warn,
+    /// Reported; the launch fails.
+    Error,
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Level::Off => "off",
+            Level::Warn => "warning",
+            Level::Error => "error",
+        })
+    }
+}
+
+impl FromStr for Level {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "off" => Ok(Level::Off),
+            "warn" | "warning" => Ok(Level::Warn),
+            "error" => Ok(Level::Error),
+            _ => Err(format!(
+                "unknown check level `{s}` (expected error, warn or off)"
+            )),
+        }
+    }
+}
+
+/// The level of each check for one launch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CheckOptions {
+    /// [`Check::Waitcnt`].
+    pub waitcnt: Level,
+    /// [`Check::WaitStates`].
+    pub wait_states: Level,
+    /// [`Check::LdsRace`].
+    pub lds_race: Level,
+    /// [`Check::Uninit`].
+    pub uninit: Level,
+}
+
+impl Default for CheckOptions {
+    /// Every check on, as an error.
+    fn default() -> Self {
+        CheckOptions::all(Level::Error)
+    }
+}
+
+impl CheckOptions {
+    /// Every check at `level`.
+    pub const fn all(level: Level) -> Self {
+        CheckOptions {
+            waitcnt: level,
+            wait_states: level,
+            lds_race: level,
+            uninit: level,
+        }
+    }
+
+    /// Every check off: the interpreter runs without hooks.
+    pub const fn off() -> Self {
+        CheckOptions::all(Level::Off)
+    }
+
+    /// The level of `check`.
+    pub fn level(&self, check: Check) -> Level {
+        match check {
+            Check::Waitcnt => self.waitcnt,
+            Check::WaitStates => self.wait_states,
+            Check::LdsRace => self.lds_race,
+            Check::Uninit => self.uninit,
+        }
+    }
+
+    /// Sets the level of `check`.
+    pub fn set(&mut self, check: Check, level: Level) {
+        match check {
+            Check::Waitcnt => self.waitcnt = level,
+            Check::WaitStates => self.wait_states = level,
+            Check::LdsRace => self.lds_race = level,
+            Check::Uninit => self.uninit = level,
+        }
+    }
+
+    /// True when every check is off.
+    pub fn is_off(&self) -> bool {
+        Check::ALL.iter().all(|&c| self.level(c) == Level::Off)
+    }
+
+    /// Applies `NAME=LEVEL` (or `all=LEVEL`), as `gcnrun --check` takes it.
+    pub fn apply(&mut self, spec: &str) -> Result<(), String> {
+        let (name, level) = spec
+            .split_once('=')
+            .ok_or_else(|| format!("`{spec}`: expected NAME=LEVEL (e.g. waitcnt=warn)"))?;
+        let level: Level = level.parse()?;
+        if name == "all" {
+            *self = CheckOptions::all(level);
+        } else {
+            self.set(name.parse()?, level);
+        }
+        Ok(())
+    }
+}
+
+/// One finding, deduplicated per (check, PC).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckReport {
+    /// The check.
+    pub check: Check,
+    /// Its level ([`Level::Warn`] or [`Level::Error`]).
+    pub level: Level,
+    /// The kernel.
+    pub kernel: String,
+    /// The work-group of the first occurrence.
+    pub group: [u32; 3],
+    /// The wave (index in its work-group) of the first occurrence.
+    pub wave: u32,
+    /// Byte offset in `.text` of the instruction reported.
+    pub pc: u32,
+    /// That instruction, disassembled.
+    pub instruction: String,
+    /// What is wrong.
+    pub message: String,
+    /// The other instruction involved (the load not waited for, the
+    /// producer of a hazard, the other wave's access): PC and disassembly.
+    pub related: Option<(u32, String)>,
+    /// The lanes involved, for per-lane findings.
+    pub lanes: Option<u64>,
+    /// How many times it happened in the dispatch.
+    pub count: u64,
+}
+
+impl fmt::Display for CheckReport {
+    /// `pc 0x1c: error[waitcnt]: `v_add_f32 v3, v1, v2` reads v1 before …
+    /// (wave 3 of group (1, 0, 0), lanes 0–63) [×N]`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "kernel '{}' pc {:#x}: {}[{}]: `{}` {}",
+            self.kernel, self.pc, self.level, self.check, self.instruction, self.message
+        )?;
+        if let Some((pc, text)) = &self.related {
+            write!(f, " (`{text}` at pc {pc:#x})")?;
+        }
+        write!(
+            f,
+            " [wave {} of group ({}, {}, {})",
+            self.wave, self.group[0], self.group[1], self.group[2]
+        )?;
+        if let Some(lanes) = self.lanes {
+            write!(f, ", lanes {}", lane_list(lanes))?;
+        }
+        f.write_str("]")?;
+        if self.count > 1 {
+            write!(f, " ({} times)", self.count)?;
+        }
+        Ok(())
+    }
+}
+
+/// `0–63`, `3`, `0–3, 8` …
+pub fn lane_list(mask: u64) -> String {
+    let mut parts = Vec::new();
+    let mut lane = 0;
+    while lane < 64 {
+        if mask >> lane & 1 == 0 {
+            lane += 1;
+            continue;
+        }
+        let start = lane;
+        while lane < 64 && mask >> lane & 1 != 0 {
+            lane += 1;
+        }
+        parts.push(if lane - 1 == start {
+            format!("{start}")
+        } else {
+            format!("{start}–{}", lane - 1)
+        });
+    }
+    parts.join(", ")
+}
+
+/// The per-instruction facts of a program, computed once per launch.
+pub fn program_facts(ops: &[Option<Op>], version: GcnVersion) -> Vec<Option<Facts>> {
+    ops.iter()
+        .map(|o| o.as_ref().map(|op| Facts::of(op, version)))
+        .collect()
+}
+
+/// The reports of a dispatch, merged from its work-groups.
+#[derive(Debug, Default)]
+pub struct Reports {
+    /// (check, PC) → (linear index of the work-group of the first
+    /// occurrence, report).
+    map: BTreeMap<(Check, u32), (u64, CheckReport)>,
+    /// Findings dropped by the cap.
+    pub dropped: u64,
+}
+
+impl Reports {
+    /// Adds a report of work-group `index`.
+    pub fn add(&mut self, index: u64, report: CheckReport) {
+        let key = (report.check, report.pc);
+        if let Some((first, r)) = self.map.get_mut(&key) {
+            r.count += report.count;
+            if index < *first {
+                let count = r.count;
+                *r = CheckReport { count, ..report };
+                *first = index;
+            }
+        } else if self.map.len() < MAX_REPORTS {
+            self.map.insert(key, (index, report));
+        } else {
+            self.dropped += report.count;
+        }
+    }
+
+    /// Merges the reports of another work-group.
+    pub fn merge(&mut self, index: u64, other: Reports) {
+        for (_, (_, r)) in other.map {
+            self.add(index, r);
+        }
+        self.dropped += other.dropped;
+    }
+
+    /// The reports, ordered by PC then check.
+    pub fn into_vec(self) -> Vec<CheckReport> {
+        let mut v: Vec<CheckReport> = self.map.into_values().map(|(_, r)| r).collect();
+        v.sort_by_key(|r| (r.pc, r.check));
+        v
+    }
+
+    /// True when nothing was reported.
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+}
+
+/// The check state of one wave.
+pub(crate) struct WaveState {
+    /// Scalar codes 0–127 written (bit per code).
+    sinit: u128,
+    /// Lanes written, per VGPR.
+    vinit: Vec<u64>,
+    /// Wait-counter state.
+    pub(crate) counters: waitcnt::Counters,
+    /// Wait-state history.
+    pub(crate) history: wait_states::History,
+}
+
+/// Everything the checks of one work-group keep.
+pub struct GroupCheck<'a> {
+    options: CheckOptions,
+    version: GcnVersion,
+    facts: &'a [Option<Facts>],
+    ops: &'a [Option<Op>],
+    kernel: &'a str,
+    group: [u32; 3],
+    waves: Vec<WaveState>,
+    lds: lds::Shadow,
+    log: &'a RefCell<Vec<(u32, u32)>>,
+    trace: Option<(TraceFilter, TraceSink<'a>)>,
+    /// The state before the current instruction of a traced wave.
+    snapshot: Option<trace::Snapshot>,
+    /// The work-group's findings.
+    pub reports: Reports,
+}
+
+/// What a group check needs to know about the dispatch.
+pub struct GroupSetup<'a> {
+    /// Check levels.
+    pub options: CheckOptions,
+    /// GCN version.
+    pub version: GcnVersion,
+    /// [`program_facts`] of the code.
+    pub facts: &'a [Option<Facts>],
+    /// The pre-decoded code.
+    pub ops: &'a [Option<Op>],
+    /// Kernel name.
+    pub kernel: &'a str,
+    /// Work-group id.
+    pub group: [u32; 3],
+    /// Waves in the group.
+    pub waves: u32,
+    /// VGPRs allocated.
+    pub vgprs: u16,
+    /// SGPRs the ABI initialises (`s0 ..sN`).
+    pub abi_sgprs: u16,
+    /// VGPRs the ABI initialises (`v0 ..vN`, the local ids).
+    pub abi_vgprs: u16,
+    /// LDS bytes of the group.
+    pub lds_bytes: u32,
+    /// The LDS access log the interpreter fills ([`Env::lds_log`]).
+    pub log: &'a RefCell<Vec<(u32, u32)>>,
+    /// The trace: which waves, and where the records go.
+    pub trace: Option<(TraceFilter, TraceSink<'a>)>,
+}
+
+impl<'a> GroupCheck<'a> {
+    /// The check state of a work-group whose waves start now.
+    pub fn new(s: GroupSetup<'a>) -> Self {
+        let mut sinit: u128 = (1u128 << s.abi_sgprs) - 1;
+        sinit |= 3u128 << sreg::EXEC;
+        let mut vinit = vec![0u64; usize::from(s.vgprs)];
+        for v in vinit.iter_mut().take(usize::from(s.abi_vgprs)) {
+            *v = u64::MAX;
+        }
+        let race = s.options.lds_race != Level::Off || s.options.uninit != Level::Off;
+        GroupCheck {
+            options: s.options,
+            version: s.version,
+            facts: s.facts,
+            ops: s.ops,
+            kernel: s.kernel,
+            group: s.group,
+            waves: (0..s.waves)
+                .map(|_| WaveState {
+                    sinit,
+                    vinit: vinit.clone(),
+                    counters: waitcnt::Counters::default(),
+                    history: wait_states::History::new(usize::from(s.vgprs)),
+                })
+                .collect(),
+            lds: lds::Shadow::new(if race { s.lds_bytes } else { 0 }),
+            log: s.log,
+            trace: s.trace,
+            snapshot: None,
+            reports: Reports::default(),
+        }
+    }
+
+    /// The waves of the group met at `s_barrier`: LDS accesses before it
+    /// no longer race with those after.
+    pub fn barrier(&mut self) {
+        self.lds.barrier();
+    }
+
+    /// The hook of wave `wave` for [`exec::run_wave_checked`].
+    pub fn hook(&mut self, wave: u32) -> WaveHook<'_, 'a> {
+        WaveHook { group: self, wave }
+    }
+
+    fn instruction(&self, pc: u32) -> String {
+        exec::instruction_at(self.ops, pc).unwrap_or_else(|| "(no instruction)".to_string())
+    }
+
+    /// Records a finding of `check` at `pc` by `wave`.
+    pub(crate) fn report(
+        &mut self,
+        check: Check,
+        wave: u32,
+        pc: u32,
+        message: String,
+        related: Option<u32>,
+        lanes: Option<u64>,
+    ) {
+        let level = self.options.level(check);
+        if level == Level::Off {
+            return;
+        }
+        let report = CheckReport {
+            check,
+            level,
+            kernel: self.kernel.to_string(),
+            group: self.group,
+            wave,
+            pc,
+            instruction: self.instruction(pc),
+            message,
+            related: related.map(|p| (p, self.instruction(p))),
+            lanes,
+            count: 1,
+        };
+        self.reports.add(0, report);
+    }
+
+    fn uninit_before(&mut self, wave: &Wave, op: &Op, f: &Facts) {
+        let w = wave.id as usize;
+        let exec = wave.exec();
+        // Lanes read and written: EXEC, except the lane-addressed forms.
+        let lane_of = |i: u8| match op.slot_src(usize::from(i)) {
+            Src::None => 0,
+            s => wave.read_s32(s) & 63,
+        };
+        let (read_mask, write_mask) = match f.lanes {
+            facts::Lanes::Exec => (exec, exec),
+            facts::Lanes::ReadLane => (1u64 << lane_of(1), exec),
+            facts::Lanes::WriteLane => (exec, 1u64 << lane_of(1)),
+            facts::Lanes::FirstLane => (exec & exec.wrapping_neg(), exec),
+        };
+        let mut findings: Vec<(Regs, Option<u64>)> = Vec::new();
+        let st = &self.waves[w];
+        for r in f.reads() {
+            if r.vector {
+                for v in r.first..r.first + r.count {
+                    let missing = st.vinit.get(usize::from(v)).map_or(0, |m| read_mask & !m);
+                    if missing != 0 {
+                        findings.push((Regs::v(v, 1), Some(missing)));
+                    }
+                }
+            } else {
+                for c in r.first..(r.first + r.count).min(128) {
+                    if st.sinit >> c & 1 == 0 {
+                        findings.push((Regs::s(c, 1), None));
+                    }
+                }
+            }
+        }
+        let st = &mut self.waves[w];
+        for r in f.writes() {
+            if r.vector {
+                for v in r.first..r.first + r.count {
+                    if let Some(m) = st.vinit.get_mut(usize::from(v)) {
+                        *m |= write_mask;
+                    }
+                }
+            } else {
+                for c in r.first..(r.first + r.count).min(128) {
+                    st.sinit |= 1u128 << c;
+                }
+            }
+        }
+        // One report per executed instruction, naming every register.
+        if !findings.is_empty() {
+            let names: Vec<String> = findings.iter().map(|(r, _)| r.to_string()).collect();
+            let lanes = findings.iter().filter_map(|(_, l)| *l).reduce(|a, b| a | b);
+            self.report(
+                Check::Uninit,
+                wave.id,
+                wave.pc,
+                format!("reads {} before anything wrote it", names.join(", ")),
+                None,
+                lanes,
+            );
+        }
+    }
+}
+
+/// The hook of one wave ([`Hook`]): runs the enabled checks around each
+/// instruction.
+pub struct WaveHook<'g, 'a> {
+    group: &'g mut GroupCheck<'a>,
+    wave: u32,
+}
+
+impl Hook for WaveHook<'_, '_> {
+    fn before(&mut self, wave: &Wave, op: &Op, _env: &Env<'_>) {
+        let g = &mut *self.group;
+        let Some(Some(f)) = g.facts.get((wave.pc / 4) as usize) else {
+            return;
+        };
+        if let Some((filter, _)) = g.trace {
+            if filter.selects(g.group, wave.id) {
+                g.snapshot
+                    .get_or_insert_with(Default::default)
+                    .take(wave, f);
+            }
+        }
+        if g.options.uninit != Level::Off {
+            g.uninit_before(wave, op, f);
+        }
+        if g.options.wait_states != Level::Off {
+            wait_states::before(g, wave, f);
+        }
+        if g.options.waitcnt != Level::Off {
+            waitcnt::before(g, wave, f);
+        }
+        debug_assert_eq!(self.wave, wave.id);
+    }
+
+    fn after(&mut self, wave: &Wave, op: &Op, _env: &Env<'_>) {
+        let g = &mut *self.group;
+        let pc = wave.pc.wrapping_sub(u32::from(op.len));
+        let Some(Some(f)) = g.facts.get((pc / 4) as usize) else {
+            return;
+        };
+        if let Some((filter, sink)) = g.trace {
+            if filter.selects(g.group, wave.id) {
+                if let Some(snapshot) = &g.snapshot {
+                    sink(&TraceRecord {
+                        group: g.group,
+                        wave: wave.id,
+                        step: wave.steps - 1,
+                        pc,
+                        instruction: g.instruction(pc),
+                        changes: snapshot.changes(wave),
+                    });
+                }
+            }
+        }
+        if f.lds != facts::LdsUse::None
+            && (g.options.lds_race != Level::Off || g.options.uninit != Level::Off)
+        {
+            lds::after(g, wave.id, pc, f.lds);
+        } else if f.unit == Unit::Vmem {
+            // Non-LDS accesses log nothing; keep the log empty.
+            g.log.borrow_mut().clear();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

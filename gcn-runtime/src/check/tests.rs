@@ -1,0 +1,797 @@
+//! One kernel per finding with the bug (reported at the right instruction,
+//! naming the right registers/instructions) and the fixed kernel (no
+//! report), on every GCN version the rule applies to. Expected wait-state
+//! counts are the documented ones ([`super::wait_states::RULES`] sources),
+//! not read back from the table.
+
+use gcn_asm::{assemble, AssembleOptions, GcnVersion};
+
+use super::{Check, CheckOptions, CheckReport, Level};
+use crate::kernel::{ArgValue, Dispatch};
+use crate::{LaunchError, LaunchOptions, Memory, Program};
+
+const VERSIONS: [GcnVersion; 4] = [
+    GcnVersion::Gcn1_0,
+    GcnVersion::Gcn1_1,
+    GcnVersion::Gcn1_2,
+    GcnVersion::Gcn1_4,
+];
+
+fn gpu(v: GcnVersion) -> &'static str {
+    match v {
+        GcnVersion::Gcn1_0 => "tahiti",
+        GcnVersion::Gcn1_1 => "bonaire",
+        GcnVersion::Gcn1_2 => "tonga",
+        _ => "gfx900",
+    }
+}
+
+/// The kernel prologue: `s[6:7]` = the `out` pointer (waited for),
+/// `s[8:11]` = a raw buffer descriptor over it, `v1` = 4 × local id,
+/// `m0` = -1 (the LDS limit of GCN 1.0–1.2).
+fn prologue(v: GcnVersion) -> String {
+    let out = if v.is_gcn12_or_later() { "0x24" } else { "9" };
+    format!(
+        "    s_load_dwordx2 s[6:7], s[0:1], {out}
+    s_mov_b32 m0, -1
+    s_waitcnt lgkmcnt(0)
+    s_mov_b32 s8, s6
+    s_mov_b32 s9, s7
+    s_mov_b32 s10, -1
+    s_mov_b32 s11, 0x27000
+    v_lshlrev_b32 v1, 2, v0
+"
+    )
+}
+
+/// The markers `@` put before a line of the body: the PC of the marked
+/// instruction is returned with the reports.
+struct Run {
+    reports: Vec<CheckReport>,
+    marks: Vec<u32>,
+}
+
+/// Assembles `body` (after [`prologue`]) for `v` and runs it over
+/// `items` work-items in one work-group with every check at `Warn`.
+fn run_items(v: GcnVersion, body: &str, items: u32) -> Run {
+    let mut text = String::new();
+    let mut marks = Vec::new();
+    let mut lines = Vec::new();
+    for line in prologue(v).lines().chain(body.lines()) {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix('@') {
+            marks.push(lines.len());
+            lines.push(rest.to_string());
+        } else {
+            lines.push(line.to_string());
+        }
+    }
+    for l in &lines {
+        text.push_str("    ");
+        text.push_str(l);
+        text.push('\n');
+    }
+    let source = format!(
+        ".gallium
+.gpu {}
+.kernel k
+    .args
+        .arg out, global, 8
+        .arg griddim
+        .arg gridoffset
+    .config
+        .dims x
+        .tgsize
+        .localsize 1024
+.text
+k:
+{text}    s_endpgm
+",
+        gpu(v)
+    );
+    let assembly = assemble(&source, &AssembleOptions::default())
+        .unwrap_or_else(|e| panic!("{v}: {e:?}\n{source}"));
+    // One instruction per line: the PC of line i is the length of the
+    // instructions before it.
+    let words = gcn_asm::decode::words_from_bytes(assembly.text());
+    let mut pcs = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        pcs.push(4 * i as u32);
+        let instr = gcn_asm::decode::decode(&words[i..], 4 * i as u64, v).expect("decodes");
+        i += usize::from(instr.len).max(1);
+    }
+    let mark_pcs: Vec<u32> = marks.iter().map(|&line| pcs[line]).collect();
+    let binary = assembly.gallium_bytes().expect("gallium binary");
+    let memory = Memory::default();
+    let program = Program::load(&memory, &binary, v).expect("loads");
+    let out = memory.buffer_zeroed::<u32>(1024).expect("buffer");
+    let options = LaunchOptions {
+        threads: Some(1),
+        checks: CheckOptions::all(Level::Warn),
+        ..LaunchOptions::default()
+    };
+    let (_, reports) = program
+        .launch_reports(
+            "k",
+            &[ArgValue::Pointer(out.ptr())],
+            &Dispatch::new_1d(items, items),
+            &options,
+        )
+        .unwrap_or_else(|e| panic!("{v}: {e}\n{source}"));
+    Run {
+        reports,
+        marks: mark_pcs,
+    }
+}
+
+fn run(v: GcnVersion, body: &str) -> Run {
+    run_items(v, body, 64)
+}
+
+impl Run {
+    /// The only report, which must be of `check` at mark `mark`, related to
+    /// mark `related` when given; returns its message.
+    fn one(&self, v: GcnVersion, check: Check, mark: usize, related: Option<usize>) -> String {
+        assert_eq!(
+            self.reports.len(),
+            1,
+            "{v}: expected one {check} report, got {:#?}",
+            self.reports
+        );
+        let r = &self.reports[0];
+        assert_eq!(r.check, check, "{v}: {r}");
+        assert_eq!(r.pc, self.marks[mark], "{v}: {r}");
+        if let Some(m) = related {
+            assert_eq!(
+                r.related.as_ref().map(|x| x.0),
+                Some(self.marks[m]),
+                "{v}: {r}"
+            );
+        }
+        r.message.clone()
+    }
+
+    fn none(&self, v: GcnVersion) {
+        assert!(
+            self.reports.is_empty(),
+            "{v}: expected no report, got:\n{}",
+            self.reports
+                .iter()
+                .map(|r| r.to_string())
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Wait counters.
+
+#[test]
+fn smem_result_read_before_waitcnt() {
+    for v in VERSIONS {
+        let off = if v.is_gcn12_or_later() { "0x18" } else { "6" };
+        let bug = run(
+            v,
+            &format!(
+                "@s_load_dword s12, s[0:1], {off}
+                 @v_mov_b32 v3, s12
+                 s_waitcnt lgkmcnt(0)"
+            ),
+        );
+        let m = bug.one(v, Check::Waitcnt, 1, Some(0));
+        assert!(m.contains("reads s12 before the s_waitcnt"), "{v}: {m}");
+        run(
+            v,
+            &format!(
+                "s_load_dword s12, s[0:1], {off}
+                 s_waitcnt lgkmcnt(0)
+                 v_mov_b32 v3, s12"
+            ),
+        )
+        .none(v);
+    }
+}
+
+#[test]
+fn vmem_load_read_before_waitcnt_in_order() {
+    for v in VERSIONS {
+        let bug = run(
+            v,
+            "@buffer_load_dword v2, v1, s[8:11], 0 offen
+             @buffer_load_dword v3, v1, s[8:11], 0 offen offset:4
+             s_waitcnt vmcnt(1)
+             v_mov_b32 v4, v2
+             @v_mov_b32 v5, v3
+             s_waitcnt vmcnt(0)",
+        );
+        let m = bug.one(v, Check::Waitcnt, 2, Some(1));
+        assert!(m.contains("reads v3"), "{v}: {m}");
+        run(
+            v,
+            "buffer_load_dword v2, v1, s[8:11], 0 offen
+             buffer_load_dword v3, v1, s[8:11], 0 offen offset:4
+             s_waitcnt vmcnt(1)
+             v_mov_b32 v4, v2
+             s_waitcnt vmcnt(0)
+             v_mov_b32 v5, v3",
+        )
+        .none(v);
+    }
+}
+
+#[test]
+fn overwrite_of_a_pending_load_destination() {
+    for v in VERSIONS {
+        let bug = run(
+            v,
+            "@buffer_load_dwordx2 v[2:3], v1, s[8:11], 0 offen
+             @v_mov_b32 v3, 0
+             s_waitcnt vmcnt(0)",
+        );
+        let m = bug.one(v, Check::Waitcnt, 1, Some(0));
+        assert!(m.contains("overwrites v3"), "{v}: {m}");
+        // A later load of the same in-order counter may write it.
+        run(
+            v,
+            "buffer_load_dword v2, v1, s[8:11], 0 offen
+             buffer_load_dword v2, v1, s[8:11], 0 offen offset:4
+             s_waitcnt vmcnt(0)
+             v_mov_b32 v3, v2",
+        )
+        .none(v);
+    }
+}
+
+#[test]
+fn store_data_overwritten_before_expcnt_on_gcn10_only() {
+    for v in VERSIONS {
+        let body = "v_mov_b32 v2, 7
+             @buffer_store_dword v2, v1, s[8:11], 0 offen
+             @v_mov_b32 v2, 0";
+        let r = run(v, body);
+        if v == GcnVersion::Gcn1_0 {
+            let m = r.one(v, Check::Waitcnt, 1, Some(0));
+            assert!(
+                m.contains("overwrites v2 before the store has read it"),
+                "{v}: {m}"
+            );
+        } else {
+            r.none(v);
+        }
+        run(
+            v,
+            "v_mov_b32 v2, 7
+             buffer_store_dword v2, v1, s[8:11], 0 offen
+             s_waitcnt expcnt(0)
+             v_mov_b32 v2, 0",
+        )
+        .none(v);
+    }
+}
+
+#[test]
+fn lgkm_lds_in_order_smem_out_of_order() {
+    for v in VERSIONS {
+        // Two LDS reads: lgkmcnt(1) guarantees the first only.
+        let bug = run(
+            v,
+            "ds_write_b32 v1, v0
+             s_waitcnt lgkmcnt(0)
+             @ds_read_b32 v2, v1
+             @ds_read_b32 v3, v1
+             s_waitcnt lgkmcnt(1)
+             v_mov_b32 v4, v2
+             @v_mov_b32 v5, v3
+             s_waitcnt lgkmcnt(0)",
+        );
+        bug.one(v, Check::Waitcnt, 2, Some(1));
+        // A scalar load between them: lgkmcnt(1) no longer guarantees the
+        // first LDS read (the scalar load may finish first).
+        let off = if v.is_gcn12_or_later() { "0x18" } else { "6" };
+        let bug = run(
+            v,
+            &format!(
+                "ds_write_b32 v1, v0
+                 s_waitcnt lgkmcnt(0)
+                 @ds_read_b32 v2, v1
+                 s_load_dword s12, s[0:1], {off}
+                 s_waitcnt lgkmcnt(1)
+                 @v_mov_b32 v4, v2
+                 s_waitcnt lgkmcnt(0)"
+            ),
+        );
+        bug.one(v, Check::Waitcnt, 1, Some(0));
+        // A two-dword scalar load counts twice, but lgkmcnt(1) still does
+        // not guarantee it (its counts may return one at a time).
+        let bug = run(
+            v,
+            &format!(
+                "@s_load_dwordx2 s[12:13], s[0:1], {off}
+                 s_waitcnt lgkmcnt(1)
+                 @v_mov_b32 v4, s13
+                 s_waitcnt lgkmcnt(0)"
+            ),
+        );
+        let m = bug.one(v, Check::Waitcnt, 1, Some(0));
+        assert!(m.contains("reads s13"), "{v}: {m}");
+    }
+}
+
+#[test]
+fn vmcnt_capacity_stalls_per_version() {
+    // 16 loads: the 16th stalls on GCN 1.0–1.2 (capacity 15) until the
+    // first returned; GCN 1.4 counts to 63.
+    for v in VERSIONS {
+        let mut body = String::from("@buffer_load_dword v2, v1, s[8:11], 0 offen\n");
+        for i in 0..15 {
+            body.push_str(&format!(
+                "buffer_load_dword v{}, v1, s[8:11], 0 offen\n",
+                3 + i
+            ));
+        }
+        body.push_str("@v_mov_b32 v30, v2\ns_waitcnt vmcnt(0)\n");
+        let r = run(v, &body);
+        if v.is_gcn14() {
+            r.one(v, Check::Waitcnt, 1, Some(0));
+        } else {
+            r.none(v);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Wait states.
+
+/// Runs `bug` (expecting one wait-state report at mark 1 caused by mark 0
+/// with `missing` states missing) and `fixed` (expecting none).
+fn wait_state_pair(v: GcnVersion, bug: &str, fixed: &str, missing: Option<u32>) {
+    let r = run(v, bug);
+    match missing {
+        Some(n) => {
+            let m = r.one(v, Check::WaitStates, 1, Some(0));
+            assert!(m.contains(&format!("{n} missing")), "{v}: {m}");
+        }
+        None => r.none(v),
+    }
+    run(v, fixed).none(v);
+}
+
+#[test]
+fn valu_sgpr_then_lane_select() {
+    for v in VERSIONS {
+        wait_state_pair(
+            v,
+            "@v_readfirstlane_b32 s12, v0
+             @v_readlane_b32 s13, v1, s12",
+            "v_readfirstlane_b32 s12, v0
+             s_nop 3
+             v_readlane_b32 s13, v1, s12",
+            Some(4),
+        );
+    }
+}
+
+#[test]
+fn valu_vcc_then_div_fmas() {
+    for v in VERSIONS {
+        wait_state_pair(
+            v,
+            "@v_cmp_eq_u32 vcc, v0, v0
+             v_mov_b32 v2, 1.0
+             @v_div_fmas_f32 v3, v2, v2, v2",
+            "v_cmp_eq_u32 vcc, v0, v0
+             v_mov_b32 v2, 1.0
+             s_nop 2
+             v_div_fmas_f32 v3, v2, v2, v2",
+            Some(3),
+        );
+    }
+}
+
+#[test]
+fn setreg_then_getreg_and_setreg() {
+    for v in VERSIONS {
+        wait_state_pair(
+            v,
+            "s_mov_b32 s12, 0
+             @s_setreg_b32 hwreg(trapsts, 0, 1), s12
+             @s_getreg_b32 s13, hwreg(trapsts, 0, 1)",
+            "s_mov_b32 s12, 0
+             s_setreg_b32 hwreg(trapsts, 0, 1), s12
+             s_nop 1
+             s_getreg_b32 s13, hwreg(trapsts, 0, 1)",
+            Some(2),
+        );
+        // setreg → setreg: 1 wait state on GCN 1.0/1.1, 2 on 1.2/1.4.
+        wait_state_pair(
+            v,
+            "s_mov_b32 s12, 0
+             @s_setreg_b32 hwreg(trapsts, 0, 1), s12
+             s_nop 0
+             @s_setreg_b32 hwreg(trapsts, 0, 1), s12",
+            "s_mov_b32 s12, 0
+             s_setreg_b32 hwreg(trapsts, 0, 1), s12
+             s_nop 1
+             s_setreg_b32 hwreg(trapsts, 0, 1), s12",
+            v.is_gcn12_or_later().then_some(1),
+        );
+    }
+}
+
+#[test]
+fn valu_sgpr_then_smrd_on_gcn10_and_vmem_on_gcn12() {
+    for v in VERSIONS {
+        let off = if v.is_gcn12_or_later() { "0x18" } else { "6" };
+        wait_state_pair(
+            v,
+            &format!(
+                "v_mov_b32 v2, {off}
+                 @v_readfirstlane_b32 s12, v2
+                 @s_load_dword s13, s[0:1], s12
+                 s_waitcnt lgkmcnt(0)"
+            ),
+            &format!(
+                "v_mov_b32 v2, {off}
+                 v_readfirstlane_b32 s12, v2
+                 s_nop 3
+                 s_load_dword s13, s[0:1], s12
+                 s_waitcnt lgkmcnt(0)"
+            ),
+            (v == GcnVersion::Gcn1_0).then_some(4),
+        );
+        wait_state_pair(
+            v,
+            "v_mov_b32 v2, 0
+             @v_readfirstlane_b32 s12, v2
+             @buffer_load_dword v3, v1, s[8:11], s12 offen
+             s_waitcnt vmcnt(0)",
+            "v_mov_b32 v2, 0
+             v_readfirstlane_b32 s12, v2
+             s_nop 4
+             buffer_load_dword v3, v1, s[8:11], s12 offen
+             s_waitcnt vmcnt(0)",
+            v.is_gcn12_or_later().then_some(5),
+        );
+    }
+}
+
+#[test]
+fn valu_vgpr_then_dpp() {
+    for v in [GcnVersion::Gcn1_2, GcnVersion::Gcn1_4] {
+        wait_state_pair(
+            v,
+            "@v_mov_b32 v2, v0
+             @v_mov_b32 v3, v2 quad_perm:[1,0,3,2] row_mask:15 bank_mask:15",
+            "v_mov_b32 v2, v0
+             s_nop 1
+             v_mov_b32 v3, v2 quad_perm:[1,0,3,2] row_mask:15 bank_mask:15",
+            Some(2),
+        );
+    }
+}
+
+#[test]
+fn wide_store_data_then_valu_write() {
+    for v in VERSIONS {
+        let body = |gap: &str| {
+            format!(
+                "v_mov_b32 v2, 0
+                 v_mov_b32 v3, 0
+                 v_mov_b32 v4, 0
+                 v_mov_b32 v5, 0
+                 @buffer_store_dwordx4 v[2:5], v1, s[8:11], 0 offen
+                 {gap}
+                 @v_mov_b32 v4, 1"
+            )
+        };
+        let r = run(v, &body(""));
+        if v == GcnVersion::Gcn1_0 {
+            // GCN 1.0 waits with expcnt instead.
+            let m = r.one(v, Check::Waitcnt, 1, Some(0));
+            assert!(m.contains("overwrites v4"), "{v}: {m}");
+            run(v, &body("s_waitcnt expcnt(0)")).none(v);
+        } else {
+            let m = r.one(v, Check::WaitStates, 1, Some(0));
+            assert!(m.contains("1 missing"), "{v}: {m}");
+            run(v, &body("s_nop 0")).none(v);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Uninitialised reads and LDS races.
+
+#[test]
+fn uninitialised_registers() {
+    for v in VERSIONS {
+        let r = run(v, "@v_mov_b32 v3, v7");
+        let m = r.one(v, Check::Uninit, 0, None);
+        assert!(m.contains("reads v7"), "{v}: {m}");
+        assert_eq!(r.reports[0].lanes, Some(u64::MAX));
+        let r = run(v, "@s_mov_b32 s20, s21");
+        let m = r.one(v, Check::Uninit, 0, None);
+        assert!(m.contains("reads s21"), "{v}: {m}");
+        // Half the lanes written: the other half is reported.
+        let r = run(
+            v,
+            "v_cmp_gt_u32 vcc, 32, v0
+             s_and_saveexec_b64 s[20:21], vcc
+             v_mov_b32 v7, 1
+             s_mov_b64 exec, s[20:21]
+             @v_mov_b32 v3, v7",
+        );
+        r.one(v, Check::Uninit, 0, None);
+        assert_eq!(r.reports[0].lanes, Some(u64::MAX << 32));
+        run(
+            v,
+            "v_mov_b32 v7, 0\nv_mov_b32 v3, v7\ns_mov_b32 s21, 1\ns_mov_b32 s20, s21",
+        )
+        .none(v);
+    }
+}
+
+#[test]
+fn lds_race_and_uninitialised_lds() {
+    // Two waves: each writes its 64 dwords, then reads the other wave's.
+    for v in VERSIONS {
+        let body = |sync: &str| {
+            format!(
+                "v_xor_b32 v2, 0x100, v1
+                 @ds_write_b32 v1, v0
+                 {sync}
+                 @ds_read_b32 v3, v2
+                 s_waitcnt lgkmcnt(0)"
+            )
+        };
+        let r = run_items(v, &body(""), 128);
+        // Wave 0 runs to its end first: it reads bytes wave 1 has not
+        // written (uninitialised); wave 1 then writes bytes wave 0 read
+        // (WAR, at wave 1's write) and reads bytes wave 0 wrote (RAW).
+        let found: Vec<(Check, u32, u32)> =
+            r.reports.iter().map(|x| (x.check, x.pc, x.wave)).collect();
+        let [write, read] = [r.marks[0], r.marks[1]];
+        assert_eq!(
+            found,
+            vec![
+                (Check::LdsRace, write, 1),
+                (Check::LdsRace, read, 1),
+                (Check::Uninit, read, 0)
+            ],
+            "{v}: {:#?}",
+            r.reports
+        );
+        assert_eq!(r.reports[0].related.as_ref().map(|x| x.0), Some(read));
+        assert!(
+            r.reports[0]
+                .message
+                .contains("LDS byte 0x100, which wave 0 read"),
+            "{}",
+            r.reports[0]
+        );
+        assert_eq!(r.reports[1].related.as_ref().map(|x| x.0), Some(write));
+        assert!(
+            r.reports[1]
+                .message
+                .contains("LDS byte 0x0, which wave 0 wrote"),
+            "{}",
+            r.reports[1]
+        );
+        run_items(v, &body("s_waitcnt lgkmcnt(0)\ns_barrier"), 128).none(v);
+    }
+}
+
+#[test]
+fn levels_error_warn_off() {
+    let v = GcnVersion::Gcn1_2;
+    let source = format!(
+        ".gallium\n.gpu tonga\n.kernel k\n .args\n  .arg out, global, 8\n .config\n  .dims x\n.text\nk:\n{}    v_mov_b32 v3, v7\n    s_endpgm\n",
+        prologue(v)
+    );
+    let binary = assemble(&source, &AssembleOptions::default())
+        .unwrap()
+        .gallium_bytes()
+        .unwrap();
+    let memory = Memory::default();
+    let program = Program::load(&memory, &binary, v).unwrap();
+    let out = memory.buffer_zeroed::<u32>(64).unwrap();
+    let args = [ArgValue::Pointer(out.ptr())];
+    let d = Dispatch::new_1d(64, 64);
+    match program.launch("k", &args, &d, &LaunchOptions::default()) {
+        Err(LaunchError::Check(reports)) => {
+            assert_eq!(reports.len(), 1);
+            assert_eq!(reports[0].level, Level::Error);
+            assert!(reports[0].to_string().contains("reads v7"));
+        }
+        other => panic!("expected a check error, got {other:?}"),
+    }
+    let mut warn = LaunchOptions::default();
+    warn.checks.set(Check::Uninit, Level::Warn);
+    let stats = program.launch("k", &args, &d, &warn).unwrap();
+    assert_eq!(stats.check_warnings, 1);
+    let mut off = LaunchOptions::default();
+    off.checks.apply("uninit=off").unwrap();
+    let stats = program.launch("k", &args, &d, &off).unwrap();
+    assert_eq!(stats.check_warnings, 0);
+    assert!(off.checks.apply("bogus=warn").is_err());
+    assert!(off.checks.apply("uninit=maybe").is_err());
+}
+
+#[test]
+fn a_fault_carries_the_reports_before_it_and_the_nearest_buffer() {
+    // v2 (the address's low half) is never written: the store goes to
+    // address 0, below every allocation.
+    let v = GcnVersion::Gcn1_2;
+    let source = format!(
+        ".gallium\n.gpu tonga\n.kernel k\n .args\n  .arg out, global, 8\n .config\n  .dims x\n.text\nk:\n{}    v_mov_b32 v3, 0\n    flat_store_dword v[2:3], v0\n    s_endpgm\n",
+        prologue(v)
+    );
+    let binary = assemble(&source, &AssembleOptions::default())
+        .unwrap()
+        .gallium_bytes()
+        .unwrap();
+    let memory = Memory::default();
+    let program = Program::load(&memory, &binary, v).unwrap();
+    let out = memory.buffer_zeroed::<u32>(64).unwrap();
+    let e = match program.launch(
+        "k",
+        &[ArgValue::Pointer(out.ptr())],
+        &Dispatch::new_1d(64, 64),
+        &LaunchOptions::default(),
+    ) {
+        Err(LaunchError::Exec(e)) => e,
+        other => panic!("expected a fault, got {other:?}"),
+    };
+    assert_eq!(e.checks.len(), 1, "{e}");
+    assert_eq!(e.checks[0].check, Check::Uninit);
+    assert!(e.checks[0].message.contains("reads v2"), "{e}");
+    let note = e.note.clone().unwrap_or_default();
+    assert!(note.contains("bytes before the "), "{note}");
+    assert!(e.to_string().contains("after: kernel 'k'"), "{e}");
+}
+
+#[test]
+fn many_scalar_loads_in_flight_stay_bounded() {
+    // 200 scalar loads to s12 without a wait: the counter saturates (the
+    // model keeps at most its capacity, no panic), and each load
+    // overwrites a register an earlier one, returning in any order, may
+    // still write — one report, counted 199 times.
+    for v in VERSIONS {
+        let off = if v.is_gcn12_or_later() { "0x18" } else { "6" };
+        let r = run(
+            v,
+            &format!(
+                "s_movk_i32 s20, 200
+                 loop:
+                 s_load_dword s12, s[0:1], {off}
+                 s_sub_u32 s20, s20, 1
+                 s_cmp_lg_u32 s20, 0
+                 s_cbranch_scc1 loop
+                 s_waitcnt lgkmcnt(0)
+                 v_mov_b32 v3, s12"
+            ),
+        );
+        assert_eq!(r.reports.len(), 1, "{v}: {:#?}", r.reports);
+        assert!(
+            r.reports[0].message.contains("overwrites s12"),
+            "{}",
+            r.reports[0]
+        );
+        assert_eq!(r.reports[0].count, 199, "{}", r.reports[0]);
+    }
+}
+
+#[test]
+fn m0_rules_descriptor_word2_and_vccz() {
+    for v in VERSIONS {
+        // SALU writes M0 → s_sendmsg: 1 on GCN 1.2/1.4.
+        wait_state_pair(
+            v,
+            "@s_mov_b32 m0, 0
+             @s_sendmsg 1",
+            "s_mov_b32 m0, 0
+             s_nop 0
+             s_sendmsg 1",
+            v.is_gcn12_or_later().then_some(1),
+        );
+        // SALU writes M0 → s_movrel: 1 on GCN 1.4 only.
+        wait_state_pair(
+            v,
+            "s_mov_b32 s13, 5
+             @s_mov_b32 m0, 0
+             @s_movrels_b32 s12, s13",
+            "s_mov_b32 s13, 5
+             s_mov_b32 m0, 0
+             s_nop 0
+             s_movrels_b32 s12, s13",
+            v.is_gcn14().then_some(1),
+        );
+        // Third dword of a buffer descriptor → s_buffer_load: 1 (CLRX).
+        wait_state_pair(
+            v,
+            "@s_mov_b32 s10, 64
+             @s_buffer_load_dword s12, s[8:11], 0
+             s_waitcnt lgkmcnt(0)",
+            "s_mov_b32 s10, 64
+             s_nop 0
+             s_buffer_load_dword s12, s[8:11], 0
+             s_waitcnt lgkmcnt(0)",
+            Some(1),
+        );
+        // VALU writes VCC → VALU reads VCCZ as data: 5 on GCN 1.2/1.4.
+        wait_state_pair(
+            v,
+            "@v_cmp_eq_u32 vcc, v0, v0
+             @v_mov_b32 v3, vccz",
+            "v_cmp_eq_u32 vcc, v0, v0
+             s_nop 4
+             v_mov_b32 v3, vccz",
+            v.is_gcn12_or_later().then_some(5),
+        );
+    }
+}
+
+#[test]
+fn valu_exec_then_dpp() {
+    for v in [GcnVersion::Gcn1_2, GcnVersion::Gcn1_4] {
+        wait_state_pair(
+            v,
+            "@v_cmpx_eq_u32 vcc, v0, v0
+             @v_mov_b32 v3, v0 quad_perm:[1,0,3,2] row_mask:15 bank_mask:15",
+            "v_cmpx_eq_u32 vcc, v0, v0
+             s_nop 4
+             v_mov_b32 v3, v0 quad_perm:[1,0,3,2] row_mask:15 bank_mask:15",
+            Some(5),
+        );
+    }
+}
+
+#[test]
+fn setreg_trapsts_then_rfe_reported_before_the_fault() {
+    // s_rfe is not emulated: the dispatch stops there, and the fault
+    // carries the wait-state report made just before (GCN 1.2/1.4 only).
+    for v in VERSIONS {
+        let source = format!(
+            ".gallium\n.gpu {}\n.kernel k\n .args\n  .arg out, global, 8\n .config\n  .dims x\n.text\nk:\n{}    s_mov_b64 s[12:13], 0\n    s_setreg_b32 hwreg(trapsts, 0, 1), s12\n    s_rfe_b64 s[12:13]\n    s_endpgm\n",
+            gpu(v),
+            prologue(v)
+        );
+        let binary = assemble(&source, &AssembleOptions::default())
+            .unwrap()
+            .gallium_bytes()
+            .unwrap();
+        let memory = Memory::default();
+        let program = Program::load(&memory, &binary, v).unwrap();
+        let out = memory.buffer_zeroed::<u32>(64).unwrap();
+        let e = match program.launch(
+            "k",
+            &[ArgValue::Pointer(out.ptr())],
+            &Dispatch::new_1d(64, 64),
+            &LaunchOptions::default(),
+        ) {
+            Err(LaunchError::Exec(e)) => e,
+            other => panic!("{v}: expected the not-emulated fault, got {other:?}"),
+        };
+        assert!(e.instruction.starts_with("s_rfe_b64"), "{v}: {e}");
+        if v.is_gcn12_or_later() {
+            assert_eq!(e.checks.len(), 1, "{v}: {e}");
+            assert_eq!(e.checks[0].check, Check::WaitStates);
+            assert!(e.checks[0].message.contains("1 missing"), "{v}: {e}");
+            assert!(
+                e.checks[0]
+                    .related
+                    .as_ref()
+                    .unwrap()
+                    .1
+                    .starts_with("s_setreg_b32"),
+                "{v}: {e}"
+            );
+        } else {
+            assert!(e.checks.is_empty(), "{v}: {e}");
+        }
+    }
+}

@@ -1,0 +1,354 @@
+//! [`super::Check::WaitStates`]: the wait states (independent instructions
+//! or `s_nop`s) the hardware requires between dependent instructions, one
+//! [`Rule`] per row of [`RULES`], per generation, with its source.
+//!
+//! Wait states are counted along the executed path: every instruction
+//! provides one, `s_nop N` provides N+1 (CLRX GcnInstrsSopp.md: "Do
+//! nothing by (SIMM16&7) + 1 cycles"); the number between a producer and a
+//! consumer is what the instructions strictly between them provide.
+
+use super::facts::{Facts, Regs, Unit};
+use super::{Check, GroupCheck};
+use crate::exec::{sreg, Wave};
+
+/// A producer → consumer dependency that needs wait states.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hazard {
+    /// VALU writes an SGPR → SMRD reads it.
+    ValuSgprSmrd,
+    /// VALU writes an SGPR → VMEM reads it.
+    ValuSgprVmem,
+    /// VALU writes VCC → `v_div_fmas` (reads VCC implicitly).
+    ValuVccDivFmas,
+    /// VALU writes an SGPR → `v_readlane`/`v_writelane` uses it as the
+    /// lane select.
+    ValuSgprLaneSelect,
+    /// VALU writes VCC or EXEC → VALU reads VCCZ/EXECZ as data.
+    ValuVccExecZ,
+    /// `s_setreg` → `s_getreg` of the same hardware register.
+    SetregGetreg,
+    /// `s_setreg` → `s_setreg` of the same hardware register.
+    SetregSetreg,
+    /// VALU writes a VGPR → a DPP instruction reads it.
+    ValuVgprDpp,
+    /// VALU writes EXEC → a DPP instruction.
+    ValuExecDpp,
+    /// VMEM store of more than 8 bytes → VALU writes its data VGPRs.
+    WideStoreData,
+    /// SALU writes M0 → `s_sendmsg`/`s_ttracedata`/GDS.
+    SaluM0Msg,
+    /// SALU writes M0 → `s_movrel`, LDS DMA, `lds_direct`, `ds_*_addtid`.
+    SaluM0Rel,
+    /// `s_setreg` of TRAPSTS → `s_rfe`.
+    SetregTrapstsRfe,
+    /// Any write of word 2 of a buffer descriptor → `s_buffer_*` reading it.
+    DescriptorWord2SBuffer,
+}
+
+/// One rule: the hazard, the wait states per version (GCN 1.0, 1.1, 1.2,
+/// 1.4; 0: the rule does not apply) and where it is documented.
+#[derive(Debug, Clone, Copy)]
+pub struct Rule {
+    /// The dependency.
+    pub hazard: Hazard,
+    /// Wait states required on GCN 1.0, 1.1, 1.2, 1.4 (1.4.1 as 1.4).
+    pub states: [u8; 4],
+    /// Where the rule comes from.
+    pub source: &'static str,
+}
+
+/// The wait-state rules of GCN 1.0–1.4. LLVM means LLVM 14's
+/// `GCNHazardRecognizer`; the AMD manuals' tables ("Manually Inserted Wait
+/// States") agree with it; CLRX's GcnInstrsSmrd.md/GcnInstrsSmem.md add the
+/// descriptor rule.
+pub const RULES: &[Rule] = &[
+    Rule {
+        hazard: Hazard::ValuSgprSmrd,
+        states: [4, 0, 0, 0],
+        source: "LLVM checkSMRDHazards (SmrdSgprWaitStates, SI only)",
+    },
+    Rule {
+        hazard: Hazard::ValuSgprVmem,
+        states: [0, 0, 5, 5],
+        source: "LLVM checkVMEMHazards (VmemSgprWaitStates, VI+); GCN3 ISA 4.5",
+    },
+    Rule {
+        hazard: Hazard::ValuVccDivFmas,
+        states: [4, 4, 4, 4],
+        source: "LLVM checkDivFMasHazards (DivFMasWaitStates); GCN3 ISA 4.5",
+    },
+    Rule {
+        hazard: Hazard::ValuSgprLaneSelect,
+        states: [4, 4, 4, 4],
+        source: "LLVM checkRWLaneHazards (RWLaneWaitStates); GCN3 ISA 4.5",
+    },
+    Rule {
+        hazard: Hazard::ValuVccExecZ,
+        states: [0, 0, 5, 5],
+        source: "GCN3/Vega ISA 4.5: VALU sets VCC or EXEC → VALU uses EXECZ/VCCZ as data: 5",
+    },
+    Rule {
+        hazard: Hazard::SetregGetreg,
+        states: [2, 2, 2, 2],
+        source: "LLVM checkGetRegHazards (GetRegWaitStates); GCN3 ISA 4.5",
+    },
+    Rule {
+        hazard: Hazard::SetregSetreg,
+        states: [1, 1, 2, 2],
+        source: "LLVM checkSetRegHazards (getSetRegWaitStates: 1 up to CI, 2 from VI)",
+    },
+    Rule {
+        hazard: Hazard::ValuVgprDpp,
+        states: [0, 0, 2, 2],
+        source: "LLVM checkDPPHazards (DppVgprWaitStates); GCN3 ISA 4.5",
+    },
+    Rule {
+        hazard: Hazard::ValuExecDpp,
+        states: [0, 0, 5, 5],
+        source: "LLVM checkDPPHazards (DppExecWaitStates); GCN3 ISA 4.5",
+    },
+    Rule {
+        hazard: Hazard::WideStoreData,
+        states: [0, 1, 1, 1],
+        source: "LLVM checkVALUHazards/createsVALUHazard (has12DWordStoreHazard: not SI)",
+    },
+    Rule {
+        hazard: Hazard::SaluM0Msg,
+        states: [0, 0, 1, 1],
+        source: "LLVM checkReadM0Hazards (hasReadM0SendMsgHazard: VI, GFX9)",
+    },
+    Rule {
+        hazard: Hazard::SaluM0Rel,
+        states: [0, 0, 0, 1],
+        source: "LLVM checkReadM0Hazards (hasReadM0MovRelInterpHazard: GFX9)",
+    },
+    Rule {
+        hazard: Hazard::SetregTrapstsRfe,
+        states: [0, 0, 1, 1],
+        source: "LLVM checkRFEHazards (hasRFEHazards: VI+)",
+    },
+    Rule {
+        hazard: Hazard::DescriptorWord2SBuffer,
+        states: [1, 1, 1, 1],
+        source: "CLRX GcnInstrsSmrd.md/GcnInstrsSmem.md: one instruction between setting the third dword of a buffer resource and S_BUFFER_*",
+    },
+];
+
+/// When (issue clock + 1; 0: never) and where (PC) a register was last
+/// written.
+type Stamp = (u64, u32);
+
+/// The HW_REG id of TRAPSTS.
+const HW_REG_TRAPSTS: usize = 3;
+
+/// The wait-state history of one wave.
+pub(crate) struct History {
+    clock: u64,
+    valu_sgpr: [Stamp; 128],
+    salu_sgpr: [Stamp; 128],
+    valu_vgpr: Vec<Stamp>,
+    setreg: [Stamp; 64],
+    wide_store: (Stamp, Regs),
+}
+
+impl History {
+    pub(crate) fn new(vgprs: usize) -> Self {
+        History {
+            clock: 0,
+            valu_sgpr: [(0, 0); 128],
+            salu_sgpr: [(0, 0); 128],
+            valu_vgpr: vec![(0, 0); vgprs],
+            setreg: [(0, 0); 64],
+            wide_store: ((0, 0), Regs::v(0, 0)),
+        }
+    }
+}
+
+/// The most recent of `stamps`.
+fn latest(stamps: impl Iterator<Item = Stamp>) -> Stamp {
+    stamps.max_by_key(|s| s.0).unwrap_or((0, 0))
+}
+
+fn scalar(table: &[Stamp; 128], r: &Regs) -> Stamp {
+    latest((r.first..(r.first + r.count).min(128)).map(|c| table[usize::from(c)]))
+}
+
+fn name(h: Hazard) -> &'static str {
+    match h {
+        Hazard::ValuSgprSmrd => "a VALU write of an SGPR and an SMRD reading it",
+        Hazard::ValuSgprVmem => "a VALU write of an SGPR and a VMEM instruction reading it",
+        Hazard::ValuVccDivFmas => "a VALU write of VCC and v_div_fmas",
+        Hazard::ValuSgprLaneSelect => {
+            "a VALU write of an SGPR and v_readlane/v_writelane using it as the lane select"
+        }
+        Hazard::ValuVccExecZ => "a VALU write of VCC/EXEC and a VALU reading VCCZ/EXECZ",
+        Hazard::SetregGetreg => "s_setreg and s_getreg of the same register",
+        Hazard::SetregSetreg => "two s_setreg of the same register",
+        Hazard::ValuVgprDpp => "a VALU write of a VGPR and a DPP instruction reading it",
+        Hazard::ValuExecDpp => "a VALU write of EXEC and a DPP instruction",
+        Hazard::WideStoreData => {
+            "a VMEM store of more than 8 bytes and a VALU write of its data VGPRs"
+        }
+        Hazard::SaluM0Msg => "an SALU write of M0 and s_sendmsg/GDS",
+        Hazard::SaluM0Rel => "an SALU write of M0 and s_movrel/LDS DMA/lds_direct",
+        Hazard::SetregTrapstsRfe => "s_setreg of TRAPSTS and s_rfe",
+        Hazard::DescriptorWord2SBuffer => {
+            "a write of a buffer descriptor's third dword and s_buffer_* using it"
+        }
+    }
+}
+
+/// The producer stamp a rule looks at for the instruction `f`, if `f` is
+/// the rule's consumer.
+fn producer(h: Hazard, hist: &History, f: &Facts) -> Option<Stamp> {
+    let scalar_reads = || f.reads().iter().filter(|r| !r.vector);
+    Some(match h {
+        Hazard::ValuSgprSmrd if f.unit == Unit::Smem => {
+            latest(scalar_reads().map(|r| scalar(&hist.valu_sgpr, r)))
+        }
+        Hazard::ValuSgprVmem if f.unit == Unit::Vmem => {
+            latest(scalar_reads().map(|r| scalar(&hist.valu_sgpr, r)))
+        }
+        Hazard::ValuVccDivFmas if f.div_fmas => scalar(&hist.valu_sgpr, &Regs::s(sreg::VCC, 2)),
+        Hazard::ValuSgprLaneSelect => match f.lane_select {
+            Some(r) if !r.vector => scalar(&hist.valu_sgpr, &r),
+            _ => return None,
+        },
+        Hazard::ValuVccExecZ if f.reads_z && f.unit == Unit::Valu => latest(
+            [sreg::VCC, sreg::EXEC]
+                .into_iter()
+                .map(|c| scalar(&hist.valu_sgpr, &Regs::s(c, 2))),
+        ),
+        Hazard::SetregGetreg => hist.setreg[usize::from(f.getreg?)],
+        Hazard::SetregSetreg => hist.setreg[usize::from(f.setreg?)],
+        Hazard::ValuVgprDpp if f.dpp => {
+            latest(f.reads().iter().filter(|r| r.vector).flat_map(|r| {
+                (r.first..r.first + r.count)
+                    .filter_map(|v| hist.valu_vgpr.get(usize::from(v)).copied())
+            }))
+        }
+        Hazard::ValuExecDpp if f.dpp => scalar(&hist.valu_sgpr, &Regs::s(sreg::EXEC, 2)),
+        Hazard::WideStoreData if f.unit == Unit::Valu => {
+            let (stamp, data) = hist.wide_store;
+            if f.writes().iter().any(|w| w.overlap(&data).is_some()) {
+                stamp
+            } else {
+                return None;
+            }
+        }
+        Hazard::SaluM0Msg if f.m0_msg => hist.salu_sgpr[usize::from(sreg::M0)],
+        Hazard::SaluM0Rel if f.m0_rel => hist.salu_sgpr[usize::from(sreg::M0)],
+        Hazard::SetregTrapstsRfe if f.rfe => hist.setreg[HW_REG_TRAPSTS],
+        Hazard::DescriptorWord2SBuffer => {
+            let c = usize::from(f.buffer_word2?).min(127);
+            latest([hist.salu_sgpr[c], hist.valu_sgpr[c]].into_iter())
+        }
+        _ => return None,
+    })
+}
+
+/// The rules (bit i: `RULES[i]`) that apply on `version` and whose
+/// consumer `f` is; computed once per instruction at launch so that the
+/// check skips the others.
+pub(crate) fn consumer_mask(f: &Facts, version: gcn_asm::GcnVersion) -> u16 {
+    let empty = History::new(0);
+    let column = version.opcode_column();
+    let mut mask = 0u16;
+    for (i, rule) in RULES.iter().enumerate() {
+        let consumer = match rule.hazard {
+            // Its producer test needs the history's store registers.
+            Hazard::WideStoreData => f.unit == Unit::Valu && f.writes().iter().any(|w| w.vector),
+            h => producer(h, &empty, f).is_some(),
+        };
+        if consumer && rule.states[column] > 0 {
+            mask |= 1 << i;
+        }
+    }
+    mask
+}
+
+/// Checks the instruction at `wave.pc` against the rules, then records
+/// what it produces and advances the wave's clock.
+pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
+    let column = g.version.opcode_column();
+    let w = wave.id as usize;
+    let mut findings: Vec<(String, u32)> = Vec::new();
+    {
+        let hist = &g.waves[w].history;
+        let now = hist.clock;
+        let mut mask = f.hazards;
+        while mask != 0 {
+            let rule = &RULES[mask.trailing_zeros() as usize];
+            mask &= mask - 1;
+            let need = u64::from(rule.states[column]);
+            let Some((stamp, pc)) = producer(rule.hazard, hist, f) else {
+                continue;
+            };
+            if stamp == 0 {
+                continue;
+            }
+            let waits = now - stamp;
+            if waits < need {
+                findings.push((
+                    format!(
+                        "needs {need} wait state{} after the instruction it depends on ({}), has {waits}: {} missing",
+                        if need == 1 { "" } else { "s" },
+                        name(rule.hazard),
+                        need - waits
+                    ),
+                    pc,
+                ));
+            }
+        }
+    }
+    // One report per executed instruction (the first rule broken).
+    if let Some((message, related)) = findings.into_iter().next() {
+        g.report(
+            Check::WaitStates,
+            wave.id,
+            wave.pc,
+            message,
+            Some(related),
+            None,
+        );
+    }
+    let hist = &mut g.waves[w].history;
+    let stamp = (hist.clock + 1, wave.pc);
+    match f.unit {
+        Unit::Valu => {
+            for r in f.writes() {
+                if r.vector {
+                    for v in r.first..r.first + r.count {
+                        if let Some(s) = hist.valu_vgpr.get_mut(usize::from(v)) {
+                            *s = stamp;
+                        }
+                    }
+                } else {
+                    for c in r.first..(r.first + r.count).min(128) {
+                        hist.valu_sgpr[usize::from(c)] = stamp;
+                    }
+                }
+            }
+        }
+        Unit::Salu => {
+            for r in f.writes().iter().filter(|r| !r.vector) {
+                for c in r.first..(r.first + r.count).min(128) {
+                    hist.salu_sgpr[usize::from(c)] = stamp;
+                }
+            }
+            if let Some(id) = f.setreg {
+                hist.setreg[usize::from(id)] = stamp;
+            }
+        }
+        Unit::Vmem if f.wide_store => {
+            if let Some(data) = f.store_data {
+                hist.wide_store = (stamp, data);
+            }
+        }
+        _ => {}
+    }
+    hist.clock += u64::from(f.states);
+}
+
+// Facts::hazards holds one bit per rule.
+const _: () = assert!(RULES.len() <= 16);

@@ -1,0 +1,210 @@
+//! [`super::Check::Waitcnt`]: outstanding memory events per wave and the
+//! registers they will write or still have to read, retired as
+//! `s_waitcnt` (or a full counter) allows. The model is described in the
+//! [module documentation](super).
+
+use gcn_asm::GcnVersion;
+
+use super::facts::{Counter, Facts, Regs, Unit};
+use super::{Check, GroupCheck};
+use crate::exec::Wave;
+
+/// One outstanding event.
+#[derive(Debug, Clone, Copy)]
+struct Event {
+    counter: Counter,
+    /// Returns in order with the other in-order events of its counter.
+    ordered: bool,
+    weight: u8,
+    /// Byte offset of the instruction.
+    pc: u32,
+    /// True for the expcnt event of a store's data read (the event reads
+    /// [`Facts::store_data`]; the others write [`Facts::writes`]).
+    data: bool,
+}
+
+/// The outstanding events of one wave, oldest first.
+#[derive(Debug, Default)]
+pub(crate) struct Counters {
+    pending: Vec<Event>,
+}
+
+/// The capacity of `counter` on `version`.
+pub fn capacity(counter: Counter, version: GcnVersion) -> u32 {
+    match counter {
+        Counter::Vm if version.is_gcn14() => 63,
+        Counter::Vm => 15,
+        Counter::Exp => 7,
+        Counter::Lgkm => 15,
+    }
+}
+
+/// The (vmcnt, expcnt, lgkmcnt) an `s_waitcnt` immediate allows.
+pub fn decode_waitcnt(imm: u16, version: GcnVersion) -> (u32, u32, u32) {
+    let imm = u32::from(imm);
+    let mut vm = imm & 15;
+    if version.is_gcn14() {
+        vm |= (imm >> 10) & 0x30;
+    }
+    (vm, (imm >> 4) & 7, (imm >> 8) & 15)
+}
+
+impl Counters {
+    /// Retires the events of `counter` that are certainly finished once at
+    /// most `n` (weighted) remain: an in-order event when its weight plus
+    /// that of the in-order events after it exceeds `n`, an out-of-order
+    /// one only when `n` is 0.
+    fn retire(&mut self, counter: Counter, n: u32) {
+        // At most 63 + 15 + 7 events are outstanding (the capacities).
+        let mut later = 0u32;
+        let mut done = 0u128;
+        for (i, e) in self.pending.iter().enumerate().rev() {
+            if e.counter != counter {
+                continue;
+            }
+            let w = u32::from(e.weight);
+            // An out-of-order (scalar memory) event: only a wait for zero
+            // guarantees it (its counts may come back one at a time).
+            let finished = if e.ordered { w + later > n } else { n == 0 };
+            if e.ordered {
+                later += w;
+            }
+            // (Beyond 128 events, which capacity prevents, none retires.)
+            done |= u128::from(finished).checked_shl(i as u32).unwrap_or(0);
+        }
+        let mut i = 0;
+        self.pending.retain(|_| {
+            i += 1;
+            done.checked_shr(i as u32 - 1).unwrap_or(0) & 1 == 0
+        });
+    }
+
+    fn weight(&self, counter: Counter) -> u32 {
+        self.pending
+            .iter()
+            .filter(|e| e.counter == counter)
+            .map(|e| u32::from(e.weight))
+            .sum()
+    }
+}
+
+/// Registers an event touches: what a load will write, or what a store
+/// still has to read.
+fn touched<'f>(facts: &'f [Option<Facts>], e: &Event) -> &'f [Regs] {
+    match facts.get((e.pc / 4) as usize) {
+        Some(Some(f)) if e.data => f.store_data.as_slice(),
+        Some(Some(f)) => f.writes(),
+        _ => &[],
+    }
+}
+
+/// Checks the instruction at `wave.pc` (facts `f`) against the wave's
+/// outstanding events, then retires and issues events.
+pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
+    let w = wave.id as usize;
+    let version = g.version;
+    if let Some(imm) = f.waitcnt {
+        let (vm, exp, lgkm) = decode_waitcnt(imm, version);
+        let c = &mut g.waves[w].counters;
+        c.retire(Counter::Vm, vm);
+        c.retire(Counter::Exp, exp);
+        c.retire(Counter::Lgkm, lgkm);
+    }
+    let mut findings: Vec<(String, u32)> = Vec::new();
+    {
+        let c = &g.waves[w].counters;
+        if !c.pending.is_empty() {
+            for e in &c.pending {
+                let regs = touched(g.facts, e);
+                if e.data {
+                    // A store still reading its data: overwriting it races.
+                    for wr in f.writes() {
+                        for r in regs {
+                            if let Some(o) = wr.overlap(r) {
+                                findings.push((
+                                    format!(
+                                        "overwrites {o} before the store has read it (s_waitcnt expcnt)"
+                                    ),
+                                    e.pc,
+                                ));
+                            }
+                        }
+                    }
+                    continue;
+                }
+                for rd in f.reads() {
+                    for r in regs {
+                        if let Some(o) = rd.overlap(r) {
+                            findings.push((
+                                format!(
+                                    "reads {o} before the s_waitcnt for the load that writes it"
+                                ),
+                                e.pc,
+                            ));
+                        }
+                    }
+                }
+                // A later load of the same in-order counter writes after
+                // the earlier one: no wait needed.
+                let in_order = e.ordered
+                    && f.events()
+                        .iter()
+                        .any(|&(c, ordered, _)| c == e.counter && ordered)
+                    && f.unit != Unit::Salu
+                    && f.unit != Unit::Valu;
+                if !in_order {
+                    for wr in f.writes() {
+                        for r in regs {
+                            if let Some(o) = wr.overlap(r) {
+                                findings.push((
+                                    format!(
+                                        "overwrites {o}, which a load still in flight will write"
+                                    ),
+                                    e.pc,
+                                ));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // One report per executed instruction (the first finding), so that a
+    // report's count is the number of times the instruction went wrong.
+    if let Some((message, related)) = findings.into_iter().next() {
+        g.report(
+            Check::Waitcnt,
+            wave.id,
+            wave.pc,
+            message,
+            Some(related),
+            None,
+        );
+    }
+    let c = &mut g.waves[w].counters;
+    for &(counter, ordered, weight) in f.events() {
+        let cap = capacity(counter, version);
+        if c.weight(counter) + u32::from(weight) > cap {
+            // A full counter stalls the issue until enough events finish.
+            c.retire(counter, cap.saturating_sub(u32::from(weight)));
+            // Still full (scalar loads, whose order is unknown): one of
+            // them finished; assume the oldest (this can hide a missing
+            // wait, never invent one).
+            while c.weight(counter) + u32::from(weight) > cap {
+                match c.pending.iter().position(|e| e.counter == counter) {
+                    Some(i) => {
+                        c.pending.remove(i);
+                    }
+                    None => break,
+                }
+            }
+        }
+        c.pending.push(Event {
+            counter,
+            ordered,
+            weight,
+            pc: wave.pc,
+            data: counter == Counter::Exp && f.unit == Unit::Vmem,
+        });
+    }
+}
