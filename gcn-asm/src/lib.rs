@@ -27,4 +27,6 @@ pub mod syntax;
 
 pub use arch::{Device, GcnVersion};
 pub use diag::{Diagnostic, Diagnostics, Severity, SourcePos};
-pub use syntax::assembler::{assemble, AssembleOptions, Assembly, OutputSection};
+pub use syntax::assembler::{
+    assemble, line_table_text, AssembleOptions, Assembly, LineEntry, OutputSection,
+};

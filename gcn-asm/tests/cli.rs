@@ -180,3 +180,32 @@ fn gcndisasm_hints_at_raw_mode() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(String::from_utf8_lossy(&out.stdout).contains("s_endpgm"));
 }
+
+#[test]
+fn line_table_names_each_instruction() {
+    let dir = workdir("line_table");
+    // SOP1: 4 bytes; VOP2 with a literal (1.5 is no inline constant): 8;
+    // an instruction from a macro cites the line of the macro body.
+    let source =
+        "s_mov_b32 s0, 1\n  v_add_f32 v1, 1.5, v0\n.macro m\n    s_nop 0\n.endm\nm\ns_endpgm\n";
+    std::fs::write(dir.join("k.s"), source).unwrap();
+    let out = gcnasm(
+        &dir,
+        &[
+            "-b",
+            "rawcode",
+            "-o",
+            "k.bin",
+            "--line-table",
+            "k.lines",
+            "k.s",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let table = std::fs::read_to_string(dir.join("k.lines")).unwrap();
+    assert_eq!(
+        table,
+        "0x0 k.s:1:1\n0x4 k.s:2:3\n0xc k.s:4:5\n0x10 k.s:7:1\n"
+    );
+    assert_eq!(std::fs::read(dir.join("k.bin")).unwrap().len(), 0x14);
+}

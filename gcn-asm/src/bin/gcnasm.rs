@@ -2,8 +2,12 @@
 //!
 //! ```text
 //! gcnasm [-g DEVICE | -A ARCH] [-b rawcode|gallium] [-o OUT] [-I DIR]... [-D SYM[=VAL]]...
-//!        [--llvmVersion=N] [--driverVersion=N] [-w] FILE...
+//!        [--llvmVersion=N] [--driverVersion=N] [-w] [--line-table FILE] FILE...
 //! ```
+//!
+//! `--line-table FILE` also writes where each instruction of `.text` came
+//! from, one line per instruction: `OFFSET FILE:LINE:COL` (offset in hex,
+//! e.g. `0x1c src/k.s:12:5`), for tools that cite source lines.
 //!
 //! Several files are read one after the other as one source (clrxasm
 //! concatenates them too); a `FILE` may be `-` for standard input. Diagnostics go to standard error as
@@ -61,6 +65,10 @@ struct Args {
     /// until the source says `.driver_version`.
     #[arg(long = "driverVersion", value_name = "N")]
     driver_version: Option<u32>,
+    /// Also write the line table (`OFFSET FILE:LINE:COL` per instruction of
+    /// `.text`) to this file.
+    #[arg(long = "line-table", value_name = "FILE")]
+    line_table: Option<PathBuf>,
     /// Do not print warnings.
     #[arg(short = 'w', long = "noWarnings")]
     no_warnings: bool,
@@ -105,6 +113,7 @@ fn main() -> ExitCode {
         include_dirs: args.include.clone(),
         llvm_version: args.llvm_version.unwrap_or(0),
         driver_version: args.driver_version.unwrap_or(0),
+        line_table: args.line_table.is_some(),
         ..AssembleOptions::default()
     };
     if options.llvm_version >= gcn_asm::gallium::config::LLVM_4_0 {
@@ -219,6 +228,12 @@ fn main() -> ExitCode {
     };
     if let Err(e) = written {
         return usage_error(format!("cannot write {}: {e}", output.display()));
+    }
+    if let Some(path) = &args.line_table {
+        let text = gcn_asm::line_table_text(&assembly.line_table);
+        if let Err(e) = std::fs::write(path, text) {
+            return usage_error(format!("cannot write {}: {e}", path.display()));
+        }
     }
     ExitCode::SUCCESS
 }

@@ -88,6 +88,10 @@ pub struct AssembleOptions {
     /// Mesa version (`MAJOR*10000+MINOR*100+MICRO`, e.g. 170000) until the source sets one with
     /// `.driver_version`; 0 when not given. clrxasm's `--driverVersion`.
     pub driver_version: u32,
+    /// Record, per instruction emitted in `.text`, the source position it
+    /// came from ([`Assembly::line_table`]; `gcnasm --line-table`). Off by
+    /// default: it costs a position per instruction.
+    pub line_table: bool,
 }
 
 impl Default for AssembleOptions {
@@ -103,6 +107,7 @@ impl Default for AssembleOptions {
             is_64bit: false,
             llvm_version: 0,
             driver_version: 0,
+            line_table: false,
         }
     }
 }
@@ -142,6 +147,31 @@ pub struct Assembly {
     /// Files read by `.include` and `.incbin`, in order (for build systems
     /// that rebuild when one changes).
     pub files_read: Vec<PathBuf>,
+    /// With [`AssembleOptions::line_table`]: the source position of each
+    /// instruction of `.text`, in code order (empty otherwise).
+    pub line_table: Vec<LineEntry>,
+}
+
+/// One row of a line table: the instruction at byte `offset` of `.text`
+/// was assembled from the statement at `pos` (for a macro expansion, the
+/// line of the macro body).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineEntry {
+    /// Byte offset of the instruction in `.text`.
+    pub offset: u32,
+    /// Where its statement starts.
+    pub pos: SourcePos,
+}
+
+/// The text form of a line table (`gcnasm --line-table FILE`): one line per
+/// instruction, `OFFSET FILE:LINE:COL` with the offset in hex (`0x1c`).
+pub fn line_table_text(entries: &[LineEntry]) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    for e in entries {
+        let _ = writeln!(out, "{:#x} {}", e.offset, e.pos);
+    }
+    out
 }
 
 impl Assembly {
@@ -328,6 +358,8 @@ pub(crate) struct Assembler<'o> {
     pub printed: Vec<String>,
     /// Files read by `.include`/`.incbin`.
     pub files_read: Vec<PathBuf>,
+    /// Rows of [`Assembly::line_table`] (only with the option).
+    line_table: Vec<LineEntry>,
     /// Main sources still to read after the current one (the last first).
     pending_sources: Vec<(Arc<str>, Rc<str>)>,
     /// Kernels, their descriptions and register usage (Gallium format).
@@ -384,6 +416,7 @@ impl<'o> Assembler<'o> {
             expanded_lines: 0,
             printed: Vec::new(),
             files_read: Vec::new(),
+            line_table: Vec::new(),
             pending_sources: Vec::new(),
             gallium: Default::default(),
         };
@@ -981,6 +1014,13 @@ impl<'o> Assembler<'o> {
                 for f in &mut self.instr_fixups[fixups_before..] {
                     f.words = words;
                 }
+                if section == 0 && words > 0 && self.opts.line_table {
+                    let pos = self.pos_at(start);
+                    self.line_table.push(LineEntry {
+                        offset: offset as u32,
+                        pos,
+                    });
+                }
             }
             Err(e) => {
                 self.sections[section].data.truncate(offset);
@@ -1087,6 +1127,7 @@ impl<'o> Assembler<'o> {
             gallium,
             gallium_decls,
             files_read: self.files_read,
+            line_table: self.line_table,
         })
     }
 
