@@ -13,11 +13,11 @@ use gcn_asm::gallium::{arg_offsets, ArgSemantic, ArgType, Kernel, KernelArg, Ker
 use gcn_asm::syntax::assembler::BinaryFormat;
 use gcn_asm::{Assembly, Diagnostic};
 
-use crate::{locate, report, Origin};
+use crate::{locate, report, source_place, Origin};
 
 /// Names of the items every expansion defines (kernel items must not take
 /// them).
-const FIXED_NAMES: [&str; 3] = ["BINARY", "CODE", "KERNELS"];
+const FIXED_NAMES: [&str; 4] = ["BINARY", "CODE", "KERNELS", "LINES"];
 
 /// The marker item that makes a second call in one module an error.
 fn once_per_module() -> TokenStream {
@@ -42,6 +42,9 @@ pub fn empty_items() -> TokenStream {
         /// Every kernel of [`BINARY`], sorted by name.
         #[allow(dead_code)]
         pub const KERNELS: &[::gcn_runtime::kernel::Kernel] = &[];
+        /// The source line of each instruction of [`CODE`].
+        #[allow(dead_code)]
+        pub const LINES: &[::gcn_runtime::lines::SourceLine] = &[];
     });
     out
 }
@@ -71,6 +74,24 @@ pub fn items(
         /// The machine code (`.text`) of the kernel source.
         #[allow(dead_code)]
         pub const CODE: &[u8] = { #code };
+    });
+    let rows = assembly
+        .line_table
+        .iter()
+        .filter(|_| !placeholder)
+        .map(|e| {
+            let (file, line, column) = source_place(&e.pos, origin);
+            let (offset, line, column) = (e.offset, line as u32, column as u32);
+            quote!(::gcn_runtime::lines::SourceLine {
+                offset: #offset, file: #file, line: #line, column: #column
+            })
+        });
+    out.extend(quote! {
+        /// The source line of each instruction of [`CODE`] (in the `.rs`
+        /// file for kernels written in it): faults and check reports cite
+        /// them.
+        #[allow(dead_code)]
+        pub const LINES: &[::gcn_runtime::lines::SourceLine] = &[#(#rows),*];
     });
     let binary = match (&assembly.gallium, assembly.format) {
         (Some(binary), BinaryFormat::Gallium) => binary,
@@ -297,6 +318,7 @@ fn kernel_items(
             offset: #offset,
             prog_info: &[#(#prog_info),*],
             args: &[#(#arg_table),*],
+            lines: LINES,
         };
 
         #[doc = #struct_doc]

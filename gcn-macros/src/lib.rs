@@ -240,6 +240,8 @@ fn expand(input: TokenStream) -> Result<TokenStream, TokenStream> {
 fn expand_items(input: TokenStream) -> Result<TokenStream, TokenStream> {
     let mut opts = AssembleOptions {
         file_name: MAIN_NAME.into(),
+        // Every kernel handle carries its source lines (`LINES`).
+        line_table: true,
         ..AssembleOptions::default()
     };
     let whole = Span::call_site();
@@ -453,6 +455,12 @@ fn rs_location(span: Span) -> String {
 /// literal's source is walked (raw or with escapes) to find where that
 /// byte of the value is written.
 fn literal_location(span: Span, repr: &str, line: u32, column: u32) -> String {
+    let (file, rs_line, rs_col) = literal_place(span, repr, line, column);
+    format!("{file}:{rs_line}:{rs_col}")
+}
+
+/// [`literal_location`] as (file, line, column).
+fn literal_place(span: Span, repr: &str, line: u32, column: u32) -> (String, usize, usize) {
     let start = span.start();
     let (l, c) = literal_position(repr, line, column);
     let (rs_line, rs_col) = if l == 0 {
@@ -460,7 +468,28 @@ fn literal_location(span: Span, repr: &str, line: u32, column: u32) -> String {
     } else {
         (start.line + l, c + 1)
     };
-    format!("{}:{rs_line}:{rs_col}", span.file())
+    (span.file(), rs_line, rs_col)
+}
+
+/// Where the assembler position `pos` is in the Rust source, as a line
+/// table row wants it (file, line, column): in the `.rs` file for the
+/// token and string forms, else the assembly file itself.
+fn source_place(pos: &gcn_asm::SourcePos, origin: &Origin) -> (String, usize, usize) {
+    match origin {
+        Origin::Tokens(source) if pos.file.as_ref() == MAIN_NAME => {
+            let span = source.span_at(pos.line, pos.column);
+            let start = span.start();
+            (span.file(), start.line, start.column + 1)
+        }
+        Origin::Literal { span, repr } if pos.file.as_ref() == MAIN_NAME => {
+            literal_place(*span, repr, pos.line, pos.column)
+        }
+        _ => (
+            pos.file.to_string(),
+            pos.line as usize,
+            pos.column as usize,
+        ),
+    }
 }
 
 /// Where byte `column` of value line `line` (1-based) of string literal

@@ -66,6 +66,9 @@ pub struct Kernel {
     pub prog_info: &'static [ProgInfoEntry],
     /// The arguments, in `.arg` order.
     pub args: &'static [Arg],
+    /// Where each instruction of the code came from (the whole `.text`
+    /// of the binary, not only this kernel's): reports cite these lines.
+    pub lines: &'static [crate::lines::SourceLine],
 }
 
 /// One argument of a [`Kernel`]: the binary's record plus the name and the

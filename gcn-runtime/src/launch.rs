@@ -102,6 +102,9 @@ pub struct ExecError {
     pub pc: u32,
     /// The instruction, disassembled.
     pub instruction: String,
+    /// `FILE:LINE:COL` of the instruction, when the program has a line
+    /// table ([`crate::lines`]).
+    pub location: Option<String>,
     /// The lane, for per-lane faults.
     pub lane: Option<u8>,
     /// What went wrong.
@@ -116,6 +119,9 @@ pub struct ExecError {
 
 impl fmt::Display for ExecError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(loc) = &self.location {
+            write!(f, "{loc}: ")?;
+        }
         write!(
             f,
             "kernel '{}', work-group ({}, {}, {}), wave {}, pc {:#x} `{}`",
@@ -319,6 +325,8 @@ struct Shared<'a> {
     lds_bytes: u32,
     /// The argument values (to name the buffer of a stray access).
     values: &'a [ArgValue],
+    /// Source positions of the instructions, when known.
+    lines: Option<&'a crate::lines::LineTable>,
 }
 
 impl Program {
@@ -444,6 +452,7 @@ impl Program {
                 .then(|| check::program_facts(ops, self.version())),
             trace,
             values,
+            lines: self.line_table(),
             checks: options.checks,
             lds_bytes,
             kernel,
@@ -669,6 +678,7 @@ fn run_group(
             facts,
             ops: s.ops,
             kernel: &s.kernel.name,
+            lines: s.lines,
             group: id,
             waves: s.waves_per_group,
             vgprs: s.config.vgprs,
@@ -710,6 +720,7 @@ fn run_group(
                         pc: w.pc,
                         instruction: exec::instruction_at(s.ops, w.pc)
                             .unwrap_or_else(|| "(no instruction)".to_string()),
+                        location: s.lines.and_then(|l| l.at(w.pc)).map(|l| l.to_string()),
                         lane: fault.lane,
                         note: match &fault.kind {
                             FaultKind::Memory(m) => nearest_note(&s.mem, m.address, s.values),

@@ -247,6 +247,7 @@ pub mod exec;
 pub mod format;
 pub mod kernel;
 pub mod launch;
+pub mod lines;
 pub mod memory;
 pub mod program;
 

@@ -10,6 +10,7 @@ use gcn_asm::{Device, GcnVersion};
 
 use crate::exec::{predecode, Op};
 use crate::kernel::{Arg, Kernel};
+use crate::lines::{LineTable, Location};
 use crate::memory::{AllocError, Buffer, Memory};
 
 /// Why a program could not be loaded or a kernel found.
@@ -97,6 +98,8 @@ pub struct Program {
     /// `.text` then `.rodata`, in device memory (kept alive here).
     image: Buffer<u8>,
     memory: Memory,
+    /// Source positions of the instructions, when known.
+    lines: Option<Arc<LineTable>>,
 }
 
 impl fmt::Debug for Program {
@@ -128,6 +131,9 @@ impl Program {
             if k.args.len() == kernel.args.len() {
                 k.args = kernel.args.to_vec();
             }
+        }
+        if !kernel.lines.is_empty() {
+            program.set_line_table(LineTable::from_static(kernel.lines));
         }
         Ok(program)
     }
@@ -175,7 +181,24 @@ impl Program {
             scratch_relocations: binary.scratch_relocations.clone(),
             image,
             memory: memory.clone(),
+            lines: None,
         })
+    }
+
+    /// Gives the program the source positions of its instructions: faults,
+    /// check reports and trace records then cite `FILE:LINE:COL`.
+    pub fn set_line_table(&mut self, table: LineTable) {
+        self.lines = (!table.is_empty()).then(|| Arc::new(table));
+    }
+
+    /// The line table, when the program has one.
+    pub fn line_table(&self) -> Option<&LineTable> {
+        self.lines.as_deref()
+    }
+
+    /// Where the instruction at byte offset `pc` came from, when known.
+    pub fn location(&self, pc: u32) -> Option<Location<'_>> {
+        self.lines.as_ref()?.at(pc)
     }
 
     /// The GCN version the program runs on.

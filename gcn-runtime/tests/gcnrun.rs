@@ -406,7 +406,7 @@ fn local_memory_arguments() {
         &out,
         1,
         &[
-            "gcnrun: error: kernel 'reverse'",
+            "gcnrun: error: reverse.s:21:5: kernel 'reverse'",
             "ds_write_b32",
             "lane 32",
             "LDS access at byte 0x90 is outside the work-group's 144 bytes",
@@ -645,7 +645,9 @@ fn run_errors_exit_1_and_say_where() {
         &out,
         1,
         &[
-            "gcnrun: error: kernel 'oob', work-group (0, 0, 0), wave 0, pc 0x",
+            // The store is line 23 of FAULTS (which starts with an
+            // empty line).
+            "gcnrun: error: faults.s:23:5: kernel 'oob', work-group (0, 0, 0), wave 0, pc 0x",
             "`flat_store_dword v[2:3], v0`",
             "lane 40: memory fault: 4-byte access at 0x",
             "is outside every allocation",
@@ -772,7 +774,9 @@ fn check_findings_print_like_diagnostics_and_levels_apply() {
         &gcnrun(&dir, &args),
         1,
         &[
-            "nowait.s: kernel 'nowait' pc 0x8: error[waitcnt]: `v_mov_b32 v3, s7` reads s7 before the s_waitcnt for the load that writes it (`s_load_dwordx2 s[6:7], s[0:1], 0x24` at pc 0x0)",
+            // The source's lines (NO_WAIT starts with an empty line):
+            // line 15 reads what line 14 loads.
+            "nowait.s:15:5: error[waitcnt]: `v_mov_b32 v3, s7` reads s7 before the s_waitcnt for the load that writes it (`s_load_dwordx2 s[6:7], s[0:1], 0x24` at nowait.s:14:5) [kernel 'nowait' pc 0x8, wave 0 of group (0, 0, 0)",
             "gcnrun: error: 1 check error",
         ],
     );
@@ -827,8 +831,10 @@ fn trace_prints_the_selected_waves_with_changed_registers() {
             .all(|l| l.starts_with("group (1, 1, 0) wave 0 #")),
         "{stdout}"
     );
+    // Each record cites the source line of its instruction (GRID2D
+    // starts with an empty line: the first instruction is line 11).
     assert!(
-        lines[0].starts_with("group (1, 1, 0) wave 0 #0 pc 0x0000: "),
+        lines[0].starts_with("group (1, 1, 0) wave 0 #0 pc 0x0000: grid.s:11:5: s_load_dwordx4"),
         "{stdout}"
     );
     assert!(lines.last().unwrap().ends_with("s_endpgm"), "{stdout}");

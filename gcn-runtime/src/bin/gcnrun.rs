@@ -55,6 +55,7 @@ use gcn_runtime::descriptor::{BufferResource, ElementSize, IndexStride, Resource
 use gcn_runtime::format::{DataFormat, DstSel, NumFormat};
 use gcn_runtime::kernel::{ArgError, ArgSemantic, ArgType, ArgValue, Dispatch, LocalMemory};
 use gcn_runtime::launch::{LaunchError, LaunchOptions, DEFAULT_MAX_STEPS};
+use gcn_runtime::lines::LineTable;
 use gcn_runtime::memory::{Buffer, Memory};
 use gcn_runtime::program::{LoadError, Program, ProgramKernel};
 
@@ -471,7 +472,12 @@ fn run(cli: &Cli) -> Result<(), Failure> {
         }
     }
     for r in &reports {
-        eprintln!("{}: {r}", cli.binary.display());
+        // With a line table the report starts with its `FILE:LINE:COL`.
+        if r.location.is_some() {
+            eprintln!("{r}");
+        } else {
+            eprintln!("{}: {r}", cli.binary.display());
+        }
     }
     let errors = reports.iter().filter(|r| r.level == Level::Error).count();
     if errors > 0 {
@@ -546,6 +552,8 @@ fn load(
     let source = String::from_utf8_lossy(bytes);
     let mut options = AssembleOptions {
         file_name: shown.to_string(),
+        // Reports and trace lines cite the source's lines.
+        line_table: true,
         ..AssembleOptions::default()
     };
     match target.selected() {
@@ -581,10 +589,11 @@ fn load(
             assembly.version
         );
     }
-    let program = Program::load(memory, &binary, version).map_err(|e| match e {
+    let mut program = Program::load(memory, &binary, version).map_err(|e| match e {
         LoadError::Gallium(m) => run_error(format!("{shown}: {m}")),
         e => run_error(format!("{shown}: {e}")),
     })?;
+    program.set_line_table(LineTable::from_assembly(&assembly.line_table));
     Ok((program, assembly.gallium_decls))
 }
 

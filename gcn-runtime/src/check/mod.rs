@@ -50,6 +50,7 @@ use std::str::FromStr;
 use gcn_asm::GcnVersion;
 
 use crate::exec::{self, sreg, Env, Hook, Op, Src, Wave};
+use crate::lines::LineTable;
 use facts::{Regs, Unit};
 
 /// Most distinct (check, PC) reports a dispatch keeps.
@@ -245,23 +246,45 @@ pub struct CheckReport {
     pub lanes: Option<u64>,
     /// How many times it happened in the dispatch.
     pub count: u64,
+    /// `FILE:LINE:COL` of the instruction, when the program has a line
+    /// table ([`crate::lines`]).
+    pub location: Option<String>,
+    /// `FILE:LINE:COL` of the related instruction, when known.
+    pub related_location: Option<String>,
 }
 
 impl fmt::Display for CheckReport {
-    /// `pc 0x1c: error[waitcnt]: `v_add_f32 v3, v1, v2` reads v1 before …
-    /// (wave 3 of group (1, 0, 0), lanes 0–63) [×N]`.
+    /// `src/k.rs:23:9: error[waitcnt]: `v_add_f32 v3, v1, v2` reads v1
+    /// before … (`buffer_load_dword v1, …` at src/k.rs:21:9) [kernel 'k'
+    /// pc 0x1c, wave 3 of group (1, 0, 0), lanes 0–63] (N times)`; without
+    /// a line table the report starts with `kernel 'k' pc 0x1c:` and the
+    /// related instruction is named by its PC.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "kernel '{}' pc {:#x}: {}[{}]: `{}` {}",
-            self.kernel, self.pc, self.level, self.check, self.instruction, self.message
-        )?;
+        match &self.location {
+            Some(loc) => write!(
+                f,
+                "{loc}: {}[{}]: `{}` {}",
+                self.level, self.check, self.instruction, self.message
+            )?,
+            None => write!(
+                f,
+                "kernel '{}' pc {:#x}: {}[{}]: `{}` {}",
+                self.kernel, self.pc, self.level, self.check, self.instruction, self.message
+            )?,
+        }
         if let Some((pc, text)) = &self.related {
-            write!(f, " (`{text}` at pc {pc:#x})")?;
+            match &self.related_location {
+                Some(loc) => write!(f, " (`{text}` at {loc})")?,
+                None => write!(f, " (`{text}` at pc {pc:#x})")?,
+            }
+        }
+        f.write_str(" [")?;
+        if self.location.is_some() {
+            write!(f, "kernel '{}' pc {:#x}, ", self.kernel, self.pc)?;
         }
         write!(
             f,
-            " [wave {} of group ({}, {}, {})",
+            "wave {} of group ({}, {}, {})",
             self.wave, self.group[0], self.group[1], self.group[2]
         )?;
         if let Some(lanes) = self.lanes {
@@ -372,6 +395,7 @@ pub struct GroupCheck<'a> {
     facts: &'a [Option<Facts>],
     ops: &'a [Option<Op>],
     kernel: &'a str,
+    lines: Option<&'a LineTable>,
     group: [u32; 3],
     waves: Vec<WaveState>,
     lds: lds::Shadow,
@@ -395,6 +419,8 @@ pub struct GroupSetup<'a> {
     pub ops: &'a [Option<Op>],
     /// Kernel name.
     pub kernel: &'a str,
+    /// Source positions of the instructions, when known.
+    pub lines: Option<&'a LineTable>,
     /// Work-group id.
     pub group: [u32; 3],
     /// Waves in the group.
@@ -429,6 +455,7 @@ impl<'a> GroupCheck<'a> {
             facts: s.facts,
             ops: s.ops,
             kernel: s.kernel,
+            lines: s.lines,
             group: s.group,
             waves: (0..s.waves)
                 .map(|_| WaveState {
@@ -461,6 +488,11 @@ impl<'a> GroupCheck<'a> {
         exec::instruction_at(self.ops, pc).unwrap_or_else(|| "(no instruction)".to_string())
     }
 
+    /// `FILE:LINE:COL` of the instruction at `pc`, when known.
+    fn location(&self, pc: u32) -> Option<String> {
+        self.lines?.at(pc).map(|l| l.to_string())
+    }
+
     /// Records a finding of `check` at `pc` by `wave`.
     pub(crate) fn report(
         &mut self,
@@ -487,6 +519,8 @@ impl<'a> GroupCheck<'a> {
             related: related.map(|p| (p, self.instruction(p))),
             lanes,
             count: 1,
+            location: self.location(pc),
+            related_location: related.and_then(|p| self.location(p)),
         };
         self.reports.add(0, report);
     }
@@ -600,6 +634,7 @@ impl Hook for WaveHook<'_, '_> {
                         step: wave.steps - 1,
                         pc,
                         instruction: g.instruction(pc),
+                        location: g.location(pc),
                         changes: snapshot.changes(wave),
                     });
                 }

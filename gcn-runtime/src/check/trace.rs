@@ -38,6 +38,9 @@ pub struct TraceRecord {
     pub pc: u32,
     /// The instruction, disassembled.
     pub instruction: String,
+    /// `FILE:LINE:COL` of the instruction, when the program has a line
+    /// table.
+    pub location: Option<String>,
     /// The registers it changed, e.g. `s4=0x10 scc=1 v3[0–63]=0x3f800000`.
     pub changes: String,
 }
@@ -49,6 +52,9 @@ impl fmt::Display for TraceRecord {
             "group ({}, {}, {}) wave {} #{} pc {:#06x}: ",
             self.group[0], self.group[1], self.group[2], self.wave, self.step, self.pc,
         )?;
+        if let Some(loc) = &self.location {
+            write!(f, "{loc}: ")?;
+        }
         if self.changes.is_empty() {
             f.write_str(&self.instruction)
         } else {

@@ -328,6 +328,7 @@ fn kernel_handle_reads_its_proginfo() {
             },
         ],
         args: &[],
+        lines: &[],
     };
     const RSRC2: u32 = K.pgm_rsrc2();
     assert_eq!(K.pgm_rsrc1(), 0x000c_0183);
