@@ -705,3 +705,81 @@ fn global_offset() {
         .unwrap();
     assert_eq!(out.to_vec(), (1000..1256).collect::<Vec<u32>>());
 }
+
+/// A kernel that uses its load's result before `s_waitcnt` (and loads
+/// past the end of a short buffer): the report and the fault cite these
+/// lines of this file.
+mod late {
+    gcn_runtime::gcn_kernel! {
+        .gallium
+        .gpu tonga
+        .kernel late
+            .args
+                .arg out, global, 8
+            .config
+                .dims x
+        .text
+        late:
+            s_load_dwordx2   s[8:9], s[0:1], 0x24
+            s_waitcnt        lgkmcnt(0)
+            v_lshlrev_b32    v0, 2, v0
+            v_mov_b32        v1, s9
+            v_add_u32        v2, vcc, s8, v0
+            v_addc_u32       v3, vcc, 0, v1, vcc
+            flat_load_dword  v4, v[2:3]
+            v_add_f32        v5, v4, v4
+            flat_store_dword v[2:3], v5
+            s_endpgm
+    }
+}
+
+#[test]
+fn reports_and_faults_cite_the_rs_lines() {
+    // The lines of `flat_load_dword` and `v_add_f32` above, and the
+    // column of their mnemonics (13, after 12 spaces).
+    let (load, add) = (line!() - 11, line!() - 10);
+    let (memory, program) = memory_and(&late::LATE);
+    let out = memory.buffer_zeroed::<u32>(64).unwrap();
+    let err = program
+        .launch_args(
+            &late::LateArgs { out: out.ptr() },
+            &Dispatch::new_1d(64, 64),
+            &LaunchOptions::default(),
+        )
+        .unwrap_err();
+    let LaunchError::Check(reports) = err else {
+        panic!("{err}")
+    };
+    let file = file!();
+    let r = &reports[0];
+    assert_eq!(r.location.as_deref(), Some(&*format!("{file}:{add}:13")));
+    assert_eq!(
+        r.related_location.as_deref(),
+        Some(&*format!("{file}:{load}:13"))
+    );
+    let text = r.to_string();
+    assert!(
+        text.starts_with(&format!(
+            "{file}:{add}:13: error[waitcnt]: `v_add_f32 v5, v4, v4` reads v4"
+        )),
+        "{text}"
+    );
+    assert!(text.contains(&format!(" at {file}:{load}:13)")), "{text}");
+
+    // 16 items over a 32-byte buffer: lane 8 loads past its end.
+    let small = memory.buffer_zeroed::<u32>(8).unwrap();
+    let e = exec_error(program.launch_args(
+        &late::LateArgs { out: small.ptr() },
+        &Dispatch::new_1d(16, 16),
+        &LaunchOptions {
+            checks: gcn_runtime::CheckOptions::off(),
+            ..LaunchOptions::default()
+        },
+    ));
+    assert_eq!(e.location.as_deref(), Some(&*format!("{file}:{load}:13")));
+    assert!(
+        e.to_string()
+            .starts_with(&format!("{file}:{load}:13: kernel 'late'")),
+        "{e}"
+    );
+}

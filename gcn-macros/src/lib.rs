@@ -484,11 +484,7 @@ fn source_place(pos: &gcn_asm::SourcePos, origin: &Origin) -> (String, usize, us
         Origin::Literal { span, repr } if pos.file.as_ref() == MAIN_NAME => {
             literal_place(*span, repr, pos.line, pos.column)
         }
-        _ => (
-            pos.file.to_string(),
-            pos.line as usize,
-            pos.column as usize,
-        ),
+        _ => (pos.file.to_string(), pos.line as usize, pos.column as usize),
     }
 }
 
