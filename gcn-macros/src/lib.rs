@@ -49,6 +49,10 @@ use source::TokenSource;
 ///   gallium` writes it (absent when the source says `.rawcode`).
 /// - `CODE: &[u8]` — the machine code (`.text`).
 /// - `KERNELS: &[Kernel]` — every kernel, sorted by name.
+/// - `LINES: &[gcn_runtime::lines::SourceLine]` — the source position of
+///   each instruction of `CODE` (the `.rs` file's line and column for the
+///   token and string forms), which every `Kernel` handle carries: faults
+///   and check reports cite them.
 /// - Per kernel `vadd`: `VADD: gcn_runtime::kernel::Kernel` (name, code
 ///   offset, proginfo, argument table) and `VaddArgs`, a struct with one
 ///   field per user argument (`.arg NAME, TYPE, …` names it; unnamed ones
