@@ -148,7 +148,8 @@
 //!     .unwrap_err();
 //! let LaunchError::Exec(fault) = &err else { panic!("{err}") };
 //! assert_eq!(fault.instruction, "flat_store_dword v[2:3], v0");
-//! assert!(err.to_string().starts_with("kernel 'bad', work-group (0, 0, 0), wave 0"), "{err}");
+//! // The message starts at the kernel's source line (here, this file's).
+//! assert!(err.to_string().contains(": kernel 'bad', work-group (0, 0, 0), wave 0"), "{err}");
 //! ```
 //!
 //! ## 4. Without the macro
