@@ -57,6 +57,7 @@ pub mod kernel;
 pub mod launch;
 pub mod memory;
 pub mod program;
+pub mod resource;
 
 pub use kernel::{ArgValue, DevicePtr, Dispatch, KernelArgs, LocalMemory};
 pub use launch::{ExecError, LaunchError, LaunchOptions, LaunchStats};

@@ -1,0 +1,86 @@
+//! Resource descriptors for images: the image resource (T#, [`image`]) and
+//! the sampler resource (S#, [`sampler`]), each with a typed builder, its
+//! words (`to_words` / `from_words`), validation as `Err` and `Display`.
+//!
+//! The bit layouts are the seed's tables (`GcnMemHandling`: "Image resource
+//! format", "Sampler resource format"), field by field.
+
+pub mod image;
+pub mod sampler;
+
+pub use image::{DstSel, ImageResource, ImageType};
+pub use sampler::{
+    BorderColor, ClampMode, DepthCompare, FilterMode, MipFilter, SamplerResource, XyFilter,
+};
+
+use std::fmt;
+
+/// Why a descriptor could not be built or read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DescriptorError {
+    /// The descriptor (`image resource`, `sampler resource`).
+    pub descriptor: &'static str,
+    /// The field at fault.
+    pub field: &'static str,
+    /// What is wrong with it.
+    pub message: String,
+}
+
+impl fmt::Display for DescriptorError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} field {}: {}", self.descriptor, self.field, self.message)
+    }
+}
+
+impl std::error::Error for DescriptorError {}
+
+/// Reads bits `lo..lo+len` of a little-endian word array.
+pub(crate) fn bits(words: &[u32], lo: u32, len: u32) -> u64 {
+    let mut v = 0u64;
+    for i in 0..len {
+        let b = lo + i;
+        let w = words.get((b / 32) as usize).copied().unwrap_or(0);
+        v |= u64::from(w >> (b % 32) & 1) << i;
+    }
+    v
+}
+
+/// Writes `v` into bits `lo..lo+len` (the caller has range-checked `v`).
+pub(crate) fn set_bits(words: &mut [u32], lo: u32, len: u32, v: u64) {
+    for i in 0..len {
+        let b = lo + i;
+        let w = &mut words[(b / 32) as usize];
+        let m = 1u32 << (b % 32);
+        if v >> i & 1 != 0 {
+            *w |= m;
+        } else {
+            *w &= !m;
+        }
+    }
+}
+
+/// An unsigned fixed-point value with `frac` fraction bits in `width`
+/// bits, from `x` (rounded to the nearest step); `None` when outside the
+/// range.
+pub(crate) fn to_ufixed(x: f32, width: u32, frac: u32) -> Option<u64> {
+    let scaled = (f64::from(x) * f64::from(1u32 << frac)).round();
+    (scaled >= 0.0 && scaled < (1u64 << width) as f64).then_some(scaled as u64)
+}
+
+/// A signed (two's complement) fixed-point value, as [`to_ufixed`].
+pub(crate) fn to_sfixed(x: f32, width: u32, frac: u32) -> Option<u64> {
+    let scaled = (f64::from(x) * f64::from(1u32 << frac)).round();
+    let half = (1i64 << (width - 1)) as f64;
+    (scaled >= -half && scaled < half).then_some((scaled as i64 as u64) & ((1u64 << width) - 1))
+}
+
+/// The value of an unsigned fixed-point field.
+pub(crate) fn from_ufixed(v: u64, frac: u32) -> f32 {
+    (v as f64 / f64::from(1u32 << frac)) as f32
+}
+
+/// The value of a signed fixed-point field of `width` bits.
+pub(crate) fn from_sfixed(v: u64, width: u32, frac: u32) -> f32 {
+    let s = ((v << (64 - width)) as i64) >> (64 - width);
+    (s as f64 / f64::from(1u32 << frac)) as f32
+}
