@@ -53,6 +53,7 @@ pub use gcn_asm;
 pub use gcn_macros::gcn_kernel;
 
 pub mod exec;
+pub mod format;
 pub mod kernel;
 pub mod launch;
 pub mod memory;
