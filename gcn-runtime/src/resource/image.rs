@@ -6,8 +6,8 @@
 //! |---|---|---|
 //! | 0-39 | BASE (address / 256) | `base_address: u64` (the byte address, 256-aligned) |
 //! | 40-51 | MIN_LOD | `f32`, unsigned 4.8 fixed point |
-//! | 52-57 | DATA_FORMAT | [`ImageDataFormat`] |
-//! | 58-61 | NUM_FORMAT | [`ImageNumFormat`] |
+//! | 52-57 | DATA_FORMAT | [`DataFormat`] |
+//! | 58-61 | NUM_FORMAT | [`NumFormat`] |
 //! | 64-77, 78-91 | WIDTH-1, HEIGHT-1 | `width`, `height` (texels) |
 //! | 92-94 | PERF_MOD | `u8` (3 bits) |
 //! | 95 | INTERLACED | `bool` |
@@ -26,8 +26,8 @@
 //!
 //! ```
 //! use gcn_runtime::resource::{ImageResource, ImageType};
-//! use gcn_runtime::resource::image::{ImageDataFormat, ImageNumFormat};
-//! let t = ImageResource::new(ImageType::Image2d, ImageDataFormat::F8_8_8_8, ImageNumFormat::Unorm)
+//! use gcn_runtime::resource::image::{DataFormat, NumFormat};
+//! let t = ImageResource::new(ImageType::Image2d, DataFormat::D8_8_8_8, NumFormat::Unorm)
 //!     .base_address(0x10_0000)
 //!     .size(64, 32, 1);
 //! let words = t.to_words().unwrap();
@@ -38,6 +38,8 @@ use std::fmt;
 
 use super::sampler::{coded_enum, setters};
 use super::{bits, from_ufixed, set_bits, to_ufixed, DescriptorError};
+use crate::format::image::ImageCodec;
+pub use crate::format::{DataFormat, DstSel, NumFormat};
 
 /// The tiling index of linear (untiled) images, the only layout the
 /// emulator knows (the seed: "Index 8 (by default) choose the linear
@@ -99,218 +101,6 @@ impl ImageType {
     }
 }
 
-coded_enum!(
-    /// DST_SEL_*: where a result component comes from.
-    DstSel {
-        /// The constant 0.
-        Zero = 0, "0";
-        /// The constant 1 (1.0 for float formats, 1 for integer ones).
-        One = 1, "1";
-        /// The texel's first component.
-        #[default]
-        X = 4, "X";
-        /// The second component.
-        Y = 5, "Y";
-        /// The third component.
-        Z = 6, "Z";
-        /// The fourth component.
-        W = 7, "W";
-    }
-);
-
-impl DstSel {
-    /// The identity selection X, Y, Z, W.
-    pub const IDENTITY: [DstSel; 4] = [DstSel::X, DstSel::Y, DstSel::Z, DstSel::W];
-}
-
-coded_enum!(
-    /// DATA_FORMAT of an image: the seed's image table (a superset of the
-    /// buffer data formats; codes 1-14 are the same layouts). Names start
-    /// with `F` because Rust names cannot start with a digit.
-    ImageDataFormat {
-        /// Invalid (code 0).
-        Invalid = 0, "INVALID";
-        /// One 8-bit component.
-        F8 = 1, "8";
-        /// One 16-bit component.
-        F16 = 2, "16";
-        /// Two 8-bit components.
-        F8_8 = 3, "8_8";
-        /// One 32-bit component.
-        F32 = 4, "32";
-        /// Two 16-bit components.
-        F16_16 = 5, "16_16";
-        /// 11, 11, 10 bits from the lowest bit (the seed's 10_11_11).
-        F10_11_11 = 6, "10_11_11";
-        /// 10, 11, 11 bits from the lowest bit (the seed's 11_11_10).
-        F11_11_10 = 7, "11_11_10";
-        /// 10, 10, 10, 2 bits from the lowest bit (the seed's 10_10_10_2).
-        F10_10_10_2 = 8, "10_10_10_2";
-        /// 2, 10, 10, 10 bits from the lowest bit (the seed's 2_10_10_10).
-        F2_10_10_10 = 9, "2_10_10_10";
-        /// Four 8-bit components.
-        #[default]
-        F8_8_8_8 = 10, "8_8_8_8";
-        /// Two 32-bit components.
-        F32_32 = 11, "32_32";
-        /// Four 16-bit components.
-        F16_16_16_16 = 12, "16_16_16_16";
-        /// Three 32-bit components.
-        F32_32_32 = 13, "32_32_32";
-        /// Four 32-bit components.
-        F32_32_32_32 = 14, "32_32_32_32";
-        /// Reserved (code 15).
-        Reserved15 = 15, "RESERVED_15";
-        /// 5, 6, 5 bits.
-        F5_6_5 = 16, "5_6_5";
-        /// 5, 5, 5, 1 bits from the lowest bit (the seed's 1_5_5_5).
-        F1_5_5_5 = 17, "1_5_5_5";
-        /// 1, 5, 5, 5 bits from the lowest bit (the seed's 5_5_5_1).
-        F5_5_5_1 = 18, "5_5_5_1";
-        /// Four 4-bit components.
-        F4_4_4_4 = 19, "4_4_4_4";
-        /// 24 bits then 8 bits from the lowest bit (the seed's 8_24).
-        F8_24 = 20, "8_24";
-        /// 8 bits then 24 bits from the lowest bit (the seed's 24_8).
-        F24_8 = 21, "24_8";
-        /// A 32-bit float and 8 bits of a second dword (depth/stencil).
-        X24_8_32 = 22, "X24_8_32";
-        /// 4:2:2, pairs of texels sharing R and B.
-        GbGr = 32, "GB_GR";
-        /// 4:2:2, pairs of texels sharing R and B.
-        BgRg = 33, "BG_RG";
-        /// Shared-exponent 9-9-9 mantissas and a 5-bit exponent.
-        F5_9_9_9 = 34, "5_9_9_9";
-        /// BC1 (DXT1) compressed 4x4 blocks.
-        Bc1 = 35, "BC1";
-        /// BC2 (DXT3).
-        Bc2 = 36, "BC2";
-        /// BC3 (DXT5).
-        Bc3 = 37, "BC3";
-        /// BC4 (one channel).
-        Bc4 = 38, "BC4";
-        /// BC5 (two channels).
-        Bc5 = 39, "BC5";
-        /// BC6H (HDR).
-        Bc6 = 40, "BC6";
-        /// BC7.
-        Bc7 = 41, "BC7";
-        /// FMASK, 8 bits, 1 fragment per sample.
-        Fmask8_1 = 47, "FMASK_8_1";
-        /// FMASK, 8 bits, 2 fragments.
-        Fmask8_2 = 48, "FMASK_8_2";
-        /// FMASK, 8 bits, 4 fragments.
-        Fmask8_4 = 49, "FMASK_8_4";
-        /// FMASK, 16 bits, 1 fragment.
-        Fmask16_1 = 50, "FMASK_16_1";
-        /// FMASK, 16 bits, 2 fragments.
-        Fmask16_2 = 51, "FMASK_16_2";
-        /// FMASK, 32 bits, 2 fragments.
-        Fmask32_2 = 52, "FMASK_32_2";
-        /// FMASK, 32 bits, 4 fragments.
-        Fmask32_4 = 53, "FMASK_32_4";
-        /// FMASK, 32 bits, 8 fragments.
-        Fmask32_8 = 54, "FMASK_32_8";
-        /// FMASK, 64 bits, 4 fragments.
-        Fmask64_4 = 55, "FMASK_64_4";
-        /// FMASK, 64 bits, 8 fragments.
-        Fmask64_8 = 56, "FMASK_64_8";
-        /// Two 4-bit components.
-        F4_4 = 57, "4_4";
-        /// 5, 5, 6 bits from the lowest bit (the seed's 6_5_5).
-        F6_5_5 = 58, "6_5_5";
-        /// One bit per texel.
-        F1 = 59, "1";
-        /// One bit per texel, bit order reversed.
-        F1Reversed = 60, "1_REVERSED";
-        /// 32_AS_8 (meaning unknown; not supported).
-        F32As8 = 61, "32_AS_8";
-        /// 32_AS_8_8 (meaning unknown; not supported).
-        F32As8_8 = 62, "32_AS_8_8";
-        /// 32_AS_32_32_32_32 (meaning unknown; not supported).
-        F32As32_32_32_32 = 63, "32_AS_32_32_32_32";
-    }
-);
-
-impl ImageDataFormat {
-    /// The seed's ImgR column: the format can be read (invalid and
-    /// reserved codes cannot).
-    pub fn readable(self) -> bool {
-        !matches!(self, ImageDataFormat::Invalid | ImageDataFormat::Reserved15)
-    }
-
-    /// The seed's ImgW column: the format can be written.
-    pub fn writable(self) -> bool {
-        let c = self.code();
-        (1..=19).contains(&c) && c != 15 || (47..=56).contains(&c)
-    }
-
-    /// True for the BC1-BC7 block-compressed formats (4x4 texel blocks).
-    pub fn is_block_compressed(self) -> bool {
-        (35..=41).contains(&self.code())
-    }
-}
-
-coded_enum!(
-    /// NUM_FORMAT of an image: the seed's image table.
-    ImageNumFormat {
-        /// Unsigned normalised (0..1).
-        #[default]
-        Unorm = 0, "UNORM";
-        /// Signed normalised (-1..1; data MIN+1..MAX).
-        Snorm = 1, "SNORM";
-        /// Unsigned integer as float.
-        Uscaled = 2, "USCALED";
-        /// Signed integer as float.
-        Sscaled = 3, "SSCALED";
-        /// Unsigned integer.
-        Uint = 4, "UINT";
-        /// Signed integer.
-        Sint = 5, "SINT";
-        /// Signed normalised, OpenGL style (data MIN..MAX).
-        SnormOgl = 6, "SNORM_OGL";
-        /// Floating point.
-        Float = 7, "FLOAT";
-        /// Reserved (code 8).
-        Reserved8 = 8, "RESERVED_8";
-        /// Unsigned normalised with sRGB decoding of R, G, B on read.
-        Srgb = 9, "SRGB";
-        /// Unsigned data biased to -1..1 (data 1..UMAX).
-        Ubnorm = 10, "UBNORM";
-        /// Unsigned data biased to -1..1 (data 0..UMAX).
-        UbnormOgl = 11, "UBNORM_OGL";
-        /// Unsigned data biased by half its range, as float integers.
-        Ubint = 12, "UBINT";
-        /// Unsigned data biased by half its range, as float integers.
-        Ubscaled = 13, "UBSCALED";
-    }
-);
-
-impl ImageNumFormat {
-    /// The seed's ImgR column.
-    pub fn readable(self) -> bool {
-        self != ImageNumFormat::Reserved8
-    }
-
-    /// The seed's ImgW column.
-    pub fn writable(self) -> bool {
-        matches!(
-            self,
-            ImageNumFormat::Unorm
-                | ImageNumFormat::Snorm
-                | ImageNumFormat::Uint
-                | ImageNumFormat::Sint
-                | ImageNumFormat::Float
-        )
-    }
-
-    /// True when the registers hold integers (UINT, SINT) rather than
-    /// floats.
-    pub fn is_integer(self) -> bool {
-        matches!(self, ImageNumFormat::Uint | ImageNumFormat::Sint)
-    }
-}
-
 /// An image resource (T#): every field of the seed's table, typed.
 ///
 /// Start from [`ImageResource::new`] (type, formats; 1x1x1, pitch = width,
@@ -324,9 +114,9 @@ pub struct ImageResource {
     /// MIN_LOD (0 ..= 15.996).
     pub min_lod: f32,
     /// DATA_FORMAT.
-    pub data_format: ImageDataFormat,
+    pub data_format: DataFormat,
     /// NUM_FORMAT.
-    pub num_format: ImageNumFormat,
+    pub num_format: NumFormat,
     /// Width in texels (1 ..= 16384).
     pub width: u32,
     /// Height in texels (1 ..= 16384).
@@ -374,8 +164,8 @@ impl ImageResource {
     /// DST_SEL, linear tiling, one mip level, one slice, at address 0.
     pub fn new(
         image_type: ImageType,
-        data_format: ImageDataFormat,
-        num_format: ImageNumFormat,
+        data_format: DataFormat,
+        num_format: NumFormat,
     ) -> Self {
         ImageResource {
             base_address: 0,
@@ -406,9 +196,9 @@ impl ImageResource {
         /// Sets MIN_LOD.
         min_lod: f32;
         /// Sets DATA_FORMAT.
-        data_format: ImageDataFormat;
+        data_format: DataFormat;
         /// Sets NUM_FORMAT.
-        num_format: ImageNumFormat;
+        num_format: NumFormat;
         /// Sets the width (texels); see also [`ImageResource::size`].
         width: u32;
         /// Sets the height (texels).
@@ -475,17 +265,20 @@ impl ImageResource {
             ));
         }
         range("BASE", self.base_address >> 8, 0, (1 << 40) - 1)?;
-        if !self.data_format.readable() {
+        if matches!(self.data_format, DataFormat::Invalid | DataFormat::Reserved) {
             return Err(err(
                 "DATA_FORMAT",
                 format!("{} is not an image format", self.data_format),
             ));
         }
-        if !self.num_format.readable() {
+        if self.num_format == NumFormat::Reserved8 {
             return Err(err(
                 "NUM_FORMAT",
                 format!("{} is not a number format", self.num_format),
             ));
+        }
+        if let Err(e) = ImageCodec::new(self.data_format, self.num_format) {
+            return Err(err("NUM_FORMAT", format!("cannot be read: {e}")));
         }
         if self.image_type == ImageType::Buffer {
             return Err(err("TYPE", "BUFFER is not an image type".into()));
@@ -624,15 +417,15 @@ impl ImageResource {
         }
         let mut dst_sel = [DstSel::X; 4];
         for (i, s) in dst_sel.iter_mut().enumerate() {
-            *s = code(w, 96 + 3 * i as u32, 3, "DST_SEL", DstSel::from_code)?;
+            *s = DstSel::from_code(bits(w, 96 + 3 * i as u32, 3) as u8);
         }
         let width = bits(w, 64, 14) as u32 + 1;
         let long = w.len() == 8;
         Ok(ImageResource {
             base_address: bits(w, 0, 40) << 8,
             min_lod: from_ufixed(bits(w, 40, 12), 8),
-            data_format: code(w, 52, 6, "DATA_FORMAT", ImageDataFormat::from_code)?,
-            num_format: code(w, 58, 4, "NUM_FORMAT", ImageNumFormat::from_code)?,
+            data_format: code(w, 52, 6, "DATA_FORMAT", DataFormat::from_code)?,
+            num_format: code(w, 58, 4, "NUM_FORMAT", NumFormat::from_code)?,
             width,
             height: bits(w, 78, 14) as u32 + 1,
             perf_mod: bits(w, 92, 3) as u8,
@@ -697,8 +490,8 @@ mod tests {
     fn t2d() -> ImageResource {
         ImageResource::new(
             ImageType::Image2d,
-            ImageDataFormat::F8_8_8_8,
-            ImageNumFormat::Unorm,
+            DataFormat::D8_8_8_8,
+            NumFormat::Unorm,
         )
         .size(4, 4, 1)
     }
@@ -730,8 +523,8 @@ mod tests {
         assert_eq!(w[4], 0x3fff << 13);
         let a = ImageResource::new(
             ImageType::Image2dArray,
-            ImageDataFormat::F32,
-            ImageNumFormat::Float,
+            DataFormat::D32,
+            NumFormat::Float,
         )
         .size(2, 2, 10)
         .base_array(3)
@@ -758,7 +551,7 @@ mod tests {
         let w4 = t.to_words128().unwrap();
         assert_eq!(w4, [w[0], w[1], w[2], w[3]]);
         assert_eq!(ImageResource::from_words(&w4).unwrap(), t);
-        let c = ImageResource::new(ImageType::Cube, ImageDataFormat::F32, ImageNumFormat::Float)
+        let c = ImageResource::new(ImageType::Cube, DataFormat::D32, NumFormat::Float)
             .size(8, 8, 12)
             .levels(0, 3);
         assert_eq!(
@@ -776,15 +569,15 @@ mod tests {
         assert_eq!(field(t2d().pitch(2)), "PITCH");
         assert_eq!(field(t2d().depth(2)), "DEPTH");
         assert_eq!(field(t2d().levels(3, 2)), "BASE_LEVEL");
-        assert_eq!(field(t2d().data_format(ImageDataFormat::Invalid)), "DATA_FORMAT");
-        assert_eq!(field(t2d().num_format(ImageNumFormat::Reserved8)), "NUM_FORMAT");
+        assert_eq!(field(t2d().data_format(DataFormat::Invalid)), "DATA_FORMAT");
+        assert_eq!(field(t2d().num_format(NumFormat::Reserved8)), "NUM_FORMAT");
         assert_eq!(field(t2d().image_type(ImageType::Buffer)), "TYPE");
         assert_eq!(field(t2d().image_type(ImageType::Image1d)), "HEIGHT");
         assert_eq!(field(t2d().min_lod(16.0)), "MIN_LOD");
         let arr = ImageResource::new(
             ImageType::Image1dArray,
-            ImageDataFormat::F8,
-            ImageNumFormat::Uint,
+            DataFormat::D8,
+            NumFormat::Uint,
         )
         .size(4, 1, 2)
         .last_array(2);
@@ -795,14 +588,4 @@ mod tests {
         assert!(t2d().to_string().contains("IMAGE_2D 4x4x1"));
     }
 
-    #[test]
-    fn format_columns_follow_the_seed() {
-        assert!(ImageDataFormat::F5_9_9_9.readable());
-        assert!(!ImageDataFormat::F5_9_9_9.writable());
-        assert!(ImageDataFormat::F4_4_4_4.writable());
-        assert!(!ImageDataFormat::F8_24.writable());
-        assert!(ImageDataFormat::Fmask8_1.writable());
-        assert!(ImageNumFormat::Srgb.readable() && !ImageNumFormat::Srgb.writable());
-        assert!(ImageNumFormat::Float.writable());
-    }
 }

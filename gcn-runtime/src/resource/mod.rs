@@ -8,7 +8,7 @@
 pub mod image;
 pub mod sampler;
 
-pub use image::{DstSel, ImageResource, ImageType};
+pub use image::{ImageResource, ImageType};
 pub use sampler::{
     BorderColor, ClampMode, DepthCompare, FilterMode, MipFilter, SamplerResource, XyFilter,
 };
