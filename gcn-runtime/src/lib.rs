@@ -57,6 +57,7 @@ pub mod format;
 pub mod kernel;
 pub mod launch;
 pub mod memory;
+pub mod image;
 pub mod program;
 pub mod resource;
 
