@@ -689,9 +689,7 @@ pub fn decode_component(num: NumFormat, bits: u8, raw: u32) -> u32 {
             let smax = f64::from(mask(bits - 1));
             ((f64::from(sign_extended()) / smax).max(-1.0) as f32).to_bits()
         }
-        NumFormat::SnormOgl => {
-            (((2.0 * f64::from(sign_extended()) + 1.0) / umax) as f32).to_bits()
-        }
+        NumFormat::SnormOgl => (((2.0 * f64::from(sign_extended()) + 1.0) / umax) as f32).to_bits(),
         NumFormat::Uscaled => (raw as f32).to_bits(),
         NumFormat::Sscaled => (sign_extended() as f32).to_bits(),
         NumFormat::Uint => raw,

@@ -171,7 +171,14 @@ impl Surface {
     /// (`z`: the 3-D slice or the array slice), and the texel's position in
     /// the element. The caller has checked the coordinates.
     #[inline]
-    pub fn element_address(&self, level_offset: u64, level: u32, x: u32, y: u32, z: u32) -> (u64, u32, u32) {
+    pub fn element_address(
+        &self,
+        level_offset: u64,
+        level: u32,
+        x: u32,
+        y: u32,
+        z: u32,
+    ) -> (u64, u32, u32) {
         let (row, rows) = self.level_rows(level);
         let e = &self.element;
         let off = level_offset
@@ -331,7 +338,10 @@ mod tests {
     fn unsupported_things_are_errors() {
         let t = ImageResource::new(ImageType::Image2d, DataFormat::D32, NumFormat::Float);
         let e = Surface::new(&t.tiling_index(14)).unwrap_err();
-        assert_eq!(e.to_string(), "tiling mode 14 is not supported (only the linear tiling index 8)");
+        assert_eq!(
+            e.to_string(),
+            "tiling mode 14 is not supported (only the linear tiling index 8)"
+        );
         let e = Surface::new(&t.image_type(ImageType::Image2dMsaa)).unwrap_err();
         assert!(e.to_string().contains("IMAGE_2D_MSAA is not supported"));
         let m = Memory::default();

@@ -54,10 +54,10 @@ pub use gcn_macros::gcn_kernel;
 
 pub mod exec;
 pub mod format;
+pub mod image;
 pub mod kernel;
 pub mod launch;
 pub mod memory;
-pub mod image;
 pub mod program;
 pub mod resource;
 

@@ -298,7 +298,12 @@ fn int_texel(s: &Surface, a: &[[u32; WAVE_SIZE]], lane: usize, mip: bool) -> Opt
 
 /// Reads the element of a texel.
 #[inline]
-fn read_element(env: &Env<'_>, s: &Surface, t: &Texel, lane: usize) -> Result<([u8; 16], u32, u32), Fault> {
+fn read_element(
+    env: &Env<'_>,
+    s: &Surface,
+    t: &Texel,
+    lane: usize,
+) -> Result<([u8; 16], u32, u32), Fault> {
     let (addr, sx, sy) = s.element_address(t.level_offset, t.level, t.x, t.y, t.z);
     let mut b = [0u8; 16];
     env.mem
@@ -316,7 +321,13 @@ fn load<const MIP: bool, const PCK: bool, const SGN: bool>(
     let s = surface(w, op, env)?;
     let layout = if PCK {
         Some(s.codec.data.layout().ok_or_else(|| {
-            unsupported(op, format!("raw access to data format {} is not supported", s.codec.data))
+            unsupported(
+                op,
+                format!(
+                    "raw access to data format {} is not supported",
+                    s.codec.data
+                ),
+            )
         })?)
     } else {
         None
@@ -340,7 +351,11 @@ fn load<const MIP: bool, const PCK: bool, const SGN: bool>(
             let mut shift = 0;
             for (i, x) in v.iter_mut().enumerate().take(usize::from(l.count)) {
                 let bits = u32::from(l.bits[i]);
-                let m = if bits >= 32 { u32::MAX } else { (1 << bits) - 1 };
+                let m = if bits >= 32 {
+                    u32::MAX
+                } else {
+                    (1 << bits) - 1
+                };
                 let raw = (e >> shift) as u32 & m;
                 *x = if SGN && bits < 32 {
                     ((raw << (32 - bits)) as i32 >> (32 - bits)) as u32
@@ -362,7 +377,14 @@ fn load<const MIP: bool, const PCK: bool, const SGN: bool>(
 }
 
 /// The VDATA components of a store for one lane (d16 widened).
-fn store_values(w: &Wave, op: &Op, env: &Env<'_>, lane: usize, comps: usize, num: NumFormat) -> [u32; 4] {
+fn store_values(
+    w: &Wave,
+    op: &Op,
+    env: &Env<'_>,
+    lane: usize,
+    comps: usize,
+    num: NumFormat,
+) -> [u32; 4] {
     let d16 = op.instr.mods.mem.flags.contains(MemFlags::D16);
     let packed = d16 && env.version.is_gcn14();
     let dst = usize::from(op.reg(0));
@@ -388,13 +410,19 @@ fn store<const MIP: bool, const PCK: bool>(
 ) -> Result<Step, Fault> {
     let s = surface(w, op, env)?;
     let layout = s.codec.data.layout().ok_or_else(|| {
-        unsupported(op, format!("data format {} cannot be written", s.codec.data))
+        unsupported(
+            op,
+            format!("data format {} cannot be written", s.codec.data),
+        )
     })?;
     let codec = if PCK {
         None
     } else {
         Some(s.codec.writer().map_err(|e| {
-            unsupported(op, format!("{}/{} cannot be written: {e}", s.codec.data, s.codec.num))
+            unsupported(
+                op,
+                format!("{}/{} cannot be written: {e}", s.codec.data, s.codec.num),
+            )
         })?)
     };
     let dmask = op.instr.mods.mem.dmask;
@@ -408,7 +436,11 @@ fn store<const MIP: bool, const PCK: bool>(
     for c in 0..usize::from(layout.count) {
         let bits = u32::from(layout.bits[c]);
         if dmask >> c & 1 != 0 {
-            let m = if bits >= 128 { u128::MAX } else { (1u128 << bits) - 1 };
+            let m = if bits >= 128 {
+                u128::MAX
+            } else {
+                (1u128 << bits) - 1
+            };
             keep &= !(m << shift);
         }
         shift += bits;
@@ -438,7 +470,11 @@ fn store<const MIP: bool, const PCK: bool>(
                 let mut shift = 0;
                 for (c, &v) in full.iter().enumerate().take(usize::from(layout.count)) {
                     let bits = u32::from(layout.bits[c]);
-                    let m = if bits >= 32 { u32::MAX } else { (1 << bits) - 1 };
+                    let m = if bits >= 32 {
+                        u32::MAX
+                    } else {
+                        (1 << bits) - 1
+                    };
                     e |= u128::from(v & m) << shift;
                     shift += bits;
                 }
@@ -527,14 +563,20 @@ fn atomic<const OP: u8>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step
             continue;
         };
         let (addr, _, _) = s.element_address(t.level_offset, t.level, t.x, t.y, t.z);
-        let (x, y) = (read(data, lane), if cmp { read(data + words, lane) } else { 0 });
+        let (x, y) = (
+            read(data, lane),
+            if cmp { read(data + words, lane) } else { 0 },
+        );
         let (alloc, offset) = env
             .mem
             .find(addr, 4 * words as u64)
             .map_err(|m| Fault::memory(m, lane))?;
         *r = if w64 {
             if addr & 7 != 0 {
-                return Err(unsupported(op, format!("64-bit atomic at misaligned {addr:#x}")));
+                return Err(unsupported(
+                    op,
+                    format!("64-bit atomic at misaligned {addr:#x}"),
+                ));
             }
             alloc.atomic_u64(offset, |old| atomic64(OP, old, x, y))
         } else {
@@ -618,12 +660,14 @@ fn wrap(i: i64, n: u32, mode: ClampMode) -> Option<u32> {
     }
 }
 
-/// The continuous texel coordinate after the half-border clamp.
+/// The continuous texel coordinate after the half-border clamp (the
+/// mirror-once forms mirror texel indices, in [`wrap`], so their
+/// coordinate clamps to `[-n, n]`).
 #[inline]
 fn pre_clamp(t: f32, n: u32, mode: ClampMode) -> f32 {
     match mode {
         ClampMode::ClampHalfBorder => t.clamp(0.0, n as f32),
-        ClampMode::MirrorOnceHalfBorder => t.abs().min(n as f32),
+        ClampMode::MirrorOnceHalfBorder => t.clamp(-(n as f32), n as f32),
         _ => t,
     }
 }
@@ -649,6 +693,14 @@ fn axis(t: f32, n: u32, mode: ClampMode, linear: bool) -> Axis {
             frac,
         }
     } else {
+        // Point sampling under the half-border modes never reaches the
+        // border: the coordinate is clamped to [0, n] and index n is the
+        // last texel.
+        let mode = match mode {
+            ClampMode::ClampHalfBorder => ClampMode::ClampLastTexel,
+            ClampMode::MirrorOnceHalfBorder => ClampMode::MirrorOnceLastTexel,
+            m => m,
+        };
         let i = t.floor() as i64;
         Axis {
             i: [wrap(i, n, mode), None],
@@ -694,7 +746,8 @@ impl SampleCtx<'_> {
                 };
                 let (b, sx, sy) = read_element(env, self.s, &t, lane)?;
                 let v = self.s.codec.decode(&b, sx, sy);
-                apply_dst_sel(v, self.s.dst_sel, self.s.codec.num).map_err(|e| unsupported(op, e))?
+                apply_dst_sel(v, self.s.dst_sel, self.s.codec.num)
+                    .map_err(|e| unsupported(op, e))?
             }
             _ => self.border,
         };
@@ -749,9 +802,19 @@ fn filter_level(
     let scale = |c: f32, n: u32| if ctx.unnorm { c } else { c * n as f32 };
     let samp = &ctx.samp;
     let linear = linear_xy && ctx.blend;
-    let ax = axis(scale(co.c[0], lw) + co.off[0] as f32, lw, samp.clamp_x, linear);
+    let ax = axis(
+        scale(co.c[0], lw) + co.off[0] as f32,
+        lw,
+        samp.clamp_x,
+        linear,
+    );
     let ay = if dims >= 2 {
-        axis(scale(co.c[1], lh) + co.off[1] as f32, lh, samp.clamp_y, linear)
+        axis(
+            scale(co.c[1], lh) + co.off[1] as f32,
+            lh,
+            samp.clamp_y,
+            linear,
+        )
     } else {
         Axis {
             i: [Some(0), None],
@@ -765,8 +828,16 @@ fn filter_level(
             axis(scale(co.c[2], ld) + co.off[2] as f32, ld, samp.clamp_z, zl)
         }
         ImageType::Image1dArray | ImageType::Image2dArray => {
-            let last = s.slices.1.saturating_sub(s.slices.0).min(ld.saturating_sub(1));
-            let v = co.c[if s.ty == ImageType::Image1dArray { 1 } else { 2 }];
+            let last = s
+                .slices
+                .1
+                .saturating_sub(s.slices.0)
+                .min(ld.saturating_sub(1));
+            let v = co.c[if s.ty == ImageType::Image1dArray {
+                1
+            } else {
+                2
+            }];
             let sl = (v.round_ties_even().max(0.0) as u32).min(last) + s.slices.0;
             Axis {
                 i: [Some(sl), None],
@@ -792,7 +863,11 @@ fn filter_level(
     let mut best: Option<[f32; 4]> = None;
     let mut best_w = -1.0f32;
     let mut mm: Option<[f32; 4]> = None;
-    let nz = if az.i[1].is_some() || az.frac != 0.0 { 2 } else { 1 };
+    let nz = if az.i[1].is_some() || az.frac != 0.0 {
+        2
+    } else {
+        1
+    };
     let ny = if linear && dims >= 2 { 2 } else { 1 };
     let nx = if linear { 2 } else { 1 };
     for kz in 0..nz {
@@ -805,7 +880,9 @@ fn filter_level(
                 if nx * ny * nz > 1 && wgt == 0.0 {
                     continue;
                 }
-                let t = ctx.fetch(env, op, level, lo, ax.i[kx], ay.i[ky], az.i[kz], reference, lane)?;
+                let t = ctx.fetch(
+                    env, op, level, lo, ax.i[kx], ay.i[ky], az.i[kz], reference, lane,
+                )?;
                 if wgt > best_w {
                     best_w = wgt;
                     best = Some(t);
@@ -858,7 +935,10 @@ fn sample<const F: u16>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step
         BorderColor::OpaqueBlack => [0, 0, 0, one],
         BorderColor::OpaqueWhite => [one; 4],
         BorderColor::Register => {
-            return Err(unsupported(op, "the border colour table (TEX_BORDER_COLOR_REGISTER) is not supported"))
+            return Err(unsupported(
+                op,
+                "the border colour table (TEX_BORDER_COLOR_REGISTER) is not supported",
+            ))
         }
     };
     let flags = op.instr.mods.mem.flags;
@@ -956,9 +1036,7 @@ fn sample<const F: u16>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step
         }
         let reference = if F & C != 0 { fv(i_ref, lane) } else { 0.0 };
         let (base, last) = s.levels;
-        let level_of = |l: f32| -> u32 {
-            ((base as f32 + l.max(0.0)) as u32).min(last)
-        };
+        let level_of = |l: f32| -> u32 { ((base as f32 + l.max(0.0)) as u32).min(last) };
         // Gather4: the footprint at one level, one component.
         if F & GATHER != 0 {
             let level = if samp.mip_filter == MipFilter::None {
@@ -1001,7 +1079,11 @@ fn sample<const F: u16>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step
     } else {
         dmask.count_ones() as usize
     };
-    let num = if F & GET_LOD != 0 { NumFormat::Float } else { num };
+    let num = if F & GET_LOD != 0 {
+        NumFormat::Float
+    } else {
+        num
+    };
     write_result(w, op, env, &out, comps, num)?;
     Ok(Step::Next)
 }
@@ -1022,8 +1104,18 @@ fn gather(
     let [lw, lh, _] = s.level_size(level);
     let lo = s.level_offset(level);
     let scale = |c: f32, n: u32| if ctx.unnorm { c } else { c * n as f32 };
-    let ax = axis(scale(co.c[0], lw) + co.off[0] as f32, lw, ctx.samp.clamp_x, true);
-    let ay = axis(scale(co.c[1], lh) + co.off[1] as f32, lh, ctx.samp.clamp_y, true);
+    let ax = axis(
+        scale(co.c[0], lw) + co.off[0] as f32,
+        lw,
+        ctx.samp.clamp_x,
+        true,
+    );
+    let ay = axis(
+        scale(co.c[1], lh) + co.off[1] as f32,
+        lh,
+        ctx.samp.clamp_y,
+        true,
+    );
     let z = match s.ty {
         ImageType::Image2dArray => {
             let last = s.slices.1.saturating_sub(s.slices.0);
@@ -1091,13 +1183,61 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
     }
     const G: u16 = GATHER;
     each!(
-        0, CL, D, D | CL, L, B, B | CL, LZ, C, C | CL, C | D, C | D | CL, C | L, C | B,
-        C | B | CL, C | LZ, O, CL | O, D | O, D | CL | O, L | O, B | O, B | CL | O, LZ | O,
-        C | O, C | CL | O, C | D | O, C | D | CL | O, C | L | O, C | B | O, C | B | CL | O,
+        0,
+        CL,
+        D,
+        D | CL,
+        L,
+        B,
+        B | CL,
+        LZ,
+        C,
+        C | CL,
+        C | D,
+        C | D | CL,
+        C | L,
+        C | B,
+        C | B | CL,
+        C | LZ,
+        O,
+        CL | O,
+        D | O,
+        D | CL | O,
+        L | O,
+        B | O,
+        B | CL | O,
+        LZ | O,
+        C | O,
+        C | CL | O,
+        C | D | O,
+        C | D | CL | O,
+        C | L | O,
+        C | B | O,
+        C | B | CL | O,
         C | LZ | O,
-        G, G | CL, G | L, G | B, G | B | CL, G | LZ, G | C, G | C | CL, G | C | L, G | C | B,
-        G | C | B | CL, G | C | LZ, G | O, G | CL | O, G | L | O, G | B | O, G | B | CL | O,
-        G | LZ | O, G | C | O, G | C | CL | O, G | C | L | O, G | C | B | O, G | C | B | CL | O,
+        G,
+        G | CL,
+        G | L,
+        G | B,
+        G | B | CL,
+        G | LZ,
+        G | C,
+        G | C | CL,
+        G | C | L,
+        G | C | B,
+        G | C | B | CL,
+        G | C | LZ,
+        G | O,
+        G | CL | O,
+        G | L | O,
+        G | B | O,
+        G | B | CL | O,
+        G | LZ | O,
+        G | C | O,
+        G | C | CL | O,
+        G | C | L | O,
+        G | C | B | O,
+        G | C | B | CL | O,
         G | C | LZ | O
     )
 }

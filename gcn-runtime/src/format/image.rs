@@ -47,7 +47,11 @@ pub fn image_writable(data: DataFormat, num: NumFormat) -> bool {
     data_ok
         && matches!(
             num,
-            NumFormat::Unorm | NumFormat::Snorm | NumFormat::Uint | NumFormat::Sint | NumFormat::Float
+            NumFormat::Unorm
+                | NumFormat::Snorm
+                | NumFormat::Uint
+                | NumFormat::Sint
+                | NumFormat::Float
         )
 }
 
@@ -208,11 +212,7 @@ impl ImageCodec {
                 let e = u128::from_le_bytes(b);
                 let mut out = [0, 0, 0, one];
                 let mut shift = 0;
-                for (i, o) in out
-                    .iter_mut()
-                    .enumerate()
-                    .take(usize::from(layout.count))
-                {
+                for (i, o) in out.iter_mut().enumerate().take(usize::from(layout.count)) {
                     let bits = layout.bits[i];
                     let m = if bits >= 32 {
                         u32::MAX
@@ -393,7 +393,12 @@ mod tests {
         assert_eq!(v[2], (10.0f64 / 255.0 / 12.92) as f32);
         assert_eq!(v[3], (128.0f64 / 255.0) as f32);
         // UBNORM 8-bit: 128 -> 0, 255 -> 1, 1 -> -1, 0 -> -1 (clamped).
-        let v = read(DataFormat::D8_8_8_8, NumFormat::Ubnorm, &[128, 255, 1, 0], 0);
+        let v = read(
+            DataFormat::D8_8_8_8,
+            NumFormat::Ubnorm,
+            &[128, 255, 1, 0],
+            0,
+        );
         assert_eq!(v, [0.0, 1.0, -1.0, -1.0]);
         // UBNORM_OGL: 0 -> -1, 255 -> 1.
         let v = read(DataFormat::D8_8, NumFormat::UbnormOgl, &[0, 255], 0);

@@ -162,11 +162,7 @@ fn err(field: &'static str, message: String) -> DescriptorError {
 impl ImageResource {
     /// A 1x1x1 image of `image_type` and the formats, pitch 1, identity
     /// DST_SEL, linear tiling, one mip level, one slice, at address 0.
-    pub fn new(
-        image_type: ImageType,
-        data_format: DataFormat,
-        num_format: NumFormat,
-    ) -> Self {
+    pub fn new(image_type: ImageType, data_format: DataFormat, num_format: NumFormat) -> Self {
         ImageResource {
             base_address: 0,
             min_lod: 0.0,
@@ -296,11 +292,13 @@ impl ImageResource {
                 ),
             ));
         }
-        if !self.image_type.is_array() && self.image_type != ImageType::Image3d && self.depth != 1
-        {
+        if !self.image_type.is_array() && self.image_type != ImageType::Image3d && self.depth != 1 {
             return Err(err(
                 "DEPTH",
-                format!("a {} image has depth 1, not {}", self.image_type, self.depth),
+                format!(
+                    "a {} image has depth 1, not {}",
+                    self.image_type, self.depth
+                ),
             ));
         }
         range("PERF_MOD", self.perf_mod.into(), 0, 7)?;
@@ -327,7 +325,10 @@ impl ImageResource {
                 u64::from(self.depth) - 1,
             )?;
         }
-        for (name, v) in [("MIN_LOD", self.min_lod), ("MIN_LOD_WARN", self.min_lod_warn)] {
+        for (name, v) in [
+            ("MIN_LOD", self.min_lod),
+            ("MIN_LOD_WARN", self.min_lod_warn),
+        ] {
             if to_ufixed(v, 12, 8).is_none() {
                 return Err(err(
                     name,
@@ -488,12 +489,7 @@ mod tests {
     use super::*;
 
     fn t2d() -> ImageResource {
-        ImageResource::new(
-            ImageType::Image2d,
-            DataFormat::D8_8_8_8,
-            NumFormat::Unorm,
-        )
-        .size(4, 4, 1)
+        ImageResource::new(ImageType::Image2d, DataFormat::D8_8_8_8, NumFormat::Unorm).size(4, 4, 1)
     }
 
     #[test]
@@ -521,16 +517,12 @@ mod tests {
         );
         // PITCH-1 = 0x3fff at bit 141 (word 4 bit 13).
         assert_eq!(w[4], 0x3fff << 13);
-        let a = ImageResource::new(
-            ImageType::Image2dArray,
-            DataFormat::D32,
-            NumFormat::Float,
-        )
-        .size(2, 2, 10)
-        .base_array(3)
-        .min_lod_warn(0.5)
-        .to_words()
-        .unwrap();
+        let a = ImageResource::new(ImageType::Image2dArray, DataFormat::D32, NumFormat::Float)
+            .size(2, 2, 10)
+            .base_array(3)
+            .min_lod_warn(0.5)
+            .to_words()
+            .unwrap();
         assert_eq!(a[4], 9 | 1 << 13); // DEPTH-1, PITCH-1
         assert_eq!(a[5], 3 | 9 << 13); // BASE_ARRAY, LAST_ARRAY
         assert_eq!(a[6], 0x80); // MIN_LOD_WARN 0.5
@@ -574,18 +566,13 @@ mod tests {
         assert_eq!(field(t2d().image_type(ImageType::Buffer)), "TYPE");
         assert_eq!(field(t2d().image_type(ImageType::Image1d)), "HEIGHT");
         assert_eq!(field(t2d().min_lod(16.0)), "MIN_LOD");
-        let arr = ImageResource::new(
-            ImageType::Image1dArray,
-            DataFormat::D8,
-            NumFormat::Uint,
-        )
-        .size(4, 1, 2)
-        .last_array(2);
+        let arr = ImageResource::new(ImageType::Image1dArray, DataFormat::D8, NumFormat::Uint)
+            .size(4, 1, 2)
+            .last_array(2);
         assert_eq!(field(arr), "LAST_ARRAY");
         // Type 1 is not in the seed's list.
         let e = ImageResource::from_words(&[0, 0, 0, 1 << 28]).unwrap_err();
         assert_eq!(e.field, "TYPE");
         assert!(t2d().to_string().contains("IMAGE_2D 4x4x1"));
     }
-
 }

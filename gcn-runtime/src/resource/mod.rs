@@ -28,7 +28,11 @@ pub struct DescriptorError {
 
 impl fmt::Display for DescriptorError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} field {}: {}", self.descriptor, self.field, self.message)
+        write!(
+            f,
+            "{} field {}: {}",
+            self.descriptor, self.field, self.message
+        )
     }
 }
 

@@ -543,10 +543,16 @@ mod tests {
             .perf_z(3);
         let words = s.to_words().unwrap();
         assert_eq!(SamplerResource::from_words(&words).unwrap(), s);
-        let e = SamplerResource::default().max_lod(16.0).to_words().unwrap_err();
+        let e = SamplerResource::default()
+            .max_lod(16.0)
+            .to_words()
+            .unwrap_err();
         assert_eq!(e.field, "MAX_LOD");
         assert!(SamplerResource::default().min_lod(-0.5).to_words().is_err());
-        assert!(SamplerResource::default().lod_bias(32.0).to_words().is_err());
+        assert!(SamplerResource::default()
+            .lod_bias(32.0)
+            .to_words()
+            .is_err());
         assert!(SamplerResource::default().perf_mip(16).to_words().is_err());
         // XY filter code 2 is not in the seed's table.
         let e = SamplerResource::from_words(&[0, 0, 2 << 20, 0]).unwrap_err();
