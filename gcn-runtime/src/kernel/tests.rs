@@ -228,11 +228,16 @@ fn images_samplers_and_their_implicit_arguments() {
     ];
     let img = Image {
         slot: 3,
+        words: [0; 8],
         size: [640, 480, 1],
         channel_data_type: 0x10d2,
         channel_order: 0x10b5,
     };
-    let values = [img.arg_value(), Sampler(1).arg_value(), 9u32.arg_value()];
+    let values = [
+        img.arg_value(),
+        Sampler([1; 4]).arg_value(),
+        9u32.arg_value(),
+    ];
     let input = write_input(&args, &values, &Dispatch::new_1d(1, 1)).unwrap();
     assert_eq!(
         &input.bytes[36..],
