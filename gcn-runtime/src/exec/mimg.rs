@@ -212,11 +212,10 @@ fn write_result(
     let dst = usize::from(op.reg(0));
     check_vgprs(w, dst, regs + usize::from(status))?;
     let exec = w.exec();
-    for lane in 0..WAVE_SIZE {
+    for (lane, v) in values.iter().enumerate() {
         if exec >> lane & 1 == 0 {
             continue;
         }
-        let v = &values[lane];
         for r in 0..regs {
             w.vgpr[dst + r][lane] = if packed {
                 let lo = u32::from(to_d16(num, v[2 * r]));
@@ -584,11 +583,11 @@ fn atomic<const OP: u8>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step
         };
     }
     if op.instr.mods.glc {
-        for lane in 0..WAVE_SIZE {
+        for (lane, &r) in ret.iter().enumerate() {
             if exec >> lane & 1 != 0 {
-                w.vgpr[data][lane] = ret[lane] as u32;
+                w.vgpr[data][lane] = r as u32;
                 if w64 {
-                    w.vgpr[data + 1][lane] = (ret[lane] >> 32) as u32;
+                    w.vgpr[data + 1][lane] = (r >> 32) as u32;
                 }
             }
         }

@@ -254,7 +254,7 @@ impl ImageResource {
                 Ok(())
             }
         };
-        if self.base_address % 256 != 0 {
+        if !self.base_address.is_multiple_of(256) {
             return Err(err(
                 "BASE",
                 format!("{:#x} is not a multiple of 256", self.base_address),

@@ -515,10 +515,10 @@ fn lod_paths_select_and_blend_levels() {
         assert_eq!(run(sl, &point.max_lod(1.0), &l(2.0)), 5.0);
         assert_eq!(run(sl, &point.min_lod(2.0), &l(0.0)), 9.0);
         // The T#'s MIN_LOD too.
-        let w = ok(run_img(v, sl, &m, &t.min_lod(1.0), &point, &l(0.0)));
+        let w = ok(run_img(v, sl, &m, &t.min_lod(1.0), &point, l(0.0)));
         assert_eq!(f(w.vgpr[0][0]), 5.0);
         // BASE_LEVEL 1: LOD 0 is level 1.
-        let w = ok(run_img(v, sl, &m, &t.base_level(1), &point, &l(0.0)));
+        let w = ok(run_img(v, sl, &m, &t.base_level(1), &point, l(0.0)));
         assert_eq!(f(w.vgpr[0][0]), 5.0);
         // _lz: level 0 whatever the derivatives.
         let lz = "image_sample_lz v0, v[4:5], s[8:15], s[16:19] dmask:0x1";
