@@ -845,7 +845,6 @@ pub fn from_d16(num: NumFormat, value: u16) -> u32 {
     }
 }
 
-/// The image formats and number formats with their own decoding.
 pub mod image;
 
 #[cfg(test)]

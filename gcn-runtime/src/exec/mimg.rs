@@ -97,7 +97,7 @@
 //!   is then filtered; the result goes to all four components.
 //! - `image_gather4*`: the four texels of the bilinear footprint at the
 //!   selected level (point mip selection), component = the lowest DMASK bit;
-//!   VDATA[0] = (X, Y+1), [1] = (X+1, Y+1), [2] = (X+1, Y), [3] = (X, Y)
+//!   `VDATA[0] = (X, Y+1)`, `[1] = (X+1, Y+1)`, `[2] = (X+1, Y)`, `[3] = (X, Y)`
 //!   (`GcnInstrsMimg.md`); with `_c` each is the compare result.
 //! - `image_get_lod`: X = the clamped LOD, Y = the unclamped one.
 //!
