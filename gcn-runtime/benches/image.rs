@@ -62,17 +62,21 @@ fn bench(c: &mut Criterion) {
         .expect("assembles")
         .gallium_bytes()
         .expect("gallium");
-    let program = Program::load(&memory, &binary, gcn_runtime::gcn_asm::GcnVersion::Gcn1_2)
-        .expect("loads");
+    let program =
+        Program::load(&memory, &binary, gcn_runtime::gcn_asm::GcnVersion::Gcn1_2).expect("loads");
     let t = ImageResource::new(ImageType::Image2d, DataFormat::D8_8_8_8, NumFormat::Unorm)
         .size(SIDE, SIDE, 1);
     let img = DeviceImage::new(&memory, t).expect("image");
-    let texels: Vec<u32> = (0..SIDE * SIDE).map(|i| i.wrapping_mul(2_654_435_761)).collect();
+    let texels: Vec<u32> = (0..SIDE * SIDE)
+        .map(|i| i.wrapping_mul(2_654_435_761))
+        .collect();
     img.write_level(0, &texels).expect("upload");
     let s = SamplerResource::default()
         .xy_filter(XyFilter::Bilinear)
         .clamp(ClampMode::Wrap);
-    let out = memory.buffer_zeroed::<f32>((SIDE * SIDE) as usize).expect("out");
+    let out = memory
+        .buffer_zeroed::<f32>((SIDE * SIDE) as usize)
+        .expect("out");
     let values = [
         Image::from_device(&img).arg_value(),
         Sampler::new(&s).expect("sampler").arg_value(),
