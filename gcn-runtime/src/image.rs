@@ -279,6 +279,24 @@ impl DeviceImage {
         self.buffer.write_from(&all).map_err(ImageError::Alloc)
     }
 
+    /// Overwrites every level (levels 0 ..= LAST_LEVEL in the layout's
+    /// order) with `bytes`, whose size must be the image's.
+    pub fn write_all(&self, bytes: &[u8]) -> Result<(), ImageError> {
+        if bytes.len() != self.buffer.len() {
+            return Err(ImageError::Data(format!(
+                "the image holds {} bytes, {} given",
+                self.buffer.len(),
+                bytes.len()
+            )));
+        }
+        self.buffer.write_from(bytes).map_err(ImageError::Alloc)
+    }
+
+    /// Every level's bytes, in the layout's order.
+    pub fn read_all(&self) -> Vec<u8> {
+        self.buffer.to_vec()
+    }
+
     /// A level's elements, copied out as `T`s (the level's size must be a
     /// multiple of `T`'s).
     pub fn read_level<T: Pod>(&self, level: u32) -> Result<Vec<T>, ImageError> {

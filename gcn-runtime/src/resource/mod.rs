@@ -7,6 +7,7 @@
 
 pub mod image;
 pub mod sampler;
+pub mod spec;
 
 pub use image::{ImageResource, ImageType};
 pub use sampler::{
