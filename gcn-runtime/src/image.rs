@@ -84,6 +84,9 @@ pub struct Surface {
     pub dst_sel: [DstSel; 4],
     /// MIN_LOD of the resource.
     pub min_lod: f32,
+    /// Per level 0-15: byte offset from BASE, bytes per row of elements,
+    /// rows of elements per slice (computed once: the accesses index them).
+    levels_at: [(u64, u64, u64); 16],
 }
 
 impl Surface {
@@ -110,8 +113,18 @@ impl Surface {
             }
             _ => {}
         }
+        if t.interlaced {
+            return Err(ImageError::Unsupported(
+                "interlaced images (INTERLACED = 1) are not supported".into(),
+            ));
+        }
+        if t.pow2pad {
+            return Err(ImageError::Unsupported(
+                "power-of-two padded layouts (POW2PAD = 1) are not supported".into(),
+            ));
+        }
         let codec = ImageCodec::new(t.data_format, t.num_format).map_err(ImageError::Format)?;
-        Ok(Surface {
+        let mut s = Surface {
             base: t.base_address,
             codec,
             element: codec.element(),
@@ -122,7 +135,15 @@ impl Surface {
             slices: (t.base_array.into(), t.last_array.into()),
             dst_sel: t.dst_sel,
             min_lod: t.min_lod,
-        })
+            levels_at: [(0, 0, 0); 16],
+        };
+        let mut offset = 0;
+        for l in 0..16 {
+            let (row, rows) = s.compute_rows(l);
+            s.levels_at[l as usize] = (offset, row, rows);
+            offset += row * rows * u64::from(s.level_size(l)[2]);
+        }
+        Ok(s)
     }
 
     /// Width, height and depth (3-D) or slice count of level `level`.
@@ -144,6 +165,11 @@ impl Surface {
     /// Bytes per row of elements and rows of elements per slice of a level.
     #[inline]
     fn level_rows(&self, level: u32) -> (u64, u64) {
+        let (_, row, rows) = self.levels_at[level.min(15) as usize];
+        (row, rows)
+    }
+
+    fn compute_rows(&self, level: u32) -> (u64, u64) {
         let [w, h, _] = self.level_size(level);
         let e = &self.element;
         let pitch = (self.pitch >> level.min(31)).max(w);
@@ -157,14 +183,16 @@ impl Surface {
         row * rows * u64::from(self.level_size(level)[2])
     }
 
-    /// Byte offset of a level from BASE.
+    /// Byte offset of a level (0-15) from BASE.
+    #[inline]
     pub fn level_offset(&self, level: u32) -> u64 {
-        (0..level).map(|l| self.level_bytes(l)).sum()
+        self.levels_at[level.min(15) as usize].0
     }
 
-    /// Bytes of levels 0 ..= `last`.
+    /// Bytes of levels 0 ..= `last` (at most 15).
     pub fn total_bytes(&self, last: u32) -> u64 {
-        self.level_offset(last + 1)
+        let last = last.min(15);
+        self.level_offset(last) + self.level_bytes(last)
     }
 
     /// The address of the element holding texel `(x, y, z)` of `level`

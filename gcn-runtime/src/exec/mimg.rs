@@ -112,6 +112,7 @@ use super::lds::{atomic32, atomic64, dispatch_atomic, vm_atomic_code};
 use super::{h, Env, Fault, FaultKind, Handler, Op, Src, Step, Wave, WAVE_SIZE};
 use crate::format::{apply_dst_sel, from_d16, to_d16, DataFormat, NumFormat};
 use crate::image::Surface;
+use crate::memory::Allocation;
 use crate::resource::{
     BorderColor, ClampMode, DepthCompare, FilterMode, ImageResource, ImageType, MipFilter,
     SamplerResource, XyFilter,
@@ -295,20 +296,52 @@ fn int_texel(s: &Surface, a: &[[u32; WAVE_SIZE]], lane: usize, mip: bool) -> Opt
     })
 }
 
-/// Reads the element of a texel.
-#[inline]
-fn read_element(
-    env: &Env<'_>,
-    s: &Surface,
-    t: &Texel,
-    lane: usize,
-) -> Result<([u8; 16], u32, u32), Fault> {
-    let (addr, sx, sy) = s.element_address(t.level_offset, t.level, t.x, t.y, t.z);
-    let mut b = [0u8; 16];
-    env.mem
-        .read(addr, &mut b[..s.element.bytes() as usize])
-        .map_err(|m| Fault::memory(m, lane))?;
-    Ok((b, sx, sy))
+/// Reads elements of one image for one instruction: when the image's
+/// levels lie in one allocation (the usual case) the allocation is found
+/// once and elements are read as dwords; otherwise each read goes through
+/// the address space (and faults where it should).
+struct Reader<'a> {
+    fast: Option<(&'a Allocation, u64)>,
+}
+
+impl<'a> Reader<'a> {
+    fn new(env: &'a Env<'_>, s: &Surface) -> Reader<'a> {
+        let fast = env.mem.find(s.base, s.total_bytes(s.levels.1)).ok();
+        Reader { fast }
+    }
+
+    /// The element of a texel and the texel's position in it.
+    #[inline]
+    fn element(
+        &self,
+        env: &Env<'_>,
+        s: &Surface,
+        t: &Texel,
+        lane: usize,
+    ) -> Result<([u8; 16], u32, u32), Fault> {
+        let (addr, sx, sy) = s.element_address(t.level_offset, t.level, t.x, t.y, t.z);
+        let n = s.element.bytes() as usize;
+        let mut b = [0u8; 16];
+        match self.fast {
+            Some((a, off)) => {
+                let at = off + (addr - s.base);
+                let start = at & !3;
+                let mut tmp = [0u8; 20];
+                let mut k = 0;
+                while start + (k as u64) < at + n as u64 {
+                    tmp[k..k + 4].copy_from_slice(&a.load_u32(start + k as u64).to_le_bytes());
+                    k += 4;
+                }
+                let skip = (at - start) as usize;
+                b[..n].copy_from_slice(&tmp[skip..skip + n]);
+            }
+            None => env
+                .mem
+                .read(addr, &mut b[..n])
+                .map_err(|m| Fault::memory(m, lane))?,
+        }
+        Ok((b, sx, sy))
+    }
 }
 
 /// `image_load`, `_mip`, `_pck`, `_pck_sgn`, `_mip_pck`, `_mip_pck_sgn`.
@@ -335,6 +368,7 @@ fn load<const MIP: bool, const PCK: bool, const SGN: bool>(
     let comps = dmask.count_ones() as usize;
     let a = vaddr(w, op, body_len(s.ty) + usize::from(MIP))?;
     let exec = w.exec();
+    let reader = Reader::new(env, &s);
     let mut out = [[0u32; 4]; WAVE_SIZE];
     for (lane, o) in out.iter_mut().enumerate() {
         if exec >> lane & 1 == 0 {
@@ -343,7 +377,7 @@ fn load<const MIP: bool, const PCK: bool, const SGN: bool>(
         let Some(t) = int_texel(&s, a, lane, MIP) else {
             continue;
         };
-        let (b, sx, sy) = read_element(env, &s, &t, lane)?;
+        let (b, sx, sy) = reader.element(env, &s, &t, lane)?;
         let v = if let Some(l) = layout {
             let e = u128::from_le_bytes(b);
             let mut v = [0u32; 4];
@@ -711,6 +745,7 @@ fn axis(t: f32, n: u32, mode: ClampMode, linear: bool) -> Axis {
 /// Everything a sample needs besides the lane's coordinates.
 struct SampleCtx<'a> {
     s: &'a Surface,
+    reader: Reader<'a>,
     samp: SamplerResource,
     border: [u32; 4],
     unnorm: bool,
@@ -743,7 +778,7 @@ impl SampleCtx<'_> {
                     y,
                     z,
                 };
-                let (b, sx, sy) = read_element(env, self.s, &t, lane)?;
+                let (b, sx, sy) = self.reader.element(env, self.s, &t, lane)?;
                 let v = self.s.codec.decode(&b, sx, sy);
                 apply_dst_sel(v, self.s.dst_sel, self.s.codec.num)
                     .map_err(|e| unsupported(op, e))?
@@ -973,6 +1008,7 @@ fn sample<const F: u16>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step
     let compare = (F & C != 0).then_some(samp.depth_compare);
     let ctx = SampleCtx {
         s: &s,
+        reader: Reader::new(env, &s),
         samp,
         border,
         unnorm,

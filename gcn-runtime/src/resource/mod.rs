@@ -39,15 +39,18 @@ impl fmt::Display for DescriptorError {
 
 impl std::error::Error for DescriptorError {}
 
-/// Reads bits `lo..lo+len` of a little-endian word array.
+/// Reads bits `lo..lo+len` (`len` <= 64) of a little-endian word array
+/// (words past the end read as 0).
 pub(crate) fn bits(words: &[u32], lo: u32, len: u32) -> u64 {
-    let mut v = 0u64;
-    for i in 0..len {
-        let b = lo + i;
-        let w = words.get((b / 32) as usize).copied().unwrap_or(0);
-        v |= u64::from(w >> (b % 32) & 1) << i;
+    let i = (lo / 32) as usize;
+    let w = |k: usize| u128::from(words.get(i + k).copied().unwrap_or(0));
+    let window = w(0) | w(1) << 32 | w(2) << 64;
+    let v = (window >> (lo % 32)) as u64;
+    if len >= 64 {
+        v
+    } else {
+        v & ((1u64 << len) - 1)
     }
-    v
 }
 
 /// Writes `v` into bits `lo..lo+len` (the caller has range-checked `v`).
