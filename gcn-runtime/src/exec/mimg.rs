@@ -100,6 +100,20 @@
 //!   `VDATA[0] = (X, Y+1)`, `[1] = (X+1, Y+1)`, `[2] = (X+1, Y)`, `[3] = (X, Y)`
 //!   (`GcnInstrsMimg.md`); with `_c` each is the compare result.
 //! - `image_get_lod`: X = the clamped LOD, Y = the unclamped one.
+//! - Other sampler fields: FORCE_DEGAMMA puts R, G and B of float formats
+//!   (not SRGB, which already does) through the sRGB curve before
+//!   filtering. TRUNC_COORD changes nothing here (point sampling already
+//!   takes the texel whose cell holds the coordinate). MC_COORD_TRUNC and a
+//!   non-zero LOD_BIAS_SEC are "not supported" faults (the documents give no
+//!   rule). DISABLE_CUBE_WRAP = 0 asks for seamless cube filtering, which
+//!   the emulator does not do: a bilinear footprint that crosses a face edge
+//!   is a "not supported" fault (with DISABLE_CUBE_WRAP = 1 the face's clamp
+//!   modes apply). PERF_MIP, PERF_Z (and the T#'s PERF_MOD) let hardware
+//!   trade blend precision for speed, and MIP_POINT_PRECLAMP,
+//!   DISABLE_LSB_CEIL and FILTER_PREC_FIX tune rounding: the emulator
+//!   computes at full precision whatever they say. The T#'s MIN_LOD_WARN
+//!   never triggers (the `lwe` VGPR is 0); INTERLACED and POW2PAD T#s are
+//!   "not supported" faults.
 //!
 //! The filtering arithmetic is IEEE f32 where the documents say nothing
 //! more (weights and blends); the 1/256 steps are the seed's.
@@ -110,6 +124,7 @@ use gcn_asm::GcnVersion;
 
 use super::lds::{atomic32, atomic64, dispatch_atomic, vm_atomic_code};
 use super::{h, Env, Fault, FaultKind, Handler, Op, Src, Step, Wave, WAVE_SIZE};
+use crate::format::image::srgb_to_linear;
 use crate::format::{apply_dst_sel, from_d16, to_d16, DataFormat, NumFormat};
 use crate::image::Surface;
 use crate::memory::Allocation;
@@ -746,6 +761,8 @@ fn axis(t: f32, n: u32, mode: ClampMode, linear: bool) -> Axis {
 struct SampleCtx<'a> {
     s: &'a Surface,
     reader: Reader<'a>,
+    /// FORCE_DEGAMMA on a float format that is not already SRGB.
+    degamma: bool,
     samp: SamplerResource,
     border: [u32; 4],
     unnorm: bool,
@@ -779,7 +796,12 @@ impl SampleCtx<'_> {
                     z,
                 };
                 let (b, sx, sy) = self.reader.element(env, self.s, &t, lane)?;
-                let v = self.s.codec.decode(&b, sx, sy);
+                let mut v = self.s.codec.decode(&b, sx, sy);
+                if self.degamma {
+                    for c in &mut v[..3] {
+                        *c = (srgb_to_linear(f64::from(f32::from_bits(*c))) as f32).to_bits();
+                    }
+                }
                 apply_dst_sel(v, self.s.dst_sel, self.s.codec.num)
                     .map_err(|e| unsupported(op, e))?
             }
@@ -855,6 +877,23 @@ fn filter_level(
             frac: 0.0,
         }
     };
+    // Seamless cube filtering (DISABLE_CUBE_WRAP = 0) would take texels
+    // of the neighbouring face; the emulator does not, so a footprint
+    // that crosses a face edge is a fault rather than a wrong value.
+    if s.ty == ImageType::Cube && linear && !samp.disable_cube_wrap {
+        let crosses = |t: f32, n: u32| {
+            let u = t - 0.5;
+            u < 0.0 || u.floor() + 1.0 >= n as f32 && u.fract() != 0.0
+        };
+        if crosses(scale(co.c[0], lw) + co.off[0] as f32, lw)
+            || crosses(scale(co.c[1], lh) + co.off[1] as f32, lh)
+        {
+            return Err(unsupported(
+                op,
+                "bilinear filtering across cube faces (DISABLE_CUBE_WRAP = 0) is not supported",
+            ));
+        }
+    }
     // The third axis: 3-D depth (filtered by Z_FILTER) or a slice.
     let az = match s.ty {
         ImageType::Image3d => {
@@ -962,6 +1001,18 @@ fn sample<const F: u16>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step
     use sflag::*;
     let s = surface(w, op, env)?;
     let samp = sampler(w, op)?;
+    if samp.mc_coord_trunc {
+        return Err(unsupported(
+            op,
+            "the sampler's MC_COORD_TRUNC is not supported",
+        ));
+    }
+    if samp.lod_bias_sec != 0.0 {
+        return Err(unsupported(
+            op,
+            "the sampler's LOD_BIAS_SEC is not supported",
+        ));
+    }
     let num = s.codec.num;
     let one = num.one();
     let border = match samp.border_color {
@@ -1009,6 +1060,7 @@ fn sample<const F: u16>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step
     let ctx = SampleCtx {
         s: &s,
         reader: Reader::new(env, &s),
+        degamma: samp.force_degamma && num.is_float_register() && num != NumFormat::Srgb,
         samp,
         border,
         unnorm,

@@ -869,3 +869,92 @@ fn bad_descriptors_and_msaa_fault_clearly() {
         .to_string()
         .contains("IMAGE_2D_MSAA is not supported"));
 }
+
+#[test]
+fn sampler_fields_without_rules_fault_and_degamma_applies() {
+    let m = Memory::default();
+    // 2x1 RGBA8 UNORM: (10, 128, 255, 128) at texel 0.
+    let t = ImageResource::new(ImageType::Image2d, DataFormat::D8_8_8_8, NumFormat::Unorm)
+        .size(2, 1, 1);
+    let img = image(&m, t, &[10, 128, 255, 128, 0, 0, 0, 0]);
+    let run = |s: &SamplerResource, t: &ImageResource| {
+        run_img(
+            GcnVersion::Gcn1_2,
+            "image_sample v[0:3], v[4:5], s[8:15], s[16:19] dmask:0xf",
+            &m,
+            t,
+            s,
+            |w| {
+                set_f(w, 4, 0.25);
+                set_f(w, 5, 0.5);
+            },
+        )
+    };
+    let w = ok(run(
+        &SamplerResource::default().force_degamma(true),
+        &img.resource(),
+    ));
+    // R, G, B (the UNORM value, as f32) through the sRGB curve, A linear.
+    let srgb = |c: f64| {
+        let c = f64::from(c as f32);
+        if c <= 0.04045 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    assert_eq!(f(w.vgpr[0][0]), srgb(10.0 / 255.0) as f32);
+    assert_eq!(f(w.vgpr[1][0]), srgb(128.0 / 255.0) as f32);
+    assert_eq!(f(w.vgpr[2][0]), 1.0);
+    assert_eq!(f(w.vgpr[3][0]), (128.0f64 / 255.0) as f32);
+    let msg = |s: Snippet| s.fault.unwrap().kind.to_string();
+    assert!(msg(run(
+        &SamplerResource::default().mc_coord_trunc(true),
+        &img.resource()
+    ))
+    .contains("MC_COORD_TRUNC"));
+    assert!(msg(run(
+        &SamplerResource::default().lod_bias_sec(0.5),
+        &img.resource()
+    ))
+    .contains("LOD_BIAS_SEC"));
+    assert!(msg(run(
+        &SamplerResource::default(),
+        &img.resource().interlaced(true)
+    ))
+    .contains("INTERLACED"));
+    // A cube face sampled bilinearly at its edge with seamless filtering
+    // asked for.
+    let t = ImageResource::new(ImageType::Cube, DataFormat::D32, NumFormat::Float).size(2, 2, 6);
+    let cube = DeviceImage::new(&m, t).unwrap();
+    let s = run_img(
+        GcnVersion::Gcn1_2,
+        "image_sample v0, v[4:6], s[8:15], s[16:19] dmask:0x1 da",
+        &m,
+        &cube.resource(),
+        &SamplerResource::default().xy_filter(XyFilter::Bilinear),
+        |w| {
+            set_f(w, 4, 0.1);
+            set_f(w, 5, 0.5);
+            set_f(w, 6, 2.0);
+        },
+    );
+    assert!(msg(s).contains("DISABLE_CUBE_WRAP"));
+    // With DISABLE_CUBE_WRAP the face clamps: fine.
+    let s = run_img(
+        GcnVersion::Gcn1_2,
+        "image_sample v0, v[4:6], s[8:15], s[16:19] dmask:0x1 da",
+        &m,
+        &cube.resource(),
+        &SamplerResource::default()
+            .xy_filter(XyFilter::Bilinear)
+            .disable_cube_wrap(true)
+            .clamp(ClampMode::ClampLastTexel),
+        |w| {
+            set_f(w, 4, 0.1);
+            set_f(w, 5, 0.5);
+            set_f(w, 6, 2.0);
+        },
+    );
+    assert!(s.fault.is_none());
+}
