@@ -25,7 +25,7 @@ use std::fmt;
 
 use bytemuck::Pod;
 
-use crate::format::image::{Element, ImageCodec};
+use crate::format::image::{image_error_message, Element, ImageCodec};
 use crate::format::{DstSel, FormatError};
 use crate::kernel::DevicePtr;
 use crate::memory::{AllocError, Buffer, Memory};
@@ -51,7 +51,7 @@ impl fmt::Display for ImageError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ImageError::Descriptor(e) => write!(f, "{e}"),
-            ImageError::Format(e) => write!(f, "{e}"),
+            ImageError::Format(e) => f.write_str(&image_error_message(e)),
             ImageError::Unsupported(m) | ImageError::Data(m) => f.write_str(m),
             ImageError::Alloc(e) => write!(f, "{e}"),
         }

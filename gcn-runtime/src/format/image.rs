@@ -55,6 +55,22 @@ pub fn image_writable(data: DataFormat, num: NumFormat) -> bool {
         )
 }
 
+/// The message of a format error in image terms (the shared
+/// [`FormatError`] speaks of the buffer conversion).
+pub fn image_error_message(e: &FormatError) -> String {
+    match e {
+        FormatError::UnsupportedDataFormat(d) => format!(
+            "data format {} ({d}) is not supported for images by the emulator",
+            d.code()
+        ),
+        FormatError::UnsupportedNumFormat(n) => format!(
+            "number format {} ({n}) is not supported with this image data format",
+            n.code()
+        ),
+        e => e.to_string(),
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
     Plain(Layout),

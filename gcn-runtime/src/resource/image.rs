@@ -38,7 +38,7 @@ use std::fmt;
 
 use super::sampler::{coded_enum, setters};
 use super::{bits, from_ufixed, set_bits, to_ufixed, DescriptorError};
-use crate::format::image::ImageCodec;
+use crate::format::image::{image_error_message, ImageCodec};
 pub use crate::format::{DataFormat, DstSel, NumFormat};
 
 /// The tiling index of linear (untiled) images, the only layout the
@@ -274,7 +274,10 @@ impl ImageResource {
             ));
         }
         if let Err(e) = ImageCodec::new(self.data_format, self.num_format) {
-            return Err(err("NUM_FORMAT", format!("cannot be read: {e}")));
+            return Err(err(
+                "DATA_FORMAT",
+                format!("cannot be read: {}", image_error_message(&e)),
+            ));
         }
         if self.image_type == ImageType::Buffer {
             return Err(err("TYPE", "BUFFER is not an image type".into()));
