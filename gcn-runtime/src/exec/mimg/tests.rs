@@ -1517,3 +1517,86 @@ fn every_sample_and_gather_row_executes() {
     }
     assert!(seen > 200, "{seen}");
 }
+
+#[test]
+fn atomics_on_64_bit_texels_d16_stores_and_1d_images() {
+    // 64-bit add and cmpswap on a 32_32 UINT texel.
+    for v in versions_with("image_atomic_add") {
+        let m = Memory::default();
+        let t = ImageResource::new(ImageType::Image1d, DataFormat::D32_32, NumFormat::Uint)
+            .size(2, 1, 1);
+        let img = DeviceImage::new(&m, t).unwrap();
+        img.write_level::<u64>(0, &[0, 0xffff_ffff]).unwrap();
+        let w = ok(run_img(
+            v,
+            "image_atomic_add v[0:1], v4, s[8:15] dmask:0x3 unorm glc\n\
+             image_atomic_cmpswap v[6:9], v4, s[8:15] dmask:0xf unorm glc",
+            &m,
+            &img.resource(),
+            &SamplerResource::default(),
+            |w| {
+                w.set_exec(1);
+                set_u(w, 0, 1);
+                set_u(w, 1, 0);
+                set_u(w, 4, 1);
+                // cmpswap: new value 7 (v[6:7]), compare 0x1_0000_0000.
+                set_u(w, 6, 7);
+                set_u(w, 7, 0);
+                set_u(w, 8, 0);
+                set_u(w, 9, 1);
+            },
+        ));
+        // add: 0xffff_ffff + 1 carries into the high dword.
+        assert_eq!([w.vgpr[0][0], w.vgpr[1][0]], [0xffff_ffff, 0], "{v}");
+        assert_eq!([w.vgpr[6][0], w.vgpr[7][0]], [0, 1]);
+        assert_eq!(img.read_level::<u64>(0).unwrap(), vec![0, 7]);
+    }
+    // d16 stores: GCN 1.2 one half per VGPR, GCN 1.4 packed.
+    for (v, data, regs) in [
+        (GcnVersion::Gcn1_2, "v[0:1]", [0x3e00u32, 0xc000]),
+        (GcnVersion::Gcn1_4, "v0", [0xc000_3e00, 0]),
+    ] {
+        let m = Memory::default();
+        let t = ImageResource::new(ImageType::Image1d, DataFormat::D32_32, NumFormat::Float)
+            .size(1, 1, 1);
+        let img = DeviceImage::new(&m, t).unwrap();
+        ok(run_img(
+            v,
+            &format!("image_store {data}, v4, s[8:15] dmask:0x3 unorm d16"),
+            &m,
+            &img.resource(),
+            &SamplerResource::default(),
+            |w| {
+                set_u(w, 0, regs[0]);
+                set_u(w, 1, regs[1]);
+                set_u(w, 4, 0);
+            },
+        ));
+        assert_eq!(img.read_level::<f32>(0).unwrap(), vec![1.5, -2.0], "{v}");
+    }
+    // A 1-D array: X and the slice.
+    for v in versions_with("image_load") {
+        let m = Memory::default();
+        let t = ImageResource::new(ImageType::Image1dArray, DataFormat::D8, NumFormat::Uint)
+            .size(3, 1, 2);
+        let img = image(&m, t, &[1, 2, 3, 4, 5, 6]);
+        let w = ok(run_img(
+            v,
+            "image_load v0, v[4:5], s[8:15] dmask:0x1 unorm da\n\
+             image_get_resinfo v[1:4], v6, s[8:15] dmask:0xf unorm da",
+            &m,
+            &img.resource(),
+            &SamplerResource::default(),
+            |w| {
+                set_u(w, 4, 2);
+                set_u(w, 5, 1);
+                set_u(w, 6, 0);
+            },
+        ));
+        assert_eq!(w.vgpr[0][0], 6, "{v}");
+        assert_eq!(
+            [w.vgpr[1][0], w.vgpr[2][0], w.vgpr[3][0], w.vgpr[4][0]],
+            [3, 2, 0, 1]
+        );
+    }
+}
