@@ -35,8 +35,11 @@
 //!   (`format::to_d16`), a store widens 16 bits (`format::from_d16`); on
 //!   GCN 1.2 each component has its own VGPR (low half), on GCN 1.4 two
 //!   components share one (low half first).
-//! - `tfe`/`lwe`: one more VGPR after the data receives 0 (no fault: every
-//!   texel the emulator has is resident).
+//! - `tfe`: one more VGPR after the data receives 0 (no fault: every texel
+//!   the emulator has is resident); `lwe` alone adds no register (as the
+//!   assembler counts) and never warns. `glc` on loads, and `slc`, are
+//!   cache hints with nothing to do here; `da` is accepted as written: the
+//!   T#'s type decides the address layout.
 //! - Atomics work on the 32-bit single-component formats (DATA_FORMAT 32)
 //!   as 32-bit operations and on 32_32 as 64-bit ones; VDATA holds the
 //!   source (and, for `cmpswap`, the compare value after it); with `glc`
@@ -112,7 +115,7 @@
 //!   trade blend precision for speed, and MIP_POINT_PRECLAMP,
 //!   DISABLE_LSB_CEIL and FILTER_PREC_FIX tune rounding: the emulator
 //!   computes at full precision whatever they say. The T#'s MIN_LOD_WARN
-//!   never triggers (the `lwe` VGPR is 0); INTERLACED and POW2PAD T#s are
+//!   never triggers (`lwe` returns nothing); INTERLACED and POW2PAD T#s are
 //!   "not supported" faults.
 //!
 //! The filtering arithmetic is IEEE f32 where the documents say nothing
@@ -211,7 +214,7 @@ fn data_regs(op: &Op, env: &Env<'_>, n: usize) -> usize {
 }
 
 /// Writes `values[lane][c]` of the DMASK-enabled components (`comps`
-/// of them, already selected) to VDATA, with d16 and tfe/lwe.
+/// of them, already selected) to VDATA, with d16 and tfe.
 fn write_result(
     w: &mut Wave,
     op: &Op,
@@ -224,7 +227,9 @@ fn write_result(
     let d16 = f.contains(MemFlags::D16);
     let packed = d16 && env.version.is_gcn14();
     let regs = data_regs(op, env, comps);
-    let status = f.contains(MemFlags::TFE) || f.contains(MemFlags::LWE);
+    // The status dword exists with `tfe` (the assembler and decoder count
+    // no register for `lwe` alone).
+    let status = f.contains(MemFlags::TFE);
     let dst = usize::from(op.reg(0));
     check_vgprs(w, dst, regs + usize::from(status))?;
     let exec = w.exec();
@@ -338,7 +343,10 @@ impl<'a> Reader<'a> {
         let n = s.element.bytes() as usize;
         let mut b = [0u8; 16];
         match self.fast {
-            Some((a, off)) => {
+            Some((a, off))
+                if addr >= s.base
+                    && (off + (addr - s.base)).saturating_add(n as u64) <= a.size() =>
+            {
                 let at = off + (addr - s.base);
                 let start = at & !3;
                 let mut tmp = [0u8; 20];
@@ -350,7 +358,7 @@ impl<'a> Reader<'a> {
                 let skip = (at - start) as usize;
                 b[..n].copy_from_slice(&tmp[skip..skip + n]);
             }
-            None => env
+            _ => env
                 .mem
                 .read(addr, &mut b[..n])
                 .map_err(|m| Fault::memory(m, lane))?,
@@ -730,7 +738,10 @@ struct Axis {
 
 #[inline]
 fn axis(t: f32, n: u32, mode: ClampMode, linear: bool) -> Axis {
-    let t = pre_clamp(t, n, mode);
+    // Far-away coordinates (and infinities) are clamped to +-2^40 texels,
+    // which keeps the index arithmetic in range.
+    let far = (1u64 << 40) as f32;
+    let t = pre_clamp(t, n, mode).clamp(-far, far);
     if linear {
         let u = t - 0.5;
         let f = u.floor();
@@ -831,6 +842,22 @@ fn compare(func: DepthCompare, r: f32, t: f32) -> bool {
     }
 }
 
+/// The slice of an array or cube image at slice/face coordinate `c`
+/// (rounded to nearest even; cubes: face `round(c) mod 8` clamped to 0-5
+/// of cube `floor(c / 8)`), relative to BASE_ARRAY and clamped to
+/// LAST_ARRAY and the image's slices.
+fn slice_index(s: &Surface, c: f32, slices: u32) -> u32 {
+    let last = s.slices.1.min(slices.saturating_sub(1));
+    let rel = if s.ty == ImageType::Cube {
+        let cube = (c / 8.0).floor().clamp(0.0, 8192.0) as u32;
+        let face = ((c.round_ties_even().max(0.0) as u32) % 8).min(5);
+        6 * cube + face
+    } else {
+        c.round_ties_even().clamp(0.0, 8192.0) as u32
+    };
+    (s.slices.0 + rel).min(last)
+}
+
 /// Coordinates of one lane, in the body order, plus offsets.
 #[derive(Clone, Copy, Default)]
 struct Coords {
@@ -900,30 +927,14 @@ fn filter_level(
             let zl = samp.z_filter == MipFilter::Linear && ctx.blend;
             axis(scale(co.c[2], ld) + co.off[2] as f32, ld, samp.clamp_z, zl)
         }
-        ImageType::Image1dArray | ImageType::Image2dArray => {
-            let last = s
-                .slices
-                .1
-                .saturating_sub(s.slices.0)
-                .min(ld.saturating_sub(1));
+        ImageType::Image1dArray | ImageType::Image2dArray | ImageType::Cube => {
             let v = co.c[if s.ty == ImageType::Image1dArray {
                 1
             } else {
                 2
             }];
-            let sl = (v.round_ties_even().max(0.0) as u32).min(last) + s.slices.0;
             Axis {
-                i: [Some(sl), None],
-                frac: 0.0,
-            }
-        }
-        ImageType::Cube => {
-            let f = co.c[2];
-            let cube = (f / 8.0).floor().max(0.0) as u32;
-            let face = (f.round_ties_even().max(0.0) as u32 % 8).min(5);
-            let sl = (6 * cube + face + s.slices.0).min(ld.saturating_sub(1));
-            Axis {
-                i: [Some(sl), None],
+                i: [Some(slice_index(s, v, ld)), None],
                 frac: 0.0,
             }
         }
@@ -1122,7 +1133,7 @@ fn sample<const F: u16>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step
             continue;
         }
         let reference = if F & C != 0 { fv(i_ref, lane) } else { 0.0 };
-        let (base, last) = s.levels;
+        let (base, last) = (s.levels.0.min(s.levels.1), s.levels.1);
         let level_of = |l: f32| -> u32 { ((base as f32 + l.max(0.0)) as u32).min(last) };
         // Gather4: the footprint at one level, one component.
         if F & GATHER != 0 {
@@ -1204,14 +1215,8 @@ fn gather(
         true,
     );
     let z = match s.ty {
-        ImageType::Image2dArray => {
-            let last = s.slices.1.saturating_sub(s.slices.0);
-            Some((co.c[2].round_ties_even().max(0.0) as u32).min(last) + s.slices.0)
-        }
-        ImageType::Cube => {
-            let f = co.c[2];
-            let cube = (f / 8.0).floor().max(0.0) as u32;
-            Some(6 * cube + (f.round_ties_even().max(0.0) as u32 % 8).min(5) + s.slices.0)
+        ImageType::Image2dArray | ImageType::Cube => {
+            Some(slice_index(s, co.c[2], s.level_size(level)[2]))
         }
         _ => Some(0),
     };

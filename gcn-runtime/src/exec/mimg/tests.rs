@@ -1600,3 +1600,60 @@ fn atomics_on_64_bit_texels_d16_stores_and_1d_images() {
         );
     }
 }
+
+mod no_panic {
+    use super::*;
+    use proptest::prelude::*;
+
+    const SOURCES: &[&str] = &[
+        "image_load v[0:3], v[4:7], s[8:15] dmask:0xf unorm da",
+        "image_load_mip_pck_sgn v[0:3], v[4:7], s[8:15] dmask:0xf unorm",
+        "image_store_mip v[0:3], v[4:7], s[8:15] dmask:0xf unorm",
+        "image_get_resinfo v[0:3], v4, s[8:15] dmask:0xf",
+        "image_atomic_cmpswap v[0:1], v[4:7], s[8:15] dmask:0x3 glc",
+        "image_sample_c_d_cl_o v[0:3], v[4:13], s[8:15], s[16:19] dmask:0xf",
+        "image_sample_b v[0:4], v[4:7], s[8:15], s[16:19] dmask:0xf tfe",
+        "image_gather4_c_b_cl_o v[0:3], v[4:9], s[8:15], s[16:19] dmask:0x8 lwe",
+        "image_get_lod v[0:1], v[4:6], s[8:15], s[16:19] dmask:0x3",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+        /// A real image's T# with random fields, a random S# and random
+        /// addresses (NaN, infinities, huge values included): every outcome
+        /// is a result or a fault, never a panic.
+        #[test]
+        fn random_descriptors_and_addresses(
+            t_noise in proptest::array::uniform8(any::<u32>()),
+            t_mask in proptest::array::uniform8(any::<u32>()),
+            s_words in proptest::array::uniform4(any::<u32>()),
+            addr in proptest::collection::vec(any::<u32>(), 10),
+            which in 0..SOURCES.len(),
+            version in 0..4usize,
+        ) {
+            let m = Memory::default();
+            let t = ImageResource::new(ImageType::Image2dArray, DataFormat::D32, NumFormat::Float)
+                .size(4, 4, 3)
+                .levels(0, 2);
+            let img = DeviceImage::new(&m, t).unwrap();
+            let mut tw = img.resource().to_words().unwrap();
+            for i in 0..8 {
+                // Keep BASE (words 0 and the low byte of 1) most of the time
+                // so that accesses reach the image.
+                let keep = if i == 0 { u32::MAX } else if i == 1 { 0xff } else { 0 };
+                tw[i] ^= t_noise[i] & t_mask[i] & !keep;
+            }
+            let v = [GcnVersion::Gcn1_0, GcnVersion::Gcn1_1, GcnVersion::Gcn1_2, GcnVersion::Gcn1_4][version];
+            let src = SOURCES[which];
+            let _ = run_with(v, src, &m, |w| {
+                w.sgpr[8..16].copy_from_slice(&tw);
+                w.sgpr[16..20].copy_from_slice(&s_words);
+                for (k, a) in addr.iter().enumerate() {
+                    for lane in 0..WAVE_SIZE {
+                        w.vgpr[4 + k][lane] = a.rotate_left(lane as u32);
+                    }
+                }
+            });
+        }
+    }
+}
