@@ -7,10 +7,10 @@
 //!
 //! `cargo run --release --example blur [-- DIR]`
 
+use gcn_runtime::descriptor::{ClampMode, ImageResource, ImageType, SamplerResource, XyFilter};
 use gcn_runtime::format::{DataFormat, NumFormat};
 use gcn_runtime::image::DeviceImage;
 use gcn_runtime::kernel::{Dispatch, Image, Sampler};
-use gcn_runtime::resource::{ClampMode, ImageResource, ImageType, SamplerResource, XyFilter};
 use gcn_runtime::{LaunchOptions, Memory, Program};
 
 gcn_runtime::gcn_kernel! {

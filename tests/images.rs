@@ -3,11 +3,11 @@
 //! samples a device image bilinearly, on every GCN version. The expected
 //! values are computed by hand from the bilinear rule.
 
+use gcn_runtime::descriptor::{ClampMode, ImageResource, ImageType, SamplerResource, XyFilter};
 use gcn_runtime::format::{DataFormat, NumFormat};
 use gcn_runtime::image::DeviceImage;
 use gcn_runtime::kernel::{Dispatch, Kernel};
 use gcn_runtime::kernel::{Image, Sampler};
-use gcn_runtime::resource::{ClampMode, ImageResource, ImageType, SamplerResource, XyFilter};
 use gcn_runtime::{LaunchOptions, Memory, Program};
 
 macro_rules! sample_kernel {

@@ -6,11 +6,11 @@
 //! `cargo bench -p gcn-runtime --bench image`
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use gcn_runtime::descriptor::{ClampMode, ImageResource, ImageType, SamplerResource, XyFilter};
 use gcn_runtime::format::{DataFormat, NumFormat};
 use gcn_runtime::gcn_asm::{assemble, AssembleOptions};
 use gcn_runtime::image::DeviceImage;
 use gcn_runtime::kernel::{ArgField, Dispatch, Image, Sampler};
-use gcn_runtime::resource::{ClampMode, ImageResource, ImageType, SamplerResource, XyFilter};
 use gcn_runtime::{LaunchOptions, Memory, Program};
 
 const SIDE: u32 = 256;

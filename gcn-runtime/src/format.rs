@@ -244,10 +244,18 @@ impl DataFormat {
     /// The format of a field value; `None` for the codes the seeds do not
     /// list (23–31, 42–46, above 63).
     pub fn from_code(code: u8) -> Option<DataFormat> {
-        DATA_FORMATS
-            .iter()
-            .find(|(f, _)| f.code() == code)
-            .map(|&(f, _)| f)
+        // A table by code: the emulator decodes a V# per buffer
+        // instruction.
+        const BY_CODE: [Option<DataFormat>; 64] = {
+            let mut t = [None; 64];
+            let mut i = 0;
+            while i < DATA_FORMATS.len() {
+                t[DATA_FORMATS[i].0 as usize] = Some(DATA_FORMATS[i].0);
+                i += 1;
+            }
+            t
+        };
+        BY_CODE.get(usize::from(code)).copied().flatten()
     }
 
     /// The name as written in `format:[…]` (lower case, without the
@@ -696,12 +704,72 @@ pub fn decode_component(num: NumFormat, bits: u8, raw: u32) -> u32 {
         NumFormat::Sint => sign_extended() as u32,
         NumFormat::Float => match bits {
             32 => raw,
-            16 => half::f16::from_bits(raw as u16).to_f32().to_bits(),
+            16 => half_to_f32_bits(raw),
             11 => small_float_to_f32(raw, 6).to_bits(),
             10 => small_float_to_f32(raw, 5).to_bits(),
             _ => 0,
         },
         _ => 0,
+    }
+}
+
+/// [`decode_component`] for 64 lanes at once: the number format is
+/// matched once and each arm is a plain loop the compiler vectorises (the
+/// emulator's lane-major format loads).
+#[inline]
+pub fn decode_lanes(num: NumFormat, bits: u8, raw: &[u32; 64], out: &mut [u32; 64]) {
+    let m = mask(bits);
+    let umax = f64::from(m);
+    let s = 32 - u32::from(bits);
+    let sext = |r: u32| ((r << s) as i32) >> s;
+    match num {
+        NumFormat::Unorm => {
+            for (o, &r) in out.iter_mut().zip(raw) {
+                *o = ((f64::from(r & m) / umax) as f32).to_bits();
+            }
+        }
+        NumFormat::Snorm => {
+            let smax = f64::from(mask(bits - 1));
+            for (o, &r) in out.iter_mut().zip(raw) {
+                *o = ((f64::from(sext(r)) / smax).max(-1.0) as f32).to_bits();
+            }
+        }
+        NumFormat::SnormOgl => {
+            for (o, &r) in out.iter_mut().zip(raw) {
+                *o = (((2.0 * f64::from(sext(r)) + 1.0) / umax) as f32).to_bits();
+            }
+        }
+        NumFormat::Uscaled => {
+            for (o, &r) in out.iter_mut().zip(raw) {
+                *o = ((r & m) as f32).to_bits();
+            }
+        }
+        NumFormat::Sscaled => {
+            for (o, &r) in out.iter_mut().zip(raw) {
+                *o = (sext(r) as f32).to_bits();
+            }
+        }
+        NumFormat::Uint => {
+            for (o, &r) in out.iter_mut().zip(raw) {
+                *o = r & m;
+            }
+        }
+        NumFormat::Float if bits == 16 => {
+            for (o, &r) in out.iter_mut().zip(raw) {
+                *o = half_to_f32_bits(r & m);
+            }
+        }
+        NumFormat::Float if bits == 32 => *out = *raw,
+        NumFormat::Sint => {
+            for (o, &r) in out.iter_mut().zip(raw) {
+                *o = sext(r) as u32;
+            }
+        }
+        _ => {
+            for (o, &r) in out.iter_mut().zip(raw) {
+                *o = decode_component(num, bits, r);
+            }
+        }
     }
 }
 
@@ -744,6 +812,49 @@ pub fn encode_component(num: NumFormat, bits: u8, value: u32) -> u32 {
             _ => 0,
         },
         _ => 0,
+    }
+}
+
+/// An IEEE half (the low 16 bits of `h`) as f32 bits: exact, denormals
+/// kept, a NaN made quiet with its payload (as `v_cvt_f32_f16` and the
+/// `half` crate do). Plain integer operations, so a lane loop of it
+/// vectorises.
+#[inline]
+pub fn half_to_f32_bits(h: u32) -> u32 {
+    let sign = (h & 0x8000) << 16;
+    let exp = (h >> 10) & 0x1f;
+    let man = h & 0x3ff;
+    match exp {
+        0x1f if man == 0 => sign | 0x7f80_0000,
+        0x1f => sign | 0x7fc0_0000 | man << 13,
+        // Denormal or zero: man * 2^-24, exact in f32.
+        0 => sign | (man as f32 * f32::from_bits(0x3380_0000)).to_bits(),
+        _ => sign | (exp + 112) << 23 | man << 13,
+    }
+}
+
+/// [`encode_component`] for 64 lanes at once (the number format matched
+/// once per call; each arm is `encode_component` specialised by the
+/// compiler).
+#[inline]
+pub fn encode_lanes(num: NumFormat, bits: u8, values: &[u32; 64], out: &mut [u32; 64]) {
+    macro_rules! arm {
+        ($n:expr) => {
+            for (o, &v) in out.iter_mut().zip(values) {
+                *o = encode_component($n, bits, v);
+            }
+        };
+    }
+    match num {
+        NumFormat::Unorm => arm!(NumFormat::Unorm),
+        NumFormat::Snorm => arm!(NumFormat::Snorm),
+        NumFormat::Uscaled => arm!(NumFormat::Uscaled),
+        NumFormat::Sscaled => arm!(NumFormat::Sscaled),
+        NumFormat::Uint => arm!(NumFormat::Uint),
+        NumFormat::Sint => arm!(NumFormat::Sint),
+        NumFormat::SnormOgl => arm!(NumFormat::SnormOgl),
+        NumFormat::Float => arm!(NumFormat::Float),
+        other => arm!(other),
     }
 }
 

@@ -25,12 +25,12 @@ use std::fmt;
 
 use bytemuck::Pod;
 
+use crate::descriptor::image::LINEAR_TILING;
+use crate::descriptor::{DescriptorError, ImageResource, ImageType};
 use crate::format::image::{image_error_message, Element, ImageCodec};
 use crate::format::{DstSel, FormatError};
 use crate::kernel::DevicePtr;
 use crate::memory::{AllocError, Buffer, Memory};
-use crate::resource::image::LINEAR_TILING;
-use crate::resource::{DescriptorError, ImageResource, ImageType};
 
 /// Why an image could not be created or accessed.
 #[derive(Debug, Clone, PartialEq)]
@@ -221,7 +221,7 @@ impl Surface {
 ///
 /// ```
 /// use gcn_runtime::{Memory, image::DeviceImage};
-/// use gcn_runtime::resource::{ImageResource, ImageType};
+/// use gcn_runtime::descriptor::{ImageResource, ImageType};
 /// use gcn_runtime::format::{DataFormat, NumFormat};
 /// let memory = Memory::default();
 /// let t = ImageResource::new(ImageType::Image2d, DataFormat::D8_8_8_8, NumFormat::Unorm)

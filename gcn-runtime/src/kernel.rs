@@ -200,8 +200,8 @@ impl Sampler {
     /// The argument of a sampler resource, or the error naming the field
     /// that does not fit.
     pub fn new(
-        s: &crate::resource::SamplerResource,
-    ) -> Result<Sampler, crate::resource::DescriptorError> {
+        s: &crate::descriptor::SamplerResource,
+    ) -> Result<Sampler, crate::descriptor::DescriptorError> {
         Ok(Sampler(s.to_words()?))
     }
 }
@@ -211,8 +211,8 @@ impl Image {
     /// slices) and the OpenCL channel type and order of its format where
     /// OpenCL has them (0 otherwise).
     pub fn new(
-        t: &crate::resource::ImageResource,
-    ) -> Result<Image, crate::resource::DescriptorError> {
+        t: &crate::descriptor::ImageResource,
+    ) -> Result<Image, crate::descriptor::DescriptorError> {
         let (channel_data_type, channel_order) = cl_format(t.data_format, t.num_format);
         Ok(Image {
             slot: 0,

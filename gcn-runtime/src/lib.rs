@@ -1,7 +1,8 @@
 //! Runtime support for GCN kernels: kernel handles and the Gallium kernel
 //! input buffer ([`kernel`]), device memory ([`memory`]), loaded programs
 //! ([`program`]), dispatch ([`launch`]) and the CPU emulator that runs them
-//! ([`exec`]).
+//! ([`exec`]); buffer resources (V#s, [`descriptor`]) and the data/number
+//! formats they convert with ([`format`](mod@format)).
 //!
 //! ```
 //! use gcn_runtime::{memory::Memory, program::Program, launch::LaunchOptions};
@@ -52,6 +53,7 @@
 pub use gcn_asm;
 pub use gcn_macros::gcn_kernel;
 
+pub mod descriptor;
 pub mod exec;
 pub mod format;
 pub mod image;
@@ -59,7 +61,6 @@ pub mod kernel;
 pub mod launch;
 pub mod memory;
 pub mod program;
-pub mod resource;
 
 pub use kernel::{ArgValue, DevicePtr, Dispatch, KernelArgs, LocalMemory};
 pub use launch::{ExecError, LaunchError, LaunchOptions, LaunchStats};

@@ -735,6 +735,77 @@ fn a_device_option_wins_over_the_source() {
     );
 }
 
+/// `vsharp:` arguments: a V# over a new buffer, with the typed fields; the
+/// kernel converts [8_8_8_8, UNORM] records to [32_32_32_32, FLOAT] ones
+/// (expected: `c / 255`, the seed's UNORM rule) through the V#s it is
+/// given.
+#[test]
+fn vsharp_arguments() {
+    let dir = workdir("vsharp_arguments");
+    let source = r#"
+.gallium
+.gpu tonga
+.kernel convert
+    .args
+        .arg src, scalar, 16
+        .arg dst, scalar, 16
+        .arg griddim
+        .arg gridoffset
+    .config
+        .dims x
+.text
+convert:
+    s_load_dwordx4   s[8:11], s[0:1], 0x24
+    s_load_dwordx4   s[12:15], s[0:1], 0x34
+    s_waitcnt        lgkmcnt(0)
+    buffer_load_format_xyzw v[4:7], v0, s[8:11], 0 idxen
+    s_waitcnt        vmcnt(0)
+    buffer_store_format_xyzw v[4:7], v0, s[12:15], 0 idxen
+    s_endpgm
+"#;
+    std::fs::write(dir.join("k.s"), source).unwrap();
+    std::fs::write(dir.join("in.bin"), [0u8, 255, 51, 1, 2, 3, 4, 5]).unwrap();
+    let out = gcnrun(
+        &dir,
+        &[
+            "k.s",
+            "convert",
+            "vsharp:@in.bin,stride=4,format=8_8_8_8:unorm,dst_sel=abgr",
+            "vsharp:zero:48,stride=16,format=BUF_DATA_FORMAT_32_32_32_32:float",
+            "--global",
+            "3",
+            "--out",
+            "1=out.bin",
+        ],
+    );
+    expect(&out, 0, &[]);
+    let got: Vec<f32> = words(&std::fs::read(dir.join("out.bin")).unwrap())
+        .into_iter()
+        .map(f32::from_bits)
+        .collect();
+    // Two records (8 bytes / stride 4), reversed by DST_SEL; the third
+    // lane is out of range and reads zeros.
+    let u = |c: u8| f32::from(c) / 255.0;
+    let mut want = vec![u(1), u(51), u(255), u(0), u(5), u(4), u(3), u(2)];
+    want.extend([0.0; 4]);
+    assert_eq!(got, want);
+
+    for (arg, message) in [
+        ("vsharp:zero:16,stride=16384", "STRIDE"),
+        ("vsharp:zero:16,format=8_8_8:unorm", "unknown data format"),
+        ("vsharp:zero:16,dst_sel=rgb", "four of"),
+        ("vsharp:zero:16,swizzle=3:8", "element size"),
+        ("vsharp:x.bin", "needs the buffer first"),
+        ("vsharp:zero:16,bogus=1", "unknown `vsharp:` key"),
+    ] {
+        let out = gcnrun(
+            &dir,
+            &["k.s", "convert", arg, "vsharp:zero:16", "--global", "1"],
+        );
+        expect(&out, 2, &[message]);
+    }
+}
+
 /// Image and sampler arguments in their readable form, and `--out` of an
 /// image: a kernel copies texel `gid` of a 4x1 image (image_load) to
 /// image_store's texel `3 - gid` of a second one, and samples the first

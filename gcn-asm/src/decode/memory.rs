@@ -20,7 +20,7 @@ use std::fmt;
 
 use super::operand::{is_inline, source, write_const, write_reg, Accept, Align, VGPR};
 use super::{Ctx, DecodeError, Form, Instruction, MemFlags, Operand};
-use crate::encode::buffer::{is_32bit_data_format, DATA_FORMATS, NFMT_FLOAT, NUMBER_FORMATS};
+use crate::encode::buffer::{DATA_FORMATS, NUMBER_FORMATS};
 use crate::isa::{flags, Encoding, Field, FloatKind, InstrRow};
 
 /// The opcode field of a memory family's first word, and the opcode space
@@ -196,21 +196,7 @@ fn decode_buffer(
     if typed {
         mem.dfmt = (w0 >> 19 & 0xf) as u8;
         mem.nfmt = (w0 >> 23 & 7) as u8;
-        let (_, readable, writable) = NUMBER_FORMATS[usize::from(mem.nfmt)];
-        let allowed = if row.has(flags::STORE) {
-            writable
-        } else {
-            readable
-        };
-        // FLOAT needs a 32-bit data format unless the data format is
-        // left out (clrxasm's default, 8).
-        if !allowed
-            || (u32::from(mem.nfmt) == NFMT_FLOAT
-                && mem.dfmt != 1
-                && !is_32bit_data_format(u32::from(mem.dfmt)))
-        {
-            return Err(DecodeError::Invalid);
-        }
+        // Every pair assembles (clrxasm, llvm-mc), so every pair prints.
     }
     // The encoder's rules.
     if (mem.flags.contains(MemFlags::TFE) && mem.flags.contains(MemFlags::LDS))
@@ -636,7 +622,7 @@ fn write_format(f: &mut fmt::Formatter<'_>, dfmt: u8, nfmt: u8) -> fmt::Result {
     if dfmt == 1 && nfmt == 0 {
         return Ok(());
     }
-    let number = NUMBER_FORMATS[usize::from(nfmt & 7)].0;
+    let number = NUMBER_FORMATS[usize::from(nfmt & 7)];
     if dfmt == 1 {
         return write!(f, " format:[{number}]");
     }

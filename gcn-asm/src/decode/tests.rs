@@ -335,11 +335,14 @@ fn memory_families() {
     // A GDS-only instruction without `gds`.
     let w = words_of(Gcn1_0, "ds_gws_init v1 gds");
     invalid(Gcn1_0, &[w[0] & !(1 << 17), w[1]]);
-    // A typed store cannot use a read-only number format (USCALED = 2).
+    // Every typed format decodes (clrxasm and llvm-mc accept every pair):
+    // a USCALED store, FLOAT with 16_16.
     let w = words_of(Gcn1_0, "tbuffer_store_format_x v1, s[4:7], 0");
-    invalid(Gcn1_0, &[w[0] | 2 << 23, w[1]]);
-    // FLOAT with a data format that is not 32-bit (16_16 = 5).
-    invalid(Gcn1_0, &[w[0] & !(0xf << 19) | 5 << 19 | 7 << 23, w[1]]);
+    let shown = |words: &[u32]| decode(words, 0, Gcn1_0).unwrap().to_string();
+    assert!(shown(&[w[0] | 2 << 23, w[1]]).contains("format:[uscaled]"));
+    assert!(
+        shown(&[w[0] & !(0xf << 19) | 5 << 19 | 7 << 23, w[1]]).contains("format:[16_16,float]")
+    );
     // ADDR64 with OFFEN; LDS with TFE.
     let w = words_of(Gcn1_0, "buffer_load_dword v1, v[2:3], s[4:7], 0 addr64");
     invalid(Gcn1_0, &[w[0] | 1 << 12, w[1]]);

@@ -6,8 +6,16 @@
 //! or with both IDXEN and OFFEN, 1 with one of them, and may be omitted (or
 //! written `off`, encoded as VADDR 0, as clrxasm and llvm-mc take it) only
 //! without all three; ADDR64 exists only on GCN 1.0/1.1 and excludes
-//! IDXEN/OFFEN; TFE needs one more VDATA register and excludes LDS; typed
-//! formats must suit the direction of the access.
+//! IDXEN/OFFEN; TFE needs one more VDATA register and excludes LDS. Typed
+//! formats: every data format (1–14, `@N` for any code) with every number
+//! format, for loads and stores, as clrxasm and llvm-mc accept them. This
+//! deviates from the CLRX doc's sentences ("FLOAT is applicable to 32,
+//! 32_32, 32_32_32 or 32_32_32_32", USCALED/SSCALED/SNORM_OGL not
+//! writable): the tools do not enforce them and the hardware defines more
+//! (16-bit FLOAT = half floats, 10_11_11/11_11_10 FLOAT = unsigned small
+//! floats, the scaled formats on store). Pairs the hardware gives no
+//! meaning (FLOAT on 8-bit components) assemble too and stop the emulator
+//! with a clear error when executed.
 
 use super::context::{OperandContext, OperandError};
 use super::memory::{
@@ -44,21 +52,17 @@ pub(crate) const DATA_FORMATS: [Option<&str>; 16] = [
     None,
 ];
 
-/// Number formats by code: (name, readable, writable). The decoder prints
-/// formats from this table and refuses what the encoder would refuse.
-pub(crate) const NUMBER_FORMATS: [(&str, bool, bool); 8] = [
-    ("unorm", true, true),
-    ("snorm", true, true),
-    ("uscaled", true, false),
-    ("sscaled", true, false),
-    ("uint", true, true),
-    ("sint", true, true),
-    ("snorm_ogl", true, false),
-    ("float", true, true),
+/// Number formats by code. The decoder prints formats from this table.
+pub(crate) const NUMBER_FORMATS: [&str; 8] = [
+    "unorm",
+    "snorm",
+    "uscaled",
+    "sscaled",
+    "uint",
+    "sint",
+    "snorm_ogl",
+    "float",
 ];
-
-/// Code of the FLOAT number format.
-pub(crate) const NFMT_FLOAT: u32 = 7;
 
 /// The scalar offset operand: an SGPR, M0 or an inline constant.
 const SOFFSET: Accept = Accept {
@@ -234,11 +238,7 @@ pub(crate) fn encode(
         };
         expect_count(data, count + u16::from(tfe), "the data", why)?;
     }
-    let (dfmt, nfmt) = if typed {
-        check_format(st_row_is_store(row), format)?
-    } else {
-        (0, 0)
-    };
+    let (dfmt, nfmt) = if typed { check_format(format) } else { (0, 0) };
 
     let op = u32::from(st.opcode);
     let mut word0 = (u32::from(offen) << 12) | (u32::from(idxen) << 13) | (u32::from(glc) << 14);
@@ -276,16 +276,6 @@ pub(crate) fn encode(
     });
     emit(out, &words, &[fixup]);
     Ok(())
-}
-
-/// True for the 32-bit data formats (32, 32_32, 32_32_32, 32_32_32_32),
-/// the only ones a FLOAT number format may be written with.
-pub(crate) fn is_32bit_data_format(dfmt: u32) -> bool {
-    matches!(dfmt, 4 | 11 | 13 | 14)
-}
-
-fn st_row_is_store(row: &crate::isa::InstrRow) -> bool {
-    row.has(flags::STORE)
 }
 
 /// Reads a scalar resource descriptor (4 or 8 aligned SGPRs) and returns
@@ -442,54 +432,17 @@ fn format_name(word: &str) -> Option<FormatName> {
     }
     if data.is_none() {
         let name = number.unwrap_or(lower);
-        if let Some(code) = NUMBER_FORMATS.iter().position(|f| f.0 == name) {
+        if let Some(code) = NUMBER_FORMATS.iter().position(|&f| f == name) {
             return Some(FormatName::Number(code as u32));
         }
     }
     None
 }
 
-/// Applies the defaults (data format 8, number format UNORM, as clrxasm)
-/// and the seed's rules: a number format must suit the direction of the
-/// access, and FLOAT needs a 32-bit data format.
-fn check_format(store: bool, format: Format) -> Result<(u32, u32), OperandError> {
+/// Applies the defaults (data format 8, number format UNORM, as clrxasm).
+/// Every pair is accepted for loads and stores (see the module doc).
+fn check_format(format: Format) -> (u32, u32) {
     let dfmt = format.dfmt.map_or(1, |f| f.0);
     let nfmt = format.nfmt.map_or(0, |f| f.0);
-    if let Some((code, at)) = format.nfmt {
-        let (name, read, write) = NUMBER_FORMATS[code as usize];
-        if store && !write {
-            return Err(OperandError::new(
-                at,
-                format!(
-                    "number format {} can only be read: a typed store cannot use it",
-                    name.to_ascii_uppercase()
-                ),
-            ));
-        }
-        if !store && !read {
-            return Err(OperandError::new(
-                at,
-                format!(
-                    "number format {} can only be written: a typed load cannot use it",
-                    name.to_ascii_uppercase()
-                ),
-            ));
-        }
-        // clrxasm's default data format (8) is kept for `format:[float]`
-        // alone; a data format written out must be a 32-bit one.
-        if code == NFMT_FLOAT {
-            if let Some((d, dat)) = format.dfmt {
-                if !is_32bit_data_format(d) {
-                    return Err(OperandError::new(
-                        dat,
-                        format!(
-                            "number format FLOAT needs a 32-bit data format (32, 32_32, 32_32_32 or 32_32_32_32), not {}",
-                            DATA_FORMATS[d as usize].unwrap_or("an invalid one")
-                        ),
-                    ));
-                }
-            }
-        }
-    }
-    Ok((dfmt, nfmt))
+    (dfmt, nfmt)
 }

@@ -16,11 +16,14 @@
 //! | `@FILE` | `global`, `constant` | a buffer holding FILE's bytes |
 //! | `zero:N` | `global`, `constant` | a buffer of N zero bytes |
 //! | `local:N` | `local` | N bytes of local memory (the kernel gets their offset) |
-//! | `image:KEY=V,…[,data=FILE]` | `image*` | a device image (`type=2d,format=8_8_8_8,num=unorm,size=WxH[xD],levels=N`, any T# field by name; see `gcn_runtime::resource::spec`), its levels' bytes from FILE in the linear layout (else zeros); the kernel gets its T# |
+//! | `image:KEY=V,…[,data=FILE]` | `image*` | a device image (`type=2d,format=8_8_8_8,num=unorm,size=WxH[xD],levels=N`, any T# field by name; see `gcn_runtime::descriptor::spec`), its levels' bytes from FILE in the linear layout (else zeros); the kernel gets its T# |
 //! | `sampler:KEY=V,…` | `sampler` | an S#, fields by name (`clamp=mirror,xy_filter=bilinear,…`) |
 //!
-//! `--out N=FILE` writes a buffer's bytes, or an image's (every level, in
-//! the linear layout).
+//! | `vsharp:BUF[,KEY=V…]` | `scalar` of 16 bytes | a buffer resource (V#) over a new buffer, BUF being `@FILE` or `zero:N`; keys: `stride=N` (bytes, default 0: raw), `records=N` (default: the byte size, or the size / stride), `format=DFMT:NFMT` (`16_16_16_16:float`; default `32:uint`), `dst_sel=SSSS` (each of `0 1 r g b a`, default `rgba`), `tid` (TID_ENABLE), `swizzle=ES:IS` (swizzled addressing, element size 2/4/8/16 bytes, index stride 8/16/32/64) |
+//!
+//! `--out N=FILE` writes the buffer of ARG N (`@FILE`, `zero:N` or
+//! `vsharp:`), or the image of an `image:` ARG (every level, in the linear
+//! layout), after the run.
 //!
 //! Exit status: 0 on success (a one-line summary on standard error); 1 for
 //! a run error (a fault, a bad dispatch shape, a configuration the emulator
@@ -36,6 +39,9 @@ use std::process::ExitCode;
 use clap::Parser;
 use gcn_asm::gallium::{self, KernelDecl};
 use gcn_asm::{assemble, AssembleOptions, Device, GcnVersion};
+use gcn_runtime::descriptor::spec::{parse_image, parse_sampler};
+use gcn_runtime::descriptor::{BufferResource, ElementSize, IndexStride, ResourceError};
+use gcn_runtime::format::{DataFormat, DstSel, NumFormat};
 use gcn_runtime::image::DeviceImage;
 use gcn_runtime::kernel::{
     ArgError, ArgSemantic, ArgType, ArgValue, Dispatch, Image, LocalMemory, Sampler,
@@ -43,7 +49,6 @@ use gcn_runtime::kernel::{
 use gcn_runtime::launch::{LaunchError, LaunchOptions, DEFAULT_MAX_STEPS};
 use gcn_runtime::memory::{Buffer, Memory};
 use gcn_runtime::program::{LoadError, Program, ProgramKernel};
-use gcn_runtime::resource::spec::{parse_image, parse_sampler};
 
 // The -g/-A options and their resolution, shared with gcnasm and gcndisasm.
 #[path = "../../../gcn-asm/src/bin/common/target.rs"]
@@ -59,7 +64,9 @@ use target::{Selected, TargetArgs};
                       [--local X[,Y[,Z]]] [--offset X[,Y[,Z]]] [--out N=FILE]... \
                       [--max-steps N] [--threads N]",
     after_help = "ARG forms: TYPE:V[,V...] (TYPE: u8 i8 u16 i16 u32 i32 u64 i64 f16 f32 f64; \
-                  0x... is a bit pattern), hex:BYTES, @FILE, zero:N (buffers), local:N.\n\
+                  0x... is a bit pattern), hex:BYTES, @FILE, zero:N (buffers), local:N,\n\
+                  vsharp:BUF[,stride=N][,records=N][,format=DFMT:NFMT][,dst_sel=rgba][,tid]\
+                  [,swizzle=ES:IS] (a 16-byte V# over a new buffer BUF = @FILE or zero:N).\n\
                   Exit status: 0 success, 1 run or file error, 2 usage error."
 )]
 struct Cli {
@@ -138,9 +145,142 @@ enum Value {
     /// Local memory.
     Local(u32),
     /// A device image and the file with its levels' bytes.
-    Image(gcn_runtime::resource::ImageResource, Option<PathBuf>),
+    Image(gcn_runtime::descriptor::ImageResource, Option<PathBuf>),
     /// A sampler.
-    Sampler(gcn_runtime::resource::SamplerResource),
+    Sampler(gcn_runtime::descriptor::SamplerResource),
+    /// A buffer (`File` or `Zero`) and the V# over it that the argument
+    /// passes.
+    VSharp(Box<Value>, VSharp),
+}
+
+/// The fields of a `vsharp:` argument.
+#[derive(Debug, Clone, Default)]
+struct VSharp {
+    stride: u64,
+    records: Option<u64>,
+    format: Option<(DataFormat, NumFormat)>,
+    dst_sel: Option<[DstSel; 4]>,
+    tid: bool,
+    swizzle: Option<(ElementSize, IndexStride)>,
+}
+
+impl VSharp {
+    /// The resource over `bytes` bytes at `base`.
+    fn build(&self, base: u64, bytes: u64) -> Result<BufferResource, ResourceError> {
+        // Stride 0 (raw): records are bytes.
+        let records = self
+            .records
+            .unwrap_or(bytes.checked_div(self.stride).unwrap_or(bytes));
+        let mut b = BufferResource::builder()
+            .base(base)
+            .stride(self.stride)
+            .num_records(records)
+            .tid_enable(self.tid);
+        if let Some((d, n)) = self.format {
+            b = b.format(d, n);
+        }
+        if let Some(sel) = self.dst_sel {
+            b = b.dst_sel(sel);
+        }
+        if let Some((es, is)) = self.swizzle {
+            b = b.swizzle_enable(true).element_size(es).index_stride(is);
+        }
+        b.build()
+    }
+}
+
+/// `vsharp:BUF[,KEY=V…]`.
+fn parse_vsharp(text: &str) -> Result<Value, String> {
+    let mut parts = text.split(',');
+    let buf = parts.next().unwrap_or("");
+    let buffer = if let Some(file) = buf.strip_prefix('@') {
+        if file.is_empty() {
+            return Err("`@` needs a file name".into());
+        }
+        Value::File(PathBuf::from(file))
+    } else if let Some(n) = buf.strip_prefix("zero:") {
+        Value::Zero(parse_count(n).ok_or_else(|| format!("`{n}` is not a byte count"))?)
+    } else {
+        return Err(format!(
+            "`vsharp:` needs the buffer first (`@FILE` or `zero:N`), not `{buf}`"
+        ));
+    };
+    let mut v = VSharp::default();
+    for part in parts {
+        let (key, value) = part.split_once('=').unwrap_or((part, ""));
+        let number =
+            || parse_count(value).ok_or_else(|| format!("`{part}`: `{value}` is not a number"));
+        match key.trim() {
+            "stride" => v.stride = number()?,
+            "records" => v.records = Some(number()?),
+            "tid" if value.is_empty() => v.tid = true,
+            "format" => {
+                let (d, n) = value
+                    .split_once(':')
+                    .ok_or_else(|| format!("`{part}`: expected format=DFMT:NFMT"))?;
+                let d = d.to_ascii_lowercase();
+                let d = d.strip_prefix("buf_data_format_").unwrap_or(&d);
+                let n = n.to_ascii_lowercase();
+                let n = n.strip_prefix("buf_num_format_").unwrap_or(&n);
+                let data = (1..15)
+                    .filter_map(DataFormat::from_code)
+                    .find(|f| f.name() == d)
+                    .ok_or_else(|| format!("`{part}`: unknown data format `{d}` (8, 16, 8_8, 32, 16_16, 10_11_11, 11_11_10, 10_10_10_2, 2_10_10_10, 8_8_8_8, 32_32, 16_16_16_16, 32_32_32, 32_32_32_32)"))?;
+                let num = NumFormat::ALL[..8]
+                    .iter()
+                    .copied()
+                    .find(|f| f.name() == n)
+                    .ok_or_else(|| format!("`{part}`: unknown number format `{n}` (unorm, snorm, uscaled, sscaled, uint, sint, snorm_ogl, float)"))?;
+                v.format = Some((data, num));
+            }
+            "dst_sel" => {
+                let sel: Vec<DstSel> = value
+                    .chars()
+                    .map(|c| match c.to_ascii_lowercase() {
+                        '0' => Some(DstSel::Zero),
+                        '1' => Some(DstSel::One),
+                        'r' | 'x' => Some(DstSel::X),
+                        'g' | 'y' => Some(DstSel::Y),
+                        'b' | 'z' => Some(DstSel::Z),
+                        'a' | 'w' => Some(DstSel::W),
+                        _ => None,
+                    })
+                    .collect::<Option<_>>()
+                    .filter(|s: &Vec<DstSel>| s.len() == 4)
+                    .ok_or_else(|| format!("`{part}`: expected four of 0 1 r g b a"))?;
+                v.dst_sel = Some([sel[0], sel[1], sel[2], sel[3]]);
+            }
+            "swizzle" => {
+                let (es, is) = value
+                    .split_once(':')
+                    .and_then(|(e, i)| Some((parse_count(e)?, parse_count(i)?)))
+                    .ok_or_else(|| format!("`{part}`: expected swizzle=ES:IS"))?;
+                let es = match es {
+                    2 => ElementSize::B2,
+                    4 => ElementSize::B4,
+                    8 => ElementSize::B8,
+                    16 => ElementSize::B16,
+                    _ => return Err(format!("`{part}`: the element size is 2, 4, 8 or 16")),
+                };
+                let is = match is {
+                    8 => IndexStride::S8,
+                    16 => IndexStride::S16,
+                    32 => IndexStride::S32,
+                    64 => IndexStride::S64,
+                    _ => return Err(format!("`{part}`: the index stride is 8, 16, 32 or 64")),
+                };
+                v.swizzle = Some((es, is));
+            }
+            _ => {
+                return Err(format!(
+                    "unknown `vsharp:` key `{part}` (stride=, records=, format=, dst_sel=, tid, swizzle=)"
+                ))
+            }
+        }
+    }
+    // Field ranges are checked now, the size-derived ones at allocation.
+    v.build(0, 0).map_err(|e| e.to_string())?;
+    Ok(Value::VSharp(Box::new(buffer), v))
 }
 
 /// One argument the caller supplies, with what the usage message shows.
@@ -216,12 +356,12 @@ fn run(cli: &Cli) -> Result<(), Failure> {
             .parse()
             .map_err(|_| usage(format!("--out {spec}: `{n}` is not an argument number")))?;
         match values.get(n) {
-            Some(Value::File(_) | Value::Zero(_) | Value::Image(..)) => {
+            Some(Value::File(_) | Value::Zero(_) | Value::VSharp(..) | Value::Image(..)) => {
                 outs.push((n, PathBuf::from(file)))
             }
             Some(_) => {
                 return Err(usage(format!(
-                    "--out {spec}: ARG {n} (`{}`) is not a buffer (@FILE or zero:N) or an image\n{signature}",
+                    "--out {spec}: ARG {n} (`{}`) is not a buffer (@FILE, zero:N or vsharp:) or an image\n{signature}",
                     cli.args[n]
                 )))
             }
@@ -262,23 +402,17 @@ fn run(cli: &Cli) -> Result<(), Failure> {
             ),
             Value::Scalar(b) => (None, ArgValue::Scalar(b.clone())),
             Value::Local(n) => (None, ArgValue::Local(LocalMemory(*n))),
-            Value::File(file) => {
-                let data = std::fs::read(file)
-                    .map_err(|e| run_error(format!("{}: {e}", file.display())))?;
-                let b = memory
-                    .buffer_from_slice(&data)
-                    .map_err(|e| run_error(format!("{}: {e}", file.display())))?;
+            Value::File(_) | Value::Zero(_) => {
+                let b = allocate(&memory, value)?;
                 let p = b.ptr();
                 (Some(b), ArgValue::Pointer(p))
             }
-            Value::Zero(n) => {
-                let len = usize::try_from(*n)
-                    .map_err(|_| run_error(format!("zero:{n}: too large for this host")))?;
-                let b = memory
-                    .buffer_zeroed::<u8>(len)
-                    .map_err(|e| run_error(format!("zero:{n}: {e}")))?;
-                let p = b.ptr();
-                (Some(b), ArgValue::Pointer(p))
+            Value::VSharp(buffer, spec) => {
+                let b = allocate(&memory, buffer)?;
+                let v = spec
+                    .build(b.ptr().0, b.byte_len())
+                    .map_err(|e| run_error(format!("vsharp: {e}")))?;
+                (Some(b), ArgValue::Scalar(v.to_bytes().to_vec()))
             }
         };
         buffers.push(buffer);
@@ -415,6 +549,27 @@ fn load(
     Ok((program, assembly.gallium_decls))
 }
 
+/// The device buffer of a `@FILE` or `zero:N` value.
+fn allocate(memory: &Memory, value: &Value) -> Result<Buffer<u8>, Failure> {
+    match value {
+        Value::File(file) => {
+            let data =
+                std::fs::read(file).map_err(|e| run_error(format!("{}: {e}", file.display())))?;
+            memory
+                .buffer_from_slice(&data)
+                .map_err(|e| run_error(format!("{}: {e}", file.display())))
+        }
+        Value::Zero(n) => {
+            let len = usize::try_from(*n)
+                .map_err(|_| run_error(format!("zero:{n}: too large for this host")))?;
+            memory
+                .buffer_zeroed::<u8>(len)
+                .map_err(|e| run_error(format!("zero:{n}: {e}")))
+        }
+        _ => Err(run_error("not a buffer")),
+    }
+}
+
 /// The arguments the caller supplies, with names from the source when it
 /// was source (`argN`, N the index among all `.arg`s, otherwise).
 fn user_args(kernel: &ProgramKernel, decl: Option<&KernelDecl>) -> Vec<UserArg> {
@@ -453,6 +608,9 @@ fn arg_text(r: &gallium::KernelArg) -> String {
 /// What ARG form an argument takes.
 fn arg_form(r: &gallium::KernelArg) -> String {
     match r.ty {
+        ArgType::Scalar if r.size == 16 => {
+            "TYPE:V[,V...], hex:BYTES or vsharp:BUF[,...], 16 bytes".to_string()
+        }
         ArgType::Scalar => format!("TYPE:V[,V...] or hex:BYTES, {} bytes", r.size),
         ArgType::Global | ArgType::Constant => "@FILE or zero:N".to_string(),
         ArgType::Local => "local:N".to_string(),
@@ -529,11 +687,12 @@ fn parse_arg(text: &str, arg: &UserArg) -> Result<Value, String> {
                 Value::Image(parse_image(&spec.join(","))?, data)
             }
             "sampler" => Value::Sampler(parse_sampler(rest)?),
+            "vsharp" => parse_vsharp(rest)?,
             ty => Value::Scalar(parse_scalar(ty, rest)?),
         }
     };
     let want = match r.ty {
-        ArgType::Scalar => "a by-value argument (TYPE:V[,V...] or hex:BYTES)",
+        ArgType::Scalar => "a by-value argument (TYPE:V[,V...], hex:BYTES or vsharp:)",
         ArgType::Global | ArgType::Constant => "a buffer (@FILE or zero:N)",
         ArgType::Local => "local memory (local:N)",
         ArgType::Sampler => "a sampler (sampler:KEY=V,...)",
@@ -541,7 +700,7 @@ fn parse_arg(text: &str, arg: &UserArg) -> Result<Value, String> {
     };
     let ok = matches!(
         (r.ty, &kind),
-        (ArgType::Scalar, Value::Scalar(_))
+        (ArgType::Scalar, Value::Scalar(_) | Value::VSharp(..))
             | (
                 ArgType::Global | ArgType::Constant,
                 Value::File(_) | Value::Zero(_)
@@ -560,6 +719,9 @@ fn parse_arg(text: &str, arg: &UserArg) -> Result<Value, String> {
         return Err(format!("a {} argument takes {want}", r.ty.name()));
     }
     match kind {
+        Value::VSharp(..) if r.size != 16 => {
+            Err(format!("a V# is 16 bytes; this argument has {}", r.size))
+        }
         Value::Scalar(mut bytes) => {
             let size = r.size as usize;
             if bytes.len() > size {

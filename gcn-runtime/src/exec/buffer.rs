@@ -1,16 +1,18 @@
-//! Buffer memory: the untyped MUBUF instructions, addressed through a
-//! buffer resource (V#).
+//! Buffer memory: the MUBUF and MTBUF instructions, addressed through a
+//! buffer resource (V#, decoded by [`crate::descriptor::BufferResource`]).
 //!
-//! Semantics follow `GcnInstrsMubuf.md` and the buffer seeds
-//! (`GcnMemHandling.md`: resource fields, addressing, range checking):
+//! Semantics follow `GcnInstrsMubuf.md`, `GcnInstrsMtbuf.md` and the buffer
+//! seeds (`GcnMemHandling.md`: resource fields, format conversion,
+//! addressing, range checking):
 //!
-//! - Resource: BASE bits 0-47, STRIDE bits 48-61 (14 bits), swizzle
-//!   enable bit 63, NUM_RECORDS bits 64-95, ELEMSIZE bits 115-116
-//!   (`2 << field`), INDEXSTRIDE bits 117-118 (`8 << field`), ADD_TID_ENABLE
-//!   bit 119.
+//! - Resource: BASE, STRIDE (14 bits), swizzle enable, NUM_RECORDS,
+//!   DST_SEL, NUMFORMAT, DATAFORMAT, ELEMSIZE (`2 << field`; fixed at 4
+//!   bytes on GCN 1.4, whose bits 115-116 are USER_VM), INDEXSTRIDE
+//!   (`8 << field`), ADD_TID_ENABLE.
 //! - `AOFFSET = OFFSET + (offen ? VGPR offset : 0)`, `AINDEX = (idxen ?
 //!   VGPR index : 0) + (add_tid ? lane : 0)` (32-bit wrapping; with both
-//!   `idxen` and `offen` VADDR holds the index, VADDR+1 the offset);
+//!   `idxen` and `offen` VADDR holds the index, VADDR+1 the offset; the
+//!   lane is the id within the wave, 0-63);
 //!   `BUFOFFSET = (u32)(AINDEX * STRIDE) + AOFFSET`, or in swizzle mode
 //!   `AOFFSET % ES + ES * (AINDEX % IS) + IS * ((AINDEX / IS) * STRIDE +
 //!   (AOFFSET / ES) * ES)`; the address is `BASE + SOFFSET + BUFOFFSET`.
@@ -27,23 +29,52 @@
 //!   is not a multiple of 8 is a fault (the host atomic needs it).
 //! - An in-range address outside every allocation is a memory fault naming
 //!   the lane.
-//! - `lds` (loads of ubyte/sbyte/ushort/sshort/dword): the value, zero
-//!   extended to a dword (seed), goes to LDS at `(M0 & 0xffff) + OFFSET +
-//!   lane * 4` instead of VGPRs (the OFFSET term as in the
+//! - Typed forms, per the seed's table: `buffer_load/store_format_*` take
+//!   the data format, number format and DST_SEL from the resource;
+//!   `tbuffer_*` take the formats from the instruction (DFMT/NFMT) with
+//!   identity selects; the untyped loads, stores and atomics ignore the
+//!   resource's format ("derived"). Conversions are [`crate::format`]'s
+//!   (its rustdoc has the table of what is documented and what is chosen).
+//!   An element of up to 4 bytes is read and range-checked as one piece,
+//!   a wider one per dword (so `32_32_32_32` behaves like `dwordx4`), and
+//!   is aligned down to its piece size (1, 2 or 4 bytes). A format
+//!   component out of range reads 0; the components the data format lacks
+//!   still read 0 (Y, Z) and one (W), and DST_SEL's constants still apply.
+//!   A store encodes the register components (0 and one for those the
+//!   instruction does not supply: chosen), memory component `i` taking the
+//!   component DST_SEL_`i` selects (the seed's "resource" column for
+//!   `buffer_store_format_*`), and writes the in-range pieces. Invalid (0)
+//!   and reserved (15) data formats, FLOAT on 8- or 2-bit components, the
+//!   undefined DST_SEL codes 2 and 3, and SNORM_OGL on GCN 1.2 and later
+//!   (reserved there in AMD's register specifications and LLVM) stop with a
+//!   fault naming the instruction and the reason.
+//! - d16 forms (GCN 1.2/1.4): 16-bit components (half for the float number
+//!   formats, the low 16 bits for UINT/SINT), one per VGPR in the low half
+//!   on GCN 1.2 (the high half written 0), two per VGPR on GCN 1.4 (an odd
+//!   last component and `_d16_hi_x`'s other half keep the register's bits,
+//!   as gfx9 preserves them).
+//! - `lds` (loads of ubyte/sbyte/ushort/sshort/dword and
+//!   `buffer_load_format_x`): the value, zero extended to a dword (seed;
+//!   the converted X for the format load), goes to LDS at `(M0 & 0xffff) +
+//!   OFFSET + lane * 4` instead of VGPRs (the OFFSET term as in the
 //!   `buffer_store_lds_dword` text and AMD's ISA; the seed's formula omits
 //!   it); past the LDS allocation: an LDS fault. `buffer_store_lds_dword`
-//!   stores the dword at that LDS address.
-//! - `tfe`: loads write 0 (success) to the VGPR after the data; stores
-//!   ignore it; atomics with `tfe`, and `lds` on anything but the loads
-//!   above, stop with an Unsupported fault.
+//!   stores the dword at that LDS address. `lds` on any other instruction
+//!   (the seed defines it for those six only) stops with a fault.
+//! - `tfe`: loads and atomics write the fail flag to the VGPR after all
+//!   VDATA registers; stores ignore it. The flag is 0 on every access that
+//!   completes: the hardware's failure (a NACK) comes from non-resident
+//!   (PRT) pages, which the emulator does not model, and out-of-range
+//!   accesses are not failures (they read 0); an access outside every
+//!   allocation is a fault, not a flag (chosen).
 //! - Atomics return the old value to VDATA with `glc`; `cmpswap` takes the
 //!   new value in the low half of VDATA and the compare value in the high
-//!   half (docs). 64-bit atomics use the host's striped-lock 64-bit atomic.
+//!   half (docs). 64-bit atomics use the host's striped-lock 64-bit atomic;
+//!   all are host atomics, so they are atomic across work-groups.
 //! - `buffer_wbinvl1*` are no-ops (there are no caches to invalidate).
-//!
-//! The typed forms (`buffer_*_format_*`, MTBUF `tbuffer_*`) have no handler
-//! yet: they come with the buffer-resource (format conversion) issue, and
-//! the dispatch stops naming the instruction.
+//! - Dword paths (untyped dwords, 4-byte format pieces) use
+//!   [`crate::memory::MemView::gather_u32`]/`scatter_u32`: one allocation
+//!   lookup per instruction in the common case.
 
 use gcn_asm::decode::{MemFlags, Operand};
 use gcn_asm::isa::{Encoding, InstrRow};
@@ -55,8 +86,13 @@ use super::lds::{
 };
 use super::vector::{lanes_u64, write_vgpr, Lanes};
 use super::{h, Env, Fault, Handler, Op, Src, Step, Wave, WAVE_SIZE};
+use crate::descriptor::BufferResource;
+use crate::format::{
+    decode_lanes, encode_lanes, from_d16, to_d16, Codec, DataFormat, DstSel, NumFormat,
+};
 
-/// The fields of a buffer resource the addressing uses.
+/// The fields of a buffer resource the addressing uses, decoded by
+/// [`BufferResource::from_words`] (the one place that knows the bits).
 #[derive(Debug, Clone, Copy)]
 struct Resource {
     base: u64,
@@ -66,24 +102,27 @@ struct Resource {
     elem_size: u32,
     index_stride: u32,
     add_tid: bool,
+    /// The whole descriptor, for the format fields.
+    desc: BufferResource,
 }
 
 impl Resource {
-    fn read(w: &Wave, src: Src) -> Resource {
+    fn read(w: &Wave, src: Src, version: GcnVersion) -> Resource {
         let r = match src {
             Src::Sgpr(r) => usize::from(r),
             _ => 0,
         };
         let word = |i: usize| w.sgpr[(r + i) & 127];
-        let (w0, w1, w2, w3) = (word(0), word(1), word(2), word(3));
+        let desc = BufferResource::from_words([word(0), word(1), word(2), word(3)]);
         Resource {
-            base: u64::from(w0) | (u64::from(w1 & 0xffff) << 32),
-            stride: (w1 >> 16) & 0x3fff,
-            num_records: w2,
-            swizzle: w1 >> 31 != 0,
-            elem_size: 2 << ((w3 >> 19) & 3),
-            index_stride: 8 << ((w3 >> 21) & 3),
-            add_tid: (w3 >> 23) & 1 != 0,
+            base: desc.base(),
+            stride: desc.stride(),
+            num_records: desc.num_records(),
+            swizzle: desc.swizzle_enable(),
+            elem_size: desc.element_size_bytes(version),
+            index_stride: desc.index_stride().records(),
+            add_tid: desc.tid_enable(),
+            desc,
         }
     }
 }
@@ -101,11 +140,18 @@ struct Addressing {
 }
 
 impl Addressing {
-    fn new(w: &Wave, op: &Op, vaddr: Src, srsrc: Src, soffset: Src) -> Addressing {
+    fn new(
+        w: &Wave,
+        op: &Op,
+        version: GcnVersion,
+        vaddr: Src,
+        srsrc: Src,
+        soffset: Src,
+    ) -> Addressing {
         let m = &op.instr.mods.mem;
         let f = m.flags;
         let (offen, idxen) = (f.contains(MemFlags::OFFEN), f.contains(MemFlags::IDXEN));
-        let res = Resource::read(w, srsrc);
+        let res = Resource::read(w, srsrc, version);
         let soffset = w.read_s32(soffset);
         let inst = m.offset as u32 & 0xfff;
         let vgpr = |k: usize| {
@@ -146,8 +192,8 @@ impl Addressing {
     }
 
     /// The addressing of a row `vdata vaddr srsrc soffset`.
-    fn of(w: &Wave, op: &Op) -> Addressing {
-        Addressing::new(w, op, op.src(1), op.src(2), op.src(3))
+    fn of(w: &Wave, op: &Op, version: GcnVersion) -> Addressing {
+        Addressing::new(w, op, version, op.src(1), op.src(2), op.src(3))
     }
 
     /// The device address of the bytes `extra` past the lane's AOFFSET, or
@@ -214,7 +260,7 @@ fn lds_address(w: &Wave, op: &Op, lane: usize) -> u32 {
 
 /// A load of `size` bytes with `lds`: the zero-extended value goes to LDS.
 fn load_to_lds(w: &mut Wave, op: &Op, env: &mut Env<'_>, size: u32) -> Result<Step, Fault> {
-    let ad = Addressing::of(w, op);
+    let ad = Addressing::of(w, op, env.version);
     let exec = w.exec();
     for lane in 0..WAVE_SIZE {
         if active(exec, lane) {
@@ -232,7 +278,24 @@ fn load_to_lds(w: &mut Wave, op: &Op, env: &mut Env<'_>, size: u32) -> Result<St
     Ok(Step::Next)
 }
 
-/// `buffer_load_dword`, `_dwordx2/x3/x4`.
+/// The addresses of the bytes `extra` past each active lane's AOFFSET,
+/// aligned down to `align`, and the mask of the lanes in range.
+#[inline]
+fn lane_addresses(ad: &Addressing, exec: u64, extra: u32, align: u64) -> ([u64; WAVE_SIZE], u64) {
+    let mut addrs = [0u64; WAVE_SIZE];
+    let mut mask = 0u64;
+    for (lane, a) in addrs.iter_mut().enumerate() {
+        if active(exec, lane) {
+            if let Some(x) = ad.at(lane, extra) {
+                *a = x & !(align - 1);
+                mask |= 1 << lane;
+            }
+        }
+    }
+    (addrs, mask)
+}
+
+/// `buffer_load_dword`, `_dwordx2/x3/x4`: one gather per dword.
 fn load_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fault> {
     if op.instr.mods.mem.flags.contains(MemFlags::LDS) {
         if N == 1 {
@@ -240,24 +303,17 @@ fn load_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Resu
         }
         return Err(unsupported_flag(op, "lds"));
     }
-    let ad = Addressing::of(w, op);
+    let ad = Addressing::of(w, op, env.version);
     let exec = w.exec();
-    let mut out = [[0u32; WAVE_SIZE]; N];
-    for lane in 0..WAVE_SIZE {
-        if active(exec, lane) {
-            for (k, o) in out.iter_mut().enumerate() {
-                if let Some(a) = ad.at(lane, 4 * k as u32) {
-                    o[lane] = env
-                        .mem
-                        .read_u32(a & !3)
-                        .map_err(|m| Fault::memory(m, lane))?;
-                }
-            }
-        }
-    }
     let dst = usize::from(op.reg(0));
-    for (k, o) in out.iter().enumerate() {
-        write_vgpr(w, dst + k, o, exec);
+    for k in 0..N {
+        let (addrs, mask) = lane_addresses(&ad, exec, 4 * k as u32, 4);
+        // Out-of-range lanes read 0.
+        let mut out = [0u32; WAVE_SIZE];
+        env.mem
+            .gather_u32(&addrs, mask, &mut out)
+            .map_err(|(lane, m)| Fault::memory(m, lane))?;
+        write_vgpr(w, dst + k, &out, exec);
     }
     tfe_zero(w, op, dst, N, exec);
     Ok(Step::Next)
@@ -272,7 +328,7 @@ fn load_narrow<const MODE: u8>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Resu
         }
         return Err(unsupported_flag(op, "lds"));
     }
-    let ad = Addressing::of(w, op);
+    let ad = Addressing::of(w, op, env.version);
     let exec = w.exec();
     let dst = usize::from(op.reg(0));
     let old = w.vgpr[dst];
@@ -294,24 +350,20 @@ fn load_narrow<const MODE: u8>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Resu
     Ok(Step::Next)
 }
 
-/// `buffer_store_dword`, `_dwordx2/x3/x4`.
+/// `buffer_store_dword`, `_dwordx2/x3/x4`: one scatter per dword
+/// (out-of-range dwords are dropped).
 fn store_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fault> {
     if op.instr.mods.mem.flags.contains(MemFlags::LDS) {
         return Err(unsupported_flag(op, "lds"));
     }
-    let ad = Addressing::of(w, op);
+    let ad = Addressing::of(w, op, env.version);
     let exec = w.exec();
     let data = usize::from(op.reg(0));
-    for lane in 0..WAVE_SIZE {
-        if active(exec, lane) {
-            for k in 0..N {
-                if let Some(a) = ad.at(lane, 4 * k as u32) {
-                    env.mem
-                        .write_u32(a & !3, w.vgpr[data + k][lane])
-                        .map_err(|m| Fault::memory(m, lane))?;
-                }
-            }
-        }
+    for k in 0..N {
+        let (addrs, mask) = lane_addresses(&ad, exec, 4 * k as u32, 4);
+        env.mem
+            .scatter_u32(&addrs, mask, &w.vgpr[data + k])
+            .map_err(|(lane, m)| Fault::memory(m, lane))?;
     }
     Ok(Step::Next)
 }
@@ -322,7 +374,7 @@ fn store_narrow<const MODE: u8>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Res
         return Err(unsupported_flag(op, "lds"));
     }
     let size = store_size(MODE);
-    let ad = Addressing::of(w, op);
+    let ad = Addressing::of(w, op, env.version);
     let exec = w.exec();
     let data = w.vgpr[usize::from(op.reg(0))];
     for (lane, &d) in data.iter().enumerate() {
@@ -348,7 +400,7 @@ fn store_lds_dword(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fau
         Some(&Operand::Reg { code, .. }) if code >= 256 => Src::Vgpr(code - 256),
         _ => Src::None,
     };
-    let ad = Addressing::new(w, op, vaddr, op.src(0), op.src(1));
+    let ad = Addressing::new(w, op, env.version, vaddr, op.src(0), op.src(1));
     let exec = w.exec();
     for lane in 0..WAVE_SIZE {
         if active(exec, lane) {
@@ -382,13 +434,10 @@ fn buffer_atomic<const OP: u8, const W64: bool>(
     env: &mut Env<'_>,
 ) -> Result<Step, Fault> {
     let f = op.instr.mods.mem.flags;
-    if f.contains(MemFlags::TFE) {
-        return Err(unsupported_flag(op, "tfe"));
-    }
     if f.contains(MemFlags::LDS) {
         return Err(unsupported_flag(op, "lds"));
     }
-    let ad = Addressing::of(w, op);
+    let ad = Addressing::of(w, op, env.version);
     let exec = w.exec();
     let data = usize::from(op.reg(0));
     let words: usize = if W64 { 2 } else { 1 };
@@ -437,7 +486,359 @@ fn buffer_atomic<const OP: u8, const W64: bool>(
             write_vgpr(w, data, &v, exec);
         }
     }
+    // The `tfe` flag follows all VDATA registers (data and compare value).
+    let regs = words * if uses_b(OP) { 2 } else { 1 };
+    tfe_zero(w, op, data, regs, exec);
     Ok(Step::Next)
+}
+
+/// The d16 kind of a format access (the const parameter of the format
+/// handlers).
+mod d16 {
+    /// 32-bit register components.
+    pub const NONE: u8 = 0;
+    /// 16-bit components: one per register (GCN 1.2) or two (GCN 1.4).
+    pub const LO: u8 = 1;
+    /// GCN 1.4 `_d16_hi_x`: the high half of one register.
+    pub const HI: u8 = 2;
+}
+
+/// What a format access converts with: the codec, the DST_SEL as indices
+/// into `[X, Y, Z, W, 0, one]`, and how the element is read: `units`
+/// pieces of `unit_bytes` (4-byte pieces for elements of 4 bytes and more,
+/// so wide elements are range-checked per dword like the untyped loads),
+/// component `i` lying in piece `comp_unit[i]`.
+struct FormatAccess {
+    codec: Codec,
+    sel: [usize; 4],
+    units: usize,
+    unit_bytes: u32,
+    comp_unit: [usize; 4],
+}
+
+impl FormatAccess {
+    /// The format and DST_SEL per the seed's table: `typed` (MTBUF) takes
+    /// them from the instruction with identity selects, the MUBUF
+    /// `*_format_*` forms from the resource.
+    fn new(
+        op: &Op,
+        res: &Resource,
+        typed: bool,
+        version: GcnVersion,
+    ) -> Result<FormatAccess, Fault> {
+        let (data, num, sel) = if typed {
+            let m = &op.instr.mods.mem;
+            (
+                DataFormat::from_code(m.dfmt).unwrap_or(DataFormat::Invalid),
+                NumFormat::from_code(m.nfmt).unwrap_or(NumFormat::Reserved8),
+                DstSel::IDENTITY,
+            )
+        } else {
+            (
+                res.desc.data_format(),
+                res.desc.num_format(),
+                res.desc.dst_sel(),
+            )
+        };
+        if num == NumFormat::SnormOgl && version >= GcnVersion::Gcn1_2 {
+            // AMD's VI and Vega register specifications (and LLVM) list
+            // number format 6 as reserved from GCN 1.2 on.
+            return Err(format_fault(
+                op,
+                "number format 6 (SNORM_OGL) is reserved on GCN 1.2 and later",
+            ));
+        }
+        let codec = Codec::new(data, num).map_err(|e| format_fault(op, &e.to_string()))?;
+        let mut idx = [0usize; 4];
+        for (i, s) in idx.iter_mut().zip(sel) {
+            *i = match s {
+                DstSel::X => 0,
+                DstSel::Y => 1,
+                DstSel::Z => 2,
+                DstSel::W => 3,
+                DstSel::Zero => 4,
+                DstSel::One => 5,
+                DstSel::Reserved2 | DstSel::Reserved3 => {
+                    return Err(format_fault(
+                        op,
+                        &format!("the resource's DST_SEL code {} is not defined", s.code()),
+                    ))
+                }
+            };
+        }
+        let bytes = codec.bytes();
+        let unit_bytes = bytes.min(4);
+        let layout = codec.layout();
+        let comp_unit = std::array::from_fn(|i| {
+            if i < codec.components() {
+                layout.shift(i) as usize / 32
+            } else {
+                0
+            }
+        });
+        Ok(FormatAccess {
+            codec,
+            sel: idx,
+            units: (bytes / unit_bytes) as usize,
+            unit_bytes,
+            comp_unit,
+        })
+    }
+}
+
+#[cold]
+fn format_fault(op: &Op, why: &str) -> Fault {
+    Fault::unsupported(format!("{}: {why}", op.mnemonic()))
+}
+
+/// Whether 16-bit data is packed two to a register (GCN 1.4) rather than
+/// one per register (GCN 1.2).
+#[inline]
+fn packed_d16(version: GcnVersion) -> bool {
+    matches!(version, GcnVersion::Gcn1_4 | GcnVersion::Gcn1_4_1)
+}
+
+/// VGPRs the data of an `n`-component access takes.
+#[inline]
+fn data_registers(n: usize, d16_kind: u8, version: GcnVersion) -> usize {
+    match d16_kind {
+        d16::NONE => n,
+        d16::HI => 1,
+        _ if packed_d16(version) => n.div_ceil(2),
+        _ => n,
+    }
+}
+
+/// Reads the element pieces of every active lane: `pieces[u][lane]` and the
+/// in-range lane mask of each piece (out-of-range pieces read 0).
+fn read_elements(
+    ad: &Addressing,
+    fa: &FormatAccess,
+    exec: u64,
+    env: &Env<'_>,
+) -> Result<([[u32; WAVE_SIZE]; 4], [u64; 4]), Fault> {
+    let mut pieces = [[0u32; WAVE_SIZE]; 4];
+    let mut masks = [0u64; 4];
+    let ub = fa.unit_bytes;
+    for u in 0..fa.units {
+        let (addrs, mask) = lane_addresses(ad, exec, ub * u as u32, u64::from(ub));
+        masks[u] = mask;
+        if ub == 4 {
+            env.mem
+                .gather_u32(&addrs, mask, &mut pieces[u])
+                .map_err(|(lane, m)| Fault::memory(m, lane))?;
+        } else {
+            for lane in 0..WAVE_SIZE {
+                if mask >> lane & 1 != 0 {
+                    let mut b = [0u8; 4];
+                    env.mem
+                        .read(addrs[lane], &mut b[..ub as usize])
+                        .map_err(|m| Fault::memory(m, lane))?;
+                    pieces[u][lane] = u32::from_le_bytes(b);
+                }
+            }
+        }
+    }
+    Ok((pieces, masks))
+}
+
+/// `buffer_load_format_*`, `tbuffer_load_format_*` and their d16 forms:
+/// `N` components, the format from the instruction (`TYPED`) or the
+/// resource, 16-bit results per `D16`.
+fn load_format<const N: usize, const TYPED: bool, const D16: u8>(
+    w: &mut Wave,
+    op: &Op,
+    env: &mut Env<'_>,
+) -> Result<Step, Fault> {
+    let lds = op.instr.mods.mem.flags.contains(MemFlags::LDS);
+    if lds && (N != 1 || TYPED || D16 != d16::NONE) {
+        return Err(unsupported_flag(op, "lds"));
+    }
+    let ad = Addressing::of(w, op, env.version);
+    let fa = FormatAccess::new(op, &ad.res, TYPED, env.version)?;
+    let exec = w.exec();
+    let (pieces, masks) = read_elements(&ad, &fa, exec, env)?;
+    // Component-major: each component's bits for all lanes, converted in
+    // one loop (the number format matched once), out-of-range lanes 0.
+    let num = fa.codec.num;
+    let layout = fa.codec.layout();
+    let mut comps = [[0u32; WAVE_SIZE]; 6];
+    comps[3] = [num.one(); WAVE_SIZE];
+    comps[5] = [num.one(); WAVE_SIZE];
+    for (i, c) in comps.iter_mut().enumerate().take(fa.codec.components()) {
+        let u = fa.comp_unit[i];
+        let shift = layout.shift(i) % 32;
+        let raw: Lanes = pieces[u].map(|p| p >> shift);
+        decode_lanes(num, layout.bits[i], &raw, c);
+        let in_range = masks[u];
+        for (lane, x) in c.iter_mut().enumerate() {
+            if in_range >> lane & 1 == 0 {
+                *x = 0;
+            }
+        }
+    }
+    let out: [Lanes; N] = std::array::from_fn(|k| comps[fa.sel[k]]);
+    if lds {
+        for (lane, &x) in out[0].iter().enumerate() {
+            if active(exec, lane) {
+                let i = lds_index(env, lds_address(w, op, lane), 4, lane)?;
+                lds_store(env.lds, i, 4, u64::from(x));
+            }
+        }
+        return Ok(Step::Next);
+    }
+    let dst = usize::from(op.reg(0));
+    let regs = data_registers(N, D16, env.version);
+    match D16 {
+        d16::NONE => {
+            for (k, o) in out.iter().enumerate() {
+                write_vgpr(w, dst + k, o, exec);
+            }
+        }
+        d16::HI => {
+            let old = w.vgpr[dst];
+            let v: Lanes =
+                std::array::from_fn(|l| old[l] & 0xffff | u32::from(to_d16(num, out[0][l])) << 16);
+            write_vgpr(w, dst, &v, exec);
+        }
+        _ if packed_d16(env.version) => {
+            // Two halves per register; an odd last component keeps the
+            // register's high half (GCN 1.4 preserves the unused bits).
+            for r in 0..regs {
+                let old = w.vgpr[dst + r];
+                let v: Lanes = std::array::from_fn(|l| {
+                    let lo = u32::from(to_d16(num, out[2 * r][l]));
+                    let hi = if 2 * r + 1 < N {
+                        u32::from(to_d16(num, out[2 * r + 1][l])) << 16
+                    } else {
+                        old[l] & 0xffff_0000
+                    };
+                    lo | hi
+                });
+                write_vgpr(w, dst + r, &v, exec);
+            }
+        }
+        _ => {
+            // GCN 1.2: one component per register, in the low half.
+            for (k, o) in out.iter().enumerate() {
+                let v: Lanes = o.map(|x| u32::from(to_d16(num, x)));
+                write_vgpr(w, dst + k, &v, exec);
+            }
+        }
+    }
+    tfe_zero(w, op, dst, regs, exec);
+    Ok(Step::Next)
+}
+
+/// `buffer_store_format_*`, `tbuffer_store_format_*` and their d16 forms.
+/// Components the instruction does not supply are 0 (Y, Z) and one (W);
+/// memory component `i` takes the register component DST_SEL_`i` selects
+/// (identity for MTBUF).
+fn store_format<const N: usize, const TYPED: bool, const D16: u8>(
+    w: &mut Wave,
+    op: &Op,
+    env: &mut Env<'_>,
+) -> Result<Step, Fault> {
+    if op.instr.mods.mem.flags.contains(MemFlags::LDS) {
+        return Err(unsupported_flag(op, "lds"));
+    }
+    let ad = Addressing::of(w, op, env.version);
+    let fa = FormatAccess::new(op, &ad.res, TYPED, env.version)?;
+    let exec = w.exec();
+    let data = usize::from(op.reg(0));
+    let num = fa.codec.num;
+    let packed = packed_d16(env.version);
+    // Component-major: the register components (0 and one for those not
+    // supplied, then `[0, one]` for DST_SEL's constants), each memory
+    // component encoded for all lanes in one loop and placed in its piece.
+    let mut comps = [[0u32; WAVE_SIZE]; 6];
+    comps[3] = [num.one(); WAVE_SIZE];
+    comps[5] = [num.one(); WAVE_SIZE];
+    for (k, c) in comps.iter_mut().enumerate().take(N) {
+        *c = match D16 {
+            d16::NONE => w.vgpr[data + k],
+            d16::HI => w.vgpr[data].map(|x| from_d16(num, (x >> 16) as u16)),
+            _ if packed => {
+                w.vgpr[data + k / 2].map(|x| from_d16(num, (x >> (16 * (k % 2))) as u16))
+            }
+            _ => w.vgpr[data + k].map(|x| from_d16(num, x as u16)),
+        };
+    }
+    let layout = fa.codec.layout();
+    let mut pieces = [[0u32; WAVE_SIZE]; 4];
+    let mut enc = [0u32; WAVE_SIZE];
+    for i in 0..fa.codec.components() {
+        encode_lanes(num, layout.bits[i], &comps[fa.sel[i]], &mut enc);
+        let shift = layout.shift(i) % 32;
+        for (p, &e) in pieces[fa.comp_unit[i]].iter_mut().zip(&enc) {
+            *p |= e << shift;
+        }
+    }
+    let ub = fa.unit_bytes;
+    for (u, p) in pieces.iter().enumerate().take(fa.units) {
+        let (addrs, mask) = lane_addresses(&ad, exec, ub * u as u32, u64::from(ub));
+        if ub == 4 {
+            env.mem
+                .scatter_u32(&addrs, mask, p)
+                .map_err(|(lane, m)| Fault::memory(m, lane))?;
+        } else {
+            for lane in 0..WAVE_SIZE {
+                if mask >> lane & 1 != 0 {
+                    env.mem
+                        .write(addrs[lane], &p[lane].to_le_bytes()[..ub as usize])
+                        .map_err(|m| Fault::memory(m, lane))?;
+                }
+            }
+        }
+    }
+    Ok(Step::Next)
+}
+
+/// The handler of a format row `name` (without the `buffer_`/`tbuffer_`
+/// prefix).
+fn format_handler(name: &str, typed: bool) -> Option<Handler> {
+    macro_rules! pick {
+        ($f:ident, $d16:expr, $n:expr) => {
+            match ($n, typed) {
+                (1, false) => h($f::<1, false, { $d16 }>),
+                (2, false) => h($f::<2, false, { $d16 }>),
+                (3, false) => h($f::<3, false, { $d16 }>),
+                (4, false) => h($f::<4, false, { $d16 }>),
+                (1, true) => h($f::<1, true, { $d16 }>),
+                (2, true) => h($f::<2, true, { $d16 }>),
+                (3, true) => h($f::<3, true, { $d16 }>),
+                (4, true) => h($f::<4, true, { $d16 }>),
+                _ => None,
+            }
+        };
+    }
+    let (store, rest) = if let Some(r) = name.strip_prefix("load_format_") {
+        (false, r)
+    } else {
+        (true, name.strip_prefix("store_format_")?)
+    };
+    let (kind, comps) = if let Some(c) = rest.strip_prefix("d16_hi_") {
+        (d16::HI, c)
+    } else if let Some(c) = rest.strip_prefix("d16_") {
+        (d16::LO, c)
+    } else {
+        (d16::NONE, rest)
+    };
+    let n = match comps {
+        "x" => 1,
+        "xy" => 2,
+        "xyz" => 3,
+        "xyzw" => 4,
+        _ => return None,
+    };
+    match (store, kind) {
+        (false, d16::NONE) => pick!(load_format, d16::NONE, n),
+        (false, d16::LO) => pick!(load_format, d16::LO, n),
+        (false, _) => pick!(load_format, d16::HI, n),
+        (true, d16::NONE) => pick!(store_format, d16::NONE, n),
+        (true, d16::LO) => pick!(store_format, d16::LO, n),
+        (true, _) => pick!(store_format, d16::HI, n),
+    }
 }
 
 /// `buffer_wbinvl1*`: nothing to invalidate.
@@ -449,10 +850,16 @@ fn nop(_: &mut Wave, _: &Op, _: &mut Env<'_>) -> Result<Step, Fault> {
 pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
     use narrow::*;
     use narrow_store::*;
+    if row.encoding == Encoding::Mtbuf {
+        return format_handler(row.mnemonic.strip_prefix("tbuffer_")?, true);
+    }
     if row.encoding != Encoding::Mubuf {
         return None;
     }
     let name = row.mnemonic.strip_prefix("buffer_")?;
+    if name.contains("_format_") {
+        return format_handler(name, false);
+    }
     if let Some(atomic) = name.strip_prefix("atomic_") {
         let (base, w64) = match atomic.strip_suffix("_x2") {
             Some(b) => (b, true),

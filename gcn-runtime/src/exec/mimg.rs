@@ -127,14 +127,14 @@ use gcn_asm::GcnVersion;
 
 use super::lds::{atomic32, atomic64, dispatch_atomic, vm_atomic_code};
 use super::{h, Env, Fault, FaultKind, Handler, Op, Src, Step, Wave, WAVE_SIZE};
+use crate::descriptor::{
+    BorderColor, ClampMode, DepthCompare, FilterMode, ImageResource, ImageType, MipFilter,
+    SamplerResource, XyFilter,
+};
 use crate::format::image::srgb_to_linear;
 use crate::format::{apply_dst_sel, from_d16, to_d16, DataFormat, NumFormat};
 use crate::image::Surface;
 use crate::memory::Allocation;
-use crate::resource::{
-    BorderColor, ClampMode, DepthCompare, FilterMode, ImageResource, ImageType, MipFilter,
-    SamplerResource, XyFilter,
-};
 
 #[cold]
 fn unsupported(op: &Op, what: impl std::fmt::Display) -> Fault {

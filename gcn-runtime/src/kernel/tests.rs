@@ -343,8 +343,8 @@ fn kernel_handle_reads_its_proginfo() {
 
 #[test]
 fn image_and_sampler_arguments_carry_their_descriptors() {
+    use crate::descriptor::{ClampMode, ImageResource, ImageType, SamplerResource};
     use crate::format::{DataFormat, NumFormat};
-    use crate::resource::{ClampMode, ImageResource, ImageType, SamplerResource};
     let t = ImageResource::new(ImageType::Image2d, DataFormat::D8_8_8_8, NumFormat::Unorm)
         .base_address(0x10_0000)
         .size(640, 480, 1);

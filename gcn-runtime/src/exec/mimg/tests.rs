@@ -6,13 +6,13 @@ use gcn_asm::GcnVersion;
 
 use super::super::testing::{run_with, versions_with, Snippet};
 use super::super::{FaultKind, Wave, WAVE_SIZE};
-use crate::format::{DataFormat, DstSel, NumFormat};
-use crate::image::DeviceImage;
-use crate::memory::Memory;
-use crate::resource::{
+use crate::descriptor::{
     BorderColor, ClampMode, DepthCompare, FilterMode, ImageResource, ImageType, MipFilter,
     SamplerResource, XyFilter,
 };
+use crate::format::{DataFormat, DstSel, NumFormat};
+use crate::image::DeviceImage;
+use crate::memory::Memory;
 
 /// Runs `source` with the T# in s[8:15] and the S# in s[16:19].
 fn run_img(

@@ -1,18 +1,5 @@
-//! Resource descriptors for images: the image resource (T#, [`image`]) and
-//! the sampler resource (S#, [`sampler`]), each with a typed builder, its
-//! words (`to_words` / `from_words`), validation as `Err` and `Display`.
-//!
-//! The bit layouts are the seed's tables (`GcnMemHandling`: "Image resource
-//! format", "Sampler resource format"), field by field.
-
-pub mod image;
-pub mod sampler;
-pub mod spec;
-
-pub use image::{ImageResource, ImageType};
-pub use sampler::{
-    BorderColor, ClampMode, DepthCompare, FilterMode, MipFilter, SamplerResource, XyFilter,
-};
+//! What the image and sampler descriptors share: their error type and the
+//! bit-field and fixed-point helpers their words are built with.
 
 use std::fmt;
 

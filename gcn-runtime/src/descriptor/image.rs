@@ -25,8 +25,8 @@
 //! [`ImageResource::to_words128`]); the others need all eight.
 //!
 //! ```
-//! use gcn_runtime::resource::{ImageResource, ImageType};
-//! use gcn_runtime::resource::image::{DataFormat, NumFormat};
+//! use gcn_runtime::descriptor::{ImageResource, ImageType};
+//! use gcn_runtime::descriptor::image::{DataFormat, NumFormat};
 //! let t = ImageResource::new(ImageType::Image2d, DataFormat::D8_8_8_8, NumFormat::Unorm)
 //!     .base_address(0x10_0000)
 //!     .size(64, 32, 1);
@@ -36,8 +36,8 @@
 
 use std::fmt;
 
+use super::fields::{bits, from_ufixed, set_bits, to_ufixed, DescriptorError};
 use super::sampler::{coded_enum, setters};
-use super::{bits, from_ufixed, set_bits, to_ufixed, DescriptorError};
 use crate::format::image::{image_error_message, ImageCodec};
 pub use crate::format::{DataFormat, DstSel, NumFormat};
 

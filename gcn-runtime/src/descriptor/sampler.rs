@@ -26,7 +26,7 @@
 //! | 126-127 | BORDER_COLOR_TYPE | [`BorderColor`] |
 //!
 //! ```
-//! use gcn_runtime::resource::{SamplerResource, ClampMode, XyFilter};
+//! use gcn_runtime::descriptor::{SamplerResource, ClampMode, XyFilter};
 //! let s = SamplerResource::default()
 //!     .clamp_x(ClampMode::Mirror)
 //!     .xy_mag_filter(XyFilter::Bilinear)
@@ -37,7 +37,9 @@
 
 use std::fmt;
 
-use super::{bits, from_sfixed, from_ufixed, set_bits, to_sfixed, to_ufixed, DescriptorError};
+use super::fields::{
+    bits, from_sfixed, from_ufixed, set_bits, to_sfixed, to_ufixed, DescriptorError,
+};
 
 macro_rules! coded_enum {
     ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $v:ident = $c:expr, $text:expr;)* }) => {
