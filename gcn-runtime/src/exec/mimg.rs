@@ -97,7 +97,9 @@
 //!   is not swizzled by DST_SEL; texels are, before filtering.
 //! - `_c`: each texel's X is compared with the VADDR reference (`reference
 //!   OP texel`, the sampler's DEPTH_COMPARE_FUNC) giving 1.0 or 0.0, which
-//!   is then filtered; the result goes to all four components.
+//!   is then filtered; the result goes to all four components. Images with
+//!   UINT/SINT number formats are a "not supported" fault (the CLRX text:
+//!   "working only with floating point images").
 //! - `image_gather4*`: the four texels of the bilinear footprint at the
 //!   selected level (point mip selection), component = the lowest DMASK bit;
 //!   `VDATA[0] = (X, Y+1)`, `[1] = (X+1, Y+1)`, `[2] = (X+1, Y)`, `[3] = (X, Y)`
@@ -1068,6 +1070,13 @@ fn sample<const F: u16>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step
     let i_lod = next(F & L != 0, 1);
     let fv = |i: usize, lane: usize| f32::from_bits(a[i][lane]);
     let compare = (F & C != 0).then_some(samp.depth_compare);
+    if compare.is_some() && !num.is_float_register() {
+        // "Working only with floating point images" (GcnInstrsMimg.md).
+        return Err(unsupported(
+            op,
+            format!("depth compare needs a float image, not number format {num}"),
+        ));
+    }
     let ctx = SampleCtx {
         s: &s,
         reader: Reader::new(env, &s),
