@@ -1657,3 +1657,103 @@ mod no_panic {
         }
     }
 }
+
+#[test]
+fn every_clamp_mode_bilinear_at_the_edges() {
+    let m = Memory::default();
+    let img = row4(&m);
+    let t = img.resource();
+    let base = SamplerResource::default()
+        .border_color(BorderColor::OpaqueWhite)
+        .xy_filter(XyFilter::Bilinear);
+    // Texels 10, 20, 30, 40; border 1.0. At t = 0.25 (u = -0.25: 1/4 of
+    // texel -1, 3/4 of texel 0) and t = 4.25 (u = 3.75: 1/4 of texel 3,
+    // 3/4 of texel 4); half border first clamps t to [0, 4].
+    let cases: &[(ClampMode, [f32; 2])] = &[
+        (
+            ClampMode::Wrap,
+            [0.25 * 40.0 + 0.75 * 10.0, 0.25 * 40.0 + 0.75 * 10.0],
+        ),
+        (ClampMode::Mirror, [10.0, 40.0]),
+        (ClampMode::ClampLastTexel, [10.0, 40.0]),
+        (ClampMode::MirrorOnceLastTexel, [10.0, 40.0]),
+        (
+            ClampMode::ClampHalfBorder,
+            [0.25 * 1.0 + 0.75 * 10.0, 0.5 * 40.0 + 0.5 * 1.0],
+        ),
+        (
+            ClampMode::MirrorOnceHalfBorder,
+            [10.0, 0.5 * 40.0 + 0.5 * 1.0],
+        ),
+        (
+            ClampMode::ClampBorder,
+            [0.25 * 1.0 + 0.75 * 10.0, 0.25 * 40.0 + 0.75 * 1.0],
+        ),
+        (
+            ClampMode::MirrorOnceBorder,
+            [10.0, 0.25 * 40.0 + 0.75 * 1.0],
+        ),
+    ];
+    for v in versions_with("image_sample") {
+        for &(mode, expect) in cases {
+            let s = base.clamp(mode);
+            let got = [0.25f32, 4.25].map(|t_| sample1(v, &m, &t, &s, t_ / 4.0));
+            assert_eq!(got, expect, "{mode} on {v}");
+        }
+    }
+}
+
+#[test]
+fn mips_of_3d_images_and_gather4_components() {
+    let m = Memory::default();
+    // 2x2x2 R32 FLOAT, 2 levels: level 0 all 1.0, level 1 (1x1x1) 5.0.
+    let t = ImageResource::new(ImageType::Image3d, DataFormat::D32, NumFormat::Float)
+        .size(2, 2, 2)
+        .levels(0, 1);
+    let vol = DeviceImage::new(&m, t).unwrap();
+    vol.write_level::<f32>(0, &[1.0; 8]).unwrap();
+    vol.write_level::<f32>(1, &[5.0]).unwrap();
+    // 1x1 RGBA8 UINT (1, 2, 3, 4) for gather4 components.
+    let t = ImageResource::new(ImageType::Image2d, DataFormat::D8_8_8_8, NumFormat::Uint);
+    let px = image(&m, t, &[1, 2, 3, 4]);
+    for v in versions_with("image_sample_l") {
+        let s = SamplerResource::default()
+            .max_lod(15.0)
+            .mip_filter(MipFilter::Linear);
+        let w = ok(run_img(
+            v,
+            "image_sample_l v0, v[4:7], s[8:15], s[16:19] dmask:0x1",
+            &m,
+            &vol.resource(),
+            &s,
+            |w| {
+                for r in 4..7 {
+                    set_f(w, r, 0.5);
+                }
+                set_f(w, 7, 0.75);
+            },
+        ));
+        // LOD 0.75: 1/4 of level 0 and 3/4 of level 1.
+        assert_eq!(f(w.vgpr[0][0]), 0.25 * 1.0 + 0.75 * 5.0, "{v}");
+        for (dmask, want) in [(1u32, 1u32), (2, 2), (4, 3), (8, 4), (6, 2)] {
+            let w = ok(run_img(
+                v,
+                &format!("image_gather4_lz v[0:3], v[4:5], s[8:15], s[16:19] dmask:{dmask:#x}"),
+                &m,
+                &px.resource(),
+                &SamplerResource::default().clamp(ClampMode::ClampLastTexel),
+                |w| {
+                    set_f(w, 4, 0.5);
+                    set_f(w, 5, 0.5);
+                },
+            ));
+            // The lowest DMASK bit picks the component; every texel of the
+            // footprint is the one texel.
+            assert_eq!(
+                [0, 1, 2, 3].map(|k| w.vgpr[k][0]),
+                [want; 4],
+                "dmask {dmask} on {v}"
+            );
+        }
+    }
+}
