@@ -233,6 +233,7 @@ impl Surface {
 /// ```
 pub struct DeviceImage {
     buffer: Buffer<u8>,
+    memory: Memory,
     resource: ImageResource,
     surface: Surface,
 }
@@ -258,6 +259,7 @@ impl DeviceImage {
         let surface = Surface::new(&resource)?;
         Ok(DeviceImage {
             buffer,
+            memory: memory.clone(),
             resource,
             surface,
         })
@@ -302,9 +304,9 @@ impl DeviceImage {
                 bytes.len()
             )));
         }
-        let mut all = self.buffer.to_vec();
-        all[a..b].copy_from_slice(bytes);
-        self.buffer.write_from(&all).map_err(ImageError::Alloc)
+        self.memory
+            .write(self.buffer.ptr().0 + a as u64, bytes)
+            .map_err(|e| ImageError::Data(e.to_string()))
     }
 
     /// Overwrites every level (levels 0 ..= LAST_LEVEL in the layout's
@@ -329,7 +331,10 @@ impl DeviceImage {
     /// multiple of `T`'s).
     pub fn read_level<T: Pod>(&self, level: u32) -> Result<Vec<T>, ImageError> {
         let (a, b) = self.level_range(level)?;
-        let all = self.buffer.to_vec();
+        let mut all = vec![0u8; b - a];
+        self.memory
+            .read(self.buffer.ptr().0 + a as u64, &mut all)
+            .map_err(|e| ImageError::Data(e.to_string()))?;
         let n = std::mem::size_of::<T>();
         if (b - a) % n != 0 {
             return Err(ImageError::Data(format!(
@@ -337,7 +342,7 @@ impl DeviceImage {
                 b - a
             )));
         }
-        Ok(all[a..b]
+        Ok(all
             .chunks_exact(n)
             .map(bytemuck::pod_read_unaligned)
             .collect())
