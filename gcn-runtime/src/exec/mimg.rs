@@ -1087,7 +1087,8 @@ fn sample<const F: u16>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step
         blend: num.is_float_register(),
         compare,
     };
-    let [w0, h0, d0] = s.size;
+    // Derivatives count texels of BASE_LEVEL (the LOD is relative to it).
+    let [w0, h0, d0] = s.level_size(s.levels.0.min(s.levels.1));
     let size0 = [w0 as f32, h0 as f32, d0 as f32];
     let min_lod = samp.min_lod.max(s.min_lod);
     let exec = w.exec();

@@ -1757,3 +1757,25 @@ fn mips_of_3d_images_and_gather4_components() {
         }
     }
 }
+
+#[test]
+fn implicit_lod_is_relative_to_the_base_level() {
+    // With BASE_LEVEL 1 the base is 2x2: d/dx = 0.5 normalised = 1 texel
+    // of it -> LOD 0 -> level 1 (5.0); from level 0 it would be LOD 1.
+    let m = Memory::default();
+    let img = mips(&m);
+    let s = SamplerResource::default()
+        .max_lod(15.0)
+        .mip_filter(MipFilter::Point);
+    for v in versions_with("image_sample") {
+        let w = ok(run_img(
+            v,
+            "image_sample v0, v[4:5], s[8:15], s[16:19] dmask:0x1",
+            &m,
+            &img.resource().base_level(1),
+            &s,
+            |w| quad(w, 0.5, 0.0),
+        ));
+        assert_eq!(f(w.vgpr[0][0]), 5.0, "{v}");
+    }
+}
