@@ -8,7 +8,9 @@ use gcn_runtime::gcn_asm::GcnVersion;
 
 fn main() {
     let list = std::env::args().any(|a| a == "--list");
-    println!("| version | executes | not emulated (claimed families) | not emulated (MIMG, EXP, VINTRP) |");
+    println!(
+        "| version | executes | not emulated (claimed families) | not emulated (EXP, VINTRP) |"
+    );
     println!("|---|---|---|---|");
     for version in GcnVersion::ALL {
         let c = coverage(version);

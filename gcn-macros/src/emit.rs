@@ -415,12 +415,15 @@ fn rust_type(arg: &KernelArg) -> (TokenStream, String, usize) {
         ),
         ArgType::Sampler => (
             quote!(#k::Sampler),
-            "sampler (placeholder: nothing is written)".into(),
+            "sampler: its S# (16-byte argument) or nothing (Clover)".into(),
             0,
         ),
         _ => (
             quote!(#k::Image),
-            format!("{} (placeholder: its resource slot)", arg.ty.name()),
+            format!(
+                "{}: its T# (32/16-byte argument) or slot (4-byte)",
+                arg.ty.name()
+            ),
             0,
         ),
     }

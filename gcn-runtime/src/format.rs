@@ -956,5 +956,7 @@ pub fn from_d16(num: NumFormat, value: u16) -> u32 {
     }
 }
 
+pub mod image;
+
 #[cfg(test)]
 mod tests;

@@ -33,8 +33,15 @@
 //! | `scalar` | integers, arrays: exactly `size` bytes | the bytes, extended to the target size |
 //! | `global`, `constant` | [`DevicePtr`] | the address, extended (or, for 4-byte pointers, truncated if it fits) |
 //! | `local` | [`LocalMemory`] | the byte offset in local memory the dispatcher gives the buffer |
-//! | `image*` | [`Image`] (placeholder) | the image's resource slot |
-//! | `sampler` | [`Sampler`] (placeholder) | nothing: Clover passes samplers out of band |
+//! | `image*` | [`Image`] | by the argument's target size: 32 bytes: the image's 256-bit T#; 16 bytes: its 128-bit T# (1-D, 2-D images); 4 bytes: Clover's resource slot |
+//! | `sampler` | [`Sampler`] | target size 16: the 128-bit S#; other sizes: nothing (Clover passes samplers out of band) |
+//!
+//! Clover never had images on GCN, so there was no ABI to copy: the image
+//! and sampler forms above are this project's. A kernel declares e.g.
+//! `.arg image2d_rdonly, 32, 32, 32` and finds the T# at its offset in the
+//! input buffer (`s_load_dwordx8`), and `.arg sampler, 16, 16, 16` for the
+//! S# (`s_load_dwordx4`); `imgsize` and `imgformat` arguments after an image
+//! are filled from it ([`Image::from_device`] sets them from the image).
 //!
 //! Local buffers are placed one after the other in local memory, from
 //! offset 0, in argument order, without padding (as Clover does); the total
@@ -170,13 +177,15 @@ pub struct DevicePtr(pub u64);
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct LocalMemory(pub u32);
 
-/// An image argument — placeholder until the runtime has images: the
-/// resource slot written into the input buffer, and what the `imgsize` and
-/// `imgformat` arguments that follow it pass.
+/// An image argument: its T# (written for 32- and 16-byte arguments), its
+/// Clover resource slot (written for 4-byte ones), and what the `imgsize`
+/// and `imgformat` arguments that follow it pass.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Image {
     /// Index of the image's resource (Clover: its sampler-view slot).
     pub slot: u32,
+    /// The 256-bit T# (the first four words are the 128-bit form).
+    pub words: [u32; 8],
     /// Width, height and depth in pixels.
     pub size: [u32; 3],
     /// OpenCL channel data type (`CL_UNORM_INT8`, …).
@@ -185,10 +194,79 @@ pub struct Image {
     pub channel_order: u32,
 }
 
-/// A sampler argument — placeholder until the runtime has samplers: Clover
-/// passes samplers out of band, so nothing is written for it.
+/// A sampler argument: its S#, written for 16-byte arguments (for other
+/// sizes nothing is written: Clover passes samplers out of band).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Sampler(pub u32);
+pub struct Sampler(pub [u32; 4]);
+
+impl Sampler {
+    /// The argument of a sampler resource, or the error naming the field
+    /// that does not fit.
+    pub fn new(
+        s: &crate::descriptor::SamplerResource,
+    ) -> Result<Sampler, crate::descriptor::DescriptorError> {
+        Ok(Sampler(s.to_words()?))
+    }
+}
+
+impl Image {
+    /// The argument of a T#: its words, its size (width, height, depth or
+    /// slices) and the OpenCL channel type and order of its format where
+    /// OpenCL has them (0 otherwise).
+    pub fn new(
+        t: &crate::descriptor::ImageResource,
+    ) -> Result<Image, crate::descriptor::DescriptorError> {
+        let (channel_data_type, channel_order) = cl_format(t.data_format, t.num_format);
+        Ok(Image {
+            slot: 0,
+            words: t.to_words()?,
+            size: [t.width, t.height, t.depth],
+            channel_data_type,
+            channel_order,
+        })
+    }
+
+    /// The argument of a device image.
+    pub fn from_device(image: &crate::image::DeviceImage) -> Image {
+        // A DeviceImage's resource was validated when it was made.
+        Image::new(&image.resource()).unwrap_or_default()
+    }
+}
+
+/// The OpenCL channel data type and channel order of an image format (0, 0
+/// when OpenCL has none).
+fn cl_format(d: crate::format::DataFormat, n: crate::format::NumFormat) -> (u32, u32) {
+    use crate::format::{DataFormat as D, NumFormat as N};
+    let order = match d {
+        D::D8 | D::D16 | D::D32 => 0x10b0,                         // CL_R
+        D::D8_8 | D::D16_16 | D::D32_32 => 0x10b2,                 // CL_RG
+        D::D8_8_8_8 | D::D16_16_16_16 | D::D32_32_32_32 => 0x10b5, // CL_RGBA
+        D::D5_6_5 => 0x10b4,                                       // CL_RGB
+        _ => 0,
+    };
+    let bits = d.layout().map_or(0, |l| l.bits[0]);
+    let ty = match (n, bits) {
+        (N::Snorm, 8) => 0x10d0,                   // CL_SNORM_INT8
+        (N::Snorm, 16) => 0x10d1,                  // CL_SNORM_INT16
+        (N::Unorm, 8) => 0x10d2,                   // CL_UNORM_INT8
+        (N::Unorm, 16) => 0x10d3,                  // CL_UNORM_INT16
+        (N::Unorm, 5) if d == D::D5_6_5 => 0x10d4, // CL_UNORM_SHORT_565
+        (N::Sint, 8) => 0x10d7,                    // CL_SIGNED_INT8
+        (N::Sint, 16) => 0x10d8,                   // CL_SIGNED_INT16
+        (N::Sint, 32) => 0x10d9,                   // CL_SIGNED_INT32
+        (N::Uint, 8) => 0x10da,                    // CL_UNSIGNED_INT8
+        (N::Uint, 16) => 0x10db,                   // CL_UNSIGNED_INT16
+        (N::Uint, 32) => 0x10dc,                   // CL_UNSIGNED_INT32
+        (N::Float, 16) => 0x10dd,                  // CL_HALF_FLOAT
+        (N::Float, 32) => 0x10de,                  // CL_FLOAT
+        _ => 0,
+    };
+    if order == 0 || ty == 0 {
+        (0, 0)
+    } else {
+        (ty, order)
+    }
+}
 
 /// The value of one user argument.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -487,9 +565,30 @@ pub fn write_input_with_local_base(
                         ArgValue::Image(img),
                     ) => {
                         last_image = Some(*img);
-                        w.put_zext(r, &img.slot.to_le_bytes());
+                        let words: &[u32] = match r.target_size {
+                            32 => &img.words,
+                            16 => {
+                                // The 128-bit form exists for 1-D and 2-D
+                                // (MSAA) images only (the seed).
+                                let ty = img.words[3] >> 28;
+                                if !matches!(ty, 8 | 9 | 14) {
+                                    return Err(mismatch(format!(
+                                        "a 16-byte image argument takes a 128-bit T#, which image type {ty} has not"
+                                    )));
+                                }
+                                &img.words[..4]
+                            }
+                            _ => std::slice::from_ref(&img.slot),
+                        };
+                        let b: Vec<u8> = words.iter().flat_map(|x| x.to_le_bytes()).collect();
+                        w.put_zext(r, &b);
                     }
-                    (ArgType::Sampler, ArgValue::Sampler(_)) => {}
+                    (ArgType::Sampler, ArgValue::Sampler(s)) => {
+                        if r.target_size == 16 {
+                            let b: Vec<u8> = s.0.iter().flat_map(|x| x.to_le_bytes()).collect();
+                            w.put_zext(r, &b);
+                        }
+                    }
                     (ty, v) => {
                         return Err(mismatch(format!(
                             "a {} argument cannot take {}",

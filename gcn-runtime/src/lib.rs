@@ -246,6 +246,7 @@ pub mod check;
 pub mod descriptor;
 pub mod exec;
 pub mod format;
+pub mod image;
 pub mod kernel;
 pub mod launch;
 pub mod lines;

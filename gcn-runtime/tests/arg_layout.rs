@@ -53,7 +53,7 @@ fn runtime_layout_matches_the_offset_symbols() {
     let values = [
         ArgValue::Scalar(vec![0xa1]),
         ArgValue::Pointer(DevicePtr(0x1122_3344_5566_7788)),
-        ArgValue::Sampler(Sampler(0)),
+        ArgValue::Sampler(Sampler([0; 4])),
         ArgValue::Scalar((1..=16).collect()),
         ArgValue::Scalar(vec![0xb1, 0xb2]),
     ];

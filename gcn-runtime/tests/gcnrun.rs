@@ -921,3 +921,99 @@ convert:
         expect(&out, 2, &[message]);
     }
 }
+
+/// Image and sampler arguments in their readable form, and `--out` of an
+/// image: a kernel copies texel `gid` of a 4x1 image (image_load) to
+/// image_store's texel `3 - gid` of a second one, and samples the first
+/// bilinearly into a buffer.
+#[test]
+fn image_and_sampler_arguments() {
+    let dir = workdir("image_and_sampler_arguments");
+    let source = r#"
+.gallium
+.gpu tonga
+.kernel flip
+    .args
+        .arg src, image2d_rdonly, 32, 32, 32
+        .arg smp, sampler, 16, 16, 16
+        .arg dst, image2d_wronly, 32, 32, 32
+        .arg out, global, 8
+        .arg griddim
+        .arg gridoffset
+    .config
+        .dims x
+.text
+flip:
+    s_load_dwordx8   s[8:15], s[0:1], 0x24
+    s_load_dwordx4   s[16:19], s[0:1], 0x44
+    s_load_dwordx8   s[20:27], s[0:1], 0x64
+    s_load_dwordx2   s[28:29], s[0:1], 0x84
+    s_waitcnt        lgkmcnt(0)
+    v_mov_b32        v1, 0
+    image_load       v2, v[0:1], s[8:15] dmask:0x1 unorm
+    v_sub_u32        v3, vcc, 3, v0
+    v_mov_b32        v4, 0
+    v_cvt_f32_u32    v5, v0
+    v_add_f32        v5, 1.0, v5              # t = gid + 1: between texels gid and gid + 1
+    v_mov_b32        v6, 0.5
+    image_sample     v7, v[5:6], s[8:15], s[16:19] dmask:0x1 unorm
+    s_waitcnt        vmcnt(0)
+    image_store      v2, v[3:4], s[20:27] dmask:0x1 unorm
+    v_lshlrev_b32    v8, 2, v0
+    v_mov_b32        v9, s29
+    v_add_u32        v8, vcc, s28, v8
+    v_addc_u32       v9, vcc, 0, v9, vcc
+    flat_store_dword v[8:9], v7
+    s_endpgm
+"#;
+    std::fs::write(dir.join("flip.s"), source).unwrap();
+    let texels: Vec<u8> = [10.0f32, 20.0, 30.0, 40.0]
+        .iter()
+        .flat_map(|f| f.to_le_bytes())
+        .collect();
+    std::fs::write(dir.join("in.raw"), texels).unwrap();
+    let out = gcnrun(
+        &dir,
+        &[
+            "flip.s",
+            "flip",
+            "image:type=2d,format=32,num=float,size=4x1,data=in.raw",
+            "sampler:xy_filter=bilinear,clamp=clamp_last_texel",
+            "image:format=32,num=float,size=4",
+            "zero:16",
+            "--global",
+            "4",
+            "--out",
+            "2=dst.raw",
+            "--out",
+            "3=out.raw",
+        ],
+    );
+    expect(&out, 0, &["flip on GCN1.2"]);
+    let f = |name: &str| -> Vec<f32> {
+        std::fs::read(dir.join(name))
+            .unwrap()
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+            .collect()
+    };
+    assert_eq!(f("dst.raw"), [40.0, 30.0, 20.0, 10.0]);
+    // t = gid + 1 -> u = gid + 0.5: the mean of texels gid and gid + 1
+    // (the last clamps to texel 3).
+    assert_eq!(f("out.raw"), [15.0, 25.0, 35.0, 40.0]);
+    // A bad field is a usage error naming it.
+    let out = gcnrun(
+        &dir,
+        &[
+            "flip.s",
+            "flip",
+            "image:size=4x1",
+            "sampler:clamp=sideways",
+            "image:size=4",
+            "zero:16",
+            "--global",
+            "4",
+        ],
+    );
+    expect(&out, 2, &["clamp: `sideways` is not one of"]);
+}

@@ -202,11 +202,15 @@ pub const ARGS_START: u64 = 36;
 impl KernelArg {
     /// How many values the dispatcher writes for the argument, each
     /// extended to the target size and aligned (Clover): 3 for `gridoffset`
-    /// and `imgsize`, 2 for `imgformat`, none for a sampler (samplers are
-    /// passed out of band), 1 otherwise.
+    /// and `imgsize`, 2 for `imgformat`, none for a sampler (Clover passes
+    /// samplers out of band) unless its target size is 16 (this project's
+    /// ABI: the 128-bit S# itself, as `gcn_runtime`'s emulator takes it),
+    /// 1 otherwise.
     pub fn value_count(&self) -> u32 {
         match self.semantic {
-            ArgSemantic::General if self.ty == ArgType::Sampler => 0,
+            ArgSemantic::General if self.ty == ArgType::Sampler => {
+                u32::from(self.target_size == 16)
+            }
             ArgSemantic::General | ArgSemantic::GridDimension => 1,
             ArgSemantic::GridOffset | ArgSemantic::ImageSize => 3,
             ArgSemantic::ImageFormat => 2,

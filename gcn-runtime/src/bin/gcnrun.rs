@@ -31,10 +31,14 @@
 //! | `@FILE` | `global`, `constant` | a buffer holding FILE's bytes |
 //! | `zero:N` | `global`, `constant` | a buffer of N zero bytes |
 //! | `local:N` | `local` | N bytes of local memory (the kernel gets their offset) |
+//! | `image:KEY=V,…[,data=FILE]` | `image*` | a device image (`type=2d,format=8_8_8_8,num=unorm,size=WxH[xD],levels=N`, any T# field by name; see `gcn_runtime::descriptor::spec`), its levels' bytes from FILE in the linear layout (else zeros); the kernel gets its T# |
+//! | `sampler:KEY=V,…` | `sampler` | an S#, fields by name (`clamp=mirror,xy_filter=bilinear,…`) |
+//!
 //! | `vsharp:BUF[,KEY=V…]` | `scalar` of 16 bytes | a buffer resource (V#) over a new buffer, BUF being `@FILE` or `zero:N`; keys: `stride=N` (bytes, default 0: raw), `records=N` (default: the byte size, or the size / stride), `format=DFMT:NFMT` (`16_16_16_16:float`; default `32:uint`), `dst_sel=SSSS` (each of `0 1 r g b a`, default `rgba`), `tid` (TID_ENABLE), `swizzle=ES:IS` (swizzled addressing, element size 2/4/8/16 bytes, index stride 8/16/32/64) |
 //!
 //! `--out N=FILE` writes the buffer of ARG N (`@FILE`, `zero:N` or
-//! `vsharp:`) after the run.
+//! `vsharp:`), or the image of an `image:` ARG (every level, in the linear
+//! layout), after the run.
 //!
 //! Exit status: 0 on success (a one-line summary on standard error); 1 for
 //! a run error (a fault, a bad dispatch shape, a configuration the emulator
@@ -51,9 +55,13 @@ use clap::Parser;
 use gcn_asm::gallium::{self, KernelDecl};
 use gcn_asm::{assemble, AssembleOptions, Device, GcnVersion};
 use gcn_runtime::check::{CheckOptions, Level, TraceFilter, TraceRecord};
+use gcn_runtime::descriptor::spec::{parse_image, parse_sampler};
 use gcn_runtime::descriptor::{BufferResource, ElementSize, IndexStride, ResourceError};
 use gcn_runtime::format::{DataFormat, DstSel, NumFormat};
-use gcn_runtime::kernel::{ArgError, ArgSemantic, ArgType, ArgValue, Dispatch, LocalMemory};
+use gcn_runtime::image::DeviceImage;
+use gcn_runtime::kernel::{
+    ArgError, ArgSemantic, ArgType, ArgValue, Dispatch, Image, LocalMemory, Sampler,
+};
 use gcn_runtime::launch::{LaunchError, LaunchOptions, DEFAULT_MAX_STEPS};
 use gcn_runtime::lines::LineTable;
 use gcn_runtime::memory::{Buffer, Memory};
@@ -168,6 +176,10 @@ enum Value {
     Zero(u64),
     /// Local memory.
     Local(u32),
+    /// A device image and the file with its levels' bytes.
+    Image(gcn_runtime::descriptor::ImageResource, Option<PathBuf>),
+    /// A sampler.
+    Sampler(gcn_runtime::descriptor::SamplerResource),
     /// A buffer (`File` or `Zero`) and the V# over it that the argument
     /// passes.
     VSharp(Box<Value>, VSharp),
@@ -376,12 +388,12 @@ fn run(cli: &Cli) -> Result<(), Failure> {
             .parse()
             .map_err(|_| usage(format!("--out {spec}: `{n}` is not an argument number")))?;
         match values.get(n) {
-            Some(Value::File(_) | Value::Zero(_) | Value::VSharp(..)) => {
+            Some(Value::File(_) | Value::Zero(_) | Value::VSharp(..) | Value::Image(..)) => {
                 outs.push((n, PathBuf::from(file)))
             }
             Some(_) => {
                 return Err(usage(format!(
-                    "--out {spec}: ARG {n} (`{}`) is not a buffer (@FILE, zero:N or vsharp:)\n{signature}",
+                    "--out {spec}: ARG {n} (`{}`) is not a buffer (@FILE, zero:N or vsharp:) or an image\n{signature}",
                     cli.args[n]
                 )))
             }
@@ -396,9 +408,30 @@ fn run(cli: &Cli) -> Result<(), Failure> {
 
     // Device memory for the buffers, then the values the launch takes.
     let mut buffers: Vec<Option<Buffer<u8>>> = Vec::with_capacity(values.len());
+    let mut images: Vec<Option<DeviceImage>> = Vec::with_capacity(values.len());
     let mut launch_values = Vec::with_capacity(values.len());
     for value in &values {
+        images.push(None);
         let (buffer, v) = match value {
+            Value::Image(t, data) => {
+                let img =
+                    DeviceImage::new(&memory, *t).map_err(|e| run_error(format!("image: {e}")))?;
+                if let Some(file) = data {
+                    let bytes = std::fs::read(file)
+                        .map_err(|e| run_error(format!("{}: {e}", file.display())))?;
+                    img.write_all(&bytes)
+                        .map_err(|e| run_error(format!("{}: {e}", file.display())))?;
+                }
+                let arg = ArgValue::Image(Image::from_device(&img));
+                if let Some(last) = images.last_mut() {
+                    *last = Some(img);
+                }
+                (None, arg)
+            }
+            Value::Sampler(s) => (
+                None,
+                ArgValue::Sampler(Sampler::new(s).map_err(|e| usage(e.to_string()))?),
+            ),
             Value::Scalar(b) => (None, ArgValue::Scalar(b.clone())),
             Value::Local(n) => (None, ArgValue::Local(LocalMemory(*n))),
             Value::File(_) | Value::Zero(_) => {
@@ -466,10 +499,12 @@ fn run(cli: &Cli) -> Result<(), Failure> {
     })?;
 
     for (n, file) in &outs {
-        if let Some(Some(b)) = buffers.get(*n) {
-            std::fs::write(file, b.to_bytes())
-                .map_err(|e| run_error(format!("{}: {e}", file.display())))?;
-        }
+        let bytes = match (buffers.get(*n), images.get(*n)) {
+            (Some(Some(b)), _) => b.to_bytes(),
+            (_, Some(Some(img))) => img.read_all(),
+            _ => continue,
+        };
+        std::fs::write(file, bytes).map_err(|e| run_error(format!("{}: {e}", file.display())))?;
     }
     for r in &reports {
         // With a line table the report starts with its `FILE:LINE:COL`.
@@ -662,7 +697,8 @@ fn arg_form(r: &gallium::KernelArg) -> String {
         ArgType::Scalar => format!("TYPE:V[,V...] or hex:BYTES, {} bytes", r.size),
         ArgType::Global | ArgType::Constant => "@FILE or zero:N".to_string(),
         ArgType::Local => "local:N".to_string(),
-        _ => "(not supported by gcnrun)".to_string(),
+        ArgType::Sampler => "sampler:KEY=V,...".to_string(),
+        _ => "image:type=..,format=..,num=..,size=WxH[,data=FILE]".to_string(),
     }
 }
 
@@ -721,6 +757,19 @@ fn parse_arg(text: &str, arg: &UserArg) -> Result<Value, String> {
                 Value::Local(n)
             }
             "hex" => Value::Scalar(parse_hex(rest)?),
+            "image" => {
+                // `data=FILE` is gcnrun's; the rest is the T#.
+                let mut data = None;
+                let mut spec = Vec::new();
+                for part in rest.split(',') {
+                    match part.trim().strip_prefix("data=") {
+                        Some(f) => data = Some(PathBuf::from(f.trim_start_matches('@'))),
+                        None => spec.push(part),
+                    }
+                }
+                Value::Image(parse_image(&spec.join(","))?, data)
+            }
+            "sampler" => Value::Sampler(parse_sampler(rest)?),
             "vsharp" => parse_vsharp(rest)?,
             ty => Value::Scalar(parse_scalar(ty, rest)?),
         }
@@ -729,12 +778,8 @@ fn parse_arg(text: &str, arg: &UserArg) -> Result<Value, String> {
         ArgType::Scalar => "a by-value argument (TYPE:V[,V...], hex:BYTES or vsharp:)",
         ArgType::Global | ArgType::Constant => "a buffer (@FILE or zero:N)",
         ArgType::Local => "local memory (local:N)",
-        ty => {
-            return Err(format!(
-                "{} arguments are not supported by gcnrun",
-                ty.name()
-            ))
-        }
+        ArgType::Sampler => "a sampler (sampler:KEY=V,...)",
+        _ => "an image (image:KEY=V,...)",
     };
     let ok = matches!(
         (r.ty, &kind),
@@ -744,6 +789,14 @@ fn parse_arg(text: &str, arg: &UserArg) -> Result<Value, String> {
                 Value::File(_) | Value::Zero(_)
             )
             | (ArgType::Local, Value::Local(_))
+            | (ArgType::Sampler, Value::Sampler(_))
+            | (
+                ArgType::Image2dRdonly
+                    | ArgType::Image2dWronly
+                    | ArgType::Image3dRdonly
+                    | ArgType::Image3dWronly,
+                Value::Image(..)
+            )
     );
     if !ok {
         return Err(format!("a {} argument takes {want}", r.ty.name()));

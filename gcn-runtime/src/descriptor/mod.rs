@@ -1,7 +1,18 @@
 //! Resource descriptors as the kernels read them from SGPRs: the buffer
-//! resource (V#, [`buffer`]). Formats live in [`crate::format`], shared with
-//! images.
+//! resource (V#, [`buffer`]), the image resource (T#, [`image`]) and the
+//! sampler resource (S#, [`sampler`]), each with a typed builder, its words
+//! and validation; [`spec`] reads T#s and S#s from `KEY=VALUE` text.
+//! Formats live in [`crate::format`], shared by buffers and images.
 
 pub mod buffer;
+pub mod fields;
+pub mod image;
+pub mod sampler;
+pub mod spec;
 
 pub use buffer::{BufferResource, BufferResourceBuilder, ElementSize, IndexStride, ResourceError};
+pub use fields::DescriptorError;
+pub use image::{ImageResource, ImageType};
+pub use sampler::{
+    BorderColor, ClampMode, DepthCompare, FilterMode, MipFilter, SamplerResource, XyFilter,
+};

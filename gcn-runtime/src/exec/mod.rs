@@ -12,7 +12,8 @@
 //! [`smem`] (SMRD/SMEM), [`valu_int`], [`valu_float`] and [`valu_f16`]
 //! (VOP1/VOP2/VOPC/VOP3/VOP3P by data type, over the shared source/destination
 //! machinery of [`vector`], which applies SDWA, DPP and the float modifiers),
-//! [`lds`] (DS), [`buffer`] (MUBUF/MTBUF), [`flat`] (FLAT/GLOBAL/SCRATCH),
+//! [`lds`] (DS), [`buffer`] (MUBUF/MTBUF), [`mimg`] (MIMG: images and
+//! samplers), [`flat`] (FLAT/GLOBAL/SCRATCH),
 //! [`float`] (the MODE register's rounding and denormal rules). A row whose
 //! family module has no handler gets [`not_emulated`], which stops the
 //! dispatch naming the instruction; [`coverage`] lists which rows execute.
@@ -21,6 +22,7 @@ pub mod buffer;
 pub mod flat;
 pub mod float;
 pub mod lds;
+pub mod mimg;
 pub mod scalar;
 pub mod smem;
 pub mod valu_f16;
@@ -481,15 +483,15 @@ pub fn handler(row: &'static InstrRow, version: GcnVersion) -> Option<Handler> {
         Encoding::Ds => lds::handler(row, version),
         Encoding::Mubuf | Encoding::Mtbuf => buffer::handler(row, version),
         Encoding::Flat | Encoding::Global | Encoding::Scratch => flat::handler(row, version),
-        Encoding::Vintrp | Encoding::Exp | Encoding::Mimg => None,
+        Encoding::Mimg => mimg::handler(row, version),
+        Encoding::Vintrp | Encoding::Exp => None,
     }
 }
 
 /// Whether a family is one the emulator claims to run (rows of such a
-/// family without a handler are gaps; VINTRP/EXP are graphics-only and
-/// MIMG comes with the image issue).
+/// family without a handler are gaps; VINTRP/EXP are graphics-only).
 pub fn family_claimed(encoding: Encoding) -> bool {
-    !matches!(encoding, Encoding::Vintrp | Encoding::Exp | Encoding::Mimg)
+    !matches!(encoding, Encoding::Vintrp | Encoding::Exp)
 }
 
 /// One line of the coverage table.

@@ -228,11 +228,16 @@ fn images_samplers_and_their_implicit_arguments() {
     ];
     let img = Image {
         slot: 3,
+        words: [0; 8],
         size: [640, 480, 1],
         channel_data_type: 0x10d2,
         channel_order: 0x10b5,
     };
-    let values = [img.arg_value(), Sampler(1).arg_value(), 9u32.arg_value()];
+    let values = [
+        img.arg_value(),
+        Sampler([1; 4]).arg_value(),
+        9u32.arg_value(),
+    ];
     let input = write_input(&args, &values, &Dispatch::new_1d(1, 1)).unwrap();
     assert_eq!(
         &input.bytes[36..],
@@ -335,4 +340,50 @@ fn kernel_handle_reads_its_proginfo() {
     assert_eq!(RSRC2, 0x1788);
     assert_eq!(K.user_sgprs(), 4);
     assert_eq!(K.prog_info_value(0x1234), None);
+}
+
+#[test]
+fn image_and_sampler_arguments_carry_their_descriptors() {
+    use crate::descriptor::{ClampMode, ImageResource, ImageType, SamplerResource};
+    use crate::format::{DataFormat, NumFormat};
+    let t = ImageResource::new(ImageType::Image2d, DataFormat::D8_8_8_8, NumFormat::Unorm)
+        .base_address(0x10_0000)
+        .size(640, 480, 1);
+    let img = Image::new(&t).unwrap();
+    let tw = t.to_words().unwrap();
+    assert_eq!(img.words, tw);
+    // CL_UNORM_INT8, CL_RGBA.
+    assert_eq!((img.channel_data_type, img.channel_order), (0x10d2, 0x10b5));
+    let s = SamplerResource::default().clamp(ClampMode::Mirror);
+    let smp = Sampler::new(&s).unwrap();
+    let sw = s.to_words().unwrap();
+    let args = [
+        general("img", ArgType::Image2dRdonly, 32, 32, 32, false),
+        general("smp", ArgType::Sampler, 16, 16, 16, false),
+        arg(
+            "sz",
+            ArgType::Scalar,
+            4,
+            4,
+            4,
+            false,
+            ArgSemantic::ImageSize,
+        ),
+        general("img128", ArgType::Image2dRdonly, 16, 16, 16, false),
+    ];
+    let values = [img.arg_value(), smp.arg_value(), img.arg_value()];
+    let input = write_input(&args, &values, &Dispatch::new_1d(1, 1)).unwrap();
+    // T# at byte 36, S# at 68, the size (3 dwords) at 84, then the 128-bit
+    // T# 16-aligned (relative to byte 36) at 100.
+    let mut expect: Vec<u32> = tw.to_vec();
+    expect.extend(sw);
+    expect.extend([640, 480, 1]);
+    expect.extend([0]);
+    expect.extend(&tw[..4]);
+    assert_eq!(&input.bytes[36..], words(&expect).as_slice());
+    // A 16-byte argument of a type without a 128-bit form is an error.
+    let cube = ImageResource::new(ImageType::Cube, DataFormat::D32, NumFormat::Float).size(2, 2, 6);
+    let v = [Image::new(&cube).unwrap().arg_value()];
+    let e = write_input(&args[3..], &v, &Dispatch::new_1d(1, 1)).unwrap_err();
+    assert!(e.to_string().contains("128-bit T#"), "{e}");
 }
