@@ -1169,6 +1169,34 @@ impl<'a, 'o> InstrCtx<'a, 'o> {
     }
 }
 
+/// A lone decimal number at `pos` (after spaces): `0` or 1 to 18 digits
+/// not starting with `0` (a leading `0` means octal), directly followed by
+/// the end of the text, `,`, `]`, `:` or `)`, none of which can continue an
+/// expression. Returns its value and the offset after it. Most operand
+/// expressions are such numbers (register indices, offsets, counts), and the
+/// full parser gives the same value and end for them; anything else (a
+/// suffix such as `1b`, a float, an operator) is `None`.
+fn plain_decimal(bytes: &[u8], pos: usize) -> Option<(i64, usize)> {
+    let start = skip_spaces(bytes, pos);
+    let digits = bytes
+        .get(start..)?
+        .iter()
+        .take(19)
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    if digits == 0 || digits > 18 || (digits > 1 && bytes[start] == b'0') {
+        return None;
+    }
+    let end = start + digits;
+    if !matches!(bytes.get(end), None | Some(b',' | b']' | b':' | b')')) {
+        return None;
+    }
+    let value = bytes[start..end]
+        .iter()
+        .fold(0i64, |n, &d| n * 10 + i64::from(d - b'0'));
+    Some((value, end))
+}
+
 impl OperandContext for InstrCtx<'_, '_> {
     fn version(&self) -> GcnVersion {
         self.asm.version
@@ -1177,6 +1205,13 @@ impl OperandContext for InstrCtx<'_, '_> {
     fn expression(&mut self, cur: &mut Cursor<'_>) -> Result<ExprValue, OperandError> {
         let text = cur.text();
         let mut pos = cur.pos();
+        if let Some((value, end)) = plain_decimal(text.as_bytes(), pos) {
+            // What the expression parser would leave for a lone number.
+            self.asm.rpn.clear();
+            self.asm.rpn.push(Op::Const(Value::absolute(value)));
+            cur.set_pos(end);
+            return Ok(ExprValue::Known(Value::absolute(value)));
+        }
         match self.asm.parse_expression(text, &mut pos, true) {
             // The scratch symbol is known only to the loader: it always
             // takes a fix-up, which becomes a relocation.
