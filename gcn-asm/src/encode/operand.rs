@@ -338,7 +338,7 @@ fn numbered_register(lower: &str) -> Option<(RegBase, u32)> {
 /// register-symbol probes), which gives the same register for it. Anything
 /// else, out-of-range indices included, is `None` and takes the general
 /// path (which reports the errors).
-fn plain_register(bytes: &[u8], version: GcnVersion) -> Option<(Reg, usize)> {
+pub(crate) fn plain_register(bytes: &[u8], version: GcnVersion) -> Option<(Reg, usize)> {
     let (&first, rest) = bytes.split_first()?;
     let (code0, limit) = match first | 0x20 {
         b's' => (0, max_sgprs(version)),

@@ -1339,6 +1339,89 @@ mod tests {
         assert_eq!(d.0.iter().filter(|d| !d.is_error()).count(), 1);
     }
 
+    /// The lone-number shortcut of `InstrCtx::expression` gives what the
+    /// expression parser gives (value and end), and leaves everything else
+    /// to it.
+    #[test]
+    fn plain_numbers_read_as_the_expression_parser_reads_them() {
+        let opts = AssembleOptions::default();
+        let mut asm = Assembler::new(&opts);
+        for text in [
+            "0",
+            "7",
+            "12,",
+            " 42]",
+            "3:5]",
+            "9)",
+            "999999999999999999",
+            "5 ",
+            "5 ,",
+            "010",
+            "08",
+            "0x10",
+            "0b1",
+            "1b",
+            "2f",
+            "1.5",
+            "1e3",
+            "1+2",
+            "4*2,",
+            "12a",
+            "x",
+            "",
+        ] {
+            let fast = plain_decimal(text.as_bytes(), 0);
+            let mut pos = 0;
+            let full = asm.parse_expression(text, &mut pos, true);
+            if let Some((value, end)) = fast {
+                assert_eq!(full, Ok(Some(Value::absolute(value))), "{text:?}");
+                assert_eq!(pos, end, "{text:?}");
+            }
+            let expect_fast = matches!(
+                text,
+                "0" | "7" | "12," | " 42]" | "3:5]" | "9)" | "999999999999999999"
+            );
+            assert_eq!(fast.is_some(), expect_fast, "{text:?}");
+        }
+    }
+
+    /// The plain `sN`/`vN` shortcut of the operand reader gives the register
+    /// the general reader gives, on every version, and leaves everything
+    /// else (out-of-range indices, subscripts, longer names) to it.
+    #[test]
+    fn plain_registers_read_as_the_register_parser_reads_them() {
+        use crate::encode::operand::{plain_register, try_register, RegParse};
+        for version in GcnVersion::ALL {
+            let opts = AssembleOptions {
+                version: Some(version),
+                ..AssembleOptions::default()
+            };
+            let mut asm = Assembler::new(&opts);
+            let mut ctx = InstrCtx::new(&mut asm, 0);
+            for text in [
+                "s0", "s7,", "S12 ", "v0", "V255", "v128, v1", "s101", "s103", "s104", "v256",
+                "s1[2]", "s1:", "s1x", "v0001", "s", "sext(v1)", "vcc", "ttmp1", "s01",
+            ] {
+                let fast = plain_register(text.as_bytes(), version);
+                let mut cur = Cursor::at(text, 0);
+                let full = match try_register(&mut ctx, &mut cur, None) {
+                    Ok(RegParse::Reg(reg)) => Some((reg, cur.pos())),
+                    _ => None,
+                };
+                if fast.is_some() {
+                    assert_eq!(fast, full, "{text:?} on {version}");
+                }
+                let expect_fast = match text {
+                    "s0" | "s7," | "S12 " | "v0" | "V255" | "v128, v1" | "s01" => true,
+                    "s101" => true,
+                    "s103" => !version.is_gcn12_or_later(),
+                    _ => false,
+                };
+                assert_eq!(fast.is_some(), expect_fast, "{text:?} on {version}");
+            }
+        }
+    }
+
     #[test]
     fn deferred_fixup_reaches_apply_fixup() {
         let opts = AssembleOptions::default();
