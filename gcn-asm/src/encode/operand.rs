@@ -640,7 +640,25 @@ pub(crate) fn describe(reg: Reg) -> String {
 
 /// Checks a register's class, count and alignment against an operand
 /// position.
+#[inline]
 pub(crate) fn check_register(
+    reg: Reg,
+    accept: Accept,
+    count: u16,
+    align: Align,
+    at: usize,
+    what: &str,
+) -> Result<(), OperandError> {
+    // The common case, checked inline: one register of a class the position
+    // takes (nothing to align, and LDS_DIRECT has count 0).
+    if count == 1 && reg.count == 1 && accepts(accept, reg) {
+        return Ok(());
+    }
+    check_register_rules(reg, accept, count, align, at, what)
+}
+
+/// The rules of [`check_register`].
+fn check_register_rules(
     reg: Reg,
     accept: Accept,
     count: u16,
