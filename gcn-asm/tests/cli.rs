@@ -1,7 +1,7 @@
 //! The command-line tools' options beyond the basics (see also the CLI
 //! tests in `gallium.rs` and `gallium_disasm.rs`): several input files,
-//! `--llvmVersion`/`--driverVersion`, `-D` checks, and `gcndisasm`'s hint
-//! at `-r`.
+//! `--llvmVersion`/`--driverVersion`, `-D` checks, unknown `-g`/`-A` names,
+//! and `gcndisasm`'s hint at `-r`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -152,6 +152,41 @@ fn defsym_needs_a_symbol_name() {
     assert_eq!(
         std::fs::read(dir.join("x.bin")).unwrap(),
         16u32.to_le_bytes()
+    );
+}
+
+/// Issue 11 item 12: an unknown `-g` device (or `-A` architecture) is an
+/// error that lists the known names, not a fallback to the default device.
+#[test]
+fn unknown_device_names_the_known_ones() {
+    let dir = workdir("unknown_device");
+    std::fs::write(dir.join("k.s"), "s_endpgm\n").unwrap();
+    let out = gcnasm(&dir, &["-g", "gfx9000", "-o", "x.bin", "k.s"]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.starts_with("gcnasm: unknown GPU device 'gfx9000'"),
+        "{err}"
+    );
+    // Device names from the CLRX documentation (GCN 1.0 to 1.4).
+    for known in ["pitcairn", "tahiti", "bonaire", "tonga", "gfx900"] {
+        assert!(err.contains(known), "`{known}` missing: {err}");
+    }
+    assert!(!dir.join("x.bin").exists());
+    let out = gcnasm(&dir, &["-A", "GCN9", "-o", "x.bin", "k.s"]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("unknown architecture 'GCN9'") && err.contains("GCN1.2"),
+        "{err}"
+    );
+    assert!(!dir.join("x.bin").exists());
+    // A known device still assembles (`s_endpgm` is 0xbf810000).
+    let out = gcnasm(&dir, &["-g", "gfx900", "-o", "x.bin", "k.s"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read(dir.join("x.bin")).unwrap(),
+        0xbf81_0000u32.to_le_bytes()
     );
 }
 

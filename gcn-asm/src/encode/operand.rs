@@ -4,7 +4,7 @@
 use super::context::{ExprValue, OperandContext, OperandError, RegisterSymbol};
 use crate::arch::GcnVersion;
 use crate::isa::FloatKind;
-use crate::syntax::cursor::Cursor;
+use crate::syntax::cursor::{is_symbol_char, Cursor};
 use crate::syntax::float::{parse_float_literal, FloatLiteral, FloatSuffix};
 
 /// Operand code of the first VGPR in the 9-bit source space.
@@ -331,6 +331,46 @@ fn numbered_register(lower: &str) -> Option<(RegBase, u32)> {
     Some((base, digits.parse().ok()?))
 }
 
+/// Reads a plain `sN`/`vN` (1 to 3 digits, in range on `version`, not
+/// followed by a name character, `[` or `:`) at the start of `bytes`, with
+/// its length. Nearly every register operand has this form: reading it here
+/// skips the general parser (name scan, float attempt, subscript and
+/// register-symbol probes), which gives the same register for it. Anything
+/// else, out-of-range indices included, is `None` and takes the general
+/// path (which reports the errors).
+pub(crate) fn plain_register(bytes: &[u8], version: GcnVersion) -> Option<(Reg, usize)> {
+    let (&first, rest) = bytes.split_first()?;
+    let (code0, limit) = match first | 0x20 {
+        b's' => (0, max_sgprs(version)),
+        b'v' => (VGPR_BASE, 256),
+        _ => return None,
+    };
+    let digits = rest
+        .iter()
+        .take(4)
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    if !(1..=3).contains(&digits) {
+        return None;
+    }
+    if rest
+        .get(digits)
+        .is_some_and(|&b| is_symbol_char(b) || b == b'[' || b == b':')
+    {
+        return None;
+    }
+    let n = rest[..digits]
+        .iter()
+        .fold(0u16, |n, &d| n * 10 + u16::from(d - b'0'));
+    (n < limit).then_some((
+        Reg {
+            code: code0 + n,
+            count: 1,
+        },
+        1 + digits,
+    ))
+}
+
 /// Makes a register range from a family and first/last indices, checking
 /// bounds.
 fn make_range(
@@ -600,7 +640,25 @@ pub(crate) fn describe(reg: Reg) -> String {
 
 /// Checks a register's class, count and alignment against an operand
 /// position.
+#[inline]
 pub(crate) fn check_register(
+    reg: Reg,
+    accept: Accept,
+    count: u16,
+    align: Align,
+    at: usize,
+    what: &str,
+) -> Result<(), OperandError> {
+    // The common case, checked inline: one register of a class the position
+    // takes (nothing to align, and LDS_DIRECT has count 0).
+    if count == 1 && reg.count == 1 && accepts(accept, reg) {
+        return Ok(());
+    }
+    check_register_rules(reg, accept, count, align, at, what)
+}
+
+/// The rules of [`check_register`].
+fn check_register_rules(
     reg: Reg,
     accept: Accept,
     count: u16,
@@ -693,6 +751,16 @@ pub(crate) fn parse_register(
 ) -> Result<Located<Reg>, OperandError> {
     cur.skip_spaces();
     let at = cur.pos();
+    if let Some((reg, len)) = plain_register(cur.rest().as_bytes(), ctx.version()) {
+        // A built-in register the position takes wins over a register
+        // symbol of the same name (as in `try_register`).
+        if accepts(accept, reg) {
+            cur.bump(len);
+            check_register(reg, accept, count, align, at, what)?;
+            ctx.register_used(reg.code, reg.count);
+            return Ok(Located { value: reg, at });
+        }
+    }
     match try_register(ctx, cur, Some(accept))? {
         RegParse::Reg(reg) => {
             check_register(reg, accept, count, align, at, what)?;
@@ -730,6 +798,20 @@ pub(crate) fn parse_source(
     let at = cur.pos();
     if cur.at_end() || cur.peek() == Some(b',') {
         return Err(OperandError::new(at, format!("missing {what}")));
+    }
+    // The common case first: a plain `sN`/`vN` the position takes (neither
+    // a float, `lit(…)`, `@…` nor a register symbol can start that way, and
+    // a fitting built-in register wins over a symbol of the same name).
+    if let Some((reg, len)) = plain_register(cur.rest().as_bytes(), version) {
+        if accepts(accept, reg) {
+            cur.bump(len);
+            check_register(reg, accept, count, align, at, what)?;
+            ctx.register_used(reg.code, reg.count);
+            return Ok(Located {
+                value: Src::Reg(reg),
+                at,
+            });
+        }
     }
     let constant = |src: Src| -> Result<Located<Src>, OperandError> {
         if accept.constants {

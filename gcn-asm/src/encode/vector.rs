@@ -780,7 +780,12 @@ pub(crate) fn encode(
         Ok(ops) => ops,
         Err(e) => return Err(carry_hint(st, operand_text, operand_base).unwrap_or(e)),
     };
-    let mut m = parse_modifiers(ctx, &mut st.cur, false)?;
+    // Most instructions carry no modifiers.
+    let mut m = if st.cur.is_blank() {
+        Modifiers::default()
+    } else {
+        parse_modifiers(ctx, &mut st.cur, false)?
+    };
     // Bit-mask modifiers apply to the sources they name.
     for (i, src) in ops.srcs.iter_mut().enumerate() {
         if let Some(s) = src {

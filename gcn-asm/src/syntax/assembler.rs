@@ -1210,6 +1210,34 @@ impl<'a, 'o> InstrCtx<'a, 'o> {
     }
 }
 
+/// A lone decimal number at `pos` (after spaces): `0` or 1 to 18 digits
+/// not starting with `0` (a leading `0` means octal), directly followed by
+/// the end of the text, `,`, `]`, `:` or `)`, none of which can continue an
+/// expression. Returns its value and the offset after it. Most operand
+/// expressions are such numbers (register indices, offsets, counts), and the
+/// full parser gives the same value and end for them; anything else (a
+/// suffix such as `1b`, a float, an operator) is `None`.
+fn plain_decimal(bytes: &[u8], pos: usize) -> Option<(i64, usize)> {
+    let start = skip_spaces(bytes, pos);
+    let digits = bytes
+        .get(start..)?
+        .iter()
+        .take(19)
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    if digits == 0 || digits > 18 || (digits > 1 && bytes[start] == b'0') {
+        return None;
+    }
+    let end = start + digits;
+    if !matches!(bytes.get(end), None | Some(b',' | b']' | b':' | b')')) {
+        return None;
+    }
+    let value = bytes[start..end]
+        .iter()
+        .fold(0i64, |n, &d| n * 10 + i64::from(d - b'0'));
+    Some((value, end))
+}
+
 impl OperandContext for InstrCtx<'_, '_> {
     fn version(&self) -> GcnVersion {
         self.asm.version
@@ -1218,6 +1246,13 @@ impl OperandContext for InstrCtx<'_, '_> {
     fn expression(&mut self, cur: &mut Cursor<'_>) -> Result<ExprValue, OperandError> {
         let text = cur.text();
         let mut pos = cur.pos();
+        if let Some((value, end)) = plain_decimal(text.as_bytes(), pos) {
+            // What the expression parser would leave for a lone number.
+            self.asm.rpn.clear();
+            self.asm.rpn.push(Op::Const(Value::absolute(value)));
+            cur.set_pos(end);
+            return Ok(ExprValue::Known(Value::absolute(value)));
+        }
         match self.asm.parse_expression(text, &mut pos, true) {
             // The scratch symbol is known only to the loader: it always
             // takes a fix-up, which becomes a relocation.
@@ -1343,6 +1378,89 @@ mod tests {
         assert_eq!(e.message, "undefined symbol 'later'");
         assert_eq!(e.pos.column, 12);
         assert_eq!(d.0.iter().filter(|d| !d.is_error()).count(), 1);
+    }
+
+    /// The lone-number shortcut of `InstrCtx::expression` gives what the
+    /// expression parser gives (value and end), and leaves everything else
+    /// to it.
+    #[test]
+    fn plain_numbers_read_as_the_expression_parser_reads_them() {
+        let opts = AssembleOptions::default();
+        let mut asm = Assembler::new(&opts);
+        for text in [
+            "0",
+            "7",
+            "12,",
+            " 42]",
+            "3:5]",
+            "9)",
+            "999999999999999999",
+            "5 ",
+            "5 ,",
+            "010",
+            "08",
+            "0x10",
+            "0b1",
+            "1b",
+            "2f",
+            "1.5",
+            "1e3",
+            "1+2",
+            "4*2,",
+            "12a",
+            "x",
+            "",
+        ] {
+            let fast = plain_decimal(text.as_bytes(), 0);
+            let mut pos = 0;
+            let full = asm.parse_expression(text, &mut pos, true);
+            if let Some((value, end)) = fast {
+                assert_eq!(full, Ok(Some(Value::absolute(value))), "{text:?}");
+                assert_eq!(pos, end, "{text:?}");
+            }
+            let expect_fast = matches!(
+                text,
+                "0" | "7" | "12," | " 42]" | "3:5]" | "9)" | "999999999999999999"
+            );
+            assert_eq!(fast.is_some(), expect_fast, "{text:?}");
+        }
+    }
+
+    /// The plain `sN`/`vN` shortcut of the operand reader gives the register
+    /// the general reader gives, on every version, and leaves everything
+    /// else (out-of-range indices, subscripts, longer names) to it.
+    #[test]
+    fn plain_registers_read_as_the_register_parser_reads_them() {
+        use crate::encode::operand::{plain_register, try_register, RegParse};
+        for version in GcnVersion::ALL {
+            let opts = AssembleOptions {
+                version: Some(version),
+                ..AssembleOptions::default()
+            };
+            let mut asm = Assembler::new(&opts);
+            let mut ctx = InstrCtx::new(&mut asm, 0);
+            for text in [
+                "s0", "s7,", "S12 ", "v0", "V255", "v128, v1", "s101", "s103", "s104", "v256",
+                "s1[2]", "s1:", "s1x", "v0001", "s", "sext(v1)", "vcc", "ttmp1", "s01",
+            ] {
+                let fast = plain_register(text.as_bytes(), version);
+                let mut cur = Cursor::at(text, 0);
+                let full = match try_register(&mut ctx, &mut cur, None) {
+                    Ok(RegParse::Reg(reg)) => Some((reg, cur.pos())),
+                    _ => None,
+                };
+                if fast.is_some() {
+                    assert_eq!(fast, full, "{text:?} on {version}");
+                }
+                let expect_fast = match text {
+                    "s0" | "s7," | "S12 " | "v0" | "V255" | "v128, v1" | "s01" => true,
+                    "s101" => true,
+                    "s103" => !version.is_gcn12_or_later(),
+                    _ => false,
+                };
+                assert_eq!(fast.is_some(), expect_fast, "{text:?} on {version}");
+            }
+        }
     }
 
     #[test]

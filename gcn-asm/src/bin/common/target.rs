@@ -36,12 +36,12 @@ impl TargetArgs {
         if let Some(name) = &self.device {
             return Device::from_name(name)
                 .map(Selected::Device)
-                .ok_or_else(|| format!("unknown GPU device `{name}`"));
+                .ok_or_else(|| gcn_asm::arch::unknown_device_message(name));
         }
         if let Some(name) = &self.arch {
             return GcnVersion::from_arch_name(name)
                 .map(Selected::Arch)
-                .ok_or_else(|| format!("unknown architecture `{name}`"));
+                .ok_or_else(|| gcn_asm::arch::unknown_arch_message(name));
         }
         Ok(Selected::Default)
     }
