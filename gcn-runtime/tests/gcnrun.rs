@@ -580,7 +580,7 @@ fn usage_errors_exit_2_and_show_the_arguments() {
     expect(
         &gcnrun(&dir, &dump_args("dump.s", &["-g", "voodoo"])),
         2,
-        &["unknown GPU device `voodoo`"],
+        &["unknown GPU device 'voodoo' (known devices: ", "tonga"],
     );
     expect(
         &gcnrun(&dir, &dump_args("dump.s", &["-A", "GCN9"])),
