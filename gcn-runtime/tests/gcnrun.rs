@@ -585,7 +585,7 @@ fn usage_errors_exit_2_and_show_the_arguments() {
     expect(
         &gcnrun(&dir, &dump_args("dump.s", &["-A", "GCN9"])),
         2,
-        &["unknown architecture `GCN9`"],
+        &["unknown architecture 'GCN9' (known: "],
     );
     expect(
         &gcnrun(&dir, &["dump.s", "dump", "zero:4"]),
