@@ -556,6 +556,27 @@ impl Shared<'_> {
     }
 }
 
+/// Records reads of never-written bytes of uninitialised buffers on this
+/// thread while it lives (also when the group ends in a fault).
+struct UninitRecording(bool);
+
+impl UninitRecording {
+    fn start(on: bool) -> Self {
+        if on {
+            crate::memory::uninit_reads::enable(true);
+        }
+        UninitRecording(on)
+    }
+}
+
+impl Drop for UninitRecording {
+    fn drop(&mut self) {
+        if self.0 {
+            crate::memory::uninit_reads::enable(false);
+        }
+    }
+}
+
 /// What a host thread reuses from one work-group to the next.
 struct GroupScratch {
     /// The work-group's LDS.
@@ -671,6 +692,9 @@ fn run_group(
     state.clear();
     state.resize(waves.len(), Step::Next);
     let log = RefCell::new(Vec::new());
+    // Reads of uninitialised buffers are recorded on this thread while the
+    // group runs under the `uninit` check.
+    let _uninit = UninitRecording::start(s.facts.is_some() && s.checks.uninit != Level::Off);
     let mut checker = s.facts.as_deref().map(|facts| {
         GroupCheck::new(GroupSetup {
             options: s.checks,

@@ -100,6 +100,46 @@ pub struct Allocation {
     base: u64,
     size: u64,
     words: Box<[AtomicU32]>,
+    /// For an allocation made uninitialised ([`Memory::buffer_uninit`]):
+    /// one bit per byte, set once the byte is written (by the host or a
+    /// kernel). `None` for ordinary allocations, which pay nothing.
+    written: Option<Box<[AtomicU32]>>,
+}
+
+/// Reads of never-written bytes of uninitialised allocations, per host
+/// thread: the wave running on this thread reads, the `uninit` check
+/// ([`crate::check`]) takes them after each instruction.
+pub(crate) mod uninit_reads {
+    use std::cell::{Cell, RefCell};
+
+    thread_local! {
+        static ENABLED: Cell<bool> = const { Cell::new(false) };
+        static LOG: RefCell<Vec<(u64, u32)>> = const { RefCell::new(Vec::new()) };
+    }
+
+    /// Starts (or stops) recording on this thread.
+    pub fn enable(on: bool) {
+        ENABLED.with(|e| e.set(on));
+        LOG.with(|l| l.borrow_mut().clear());
+    }
+
+    /// Records a read of `len` bytes at `address`, some never written.
+    pub fn record(address: u64, len: u32) {
+        if ENABLED.with(|e| e.get()) {
+            LOG.with(|l| {
+                let mut l = l.borrow_mut();
+                // One instruction's lanes: bounded by its accesses.
+                if l.len() < 4096 {
+                    l.push((address, len));
+                }
+            });
+        }
+    }
+
+    /// The reads recorded since the last call.
+    pub fn take() -> Vec<(u64, u32)> {
+        LOG.with(|l| std::mem::take(&mut *l.borrow_mut()))
+    }
 }
 
 impl fmt::Debug for Allocation {
@@ -112,9 +152,44 @@ impl fmt::Debug for Allocation {
 static ATOMIC64_LOCKS: [Mutex<()>; 64] = [const { Mutex::new(()) }; 64];
 
 impl Allocation {
-    fn new(base: u64, size: u64) -> Self {
+    fn new(base: u64, size: u64, uninit: bool) -> Self {
         let words = (0..size.div_ceil(4)).map(|_| AtomicU32::new(0)).collect();
-        Allocation { base, size, words }
+        let written = uninit.then(|| (0..size.div_ceil(32)).map(|_| AtomicU32::new(0)).collect());
+        Allocation {
+            base,
+            size,
+            words,
+            written,
+        }
+    }
+
+    /// True when the allocation tracks written bytes.
+    #[inline]
+    pub fn tracks_writes(&self) -> bool {
+        self.written.is_some()
+    }
+
+    /// Marks `[offset, offset + len)` written (tracked allocations).
+    #[inline]
+    fn mark(&self, offset: u64, len: u64) {
+        if let Some(bits) = &self.written {
+            for b in offset..offset + len {
+                bits[(b / 32) as usize].fetch_or(1 << (b % 32), Relaxed);
+            }
+        }
+    }
+
+    /// Records a read of `[offset, offset + len)` that touches a byte
+    /// never written (tracked allocations).
+    #[inline]
+    fn check_read(&self, offset: u64, len: u64) {
+        if let Some(bits) = &self.written {
+            let unwritten = (offset..offset + len)
+                .any(|b| bits[(b / 32) as usize].load(Relaxed) >> (b % 32) & 1 == 0);
+            if unwritten {
+                uninit_reads::record(self.base + offset, len as u32);
+            }
+        }
     }
 
     /// First device address.
@@ -141,6 +216,7 @@ impl Allocation {
 
     /// Reads `out.len()` bytes from `offset`; the range must be inside.
     pub fn read(&self, offset: u64, out: &mut [u8]) {
+        self.check_read(offset, out.len() as u64);
         if offset & 3 == 0 && out.len() == 4 {
             out.copy_from_slice(&self.word(offset).to_le_bytes());
             return;
@@ -156,6 +232,7 @@ impl Allocation {
     /// compare-and-swap so that neighbouring bytes written by other lanes
     /// or threads are kept.
     pub fn write(&self, offset: u64, data: &[u8]) {
+        self.mark(offset, data.len() as u64);
         let mut i = 0;
         while i < data.len() {
             let at = offset + i as u64;
@@ -177,18 +254,22 @@ impl Allocation {
     /// Loads the aligned dword at `offset` (a multiple of 4, inside).
     #[inline]
     pub fn load_u32(&self, offset: u64) -> u32 {
+        self.check_read(offset, 4);
         self.word(offset)
     }
 
     /// Stores the aligned dword at `offset` (a multiple of 4, inside).
     #[inline]
     pub fn store_u32(&self, offset: u64, value: u32) {
+        self.mark(offset, 4);
         self.words[(offset >> 2) as usize].store(value, Relaxed);
     }
 
     /// Atomically replaces the aligned dword at `offset` by `f(old)` and
     /// returns the old value (a host compare-and-swap loop).
     pub fn atomic_u32(&self, offset: u64, f: impl Fn(u32) -> u32) -> u32 {
+        self.check_read(offset, 4);
+        self.mark(offset, 4);
         let word = &self.words[(offset >> 2) as usize];
         match word.fetch_update(Relaxed, Relaxed, |w| Some(f(w))) {
             Ok(old) | Err(old) => old,
@@ -205,6 +286,8 @@ impl Allocation {
     /// that mix the two sizes on one address are outside what the GCN
     /// memory model orders anyway).
     pub fn atomic_u64(&self, offset: u64, f: impl Fn(u64) -> u64) -> u64 {
+        self.check_read(offset, 8);
+        self.mark(offset, 8);
         let stripe = ((self.base + offset) >> 3) as usize % ATOMIC64_LOCKS.len();
         let _guard = ATOMIC64_LOCKS[stripe]
             .lock()
@@ -219,6 +302,7 @@ impl Allocation {
     }
 
     fn copy_in(&self, offset: u64, data: &[u8]) {
+        self.mark(offset, data.len() as u64);
         self.write(offset, data);
     }
 }
@@ -280,6 +364,10 @@ impl Memory {
 
     /// Allocates `size` zeroed bytes (at least one byte is reserved).
     pub fn allocate(&self, size: u64) -> Result<Arc<Allocation>, AllocError> {
+        self.allocate_with(size, false)
+    }
+
+    fn allocate_with(&self, size: u64, uninit: bool) -> Result<Arc<Allocation>, AllocError> {
         let mut space = self.write_space();
         let reserved = size.max(1);
         if space.in_use.saturating_add(reserved) > self.limit {
@@ -290,7 +378,7 @@ impl Memory {
             });
         }
         let base = space.next.next_multiple_of(ALLOCATION_ALIGN);
-        let allocation = Arc::new(Allocation::new(base, reserved));
+        let allocation = Arc::new(Allocation::new(base, reserved, uninit));
         space.next = (base + reserved + GUARD_GAP).next_multiple_of(ALLOCATION_ALIGN);
         space.in_use += reserved;
         space.allocations.push(allocation.clone());
@@ -326,6 +414,21 @@ impl Memory {
         let bytes = (len as u64).saturating_mul(std::mem::size_of::<T>() as u64);
         Ok(Buffer {
             allocation: self.allocate(bytes)?,
+            memory: self.clone(),
+            len,
+            _type: PhantomData,
+        })
+    }
+
+    /// A typed buffer of `len` elements whose contents are undefined, as
+    /// device memory from an allocator is: it reads as zeros, and the
+    /// `uninit` check ([`crate::check`]) reports a kernel's read of a byte
+    /// nothing wrote yet (the host writes through [`Buffer::write_from`]
+    /// count, as do the kernel's own stores and atomics).
+    pub fn buffer_uninit<T: Pod>(&self, len: usize) -> Result<Buffer<T>, AllocError> {
+        let bytes = (len as u64).saturating_mul(std::mem::size_of::<T>() as u64);
+        Ok(Buffer {
+            allocation: self.allocate_with(bytes, true)?,
             memory: self.clone(),
             len,
             _type: PhantomData,
@@ -525,6 +628,7 @@ impl MemView {
             for lane in 0..64 {
                 if mask >> lane & 1 != 0 {
                     let first = ((addresses[lane] - a.base) >> 2) as usize;
+                    a.check_read(4 * first as u64, 4 * N as u64);
                     for (k, o) in out.iter_mut().enumerate() {
                         o[lane] = a.words[first + k].load(Relaxed);
                     }
@@ -571,6 +675,7 @@ impl MemView {
             for lane in 0..64 {
                 if mask >> lane & 1 != 0 {
                     let first = ((addresses[lane] - a.base) >> 2) as usize;
+                    a.mark(4 * first as u64, 4 * N as u64);
                     for (k, v) in values.iter().enumerate() {
                         a.words[first + k].store(v[lane], Relaxed);
                     }

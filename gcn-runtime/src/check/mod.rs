@@ -6,7 +6,7 @@
 //! | [`Check::Waitcnt`] | a register read before the `s_waitcnt` for the load that writes it; an overwrite of a register a pending load will write (except by a later load of the same in-order counter); on GCN 1.0, an overwrite of a store's data VGPRs before `expcnt` says the store read them |
 //! | [`Check::WaitStates`] | fewer wait states (instructions, `s_nop N` = N+1) between two dependent instructions than the generation requires ([`wait_states::RULES`]), counted along the executed path |
 //! | [`Check::LdsRace`] | two waves of a work-group touching the same LDS byte between two `s_barrier`s, one of them writing (atomics excepted) |
-//! | [`Check::Uninit`] | a read of an SGPR or of a VGPR lane nothing wrote (the ABI-initialised registers count as written), and of an LDS byte nothing in the work-group wrote |
+//! | [`Check::Uninit`] | a read of an SGPR or of a VGPR lane nothing wrote (the ABI-initialised registers count as written), of an LDS byte nothing in the work-group wrote, and of a byte of a buffer allocated uninitialised ([`crate::memory::Memory::buffer_uninit`]) that neither the host nor a kernel wrote |
 //!
 //! Every check is on at [`Level::Error`] by default ([`CheckOptions`], in
 //! [`crate::LaunchOptions::checks`], `gcnrun --check NAME=LEVEL`). The
@@ -638,6 +638,27 @@ impl Hook for WaveHook<'_, '_> {
                         changes: snapshot.changes(wave),
                     });
                 }
+            }
+        }
+        if g.options.uninit != Level::Off {
+            let reads = crate::memory::uninit_reads::take();
+            if let Some(&(address, len)) = reads.first() {
+                let more = if reads.len() > 1 {
+                    format!(" (and {} more accesses)", reads.len() - 1)
+                } else {
+                    String::new()
+                };
+                g.report(
+                    Check::Uninit,
+                    wave.id,
+                    pc,
+                    format!(
+                        "reads {len} byte(s) at {address:#x}{more} of a buffer allocated \
+                         uninitialised before anything wrote them"
+                    ),
+                    None,
+                    None,
+                );
             }
         }
         if f.lds != facts::LdsUse::None

@@ -795,3 +795,84 @@ fn setreg_trapsts_then_rfe_reported_before_the_fault() {
         }
     }
 }
+
+/// Reads of a buffer allocated uninitialised: reported at the load until
+/// something wrote the bytes (the host through `write_from`, or the
+/// kernel's own store first); ordinary buffers are never reported.
+#[test]
+fn reads_of_uninitialised_device_memory() {
+    for v in VERSIONS {
+        // buffer_load through the prologue's raw descriptor over `out`.
+        let load = "@buffer_load_dword v2, v1, s[8:11], 0 offen\n    s_waitcnt vmcnt(0)\n";
+        let store_then_load = "buffer_store_dword v1, v1, s[8:11], 0 offen\n    s_waitcnt vmcnt(0) & expcnt(0)\n@buffer_load_dword v2, v1, s[8:11], 0 offen\n    s_waitcnt vmcnt(0)\n";
+        let source = |body: &str| {
+            let mut text = prologue(v);
+            for line in body.lines() {
+                text.push_str("    ");
+                text.push_str(line.trim_start_matches('@').trim());
+                text.push('\n');
+            }
+            format!(
+                ".gallium\n.gpu {}\n.kernel k\n .args\n  .arg out, global, 8\n .config\n  .dims x\n.text\nk:\n{text}    s_endpgm\n",
+                gpu(v)
+            )
+        };
+        let memory = Memory::default();
+        let options = LaunchOptions {
+            threads: Some(1),
+            checks: CheckOptions::all(Level::Warn),
+            ..LaunchOptions::default()
+        };
+        let d = Dispatch::new_1d(64, 64);
+        let reports = |body: &str, out: &crate::Buffer<u32>| {
+            let binary = assemble(&source(body), &AssembleOptions::default())
+                .unwrap()
+                .gallium_bytes()
+                .unwrap();
+            let program = Program::load(&memory, &binary, v).unwrap();
+            let (_, reports) = program
+                .launch_reports("k", &[ArgValue::Pointer(out.ptr())], &d, &options)
+                .unwrap();
+            reports
+                .into_iter()
+                .filter(|r| r.check == Check::Uninit)
+                .collect::<Vec<_>>()
+        };
+        let uninit = memory.buffer_uninit::<u32>(64).unwrap();
+        let found = reports(load, &uninit);
+        assert_eq!(found.len(), 1, "{v}: {found:?}");
+        assert!(
+            found[0].instruction.starts_with("buffer_load_dword v2"),
+            "{v}"
+        );
+        assert!(
+            found[0]
+                .message
+                .contains(&format!("at {:#x}", uninit.ptr().0))
+                && found[0].message.contains("allocated uninitialised"),
+            "{v}: {}",
+            found[0].message
+        );
+        // The kernel writes before it reads: nothing to report.
+        let fresh = memory.buffer_uninit::<u32>(64).unwrap();
+        assert_eq!(reports(store_then_load, &fresh), [], "{v}");
+        // The host wrote it: nothing either; nor for an ordinary buffer.
+        let written = memory.buffer_uninit::<u32>(64).unwrap();
+        written.write_from(&[7; 64]).unwrap();
+        assert_eq!(reports(load, &written), [], "{v}");
+        let zeroed = memory.buffer_zeroed::<u32>(64).unwrap();
+        assert_eq!(reports(load, &zeroed), [], "{v}");
+        // Half written by the host: the lanes over the other half are found.
+        let half = memory.buffer_uninit::<u32>(64).unwrap();
+        memory.write(half.ptr().0, &[1; 128]).unwrap();
+        let found = reports(load, &half);
+        assert_eq!(found.len(), 1, "{v}");
+        assert!(
+            found[0]
+                .message
+                .contains(&format!("at {:#x}", half.ptr().0 + 128)),
+            "{v}: {}",
+            found[0].message
+        );
+    }
+}
