@@ -127,9 +127,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let elapsed = start.elapsed();
     let out = if PASSES % 2 == 1 { &b } else { &a };
     let output = out.read_level::<u8>(0)?;
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| format!("cannot create the output folder {}: {e}", dir.display()))?;
     let save = |name: &str, px: &[u8]| -> Result<(), Box<dyn std::error::Error>> {
         let path = dir.join(name);
-        image::save_buffer(&path, px, W, H, image::ColorType::Rgba8)?;
+        image::save_buffer(&path, px, W, H, image::ColorType::Rgba8)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         println!("wrote {}", path.display());
         Ok(())
     };
