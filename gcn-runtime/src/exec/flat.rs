@@ -73,6 +73,13 @@ enum Target {
     Lds(usize),
 }
 
+/// True when a FLAT address lies in the shared or the private aperture.
+#[inline]
+fn in_an_aperture(a: u64) -> bool {
+    (a.wrapping_sub(SHARED_APERTURE) < APERTURE_SIZE)
+        | (a.wrapping_sub(PRIVATE_APERTURE) < APERTURE_SIZE)
+}
+
 /// The place of a FLAT address.
 #[inline]
 fn classify(a: u64) -> Place {
@@ -85,20 +92,27 @@ fn classify(a: u64) -> Place {
     }
 }
 
+/// The 64-bit addresses of every lane of a FLAT or GLOBAL instruction:
+/// `SADDR + VADDR(32)` or `VADDR(64)`, plus the instruction offset.
+#[inline]
+fn lane_addresses(w: &Wave, op: &Op, vaddr: usize, saddr: usize) -> [u64; WAVE_SIZE] {
+    let offset = op.instr.mods.mem.offset as i64 as u64;
+    match (op.instr.row.encoding, op.src(saddr)) {
+        (Encoding::Global, s @ Src::Sgpr(_)) => {
+            let base = w.read_s64(s).wrapping_add(offset);
+            lanes_u32(w, op.src(vaddr)).map(|x| base.wrapping_add(u64::from(x)))
+        }
+        _ => lanes_u64(w, op.src(vaddr)).map(|a| a.wrapping_add(offset)),
+    }
+}
+
 /// The places of every lane (operand `vaddr`, and `saddr` for GLOBAL and
 /// SCRATCH).
 fn places(w: &Wave, op: &Op, vaddr: usize, saddr: usize) -> [Place; WAVE_SIZE] {
-    let offset = op.instr.mods.mem.offset as i64 as u64;
     match op.instr.row.encoding {
-        Encoding::Global => match op.src(saddr) {
-            s @ Src::Sgpr(_) => {
-                let base = w.read_s64(s).wrapping_add(offset);
-                let v = lanes_u32(w, op.src(vaddr));
-                v.map(|x| Place::Global(base.wrapping_add(u64::from(x))))
-            }
-            _ => lanes_u64(w, op.src(vaddr)).map(|a| Place::Global(a.wrapping_add(offset))),
-        },
+        Encoding::Global => lane_addresses(w, op, vaddr, saddr).map(Place::Global),
         Encoding::Scratch => {
+            let offset = op.instr.mods.mem.offset as i64 as u64;
             let s = match op.src(saddr) {
                 s @ Src::Sgpr(_) => w.read_s32(s),
                 _ => 0,
@@ -109,7 +123,7 @@ fn places(w: &Wave, op: &Op, vaddr: usize, saddr: usize) -> [Place; WAVE_SIZE] {
                 _ => [Place::Private(base); WAVE_SIZE],
             }
         }
-        _ => lanes_u64(w, op.src(vaddr)).map(|a| classify(a.wrapping_add(offset))),
+        _ => lane_addresses(w, op, vaddr, saddr).map(classify),
     }
 }
 
@@ -119,25 +133,14 @@ fn places(w: &Wave, op: &Op, vaddr: usize, saddr: usize) -> [Place; WAVE_SIZE] {
 /// down the per-lane path of [`places`].
 #[inline]
 fn global_addresses(w: &Wave, op: &Op, vaddr: usize, saddr: usize) -> Option<[u64; WAVE_SIZE]> {
-    let offset = op.instr.mods.mem.offset as i64 as u64;
     match op.instr.row.encoding {
-        Encoding::Global => Some(match op.src(saddr) {
-            s @ Src::Sgpr(_) => {
-                let base = w.read_s64(s).wrapping_add(offset);
-                let v = lanes_u32(w, op.src(vaddr));
-                v.map(|x| base.wrapping_add(u64::from(x)))
-            }
-            _ => lanes_u64(w, op.src(vaddr)).map(|a| a.wrapping_add(offset)),
-        }),
+        Encoding::Global => Some(lane_addresses(w, op, vaddr, saddr)),
         Encoding::Scratch => None,
         _ => {
-            let a = lanes_u64(w, op.src(vaddr)).map(|a| a.wrapping_add(offset));
+            let a = lane_addresses(w, op, vaddr, saddr);
             // Inactive lanes are tested too: a stray aperture address there
             // only costs the slower path.
-            let in_aperture = a.iter().fold(false, |any, &x| {
-                any | (x.wrapping_sub(SHARED_APERTURE) < APERTURE_SIZE)
-                    | (x.wrapping_sub(PRIVATE_APERTURE) < APERTURE_SIZE)
-            });
+            let in_aperture = a.iter().fold(false, |any, &x| any | in_an_aperture(x));
             (!in_aperture).then_some(a)
         }
     }
