@@ -594,6 +594,7 @@ impl MemView {
     /// multiple of 4: the lanes of a memory instruction nearly always
     /// address one buffer with aligned dwords, so one range check (on the
     /// lowest and highest address, computed branch-free) serves them all.
+    /// `None` also for an allocation made uninitialised.
     #[inline]
     fn aligned_span(&self, addresses: &[u64; 64], mask: u64, len: u64) -> Option<&Allocation> {
         let mut low = u64::MAX;
@@ -608,7 +609,12 @@ impl MemView {
         if mask == 0 || bits & 3 != 0 || high.checked_add(len).is_none() {
             return None;
         }
-        self.find(low, high + len - low).ok().map(|(a, _)| a)
+        // An allocation that tracks written bytes takes the per-lane path,
+        // whose accessors do the tracking: the fast loops stay plain.
+        self.find(low, high + len - low)
+            .ok()
+            .map(|(a, _)| a)
+            .filter(|a| !a.tracks_writes())
     }
 
     /// Loads the `N` consecutive dwords at `addresses[lane]` into
@@ -628,7 +634,6 @@ impl MemView {
             for lane in 0..64 {
                 if mask >> lane & 1 != 0 {
                     let first = ((addresses[lane] - a.base) >> 2) as usize;
-                    a.check_read(4 * first as u64, 4 * N as u64);
                     for (k, o) in out.iter_mut().enumerate() {
                         o[lane] = a.words[first + k].load(Relaxed);
                     }
@@ -675,7 +680,6 @@ impl MemView {
             for lane in 0..64 {
                 if mask >> lane & 1 != 0 {
                     let first = ((addresses[lane] - a.base) >> 2) as usize;
-                    a.mark(4 * first as u64, 4 * N as u64);
                     for (k, v) in values.iter().enumerate() {
                         a.words[first + k].store(v[lane], Relaxed);
                     }
