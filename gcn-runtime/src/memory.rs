@@ -563,6 +563,15 @@ impl<'a> Hint<'a> {
     }
 }
 
+/// The allocation all lanes of an access fall in ([`MemView::aligned_span`]),
+/// with the words they cover when the access is dense (every lane on,
+/// lane `l` right after lane `l - 1`): then lane `l` reads or writes the
+/// `l`-th group of words, no per-lane address arithmetic.
+struct Span<'a> {
+    allocation: &'a Allocation,
+    words: Option<&'a [AtomicU32]>,
+}
+
 impl MemView {
     /// Loads the dword at `addresses[lane]` into `out[lane]` for every lane
     /// of `mask`; the first lane whose address is outside every allocation
@@ -589,32 +598,57 @@ impl MemView {
         self.scatter_dwords::<1>(addresses, mask, std::array::from_ref(values))
     }
 
-    /// The allocation holding all `len`-byte accesses at the addresses of
-    /// the lanes of `mask`, when there is one and every such address is a
-    /// multiple of 4: the lanes of a memory instruction nearly always
-    /// address one buffer with aligned dwords, so one range check (on the
-    /// lowest and highest address, computed branch-free) serves them all.
-    /// `None` also for an allocation made uninitialised.
+    /// Where the lanes of `mask` make `len`-byte accesses in one
+    /// allocation at addresses that are all multiples of 4: the lanes of a
+    /// memory instruction nearly always address one buffer with aligned
+    /// dwords, so one range check (on the lowest and highest address,
+    /// computed branch-free) serves them all. `None` also for an
+    /// allocation made uninitialised (its accessors track written bytes).
     #[inline]
-    fn aligned_span(&self, addresses: &[u64; 64], mask: u64, len: u64) -> Option<&Allocation> {
-        let mut low = u64::MAX;
-        let mut high = 0u64;
-        let mut bits = 0u64;
-        for (lane, &a) in addresses.iter().enumerate() {
-            let on = 0u64.wrapping_sub(mask >> lane & 1);
-            low = low.min(a | !on);
-            high = high.max(a & on);
-            bits |= a & on;
-        }
-        if mask == 0 || bits & 3 != 0 || high.checked_add(len).is_none() {
+    fn aligned_span(&self, addresses: &[u64; 64], mask: u64, len: u64) -> Option<Span<'_>> {
+        if mask == 0 {
             return None;
         }
-        // An allocation that tracks written bytes takes the per-lane path,
-        // whose accessors do the tracking: the fast loops stay plain.
-        self.find(low, high + len - low)
-            .ok()
-            .map(|(a, _)| a)
-            .filter(|a| !a.tracks_writes())
+        // The commonest case first: every lane on, lane `l` at `first +
+        // len * l` (a coalesced access). One xor-fold tells it, and the
+        // range is the first and last lane's.
+        let first = addresses[0];
+        let mut off_stride = 0u64;
+        let mut expected = first;
+        for &a in addresses {
+            off_stride |= a ^ expected;
+            expected = expected.wrapping_add(len);
+        }
+        let dense = mask == u64::MAX && off_stride == 0;
+        let (low, high, bits) = if dense {
+            (first, addresses[63], first)
+        } else {
+            let mut low = u64::MAX;
+            let mut high = 0u64;
+            let mut bits = 0u64;
+            for (lane, &a) in addresses.iter().enumerate() {
+                let on = 0u64.wrapping_sub(mask >> lane & 1);
+                low = low.min(a | !on);
+                high = high.max(a & on);
+                bits |= a & on;
+            }
+            (low, high, bits)
+        };
+        if bits & 3 != 0 || high < low || high.checked_add(len).is_none() {
+            return None;
+        }
+        let (allocation, _) = self.find(low, high + len - low).ok()?;
+        if allocation.tracks_writes() {
+            return None;
+        }
+        let words = if dense {
+            let first_word = ((low - allocation.base) >> 2) as usize;
+            let count = (64 * len / 4) as usize;
+            Some(&allocation.words[first_word..first_word + count])
+        } else {
+            None
+        };
+        Some(Span { allocation, words })
     }
 
     /// Loads the `N` consecutive dwords at `addresses[lane]` into
@@ -630,7 +664,16 @@ impl MemView {
         mask: u64,
         out: &mut [[u32; 64]; N],
     ) -> Result<(), (usize, MemFault)> {
-        if let Some(a) = self.aligned_span(addresses, mask, 4 * N as u64) {
+        if let Some(span) = self.aligned_span(addresses, mask, 4 * N as u64) {
+            if let Some(words) = span.words {
+                for (lane, group) in words.chunks_exact(N).enumerate() {
+                    for (o, word) in out.iter_mut().zip(group) {
+                        o[lane] = word.load(Relaxed);
+                    }
+                }
+                return Ok(());
+            }
+            let a = span.allocation;
             for lane in 0..64 {
                 if mask >> lane & 1 != 0 {
                     let first = ((addresses[lane] - a.base) >> 2) as usize;
@@ -676,7 +719,16 @@ impl MemView {
         mask: u64,
         values: &[[u32; 64]; N],
     ) -> Result<(), (usize, MemFault)> {
-        if let Some(a) = self.aligned_span(addresses, mask, 4 * N as u64) {
+        if let Some(span) = self.aligned_span(addresses, mask, 4 * N as u64) {
+            if let Some(words) = span.words {
+                for (lane, group) in words.chunks_exact(N).enumerate() {
+                    for (v, word) in values.iter().zip(group) {
+                        word.store(v[lane], Relaxed);
+                    }
+                }
+                return Ok(());
+            }
+            let a = span.allocation;
             for lane in 0..64 {
                 if mask >> lane & 1 != 0 {
                     let first = ((addresses[lane] - a.base) >> 2) as usize;

@@ -29,8 +29,8 @@ use gcn_asm::isa::{flags, Encoding, InstrRow};
 use gcn_asm::GcnVersion;
 
 use super::vector::{
-    lanes_u32, mask_of, sdwa_place, src_u32, src_u64, write_mask, write_u32, write_u64, write_vgpr,
-    Lanes,
+    lanes_u32, mask_of, pack_mask, sdwa_place, src_u32, src_u64, unpack_mask, write_mask,
+    write_u32, write_u64, write_vgpr, Lanes,
 };
 use super::{h, sreg, Env, Fault, FaultKind, Handler, Op, Src, Step, Wave, WAVE_SIZE};
 
@@ -248,26 +248,26 @@ fn addsub<const SUB: bool, const REV: bool>(
     } else {
         (src_u32(w, op, 0), src_u32(w, op, 1))
     };
-    let cin = w.read_s64(op.slot_src(2));
-    // Plain loops over initialised arrays (no closures): they vectorize.
+    let cin = unpack_mask(w.read_s64(op.slot_src(2)));
+    // Plain loops over arrays (no closures, lane flags packed afterwards):
+    // they vectorize.
     let mut r = [0u32; WAVE_SIZE];
-    let mut out = [0u64; WAVE_SIZE];
+    let mut flags = [0u32; WAVE_SIZE];
     for l in 0..WAVE_SIZE {
-        let c = (cin >> l & 1) as u32;
         let (t, o1) = if SUB {
             a[l].overflowing_sub(b[l])
         } else {
             a[l].overflowing_add(b[l])
         };
         let (t, o2) = if SUB {
-            t.overflowing_sub(c)
+            t.overflowing_sub(cin[l])
         } else {
-            t.overflowing_add(c)
+            t.overflowing_add(cin[l])
         };
         r[l] = t;
-        out[l] = u64::from(o1 | o2) << l;
+        flags[l] = u32::from(o1 | o2);
     }
-    let carry = out.iter().fold(0, |m, &x| m | x);
+    let carry = pack_mask(&flags);
     if op.instr.mods.clamp {
         let saturated = if SUB { 0 } else { u32::MAX };
         for (l, x) in r.iter_mut().enumerate() {

@@ -16,7 +16,7 @@ use super::{Op, Src, Wave, WAVE_SIZE};
 pub type Lanes = [u32; WAVE_SIZE];
 
 /// The 64 lanes of a source as 32-bit values (no modifiers).
-#[inline]
+#[inline(always)]
 pub fn lanes_u32(w: &Wave, src: Src) -> Lanes {
     match src {
         Src::Vgpr(r) => w.vgpr[usize::from(r)],
@@ -126,11 +126,18 @@ pub fn sdwa_select(v: u32, sel: u8, sext: bool) -> u32 {
 
 /// Source slot `s` as 64 lanes of 32 bits, with DPP (slot 0) and SDWA
 /// selection and sign extension applied; no float modifiers.
-#[inline]
+#[inline(always)]
 pub fn src_u32(w: &Wave, op: &Op, s: usize) -> Lanes {
     if plain_form(op) {
         return lanes_u32(w, op.slot_src(s));
     }
+    src_u32_selected(w, op, s)
+}
+
+/// [`src_u32`] for the DPP and SDWA forms (out of line: the plain forms'
+/// inlined path stays small).
+#[inline(never)]
+fn src_u32_selected(w: &Wave, op: &Op, s: usize) -> Lanes {
     let mut v = lanes_u32(w, op.slot_src(s));
     match op.instr.form {
         Form::Dpp if s == 0 => {
@@ -413,11 +420,66 @@ pub fn write_sdst_mask(w: &mut Wave, op: &Op, bits: u64) {
 /// Packs a per-lane predicate into a lane mask.
 #[inline]
 pub fn mask_of(pred: impl Fn(usize) -> bool) -> u64 {
-    let mut m = 0u64;
-    for lane in 0..WAVE_SIZE {
-        m |= u64::from(pred(lane)) << lane;
+    let flags: [u32; WAVE_SIZE] = std::array::from_fn(|lane| u32::from(pred(lane)));
+    pack_mask(&flags)
+}
+
+/// Packs 64 lane flags (bit 0 of each) into a lane mask: four lanes per
+/// SSE2 `movmskps` on x86-64 (a loop of `flag << lane` would need 64
+/// variable 64-bit shifts, which the baseline target cannot vectorise),
+/// eight lanes with constant shifts elsewhere.
+#[inline]
+pub fn pack_mask(flags: &[u32; WAVE_SIZE]) -> u64 {
+    let mut mask = 0u64;
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_castsi128_ps, _mm_movemask_ps, _mm_set_epi32, _mm_slli_epi32};
+        for (g, c) in flags.chunks_exact(4).enumerate() {
+            // SAFETY: these intrinsics only need SSE2, which every x86-64
+            // CPU has (it is in the target's baseline); they touch no
+            // memory. `vector::tests::masks_pack_and_unpack` checks them.
+            let bits = unsafe {
+                let v = _mm_set_epi32(c[3] as i32, c[2] as i32, c[1] as i32, c[0] as i32);
+                _mm_movemask_ps(_mm_castsi128_ps(_mm_slli_epi32::<31>(v)))
+            };
+            mask |= u64::from(bits as u32) << (4 * g);
+        }
     }
-    m
+    #[cfg(not(target_arch = "x86_64"))]
+    for (i, chunk) in flags.chunks_exact(8).enumerate() {
+        let mut byte = 0u32;
+        for (j, &f) in chunk.iter().enumerate() {
+            byte |= (f & 1) << j;
+        }
+        mask |= u64::from(byte) << (8 * i);
+    }
+    mask
+}
+
+/// The lane flags (0 or 1) of each 4-bit group of a mask.
+const NIBBLE_FLAGS: [[u32; 4]; 16] = {
+    let mut table = [[0u32; 4]; 16];
+    let mut n = 0;
+    while n < 16 {
+        let mut j = 0;
+        while j < 4 {
+            table[n][j] = (n as u32 >> j) & 1;
+            j += 1;
+        }
+        n += 1;
+    }
+    table
+};
+
+/// Unpacks a lane mask into 64 lane flags (0 or 1), the inverse of
+/// [`pack_mask`]: one 16-byte table copy per four lanes.
+#[inline]
+pub fn unpack_mask(mask: u64) -> [u32; WAVE_SIZE] {
+    let mut flags = [0u32; WAVE_SIZE];
+    for (g, chunk) in flags.chunks_exact_mut(4).enumerate() {
+        chunk.copy_from_slice(&NIBBLE_FLAGS[(mask >> (4 * g)) as usize & 15]);
+    }
+    flags
 }
 
 /// `D = f(S0)` over u32 lanes.
@@ -751,5 +813,28 @@ mod fma_tests {
         assert_eq!(r[0], 2.0 * f32::EPSILON + f32::EPSILON * f32::EPSILON);
         let d = fma_f64_lanes(&[1.5; WAVE_SIZE], &[2.0; WAVE_SIZE], &[0.25; WAVE_SIZE]);
         assert_eq!(d[63], 3.25);
+    }
+
+    #[test]
+    fn masks_pack_and_unpack() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut masks = vec![0, u64::MAX, 1, 1 << 63, 0x5555_5555_5555_5555];
+        for _ in 0..1000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            masks.push(seed);
+        }
+        for mask in masks {
+            let flags = unpack_mask(mask);
+            for (lane, &f) in flags.iter().enumerate() {
+                assert_eq!(f, (mask >> lane & 1) as u32, "lane {lane} of {mask:#x}");
+            }
+            assert_eq!(pack_mask(&flags), mask);
+            // Only bit 0 of each flag counts.
+            let noisy: [u32; WAVE_SIZE] = std::array::from_fn(|l| flags[l] | 0xfffe);
+            assert_eq!(pack_mask(&noisy), mask);
+            assert_eq!(mask_of(|l| mask >> l & 1 != 0), mask);
+        }
     }
 }
