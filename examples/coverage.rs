@@ -1,8 +1,10 @@
 //! The emulator's coverage table, generated from the ISA rows: per GCN
-//! version, how many mnemonics execute and which stop as not emulated.
+//! version, how many mnemonics execute and which stop as not emulated
+//! (with `--list`: each one and why).
 //!
 //! `cargo run --example coverage` (add `-- --list` for the missing names).
 
+use gcn_runtime::exec::gaps::gap_reason;
 use gcn_runtime::exec::{coverage, family_claimed};
 use gcn_runtime::gcn_asm::GcnVersion;
 
@@ -27,7 +29,12 @@ fn main() {
         );
         if list {
             for (name, family) in claimed {
-                println!("    {version}: {name} ({family:?})");
+                let row =
+                    gcn_runtime::gcn_asm::isa::lookup(name, version).expect("a row of the table");
+                println!(
+                    "    {version}: {name} ({family:?}): {}",
+                    gap_reason(row, version)
+                );
             }
         }
     }

@@ -16,11 +16,13 @@
 //! samplers), [`flat`] (FLAT/GLOBAL/SCRATCH),
 //! [`float`] (the MODE register's rounding and denormal rules). A row whose
 //! family module has no handler gets [`not_emulated`], which stops the
-//! dispatch naming the instruction; [`coverage`] lists which rows execute.
+//! dispatch naming the instruction and why ([`gaps`]); [`coverage`] lists
+//! which rows execute.
 
 pub mod buffer;
 pub mod flat;
 pub mod float;
+pub mod gaps;
 pub mod lds;
 pub mod mimg;
 pub mod scalar;
@@ -460,11 +462,13 @@ impl Hook for NoHook {
     fn after(&mut self, _: &Wave, _: &Op, _: &Env<'_>) {}
 }
 
-/// Handler of rows without semantics.
-pub fn not_emulated(_: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Step, Fault> {
+/// Handler of rows without semantics: the fault names the instruction and
+/// why it has none ([`gaps::gap_reason`]).
+pub fn not_emulated(_: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fault> {
     Err(Fault::new(FaultKind::NotEmulated(format!(
-        "instruction {}",
-        op.mnemonic()
+        "instruction {} ({})",
+        op.mnemonic(),
+        gaps::gap_reason(op.instr.row, env.version)
     ))))
 }
 
@@ -573,6 +577,7 @@ pub fn fidelity_table() -> String {
     );
     let mut seen = std::collections::BTreeSet::new();
     let mut notes = std::collections::BTreeMap::new();
+    let mut gap_notes = std::collections::BTreeMap::new();
     for row in INSTRUCTIONS.iter() {
         if !seen.insert(row.mnemonic) {
             continue;
@@ -587,7 +592,13 @@ pub fn fidelity_table() -> String {
                         notes.insert(row.mnemonic, a);
                         "approx"
                     }
-                    Fidelity::NotSupported => "**no**",
+                    Fidelity::NotSupported => {
+                        gap_notes
+                            .entry(gaps::gap_reason(r, v))
+                            .or_insert_with(std::collections::BTreeSet::new)
+                            .insert(row.mnemonic);
+                        "**no**"
+                    }
                 },
             };
             let _ = write!(out, " {cell} |");
@@ -597,6 +608,11 @@ pub fn fidelity_table() -> String {
     out.push_str("\n## Accuracy of the approximate instructions\n\n");
     for (mnemonic, a) in notes {
         let _ = writeln!(out, "- `{mnemonic}`: {a}");
+    }
+    out.push_str("\n## Why the **no** rows stop\n\n");
+    for (reason, mnemonics) in gap_notes {
+        let names: Vec<String> = mnemonics.iter().map(|m| format!("`{m}`")).collect();
+        let _ = writeln!(out, "- {}: {reason}.", names.join(", "));
     }
     out
 }
