@@ -573,6 +573,26 @@ struct Span<'a> {
 }
 
 impl MemView {
+    /// The `count` words from the 4-byte-aligned `address` on, when they lie
+    /// in one allocation that does not track written bytes: the storage a
+    /// dense (coalesced) wave access reads or writes directly after this one
+    /// range check. `None` sends the access down the per-lane path, which
+    /// names the faulting lane.
+    #[inline]
+    pub fn dense_words(&self, address: u64, count: usize) -> Option<&[AtomicU32]> {
+        if address & 3 != 0 {
+            return None;
+        }
+        let (allocation, offset) = self.find(address, 4 * count as u64).ok()?;
+        if allocation.tracks_writes() {
+            return None;
+        }
+        let first = (offset >> 2) as usize;
+        allocation.words.get(first..first + count)
+    }
+}
+
+impl MemView {
     /// Loads the dword at `addresses[lane]` into `out[lane]` for every lane
     /// of `mask`; the first lane whose address is outside every allocation
     /// stops it with that lane and fault.

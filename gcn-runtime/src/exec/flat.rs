@@ -35,6 +35,8 @@
 //! (GCN 1.1/1.2) write 0 to the extra VGPR (the access succeeded); `tfe` on
 //! an atomic and the GCN 1.4 `lds` flag stop with an Unsupported fault.
 
+use std::sync::atomic::Ordering::Relaxed;
+
 use gcn_asm::decode::MemFlags;
 use gcn_asm::isa::{Encoding, InstrRow};
 use gcn_asm::GcnVersion;
@@ -104,6 +106,59 @@ fn lane_addresses(w: &Wave, op: &Op, vaddr: usize, saddr: usize) -> [u64; WAVE_S
         }
         _ => lanes_u64(w, op.src(vaddr)).map(|a| a.wrapping_add(offset)),
     }
+}
+
+/// The first address of a dense FLAT or GLOBAL access of `len` bytes per
+/// lane — EXEC full and lane `l` at `first + l * len` — whose range is
+/// global memory (no aperture), told from the 32-bit address registers
+/// without building per-lane 64-bit addresses: the coalesced access of
+/// nearly every kernel then costs one range check and one word-run copy.
+#[inline]
+fn dense_address(w: &Wave, op: &Op, vaddr: usize, saddr: usize, len: u32) -> Option<u64> {
+    if w.exec() != u64::MAX {
+        return None;
+    }
+    let offset = op.instr.mods.mem.offset as i64 as u64;
+    // Lane `l`'s low address word must be the first lane's plus `l * len`
+    // with no carry out of 32 bits, so that the 64-bit addresses are
+    // consecutive too.
+    let consecutive = |lo: &Lanes| {
+        let mut off = 0u32;
+        let mut expected = lo[0];
+        for &x in lo {
+            off |= x ^ expected;
+            expected = expected.wrapping_add(len);
+        }
+        off == 0 && lo[0].checked_add(63 * len).is_some()
+    };
+    let Src::Vgpr(v) = op.src(vaddr) else {
+        return None;
+    };
+    let v = usize::from(v);
+    let first = match (op.instr.row.encoding, op.src(saddr)) {
+        (Encoding::Global, s @ Src::Sgpr(_)) => {
+            let lo = w.vgpr.get(v)?;
+            if !consecutive(lo) {
+                return None;
+            }
+            w.read_s64(s).wrapping_add(u64::from(lo[0]))
+        }
+        _ => {
+            let (lo, hi) = (w.vgpr.get(v)?, w.vgpr.get(v + 1)?);
+            if !consecutive(lo) || hi.iter().fold(0, |m, &h| m | (h ^ hi[0])) != 0 {
+                return None;
+            }
+            (u64::from(hi[0]) << 32) | u64::from(lo[0])
+        }
+    }
+    .wrapping_add(offset);
+    let last = first.checked_add(64 * u64::from(len) - 1)?;
+    // The range (at most 1 KiB) meets a 4 GiB aperture only if one of its
+    // ends lies in it.
+    if op.instr.row.encoding == Encoding::Flat && (in_an_aperture(first) || in_an_aperture(last)) {
+        return None;
+    }
+    Some(first)
 }
 
 /// The places of every lane (operand `vaddr`, and `saddr` for GLOBAL and
@@ -275,6 +330,20 @@ fn active(exec: u64, lane: usize) -> bool {
 fn load_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fault> {
     no_lds(op)?;
     let exec = w.exec();
+    let dst = usize::from(op.reg(0));
+    if let Some(words) = dense_address(w, op, 1, 2, 4 * N as u32)
+        .and_then(|first| env.mem.dense_words(first, WAVE_SIZE * N))
+    {
+        if dst + N <= w.vgpr.len() {
+            for (lane, group) in words.chunks_exact(N).enumerate() {
+                for (k, word) in group.iter().enumerate() {
+                    w.vgpr[dst + k][lane] = word.load(Relaxed);
+                }
+            }
+            tfe_zero(w, op, dst, N, exec);
+            return Ok(Step::Next);
+        }
+    }
     let mut out = [[0u32; WAVE_SIZE]; N];
     if let Some(addresses) = global_addresses(w, op, 1, 2) {
         env.mem
@@ -339,6 +408,18 @@ fn store_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Res
     no_lds(op)?;
     let exec = w.exec();
     let data = usize::from(op.reg(1));
+    if let Some(words) = dense_address(w, op, 0, 2, 4 * N as u32)
+        .and_then(|first| env.mem.dense_words(first, WAVE_SIZE * N))
+    {
+        if data + N <= w.vgpr.len() {
+            for (lane, group) in words.chunks_exact(N).enumerate() {
+                for (k, word) in group.iter().enumerate() {
+                    word.store(w.vgpr[data + k][lane], Relaxed);
+                }
+            }
+            return Ok(Step::Next);
+        }
+    }
     if let Some(addresses) = global_addresses(w, op, 0, 2) {
         let values: &[[u32; WAVE_SIZE]; N] = w.vgpr[data..data + N]
             .try_into()

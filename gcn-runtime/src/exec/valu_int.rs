@@ -248,26 +248,12 @@ fn addsub<const SUB: bool, const REV: bool>(
     } else {
         (src_u32(w, op, 0), src_u32(w, op, 1))
     };
-    let cin = unpack_mask(w.read_s64(op.slot_src(2)));
-    // Plain loops over arrays (no closures, lane flags packed afterwards):
-    // they vectorize.
-    let mut r = [0u32; WAVE_SIZE];
-    let mut flags = [0u32; WAVE_SIZE];
-    for l in 0..WAVE_SIZE {
-        let (t, o1) = if SUB {
-            a[l].overflowing_sub(b[l])
-        } else {
-            a[l].overflowing_add(b[l])
-        };
-        let (t, o2) = if SUB {
-            t.overflowing_sub(cin[l])
-        } else {
-            t.overflowing_add(cin[l])
-        };
-        r[l] = t;
-        flags[l] = u32::from(o1 | o2);
-    }
-    let carry = pack_mask(&flags);
+    let carry_in = w.read_s64(op.slot_src(2));
+    let (mut r, carry) = if carry_in == 0 {
+        add_lanes::<SUB, false>(&a, &b, carry_in)
+    } else {
+        add_lanes::<SUB, true>(&a, &b, carry_in)
+    };
     if op.instr.mods.clamp {
         let saturated = if SUB { 0 } else { u32::MAX };
         for (l, x) in r.iter_mut().enumerate() {
@@ -281,6 +267,40 @@ fn addsub<const SUB: bool, const REV: bool>(
         write_lane_mask(w, op, carry);
     }
     Ok(Step::Next)
+}
+
+/// `a ± b (± carry-in)` over the lanes, with the carry (borrow) out of
+/// each lane as a mask. Plain loops over arrays, no closures, lane flags
+/// packed afterwards: they vectorize. `CIN = false` skips the carry-in
+/// (the plain `v_add_u32`/`v_sub_u32`, or a zero mask).
+#[inline(always)]
+fn add_lanes<const SUB: bool, const CIN: bool>(
+    a: &Lanes,
+    b: &Lanes,
+    carry_in: u64,
+) -> (Lanes, u64) {
+    let cin = if CIN {
+        unpack_mask(carry_in)
+    } else {
+        [0; WAVE_SIZE]
+    };
+    let mut r = [0u32; WAVE_SIZE];
+    let mut flags = [0u32; WAVE_SIZE];
+    for l in 0..WAVE_SIZE {
+        let (t, o1) = if SUB {
+            a[l].overflowing_sub(b[l])
+        } else {
+            a[l].overflowing_add(b[l])
+        };
+        let (t, o2) = match (CIN, SUB) {
+            (false, _) => (t, false),
+            (true, true) => t.overflowing_sub(cin[l]),
+            (true, false) => t.overflowing_add(cin[l]),
+        };
+        r[l] = t;
+        flags[l] = u32::from(o1 | o2);
+    }
+    (r, pack_mask(&flags))
 }
 
 /// GCN 1.4 `v_add_i32`/`v_sub_i32` (VOP3, no carry): `clamp` saturates to

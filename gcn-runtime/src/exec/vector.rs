@@ -433,13 +433,17 @@ pub fn pack_mask(flags: &[u32; WAVE_SIZE]) -> u64 {
     let mut mask = 0u64;
     #[cfg(target_arch = "x86_64")]
     {
-        use std::arch::x86_64::{_mm_castsi128_ps, _mm_movemask_ps, _mm_set_epi32, _mm_slli_epi32};
+        use std::arch::x86_64::{
+            __m128i, _mm_castsi128_ps, _mm_loadu_si128, _mm_movemask_ps, _mm_slli_epi32,
+        };
         for (g, c) in flags.chunks_exact(4).enumerate() {
             // SAFETY: these intrinsics only need SSE2, which every x86-64
-            // CPU has (it is in the target's baseline); they touch no
-            // memory. `vector::tests::masks_pack_and_unpack` checks them.
+            // CPU has (it is in the target's baseline); the unaligned load
+            // reads the chunk's 16 bytes, which `chunks_exact(4)` of `u32`
+            // guarantees exist. `vector::tests::masks_pack_and_unpack`
+            // checks the result.
             let bits = unsafe {
-                let v = _mm_set_epi32(c[3] as i32, c[2] as i32, c[1] as i32, c[0] as i32);
+                let v = _mm_loadu_si128(c.as_ptr().cast::<__m128i>());
                 _mm_movemask_ps(_mm_castsi128_ps(_mm_slli_epi32::<31>(v)))
             };
             mask |= u64::from(bits as u32) << (4 * g);

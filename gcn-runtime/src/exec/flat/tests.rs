@@ -345,6 +345,92 @@ fn unmapped_global_address_faults_with_the_lane() {
     }
 }
 
+/// Dense (coalesced) accesses — EXEC full, lane `l` right after lane
+/// `l - 1` — take the word-run path: the same values as the per-lane path,
+/// for 1-4 dwords per lane, FLAT and GLOBAL; a run one lane past the end of
+/// its allocation still faults naming that lane.
+#[test]
+fn dense_accesses_copy_word_runs() {
+    let data: Vec<u32> = (0..256u32)
+        .map(|i| i.wrapping_mul(0x9e37_79b9) ^ i)
+        .collect();
+    for v in versions_with("flat_load_dword") {
+        let memory = Memory::default();
+        let buf = memory.buffer_from_slice(&data).unwrap();
+        let out = memory.buffer_zeroed::<u32>(256).unwrap();
+        let (base, out_base) = (buf.ptr().0, out.ptr().0);
+        let mut src = String::from(
+            "flat_load_dword v10, v[0:1]
+flat_load_dwordx2 v[12:13], v[2:3]
+             flat_load_dwordx4 v[16:19], v[4:5]
+flat_load_dwordx3 v[20:22], v[6:7]
+             flat_store_dwordx4 v[8:9], v[16:19]
+",
+        );
+        if v.is_gcn14() {
+            src += "global_load_dwordx2 v[24:25], v26, s[0:1]
+                    global_load_dword v27, v[0:1], off offset:4
+";
+        }
+        let s = run_with(v, &src, &memory, |w| {
+            set64(w, 0, |l| base + 4 * l);
+            set64(w, 2, |l| base + 8 * l);
+            set64(w, 4, |l| base + 16 * l);
+            set64(w, 6, |l| base + 12 * l);
+            set64(w, 8, |l| out_base + 16 * l);
+            w.vgpr[26] = lanes(|l| 8 * l);
+            w.set_s64(0, base);
+        });
+        assert!(s.fault.is_none(), "{v}: {:?}", s.fault);
+        let w = &s.wave;
+        for l in 0..WAVE_SIZE {
+            assert_eq!(w.vgpr[10][l], data[l], "{v} lane {l}");
+            for k in 0..2 {
+                assert_eq!(w.vgpr[12 + k][l], data[2 * l + k], "{v} lane {l}");
+            }
+            for k in 0..4 {
+                assert_eq!(w.vgpr[16 + k][l], data[4 * l + k], "{v} lane {l}");
+            }
+            for k in 0..3 {
+                assert_eq!(w.vgpr[20 + k][l], data[3 * l + k], "{v} lane {l}");
+            }
+            if v.is_gcn14() {
+                for k in 0..2 {
+                    assert_eq!(w.vgpr[24 + k][l], data[2 * l + k], "{v} lane {l}");
+                }
+                assert_eq!(w.vgpr[27][l], data[l + 1], "{v} lane {l}");
+            }
+        }
+        assert_eq!(out.to_vec(), data, "{v}: dense dwordx4 store");
+        if v.is_gcn14() {
+            // Lane 0 of the offset:-4 load is one dword before the buffer.
+            let s = run_with(
+                v,
+                "global_load_dword v27, v[0:1], off offset:-4",
+                &memory,
+                |w| {
+                    set64(w, 0, |l| base + 4 * l);
+                },
+            );
+            let f = s.fault.expect("a fault");
+            assert_eq!(f.lane, Some(0), "{v}");
+        }
+        // A dense run one lane past the end of its allocation.
+        let short = memory.buffer_zeroed::<u32>(63).unwrap();
+        let short_base = short.ptr().0;
+        for src in ["flat_load_dword v4, v[0:1]", "flat_store_dword v[0:1], v4"] {
+            let s = run_with(v, src, &memory, |w| set64(w, 0, |l| short_base + 4 * l));
+            let f = s.fault.expect("a fault");
+            assert_eq!(f.lane, Some(63), "{v}: {src}");
+            assert!(
+                matches!(f.kind, FaultKind::Memory(m) if m.address == short_base + 252),
+                "{v}: {src}: {:?}",
+                f.kind
+            );
+        }
+    }
+}
+
 #[test]
 fn global_addressing_with_saddr_and_off() {
     let v = GcnVersion::Gcn1_4;
