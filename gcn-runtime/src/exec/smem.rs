@@ -123,6 +123,13 @@ fn buffer_offset(w: &Wave, op: &Op) -> u64 {
 fn load(w: &mut Wave, op: &Op, env: &mut Env<'_>, count: u16) -> Result<Step, Fault> {
     let addr = address(w, op);
     let dst = op.reg(0);
+    // One range check for all the dwords when they lie in one allocation.
+    if let Some(words) = env.mem.dense_words(addr, usize::from(count)) {
+        for (i, word) in (0..count).zip(words) {
+            w.set_s32(dst + i, word.load(std::sync::atomic::Ordering::Relaxed));
+        }
+        return Ok(Step::Next);
+    }
     for i in 0..count {
         let v = env.mem.read_u32(addr.wrapping_add(4 * u64::from(i)))?;
         w.set_s32(dst + i, v);
