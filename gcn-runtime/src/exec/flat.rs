@@ -123,11 +123,11 @@ fn dense_address(w: &Wave, op: &Op, vaddr: usize, saddr: usize, len: u32) -> Opt
     // with no carry out of 32 bits, so that the 64-bit addresses are
     // consecutive too.
     let consecutive = |lo: &Lanes| {
+        // Each lane `len` past the one before: no loop-carried value but
+        // the OR, so the loop compiles to vector code.
         let mut off = 0u32;
-        let mut expected = lo[0];
-        for &x in lo {
-            off |= x ^ expected;
-            expected = expected.wrapping_add(len);
+        for (x, prev) in lo[1..].iter().zip(&lo[..WAVE_SIZE - 1]) {
+            off |= x.wrapping_sub(*prev) ^ len;
         }
         off == 0 && lo[0].checked_add(63 * len).is_some()
     };
