@@ -349,7 +349,13 @@ fn instruction_not_emulated_is_named() {
         e.instruction
     );
     match &e.kind {
-        FaultKind::NotEmulated(what) => assert!(what.contains("v_interp_p1_f32"), "{what}"),
+        FaultKind::Gap {
+            instruction,
+            reason,
+        } => assert!(
+            *instruction == "v_interp_p1_f32" && reason.starts_with("graphics-only"),
+            "{instruction}: {reason}"
+        ),
         k => panic!("{k:?}"),
     }
     assert!(e.to_string().contains("is not emulated"), "{e}");

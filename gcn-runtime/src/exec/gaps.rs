@@ -28,8 +28,8 @@ pub fn gap_reason(row: &InstrRow, version: GcnVersion) -> &'static str {
         _ => {}
     }
     if name.starts_with("v_interp_") {
-        return "graphics-only: interpolation of pixel-shader attributes (the VOP3 \
-                form of VINTRP), which a compute dispatch has not";
+        return "graphics-only: interpolation of pixel-shader attributes, the VOP3 \
+                form of VINTRP, which a compute dispatch has not";
     }
     if name.starts_with("ds_gws_") {
         return "global wave sync (GWS) is a device-wide resource shared by \
@@ -40,30 +40,30 @@ pub fn gap_reason(row: &InstrRow, version: GcnVersion) -> &'static str {
                 does not model";
     }
     if name.starts_with("ds_condxchg32_rtn_") {
-        return "no reference document gives its Operation (the CLRX doc names the \
-                opcode only)";
+        return "no reference document gives its Operation; the CLRX doc names the \
+                opcode only";
     }
     if name == "s_rfe_b64" || name == "s_rfe_restore_b64" {
-        return "a return from a trap handler; the emulator runs no trap handler \
-                (s_trap stops the dispatch)";
+        return "a return from a trap handler, and the emulator runs no trap \
+                handler: s_trap stops the dispatch";
     }
     if name.starts_with("s_buffer_atomic_") && !version.is_gcn14() {
-        return "GCN 1.2 hardware has no scalar atomics (the CLRX doc and llvm-mc \
-                have them from GCN 1.4 on; clrxasm also encodes them for GCN 1.2)";
+        return "GCN 1.2 hardware has no scalar atomics: the CLRX doc and llvm-mc \
+                have them from GCN 1.4 on, though clrxasm encodes them for GCN 1.2";
     }
     if matches!(
         name,
         "v_mov_prsv_b32" | "v_readlane_regrd_b32" | "v_writelane_regwr_b32"
     ) {
-        return "no reference document gives its Operation (the CLRX doc names the \
-                opcode only; llvm-mc does not know it)";
+        return "no reference document gives its Operation; the CLRX doc names the \
+                opcode only and llvm-mc does not know it";
     }
     if matches!(
         name,
         "image_gather4h" | "image_gather4h_pck" | "image_gather8h_pck"
     ) {
-        return "no reference document gives its texel footprint (the Vega ISA says \
-                only \"4x1\"/\"8x1 texels\"), so any result would be a guess";
+        return "no reference document gives its texel footprint: the Vega ISA says \
+                only \"4x1\" or \"8x1 texels\", so any result would be a guess";
     }
     UNEXPLAINED
 }

@@ -104,8 +104,18 @@ pub enum FaultKind {
         /// The work-group's LDS size in bytes.
         size: u32,
     },
-    /// The instruction has no semantics in the emulator (yet).
+    /// A case of an instruction (an operand form, a MODE setting) that has
+    /// no semantics in the emulator; the message names it.
     NotEmulated(String),
+    /// An instruction the emulator does not run at all, and why
+    /// ([`gaps::gap_reason`]: graphics-only, GDS/GWS, trap-handler-only,
+    /// absent from that hardware, or undocumented).
+    Gap {
+        /// The mnemonic.
+        instruction: &'static str,
+        /// Why it has no semantics.
+        reason: &'static str,
+    },
     /// The word at the PC does not start an instruction.
     InvalidInstruction(u32),
     /// The PC is not at the start of an instruction, or outside the code.
@@ -130,6 +140,10 @@ impl fmt::Display for FaultKind {
                 "LDS access at byte {address:#x} is outside the work-group's {size} bytes"
             ),
             FaultKind::NotEmulated(what) => write!(f, "{what} is not emulated"),
+            FaultKind::Gap {
+                instruction,
+                reason,
+            } => write!(f, "instruction {instruction} is not emulated: {reason}"),
             FaultKind::InvalidInstruction(w) => {
                 write!(f, "word {w:#010x} is not a valid instruction")
             }
@@ -465,11 +479,10 @@ impl Hook for NoHook {
 /// Handler of rows without semantics: the fault names the instruction and
 /// why it has none ([`gaps::gap_reason`]).
 pub fn not_emulated(_: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fault> {
-    Err(Fault::new(FaultKind::NotEmulated(format!(
-        "instruction {} ({})",
-        op.mnemonic(),
-        gaps::gap_reason(op.instr.row, env.version)
-    ))))
+    Err(Fault::new(FaultKind::Gap {
+        instruction: op.instr.row.mnemonic,
+        reason: gaps::gap_reason(op.instr.row, env.version),
+    }))
 }
 
 /// The handler of `row` on `version`, if the emulator has semantics for it.

@@ -656,7 +656,7 @@ fn gds_and_gws_stop_clearly() {
     let s = run_with(GcnVersion::Gcn1_2, "ds_gws_init v1 gds", &memory, |_| {});
     assert!(matches!(
         s.fault.map(|f| f.kind),
-        Some(FaultKind::NotEmulated(m)) if m.contains("ds_gws_init")
+        Some(FaultKind::Gap { instruction: "ds_gws_init", reason }) if reason.contains("GWS")
     ));
 }
 
