@@ -115,7 +115,8 @@ fn lane_addresses(w: &Wave, op: &Op, vaddr: usize, saddr: usize) -> [u64; WAVE_S
 /// nearly every kernel then costs one range check and one word-run copy.
 #[inline]
 fn dense_address(w: &Wave, op: &Op, vaddr: usize, saddr: usize, len: u32) -> Option<u64> {
-    if w.exec() != u64::MAX {
+    // SCRATCH addresses are private offsets, never global addresses.
+    if w.exec() != u64::MAX || op.instr.row.encoding == Encoding::Scratch {
         return None;
     }
     let offset = op.instr.mods.mem.offset as i64 as u64;

@@ -546,6 +546,17 @@ fn private_access_past_the_lane_slice_faults() {
     let f = s.fault.expect("fault");
     assert_eq!(f.lane, Some(9));
     assert!(matches!(f.kind, FaultKind::Unsupported(m) if m.contains("private")));
+    // Consecutive private offsets that, read as a 64-bit VADDR pair, would
+    // be a global buffer's addresses: SCRATCH never takes the dense global
+    // path, the offsets are past the lane's slice.
+    let global = memory.buffer_zeroed::<u32>(64).unwrap();
+    let base = global.ptr().0;
+    let (s, _scratch) = with_scratch(v, "scratch_load_dword v4, v0, off", &memory, 64 * 16, |w| {
+        set64(w, 0, |l| base + 4 * l);
+    });
+    let f = s.fault.expect("a private fault, not a global read");
+    assert_eq!(f.lane, Some(0));
+    assert!(matches!(f.kind, FaultKind::Unsupported(m) if m.contains("private")));
     // No scratch at all: any private access faults.
     let s = run_with(v, "scratch_load_dword v4, off, s0", &memory, |_| {});
     assert!(s.fault.is_some());
