@@ -563,13 +563,13 @@ impl<'a> Hint<'a> {
     }
 }
 
-/// The allocation all lanes of an access fall in ([`MemView::aligned_span`]),
-/// with the words they cover when the access is dense (every lane on,
-/// lane `l` right after lane `l - 1`): then lane `l` reads or writes the
-/// `l`-th group of words, no per-lane address arithmetic.
-struct Span<'a> {
-    allocation: &'a Allocation,
-    words: Option<&'a [AtomicU32]>,
+/// Where all lanes of an access fall ([`MemView::aligned_span`]).
+enum Span<'a> {
+    /// A dense access (every lane on, lane `l` right after lane `l - 1`):
+    /// the words it covers, lane `l` taking the `l`-th group of them.
+    Dense(&'a [AtomicU32]),
+    /// Any other access inside one allocation.
+    Within(&'a Allocation),
 }
 
 impl MemView {
@@ -590,9 +590,7 @@ impl MemView {
         let first = (offset >> 2) as usize;
         allocation.words.get(first..first + count)
     }
-}
 
-impl MemView {
     /// Loads the dword at `addresses[lane]` into `out[lane]` for every lane
     /// of `mask`; the first lane whose address is outside every allocation
     /// stops it with that lane and fault.
@@ -639,36 +637,25 @@ impl MemView {
             off_stride |= a ^ expected;
             expected = expected.wrapping_add(len);
         }
-        let dense = mask == u64::MAX && off_stride == 0;
-        let (low, high, bits) = if dense {
-            (first, addresses[63], first)
-        } else {
-            let mut low = u64::MAX;
-            let mut high = 0u64;
-            let mut bits = 0u64;
-            for (lane, &a) in addresses.iter().enumerate() {
-                let on = 0u64.wrapping_sub(mask >> lane & 1);
-                low = low.min(a | !on);
-                high = high.max(a & on);
-                bits |= a & on;
-            }
-            (low, high, bits)
-        };
-        if bits & 3 != 0 || high < low || high.checked_add(len).is_none() {
+        if mask == u64::MAX && off_stride == 0 {
+            return self
+                .dense_words(first, (16 * len) as usize)
+                .map(Span::Dense);
+        }
+        let mut low = u64::MAX;
+        let mut high = 0u64;
+        let mut bits = 0u64;
+        for (lane, &a) in addresses.iter().enumerate() {
+            let on = 0u64.wrapping_sub(mask >> lane & 1);
+            low = low.min(a | !on);
+            high = high.max(a & on);
+            bits |= a & on;
+        }
+        if bits & 3 != 0 || high.checked_add(len).is_none() {
             return None;
         }
         let (allocation, _) = self.find(low, high + len - low).ok()?;
-        if allocation.tracks_writes() {
-            return None;
-        }
-        let words = if dense {
-            let first_word = ((low - allocation.base) >> 2) as usize;
-            let count = (64 * len / 4) as usize;
-            Some(&allocation.words[first_word..first_word + count])
-        } else {
-            None
-        };
-        Some(Span { allocation, words })
+        (!allocation.tracks_writes()).then_some(Span::Within(allocation))
     }
 
     /// Loads the `N` consecutive dwords at `addresses[lane]` into
@@ -684,8 +671,8 @@ impl MemView {
         mask: u64,
         out: &mut [[u32; 64]; N],
     ) -> Result<(), (usize, MemFault)> {
-        if let Some(span) = self.aligned_span(addresses, mask, 4 * N as u64) {
-            if let Some(words) = span.words {
+        match self.aligned_span(addresses, mask, 4 * N as u64) {
+            Some(Span::Dense(words)) => {
                 for (lane, group) in words.chunks_exact(N).enumerate() {
                     for (o, word) in out.iter_mut().zip(group) {
                         o[lane] = word.load(Relaxed);
@@ -693,16 +680,18 @@ impl MemView {
                 }
                 return Ok(());
             }
-            let a = span.allocation;
-            for lane in 0..64 {
-                if mask >> lane & 1 != 0 {
-                    let first = ((addresses[lane] - a.base) >> 2) as usize;
-                    for (k, o) in out.iter_mut().enumerate() {
-                        o[lane] = a.words[first + k].load(Relaxed);
+            Some(Span::Within(a)) => {
+                for lane in 0..64 {
+                    if mask >> lane & 1 != 0 {
+                        let first = ((addresses[lane] - a.base) >> 2) as usize;
+                        for (k, o) in out.iter_mut().enumerate() {
+                            o[lane] = a.words[first + k].load(Relaxed);
+                        }
                     }
                 }
+                return Ok(());
             }
-            return Ok(());
+            None => {}
         }
         let mut hint = Hint { allocation: None };
         let mut lanes = mask;
@@ -739,8 +728,8 @@ impl MemView {
         mask: u64,
         values: &[[u32; 64]; N],
     ) -> Result<(), (usize, MemFault)> {
-        if let Some(span) = self.aligned_span(addresses, mask, 4 * N as u64) {
-            if let Some(words) = span.words {
+        match self.aligned_span(addresses, mask, 4 * N as u64) {
+            Some(Span::Dense(words)) => {
                 for (lane, group) in words.chunks_exact(N).enumerate() {
                     for (v, word) in values.iter().zip(group) {
                         word.store(v[lane], Relaxed);
@@ -748,16 +737,18 @@ impl MemView {
                 }
                 return Ok(());
             }
-            let a = span.allocation;
-            for lane in 0..64 {
-                if mask >> lane & 1 != 0 {
-                    let first = ((addresses[lane] - a.base) >> 2) as usize;
-                    for (k, v) in values.iter().enumerate() {
-                        a.words[first + k].store(v[lane], Relaxed);
+            Some(Span::Within(a)) => {
+                for lane in 0..64 {
+                    if mask >> lane & 1 != 0 {
+                        let first = ((addresses[lane] - a.base) >> 2) as usize;
+                        for (k, v) in values.iter().enumerate() {
+                            a.words[first + k].store(v[lane], Relaxed);
+                        }
                     }
                 }
+                return Ok(());
             }
-            return Ok(());
+            None => {}
         }
         let mut hint = Hint { allocation: None };
         let mut lanes = mask;

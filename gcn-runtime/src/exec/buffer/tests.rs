@@ -41,6 +41,49 @@ const ALL: [GcnVersion; 4] = [
     GcnVersion::Gcn1_4,
 ];
 
+/// Dense accesses (EXEC full, each lane right after the one before, all
+/// in range) take the one-check word-run path of the gather/scatter: the
+/// values are those of the per-lane path, for 1, 2 and 4 dwords per lane.
+#[test]
+fn dense_loads_and_stores() {
+    let data: Vec<u32> = (0..256u32)
+        .map(|i| i.wrapping_mul(0x0101_0101) ^ 0x5a5a_0000)
+        .collect();
+    for v in ALL {
+        let memory = Memory::default();
+        let buf = memory.buffer_from_slice(&data).unwrap();
+        let out = memory.buffer_zeroed::<u32>(256).unwrap();
+        let s = run_with(
+            v,
+            "buffer_load_dword v4, v1, s[8:11], 0 offen
+             buffer_load_dwordx2 v[6:7], v2, s[8:11], 0 offen
+             buffer_load_dwordx4 v[20:23], v3, s[8:11], 0 offen
+             buffer_store_dwordx4 v[20:23], v3, s[12:15], 0 offen
+",
+            &memory,
+            |w| {
+                desc(w, 8, buf.ptr().0, 0, 1024, false, 0);
+                desc(w, 12, out.ptr().0, 0, 1024, false, 0);
+                w.vgpr[1] = lanes(|l| 4 * l);
+                w.vgpr[2] = lanes(|l| 8 * l);
+                w.vgpr[3] = lanes(|l| 16 * l);
+            },
+        );
+        assert!(s.fault.is_none(), "{v}: {:?}", s.fault);
+        let w = &s.wave;
+        for l in 0..WAVE_SIZE {
+            assert_eq!(w.vgpr[4][l], data[l], "{v} lane {l}");
+            assert_eq!([w.vgpr[6][l], w.vgpr[7][l]], [data[2 * l], data[2 * l + 1]]);
+            assert_eq!(
+                [20, 21, 22, 23].map(|r| w.vgpr[r][l]),
+                [0, 1, 2, 3].map(|k| data[4 * l + k]),
+                "{v} lane {l}"
+            );
+        }
+        assert_eq!(out.to_vec(), data, "{v}");
+    }
+}
+
 #[test]
 fn raw_loads_offsets_alignment_and_per_dword_range() {
     for v in ALL {
