@@ -591,6 +591,29 @@ mod tests {
         assert_eq!(sdwa_place(0x80, 0, 0, 1), 0xffff_ff80);
         assert_eq!(sdwa_place(0x1234, 0, 5, 0), 0x1234_0000);
     }
+
+    #[test]
+    fn masks_pack_and_unpack() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut masks = vec![0, u64::MAX, 1, 1 << 63, 0x5555_5555_5555_5555];
+        for _ in 0..1000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            masks.push(seed);
+        }
+        for mask in masks {
+            let flags = unpack_mask(mask);
+            for (lane, &f) in flags.iter().enumerate() {
+                assert_eq!(f, (mask >> lane & 1) as u32, "lane {lane} of {mask:#x}");
+            }
+            assert_eq!(pack_mask(&flags), mask);
+            // Only bit 0 of each flag counts.
+            let noisy: [u32; WAVE_SIZE] = std::array::from_fn(|l| flags[l] | 0xfffe);
+            assert_eq!(pack_mask(&noisy), mask);
+            assert_eq!(mask_of(|l| mask >> l & 1 != 0), mask);
+        }
+    }
 }
 
 /// Fused multiply-add of 64 f32 lanes, `a * b + c` rounded once.
@@ -817,28 +840,5 @@ mod fma_tests {
         assert_eq!(r[0], 2.0 * f32::EPSILON + f32::EPSILON * f32::EPSILON);
         let d = fma_f64_lanes(&[1.5; WAVE_SIZE], &[2.0; WAVE_SIZE], &[0.25; WAVE_SIZE]);
         assert_eq!(d[63], 3.25);
-    }
-
-    #[test]
-    fn masks_pack_and_unpack() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut masks = vec![0, u64::MAX, 1, 1 << 63, 0x5555_5555_5555_5555];
-        for _ in 0..1000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            masks.push(seed);
-        }
-        for mask in masks {
-            let flags = unpack_mask(mask);
-            for (lane, &f) in flags.iter().enumerate() {
-                assert_eq!(f, (mask >> lane & 1) as u32, "lane {lane} of {mask:#x}");
-            }
-            assert_eq!(pack_mask(&flags), mask);
-            // Only bit 0 of each flag counts.
-            let noisy: [u32; WAVE_SIZE] = std::array::from_fn(|l| flags[l] | 0xfffe);
-            assert_eq!(pack_mask(&noisy), mask);
-            assert_eq!(mask_of(|l| mask >> l & 1 != 0), mask);
-        }
     }
 }
