@@ -29,8 +29,8 @@ use gcn_asm::isa::{flags, Encoding, InstrRow};
 use gcn_asm::GcnVersion;
 
 use super::vector::{
-    lanes_u32, mask_of, pack_mask, sdwa_place, src_u32, src_u64, unpack_mask, write_mask,
-    write_u32, write_u64, write_vgpr, Lanes,
+    blend_into, lanes_u32, mask_of, pack_mask, sdwa_place, src_u32, src_u64, unpack_mask,
+    write_mask, write_u32, write_u64, write_vgpr, Lanes,
 };
 use super::{h, sreg, Env, Fault, FaultKind, Handler, Op, Src, Step, Wave, WAVE_SIZE};
 
@@ -775,8 +775,8 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
         "v_cndmask_b32" => h(|w, op, _| {
             let a = src_bits(w, op, 0);
             let b = src_bits(w, op, 1);
-            let m = w.read_s64(op.slot_src(2));
-            let r: Lanes = std::array::from_fn(|l| if m >> l & 1 != 0 { b[l] } else { a[l] });
+            let mut r = a;
+            blend_into(&mut r, &b, w.read_s64(op.slot_src(2)));
             write_u32(w, op, &r);
             Ok(Step::Next)
         }),

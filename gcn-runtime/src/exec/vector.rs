@@ -279,14 +279,24 @@ fn write_vgpr_masked(w: &mut Wave, dst: usize, values: &Lanes, mask: u64, op: &O
                 row[lane] = sdwa_place(values[lane], row[lane], s.dst_sel, s.dst_unused);
             }
         }
-    } else if mask == u64::MAX {
-        *row = *values;
     } else {
-        for lane in 0..WAVE_SIZE {
-            if mask >> lane & 1 != 0 {
-                row[lane] = values[lane];
-            }
-        }
+        blend_into(row, values, mask);
+    }
+}
+
+/// `row[lane] = values[lane]` for the lanes of `mask`, the others kept: a
+/// select per lane through unpacked flags (no branch, no variable 64-bit
+/// shift), so the loop vectorises.
+#[inline]
+pub fn blend_into(row: &mut Lanes, values: &Lanes, mask: u64) {
+    if mask == u64::MAX {
+        *row = *values;
+        return;
+    }
+    let flags = unpack_mask(mask);
+    for lane in 0..WAVE_SIZE {
+        let keep = flags[lane].wrapping_sub(1);
+        row[lane] = (values[lane] & !keep) | (row[lane] & keep);
     }
 }
 
@@ -294,16 +304,7 @@ fn write_vgpr_masked(w: &mut Wave, dst: usize, values: &Lanes, mask: u64, op: &O
 /// write several registers).
 #[inline]
 pub fn write_vgpr(w: &mut Wave, dst: usize, values: &Lanes, mask: u64) {
-    let row = &mut w.vgpr[dst];
-    if mask == u64::MAX {
-        *row = *values;
-        return;
-    }
-    // A select per lane rather than a branch: the loop vectorizes.
-    for lane in 0..WAVE_SIZE {
-        let keep = ((mask >> lane & 1) as u32).wrapping_sub(1);
-        row[lane] = (values[lane] & !keep) | (row[lane] & keep);
-    }
+    blend_into(&mut w.vgpr[dst], values, mask);
 }
 
 /// Applies the output modifier and clamp to an f32 result.
@@ -356,25 +357,12 @@ pub fn write_f32(w: &mut Wave, op: &Op, values: &[f32; WAVE_SIZE]) {
         let mask = w.exec();
         let dst = usize::from(op.reg(usize::from(op.vdst)));
         let row = &mut w.vgpr[dst];
-        if omod == 0 && !clamp {
-            if mask == u64::MAX {
-                for (r, &v) in row.iter_mut().zip(values) {
-                    *r = v.to_bits();
-                }
-            } else {
-                for (lane, (r, &v)) in row.iter_mut().zip(values).enumerate() {
-                    if mask >> lane & 1 != 0 {
-                        *r = v.to_bits();
-                    }
-                }
-            }
+        let bits: Lanes = if omod == 0 && !clamp {
+            std::array::from_fn(|lane| values[lane].to_bits())
         } else {
-            for (lane, (r, &v)) in row.iter_mut().zip(values).enumerate() {
-                if mask >> lane & 1 != 0 {
-                    *r = omod_clamp_f32(v, omod, clamp).to_bits();
-                }
-            }
-        }
+            std::array::from_fn(|lane| omod_clamp_f32(values[lane], omod, clamp).to_bits())
+        };
+        blend_into(row, &bits, mask);
         return;
     }
     let mut bits = [0u32; WAVE_SIZE];
