@@ -49,7 +49,7 @@ use gcn_asm::decode::MemFlags;
 use gcn_asm::isa::InstrRow;
 use gcn_asm::GcnVersion;
 
-use super::vector::{write_vgpr, Lanes};
+use super::vector::{unpack_mask, write_vgpr, Lanes};
 use super::{h, Env, Fault, FaultKind, Handler, Op, Step, Wave, WAVE_SIZE};
 
 // ---------------------------------------------------------------------------
@@ -573,6 +573,62 @@ fn dword_align(n: usize, version: GcnVersion) -> u32 {
     }
 }
 
+/// The per-lane LDS indices `(addr + offset) & align` of a `len`-byte
+/// access, inactive lanes at 0, when every active lane is inside the
+/// allocation and under the M0 limit and no check logs accesses: the
+/// access then needs no per-lane test. `None` sends it down the per-lane
+/// path, which drops or faults lane by lane.
+#[inline]
+fn lds_indices(
+    env: &Env<'_>,
+    limit: u64,
+    addr: &Lanes,
+    offset: u32,
+    align: u32,
+    exec: u64,
+    len: u32,
+) -> Option<Lanes> {
+    if env.lds_log.is_some() {
+        return None;
+    }
+    let mut indices: Lanes = std::array::from_fn(|lane| addr[lane].wrapping_add(offset) & align);
+    if exec != u64::MAX {
+        let on = unpack_mask(exec);
+        for (i, &f) in indices.iter_mut().zip(&on) {
+            *i &= 0u32.wrapping_sub(f);
+        }
+    }
+    // Every index at most `bound - len`: a compare per lane folded with
+    // OR (a max would need SSE4.1).
+    let bound = (env.lds.len() as u64).min(limit);
+    let last = u32::try_from(bound.checked_sub(u64::from(len))?).unwrap_or(u32::MAX);
+    let outside = indices.iter().fold(0u32, |m, &x| m | u32::from(x > last));
+    (outside == 0).then_some(indices)
+}
+
+/// The LDS bytes of a dense access — EXEC full, lane `l` at `indices[0] +
+/// l * len` — as one slice, lane `l` owning its `l`-th `len` bytes (the
+/// indices come from [`lds_indices`], so the run is inside).
+#[inline]
+fn dense_bytes<'a>(
+    lds: &'a mut [u8],
+    indices: &Lanes,
+    exec: u64,
+    len: usize,
+) -> Option<&'a mut [u8]> {
+    if exec != u64::MAX {
+        return None;
+    }
+    let mut off = 0u32;
+    for (x, prev) in indices[1..].iter().zip(&indices[..WAVE_SIZE - 1]) {
+        off |= x.wrapping_sub(*prev) ^ len as u32;
+    }
+    let first = indices[0] as usize;
+    (off == 0)
+        .then(|| lds.get_mut(first..first + WAVE_SIZE * len))
+        .flatten()
+}
+
 /// `ds_read_b32/b64/b96/b128`.
 fn read_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fault> {
     no_gds(op)?;
@@ -583,6 +639,29 @@ fn read_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Resu
     let exec = w.exec();
     let limit = m0_limit(w, env);
     let mut out = [[0u32; WAVE_SIZE]; N];
+    if let Some(indices) = lds_indices(env, limit, &addr, offset, align, exec, 4 * N as u32) {
+        if let Some(bytes) = dense_bytes(env.lds, &indices, exec, 4 * N) {
+            for (lane, group) in bytes.chunks_exact(4 * N).enumerate() {
+                for (o, word) in out.iter_mut().zip(group.chunks_exact(4)) {
+                    o[lane] = u32::from_le_bytes([word[0], word[1], word[2], word[3]]);
+                }
+            }
+            for (k, o) in out.iter().enumerate() {
+                w.vgpr[dst + k] = *o;
+            }
+            return Ok(Step::Next);
+        }
+        // Inactive lanes read index 0 (inside) and are not written.
+        for (lane, &i) in indices.iter().enumerate() {
+            for (k, o) in out.iter_mut().enumerate() {
+                o[lane] = lds_load(env.lds, i as usize + 4 * k, 4) as u32;
+            }
+        }
+        for (k, o) in out.iter().enumerate() {
+            write_vgpr(w, dst + k, o, exec);
+        }
+        return Ok(Step::Next);
+    }
     for lane in 0..WAVE_SIZE {
         if active(exec, lane) {
             let a = addr[lane].wrapping_add(offset) & align;
@@ -633,6 +712,29 @@ fn write_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Res
     let offset = offset16(op);
     let exec = w.exec();
     let limit = m0_limit(w, env);
+    if let Some(indices) = lds_indices(env, limit, &addr, offset, align, exec, 4 * N as u32) {
+        if let Some(bytes) = dense_bytes(env.lds, &indices, exec, 4 * N) {
+            for (lane, group) in bytes.chunks_exact_mut(4 * N).enumerate() {
+                for (k, word) in group.chunks_exact_mut(4).enumerate() {
+                    word.copy_from_slice(&w.vgpr[data + k][lane].to_le_bytes());
+                }
+            }
+            return Ok(Step::Next);
+        }
+        for (lane, &i) in indices.iter().enumerate() {
+            if active(exec, lane) {
+                for k in 0..N {
+                    lds_store(
+                        env.lds,
+                        i as usize + 4 * k,
+                        4,
+                        u64::from(w.vgpr[data + k][lane]),
+                    );
+                }
+            }
+        }
+        return Ok(Step::Next);
+    }
     for (lane, &x) in addr.iter().enumerate() {
         if active(exec, lane) {
             let a = x.wrapping_add(offset) & align;

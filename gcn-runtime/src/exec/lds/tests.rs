@@ -138,6 +138,47 @@ fn writes_of_bytes_shorts_and_wide() {
     }
 }
 
+/// Dense DS accesses (EXEC full, each lane right after the one before)
+/// copy one run of LDS bytes: the same values as lane by lane, for 1, 2
+/// and 4 dwords per lane.
+#[test]
+fn dense_reads_and_writes() {
+    for v in ALL {
+        let mut src = String::from(
+            "ds_write_b32 v1, v10\nds_write_b64 v2, v[12:13] offset:0x1000\n\
+             ds_read_b32 v20, v1\nds_read_b64 v[22:23], v2 offset:0x1000\n",
+        );
+        if v != GcnVersion::Gcn1_0 {
+            src += "ds_write_b128 v3, v[12:15] offset:0x2000\n\
+                    ds_read_b128 v[24:27], v3 offset:0x2000\n";
+        }
+        let s = ds(v, &src, |w| {
+            w.vgpr[1] = lanes(|l| 4 * l);
+            w.vgpr[2] = lanes(|l| 8 * l);
+            w.vgpr[3] = lanes(|l| 16 * l);
+            w.vgpr[10] = lanes(|l| 3 * l + 1);
+            for k in 0..4 {
+                w.vgpr[12 + k] = lanes(|l| l * 16 + k as u32);
+            }
+        });
+        for l in 0..WAVE_SIZE {
+            let lu = l as u32;
+            assert_eq!(dword(&s.lds, 4 * l), 3 * lu + 1, "{v} lane {l}");
+            assert_eq!(s.wave.vgpr[20][l], 3 * lu + 1, "{v} lane {l}");
+            for k in 0..2 {
+                assert_eq!(dword(&s.lds, 0x1000 + 8 * l + 4 * k), lu * 16 + k as u32);
+                assert_eq!(s.wave.vgpr[22 + k][l], lu * 16 + k as u32, "{v} lane {l}");
+            }
+            if v != GcnVersion::Gcn1_0 {
+                for k in 0..4 {
+                    assert_eq!(dword(&s.lds, 0x2000 + 16 * l + 4 * k), lu * 16 + k as u32);
+                    assert_eq!(s.wave.vgpr[24 + k][l], lu * 16 + k as u32, "{v} lane {l}");
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn d16_reads_keep_the_other_half() {
     let v = GcnVersion::Gcn1_4;
