@@ -397,7 +397,7 @@ fn f32_to_f16_rtz(x: f32) -> u32 {
         // Below 2^-14: a half denormal, a multiple of 2^-24.
         return sign | (a * f32::from_bits(0x4b80_0000)) as u32;
     }
-    let e = (b >> 23 & 0xff) - 127 + 15;
+    let e = (b >> 23 & 0xff) + 15 - 127;
     sign | (e << 10) | ((b >> 13) & 0x3ff)
 }
 

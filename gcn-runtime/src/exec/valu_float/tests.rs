@@ -260,6 +260,9 @@ fn f32_conversions() {
         c32("v_cvt_pkrtz_f16_f32 v1, v2, v3", M, ONE, 0xc000_0000, 0, 0xc000_3c00),
         c32("v_cvt_pkrtz_f16_f32 v1, v2, v3", M, 0x3f80_1000, 0x4974_2400, 0, 0x7bff_3c00),
         c32("v_cvt_pkrtz_f16_f32 v1, v2, v3", M, 0x3380_0000, 0xff80_0000, 0, 0xfc00_0001),
+        // Exponents below 0 (|x| in [2^-14, 1)): 0.5 is 0x3800, 1/3
+        // truncates to 0x3555.
+        c32("v_cvt_pkrtz_f16_f32 v1, v2, v3", M, 0x3f00_0000, 0x3eaa_aaab, 0, 0x3555_3800),
         // rounding to integral values
         c32("v_fract_f32 v1, v2", M, 0x4030_0000, 0, 0, 0x3f40_0000), // 2.75
         c32("v_fract_f32 v1, v2", M, 0xbe80_0000, 0, 0, 0x3f40_0000), // -0.25
