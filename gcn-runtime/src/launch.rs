@@ -26,8 +26,8 @@ use gcn_asm::GcnVersion;
 use rayon::prelude::*;
 
 use crate::check::{
-    self, CheckOptions, CheckReport, Facts, GroupCheck, GroupSetup, Level, Reports, TraceFilter,
-    TraceSink,
+    self, Check, CheckOptions, CheckReport, Facts, GroupCheck, GroupSetup, Level, Reports,
+    TraceFilter, TraceSink,
 };
 use crate::exec::{self, Env, FaultKind, Op, Step, Wave, WAVE_SIZE};
 use crate::kernel::{ArgError, ArgValue, Dispatch, KernelArgs};
@@ -713,6 +713,11 @@ fn run_group(
             trace: s.trace,
         })
     });
+    // Only the LDS checks read the log: without them the interpreter's
+    // LDS fast paths stay on.
+    let lds_logged = checker.is_some()
+        && (s.checks.level(Check::LdsRace) != Level::Off
+            || s.checks.level(Check::Uninit) != Level::Off);
     loop {
         for (w, st) in waves.iter_mut().zip(state.iter_mut()) {
             if *st != Step::Next {
@@ -728,7 +733,7 @@ fn run_group(
                     s.scratch_base + scratch_offset,
                     u64::from(s.config.scratch_per_wave),
                 ),
-                lds_log: checker.as_ref().map(|_| &log),
+                lds_log: lds_logged.then_some(&log),
             };
             let result = match checker.as_mut() {
                 None => exec::run_wave(w, s.ops, &mut env),
