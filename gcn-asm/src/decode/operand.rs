@@ -6,7 +6,7 @@ use std::fmt;
 
 use super::{source_slots, DecodeError, Form, Instruction, Label, Operand};
 use crate::arch::GcnVersion;
-use crate::encode::operand::max_sgprs;
+use crate::encode::operand::{max_sgprs, ttmp_base};
 use crate::isa::{flags, Field, FloatKind, OperandSpec};
 
 /// VCC_LO.
@@ -42,14 +42,6 @@ impl fmt::Display for RegText {
         } else {
             write!(f, "{prefix}[{first}:{}]", first + count - 1)
         }
-    }
-}
-
-fn ttmp_base(version: GcnVersion) -> (u16, u16) {
-    if version.is_gcn14() {
-        (108, 16)
-    } else {
-        (112, 12)
     }
 }
 

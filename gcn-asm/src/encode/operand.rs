@@ -286,7 +286,8 @@ pub(crate) fn max_sgprs(version: GcnVersion) -> u16 {
     }
 }
 
-fn ttmp_base(version: GcnVersion) -> (u16, u16) {
+/// The first TTMP register's operand code and how many TTMPs `version` has.
+pub(crate) fn ttmp_base(version: GcnVersion) -> (u16, u16) {
     if version.is_gcn14() {
         (108, 16)
     } else {
