@@ -84,7 +84,7 @@ use super::lds::{
     atomic32, atomic64, dispatch_atomic, lds_index, lds_load, lds_store, narrow, narrow_size,
     narrow_store, narrow_value, pair, store_size, store_value, uses_b, vm_atomic_code, write_pair,
 };
-use super::vector::{lanes_u64, write_vgpr, Lanes};
+use super::vector::{active, lanes_u64, write_vgpr, Lanes};
 use super::{h, Env, Fault, Handler, Op, Src, Step, Wave, WAVE_SIZE};
 use crate::descriptor::BufferResource;
 use crate::format::{
@@ -234,19 +234,15 @@ impl Addressing {
     }
 }
 
-#[inline]
-fn active(exec: u64, lane: usize) -> bool {
-    exec >> lane & 1 != 0
-}
-
 #[cold]
 fn unsupported_flag(op: &Op, flag: &str) -> Fault {
     Fault::unsupported(format!("{} with {flag} is not emulated", op.mnemonic()))
 }
 
-/// Writes 0 to the `tfe` VGPR after `n` data registers at `dst`.
+/// Writes 0 to the `tfe` VGPR after `n` data registers at `dst` (MUBUF,
+/// MTBUF and FLAT loads).
 #[inline]
-fn tfe_zero(w: &mut Wave, op: &Op, dst: usize, n: usize, exec: u64) {
+pub(super) fn tfe_zero(w: &mut Wave, op: &Op, dst: usize, n: usize, exec: u64) {
     if op.instr.mods.mem.flags.contains(MemFlags::TFE) {
         write_vgpr(w, dst + n, &[0; WAVE_SIZE], exec);
     }
@@ -416,17 +412,6 @@ fn store_lds_dword(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fau
     Ok(Step::Next)
 }
 
-#[cold]
-fn misaligned(op: &Op, a: u64, lane: usize) -> Fault {
-    Fault {
-        kind: super::FaultKind::Unsupported(format!(
-            "{} at the misaligned address {a:#x}",
-            op.mnemonic()
-        )),
-        lane: Some(lane as u8),
-    }
-}
-
 /// The buffer atomics (`OP` from `lds::atomic_op`).
 fn buffer_atomic<const OP: u8, const W64: bool>(
     w: &mut Wave,
@@ -465,7 +450,7 @@ fn buffer_atomic<const OP: u8, const W64: bool>(
         };
         let addr = addr & !3;
         if W64 && addr & 7 != 0 {
-            return Err(misaligned(op, addr, lane));
+            return Err(Fault::misaligned(op, addr, lane));
         }
         let (alloc, offset) = env
             .mem

@@ -41,11 +41,12 @@ use gcn_asm::decode::MemFlags;
 use gcn_asm::isa::{Encoding, InstrRow};
 use gcn_asm::GcnVersion;
 
+use super::buffer::tfe_zero;
 use super::lds::{
     self, atomic32, atomic64, dispatch_atomic, lds_index, narrow, narrow_size, narrow_store,
     narrow_value, pair, store_size, store_value, uses_b, vm_atomic_code, write_pair,
 };
-use super::vector::{lanes_u32, lanes_u64, write_vgpr, Lanes};
+use super::vector::{active, lanes_u32, lanes_u64, steps_by, write_vgpr, Lanes};
 use super::{h, Env, Fault, Handler, Op, Src, Step, Wave, WAVE_SIZE};
 
 /// Start of the shared (LDS) aperture of flat addresses.
@@ -98,13 +99,29 @@ fn classify(a: u64) -> Place {
 /// `SADDR + VADDR(32)` or `VADDR(64)`, plus the instruction offset.
 #[inline]
 fn lane_addresses(w: &Wave, op: &Op, vaddr: usize, saddr: usize) -> [u64; WAVE_SIZE] {
-    let offset = op.instr.mods.mem.offset as i64 as u64;
-    match (op.instr.row.encoding, op.src(saddr)) {
-        (Encoding::Global, s @ Src::Sgpr(_)) => {
-            let base = w.read_s64(s).wrapping_add(offset);
+    let offset = inst_offset(op);
+    match saddr_base(w, op, saddr) {
+        Some(base) => {
+            let base = base.wrapping_add(offset);
             lanes_u32(w, op.src(vaddr)).map(|x| base.wrapping_add(u64::from(x)))
         }
-        _ => lanes_u64(w, op.src(vaddr)).map(|a| a.wrapping_add(offset)),
+        None => lanes_u64(w, op.src(vaddr)).map(|a| a.wrapping_add(offset)),
+    }
+}
+
+/// The instruction offset, sign-extended.
+#[inline]
+fn inst_offset(op: &Op) -> u64 {
+    op.instr.mods.mem.offset as i64 as u64
+}
+
+/// GLOBAL's `SADDR(64)` when the instruction has one (VADDR is then a
+/// 32-bit offset from it); `None` when VADDR is the whole 64-bit address.
+#[inline]
+fn saddr_base(w: &Wave, op: &Op, saddr: usize) -> Option<u64> {
+    match (op.instr.row.encoding, op.src(saddr)) {
+        (Encoding::Global, s @ Src::Sgpr(_)) => Some(w.read_s64(s)),
+        _ => None,
     }
 }
 
@@ -119,32 +136,23 @@ fn dense_address(w: &Wave, op: &Op, vaddr: usize, saddr: usize, len: u32) -> Opt
     if w.exec() != u64::MAX || op.instr.row.encoding == Encoding::Scratch {
         return None;
     }
-    let offset = op.instr.mods.mem.offset as i64 as u64;
     // Lane `l`'s low address word must be the first lane's plus `l * len`
     // with no carry out of 32 bits, so that the 64-bit addresses are
     // consecutive too.
-    let consecutive = |lo: &Lanes| {
-        // Each lane `len` past the one before: no loop-carried value but
-        // the OR, so the loop compiles to vector code.
-        let mut off = 0u32;
-        for (x, prev) in lo[1..].iter().zip(&lo[..WAVE_SIZE - 1]) {
-            off |= x.wrapping_sub(*prev) ^ len;
-        }
-        off == 0 && lo[0].checked_add(63 * len).is_some()
-    };
+    let consecutive = |lo: &Lanes| steps_by(lo, len) && lo[0].checked_add(63 * len).is_some();
     let Src::Vgpr(v) = op.src(vaddr) else {
         return None;
     };
     let v = usize::from(v);
-    let first = match (op.instr.row.encoding, op.src(saddr)) {
-        (Encoding::Global, s @ Src::Sgpr(_)) => {
+    let first = match saddr_base(w, op, saddr) {
+        Some(base) => {
             let lo = w.vgpr.get(v)?;
             if !consecutive(lo) {
                 return None;
             }
-            w.read_s64(s).wrapping_add(u64::from(lo[0]))
+            base.wrapping_add(u64::from(lo[0]))
         }
-        _ => {
+        None => {
             let (lo, hi) = (w.vgpr.get(v)?, w.vgpr.get(v + 1)?);
             if !consecutive(lo) || hi.iter().fold(0, |m, &h| m | (h ^ hi[0])) != 0 {
                 return None;
@@ -152,7 +160,7 @@ fn dense_address(w: &Wave, op: &Op, vaddr: usize, saddr: usize, len: u32) -> Opt
             (u64::from(hi[0]) << 32) | u64::from(lo[0])
         }
     }
-    .wrapping_add(offset);
+    .wrapping_add(inst_offset(op));
     let last = first.checked_add(64 * u64::from(len) - 1)?;
     // The range (at most 1 KiB) meets a 4 GiB aperture only if one of its
     // ends lies in it.
@@ -168,7 +176,7 @@ fn places(w: &Wave, op: &Op, vaddr: usize, saddr: usize) -> [Place; WAVE_SIZE] {
     match op.instr.row.encoding {
         Encoding::Global => lane_addresses(w, op, vaddr, saddr).map(Place::Global),
         Encoding::Scratch => {
-            let offset = op.instr.mods.mem.offset as i64 as u64;
+            let offset = inst_offset(op);
             let s = match op.src(saddr) {
                 s @ Src::Sgpr(_) => w.read_s32(s),
                 _ => 0,
@@ -256,17 +264,6 @@ fn write(env: &mut Env<'_>, t: Target, data: &[u8], lane: usize) -> Result<(), F
     }
 }
 
-#[cold]
-fn misaligned(op: &Op, a: u64, lane: usize) -> Fault {
-    Fault {
-        kind: super::FaultKind::Unsupported(format!(
-            "{} at the misaligned address {a:#x}",
-            op.mnemonic()
-        )),
-        lane: Some(lane as u8),
-    }
-}
-
 /// Applies `f` atomically to the element (4 or 8 bytes) at `t`; returns the
 /// old value.
 #[inline]
@@ -282,7 +279,7 @@ fn atomic_at(
     match t {
         Target::Mem(a) => {
             if a & u64::from(len - 1) != 0 {
-                return Err(misaligned(op, a, lane));
+                return Err(Fault::misaligned(op, a, lane));
             }
             let (alloc, offset) = env
                 .mem
@@ -312,19 +309,6 @@ fn no_lds(op: &Op) -> Result<(), Fault> {
         )));
     }
     Ok(())
-}
-
-/// Writes 0 to the `tfe` VGPR after `n` data registers at `dst`.
-#[inline]
-fn tfe_zero(w: &mut Wave, op: &Op, dst: usize, n: usize, exec: u64) {
-    if op.instr.mods.mem.flags.contains(MemFlags::TFE) {
-        write_vgpr(w, dst + n, &[0; WAVE_SIZE], exec);
-    }
-}
-
-#[inline]
-fn active(exec: u64, lane: usize) -> bool {
-    exec >> lane & 1 != 0
 }
 
 /// Loads of 1-4 dwords.

@@ -49,7 +49,7 @@ use gcn_asm::decode::MemFlags;
 use gcn_asm::isa::InstrRow;
 use gcn_asm::GcnVersion;
 
-use super::vector::{unpack_mask, write_vgpr, Lanes};
+use super::vector::{active, steps_by, unpack_mask, write_vgpr, Lanes};
 use super::{h, Env, Fault, FaultKind, Handler, Op, Step, Wave, WAVE_SIZE};
 
 // ---------------------------------------------------------------------------
@@ -520,11 +520,6 @@ fn ds_at(
     Ok((u64::from(addr) + u64::from(len) <= limit).then_some(i))
 }
 
-#[inline]
-fn active(exec: u64, lane: usize) -> bool {
-    exec >> lane & 1 != 0
-}
-
 /// The instruction offset (the 16-bit OFFSET field).
 #[inline]
 fn offset16(op: &Op) -> u32 {
@@ -619,12 +614,8 @@ fn dense_bytes<'a>(
     if exec != u64::MAX {
         return None;
     }
-    let mut off = 0u32;
-    for (x, prev) in indices[1..].iter().zip(&indices[..WAVE_SIZE - 1]) {
-        off |= x.wrapping_sub(*prev) ^ len as u32;
-    }
     let first = indices[0] as usize;
-    (off == 0)
+    steps_by(indices, len as u32)
         .then(|| lds.get_mut(first..first + WAVE_SIZE * len))
         .flatten()
 }

@@ -187,6 +187,19 @@ impl Fault {
     pub fn unsupported(message: impl Into<String>) -> Self {
         Fault::new(FaultKind::Unsupported(message.into()))
     }
+
+    /// A memory instruction's misaligned address `a` in `lane` (an atomic;
+    /// the docs do not say what the hardware does).
+    #[cold]
+    pub fn misaligned(op: &Op, a: u64, lane: usize) -> Self {
+        Fault {
+            kind: FaultKind::Unsupported(format!(
+                "{} at the misaligned address {a:#x}",
+                op.mnemonic()
+            )),
+            lane: Some(lane as u8),
+        }
+    }
 }
 
 impl From<MemFault> for Fault {

@@ -7,7 +7,7 @@
 
 use gcn_asm::{assemble, AssembleOptions, GcnVersion};
 
-use super::{predecode, run_wave, Env, Fault, Step, Wave};
+use super::{predecode, run_wave, Env, Fault, Step, Wave, WAVE_SIZE};
 use crate::memory::Memory;
 
 /// The outcome of a snippet: the wave after `s_endpgm` (or the fault) and
@@ -103,4 +103,17 @@ pub fn versions_with(mnemonic: &str) -> Vec<GcnVersion> {
     .into_iter()
     .filter(|&v| gcn_asm::isa::lookup(mnemonic, v).is_some())
     .collect()
+}
+
+/// 64 lanes of `f(lane)`.
+pub fn lanes(f: impl Fn(u32) -> u32) -> [u32; WAVE_SIZE] {
+    std::array::from_fn(|l| f(l as u32))
+}
+
+/// Four dwords per lane: `0x80ff7f81, 0x11223344, 0x55667788, 0x99aabbcc + lane`
+/// (the memory tests' buffer contents).
+pub fn pattern() -> Vec<u32> {
+    (0..64u32)
+        .flat_map(|l| [0x80ff_7f81, 0x1122_3344, 0x5566_7788, 0x99aa_bbcc + l])
+        .collect()
 }

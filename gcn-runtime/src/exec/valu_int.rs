@@ -29,10 +29,10 @@ use gcn_asm::isa::{flags, Encoding, InstrRow};
 use gcn_asm::GcnVersion;
 
 use super::vector::{
-    blend_into, lanes_u32, mask_of, pack_mask, sdwa_place, src_u32, src_u64, unpack_mask,
-    write_mask, write_u32, write_u64, write_vgpr, Lanes,
+    blend_into, lanes_u32, mask_of, pack_mask, sdst_code, sdwa_place, src_u32, src_u64,
+    unpack_mask, write_mask, write_sdst_mask, write_u32, write_u64, write_vgpr, Lanes,
 };
-use super::{h, sreg, Env, Fault, FaultKind, Handler, Op, Src, Step, Wave, WAVE_SIZE};
+use super::{h, Env, Fault, FaultKind, Handler, Op, Src, Step, Wave, WAVE_SIZE};
 
 // ---------------------------------------------------------------------------
 // Sources and destinations
@@ -120,24 +120,6 @@ fn write16(w: &mut Wave, op: &Op, env: &Env<'_>, r: &Lanes, keep_high: bool) {
         }
     });
     write_u32(w, op, &v);
-}
-
-/// The scalar destination code (VCC for the 32-bit forms).
-#[inline]
-fn sdst_code(op: &Op) -> u16 {
-    if op.sdst == u8::MAX {
-        sreg::VCC
-    } else {
-        op.reg(usize::from(op.sdst))
-    }
-}
-
-/// Writes a per-lane mask (inactive lanes 0) to the scalar destination.
-#[inline]
-fn write_lane_mask(w: &mut Wave, op: &Op, bits: u64) -> u64 {
-    let r = bits & write_mask(w, op);
-    w.set_s64(sdst_code(op), r);
-    r
 }
 
 /// `D = f(S0)`.
@@ -264,7 +246,7 @@ fn addsub<const SUB: bool, const REV: bool>(
     }
     write_u32(w, op, &r);
     if op.sdst != u8::MAX {
-        write_lane_mask(w, op, carry);
+        write_sdst_mask(w, op, carry);
     }
     Ok(Step::Next)
 }
@@ -426,7 +408,7 @@ fn cmp<const TY: u8, const OP: u8, const X: bool>(
             }
         }
     };
-    let r = write_lane_mask(w, op, bits);
+    let r = write_sdst_mask(w, op, bits);
     if X {
         w.set_exec(r);
     }
@@ -722,7 +704,7 @@ fn mad64<const SIGNED: bool>(w: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<S
         s as u64
     });
     write_u64(w, op, &r);
-    write_lane_mask(w, op, carry);
+    write_sdst_mask(w, op, carry);
     Ok(Step::Next)
 }
 

@@ -391,18 +391,43 @@ pub fn write_f64(w: &mut Wave, op: &Op, values: &[f64; WAVE_SIZE]) {
     write_u64(w, op, &bits);
 }
 
-/// Writes a per-lane bit mask (a compare result or carry-out) to the
-/// scalar destination: VCC for the 32-bit forms, SDST for VOP3. Inactive
-/// lanes get 0.
+/// The scalar destination's operand code: VCC for the 32-bit forms, SDST
+/// for VOP3.
 #[inline]
-pub fn write_sdst_mask(w: &mut Wave, op: &Op, bits: u64) {
-    let exec = write_mask(w, op);
-    let code = if op.sdst == u8::MAX {
+pub fn sdst_code(op: &Op) -> u16 {
+    if op.sdst == u8::MAX {
         super::sreg::VCC
     } else {
         op.reg(usize::from(op.sdst))
-    };
-    w.set_s64(code, bits & exec);
+    }
+}
+
+/// Writes a per-lane bit mask (a compare result or carry-out) to the
+/// scalar destination ([`sdst_code`]). Inactive lanes get 0; returns the
+/// mask written.
+#[inline]
+pub fn write_sdst_mask(w: &mut Wave, op: &Op, bits: u64) -> u64 {
+    let written = bits & write_mask(w, op);
+    w.set_s64(sdst_code(op), written);
+    written
+}
+
+/// Whether each lane is `step` past the one before (wrapping): the
+/// addresses of a dense (coalesced) access. No loop-carried value but the
+/// OR, so the loop compiles to vector code.
+#[inline]
+pub fn steps_by(lanes: &Lanes, step: u32) -> bool {
+    let mut off = 0u32;
+    for (x, prev) in lanes[1..].iter().zip(&lanes[..WAVE_SIZE - 1]) {
+        off |= x.wrapping_sub(*prev) ^ step;
+    }
+    off == 0
+}
+
+/// Whether `lane` is on in the lane mask `exec`.
+#[inline]
+pub fn active(exec: u64, lane: usize) -> bool {
+    exec >> lane & 1 != 0
 }
 
 /// Packs a per-lane predicate into a lane mask.

@@ -5,13 +5,9 @@ use gcn_asm::isa::Encoding;
 use gcn_asm::GcnVersion;
 
 use crate::exec::lds::tests::assert_rows_covered;
-use crate::exec::testing::{run_with, versions_with};
+use crate::exec::testing::{lanes, pattern, run_with, versions_with};
 use crate::exec::{FaultKind, Wave, WAVE_SIZE};
 use crate::memory::Memory;
-
-fn lanes(f: impl Fn(u32) -> u32) -> [u32; WAVE_SIZE] {
-    std::array::from_fn(|l| f(l as u32))
-}
 
 /// Writes a buffer resource to `s[r:r+3]`.
 fn desc(w: &mut Wave, r: u16, base: u64, stride: u32, num_records: u32, swizzle: bool, w3: u32) {
@@ -26,13 +22,6 @@ fn desc(w: &mut Wave, r: u16, base: u64, stride: u32, num_records: u32, swizzle:
 
 /// ADD_TID_ENABLE in word 3.
 const ADD_TID: u32 = 1 << 23;
-
-/// Four dwords per lane: `0x80ff7f81, 0x11223344, 0x55667788, 0x99aabbcc + lane`.
-fn pattern() -> Vec<u32> {
-    (0..64u32)
-        .flat_map(|l| [0x80ff_7f81, 0x1122_3344, 0x5566_7788, 0x99aa_bbcc + l])
-        .collect()
-}
 
 const ALL: [GcnVersion; 4] = [
     GcnVersion::Gcn1_0,

@@ -6,14 +6,10 @@ use gcn_asm::GcnVersion;
 
 use super::{PRIVATE_APERTURE, SHARED_APERTURE};
 use crate::exec::lds::tests::assert_rows_covered;
-use crate::exec::testing::run_env;
-use crate::exec::testing::{run_with, versions_with};
+use crate::exec::testing::{lanes, pattern, run_env, run_with, versions_with};
+
 use crate::exec::{FaultKind, Wave, WAVE_SIZE};
 use crate::memory::Memory;
-
-fn lanes(f: impl Fn(u32) -> u32) -> [u32; WAVE_SIZE] {
-    std::array::from_fn(|l| f(l as u32))
-}
 
 /// Puts 64-bit per-lane values into VGPRs `r`, `r + 1`.
 fn set64(w: &mut Wave, r: usize, f: impl Fn(u64) -> u64) {
@@ -22,13 +18,6 @@ fn set64(w: &mut Wave, r: usize, f: impl Fn(u64) -> u64) {
         w.vgpr[r][l] = v as u32;
         w.vgpr[r + 1][l] = (v >> 32) as u32;
     }
-}
-
-/// Four dwords per lane: `0x80ff7f81, 0x11223344, 0x55667788, 0x99aabbcc + lane`.
-fn pattern() -> Vec<u32> {
-    (0..64u32)
-        .flat_map(|l| [0x80ff_7f81, 0x1122_3344, 0x5566_7788, 0x99aa_bbcc + l])
-        .collect()
 }
 
 #[test]

@@ -3,7 +3,7 @@
 use gcn_asm::isa::{Encoding, INSTRUCTIONS};
 use gcn_asm::GcnVersion;
 
-use crate::exec::testing::{run_with, versions_with, Snippet};
+use crate::exec::testing::{lanes, run_with, versions_with, Snippet};
 use crate::exec::{sreg, FaultKind, Wave, WAVE_SIZE};
 use crate::memory::Memory;
 
@@ -18,10 +18,6 @@ fn ds(version: GcnVersion, source: &str, setup: impl FnOnce(&mut Wave)) -> Snipp
         panic!("snippet faulted on {version}: {f:?}\n{source}");
     }
     s
-}
-
-fn lanes(f: impl Fn(u32) -> u32) -> [u32; WAVE_SIZE] {
-    std::array::from_fn(|l| f(l as u32))
 }
 
 fn dword(lds: &[u8], at: usize) -> u32 {
