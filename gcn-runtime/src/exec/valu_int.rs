@@ -29,8 +29,9 @@ use gcn_asm::isa::{flags, Encoding, InstrRow};
 use gcn_asm::GcnVersion;
 
 use super::vector::{
-    blend_into, lanes_u32, mask_of, pack_mask, sdst_code, sdwa_place, src_u32, src_u64,
-    unpack_mask, write_mask, write_sdst_mask, write_u32, write_u64, write_vgpr, Lanes,
+    blend_into, flags_of, lanes_u32, mask_of, nibble, sdst_code, sdwa_place, src_u32, src_u64,
+    stream1, stream2, streams, write_mask, write_sdst_mask, write_u32, write_u64, write_vgpr,
+    Chunk, Lanes, Stream, CHUNK,
 };
 use super::{h, Env, Fault, FaultKind, Handler, Op, Src, Step, Wave, WAVE_SIZE};
 
@@ -225,50 +226,56 @@ fn addsub<const SUB: bool, const REV: bool>(
     _: &mut Env<'_>,
 ) -> Result<Step, Fault> {
     int_mods(op)?;
-    let (a, b) = if REV {
-        (src_u32(w, op, 1), src_u32(w, op, 0))
-    } else {
-        (src_u32(w, op, 0), src_u32(w, op, 1))
-    };
     let carry_in = w.read_s64(op.slot_src(2));
-    let (mut r, carry) = if carry_in == 0 {
-        add_lanes::<SUB, false>(&a, &b, carry_in)
+    let carry = if streams(op) {
+        let (a, b) = if REV {
+            (Stream::of(w, op, 1), Stream::of(w, op, 0))
+        } else {
+            (Stream::of(w, op, 0), Stream::of(w, op, 1))
+        };
+        let dst = usize::from(op.reg(usize::from(op.vdst)));
+        let exec = w.exec();
+        if carry_in == 0 {
+            stream2(w, dst, a, b, exec, |_, a, b| {
+                add_chunk::<SUB, false>(a, b, [0; CHUNK])
+            })
+        } else {
+            stream2(w, dst, a, b, exec, |c, a, b| {
+                add_chunk::<SUB, true>(a, b, flags_of(carry_in, c))
+            })
+        }
     } else {
-        add_lanes::<SUB, true>(&a, &b, carry_in)
-    };
-    if op.instr.mods.clamp {
-        let saturated = if SUB { 0 } else { u32::MAX };
-        for (l, x) in r.iter_mut().enumerate() {
-            if carry >> l & 1 != 0 {
-                *x = saturated;
+        let (a, b) = if REV {
+            (src_u32(w, op, 1), src_u32(w, op, 0))
+        } else {
+            (src_u32(w, op, 0), src_u32(w, op, 1))
+        };
+        let (mut r, carry) = add_lanes::<SUB>(&a, &b, carry_in);
+        if op.instr.mods.clamp {
+            let saturated = if SUB { 0 } else { u32::MAX };
+            for (l, x) in r.iter_mut().enumerate() {
+                if carry >> l & 1 != 0 {
+                    *x = saturated;
+                }
             }
         }
-    }
-    write_u32(w, op, &r);
+        write_u32(w, op, &r);
+        carry
+    };
     if op.sdst != u8::MAX {
         write_sdst_mask(w, op, carry);
     }
     Ok(Step::Next)
 }
 
-/// `a ± b (± carry-in)` over the lanes, with the carry (borrow) out of
-/// each lane as a mask. Plain loops over arrays, no closures, lane flags
-/// packed afterwards: they vectorize. `CIN = false` skips the carry-in
-/// (the plain `v_add_u32`/`v_sub_u32`, or a zero mask).
+/// `a ± b (± carry-in)` over four lanes, with the carry (borrow) out of
+/// each lane as a flag (0 or 1). `CIN = false` skips the carry-in (the
+/// plain `v_add_u32`/`v_sub_u32`, or a zero mask).
 #[inline(always)]
-fn add_lanes<const SUB: bool, const CIN: bool>(
-    a: &Lanes,
-    b: &Lanes,
-    carry_in: u64,
-) -> (Lanes, u64) {
-    let cin = if CIN {
-        unpack_mask(carry_in)
-    } else {
-        [0; WAVE_SIZE]
-    };
-    let mut r = [0u32; WAVE_SIZE];
-    let mut flags = [0u32; WAVE_SIZE];
-    for l in 0..WAVE_SIZE {
+fn add_chunk<const SUB: bool, const CIN: bool>(a: Chunk, b: Chunk, cin: Chunk) -> (Chunk, Chunk) {
+    let mut r = [0u32; CHUNK];
+    let mut flags = [0u32; CHUNK];
+    for l in 0..CHUNK {
         let (t, o1) = if SUB {
             a[l].overflowing_sub(b[l])
         } else {
@@ -282,7 +289,20 @@ fn add_lanes<const SUB: bool, const CIN: bool>(
         r[l] = t;
         flags[l] = u32::from(o1 | o2);
     }
-    (r, pack_mask(&flags))
+    (r, flags)
+}
+
+/// [`add_chunk`] over the 64 lanes, the carry-out as a mask.
+fn add_lanes<const SUB: bool>(a: &Lanes, b: &Lanes, carry_in: u64) -> (Lanes, u64) {
+    let mut r = [0u32; WAVE_SIZE];
+    let mut carry = 0u64;
+    for c in 0..WAVE_SIZE / CHUNK {
+        let at = |x: &Lanes| -> Chunk { std::array::from_fn(|l| x[CHUNK * c + l]) };
+        let (values, flags) = add_chunk::<SUB, true>(at(a), at(b), flags_of(carry_in, c));
+        r[CHUNK * c..CHUNK * (c + 1)].copy_from_slice(&values);
+        carry |= nibble(flags) << (CHUNK * c);
+    }
+    (r, carry)
 }
 
 /// GCN 1.4 `v_add_i32`/`v_sub_i32` (VOP3, no carry): `clamp` saturates to
@@ -750,6 +770,11 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
         // The EDC error injection has no emulated counterpart; the data
         // move is the architectural effect.
         "v_mov_b32" | "v_mov_fed_b32" => h(|w, op, _| {
+            if streams(op) {
+                let dst = usize::from(op.reg(usize::from(op.vdst)));
+                stream1(w, dst, Stream::of(w, op, 0), w.exec(), |a| a);
+                return Ok(Step::Next);
+            }
             let a = src_bits(w, op, 0);
             write_u32(w, op, &a);
             Ok(Step::Next)

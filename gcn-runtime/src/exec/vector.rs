@@ -499,6 +499,242 @@ pub fn unpack_mask(mask: u64) -> [u32; WAVE_SIZE] {
     flags
 }
 
+/// Lanes per chunk of the streaming path: one 128-bit host vector.
+pub const CHUNK: usize = 4;
+
+/// Four lanes of 32-bit values.
+pub type Chunk = [u32; CHUNK];
+
+/// A 32-bit source of the streaming path: a VGPR row, read chunk by chunk
+/// in place, or one value every lane reads. The streaming path computes
+/// and writes four lanes at a time, so a plain-form instruction never
+/// copies its sources into 256-byte temporaries (which, fully unrolled,
+/// spill the host's vector registers).
+#[derive(Clone, Copy, Debug)]
+pub enum Stream {
+    /// VGPR `r`.
+    Row(usize),
+    /// A scalar, constant or literal, the same in every lane.
+    Splat(u32),
+}
+
+impl Stream {
+    /// Source slot `s` of a plain-form instruction (no DPP, no SDWA, no
+    /// float modifiers).
+    #[inline(always)]
+    pub fn of(w: &Wave, op: &Op, s: usize) -> Stream {
+        match op.slot_src(s) {
+            Src::Vgpr(r) => Stream::Row(usize::from(r)),
+            Src::Special(super::sreg::LDS_DIRECT) => Stream::Splat(0),
+            other => Stream::Splat(w.read_s32(other)),
+        }
+    }
+}
+
+/// Whether `op` can take the streaming path: a plain form (no lane
+/// permutation or selection) without abs/neg, clamp or omod.
+#[inline(always)]
+pub fn streams(op: &Op) -> bool {
+    let m = &op.instr.mods;
+    plain_form(op) && (m.abs | m.neg | m.omod) == 0 && !m.clamp
+}
+
+/// Packs bit 0 of four lane flags into a nibble (one `movmskps`).
+#[inline(always)]
+pub fn nibble(flags: Chunk) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{
+            __m128i, _mm_castsi128_ps, _mm_loadu_si128, _mm_movemask_ps, _mm_slli_epi32,
+        };
+        // SAFETY: SSE2 is in the x86-64 baseline; the load reads the 16
+        // bytes of `flags`. `vector::tests::streaming_matches_the_lane_loops`
+        // checks the masks.
+        let bits = unsafe {
+            let v = _mm_loadu_si128(flags.as_ptr().cast::<__m128i>());
+            _mm_movemask_ps(_mm_castsi128_ps(_mm_slli_epi32::<31>(v)))
+        };
+        bits as u64
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        u64::from((flags[0] & 1) | (flags[1] & 1) << 1 | (flags[2] & 1) << 2 | (flags[3] & 1) << 3)
+    }
+}
+
+/// The lane flags (0 or 1) of nibble `c` of `mask`.
+#[inline(always)]
+pub fn flags_of(mask: u64, c: usize) -> Chunk {
+    NIBBLE_FLAGS[(mask >> (CHUNK * c)) as usize & 15]
+}
+
+/// Per nibble of EXEC, the bits a chunk store keeps (all ones in the
+/// lanes that are off).
+const NIBBLE_KEEP: [Chunk; 16] = {
+    let mut table = [[0u32; CHUNK]; 16];
+    let mut n = 0;
+    while n < 16 {
+        let mut j = 0;
+        while j < CHUNK {
+            table[n][j] = if (n >> j) & 1 == 0 { u32::MAX } else { 0 };
+            j += 1;
+        }
+        n += 1;
+    }
+    table
+};
+
+/// A chunk reader: a pointer into a VGPR row (advancing four lanes per
+/// chunk) or to four copies of a splat (not advancing).
+struct Reader {
+    ptr: *const u32,
+    step: usize,
+}
+
+impl Reader {
+    /// # Safety
+    /// `ptr + step * c .. + 4` must be readable.
+    #[inline(always)]
+    unsafe fn chunk(&self, c: usize) -> Chunk {
+        std::ptr::read_unaligned(self.ptr.add(self.step * c).cast::<Chunk>())
+    }
+}
+
+/// The streaming path of a two-source operation: for each chunk `c` (lanes
+/// `4c..4c + 4`), `f(c, a, b)` gives four results and four lane flags (0 or
+/// 1); the results go to VGPR `dst` under `exec` as they are made. Returns
+/// the flags as a lane mask, inactive lanes included.
+#[inline(always)]
+pub fn stream2(
+    w: &mut Wave,
+    dst: usize,
+    a: Stream,
+    b: Stream,
+    exec: u64,
+    f: impl Fn(usize, Chunk, Chunk) -> (Chunk, Chunk),
+) -> u64 {
+    let rows = w.vgpr.len();
+    assert!(
+        dst < rows && a.row_below(rows) && b.row_below(rows),
+        "the run loop's register check bounds every VGPR operand"
+    );
+    let base = w.vgpr.as_mut_ptr().cast::<u32>();
+    let (splat_a, splat_b) = (a.splat(), b.splat());
+    let (ra, rb) = (a.reader(base, &splat_a), b.reader(base, &splat_b));
+    let mut mask = 0u64;
+    if exec == u64::MAX {
+        // All lanes on (the common case): plain stores, no blend.
+        for c in 0..WAVE_SIZE / CHUNK {
+            // SAFETY: as below.
+            unsafe {
+                let (values, flags) = f(c, ra.chunk(c), rb.chunk(c));
+                let out = base.add(dst * WAVE_SIZE + CHUNK * c).cast::<Chunk>();
+                std::ptr::write_unaligned(out, values);
+                mask |= nibble(flags) << (CHUNK * c);
+            }
+        }
+        return mask;
+    }
+    for c in 0..WAVE_SIZE / CHUNK {
+        // SAFETY: every pointer comes from `base` (the VGPR rows, one
+        // allocation of `rows * 64` u32, with the row indices checked above)
+        // or from the splats on this frame; no reference into the rows
+        // lives during the loop. Lane `l` of the result depends only on
+        // lane `l` of the sources, and each chunk is read before it is
+        // written, so `dst` may be a source. `vector::tests::
+        // streaming_matches_the_lane_loops` covers aliasing and every EXEC
+        // nibble.
+        unsafe {
+            let (values, flags) = f(c, ra.chunk(c), rb.chunk(c));
+            store_chunk(base.add(dst * WAVE_SIZE + CHUNK * c), values, exec, c);
+            mask |= nibble(flags) << (CHUNK * c);
+        }
+    }
+    mask
+}
+
+/// The streaming path of a one-source operation (see [`stream2`]).
+#[inline(always)]
+pub fn stream1(w: &mut Wave, dst: usize, a: Stream, exec: u64, f: impl Fn(Chunk) -> Chunk) {
+    let rows = w.vgpr.len();
+    assert!(
+        dst < rows && a.row_below(rows),
+        "the run loop's register check bounds every VGPR operand"
+    );
+    let base = w.vgpr.as_mut_ptr().cast::<u32>();
+    let splat_a = a.splat();
+    let ra = a.reader(base, &splat_a);
+    if exec == u64::MAX {
+        for c in 0..WAVE_SIZE / CHUNK {
+            // SAFETY: as in `stream2`.
+            unsafe {
+                let out = base.add(dst * WAVE_SIZE + CHUNK * c).cast::<Chunk>();
+                std::ptr::write_unaligned(out, f(ra.chunk(c)));
+            }
+        }
+        return;
+    }
+    for c in 0..WAVE_SIZE / CHUNK {
+        // SAFETY: as in `stream2`.
+        unsafe {
+            let values = f(ra.chunk(c));
+            store_chunk(base.add(dst * WAVE_SIZE + CHUNK * c), values, exec, c);
+        }
+    }
+}
+
+impl Stream {
+    /// Whether a row source is a VGPR below `rows` (a splat always is).
+    #[inline(always)]
+    fn row_below(self, rows: usize) -> bool {
+        match self {
+            Stream::Row(r) => r < rows,
+            Stream::Splat(_) => true,
+        }
+    }
+
+    /// Four copies of a splat's value (zeros for a row).
+    #[inline(always)]
+    fn splat(self) -> Chunk {
+        match self {
+            Stream::Row(_) => [0; CHUNK],
+            Stream::Splat(v) => [v; CHUNK],
+        }
+    }
+
+    /// The reader of this source over the rows at `base`.
+    #[inline(always)]
+    fn reader(self, base: *mut u32, splat: &Chunk) -> Reader {
+        match self {
+            Stream::Row(r) => Reader {
+                ptr: base.wrapping_add(r * WAVE_SIZE),
+                step: CHUNK,
+            },
+            Stream::Splat(_) => Reader {
+                ptr: splat.as_ptr(),
+                step: 0,
+            },
+        }
+    }
+}
+
+/// Stores `values` at `out` (lanes `4c..4c + 4` of a row) for the lanes of
+/// `exec`, branch-free.
+///
+/// # Safety
+/// `out .. out + 4` must be valid for reads and writes.
+#[inline(always)]
+unsafe fn store_chunk(out: *mut u32, values: Chunk, exec: u64, c: usize) {
+    let keep = NIBBLE_KEEP[(exec >> (CHUNK * c)) as usize & 15];
+    let out = out.cast::<Chunk>();
+    let old = std::ptr::read_unaligned(out);
+    let mut merged = [0u32; CHUNK];
+    for l in 0..CHUNK {
+        merged[l] = (values[l] & !keep[l]) | (old[l] & keep[l]);
+    }
+    std::ptr::write_unaligned(out, merged);
+}
+
 /// `D = f(S0)` over u32 lanes.
 #[inline]
 pub fn unary_u32(w: &mut Wave, op: &Op, f: impl Fn(u32) -> u32) {
@@ -625,6 +861,74 @@ mod tests {
             let noisy: [u32; WAVE_SIZE] = std::array::from_fn(|l| flags[l] | 0xfffe);
             assert_eq!(pack_mask(&noisy), mask);
             assert_eq!(mask_of(|l| mask >> l & 1 != 0), mask);
+        }
+    }
+
+    /// The streaming path against a plain lane loop: every EXEC nibble,
+    /// row and splat sources, and a destination that is also a source.
+    #[test]
+    fn streaming_matches_the_lane_loops() {
+        let execs = [
+            u64::MAX,
+            0,
+            0xfedc_ba98_7654_3210,
+            0x0123_4567_89ab_cdef,
+            0x8000_0000_0000_0001,
+        ];
+        let f = |_: usize, a: Chunk, b: Chunk| -> (Chunk, Chunk) {
+            let mut r = [0; CHUNK];
+            let mut flags = [0; CHUNK];
+            for l in 0..CHUNK {
+                r[l] = a[l].wrapping_mul(3) ^ b[l];
+                flags[l] = u32::from(a[l] > b[l]);
+            }
+            (r, flags)
+        };
+        let sources = [
+            (Stream::Row(0), Stream::Row(1)),
+            (Stream::Splat(0x8000_0001), Stream::Row(1)),
+            (Stream::Row(1), Stream::Splat(7)),
+            (Stream::Splat(5), Stream::Splat(9)),
+        ];
+        for exec in execs {
+            for (a, b) in sources {
+                for dst in [0, 1, 2] {
+                    let mut w = Wave::new(3, 8);
+                    for (r, row) in w.vgpr.iter_mut().enumerate() {
+                        *row =
+                            std::array::from_fn(|l| (l as u32 + 1).wrapping_mul(0x9e37_79b9) >> r);
+                    }
+                    let before = w.vgpr.clone();
+                    let at = |s: Stream, l: usize| match s {
+                        Stream::Row(r) => before[r][l],
+                        Stream::Splat(v) => v,
+                    };
+                    let mask = stream2(&mut w, dst, a, b, exec, f);
+                    for (l, &old) in before[dst].iter().enumerate() {
+                        let (x, y) = (at(a, l), at(b, l));
+                        let want = if exec >> l & 1 != 0 {
+                            x.wrapping_mul(3) ^ y
+                        } else {
+                            old
+                        };
+                        assert_eq!(
+                            w.vgpr[dst][l], want,
+                            "lane {l}, exec {exec:#x}, {a:?} {b:?} -> v{dst}"
+                        );
+                        assert_eq!(mask >> l & 1 != 0, x > y, "flag of lane {l}");
+                    }
+                    for r in (0..3).filter(|&r| r != dst) {
+                        assert_eq!(w.vgpr[r], before[r], "v{r} is not the destination");
+                    }
+                    let mut w1 = Wave::new(3, 8);
+                    w1.vgpr.clone_from(&before);
+                    stream1(&mut w1, dst, a, exec, |x| x.map(|v| !v));
+                    for (l, &old) in before[dst].iter().enumerate() {
+                        let want = if exec >> l & 1 != 0 { !at(a, l) } else { old };
+                        assert_eq!(w1.vgpr[dst][l], want, "stream1 lane {l}");
+                    }
+                }
+            }
         }
     }
 }
