@@ -319,10 +319,12 @@ fn load_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Resu
     if let Some(words) = dense_address(w, op, 1, 2, 4 * N as u32)
         .and_then(|first| env.mem.dense_words(first, WAVE_SIZE * N))
     {
-        if dst + N <= w.vgpr.len() {
-            for (lane, group) in words.chunks_exact(N).enumerate() {
-                for (k, word) in group.iter().enumerate() {
-                    w.vgpr[dst + k][lane] = word.load(Relaxed);
+        if let Some(rows) = w.vgpr.get_mut(dst..dst + N) {
+            // One register at a time, so that each inner loop writes one
+            // row with no bounds checks.
+            for (k, row) in rows.iter_mut().enumerate() {
+                for (out, group) in row.iter_mut().zip(words.chunks_exact(N)) {
+                    *out = group[k].load(Relaxed);
                 }
             }
             tfe_zero(w, op, dst, N, exec);
@@ -396,10 +398,10 @@ fn store_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Res
     if let Some(words) = dense_address(w, op, 0, 2, 4 * N as u32)
         .and_then(|first| env.mem.dense_words(first, WAVE_SIZE * N))
     {
-        if data + N <= w.vgpr.len() {
-            for (lane, group) in words.chunks_exact(N).enumerate() {
-                for (k, word) in group.iter().enumerate() {
-                    word.store(w.vgpr[data + k][lane], Relaxed);
+        if let Some(rows) = w.vgpr.get(data..data + N) {
+            for (k, row) in rows.iter().enumerate() {
+                for (&value, group) in row.iter().zip(words.chunks_exact(N)) {
+                    group[k].store(value, Relaxed);
                 }
             }
             return Ok(Step::Next);

@@ -405,7 +405,7 @@ pub fn sdst_code(op: &Op) -> u16 {
 /// Writes a per-lane bit mask (a compare result or carry-out) to the
 /// scalar destination ([`sdst_code`]). Inactive lanes get 0; returns the
 /// mask written.
-#[inline]
+#[inline(always)]
 pub fn write_sdst_mask(w: &mut Wave, op: &Op, bits: u64) -> u64 {
     let written = bits & write_mask(w, op);
     w.set_s64(sdst_code(op), written);
