@@ -29,7 +29,7 @@ use gcn_asm::isa::{flags, Encoding, InstrRow};
 use gcn_asm::GcnVersion;
 
 use super::vector::{
-    blend_into, flags_of, lanes_u32, mask_of, nibble, sdst_code, sdwa_place, src_u32, src_u64,
+    blend_into, chunk_bits, flags_of, lanes_u32, mask_of, sdst_code, sdwa_place, src_u32, src_u64,
     stream1, stream2, streams, write_mask, write_sdst_mask, write_u32, write_u64, write_vgpr,
     Chunk, Lanes, Stream, CHUNK,
 };
@@ -300,7 +300,7 @@ fn add_lanes<const SUB: bool>(a: &Lanes, b: &Lanes, carry_in: u64) -> (Lanes, u6
         let at = |x: &Lanes| -> Chunk { std::array::from_fn(|l| x[CHUNK * c + l]) };
         let (values, flags) = add_chunk::<SUB, true>(at(a), at(b), flags_of(carry_in, c));
         r[CHUNK * c..CHUNK * (c + 1)].copy_from_slice(&values);
-        carry |= nibble(flags) << (CHUNK * c);
+        carry |= chunk_bits(flags) << (CHUNK * c);
     }
     (r, carry)
 }

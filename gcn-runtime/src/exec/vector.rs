@@ -6,7 +6,11 @@
 //!
 //! Values are lane-major `[T; 64]` arrays, computed for every lane and
 //! written under a mask, so each operation is one loop the compiler
-//! vectorises.
+//! vectorises. The plain forms of the most frequent instructions (add/sub
+//! with carry, `v_mov_b32`, two-source f32 arithmetic) take a streaming
+//! path instead ([`Stream`], [`stream1`], [`stream2`]): four lanes at a
+//! time read from the source rows in place and written to the destination
+//! row at once, with no 256-byte temporaries.
 
 use gcn_asm::decode::Form;
 
@@ -499,10 +503,11 @@ pub fn unpack_mask(mask: u64) -> [u32; WAVE_SIZE] {
     flags
 }
 
-/// Lanes per chunk of the streaming path: one 128-bit host vector.
-pub const CHUNK: usize = 4;
+/// Lanes per chunk of the streaming path: two 128-bit host vectors (one
+/// 256-bit vector where the compiler may use one), a multiple of four.
+pub const CHUNK: usize = 8;
 
-/// Four lanes of 32-bit values.
+/// One chunk of lanes of 32-bit values.
 pub type Chunk = [u32; CHUNK];
 
 /// A 32-bit source of the streaming path: a VGPR row, read chunk by chunk
@@ -539,43 +544,60 @@ pub fn streams(op: &Op) -> bool {
     plain_form(op) && (m.abs | m.neg | m.omod) == 0 && !m.clamp
 }
 
-/// Packs bit 0 of four lane flags into a nibble (one `movmskps`).
+/// Packs bit 0 of a chunk's lane flags into `CHUNK` mask bits (one
+/// `movmskps` per four lanes).
 #[inline(always)]
-pub fn nibble(flags: Chunk) -> u64 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{
-            __m128i, _mm_castsi128_ps, _mm_loadu_si128, _mm_movemask_ps, _mm_slli_epi32,
-        };
-        // SAFETY: SSE2 is in the x86-64 baseline; the load reads the 16
-        // bytes of `flags`. `vector::tests::streaming_matches_the_lane_loops`
-        // checks the masks.
-        let bits = unsafe {
-            let v = _mm_loadu_si128(flags.as_ptr().cast::<__m128i>());
-            _mm_movemask_ps(_mm_castsi128_ps(_mm_slli_epi32::<31>(v)))
-        };
-        bits as u64
+pub fn chunk_bits(flags: Chunk) -> u64 {
+    let mut bits = 0u64;
+    for (g, four) in flags.chunks_exact(4).enumerate() {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{
+                __m128i, _mm_castsi128_ps, _mm_loadu_si128, _mm_movemask_ps, _mm_slli_epi32,
+            };
+            // SAFETY: SSE2 is in the x86-64 baseline; the load reads the 16
+            // bytes of `four`. `vector::tests::streaming_matches_the_lane_loops`
+            // checks the masks.
+            let nibble = unsafe {
+                let v = _mm_loadu_si128(four.as_ptr().cast::<__m128i>());
+                _mm_movemask_ps(_mm_castsi128_ps(_mm_slli_epi32::<31>(v)))
+            };
+            bits |= (nibble as u64) << (4 * g);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let nibble =
+                (four[0] & 1) | (four[1] & 1) << 1 | (four[2] & 1) << 2 | (four[3] & 1) << 3;
+            bits |= u64::from(nibble) << (4 * g);
+        }
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        u64::from((flags[0] & 1) | (flags[1] & 1) << 1 | (flags[2] & 1) << 2 | (flags[3] & 1) << 3)
-    }
+    bits
 }
 
-/// The lane flags (0 or 1) of nibble `c` of `mask`.
+/// Chunk `c`'s lanes of `mask` through `table` (indexed by four mask bits).
+#[inline(always)]
+fn chunk_from_table(table: &[[u32; 4]; 16], mask: u64, c: usize) -> Chunk {
+    let mut out = [0u32; CHUNK];
+    for (g, four) in out.chunks_exact_mut(4).enumerate() {
+        four.copy_from_slice(&table[(mask >> (CHUNK * c + 4 * g)) as usize & 15]);
+    }
+    out
+}
+
+/// The lane flags (0 or 1) of chunk `c` of `mask`.
 #[inline(always)]
 pub fn flags_of(mask: u64, c: usize) -> Chunk {
-    NIBBLE_FLAGS[(mask >> (CHUNK * c)) as usize & 15]
+    chunk_from_table(&NIBBLE_FLAGS, mask, c)
 }
 
 /// Per nibble of EXEC, the bits a chunk store keeps (all ones in the
 /// lanes that are off).
-const NIBBLE_KEEP: [Chunk; 16] = {
-    let mut table = [[0u32; CHUNK]; 16];
+const NIBBLE_KEEP: [[u32; 4]; 16] = {
+    let mut table = [[0u32; 4]; 16];
     let mut n = 0;
     while n < 16 {
         let mut j = 0;
-        while j < CHUNK {
+        while j < 4 {
             table[n][j] = if (n >> j) & 1 == 0 { u32::MAX } else { 0 };
             j += 1;
         }
@@ -630,7 +652,7 @@ pub fn stream2(
                 let (values, flags) = f(c, ra.chunk(c), rb.chunk(c));
                 let out = base.add(dst * WAVE_SIZE + CHUNK * c).cast::<Chunk>();
                 std::ptr::write_unaligned(out, values);
-                mask |= nibble(flags) << (CHUNK * c);
+                mask |= chunk_bits(flags) << (CHUNK * c);
             }
         }
         return mask;
@@ -647,7 +669,7 @@ pub fn stream2(
         unsafe {
             let (values, flags) = f(c, ra.chunk(c), rb.chunk(c));
             store_chunk(base.add(dst * WAVE_SIZE + CHUNK * c), values, exec, c);
-            mask |= nibble(flags) << (CHUNK * c);
+            mask |= chunk_bits(flags) << (CHUNK * c);
         }
     }
     mask
@@ -725,7 +747,7 @@ impl Stream {
 /// `out .. out + 4` must be valid for reads and writes.
 #[inline(always)]
 unsafe fn store_chunk(out: *mut u32, values: Chunk, exec: u64, c: usize) {
-    let keep = NIBBLE_KEEP[(exec >> (CHUNK * c)) as usize & 15];
+    let keep = chunk_from_table(&NIBBLE_KEEP, exec, c);
     let out = out.cast::<Chunk>();
     let old = std::ptr::read_unaligned(out);
     let mut merged = [0u32; CHUNK];
