@@ -8,7 +8,7 @@
 //! written under a mask, so each operation is one loop the compiler
 //! vectorises. The plain forms of the most frequent instructions (add/sub
 //! with carry, `v_mov_b32`, two-source f32 arithmetic) take a streaming
-//! path instead ([`Stream`], [`stream1`], [`stream2`]): four lanes at a
+//! path instead ([`Stream`], [`stream1`], [`stream2`]): eight lanes at a
 //! time read from the source rows in place and written to the destination
 //! row at once, with no 256-byte temporaries.
 
@@ -512,7 +512,7 @@ pub type Chunk = [u32; CHUNK];
 
 /// A 32-bit source of the streaming path: a VGPR row, read chunk by chunk
 /// in place, or one value every lane reads. The streaming path computes
-/// and writes four lanes at a time, so a plain-form instruction never
+/// and writes a chunk of lanes at a time, so a plain-form instruction never
 /// copies its sources into 256-byte temporaries (which, fully unrolled,
 /// spill the host's vector registers).
 #[derive(Clone, Copy, Debug)]
@@ -606,8 +606,8 @@ const NIBBLE_KEEP: [[u32; 4]; 16] = {
     table
 };
 
-/// A chunk reader: a pointer into a VGPR row (advancing four lanes per
-/// chunk) or to four copies of a splat (not advancing).
+/// A chunk reader: a pointer into a VGPR row (advancing one chunk of
+/// lanes per chunk) or to a chunk of copies of a splat (not advancing).
 struct Reader {
     ptr: *const u32,
     step: usize,
@@ -615,7 +615,7 @@ struct Reader {
 
 impl Reader {
     /// # Safety
-    /// `ptr + step * c .. + 4` must be readable.
+    /// `ptr + step * c .. + CHUNK` must be readable.
     #[inline(always)]
     unsafe fn chunk(&self, c: usize) -> Chunk {
         std::ptr::read_unaligned(self.ptr.add(self.step * c).cast::<Chunk>())
@@ -623,7 +623,7 @@ impl Reader {
 }
 
 /// The streaming path of a two-source operation: for each chunk `c` (lanes
-/// `4c..4c + 4`), `f(c, a, b)` gives four results and four lane flags (0 or
+/// `CHUNK * c ..` of the wave), `f(c, a, b)` gives the chunk's results and lane flags (0 or
 /// 1); the results go to VGPR `dst` under `exec` as they are made. Returns
 /// the flags as a lane mask, inactive lanes included.
 #[inline(always)]
@@ -740,11 +740,11 @@ impl Stream {
     }
 }
 
-/// Stores `values` at `out` (lanes `4c..4c + 4` of a row) for the lanes of
+/// Stores `values` at `out` (chunk `c` of a row) for the lanes of
 /// `exec`, branch-free.
 ///
 /// # Safety
-/// `out .. out + 4` must be valid for reads and writes.
+/// `out .. out + CHUNK` must be valid for reads and writes.
 #[inline(always)]
 unsafe fn store_chunk(out: *mut u32, values: Chunk, exec: u64, c: usize) {
     let keep = chunk_from_table(&NIBBLE_KEEP, exec, c);
