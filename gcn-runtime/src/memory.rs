@@ -397,10 +397,8 @@ impl Memory {
 
     /// An immutable snapshot of the allocations, for a dispatch.
     pub fn view(&self) -> MemView {
-        let allocations = self.read_space().allocations.clone();
         MemView {
-            bases: allocations.iter().map(|a| a.base).collect(),
-            allocations,
+            allocations: self.read_space().allocations.clone(),
         }
     }
 
@@ -457,9 +455,6 @@ impl Memory {
 #[derive(Debug, Clone)]
 pub struct MemView {
     allocations: Vec<Arc<Allocation>>,
-    /// The allocations' bases, in one array: the lookup's binary search
-    /// reads them without following a pointer per step.
-    bases: Vec<u64>,
 }
 
 impl MemView {
@@ -467,7 +462,7 @@ impl MemView {
     /// `address` in it.
     #[inline]
     pub fn find(&self, address: u64, len: u64) -> Result<(&Allocation, u64), MemFault> {
-        let i = self.bases.partition_point(|&base| base <= address);
+        let i = self.allocations.partition_point(|a| a.base <= address);
         if i > 0 {
             let a = &self.allocations[i - 1];
             let offset = address - a.base;

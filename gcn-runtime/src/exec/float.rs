@@ -132,15 +132,21 @@ impl FpMode {
 /// A denormal becomes a zero of its sign; anything else is kept.
 #[inline]
 pub fn flush_f32(x: f32) -> f32 {
-    // A zero exponent field means a denormal or a zero; keeping only the
-    // sign maps both right. Written as a bit select (not `is_subnormal`'s
-    // classification) so the lane loops compile to vector code.
-    let b = x.to_bits();
-    f32::from_bits(if b & 0x7f80_0000 == 0 {
+    f32::from_bits(flush_f32_bits(x.to_bits(), 0))
+}
+
+/// The bits of [`flush_f32`] of `b`, unless bit 0 of `keep` is set (the
+/// mode keeps denormals): a denormal's or zero's exponent field is 0, and
+/// keeping only the sign maps both right. Written as a bit select (not
+/// `is_subnormal`'s classification, and with the mode folded into the
+/// test rather than a branch) so lane loops compile to vector code.
+#[inline]
+pub fn flush_f32_bits(b: u32, keep: u32) -> u32 {
+    if (b & 0x7f80_0000) | (keep & 1) == 0 {
         b & 0x8000_0000
     } else {
         b
-    })
+    }
 }
 
 /// A denormal becomes a zero of its sign; anything else is kept.

@@ -23,8 +23,8 @@ use gcn_asm::isa::InstrRow;
 use gcn_asm::GcnVersion;
 
 use super::float::{
-    self, flush_f32, frexp_f32, frexp_f64, is_snan_f32, is_snan_f64, ldexp_f32, ldexp_f64,
-    quiet_f32, quiet_f64, FpMode, RoundMode, MODE_IEEE,
+    self, flush_f32, flush_f32_bits, frexp_f32, frexp_f64, is_snan_f32, is_snan_f64, ldexp_f32,
+    ldexp_f64, quiet_f32, quiet_f64, FpMode, RoundMode, MODE_IEEE,
 };
 use super::vector::{
     mask_of, src_f32, src_f64, src_u32, stream2, streams, write_f32, write_f64, write_mask,
@@ -68,21 +68,11 @@ fn arith2_f32(w: &mut Wave, op: &Op, m: FpMode, f: impl Fn(f32, f32, RoundMode) 
         let (a, b) = (Stream::of(w, op, 0), Stream::of(w, op, 1));
         let dst = usize::from(op.reg(usize::from(op.vdst)));
         let exec = w.exec();
-        // Branch-free flushing (so the chunk's lanes stay one vector): a
-        // denormal's exponent field is 0, and OR-ing in bit 0 of `keep`
-        // makes the test fail for every value when the mode keeps them.
-        let flush = |b: u32, keep: u32| {
-            if (b & 0x7f80_0000) | keep == 0 {
-                b & 0x8000_0000
-            } else {
-                b
-            }
-        };
         let (keep_in, keep_out) = (u32::from(m.keep_in), u32::from(m.keep_out));
         let lane = |x: u32, y: u32| {
-            let x = f32::from_bits(flush(x, keep_in));
-            let y = f32::from_bits(flush(y, keep_in));
-            flush(f(x, y, RoundMode::NearestEven).to_bits(), keep_out)
+            let x = f32::from_bits(flush_f32_bits(x, keep_in));
+            let y = f32::from_bits(flush_f32_bits(y, keep_in));
+            flush_f32_bits(f(x, y, RoundMode::NearestEven).to_bits(), keep_out)
         };
         stream2(w, dst, a, b, exec, |_, a, b| {
             (from_fn(|l| lane(a[l], b[l])), [0; CHUNK])

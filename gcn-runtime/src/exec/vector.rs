@@ -441,38 +441,15 @@ pub fn mask_of(pred: impl Fn(usize) -> bool) -> u64 {
     pack_mask(&flags)
 }
 
-/// Packs 64 lane flags (bit 0 of each) into a lane mask: four lanes per
-/// SSE2 `movmskps` on x86-64 (a loop of `flag << lane` would need 64
-/// variable 64-bit shifts, which the baseline target cannot vectorise),
-/// eight lanes with constant shifts elsewhere.
+/// Packs 64 lane flags (bit 0 of each) into a lane mask, a chunk at a
+/// time ([`chunk_bits`]).
 #[inline]
 pub fn pack_mask(flags: &[u32; WAVE_SIZE]) -> u64 {
     let mut mask = 0u64;
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{
-            __m128i, _mm_castsi128_ps, _mm_loadu_si128, _mm_movemask_ps, _mm_slli_epi32,
-        };
-        for (g, c) in flags.chunks_exact(4).enumerate() {
-            // SAFETY: these intrinsics only need SSE2, which every x86-64
-            // CPU has (it is in the target's baseline); the unaligned load
-            // reads the chunk's 16 bytes, which `chunks_exact(4)` of `u32`
-            // guarantees exist. `vector::tests::masks_pack_and_unpack`
-            // checks the result.
-            let bits = unsafe {
-                let v = _mm_loadu_si128(c.as_ptr().cast::<__m128i>());
-                _mm_movemask_ps(_mm_castsi128_ps(_mm_slli_epi32::<31>(v)))
-            };
-            mask |= u64::from(bits as u32) << (4 * g);
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    for (i, chunk) in flags.chunks_exact(8).enumerate() {
-        let mut byte = 0u32;
-        for (j, &f) in chunk.iter().enumerate() {
-            byte |= (f & 1) << j;
-        }
-        mask |= u64::from(byte) << (8 * i);
+    for (c, chunk) in flags.chunks_exact(CHUNK).enumerate() {
+        let mut lanes = [0u32; CHUNK];
+        lanes.copy_from_slice(chunk);
+        mask |= chunk_bits(lanes) << (CHUNK * c);
     }
     mask
 }
@@ -544,8 +521,10 @@ pub fn streams(op: &Op) -> bool {
     plain_form(op) && (m.abs | m.neg | m.omod) == 0 && !m.clamp
 }
 
-/// Packs bit 0 of a chunk's lane flags into `CHUNK` mask bits (one
-/// `movmskps` per four lanes).
+/// Packs bit 0 of a chunk's lane flags into `CHUNK` mask bits: four lanes
+/// per SSE2 `movmskps` on x86-64 (a loop of `flag << lane` would need
+/// variable 64-bit shifts, which the baseline target cannot vectorise),
+/// constant shifts elsewhere.
 #[inline(always)]
 pub fn chunk_bits(flags: Chunk) -> u64 {
     let mut bits = 0u64;
@@ -555,9 +534,11 @@ pub fn chunk_bits(flags: Chunk) -> u64 {
             use std::arch::x86_64::{
                 __m128i, _mm_castsi128_ps, _mm_loadu_si128, _mm_movemask_ps, _mm_slli_epi32,
             };
-            // SAFETY: SSE2 is in the x86-64 baseline; the load reads the 16
-            // bytes of `four`. `vector::tests::streaming_matches_the_lane_loops`
-            // checks the masks.
+            // SAFETY: these intrinsics only need SSE2, which every x86-64
+            // CPU has (it is in the target's baseline); the unaligned load
+            // reads the 16 bytes of `four`, which `chunks_exact(4)` of `u32`
+            // guarantees exist. `vector::tests::masks_pack_and_unpack` and
+            // `streaming_matches_the_lane_loops` check the masks.
             let nibble = unsafe {
                 let v = _mm_loadu_si128(four.as_ptr().cast::<__m128i>());
                 _mm_movemask_ps(_mm_castsi128_ps(_mm_slli_epi32::<31>(v)))
@@ -574,37 +555,15 @@ pub fn chunk_bits(flags: Chunk) -> u64 {
     bits
 }
 
-/// Chunk `c`'s lanes of `mask` through `table` (indexed by four mask bits).
-#[inline(always)]
-fn chunk_from_table(table: &[[u32; 4]; 16], mask: u64, c: usize) -> Chunk {
-    let mut out = [0u32; CHUNK];
-    for (g, four) in out.chunks_exact_mut(4).enumerate() {
-        four.copy_from_slice(&table[(mask >> (CHUNK * c + 4 * g)) as usize & 15]);
-    }
-    out
-}
-
 /// The lane flags (0 or 1) of chunk `c` of `mask`.
 #[inline(always)]
 pub fn flags_of(mask: u64, c: usize) -> Chunk {
-    chunk_from_table(&NIBBLE_FLAGS, mask, c)
-}
-
-/// Per nibble of EXEC, the bits a chunk store keeps (all ones in the
-/// lanes that are off).
-const NIBBLE_KEEP: [[u32; 4]; 16] = {
-    let mut table = [[0u32; 4]; 16];
-    let mut n = 0;
-    while n < 16 {
-        let mut j = 0;
-        while j < 4 {
-            table[n][j] = if (n >> j) & 1 == 0 { u32::MAX } else { 0 };
-            j += 1;
-        }
-        n += 1;
+    let mut out = [0u32; CHUNK];
+    for (g, four) in out.chunks_exact_mut(4).enumerate() {
+        four.copy_from_slice(&NIBBLE_FLAGS[(mask >> (CHUNK * c + 4 * g)) as usize & 15]);
     }
-    table
-};
+    out
+}
 
 /// A chunk reader: a pointer into a VGPR row (advancing one chunk of
 /// lanes per chunk) or to a chunk of copies of a splat (not advancing).
@@ -623,11 +582,38 @@ impl Reader {
 }
 
 /// The streaming path of a two-source operation: for each chunk `c` (lanes
-/// `CHUNK * c ..` of the wave), `f(c, a, b)` gives the chunk's results and lane flags (0 or
-/// 1); the results go to VGPR `dst` under `exec` as they are made. Returns
-/// the flags as a lane mask, inactive lanes included.
+/// `CHUNK * c ..` of the wave), `f(c, a, b)` gives the chunk's results and
+/// lane flags (0 or 1); the results go to VGPR `dst` under `exec` as they
+/// are made. Returns the flags as a lane mask, inactive lanes included.
 #[inline(always)]
 pub fn stream2(
+    w: &mut Wave,
+    dst: usize,
+    a: Stream,
+    b: Stream,
+    exec: u64,
+    f: impl Fn(usize, Chunk, Chunk) -> (Chunk, Chunk),
+) -> u64 {
+    if exec == u64::MAX {
+        // All lanes on (the common case): plain stores, no blend.
+        stream_loop::<true>(w, dst, a, b, exec, f)
+    } else {
+        stream_loop::<false>(w, dst, a, b, exec, f)
+    }
+}
+
+/// The streaming path of a one-source operation (see [`stream2`]).
+#[inline(always)]
+pub fn stream1(w: &mut Wave, dst: usize, a: Stream, exec: u64, f: impl Fn(Chunk) -> Chunk) {
+    // The second source is never read: the compiler drops its loads.
+    stream2(w, dst, a, Stream::Splat(0), exec, |_, a, _| {
+        (f(a), [0; CHUNK])
+    });
+}
+
+/// [`stream2`]'s loop; `FULL`: `exec` is all ones, so stores need no blend.
+#[inline(always)]
+fn stream_loop<const FULL: bool>(
     w: &mut Wave,
     dst: usize,
     a: Stream,
@@ -644,19 +630,6 @@ pub fn stream2(
     let (splat_a, splat_b) = (a.splat(), b.splat());
     let (ra, rb) = (a.reader(base, &splat_a), b.reader(base, &splat_b));
     let mut mask = 0u64;
-    if exec == u64::MAX {
-        // All lanes on (the common case): plain stores, no blend.
-        for c in 0..WAVE_SIZE / CHUNK {
-            // SAFETY: as below.
-            unsafe {
-                let (values, flags) = f(c, ra.chunk(c), rb.chunk(c));
-                let out = base.add(dst * WAVE_SIZE + CHUNK * c).cast::<Chunk>();
-                std::ptr::write_unaligned(out, values);
-                mask |= chunk_bits(flags) << (CHUNK * c);
-            }
-        }
-        return mask;
-    }
     for c in 0..WAVE_SIZE / CHUNK {
         // SAFETY: every pointer comes from `base` (the VGPR rows, one
         // allocation of `rows * 64` u32, with the row indices checked above)
@@ -668,41 +641,16 @@ pub fn stream2(
         // nibble.
         unsafe {
             let (values, flags) = f(c, ra.chunk(c), rb.chunk(c));
-            store_chunk(base.add(dst * WAVE_SIZE + CHUNK * c), values, exec, c);
+            let out = base.add(dst * WAVE_SIZE + CHUNK * c).cast::<Chunk>();
+            if FULL {
+                std::ptr::write_unaligned(out, values);
+            } else {
+                store_chunk(out, values, exec, c);
+            }
             mask |= chunk_bits(flags) << (CHUNK * c);
         }
     }
     mask
-}
-
-/// The streaming path of a one-source operation (see [`stream2`]).
-#[inline(always)]
-pub fn stream1(w: &mut Wave, dst: usize, a: Stream, exec: u64, f: impl Fn(Chunk) -> Chunk) {
-    let rows = w.vgpr.len();
-    assert!(
-        dst < rows && a.row_below(rows),
-        "the run loop's register check bounds every VGPR operand"
-    );
-    let base = w.vgpr.as_mut_ptr().cast::<u32>();
-    let splat_a = a.splat();
-    let ra = a.reader(base, &splat_a);
-    if exec == u64::MAX {
-        for c in 0..WAVE_SIZE / CHUNK {
-            // SAFETY: as in `stream2`.
-            unsafe {
-                let out = base.add(dst * WAVE_SIZE + CHUNK * c).cast::<Chunk>();
-                std::ptr::write_unaligned(out, f(ra.chunk(c)));
-            }
-        }
-        return;
-    }
-    for c in 0..WAVE_SIZE / CHUNK {
-        // SAFETY: as in `stream2`.
-        unsafe {
-            let values = f(ra.chunk(c));
-            store_chunk(base.add(dst * WAVE_SIZE + CHUNK * c), values, exec, c);
-        }
-    }
 }
 
 impl Stream {
@@ -740,19 +688,19 @@ impl Stream {
     }
 }
 
-/// Stores `values` at `out` (chunk `c` of a row) for the lanes of
-/// `exec`, branch-free.
+/// Stores `values` at `out` (chunk `c` of a row) for the lanes of `exec`,
+/// branch-free, as [`blend_into`] does.
 ///
 /// # Safety
-/// `out .. out + CHUNK` must be valid for reads and writes.
+/// `out` must be valid for reads and writes of a chunk.
 #[inline(always)]
-unsafe fn store_chunk(out: *mut u32, values: Chunk, exec: u64, c: usize) {
-    let keep = chunk_from_table(&NIBBLE_KEEP, exec, c);
-    let out = out.cast::<Chunk>();
+unsafe fn store_chunk(out: *mut Chunk, values: Chunk, exec: u64, c: usize) {
+    let on = flags_of(exec, c);
     let old = std::ptr::read_unaligned(out);
     let mut merged = [0u32; CHUNK];
     for l in 0..CHUNK {
-        merged[l] = (values[l] & !keep[l]) | (old[l] & keep[l]);
+        let keep = on[l].wrapping_sub(1);
+        merged[l] = (values[l] & !keep) | (old[l] & keep);
     }
     std::ptr::write_unaligned(out, merged);
 }
