@@ -784,6 +784,16 @@ struct SampleCtx<'a> {
 }
 
 impl SampleCtx<'_> {
+    /// A coordinate in texels along an axis of `n` texels: normalised
+    /// coordinates are scaled, unnormalised ones already are texels.
+    fn texels(&self, c: f32, n: u32) -> f32 {
+        if self.unnorm {
+            c
+        } else {
+            c * n as f32
+        }
+    }
+
     /// The texel at integer indices of a level (already wrapped), or the
     /// border colour; with compare, the compare result instead.
     #[allow(clippy::too_many_arguments)]
@@ -884,18 +894,17 @@ fn filter_level(
     let [lw, lh, ld] = s.level_size(level);
     let lo = s.level_offset(level);
     let dims = s.ty.dims();
-    let scale = |c: f32, n: u32| if ctx.unnorm { c } else { c * n as f32 };
     let samp = &ctx.samp;
     let linear = linear_xy && ctx.blend;
     let ax = axis(
-        scale(co.c[0], lw) + co.off[0] as f32,
+        ctx.texels(co.c[0], lw) + co.off[0] as f32,
         lw,
         samp.clamp_x,
         linear,
     );
     let ay = if dims >= 2 {
         axis(
-            scale(co.c[1], lh) + co.off[1] as f32,
+            ctx.texels(co.c[1], lh) + co.off[1] as f32,
             lh,
             samp.clamp_y,
             linear,
@@ -914,8 +923,8 @@ fn filter_level(
             let u = t - 0.5;
             u < 0.0 || u.floor() + 1.0 >= n as f32 && u.fract() != 0.0
         };
-        if crosses(scale(co.c[0], lw) + co.off[0] as f32, lw)
-            || crosses(scale(co.c[1], lh) + co.off[1] as f32, lh)
+        if crosses(ctx.texels(co.c[0], lw) + co.off[0] as f32, lw)
+            || crosses(ctx.texels(co.c[1], lh) + co.off[1] as f32, lh)
         {
             return Err(unsupported(
                 op,
@@ -927,7 +936,12 @@ fn filter_level(
     let az = match s.ty {
         ImageType::Image3d => {
             let zl = samp.z_filter == MipFilter::Linear && ctx.blend;
-            axis(scale(co.c[2], ld) + co.off[2] as f32, ld, samp.clamp_z, zl)
+            axis(
+                ctx.texels(co.c[2], ld) + co.off[2] as f32,
+                ld,
+                samp.clamp_z,
+                zl,
+            )
         }
         ImageType::Image1dArray | ImageType::Image2dArray | ImageType::Cube => {
             let v = co.c[if s.ty == ImageType::Image1dArray {
@@ -1211,15 +1225,14 @@ fn gather(
     let s = ctx.s;
     let [lw, lh, _] = s.level_size(level);
     let lo = s.level_offset(level);
-    let scale = |c: f32, n: u32| if ctx.unnorm { c } else { c * n as f32 };
     let ax = axis(
-        scale(co.c[0], lw) + co.off[0] as f32,
+        ctx.texels(co.c[0], lw) + co.off[0] as f32,
         lw,
         ctx.samp.clamp_x,
         true,
     );
     let ay = axis(
-        scale(co.c[1], lh) + co.off[1] as f32,
+        ctx.texels(co.c[1], lh) + co.off[1] as f32,
         lh,
         ctx.samp.clamp_y,
         true,
