@@ -594,12 +594,46 @@ pub fn stream2(
     exec: u64,
     f: impl Fn(usize, Chunk, Chunk) -> (Chunk, Chunk),
 ) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2, the only requirement of this function.
+        return unsafe { stream2_avx2(w, dst, a, b, exec, f) };
+    }
+    stream2_portable(w, dst, a, b, exec, f)
+}
+
+/// [`stream2`] for the baseline target (two 128-bit vectors per chunk on
+/// x86-64).
+#[inline(always)]
+fn stream2_portable(
+    w: &mut Wave,
+    dst: usize,
+    a: Stream,
+    b: Stream,
+    exec: u64,
+    f: impl Fn(usize, Chunk, Chunk) -> (Chunk, Chunk),
+) -> u64 {
     if exec == u64::MAX {
         // All lanes on (the common case): plain stores, no blend.
         stream_loop::<true>(w, dst, a, b, exec, f)
     } else {
         stream_loop::<false>(w, dst, a, b, exec, f)
     }
+}
+
+/// [`stream2`] compiled for AVX2: a chunk is one host vector, and the
+/// unsigned compares of carries and flags are single instructions.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn stream2_avx2(
+    w: &mut Wave,
+    dst: usize,
+    a: Stream,
+    b: Stream,
+    exec: u64,
+    f: impl Fn(usize, Chunk, Chunk) -> (Chunk, Chunk),
+) -> u64 {
+    stream2_portable(w, dst, a, b, exec, f)
 }
 
 /// The streaming path of a one-source operation (see [`stream2`]).
@@ -873,7 +907,13 @@ mod tests {
                         Stream::Row(r) => before[r][l],
                         Stream::Splat(v) => v,
                     };
+                    // Both builds of the loop: the one this CPU takes
+                    // (AVX2 on most x86-64 hosts) and the baseline one.
+                    let mut w0 = Wave::new(3, 8);
+                    w0.vgpr.clone_from(&before);
+                    let mask0 = stream2_portable(&mut w0, dst, a, b, exec, f);
                     let mask = stream2(&mut w, dst, a, b, exec, f);
+                    assert_eq!((&w0.vgpr, mask0), (&w.vgpr, mask), "baseline and host builds");
                     for (l, &old) in before[dst].iter().enumerate() {
                         let (x, y) = (at(a, l), at(b, l));
                         let want = if exec >> l & 1 != 0 {
