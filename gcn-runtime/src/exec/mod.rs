@@ -34,7 +34,7 @@ pub mod vector;
 
 use std::fmt;
 
-use gcn_asm::decode::{self, Instruction, Operand};
+use gcn_asm::decode::{self, Form, Instruction, Operand};
 use gcn_asm::isa::{DataType, Encoding, Field, InstrRow, INSTRUCTIONS};
 use gcn_asm::GcnVersion;
 
@@ -228,6 +228,13 @@ pub struct Op {
     pub opnd: [Src; decode::MAX_OPERANDS],
     /// For source slots 0, 1, 2: the index in `opnd`, or `u8::MAX`.
     pub slot: [u8; 3],
+    /// Source slots 0, 1, 2 resolved (`Src::None` where there is none):
+    /// `opnd[slot[s]]`, kept beside it so that the hot path reads a
+    /// source with one load.
+    pub srcs: [Src; 3],
+    /// A plain form (no DPP or SDWA) without abs/neg, clamp or omod: the
+    /// vector ALU's streaming path applies ([`vector::streams`]).
+    pub plain: bool,
     /// Index in `opnd` of the vector destination, or `u8::MAX`.
     pub vdst: u8,
     /// Index in `opnd` of the scalar destination (carry-out, compare
@@ -259,9 +266,16 @@ impl Op {
     /// Resolved source slot `s` (0-2).
     #[inline]
     pub fn slot_src(&self, s: usize) -> Src {
-        match self.slot[s] {
-            u8::MAX => Src::None,
-            i => self.opnd[usize::from(i)],
+        self.srcs[s]
+    }
+
+    /// Refreshes [`Op::srcs`] from `opnd` and `slot`.
+    fn cache_slots(&mut self) {
+        for (src, &i) in self.srcs.iter_mut().zip(&self.slot) {
+            *src = match i {
+                u8::MAX => Src::None,
+                i => self.opnd[usize::from(i)],
+            };
         }
     }
 
@@ -728,6 +742,8 @@ fn make_op(instr: Instruction, version: GcnVersion) -> Op {
         instr,
         opnd: [Src::None; decode::MAX_OPERANDS],
         slot: [u8::MAX; 3],
+        srcs: [Src::None; 3],
+        plain: false,
         vdst: u8::MAX,
         sdst: u8::MAX,
         len: instr.len.max(1) * 4,
@@ -764,6 +780,11 @@ fn make_op(instr: Instruction, version: GcnVersion) -> Op {
             }
         }
     }
+    op.cache_slots();
+    let m = &op.instr.mods;
+    op.plain = matches!(op.instr.form, Form::Native | Form::Vop3)
+        && (m.abs | m.neg | m.omod) == 0
+        && !m.clamp;
     op
 }
 
@@ -778,6 +799,24 @@ pub fn instruction_at(ops: &[Option<Op>], pc: u32) -> Option<String> {
 /// Runs `wave` from its PC until it ends, reaches a barrier or faults.
 #[inline(never)]
 pub fn run_wave(wave: &mut Wave, ops: &[Option<Op>], env: &mut Env<'_>) -> Result<Step, Fault> {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("popcnt") {
+        // SAFETY: the CPU has POPCNT, the only requirement of the function.
+        return unsafe { run_wave_popcnt(wave, ops, env) };
+    }
+    run_loop(wave, ops, env, &mut NoHook)
+}
+
+/// [`run_wave`] built with POPCNT, which counts each vector instruction's
+/// active lanes in one host instruction (the baseline x86-64 target counts
+/// them in software).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+fn run_wave_popcnt(
+    wave: &mut Wave,
+    ops: &[Option<Op>],
+    env: &mut Env<'_>,
+) -> Result<Step, Fault> {
     run_loop(wave, ops, env, &mut NoHook)
 }
 
@@ -874,6 +913,7 @@ fn gpr_indexed(wave: &Wave, op: &Op) -> Result<Op, Fault> {
     if select >> 3 & 1 != 0 && op.vdst != u8::MAX {
         shift(op.vdst);
     }
+    out.cache_slots();
     out.vgpr_end = op.vgpr_end.saturating_add(index);
     if out.vgpr_end > wave.vgpr_limit {
         // Only an error when a shifted operand really reaches past the end.

@@ -517,8 +517,7 @@ impl Stream {
 /// permutation or selection) without abs/neg, clamp or omod.
 #[inline(always)]
 pub fn streams(op: &Op) -> bool {
-    let m = &op.instr.mods;
-    plain_form(op) && (m.abs | m.neg | m.omod) == 0 && !m.clamp
+    op.plain
 }
 
 /// Packs bit 0 of a chunk's lane flags into `CHUNK` mask bits: four lanes
