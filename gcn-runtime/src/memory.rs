@@ -772,6 +772,89 @@ impl MemView {
     }
 }
 
+/// Copies device words into `out` (of the same length): the word runs of
+/// dense wave loads. Other host threads may write the words meanwhile (a
+/// racy kernel), so on x86-64 the bulk is copied by inline assembly, 64
+/// bytes per step, outside Rust's memory model like a DMA engine: each
+/// 4-byte-aligned word is read whole by the vector loads, which is all a
+/// GPU guarantees a non-atomic load. Elsewhere, and for a tail of fewer
+/// than 16 words, they are relaxed atomic loads.
+#[inline]
+pub fn load_words(words: &[AtomicU32], out: &mut [u32]) {
+    assert_eq!(words.len(), out.len(), "load_words: lengths differ");
+    let bulk = bulk_words(out.len());
+    // SAFETY: `words` and `out` are valid for `bulk <= len` words each
+    // (checked above) and do not overlap (`out` is a unique borrow).
+    unsafe { copy_bulk(words.as_ptr().cast(), out.as_mut_ptr().cast(), bulk * 4) };
+    for (o, w) in out[bulk..].iter_mut().zip(&words[bulk..]) {
+        *o = w.load(Relaxed);
+    }
+}
+
+/// Copies `values` into device words (of the same length): the word runs
+/// of dense wave stores ([`load_words`] tells how).
+#[inline]
+pub fn store_words(values: &[u32], words: &[AtomicU32]) {
+    assert_eq!(words.len(), values.len(), "store_words: lengths differ");
+    let bulk = bulk_words(values.len());
+    // SAFETY: as in `load_words`; the words are `AtomicU32`s, whose storage
+    // may be written through a shared reference (interior mutability), and
+    // `values` is a distinct borrow, so the ranges do not overlap.
+    unsafe { copy_bulk(values.as_ptr().cast(), words.as_ptr() as *mut u8, bulk * 4) };
+    for (v, w) in values[bulk..].iter().zip(&words[bulk..]) {
+        w.store(*v, Relaxed);
+    }
+}
+
+/// The words [`copy_bulk`] moves of a run of `len`: whole 64-byte steps on
+/// x86-64, none elsewhere.
+#[inline(always)]
+fn bulk_words(len: usize) -> usize {
+    if cfg!(target_arch = "x86_64") {
+        len & !15
+    } else {
+        0
+    }
+}
+
+/// Copies `bytes` (a multiple of 64) from `src` to `dst` with 16-byte SSE2
+/// moves, four per step.
+///
+/// # Safety
+/// `src` must be valid for reads and `dst` for writes of `bytes` bytes,
+/// and the ranges must not overlap.
+#[inline(always)]
+unsafe fn copy_bulk(src: *const u8, dst: *mut u8, bytes: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if bytes != 0 {
+        std::arch::asm!(
+            "2:",
+            "movdqu {a}, xmmword ptr [{src} + {i}]",
+            "movdqu {b}, xmmword ptr [{src} + {i} + 16]",
+            "movdqu {c}, xmmword ptr [{src} + {i} + 32]",
+            "movdqu {d}, xmmword ptr [{src} + {i} + 48]",
+            "movdqu xmmword ptr [{dst} + {i}], {a}",
+            "movdqu xmmword ptr [{dst} + {i} + 16], {b}",
+            "movdqu xmmword ptr [{dst} + {i} + 32], {c}",
+            "movdqu xmmword ptr [{dst} + {i} + 48], {d}",
+            "add {i}, 64",
+            "cmp {i}, {n}",
+            "jb 2b",
+            src = in(reg) src,
+            dst = in(reg) dst,
+            n = in(reg) bytes,
+            i = inout(reg) 0usize => _,
+            a = out(xmm_reg) _,
+            b = out(xmm_reg) _,
+            c = out(xmm_reg) _,
+            d = out(xmm_reg) _,
+            options(nostack),
+        );
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (src, dst, bytes);
+}
+
 /// A typed buffer in device memory. Dropping it frees the allocation (its
 /// addresses are never reused, so a kernel given a stale pointer faults).
 pub struct Buffer<T: Pod> {

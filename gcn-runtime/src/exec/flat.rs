@@ -35,18 +35,18 @@
 //! (GCN 1.1/1.2) write 0 to the extra VGPR (the access succeeded); `tfe` on
 //! an atomic and the GCN 1.4 `lds` flag stop with an Unsupported fault.
 
-use std::sync::atomic::Ordering::Relaxed;
 
 use gcn_asm::decode::MemFlags;
 use gcn_asm::isa::{Encoding, InstrRow};
 use gcn_asm::GcnVersion;
 
+use crate::memory::{load_words, store_words};
 use super::buffer::tfe_zero;
 use super::lds::{
     self, atomic32, atomic64, dispatch_atomic, lds_index, narrow, narrow_size, narrow_store,
     narrow_value, pair, store_size, store_value, uses_b, vm_atomic_code, write_pair,
 };
-use super::vector::{active, lanes_u32, lanes_u64, steps_by, write_vgpr, Lanes};
+use super::vector::{active, lanes_u32, lanes_u64, steps_by, uniform, write_vgpr, Lanes};
 use super::{h, Env, Fault, Handler, Op, Src, Step, Wave, WAVE_SIZE};
 
 /// Start of the shared (LDS) aperture of flat addresses.
@@ -154,7 +154,7 @@ fn dense_address(w: &Wave, op: &Op, vaddr: usize, saddr: usize, len: u32) -> Opt
         }
         None => {
             let (lo, hi) = (w.vgpr.get(v)?, w.vgpr.get(v + 1)?);
-            if !consecutive(lo) || hi.iter().fold(0, |m, &h| m | (h ^ hi[0])) != 0 {
+            if !consecutive(lo) || !uniform(hi) {
                 return None;
             }
             (u64::from(hi[0]) << 32) | u64::from(lo[0])
@@ -320,11 +320,16 @@ fn load_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Resu
         .and_then(|first| env.mem.dense_words(first, WAVE_SIZE * N))
     {
         if let Some(rows) = w.vgpr.get_mut(dst..dst + N) {
-            // One register at a time, so that each inner loop writes one
-            // row with no bounds checks.
-            for (k, row) in rows.iter_mut().enumerate() {
-                for (out, group) in row.iter_mut().zip(words.chunks_exact(N)) {
-                    *out = group[k].load(Relaxed);
+            if N == 1 {
+                load_words(words, &mut rows[0]);
+            } else {
+                // Lane-major words to one row per register.
+                let mut run = [0u32; WAVE_SIZE * 4];
+                load_words(words, &mut run[..WAVE_SIZE * N]);
+                for (k, row) in rows.iter_mut().enumerate() {
+                    for (out, group) in row.iter_mut().zip(run.chunks_exact(N)) {
+                        *out = group[k];
+                    }
                 }
             }
             tfe_zero(w, op, dst, N, exec);
@@ -399,10 +404,16 @@ fn store_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Res
         .and_then(|first| env.mem.dense_words(first, WAVE_SIZE * N))
     {
         if let Some(rows) = w.vgpr.get(data..data + N) {
-            for (k, row) in rows.iter().enumerate() {
-                for (&value, group) in row.iter().zip(words.chunks_exact(N)) {
-                    group[k].store(value, Relaxed);
+            if N == 1 {
+                store_words(&rows[0], words);
+            } else {
+                let mut run = [0u32; WAVE_SIZE * 4];
+                for (k, row) in rows.iter().enumerate() {
+                    for (&value, group) in row.iter().zip(run.chunks_exact_mut(N)) {
+                        group[k] = value;
+                    }
                 }
+                store_words(&run[..WAVE_SIZE * N], words);
             }
             return Ok(Step::Next);
         }

@@ -418,14 +418,53 @@ pub fn write_sdst_mask(w: &mut Wave, op: &Op, bits: u64) -> u64 {
 
 /// Whether each lane is `step` past the one before (wrapping): the
 /// addresses of a dense (coalesced) access. No loop-carried value but the
-/// OR, so the loop compiles to vector code.
+/// OR, so the loop compiles to vector code (AVX2 where the CPU has it).
 #[inline]
 pub fn steps_by(lanes: &Lanes, step: u32) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2, the only requirement of the function.
+        return unsafe { steps_by_avx2(lanes, step) };
+    }
+    steps_by_portable(lanes, step)
+}
+
+#[inline(always)]
+fn steps_by_portable(lanes: &Lanes, step: u32) -> bool {
     let mut off = 0u32;
     for (x, prev) in lanes[1..].iter().zip(&lanes[..WAVE_SIZE - 1]) {
         off |= x.wrapping_sub(*prev) ^ step;
     }
     off == 0
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn steps_by_avx2(lanes: &Lanes, step: u32) -> bool {
+    steps_by_portable(lanes, step)
+}
+
+/// Whether every lane holds lane 0's value (the high address words of a
+/// dense access), vectorised as [`steps_by`].
+#[inline]
+pub fn uniform(lanes: &Lanes) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2, the only requirement of the function.
+        return unsafe { uniform_avx2(lanes) };
+    }
+    uniform_portable(lanes)
+}
+
+#[inline(always)]
+fn uniform_portable(lanes: &Lanes) -> bool {
+    lanes.iter().fold(0, |off, &x| off | (x ^ lanes[0])) == 0
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn uniform_avx2(lanes: &Lanes) -> bool {
+    uniform_portable(lanes)
 }
 
 /// Whether `lane` is on in the lane mask `exec`.
