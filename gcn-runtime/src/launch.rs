@@ -643,9 +643,13 @@ fn make_waves(s: &Shared<'_>, id: [u32; 3], slot: u64, waves: &mut Vec<Wave>) {
                 // One row of work-items (the common case): y and z are 0,
                 // as the reset left them, and x needs no division.
                 if dims > 0 {
-                    for (lane, x) in w.vgpr[0][..active].iter_mut().enumerate() {
-                        *x = first + lane as u32;
+                    // The whole row (which vectorises), then the lanes
+                    // past `active` back to zero, as the reset left them.
+                    let row = &mut w.vgpr[0];
+                    for (lane, x) in row.iter_mut().enumerate() {
+                        *x = first.wrapping_add(lane as u32);
                     }
+                    row[active..].fill(0);
                 }
             } else {
                 for lane in 0..active {

@@ -367,14 +367,29 @@ impl Wave {
     /// storage (a host thread reuses its waves from one work-group to the
     /// next without allocating).
     pub fn reset(&mut self, vgprs: u16, sgprs: u16) {
-        let mut vgpr = std::mem::take(&mut self.vgpr);
+        // Field by field in place: building a whole `Wave` and moving it
+        // in would copy the 512-byte SGPR file twice per wave.
+        let Wave {
+            sgpr,
+            vgpr,
+            scc,
+            pc,
+            mode,
+            trapsts,
+            status,
+            id,
+            vgpr_limit,
+            sgpr_limit,
+            steps,
+            lane_ops,
+            budget,
+        } = self;
+        sgpr.fill(0);
         vgpr.clear();
         vgpr.resize(usize::from(vgprs), [0; WAVE_SIZE]);
-        *self = Wave {
-            vgpr,
-            ..Wave::new(0, sgprs)
-        };
-        self.vgpr_limit = vgprs;
+        (*scc, *pc, *mode, *trapsts, *status, *id) = (false, 0, 0, 0, 0, 0);
+        (*vgpr_limit, *sgpr_limit) = (vgprs, sgprs);
+        (*steps, *lane_ops, *budget) = (0, 0, u64::MAX);
     }
 
     /// EXEC.

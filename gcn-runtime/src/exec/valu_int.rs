@@ -30,7 +30,7 @@ use gcn_asm::GcnVersion;
 
 use super::vector::{
     blend_into, chunk_bits, flags_of, lanes_u32, mask_of, sdst_code, sdwa_place, src_u32, src_u64,
-    stream1, stream2, streams, write_mask, write_sdst_mask, write_u32, write_u64, write_vgpr,
+    stream1, stream2, streams, write_mask, write_sdst_mask, write_u32, write_u64, wide_vectors, write_vgpr,
     Chunk, Lanes, Stream, CHUNK,
 };
 use super::{h, Env, Fault, FaultKind, Handler, Op, Src, Step, Wave, WAVE_SIZE};
@@ -136,6 +136,17 @@ fn un(w: &mut Wave, op: &Op, f: impl Fn(u32) -> u32) -> Result<Step, Fault> {
 #[inline]
 fn bin(w: &mut Wave, op: &Op, f: impl Fn(u32, u32) -> u32) -> Result<Step, Fault> {
     int_mods(op)?;
+    // Streamed only with 256-bit vectors: the baseline x86-64 target has no
+    // per-lane variable shift, and short chunks of shifts do not vectorise.
+    if streams(op) && wide_vectors() {
+        let dst = usize::from(op.reg(usize::from(op.vdst)));
+        let (a, b) = (Stream::of(w, op, 0), Stream::of(w, op, 1));
+        let exec = w.exec();
+        stream2(w, dst, a, b, exec, |_, a, b| {
+            (std::array::from_fn(|l| f(a[l], b[l])), [0; CHUNK])
+        });
+        return Ok(Step::Next);
+    }
     let a = src_u32(w, op, 0);
     let b = src_u32(w, op, 1);
     let r: Lanes = std::array::from_fn(|l| f(a[l], b[l]));

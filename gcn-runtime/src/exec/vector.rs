@@ -633,7 +633,7 @@ pub fn stream2(
     f: impl Fn(usize, Chunk, Chunk) -> (Chunk, Chunk),
 ) -> u64 {
     #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("avx2") {
+    if wide_vectors() {
         // SAFETY: the CPU has AVX2, the only requirement of this function.
         return unsafe { stream2_avx2(w, dst, a, b, exec, f) };
     }
@@ -672,6 +672,16 @@ fn stream2_avx2(
     f: impl Fn(usize, Chunk, Chunk) -> (Chunk, Chunk),
 ) -> u64 {
     stream2_portable(w, dst, a, b, exec, f)
+}
+
+/// Whether [`stream2`] runs on 256-bit host vectors (AVX2), where every
+/// 32-bit lane operation, variable shifts included, is one instruction.
+#[inline(always)]
+pub fn wide_vectors() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return std::is_x86_feature_detected!("avx2");
+    #[cfg(not(target_arch = "x86_64"))]
+    false
 }
 
 /// The streaming path of a one-source operation (see [`stream2`]).
