@@ -385,8 +385,13 @@ impl Wave {
             budget,
         } = self;
         sgpr.fill(0);
-        vgpr.clear();
-        vgpr.resize(usize::from(vgprs), [0; WAVE_SIZE]);
+        if vgpr.len() == usize::from(vgprs) {
+            // One `memset` (wide stores) rather than a row-by-row loop.
+            vgpr.as_flattened_mut().fill(0);
+        } else {
+            vgpr.clear();
+            vgpr.resize(usize::from(vgprs), [0; WAVE_SIZE]);
+        }
         (*scc, *pc, *mode, *trapsts, *status, *id) = (false, 0, 0, 0, 0, 0);
         (*vgpr_limit, *sgpr_limit) = (vgprs, sgprs);
         (*steps, *lane_ops, *budget) = (0, 0, u64::MAX);
