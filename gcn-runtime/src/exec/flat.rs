@@ -46,7 +46,7 @@ use super::lds::{
     self, atomic32, atomic64, dispatch_atomic, lds_index, narrow, narrow_size, narrow_store,
     narrow_value, pair, store_size, store_value, uses_b, vm_atomic_code, write_pair,
 };
-use super::vector::{active, lanes_u32, lanes_u64, steps_by, uniform, write_vgpr, Lanes};
+use super::vector::{active, dense_rows, lanes_u32, lanes_u64, write_vgpr, Lanes};
 use super::{h, Env, Fault, Handler, Op, Src, Step, Wave, WAVE_SIZE};
 
 /// Start of the shared (LDS) aperture of flat addresses.
@@ -139,22 +139,22 @@ fn dense_address(w: &Wave, op: &Op, vaddr: usize, saddr: usize, len: u32) -> Opt
     // Lane `l`'s low address word must be the first lane's plus `l * len`
     // with no carry out of 32 bits, so that the 64-bit addresses are
     // consecutive too.
-    let consecutive = |lo: &Lanes| steps_by(lo, len) && lo[0].checked_add(63 * len).is_some();
     let Src::Vgpr(v) = op.src(vaddr) else {
         return None;
     };
     let v = usize::from(v);
+    let lo = w.vgpr.get(v)?;
+    lo[0].checked_add(63 * len)?;
     let first = match saddr_base(w, op, saddr) {
         Some(base) => {
-            let lo = w.vgpr.get(v)?;
-            if !consecutive(lo) {
+            if !dense_rows(lo, None, len) {
                 return None;
             }
             base.wrapping_add(u64::from(lo[0]))
         }
         None => {
-            let (lo, hi) = (w.vgpr.get(v)?, w.vgpr.get(v + 1)?);
-            if !consecutive(lo) || !uniform(hi) {
+            let hi = w.vgpr.get(v + 1)?;
+            if !dense_rows(lo, Some(hi), len) {
                 return None;
             }
             (u64::from(hi[0]) << 32) | u64::from(lo[0])

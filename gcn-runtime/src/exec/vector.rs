@@ -417,54 +417,44 @@ pub fn write_sdst_mask(w: &mut Wave, op: &Op, bits: u64) -> u64 {
 }
 
 /// Whether each lane is `step` past the one before (wrapping): the
-/// addresses of a dense (coalesced) access. No loop-carried value but the
-/// OR, so the loop compiles to vector code (AVX2 where the CPU has it).
+/// addresses of a dense (coalesced) access.
 #[inline]
 pub fn steps_by(lanes: &Lanes, step: u32) -> bool {
+    dense_rows(lanes, None, step)
+}
+
+/// Whether each lane of `lo` is `step` past the one before (wrapping) and
+/// every lane of `hi`, when given, holds lane 0's value: the address rows
+/// of a dense access, checked in one pass. No loop-carried value but the
+/// OR, so the loops compile to vector code (AVX2 where the CPU has it).
+#[inline]
+pub fn dense_rows(lo: &Lanes, hi: Option<&Lanes>, step: u32) -> bool {
     #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("avx2") {
+    if wide_vectors() {
         // SAFETY: the CPU has AVX2, the only requirement of the function.
-        return unsafe { steps_by_avx2(lanes, step) };
+        return unsafe { dense_rows_avx2(lo, hi, step) };
     }
-    steps_by_portable(lanes, step)
+    dense_rows_portable(lo, hi, step)
 }
 
 #[inline(always)]
-fn steps_by_portable(lanes: &Lanes, step: u32) -> bool {
+fn dense_rows_portable(lo: &Lanes, hi: Option<&Lanes>, step: u32) -> bool {
     let mut off = 0u32;
-    for (x, prev) in lanes[1..].iter().zip(&lanes[..WAVE_SIZE - 1]) {
+    for (x, prev) in lo[1..].iter().zip(&lo[..WAVE_SIZE - 1]) {
         off |= x.wrapping_sub(*prev) ^ step;
+    }
+    if let Some(hi) = hi {
+        for &h in hi {
+            off |= h ^ hi[0];
+        }
     }
     off == 0
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn steps_by_avx2(lanes: &Lanes, step: u32) -> bool {
-    steps_by_portable(lanes, step)
-}
-
-/// Whether every lane holds lane 0's value (the high address words of a
-/// dense access), vectorised as [`steps_by`].
-#[inline]
-pub fn uniform(lanes: &Lanes) -> bool {
-    #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2, the only requirement of the function.
-        return unsafe { uniform_avx2(lanes) };
-    }
-    uniform_portable(lanes)
-}
-
-#[inline(always)]
-fn uniform_portable(lanes: &Lanes) -> bool {
-    lanes.iter().fold(0, |off, &x| off | (x ^ lanes[0])) == 0
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn uniform_avx2(lanes: &Lanes) -> bool {
-    uniform_portable(lanes)
+fn dense_rows_avx2(lo: &Lanes, hi: Option<&Lanes>, step: u32) -> bool {
+    dense_rows_portable(lo, hi, step)
 }
 
 /// Whether `lane` is on in the lane mask `exec`.
