@@ -35,12 +35,10 @@
 //! (GCN 1.1/1.2) write 0 to the extra VGPR (the access succeeded); `tfe` on
 //! an atomic and the GCN 1.4 `lds` flag stop with an Unsupported fault.
 
-
 use gcn_asm::decode::MemFlags;
 use gcn_asm::isa::{Encoding, InstrRow};
 use gcn_asm::GcnVersion;
 
-use crate::memory::{load_words, store_words};
 use super::buffer::tfe_zero;
 use super::lds::{
     self, atomic32, atomic64, dispatch_atomic, lds_index, narrow, narrow_size, narrow_store,
@@ -48,6 +46,7 @@ use super::lds::{
 };
 use super::vector::{active, dense_rows, lanes_u32, lanes_u64, write_vgpr, Lanes};
 use super::{h, Env, Fault, Handler, Op, Src, Step, Wave, WAVE_SIZE};
+use crate::memory::{load_words, store_words};
 
 /// Start of the shared (LDS) aperture of flat addresses.
 pub const SHARED_APERTURE: u64 = 0x1000_0000_0000;

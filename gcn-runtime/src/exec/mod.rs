@@ -832,11 +832,7 @@ pub fn run_wave(wave: &mut Wave, ops: &[Option<Op>], env: &mut Env<'_>) -> Resul
 /// them in software).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt")]
-fn run_wave_popcnt(
-    wave: &mut Wave,
-    ops: &[Option<Op>],
-    env: &mut Env<'_>,
-) -> Result<Step, Fault> {
+fn run_wave_popcnt(wave: &mut Wave, ops: &[Option<Op>], env: &mut Env<'_>) -> Result<Step, Fault> {
     run_loop(wave, ops, env, &mut NoHook)
 }
 

@@ -30,8 +30,8 @@ use gcn_asm::GcnVersion;
 
 use super::vector::{
     blend_into, chunk_bits, flags_of, lanes_u32, mask_of, sdst_code, sdwa_place, src_u32, src_u64,
-    stream1, stream2, streams, write_mask, write_sdst_mask, write_u32, write_u64, wide_vectors, write_vgpr,
-    Chunk, Lanes, Stream, CHUNK,
+    stream1, stream2, streams, wide_vectors, write_mask, write_sdst_mask, write_u32, write_u64,
+    write_vgpr, Chunk, Lanes, Stream, CHUNK,
 };
 use super::{h, Env, Fault, FaultKind, Handler, Op, Src, Step, Wave, WAVE_SIZE};
 

@@ -951,7 +951,11 @@ mod tests {
                     w0.vgpr.clone_from(&before);
                     let mask0 = stream2_portable(&mut w0, dst, a, b, exec, f);
                     let mask = stream2(&mut w, dst, a, b, exec, f);
-                    assert_eq!((&w0.vgpr, mask0), (&w.vgpr, mask), "baseline and host builds");
+                    assert_eq!(
+                        (&w0.vgpr, mask0),
+                        (&w.vgpr, mask),
+                        "baseline and host builds"
+                    );
                     for (l, &old) in before[dst].iter().enumerate() {
                         let (x, y) = (at(a, l), at(b, l));
                         let want = if exec >> l & 1 != 0 {
