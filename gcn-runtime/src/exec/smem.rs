@@ -120,6 +120,7 @@ fn buffer_offset(w: &Wave, op: &Op) -> u64 {
 }
 
 /// `s_load_dword*`: `count` dwords from SBASE + OFFSET into SDATA.
+#[inline(always)]
 fn load(w: &mut Wave, op: &Op, env: &mut Env<'_>, count: u16) -> Result<Step, Fault> {
     let addr = address(w, op);
     let dst = op.reg(0);
