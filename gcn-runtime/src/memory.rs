@@ -11,7 +11,9 @@
 //! stores are relaxed atomic accesses (the same machine instructions as
 //! ordinary ones on x86-64 and AArch64), racy kernels are merely racy (as on
 //! a GPU) instead of undefined behaviour, and 32-bit atomics are real host
-//! atomics. 64-bit atomics take a striped lock (documented on
+//! atomics. The word runs of coalesced wave accesses are copied by
+//! [`load_words`] and [`store_words`] (inline assembly on x86-64, each
+//! aligned word read or written whole). 64-bit atomics take a striped lock (documented on
 //! [`Allocation::atomic_u64`]).
 
 use std::fmt;
@@ -962,6 +964,40 @@ impl<T: Pod> Drop for Buffer<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn word_runs_copy_exactly_their_words() {
+        // Bulk steps (16 words), tails, a run starting off a 16-byte
+        // boundary, and the words around the run left alone.
+        for len in [0, 1, 5, 15, 16, 17, 64, 128, 256, 259] {
+            for start in [0, 1, 3] {
+                let words: Vec<AtomicU32> = (0..start + len + 2)
+                    .map(|i| AtomicU32::new(0x1000_0000 + i as u32))
+                    .collect();
+                let run = &words[start..start + len];
+                let mut out = vec![u32::MAX; len];
+                load_words(run, &mut out);
+                let want: Vec<u32> = (start..start + len)
+                    .map(|i| 0x1000_0000 + i as u32)
+                    .collect();
+                assert_eq!(out, want, "load of {len} words at {start}");
+                let values: Vec<u32> = (0..len).map(|i| !(i as u32)).collect();
+                store_words(&values, run);
+                for (i, w) in words.iter().enumerate() {
+                    let want = if (start..start + len).contains(&i) {
+                        !((i - start) as u32)
+                    } else {
+                        0x1000_0000 + i as u32
+                    };
+                    assert_eq!(
+                        w.load(Relaxed),
+                        want,
+                        "word {i} after a store of {len} at {start}"
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn buffers_round_trip_and_are_aligned_and_separated() {
