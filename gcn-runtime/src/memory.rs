@@ -13,8 +13,8 @@
 //! a GPU) instead of undefined behaviour, and 32-bit atomics are real host
 //! atomics. The word runs of coalesced wave accesses are copied by
 //! [`load_words`] and [`store_words`] (inline assembly on x86-64, each
-//! aligned word read or written whole). 64-bit atomics take a striped lock (documented on
-//! [`Allocation::atomic_u64`]).
+//! aligned word read or written whole). 64-bit atomics take a striped lock
+//! (documented on [`Allocation::atomic_u64`]).
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -207,7 +207,7 @@ impl Allocation {
     /// True when `[offset, offset + len)` lies inside the allocation.
     #[inline]
     pub fn contains(&self, offset: u64, len: u64) -> bool {
-        offset.checked_add(len).is_some_and(|end| end <= self.size)
+        fits(offset, len, self.size)
     }
 
     /// Reads the dword at byte `offset` (a multiple of 4, inside).
@@ -451,6 +451,12 @@ impl Memory {
     }
 }
 
+/// Whether `len` bytes at `offset` lie inside `size` bytes.
+#[inline]
+fn fits(offset: u64, len: u64, size: u64) -> bool {
+    offset.checked_add(len).is_some_and(|end| end <= size)
+}
+
 /// A snapshot of the allocations for lookups during a dispatch.
 #[derive(Debug, Clone)]
 pub struct MemView {
@@ -478,7 +484,7 @@ impl MemView {
         if i > 0 {
             let [base, size] = self.spans[i - 1];
             let offset = address - base;
-            if offset.checked_add(len).is_some_and(|end| end <= size) {
+            if fits(offset, len, size) {
                 return Ok((&self.allocations[i - 1], offset));
             }
         }
@@ -492,21 +498,21 @@ impl MemView {
     /// closer of the ones just below and just above — as (base, size): what
     /// a report of a stray access names (memcheck style).
     pub fn nearest(&self, address: u64) -> Option<(u64, u64)> {
-        let i = self.allocations.partition_point(|a| a.base <= address);
-        let below = i.checked_sub(1).map(|j| &self.allocations[j]);
-        let above = self.allocations.get(i);
-        let distance = |a: &Allocation| {
-            if address < a.base {
-                a.base - address
+        let i = self.spans.partition_point(|&[base, _]| base <= address);
+        let below = i.checked_sub(1).map(|j| self.spans[j]);
+        let above = self.spans.get(i).copied();
+        let distance = |[base, size]: [u64; 2]| {
+            if address < base {
+                base - address
             } else {
-                (address - a.base).saturating_sub(a.size.saturating_sub(1))
+                (address - base).saturating_sub(size.saturating_sub(1))
             }
         };
         [below, above]
             .into_iter()
             .flatten()
-            .min_by_key(|a| distance(a))
-            .map(|a| (a.base, a.size))
+            .min_by_key(|&span| distance(span))
+            .map(|[base, size]| (base, size))
     }
 
     /// Reads `out.len()` bytes at `address`.
@@ -685,11 +691,7 @@ impl MemView {
     ) -> Result<(), (usize, MemFault)> {
         match self.aligned_span(addresses, mask, 4 * N as u64) {
             Some(Span::Dense(words)) => {
-                for (lane, group) in words.chunks_exact(N).enumerate() {
-                    for (o, word) in out.iter_mut().zip(group) {
-                        o[lane] = word.load(Relaxed);
-                    }
-                }
+                load_rows(words, out);
                 return Ok(());
             }
             Some(Span::Within(a)) => {
@@ -742,11 +744,7 @@ impl MemView {
     ) -> Result<(), (usize, MemFault)> {
         match self.aligned_span(addresses, mask, 4 * N as u64) {
             Some(Span::Dense(words)) => {
-                for (lane, group) in words.chunks_exact(N).enumerate() {
-                    for (v, word) in values.iter().zip(group) {
-                        word.store(v[lane], Relaxed);
-                    }
-                }
+                store_rows(values, words);
                 return Ok(());
             }
             Some(Span::Within(a)) => {
@@ -816,6 +814,43 @@ pub fn store_words(values: &[u32], words: &[AtomicU32]) {
     for (v, w) in values[bulk..].iter().zip(&words[bulk..]) {
         w.store(*v, Relaxed);
     }
+}
+
+/// Copies a dense run of `64 * N` device words, lane-major (lane `l`'s
+/// `N` words at `l * N`), into `N` register rows (`rows[k][l]` = word `k`
+/// of lane `l`): the dense path of every wave load of `N` dwords.
+#[inline]
+pub fn load_rows<const N: usize>(words: &[AtomicU32], rows: &mut [[u32; 64]; N]) {
+    if N == 1 {
+        load_words(words, &mut rows[0]);
+        return;
+    }
+    let mut run = [0u32; 64 * 4];
+    let run = &mut run[..64 * N];
+    load_words(words, run);
+    for (k, row) in rows.iter_mut().enumerate() {
+        for (out, group) in row.iter_mut().zip(run.chunks_exact(N)) {
+            *out = group[k];
+        }
+    }
+}
+
+/// Copies `N` register rows into a dense run of `64 * N` device words,
+/// lane-major: the inverse of [`load_rows`], for wave stores.
+#[inline]
+pub fn store_rows<const N: usize>(rows: &[[u32; 64]; N], words: &[AtomicU32]) {
+    if N == 1 {
+        store_words(&rows[0], words);
+        return;
+    }
+    let mut run = [0u32; 64 * 4];
+    let run = &mut run[..64 * N];
+    for (k, row) in rows.iter().enumerate() {
+        for (&value, group) in row.iter().zip(run.chunks_exact_mut(N)) {
+            group[k] = value;
+        }
+    }
+    store_words(run, words);
 }
 
 /// The words [`copy_bulk`] moves of a run of `len`: whole 64-byte steps on

@@ -46,7 +46,7 @@ use super::lds::{
 };
 use super::vector::{active, dense_rows, lanes_u32, lanes_u64, write_vgpr, Lanes};
 use super::{h, Env, Fault, Handler, Op, Src, Step, Wave, WAVE_SIZE};
-use crate::memory::{load_words, store_words};
+use crate::memory::{load_rows, store_rows};
 
 /// Start of the shared (LDS) aperture of flat addresses.
 pub const SHARED_APERTURE: u64 = 0x1000_0000_0000;
@@ -318,19 +318,12 @@ fn load_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Resu
     if let Some(words) = dense_address(w, op, 1, 2, 4 * N as u32)
         .and_then(|first| env.mem.dense_words(first, WAVE_SIZE * N))
     {
-        if let Some(rows) = w.vgpr.get_mut(dst..dst + N) {
-            if N == 1 {
-                load_words(words, &mut rows[0]);
-            } else {
-                // Lane-major words to one row per register.
-                let mut run = [0u32; WAVE_SIZE * 4];
-                load_words(words, &mut run[..WAVE_SIZE * N]);
-                for (k, row) in rows.iter_mut().enumerate() {
-                    for (out, group) in row.iter_mut().zip(run.chunks_exact(N)) {
-                        *out = group[k];
-                    }
-                }
-            }
+        if let Some(rows) = w
+            .vgpr
+            .get_mut(dst..dst + N)
+            .and_then(|r| <&mut [Lanes; N]>::try_from(r).ok())
+        {
+            load_rows(words, rows);
             tfe_zero(w, op, dst, N, exec);
             return Ok(Step::Next);
         }
@@ -402,18 +395,12 @@ fn store_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Res
     if let Some(words) = dense_address(w, op, 0, 2, 4 * N as u32)
         .and_then(|first| env.mem.dense_words(first, WAVE_SIZE * N))
     {
-        if let Some(rows) = w.vgpr.get(data..data + N) {
-            if N == 1 {
-                store_words(&rows[0], words);
-            } else {
-                let mut run = [0u32; WAVE_SIZE * 4];
-                for (k, row) in rows.iter().enumerate() {
-                    for (&value, group) in row.iter().zip(run.chunks_exact_mut(N)) {
-                        group[k] = value;
-                    }
-                }
-                store_words(&run[..WAVE_SIZE * N], words);
-            }
+        if let Some(rows) = w
+            .vgpr
+            .get(data..data + N)
+            .and_then(|r| <&[Lanes; N]>::try_from(r).ok())
+        {
+            store_rows(rows, words);
             return Ok(Step::Next);
         }
     }

@@ -34,7 +34,7 @@ pub mod vector;
 
 use std::fmt;
 
-use gcn_asm::decode::{self, Form, Instruction, Operand};
+use gcn_asm::decode::{self, Instruction, Operand};
 use gcn_asm::isa::{DataType, Encoding, Field, InstrRow, INSTRUCTIONS};
 use gcn_asm::GcnVersion;
 
@@ -286,6 +286,12 @@ impl Op {
             Src::Sgpr(r) | Src::Vgpr(r) => r,
             _ => 0,
         }
+    }
+
+    /// The VGPR index of the vector destination.
+    #[inline]
+    pub fn vdst_row(&self) -> usize {
+        usize::from(self.reg(usize::from(self.vdst)))
     }
 
     /// The raw decoded operand `i`.
@@ -802,9 +808,7 @@ fn make_op(instr: Instruction, version: GcnVersion) -> Op {
     }
     op.cache_slots();
     let m = &op.instr.mods;
-    op.plain = matches!(op.instr.form, Form::Native | Form::Vop3)
-        && (m.abs | m.neg | m.omod) == 0
-        && !m.clamp;
+    op.plain = vector::plain_form(&op) && (m.abs | m.neg | m.omod) == 0 && !m.clamp;
     op
 }
 

@@ -827,7 +827,7 @@ fn src_h(w: &Wave, op: &Op, s: usize, fp: FpMode) -> [u16; WAVE_SIZE] {
 /// (GCN 1.4 VOP3) writes the upper half keeping the lower; else the upper
 /// half is kept when `keep_hi`, zeroed otherwise.
 fn write16(w: &mut Wave, op: &Op, v: &[u16; WAVE_SIZE], keep_hi: bool) {
-    let dst = usize::from(op.reg(usize::from(op.vdst)));
+    let dst = op.vdst_row();
     let old = w.vgpr[dst];
     let r: Lanes = if op.instr.form == Form::Sdwa {
         v.map(u32::from)
@@ -1175,7 +1175,7 @@ fn mix(w: &mut Wave, op: &Op, kind: u8, fused: bool) -> Result<Step, Fault> {
             let (r, e) = sum(l);
             omod_clamp16(to16(r, e, f16m), 0, clamp, f16m)
         });
-        let dst = usize::from(op.reg(usize::from(op.vdst)));
+        let dst = op.vdst_row();
         let old = w.vgpr[dst];
         let r: Lanes = std::array::from_fn(|l| {
             if kind == 1 {

@@ -54,7 +54,7 @@ fn signed_nan64(x: f64) -> f64 {
 /// The VGPR destination's current 32-bit lanes (the accumulator of
 /// `v_mac*`, the bytes `v_cvt_pkaccum_u8_f32` keeps).
 fn old_vdst(w: &Wave, op: &Op) -> Lanes {
-    w.vgpr[usize::from(op.reg(usize::from(op.vdst)))]
+    w.vgpr[op.vdst_row()]
 }
 
 // ---------------------------------------------------------------------------
@@ -66,7 +66,7 @@ fn old_vdst(w: &Wave, op: &Op) -> Lanes {
 fn arith2_f32(w: &mut Wave, op: &Op, m: FpMode, f: impl Fn(f32, f32, RoundMode) -> f32) {
     if m.round == RoundMode::NearestEven && streams(op) {
         let (a, b) = (Stream::of(w, op, 0), Stream::of(w, op, 1));
-        let dst = usize::from(op.reg(usize::from(op.vdst)));
+        let dst = op.vdst_row();
         let exec = w.exec();
         let (keep_in, keep_out) = (u32::from(m.keep_in), u32::from(m.keep_out));
         let lane = |x: u32, y: u32| {

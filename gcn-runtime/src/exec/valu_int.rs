@@ -112,7 +112,7 @@ fn write16(w: &mut Wave, op: &Op, env: &Env<'_>, r: &Lanes, keep_high: bool) {
         write_u32(w, op, &low);
         return;
     }
-    let old = w.vgpr[usize::from(op.reg(usize::from(op.vdst)))];
+    let old = w.vgpr[op.vdst_row()];
     let v: Lanes = std::array::from_fn(|l| {
         if hi {
             (old[l] & 0xffff) | (low[l] << 16)
@@ -139,7 +139,7 @@ fn bin(w: &mut Wave, op: &Op, f: impl Fn(u32, u32) -> u32) -> Result<Step, Fault
     // Streamed only with 256-bit vectors: the baseline x86-64 target has no
     // per-lane variable shift, and short chunks of shifts do not vectorise.
     if streams(op) && wide_vectors() {
-        let dst = usize::from(op.reg(usize::from(op.vdst)));
+        let dst = op.vdst_row();
         let (a, b) = (Stream::of(w, op, 0), Stream::of(w, op, 1));
         let exec = w.exec();
         stream2(w, dst, a, b, exec, |_, a, b| {
@@ -244,7 +244,7 @@ fn addsub<const SUB: bool, const REV: bool>(
         } else {
             (Stream::of(w, op, 0), Stream::of(w, op, 1))
         };
-        let dst = usize::from(op.reg(usize::from(op.vdst)));
+        let dst = op.vdst_row();
         let exec = w.exec();
         if carry_in == 0 {
             stream2(w, dst, a, b, exec, |_, a, b| {
@@ -279,7 +279,7 @@ fn addsub<const SUB: bool, const REV: bool>(
     Ok(Step::Next)
 }
 
-/// `a ± b (± carry-in)` over four lanes, with the carry (borrow) out of
+/// `a ± b (± carry-in)` over a chunk of lanes, with the carry (borrow) out of
 /// each lane as a flag (0 or 1). `CIN = false` skips the carry-in (the
 /// plain `v_add_u32`/`v_sub_u32`, or a zero mask).
 #[inline(always)]
@@ -700,7 +700,7 @@ fn mqsad_u32(w: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Step, Fault> {
     let b = src_u32(w, op, 1);
     let c: [Lanes; 4] = wide_lanes(w, op.slot_src(2));
     let mask = write_mask(w, op);
-    let dst = usize::from(op.reg(usize::from(op.vdst)));
+    let dst = op.vdst_row();
     let out: [Lanes; 4] = std::array::from_fn(|n| {
         std::array::from_fn(|l| {
             let win = (a[l] >> (8 * n)) as u32;
@@ -782,7 +782,7 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
         // move is the architectural effect.
         "v_mov_b32" | "v_mov_fed_b32" => h(|w, op, _| {
             if streams(op) {
-                let dst = usize::from(op.reg(usize::from(op.vdst)));
+                let dst = op.vdst_row();
                 stream1(w, dst, Stream::of(w, op, 0), w.exec(), |a| a);
                 return Ok(Step::Next);
             }
@@ -829,7 +829,7 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
                 s => w.read_s32(s),
             };
             // Writes the lane whatever EXEC is.
-            let dst = usize::from(op.reg(usize::from(op.vdst)));
+            let dst = op.vdst_row();
             w.vgpr[dst][lane] = v;
             Ok(Step::Next)
         }),
@@ -839,7 +839,7 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
         "v_swap_b32" => h(|w, op, _| {
             int_mods(op)?;
             let mask = w.exec();
-            let d = usize::from(op.reg(usize::from(op.vdst)));
+            let d = op.vdst_row();
             let s = match op.slot_src(0) {
                 Src::Vgpr(r) => usize::from(r),
                 _ => return Err(Fault::unsupported("v_swap_b32: the source must be a VGPR")),

@@ -7,10 +7,11 @@
 //! Values are lane-major `[T; 64]` arrays, computed for every lane and
 //! written under a mask, so each operation is one loop the compiler
 //! vectorises. The plain forms of the most frequent instructions (add/sub
-//! with carry, `v_mov_b32`, two-source f32 arithmetic) take a streaming
-//! path instead ([`Stream`], [`stream1`], [`stream2`]): eight lanes at a
-//! time read from the source rows in place and written to the destination
-//! row at once, with no 256-byte temporaries.
+//! with carry, `v_mov_b32`, two-source f32 arithmetic, and on hosts with
+//! AVX2 the two-source integer operations) take a streaming path instead
+//! ([`Stream`], [`stream1`], [`stream2`]): eight lanes at a time read from
+//! the source rows in place and written to the destination row at once,
+//! with no 256-byte temporaries; it has an AVX2 build chosen at run time.
 
 use gcn_asm::decode::Form;
 
@@ -177,7 +178,7 @@ fn src_u32_selected(w: &Wave, op: &Op, s: usize) -> Lanes {
 /// True when the form has no lane permutation or selection (the fast
 /// paths read and write registers directly).
 #[inline]
-fn plain_form(op: &Op) -> bool {
+pub(super) fn plain_form(op: &Op) -> bool {
     matches!(op.instr.form, Form::Native | Form::Vop3)
 }
 
@@ -267,7 +268,7 @@ pub fn sdwa_place(result: u32, old: u32, dst_sel: u8, dst_unused: u8) -> u32 {
 #[inline]
 pub fn write_u32(w: &mut Wave, op: &Op, values: &Lanes) {
     let mask = write_mask(w, op);
-    let dst = usize::from(op.reg(usize::from(op.vdst)));
+    let dst = op.vdst_row();
     write_vgpr_masked(w, dst, values, mask, op);
 }
 
@@ -359,7 +360,7 @@ pub fn write_f32(w: &mut Wave, op: &Op, values: &[f32; WAVE_SIZE]) {
     let (omod, clamp) = (m.omod, m.clamp);
     if plain_form(op) {
         let mask = w.exec();
-        let dst = usize::from(op.reg(usize::from(op.vdst)));
+        let dst = op.vdst_row();
         let row = &mut w.vgpr[dst];
         let bits: Lanes = if omod == 0 && !clamp {
             std::array::from_fn(|lane| values[lane].to_bits())
@@ -380,7 +381,7 @@ pub fn write_f32(w: &mut Wave, op: &Op, values: &[f32; WAVE_SIZE]) {
 #[inline]
 pub fn write_u64(w: &mut Wave, op: &Op, values: &[u64; WAVE_SIZE]) {
     let mask = write_mask(w, op);
-    let dst = usize::from(op.reg(usize::from(op.vdst)));
+    let dst = op.vdst_row();
     let lo: Lanes = values.map(|v| v as u32);
     let hi: Lanes = values.map(|v| (v >> 32) as u32);
     write_vgpr(w, dst, &lo, mask);
