@@ -22,6 +22,7 @@
 pub mod buffer;
 pub mod flat;
 pub mod float;
+mod fuse;
 pub mod gaps;
 pub mod lds;
 pub mod mimg;
@@ -222,6 +223,13 @@ pub(crate) const fn h(f: Handler) -> Option<Handler> {
 pub struct Op {
     /// The semantics.
     pub handler: Handler,
+    /// What [`run_wave`] calls: `handler`, or for the first instruction of
+    /// a run that runs as one superinstruction, that run's handler
+    /// ([`fuse`]).
+    pub fast: Handler,
+    /// The run [`Op::fast`] executes, resolved at pre-decode (`None` for an
+    /// instruction that starts none).
+    pub(crate) fused: Option<std::sync::Arc<fuse::FusedRun>>,
     /// The decoded instruction (row, operands, modifiers).
     pub instr: Instruction,
     /// Operands resolved, aligned with `instr.row.operands`.
@@ -757,6 +765,7 @@ pub fn predecode(words: &[u32], version: GcnVersion) -> Vec<Option<Op>> {
             Err(_) => i += 1,
         }
     }
+    fuse::fuse(&mut ops);
     ops
 }
 
@@ -765,6 +774,8 @@ fn make_op(instr: Instruction, version: GcnVersion) -> Op {
     let handler = handler(row, version).unwrap_or(not_emulated);
     let mut op = Op {
         handler,
+        fast: handler,
+        fused: None,
         instr,
         opnd: [Src::None; decode::MAX_OPERANDS],
         slot: [u8::MAX; 3],
@@ -828,7 +839,7 @@ pub fn run_wave(wave: &mut Wave, ops: &[Option<Op>], env: &mut Env<'_>) -> Resul
         // SAFETY: the CPU has POPCNT, the only requirement of the function.
         return unsafe { run_wave_popcnt(wave, ops, env) };
     }
-    run_loop(wave, ops, env, &mut NoHook)
+    run_loop::<true, _>(wave, ops, env, &mut NoHook)
 }
 
 /// [`run_wave`] built with POPCNT, which counts each vector instruction's
@@ -837,10 +848,11 @@ pub fn run_wave(wave: &mut Wave, ops: &[Option<Op>], env: &mut Env<'_>) -> Resul
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt")]
 fn run_wave_popcnt(wave: &mut Wave, ops: &[Option<Op>], env: &mut Env<'_>) -> Result<Step, Fault> {
-    run_loop(wave, ops, env, &mut NoHook)
+    run_loop::<true, _>(wave, ops, env, &mut NoHook)
 }
 
-/// [`run_wave`] calling `hook` around each instruction (the checks).
+/// [`run_wave`] calling `hook` around each instruction (the checks); it
+/// runs every instruction on its own, superinstructions never.
 #[inline(never)]
 pub fn run_wave_checked(
     wave: &mut Wave,
@@ -848,12 +860,13 @@ pub fn run_wave_checked(
     env: &mut Env<'_>,
     hook: &mut dyn Hook,
 ) -> Result<Step, Fault> {
-    run_loop(wave, ops, env, hook)
+    run_loop::<false, _>(wave, ops, env, hook)
 }
 
 /// The interpreter loop; monomorphised without hooks for [`run_wave`].
+/// `FUSED`: call [`Op::fast`] (superinstructions), else [`Op::handler`].
 #[inline(always)]
-fn run_loop<H: Hook + ?Sized>(
+fn run_loop<const FUSED: bool, H: Hook + ?Sized>(
     wave: &mut Wave,
     ops: &[Option<Op>],
     env: &mut Env<'_>,
@@ -879,15 +892,16 @@ fn run_loop<H: Hook + ?Sized>(
         // GPR indexing rewrites the operands first, so that the checks see
         // the registers the instruction really uses.
         let indexed;
-        let op = if wave.mode & MODE_GPR_IDX_EN != 0 && op.valu && env.version.is_gcn12_or_later() {
-            indexed = gpr_indexed(wave, op)?;
-            &indexed
-        } else {
-            op
-        };
+        let (op, handler) =
+            if wave.mode & MODE_GPR_IDX_EN != 0 && op.valu && env.version.is_gcn12_or_later() {
+                indexed = gpr_indexed(wave, op)?;
+                (&indexed, indexed.handler)
+            } else {
+                (op, if FUSED { op.fast } else { op.handler })
+            };
         hook.before(wave, op, env);
         wave.pc = wave.pc.wrapping_add(u32::from(op.len));
-        match (op.handler)(wave, op, env) {
+        match handler(wave, op, env) {
             Ok(Step::Next) => hook.after(wave, op, env),
             Ok(step) => {
                 hook.after(wave, op, env);

@@ -7,7 +7,7 @@
 
 use gcn_asm::{assemble, AssembleOptions, GcnVersion};
 
-use super::{predecode, run_wave, Env, Fault, Step, Wave, WAVE_SIZE};
+use super::{predecode, run_wave, Env, Fault, Op, Step, Wave, WAVE_SIZE};
 use crate::memory::Memory;
 
 /// The outcome of a snippet: the wave after `s_endpgm` (or the fault) and
@@ -43,17 +43,7 @@ pub fn run_env(
     scratch: (u64, u64),
     setup: impl FnOnce(&mut Wave),
 ) -> Snippet {
-    let options = AssembleOptions {
-        version: Some(version),
-        ..AssembleOptions::default()
-    };
-    let text = format!("{source}\ns_endpgm\n");
-    let assembly = match assemble(&text, &options) {
-        Ok(a) => a,
-        Err(e) => panic!("snippet does not assemble for {version}:\n{text}\n{e:?}"),
-    };
-    let words = gcn_asm::decode::words_from_bytes(assembly.text());
-    let ops = predecode(&words, version);
+    let ops = ops_of(version, source);
     let mut wave = Wave::new(256, 104);
     wave.set_exec(u64::MAX);
     wave.mode = 0xf0; // round to nearest, denormals kept
@@ -80,6 +70,22 @@ pub fn run_env(
         }
     }
     Snippet { wave, fault, lds }
+}
+
+/// `source` with an `s_endpgm` appended, assembled for `version` and
+/// pre-decoded.
+pub fn ops_of(version: GcnVersion, source: &str) -> Vec<Option<Op>> {
+    let options = AssembleOptions {
+        version: Some(version),
+        ..AssembleOptions::default()
+    };
+    let text = format!("{source}\ns_endpgm\n");
+    let assembly = match assemble(&text, &options) {
+        Ok(a) => a,
+        Err(e) => panic!("snippet does not assemble for {version}:\n{text}\n{e:?}"),
+    };
+    let words = gcn_asm::decode::words_from_bytes(assembly.text());
+    predecode(&words, version)
 }
 
 /// [`run_with`] on a fresh memory, panicking on a fault.

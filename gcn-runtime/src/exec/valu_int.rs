@@ -283,7 +283,11 @@ fn addsub<const SUB: bool, const REV: bool>(
 /// each lane as a flag (0 or 1). `CIN = false` skips the carry-in (the
 /// plain `v_add_u32`/`v_sub_u32`, or a zero mask).
 #[inline(always)]
-fn add_chunk<const SUB: bool, const CIN: bool>(a: Chunk, b: Chunk, cin: Chunk) -> (Chunk, Chunk) {
+pub(super) fn add_chunk<const SUB: bool, const CIN: bool>(
+    a: Chunk,
+    b: Chunk,
+    cin: Chunk,
+) -> (Chunk, Chunk) {
     let mut r = [0u32; CHUNK];
     let mut flags = [0u32; CHUNK];
     for l in 0..CHUNK {
@@ -763,6 +767,51 @@ const SCREEN_PARTITION_4SE: [u8; 256] = [
 // The row table
 // ---------------------------------------------------------------------------
 
+/// The role a row can play in the 64-bit address idiom that
+/// [`super::fuse`] runs as one superinstruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum AddressPart {
+    /// `v_mov_b32` (and the EDC-injecting `v_mov_fed_b32`, the same move).
+    Move,
+    /// The add with a carry-out and no carry-in (`v_add_i32` on GCN 1.0/1.1,
+    /// `v_add_u32` on GCN 1.2, `v_add_co_u32` on GCN 1.4).
+    AddCarryOut,
+    /// The add with carry-in and carry-out (`v_addc_u32`, `v_addc_co_u32`).
+    AddCarryIn,
+}
+
+/// Which [`AddressPart`] `row` is, if any; the handler table maps these
+/// rows through it, so the fusion and the single instructions cannot
+/// disagree on which rows they are.
+pub(super) fn address_part(row: &InstrRow) -> Option<AddressPart> {
+    if !matches!(
+        row.encoding,
+        Encoding::Vop1 | Encoding::Vop2 | Encoding::Vop3
+    ) {
+        return None;
+    }
+    match row.mnemonic {
+        "v_mov_b32" | "v_mov_fed_b32" => Some(AddressPart::Move),
+        "v_add_i32" | "v_add_u32" | "v_add_co_u32" if row.has(flags::VOP3B) => {
+            Some(AddressPart::AddCarryOut)
+        }
+        "v_addc_u32" | "v_addc_co_u32" => Some(AddressPart::AddCarryIn),
+        _ => None,
+    }
+}
+
+/// `v_mov_b32`: D = S0.
+fn move_b32(w: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Step, Fault> {
+    if streams(op) {
+        let dst = op.vdst_row();
+        stream1(w, dst, Stream::of(w, op, 0), w.exec(), |a| a);
+        return Ok(Step::Next);
+    }
+    let a = src_bits(w, op, 0);
+    write_u32(w, op, &a);
+    Ok(Step::Next)
+}
+
 /// The handler of an integer vector ALU row.
 pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
     if !matches!(
@@ -774,22 +823,19 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
     if row.encoding == Encoding::Vopc {
         return compare(row.mnemonic);
     }
+    match address_part(row) {
+        Some(AddressPart::Move) => return h(move_b32),
+        Some(AddressPart::AddCarryOut | AddressPart::AddCarryIn) => {
+            return h(addsub::<false, false>)
+        }
+        None => {}
+    }
     let carry_row = row.has(flags::VOP3B);
     match row.mnemonic {
         // ---- moves and lane operations ----
         "v_nop" => h(|_, _, _| Ok(Step::Next)),
         // The EDC error injection has no emulated counterpart; the data
         // move is the architectural effect.
-        "v_mov_b32" | "v_mov_fed_b32" => h(|w, op, _| {
-            if streams(op) {
-                let dst = op.vdst_row();
-                stream1(w, dst, Stream::of(w, op, 0), w.exec(), |a| a);
-                return Ok(Step::Next);
-            }
-            let a = src_bits(w, op, 0);
-            write_u32(w, op, &a);
-            Ok(Step::Next)
-        }),
         "v_cndmask_b32" => h(|w, op, _| {
             let a = src_bits(w, op, 0);
             let b = src_bits(w, op, 1);
@@ -856,10 +902,8 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
         }),
 
         // ---- add/sub ----
-        "v_add_i32" | "v_add_u32" | "v_add_co_u32" if carry_row => h(addsub::<false, false>),
         "v_sub_i32" | "v_sub_u32" | "v_sub_co_u32" if carry_row => h(addsub::<true, false>),
         "v_subrev_i32" | "v_subrev_u32" | "v_subrev_co_u32" if carry_row => h(addsub::<true, true>),
-        "v_addc_u32" | "v_addc_co_u32" => h(addsub::<false, false>),
         "v_subb_u32" | "v_subb_co_u32" => h(addsub::<true, false>),
         "v_subbrev_u32" | "v_subbrev_co_u32" => h(addsub::<true, true>),
         // GCN 1.4 forms without carry.

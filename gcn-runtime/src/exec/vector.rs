@@ -13,6 +13,8 @@
 //! the source rows in place and written to the destination row at once,
 //! with no 256-byte temporaries; it has an AVX2 build chosen at run time.
 
+use std::mem::MaybeUninit;
+
 use gcn_asm::decode::Form;
 
 use super::{Op, Src, Wave, WAVE_SIZE};
@@ -594,19 +596,21 @@ pub fn flags_of(mask: u64, c: usize) -> Chunk {
     out
 }
 
-/// A chunk reader: a pointer into a VGPR row (advancing one chunk of
-/// lanes per chunk) or to a chunk of copies of a splat (not advancing).
-struct Reader {
+/// A chunk reader: a pointer to 64 lanes, a VGPR row or a row of copies
+/// of a splat. Both advance one chunk per chunk: with a step known at
+/// compile time, each read is one load at a constant offset in the
+/// unrolled loops (a splat that stayed put would cost address arithmetic
+/// per chunk and source, more than filling its 256-byte row once).
+pub(super) struct Reader {
     ptr: *const u32,
-    step: usize,
 }
 
 impl Reader {
     /// # Safety
-    /// `ptr + step * c .. + CHUNK` must be readable.
+    /// `ptr .. ptr + WAVE_SIZE` must be readable and `c < WAVE_SIZE / CHUNK`.
     #[inline(always)]
-    unsafe fn chunk(&self, c: usize) -> Chunk {
-        std::ptr::read_unaligned(self.ptr.add(self.step * c).cast::<Chunk>())
+    pub(super) unsafe fn chunk(&self, c: usize) -> Chunk {
+        std::ptr::read_unaligned(self.ptr.add(CHUNK * c).cast::<Chunk>())
     }
 }
 
@@ -700,8 +704,8 @@ fn stream_loop<const FULL: bool>(
         "the run loop's register check bounds every VGPR operand"
     );
     let base = w.vgpr.as_mut_ptr().cast::<u32>();
-    let (splat_a, splat_b) = (a.splat(), b.splat());
-    let (ra, rb) = (a.reader(base, &splat_a), b.reader(base, &splat_b));
+    let (mut splat_a, mut splat_b) = (MaybeUninit::uninit(), MaybeUninit::uninit());
+    let (ra, rb) = (a.reader(base, &mut splat_a), b.reader(base, &mut splat_b));
     let mut mask = 0u64;
     for c in 0..WAVE_SIZE / CHUNK {
         // SAFETY: every pointer comes from `base` (the VGPR rows, one
@@ -729,33 +733,23 @@ fn stream_loop<const FULL: bool>(
 impl Stream {
     /// Whether a row source is a VGPR below `rows` (a splat always is).
     #[inline(always)]
-    fn row_below(self, rows: usize) -> bool {
+    pub(super) fn row_below(self, rows: usize) -> bool {
         match self {
             Stream::Row(r) => r < rows,
             Stream::Splat(_) => true,
         }
     }
 
-    /// Four copies of a splat's value (zeros for a row).
+    /// The reader of this source over the rows at `base`; a splat's row
+    /// of copies is written to `splat` (left untouched for a row).
     #[inline(always)]
-    fn splat(self) -> Chunk {
-        match self {
-            Stream::Row(_) => [0; CHUNK],
-            Stream::Splat(v) => [v; CHUNK],
-        }
-    }
-
-    /// The reader of this source over the rows at `base`.
-    #[inline(always)]
-    fn reader(self, base: *mut u32, splat: &Chunk) -> Reader {
+    pub(super) fn reader(self, base: *mut u32, splat: &mut MaybeUninit<Lanes>) -> Reader {
         match self {
             Stream::Row(r) => Reader {
                 ptr: base.wrapping_add(r * WAVE_SIZE),
-                step: CHUNK,
             },
-            Stream::Splat(_) => Reader {
-                ptr: splat.as_ptr(),
-                step: 0,
+            Stream::Splat(v) => Reader {
+                ptr: splat.write([v; WAVE_SIZE]).as_ptr(),
             },
         }
     }
@@ -767,7 +761,7 @@ impl Stream {
 /// # Safety
 /// `out` must be valid for reads and writes of a chunk.
 #[inline(always)]
-unsafe fn store_chunk(out: *mut Chunk, values: Chunk, exec: u64, c: usize) {
+pub(super) unsafe fn store_chunk(out: *mut Chunk, values: Chunk, exec: u64, c: usize) {
     let on = flags_of(exec, c);
     let old = std::ptr::read_unaligned(out);
     let mut merged = [0u32; CHUNK];
