@@ -43,7 +43,7 @@ use std::sync::Arc;
 
 use super::valu_int::{self, AddressPart};
 use super::vector::{store_chunk, Chunk, Stream, CHUNK};
-use super::{sreg, Env, Fault, Op, Src, Step, Wave, WAVE_SIZE};
+use super::{sreg, Env, Fault, Handler, Op, Src, Step, Wave, WAVE_SIZE};
 
 /// Gives the first instruction of each fusable run its superinstruction
 /// ([`Op::fast`] and the run resolved in `Op::fused`); every other op keeps
@@ -54,8 +54,8 @@ pub(super) fn fuse(ops: &mut [Option<Op>]) {
             continue;
         };
         if let Some(op) = ops[i].as_mut() {
+            op.fast = shaped_handler(&run).unwrap_or(run_fused);
             op.fused = Some(Arc::new(run));
-            op.fast = run_fused;
         }
     }
 }
@@ -81,6 +81,55 @@ pub(crate) struct FusedRun {
     /// One past the highest VGPR and general SGPR they name.
     vgpr_end: u16,
     sgpr_end: u16,
+    /// The highest VGPR row any part reads or writes.
+    max_row: usize,
+    /// For the shaped loops: the splats they may read (the move's source,
+    /// the low add's first, the high add's second), read without a branch.
+    splats: [Splat; 3],
+}
+
+/// A splat source read without a branch: a scalar register's value, or a
+/// constant.
+#[derive(Debug, Clone, Copy)]
+struct Splat {
+    /// Scalar register (operand code); 0 for a constant.
+    reg: usize,
+    /// Whether the value is the register's.
+    from_reg: bool,
+    /// The constant.
+    value: u32,
+}
+
+impl Splat {
+    fn of(lane: Lane) -> Splat {
+        match lane {
+            Lane::Scalar(r) => Splat {
+                reg: r & 127,
+                from_reg: true,
+                value: 0,
+            },
+            Lane::Value(v) => Splat {
+                reg: 0,
+                from_reg: false,
+                value: v,
+            },
+            Lane::Row(_) => Splat {
+                reg: 0,
+                from_reg: false,
+                value: 0,
+            },
+        }
+    }
+
+    #[inline(always)]
+    fn read(self, w: &Wave) -> u32 {
+        let v = w.sgpr[self.reg & 127];
+        if self.from_reg {
+            v
+        } else {
+            self.value
+        }
+    }
 }
 
 /// A part's 32-bit source.
@@ -102,6 +151,20 @@ impl Lane {
             Src::Sgpr(r) => Some(Lane::Scalar(usize::from(r) & 127)),
             Src::Imm(v) => Some(Lane::Value(v as u32)),
             Src::Special(_) | Src::None => None,
+        }
+    }
+
+    fn is_row(self) -> bool {
+        matches!(self, Lane::Row(_))
+    }
+
+    /// The row of a [`Lane::Row`] (0 otherwise: a shaped loop reads only
+    /// the lanes its shape says are rows).
+    #[inline(always)]
+    fn row(self) -> usize {
+        match self {
+            Lane::Row(r) => r,
+            _ => 0,
         }
     }
 
@@ -167,10 +230,26 @@ fn add64_run(mov: Option<(usize, Lane)>, adds: &[&Op; 2]) -> Option<FusedRun> {
         return None;
     }
     let after_first: &[&Op] = if mov.is_some() { adds } else { &adds[1..] };
+    // Both adds are commutative (the carry-out too): put the low add's
+    // splat first and the high add's last, the common shapes that
+    // [`shaped_handler`] has built-in loops for.
+    let (mut lo_a, mut lo_b) = (Lane::of(lo, 0)?, Lane::of(lo, 1)?);
+    if lo_a.is_row() && !lo_b.is_row() {
+        (lo_a, lo_b) = (lo_b, lo_a);
+    }
+    let (mut hi_a, mut hi_b) = (Lane::of(hi, 0)?, Lane::of(hi, 1)?);
+    if !hi_a.is_row() && hi_b.is_row() {
+        (hi_a, hi_b) = (hi_b, hi_a);
+    }
+    let lanes = [mov.map_or(Lane::Value(0), |m| m.1), lo_a, lo_b, hi_a, hi_b];
+    let dsts = [mov.map_or(0, |m| m.0), lo.vdst_row(), hi.vdst_row()];
+    let max_row = lanes.iter().map(|l| l.row()).chain(dsts).max().unwrap_or(0);
     Some(FusedRun {
         mov,
-        lo: (lo.vdst_row(), Lane::of(lo, 0)?, Lane::of(lo, 1)?),
-        hi: (hi.vdst_row(), Lane::of(hi, 0)?, Lane::of(hi, 1)?),
+        lo: (lo.vdst_row(), lo_a, lo_b),
+        hi: (hi.vdst_row(), hi_a, hi_b),
+        max_row,
+        splats: [Splat::of(lanes[0]), Splat::of(lo_a), Splat::of(hi_b)],
         carry_lo: carry,
         carry_hi: super::vector::sdst_code(hi),
         more: after_first.len() as u64,
@@ -185,22 +264,10 @@ fn add64_run(mov: Option<(usize, Lane)>, adds: &[&Op; 2]) -> Option<FusedRun> {
 /// budget, a register beyond the allocation) or GPR indexing is on, it runs
 /// the first instruction alone.
 fn run_fused(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fault> {
-    let Some(run) = op.fused.as_deref() else {
+    let Some(run) = admit(w, op) else {
         return (op.handler)(w, op, env);
     };
-    if w.budget < run.more
-        || w.mode & super::MODE_GPR_IDX_EN != 0
-        || run.vgpr_end > w.vgpr_limit
-        || run.sgpr_end > w.sgpr_limit
-    {
-        return (op.handler)(w, op, env);
-    }
-    // What the loop would account for each of the other instructions.
     let exec = w.exec();
-    w.budget -= run.more;
-    w.steps += run.more;
-    w.lane_ops += run.more * u64::from(exec.count_ones());
-    w.pc = w.pc.wrapping_add(run.len);
     // Every source is read before anything is written: no part writes a
     // register another part reads as a splat (the carries are checked at
     // pre-decode, and VALU parts write only VGPRs).
@@ -213,6 +280,190 @@ fn run_fused(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fault> {
     w.set_s64(run.carry_lo, carry_lo & exec);
     w.set_s64(run.carry_hi, carry_hi & exec);
     Ok(Step::Next)
+}
+
+/// `op`'s run, accounted as the loop would account each of its other
+/// instructions, with the PC past them; `None`, with nothing changed, when
+/// the loop would stop inside the run (the step budget, a register beyond
+/// the allocation) or GPR indexing is on.
+#[inline(always)]
+fn admit<'a>(w: &mut Wave, op: &'a Op) -> Option<&'a FusedRun> {
+    let run = op.fused.as_deref()?;
+    if w.budget < run.more
+        || w.mode & super::MODE_GPR_IDX_EN != 0
+        || run.vgpr_end > w.vgpr_limit
+        || run.sgpr_end > w.sgpr_limit
+    {
+        return None;
+    }
+    w.budget -= run.more;
+    w.steps += run.more;
+    w.lane_ops += run.more * u64::from(w.exec().count_ones());
+    w.pc = w.pc.wrapping_add(run.len);
+    Some(run)
+}
+
+/// The built-in loop for `run`'s shape, if there is one: no move or a
+/// move of a splat; a low add of a splat and a row, or two rows; a high
+/// add of a row and a splat, or two rows (after [`add64_run`]'s swaps).
+/// Other shapes run in [`run_fused`]'s general loop.
+fn shaped_handler(run: &FusedRun) -> Option<Handler> {
+    let mov = match run.mov {
+        None => false,
+        Some((_, a)) if !a.is_row() => true,
+        Some(_) => return None,
+    };
+    let lo_splat = match (run.lo.1.is_row(), run.lo.2.is_row()) {
+        (true, true) => false,
+        (false, true) => true,
+        _ => return None,
+    };
+    let hi_splat = match (run.hi.1.is_row(), run.hi.2.is_row()) {
+        (true, true) => false,
+        (true, false) => true,
+        _ => return None,
+    };
+    Some(match (mov, lo_splat, hi_splat) {
+        (false, false, false) => run_shaped::<false, false, false>,
+        (false, false, true) => run_shaped::<false, false, true>,
+        (false, true, false) => run_shaped::<false, true, false>,
+        (false, true, true) => run_shaped::<false, true, true>,
+        (true, false, false) => run_shaped::<true, false, false>,
+        (true, false, true) => run_shaped::<true, false, true>,
+        (true, true, false) => run_shaped::<true, true, false>,
+        (true, true, true) => run_shaped::<true, true, true>,
+    })
+}
+
+/// The superinstruction for one shape ([`shaped_handler`]): `MOV`, the run
+/// starts with a move of a splat; `LO_SPLAT`, the low add's first source is
+/// a splat (else a row); `HI_SPLAT`, the high add's second source is a
+/// splat (else a row). The other sources are rows.
+fn run_shaped<const MOV: bool, const LO_SPLAT: bool, const HI_SPLAT: bool>(
+    w: &mut Wave,
+    op: &Op,
+    env: &mut Env<'_>,
+) -> Result<Step, Fault> {
+    let Some(run) = admit(w, op) else {
+        return (op.handler)(w, op, env);
+    };
+    let exec = w.exec();
+    let (carry_lo, carry_hi) = shaped::<MOV, LO_SPLAT, HI_SPLAT>(w, run, exec);
+    w.set_s64(run.carry_lo, carry_lo & exec);
+    w.set_s64(run.carry_hi, carry_hi & exec);
+    Ok(Step::Next)
+}
+
+/// [`shaped_loop`], built for AVX2 where the host has it.
+#[inline(always)]
+fn shaped<const MOV: bool, const LO_SPLAT: bool, const HI_SPLAT: bool>(
+    w: &mut Wave,
+    run: &FusedRun,
+    exec: u64,
+) -> (u64, u64) {
+    #[cfg(target_arch = "x86_64")]
+    if super::vector::wide_vectors() {
+        // SAFETY: the CPU has AVX2, the only requirement of the function.
+        return unsafe { shaped_avx2::<MOV, LO_SPLAT, HI_SPLAT>(w, run, exec) };
+    }
+    shaped_portable::<MOV, LO_SPLAT, HI_SPLAT>(w, run, exec)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn shaped_avx2<const MOV: bool, const LO_SPLAT: bool, const HI_SPLAT: bool>(
+    w: &mut Wave,
+    run: &FusedRun,
+    exec: u64,
+) -> (u64, u64) {
+    shaped_portable::<MOV, LO_SPLAT, HI_SPLAT>(w, run, exec)
+}
+
+#[inline(always)]
+fn shaped_portable<const MOV: bool, const LO_SPLAT: bool, const HI_SPLAT: bool>(
+    w: &mut Wave,
+    run: &FusedRun,
+    exec: u64,
+) -> (u64, u64) {
+    if exec == u64::MAX {
+        shaped_loop::<MOV, LO_SPLAT, HI_SPLAT, true>(w, run, exec)
+    } else {
+        shaped_loop::<MOV, LO_SPLAT, HI_SPLAT, false>(w, run, exec)
+    }
+}
+
+/// The loop of [`run_shaped`]; `FULL`: EXEC is all ones. Splats are host
+/// vector constants here, rows one load per chunk.
+#[inline(always)]
+fn shaped_loop<const MOV: bool, const LO_SPLAT: bool, const HI_SPLAT: bool, const FULL: bool>(
+    w: &mut Wave,
+    run: &FusedRun,
+    exec: u64,
+) -> (u64, u64) {
+    let mov_dst = run.mov.map_or(0, |m| m.0);
+    let (lo_dst, lo_a, lo_b) = run.lo;
+    let (hi_dst, hi_a, hi_b) = run.hi;
+    let [mov_src, lo_a_splat, hi_b_splat] = run.splats;
+    let mov_value = [mov_src.read(w); CHUNK];
+    let lo_a_value = [lo_a_splat.read(w); CHUNK];
+    let hi_b_value = [hi_b_splat.read(w); CHUNK];
+    assert!(
+        run.max_row < w.vgpr.len(),
+        "the register checks bound every VGPR operand of a run"
+    );
+    let base = w.vgpr.as_mut_ptr().cast::<u32>();
+    let row = |r: usize| base.wrapping_add(r * WAVE_SIZE);
+    let (lo_a_row, lo_b_row, hi_a_row, hi_b_row) = (
+        row(lo_a.row()),
+        row(lo_b.row()),
+        row(hi_a.row()),
+        row(hi_b.row()),
+    );
+    // SAFETY (reads and stores): every row is at most `max_row`, below
+    // the row count (checked above), and `c < 8`, so each chunk lies inside
+    // the VGPR allocation; no reference into the rows lives during the
+    // loop. Each part reads its chunk after the parts before it wrote
+    // theirs, so a part sees earlier results exactly as when the
+    // instructions run one by one.
+    let read = |at: *mut u32, c: usize| unsafe {
+        std::ptr::read_unaligned(at.add(CHUNK * c).cast::<Chunk>())
+    };
+    let store = |dst: usize, c: usize, values: Chunk| unsafe {
+        let out = base.add(dst * WAVE_SIZE + CHUNK * c).cast::<Chunk>();
+        if FULL {
+            std::ptr::write_unaligned(out, values);
+        } else {
+            store_chunk(out, values, exec, c);
+        }
+    };
+    if MOV {
+        // The whole move first: it is the first instruction, and the adds
+        // read what it wrote (a pass of its own keeps the adds' loop
+        // vectorised).
+        for c in 0..WAVE_SIZE / CHUNK {
+            store(mov_dst, c, mov_value);
+        }
+    }
+    let (mut carry_lo, mut carry_hi) = (0u64, 0u64);
+    for c in 0..WAVE_SIZE / CHUNK {
+        let a = if LO_SPLAT {
+            lo_a_value
+        } else {
+            read(lo_a_row, c)
+        };
+        let (sum, carry) = valu_int::add_chunk::<false, false>(a, read(lo_b_row, c), [0; CHUNK]);
+        store(lo_dst, c, sum);
+        let b = if HI_SPLAT {
+            hi_b_value
+        } else {
+            read(hi_b_row, c)
+        };
+        let (sum_hi, carry2) = valu_int::add_chunk::<false, true>(read(hi_a_row, c), b, carry);
+        store(hi_dst, c, sum_hi);
+        carry_lo |= super::vector::chunk_bits(carry) << (CHUNK * c);
+        carry_hi |= super::vector::chunk_bits(carry2) << (CHUNK * c);
+    }
+    (carry_lo, carry_hi)
 }
 
 /// A run's parts: destination row and sources of each.
@@ -417,6 +668,8 @@ mod tests {
                 // VOP3: the carry in an SGPR pair, another pair out; constants.
                 format!("{add} v6, s[10:11], v1, v8\n{addc} v7, s[12:13], v2, 17, s[10:11]"),
                 format!("{add} v6, s[10:11], -1, v1\n{addc} v7, s[10:11], -16, v2, s[10:11]"),
+                // Splats only (the general loop; the shaped loops take a row).
+                format!("{add} v6, s[10:11], s8, 5\n{addc} v7, s[10:11], 0, -1, s[10:11]"),
                 // A move of a constant, then adds whose carry the next run reads.
                 format!(
                     "v_mov_b32 v2, 1\n{add} v3, vcc, v2, v1\n{addc} v4, vcc, v4, 0, vcc\n\
