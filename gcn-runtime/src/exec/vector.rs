@@ -442,13 +442,17 @@ pub fn dense_rows(lo: &Lanes, hi: Option<&Lanes>, step: u32) -> bool {
 
 #[inline(always)]
 fn dense_rows_portable(lo: &Lanes, hi: Option<&Lanes>, step: u32) -> bool {
+    // Lane `l` against lane 0 plus `l * step` (the same as each lane
+    // against the one before, wrapping): aligned whole-row loads, no
+    // shifted view of the row with a scalar tail.
+    let (lo0, hi0) = (lo[0], hi.map_or(0, |h| h[0]));
     let mut off = 0u32;
-    for (x, prev) in lo[1..].iter().zip(&lo[..WAVE_SIZE - 1]) {
-        off |= x.wrapping_sub(*prev) ^ step;
+    for (l, &x) in lo.iter().enumerate() {
+        off |= x ^ lo0.wrapping_add((l as u32).wrapping_mul(step));
     }
     if let Some(hi) = hi {
         for &h in hi {
-            off |= h ^ hi[0];
+            off |= h ^ hi0;
         }
     }
     off == 0
