@@ -13,21 +13,26 @@
 //!
 //! Run one by one, each instruction pays the loop's dispatch, a pass over
 //! its 64 lanes, and the carry packed into VCC only to be unpacked again
-//! by the next. [`fuse`] marks the first instruction of such a run, at
+//! by the next. `fuse` marks the first instruction of such a run, at
 //! pre-decode, with a second handler ([`Op::fast`]) that runs the whole
 //! run in one pass, eight lanes at a time through every part, with the
 //! carry kept as lane flags in between. Its results are those of the
 //! instructions in order, bit for bit:
 //!
 //! - every part is lane-local (lane `l` of a result reads lane `l` of its
-//!   sources), and each chunk of lanes runs the parts in program order, so
-//!   a part reads the rows earlier parts wrote, aliasing included;
+//!   sources); the move runs first over all lanes, then each chunk of
+//!   lanes runs the two adds in order, so a part reads the rows earlier
+//!   parts wrote, aliasing included;
 //! - the parts write no scalar state but the carries, which are written
 //!   in order at the end: the second add reads its carry-in only from the
 //!   first's carry-out, and reads no other scalar register that a carry
 //!   overwrites (else the run is not fused), and no carry is EXEC;
 //! - each part is a plain form (no DPP, SDWA or modifiers), and the
-//!   semantics are the single instructions' own ([`valu_int::add_chunk`]).
+//!   semantics are the single instructions' own (`valu_int::add_chunk`).
+//!
+//! The run's operands are resolved at pre-decode; the common shapes (a
+//! move of a scalar, splat-plus-row or row-plus-row adds) get loops built
+//! for them, where a splat is a host vector constant.
 //!
 //! The loop accounts each part as its own instruction (step budget, step
 //! and lane-op counts, register limits). When any of that would stop

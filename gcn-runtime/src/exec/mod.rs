@@ -14,7 +14,10 @@
 //! machinery of [`vector`], which applies SDWA, DPP and the float modifiers),
 //! [`lds`] (DS), [`buffer`] (MUBUF/MTBUF), [`mimg`] (MIMG: images and
 //! samplers), [`flat`] (FLAT/GLOBAL/SCRATCH),
-//! [`float`] (the MODE register's rounding and denormal rules). A row whose
+//! [`float`] (the MODE register's rounding and denormal rules). [`fuse`]
+//! marks, at pre-decode, the first instruction of the 64-bit address idiom
+//! (move, add with carry-out, add with carry-in) with a superinstruction
+//! that [`run_wave`] runs as one step, bit for bit as the three. A row whose
 //! family module has no handler gets [`not_emulated`], which stops the
 //! dispatch naming the instruction and why ([`gaps`]); [`coverage`] lists
 //! which rows execute.
@@ -22,7 +25,7 @@
 pub mod buffer;
 pub mod flat;
 pub mod float;
-mod fuse;
+pub mod fuse;
 pub mod gaps;
 pub mod lds;
 pub mod mimg;
