@@ -543,6 +543,13 @@ fn chain_loop<const MOV: bool, const FULL: bool>(
             }
         }
     };
+    if MOV {
+        // The whole move first, as in `shaped_loop`.
+        for c in 0..WAVE_SIZE / CHUNK {
+            // SAFETY: as in the loop below.
+            store(mov_dst, c, unsafe { r_mov.chunk(c) });
+        }
+    }
     let (mut carry_lo, mut carry_hi) = (0u64, 0u64);
     for c in 0..WAVE_SIZE / CHUNK {
         // SAFETY: every pointer comes from `base` (the VGPR rows, one
@@ -552,9 +559,6 @@ fn chain_loop<const MOV: bool, const FULL: bool>(
         // it wrote theirs, so a part sees earlier results in its sources
         // exactly as when the instructions run one by one.
         unsafe {
-            if MOV {
-                store(mov_dst, c, r_mov.chunk(c));
-            }
             let (sum, carry) =
                 valu_int::add_chunk::<false, false>(r_lo_a.chunk(c), r_lo_b.chunk(c), [0; CHUNK]);
             store(lo_dst, c, sum);
