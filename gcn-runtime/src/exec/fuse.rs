@@ -30,9 +30,9 @@
 //! - each part is a plain form (no DPP, SDWA or modifiers), and the
 //!   semantics are the single instructions' own (`valu_int::add_chunk`).
 //!
-//! The run's operands are resolved at pre-decode; the common shapes (a
-//! move of a scalar, splat-plus-row or row-plus-row adds) get loops built
-//! for them, where a splat is a host vector constant.
+//! The run's operands are resolved at pre-decode; in the common shapes
+//! (splat-plus-row adds) the splat is a host vector constant, and any other
+//! splat is read through a row of copies.
 //!
 //! The loop accounts each part as its own instruction (step budget, step
 //! and lane-op counts, register limits). When any of that would stop
@@ -59,7 +59,7 @@ pub(super) fn fuse(ops: &mut [Option<Op>]) {
             continue;
         };
         if let Some(op) = ops[i].as_mut() {
-            op.fast = shaped_handler(&run).unwrap_or(run_fused);
+            op.fast = handler_for(&run);
             op.fused = Some(Arc::new(run));
         }
     }
@@ -88,7 +88,7 @@ pub(crate) struct FusedRun {
     sgpr_end: u16,
     /// The highest VGPR row any part reads or writes.
     max_row: usize,
-    /// For the shaped loops: the splats they may read (the move's source,
+    /// The splats the loop may read as constants (the move's source,
     /// the low add's first, the high add's second), read without a branch.
     splats: [Splat; 3],
 }
@@ -163,8 +163,7 @@ impl Lane {
         matches!(self, Lane::Row(_))
     }
 
-    /// The row of a [`Lane::Row`] (0 otherwise: a shaped loop reads only
-    /// the lanes its shape says are rows).
+    /// The row of a [`Lane::Row`] (0 otherwise, where it bounds nothing).
     #[inline(always)]
     fn row(self) -> usize {
         match self {
@@ -237,7 +236,7 @@ fn add64_run(mov: Option<(usize, Lane)>, adds: &[&Op; 2]) -> Option<FusedRun> {
     let after_first: &[&Op] = if mov.is_some() { adds } else { &adds[1..] };
     // Both adds are commutative (the carry-out too): put the low add's
     // splat first and the high add's last, the common shapes that
-    // [`shaped_handler`] has built-in loops for.
+    // [`handler_for`] reads as constants.
     let (mut lo_a, mut lo_b) = (Lane::of(lo, 0)?, Lane::of(lo, 1)?);
     if lo_a.is_row() && !lo_b.is_row() {
         (lo_a, lo_b) = (lo_b, lo_a);
@@ -264,29 +263,6 @@ fn add64_run(mov: Option<(usize, Lane)>, adds: &[&Op; 2]) -> Option<FusedRun> {
     })
 }
 
-/// The superinstruction handler ([`Op::fast`] of a run's first
-/// instruction). When the loop would stop inside the run (the step
-/// budget, a register beyond the allocation) or GPR indexing is on, it runs
-/// the first instruction alone.
-fn run_fused(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fault> {
-    let Some(run) = admit(w, op) else {
-        return (op.handler)(w, op, env);
-    };
-    let exec = w.exec();
-    // Every source is read before anything is written: no part writes a
-    // register another part reads as a splat (the carries are checked at
-    // pre-decode, and VALU parts write only VGPRs).
-    let parts = Parts {
-        mov: run.mov.map(|(dst, a)| (dst, a.stream(w))),
-        lo: (run.lo.0, run.lo.1.stream(w), run.lo.2.stream(w)),
-        hi: (run.hi.0, run.hi.1.stream(w), run.hi.2.stream(w)),
-    };
-    let (carry_lo, carry_hi) = chain(w, &parts, exec);
-    w.set_s64(run.carry_lo, carry_lo & exec);
-    w.set_s64(run.carry_hi, carry_hi & exec);
-    Ok(Step::Next)
-}
-
 /// `op`'s run, accounted as the loop would account each of its other
 /// instructions, with the PC past them; `None`, with nothing changed, when
 /// the loop would stop inside the run (the step budget, a register beyond
@@ -308,43 +284,29 @@ fn admit<'a>(w: &mut Wave, op: &'a Op) -> Option<&'a FusedRun> {
     Some(run)
 }
 
-/// The built-in loop for `run`'s shape, if there is one: no move or a
-/// move of a splat; a low add of a splat and a row, or two rows; a high
-/// add of a row and a splat, or two rows (after [`add64_run`]'s swaps).
-/// Other shapes run in [`run_fused`]'s general loop.
-fn shaped_handler(run: &FusedRun) -> Option<Handler> {
-    let mov = match run.mov {
-        None => false,
-        Some((_, a)) if !a.is_row() => true,
-        Some(_) => return None,
-    };
-    let lo_splat = match (run.lo.1.is_row(), run.lo.2.is_row()) {
-        (true, true) => false,
-        (false, true) => true,
-        _ => return None,
-    };
-    let hi_splat = match (run.hi.1.is_row(), run.hi.2.is_row()) {
-        (true, true) => false,
-        (true, false) => true,
-        _ => return None,
-    };
-    Some(match (mov, lo_splat, hi_splat) {
-        (false, false, false) => run_shaped::<false, false, false>,
-        (false, false, true) => run_shaped::<false, false, true>,
-        (false, true, false) => run_shaped::<false, true, false>,
-        (false, true, true) => run_shaped::<false, true, true>,
-        (true, false, false) => run_shaped::<true, false, false>,
-        (true, false, true) => run_shaped::<true, false, true>,
-        (true, true, false) => run_shaped::<true, true, false>,
-        (true, true, true) => run_shaped::<true, true, true>,
-    })
+/// The superinstruction handler for `run`'s shape: the common shapes
+/// (after [`add64_run`]'s swaps, a low add of a splat and a row, a high add
+/// of a row and a splat) read their splat as a host vector constant; any
+/// other source is read through a row, a splat's row of copies when it is
+/// one.
+fn handler_for(run: &FusedRun) -> Handler {
+    let lo_splat = !run.lo.1.is_row() && run.lo.2.is_row();
+    let hi_splat = run.hi.1.is_row() && !run.hi.2.is_row();
+    match (lo_splat, hi_splat) {
+        (false, false) => run_fused::<false, false>,
+        (false, true) => run_fused::<false, true>,
+        (true, false) => run_fused::<true, false>,
+        (true, true) => run_fused::<true, true>,
+    }
 }
 
-/// The superinstruction for one shape ([`shaped_handler`]): `MOV`, the run
-/// starts with a move of a splat; `LO_SPLAT`, the low add's first source is
-/// a splat (else a row); `HI_SPLAT`, the high add's second source is a
-/// splat (else a row). The other sources are rows.
-fn run_shaped<const MOV: bool, const LO_SPLAT: bool, const HI_SPLAT: bool>(
+/// The superinstruction ([`Op::fast`] of a run's first instruction):
+/// `LO_SPLAT`, the low add's first source is a splat and its second a row;
+/// `HI_SPLAT`, the high add's first source is a row and its second a splat
+/// ([`handler_for`]). When the loop would stop inside the run (the step
+/// budget, a register beyond the allocation) or GPR indexing is on, it runs
+/// the first instruction alone.
+fn run_fused<const LO_SPLAT: bool, const HI_SPLAT: bool>(
     w: &mut Wave,
     op: &Op,
     env: &mut Env<'_>,
@@ -353,15 +315,16 @@ fn run_shaped<const MOV: bool, const LO_SPLAT: bool, const HI_SPLAT: bool>(
         return (op.handler)(w, op, env);
     };
     let exec = w.exec();
-    let (carry_lo, carry_hi) = shaped::<MOV, LO_SPLAT, HI_SPLAT>(w, run, exec);
+    let (carry_lo, carry_hi) = chunks::<LO_SPLAT, HI_SPLAT>(w, run, exec);
     w.set_s64(run.carry_lo, carry_lo & exec);
     w.set_s64(run.carry_hi, carry_hi & exec);
     Ok(Step::Next)
 }
 
-/// [`shaped_loop`], built for AVX2 where the host has it.
+/// [`chunks_loop`], built for AVX2 where the host has it (as
+/// [`super::vector::stream2`] is).
 #[inline(always)]
-fn shaped<const MOV: bool, const LO_SPLAT: bool, const HI_SPLAT: bool>(
+fn chunks<const LO_SPLAT: bool, const HI_SPLAT: bool>(
     w: &mut Wave,
     run: &FusedRun,
     exec: u64,
@@ -369,70 +332,71 @@ fn shaped<const MOV: bool, const LO_SPLAT: bool, const HI_SPLAT: bool>(
     #[cfg(target_arch = "x86_64")]
     if super::vector::wide_vectors() {
         // SAFETY: the CPU has AVX2, the only requirement of the function.
-        return unsafe { shaped_avx2::<MOV, LO_SPLAT, HI_SPLAT>(w, run, exec) };
+        return unsafe { chunks_avx2::<LO_SPLAT, HI_SPLAT>(w, run, exec) };
     }
-    shaped_portable::<MOV, LO_SPLAT, HI_SPLAT>(w, run, exec)
+    chunks_portable::<LO_SPLAT, HI_SPLAT>(w, run, exec)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn shaped_avx2<const MOV: bool, const LO_SPLAT: bool, const HI_SPLAT: bool>(
+fn chunks_avx2<const LO_SPLAT: bool, const HI_SPLAT: bool>(
     w: &mut Wave,
     run: &FusedRun,
     exec: u64,
 ) -> (u64, u64) {
-    shaped_portable::<MOV, LO_SPLAT, HI_SPLAT>(w, run, exec)
+    chunks_portable::<LO_SPLAT, HI_SPLAT>(w, run, exec)
 }
 
 #[inline(always)]
-fn shaped_portable<const MOV: bool, const LO_SPLAT: bool, const HI_SPLAT: bool>(
+fn chunks_portable<const LO_SPLAT: bool, const HI_SPLAT: bool>(
     w: &mut Wave,
     run: &FusedRun,
     exec: u64,
 ) -> (u64, u64) {
     if exec == u64::MAX {
-        shaped_loop::<MOV, LO_SPLAT, HI_SPLAT, true>(w, run, exec)
+        chunks_loop::<LO_SPLAT, HI_SPLAT, true>(w, run, exec)
     } else {
-        shaped_loop::<MOV, LO_SPLAT, HI_SPLAT, false>(w, run, exec)
+        chunks_loop::<LO_SPLAT, HI_SPLAT, false>(w, run, exec)
     }
 }
 
-/// The loop of [`run_shaped`]; `FULL`: EXEC is all ones. Splats are host
-/// vector constants here, rows one load per chunk.
+/// The move as its own pass, then the two adds chunk by chunk; returns
+/// their carries (inactive lanes included). `FULL`: EXEC is all ones.
 #[inline(always)]
-fn shaped_loop<const MOV: bool, const LO_SPLAT: bool, const HI_SPLAT: bool, const FULL: bool>(
+fn chunks_loop<const LO_SPLAT: bool, const HI_SPLAT: bool, const FULL: bool>(
     w: &mut Wave,
     run: &FusedRun,
     exec: u64,
 ) -> (u64, u64) {
-    let mov_dst = run.mov.map_or(0, |m| m.0);
     let (lo_dst, lo_a, lo_b) = run.lo;
     let (hi_dst, hi_a, hi_b) = run.hi;
-    let [mov_src, lo_a_splat, hi_b_splat] = run.splats;
-    let mov_value = [mov_src.read(w); CHUNK];
+    let [mov_splat, lo_a_splat, hi_b_splat] = run.splats;
     let lo_a_value = [lo_a_splat.read(w); CHUNK];
     let hi_b_value = [hi_b_splat.read(w); CHUNK];
+    // The sources read through rows: a VGPR, or a splat's row of copies
+    // (written only for a splat). A source the shape reads as a constant
+    // gets row 0's reader, never read.
+    let lo_a = if LO_SPLAT { Lane::Row(0) } else { lo_a }.stream(w);
+    let lo_b = lo_b.stream(w);
+    let hi_a = hi_a.stream(w);
+    let hi_b = if HI_SPLAT { Lane::Row(0) } else { hi_b }.stream(w);
     assert!(
         run.max_row < w.vgpr.len(),
         "the register checks bound every VGPR operand of a run"
     );
     let base = w.vgpr.as_mut_ptr().cast::<u32>();
-    let row = |r: usize| base.wrapping_add(r * WAVE_SIZE);
-    let (lo_a_row, lo_b_row, hi_a_row, hi_b_row) = (
-        row(lo_a.row()),
-        row(lo_b.row()),
-        row(hi_a.row()),
-        row(hi_b.row()),
-    );
-    // SAFETY (reads and stores): every row is at most `max_row`, below
-    // the row count (checked above), and `c < 8`, so each chunk lies inside
-    // the VGPR allocation; no reference into the rows lives during the
-    // loop. Each part reads its chunk after the parts before it wrote
-    // theirs, so a part sees earlier results exactly as when the
-    // instructions run one by one.
-    let read = |at: *mut u32, c: usize| unsafe {
-        std::ptr::read_unaligned(at.add(CHUNK * c).cast::<Chunk>())
-    };
+    let mut splats = [MaybeUninit::uninit(); 4];
+    let [s_lo_a, s_lo_b, s_hi_a, s_hi_b] = &mut splats;
+    let r_lo_a = lo_a.reader(base, s_lo_a);
+    let r_lo_b = lo_b.reader(base, s_lo_b);
+    let r_hi_a = hi_a.reader(base, s_hi_a);
+    let r_hi_b = hi_b.reader(base, s_hi_b);
+    // SAFETY (stores, and the reads below): every row is at most
+    // `max_row`, below the row count (checked above), or a row of copies on
+    // this frame, and `c < 8`, so each chunk lies inside its allocation; no
+    // reference into the rows lives during the loops. Each part reads its
+    // chunk after the parts before it wrote theirs, so a part sees earlier
+    // results exactly as when the instructions run one by one.
     let store = |dst: usize, c: usize, values: Chunk| unsafe {
         let out = base.add(dst * WAVE_SIZE + CHUNK * c).cast::<Chunk>();
         if FULL {
@@ -441,133 +405,47 @@ fn shaped_loop<const MOV: bool, const LO_SPLAT: bool, const HI_SPLAT: bool, cons
             store_chunk(out, values, exec, c);
         }
     };
-    if MOV {
-        // The whole move first: it is the first instruction, and the adds
-        // read what it wrote (a pass of its own keeps the adds' loop
-        // vectorised).
-        for c in 0..WAVE_SIZE / CHUNK {
-            store(mov_dst, c, mov_value);
+    // The whole move first: it is the first instruction, and the adds read
+    // what it wrote (a pass of its own keeps the adds' loop vectorised).
+    match run.mov {
+        None => {}
+        Some((dst, Lane::Row(r))) => {
+            let from = Stream::Row(r).reader(base, &mut MaybeUninit::uninit());
+            for c in 0..WAVE_SIZE / CHUNK {
+                store(dst, c, unsafe { from.chunk(c) });
+            }
+        }
+        Some((dst, _)) => {
+            let value = [mov_splat.read(w); CHUNK];
+            for c in 0..WAVE_SIZE / CHUNK {
+                store(dst, c, value);
+            }
         }
     }
     let (mut carry_lo, mut carry_hi) = (0u64, 0u64);
     for c in 0..WAVE_SIZE / CHUNK {
-        let a = if LO_SPLAT {
-            lo_a_value
-        } else {
-            read(lo_a_row, c)
+        let (a, b) = unsafe {
+            let a = if LO_SPLAT {
+                lo_a_value
+            } else {
+                r_lo_a.chunk(c)
+            };
+            (a, r_lo_b.chunk(c))
         };
-        let (sum, carry) = valu_int::add_chunk::<false, false>(a, read(lo_b_row, c), [0; CHUNK]);
+        let (sum, carry) = valu_int::add_chunk::<false, false>(a, b, [0; CHUNK]);
         store(lo_dst, c, sum);
-        let b = if HI_SPLAT {
-            hi_b_value
-        } else {
-            read(hi_b_row, c)
+        let (a, b) = unsafe {
+            let b = if HI_SPLAT {
+                hi_b_value
+            } else {
+                r_hi_b.chunk(c)
+            };
+            (r_hi_a.chunk(c), b)
         };
-        let (sum_hi, carry2) = valu_int::add_chunk::<false, true>(read(hi_a_row, c), b, carry);
+        let (sum_hi, carry2) = valu_int::add_chunk::<false, true>(a, b, carry);
         store(hi_dst, c, sum_hi);
         carry_lo |= super::vector::chunk_bits(carry) << (CHUNK * c);
         carry_hi |= super::vector::chunk_bits(carry2) << (CHUNK * c);
-    }
-    (carry_lo, carry_hi)
-}
-
-/// A run's parts: destination row and sources of each.
-struct Parts {
-    mov: Option<(usize, Stream)>,
-    lo: (usize, Stream, Stream),
-    hi: (usize, Stream, Stream),
-}
-
-/// The chunk loop, built for AVX2 where the host has it (as
-/// [`super::vector::stream2`] is).
-#[inline(always)]
-fn chain(w: &mut Wave, parts: &Parts, exec: u64) -> (u64, u64) {
-    #[cfg(target_arch = "x86_64")]
-    if super::vector::wide_vectors() {
-        // SAFETY: the CPU has AVX2, the only requirement of the function.
-        return unsafe { chain_avx2(w, parts, exec) };
-    }
-    chain_portable(w, parts, exec)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn chain_avx2(w: &mut Wave, parts: &Parts, exec: u64) -> (u64, u64) {
-    chain_portable(w, parts, exec)
-}
-
-#[inline(always)]
-fn chain_portable(w: &mut Wave, parts: &Parts, exec: u64) -> (u64, u64) {
-    match (parts.mov.is_some(), exec == u64::MAX) {
-        (true, true) => chain_loop::<true, true>(w, parts, exec),
-        (true, false) => chain_loop::<true, false>(w, parts, exec),
-        (false, true) => chain_loop::<false, true>(w, parts, exec),
-        (false, false) => chain_loop::<false, false>(w, parts, exec),
-    }
-}
-
-/// `MOV`: the run has the move; `FULL`: EXEC is all ones.
-#[inline(always)]
-fn chain_loop<const MOV: bool, const FULL: bool>(
-    w: &mut Wave,
-    parts: &Parts,
-    exec: u64,
-) -> (u64, u64) {
-    let rows = w.vgpr.len();
-    let (mov_dst, mov_src) = parts.mov.unwrap_or((0, Stream::Splat(0)));
-    let (lo_dst, lo_a, lo_b) = parts.lo;
-    let (hi_dst, hi_a, hi_b) = parts.hi;
-    assert!(
-        [mov_dst, lo_dst, hi_dst].iter().all(|&d| d < rows)
-            && [mov_src, lo_a, lo_b, hi_a, hi_b]
-                .iter()
-                .all(|s| s.row_below(rows)),
-        "the register checks bound every VGPR operand of a run"
-    );
-    let base = w.vgpr.as_mut_ptr().cast::<u32>();
-    let mut splats = [MaybeUninit::uninit(); 5];
-    let [s_mov, s_lo_a, s_lo_b, s_hi_a, s_hi_b] = &mut splats;
-    let r_mov = mov_src.reader(base, s_mov);
-    let r_lo_a = lo_a.reader(base, s_lo_a);
-    let r_lo_b = lo_b.reader(base, s_lo_b);
-    let r_hi_a = hi_a.reader(base, s_hi_a);
-    let r_hi_b = hi_b.reader(base, s_hi_b);
-    let store = |dst: usize, c: usize, values: Chunk| {
-        // SAFETY: see the loop.
-        unsafe {
-            let out = base.add(dst * WAVE_SIZE + CHUNK * c).cast::<Chunk>();
-            if FULL {
-                std::ptr::write_unaligned(out, values);
-            } else {
-                store_chunk(out, values, exec, c);
-            }
-        }
-    };
-    if MOV {
-        // The whole move first, as in `shaped_loop`.
-        for c in 0..WAVE_SIZE / CHUNK {
-            // SAFETY: as in the loop below.
-            store(mov_dst, c, unsafe { r_mov.chunk(c) });
-        }
-    }
-    let (mut carry_lo, mut carry_hi) = (0u64, 0u64);
-    for c in 0..WAVE_SIZE / CHUNK {
-        // SAFETY: every pointer comes from `base` (the VGPR rows, one
-        // allocation of `rows * 64` u32, the row indices checked above) or
-        // from `splats` on this frame; no reference into the rows lives
-        // during the loop. Each part reads its chunk after the parts before
-        // it wrote theirs, so a part sees earlier results in its sources
-        // exactly as when the instructions run one by one.
-        unsafe {
-            let (sum, carry) =
-                valu_int::add_chunk::<false, false>(r_lo_a.chunk(c), r_lo_b.chunk(c), [0; CHUNK]);
-            store(lo_dst, c, sum);
-            let (sum_hi, carry2) =
-                valu_int::add_chunk::<false, true>(r_hi_a.chunk(c), r_hi_b.chunk(c), carry);
-            store(hi_dst, c, sum_hi);
-            carry_lo |= super::vector::chunk_bits(carry) << (CHUNK * c);
-            carry_hi |= super::vector::chunk_bits(carry2) << (CHUNK * c);
-        }
     }
     (carry_lo, carry_hi)
 }
@@ -677,7 +555,7 @@ mod tests {
                 // VOP3: the carry in an SGPR pair, another pair out; constants.
                 format!("{add} v6, s[10:11], v1, v8\n{addc} v7, s[12:13], v2, 17, s[10:11]"),
                 format!("{add} v6, s[10:11], -1, v1\n{addc} v7, s[10:11], -16, v2, s[10:11]"),
-                // Splats only (the general loop; the shaped loops take a row).
+                // Splats only (read through rows of copies).
                 format!("{add} v6, s[10:11], s8, 5\n{addc} v7, s[10:11], 0, -1, s[10:11]"),
                 // A move of a constant, then adds whose carry the next run reads.
                 format!(
