@@ -47,7 +47,7 @@ use std::mem::MaybeUninit;
 use std::sync::Arc;
 
 use super::valu_int::{self, AddressPart};
-use super::vector::{store_chunk, Chunk, Stream, CHUNK};
+use super::vector::{write_chunk, Chunk, Stream, CHUNK};
 use super::{sreg, Env, Fault, Handler, Op, Src, Step, Wave, WAVE_SIZE};
 
 /// Gives the first instruction of each fusable run its superinstruction
@@ -398,12 +398,7 @@ fn chunks_loop<const LO_SPLAT: bool, const HI_SPLAT: bool, const FULL: bool>(
     // chunk after the parts before it wrote theirs, so a part sees earlier
     // results exactly as when the instructions run one by one.
     let store = |dst: usize, c: usize, values: Chunk| unsafe {
-        let out = base.add(dst * WAVE_SIZE + CHUNK * c).cast::<Chunk>();
-        if FULL {
-            std::ptr::write_unaligned(out, values);
-        } else {
-            store_chunk(out, values, exec, c);
-        }
+        write_chunk::<FULL>(base, dst, c, values, exec);
     };
     // The whole move first: it is the first instruction, and the adds read
     // what it wrote (a pass of its own keeps the adds' loop vectorised).

@@ -722,12 +722,7 @@ fn stream_loop<const FULL: bool>(
         // nibble.
         unsafe {
             let (values, flags) = f(c, ra.chunk(c), rb.chunk(c));
-            let out = base.add(dst * WAVE_SIZE + CHUNK * c).cast::<Chunk>();
-            if FULL {
-                std::ptr::write_unaligned(out, values);
-            } else {
-                store_chunk(out, values, exec, c);
-            }
+            write_chunk::<FULL>(base, dst, c, values, exec);
             mask |= chunk_bits(flags) << (CHUNK * c);
         }
     }
@@ -737,7 +732,7 @@ fn stream_loop<const FULL: bool>(
 impl Stream {
     /// Whether a row source is a VGPR below `rows` (a splat always is).
     #[inline(always)]
-    pub(super) fn row_below(self, rows: usize) -> bool {
+    fn row_below(self, rows: usize) -> bool {
         match self {
             Stream::Row(r) => r < rows,
             Stream::Splat(_) => true,
@@ -759,13 +754,35 @@ impl Stream {
     }
 }
 
+/// Writes `values` to chunk `c` of row `dst` of the VGPR rows at `base`:
+/// every lane when `FULL` (EXEC is all ones), else the lanes of `exec`.
+///
+/// # Safety
+/// Row `dst` of `base` must be valid for reads and writes, and `c` below
+/// `WAVE_SIZE / CHUNK`.
+#[inline(always)]
+pub(super) unsafe fn write_chunk<const FULL: bool>(
+    base: *mut u32,
+    dst: usize,
+    c: usize,
+    values: Chunk,
+    exec: u64,
+) {
+    let out = base.add(dst * WAVE_SIZE + CHUNK * c).cast::<Chunk>();
+    if FULL {
+        std::ptr::write_unaligned(out, values);
+    } else {
+        store_chunk(out, values, exec, c);
+    }
+}
+
 /// Stores `values` at `out` (chunk `c` of a row) for the lanes of `exec`,
 /// branch-free, as [`blend_into`] does.
 ///
 /// # Safety
 /// `out` must be valid for reads and writes of a chunk.
 #[inline(always)]
-pub(super) unsafe fn store_chunk(out: *mut Chunk, values: Chunk, exec: u64, c: usize) {
+unsafe fn store_chunk(out: *mut Chunk, values: Chunk, exec: u64, c: usize) {
     let on = flags_of(exec, c);
     let old = std::ptr::read_unaligned(out);
     let mut merged = [0u32; CHUNK];
