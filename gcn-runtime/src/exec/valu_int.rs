@@ -800,7 +800,9 @@ pub(super) fn address_part(row: &InstrRow) -> Option<AddressPart> {
     }
 }
 
-/// `v_mov_b32`: D = S0.
+/// `v_mov_b32` and `v_mov_fed_b32`: D = S0. (The EDC error injection of
+/// `v_mov_fed_b32` has no emulated counterpart; the data move is the
+/// architectural effect.)
 fn move_b32(w: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Step, Fault> {
     if streams(op) {
         let dst = op.vdst_row();
@@ -834,8 +836,6 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
     match row.mnemonic {
         // ---- moves and lane operations ----
         "v_nop" => h(|_, _, _| Ok(Step::Next)),
-        // The EDC error injection has no emulated counterpart; the data
-        // move is the architectural effect.
         "v_cndmask_b32" => h(|w, op, _| {
             let a = src_bits(w, op, 0);
             let b = src_bits(w, op, 1);
