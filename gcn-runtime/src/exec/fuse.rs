@@ -88,53 +88,6 @@ pub(crate) struct FusedRun {
     sgpr_end: u16,
     /// The highest VGPR row any part reads or writes.
     max_row: usize,
-    /// The splats the loop may read as constants (the move's source,
-    /// the low add's first, the high add's second), read without a branch.
-    splats: [Splat; 3],
-}
-
-/// A splat source read without a branch: a scalar register's value, or a
-/// constant.
-#[derive(Debug, Clone, Copy)]
-struct Splat {
-    /// Scalar register (operand code); 0 for a constant.
-    reg: usize,
-    /// Whether the value is the register's.
-    from_reg: bool,
-    /// The constant.
-    value: u32,
-}
-
-impl Splat {
-    fn of(lane: Lane) -> Splat {
-        match lane {
-            Lane::Scalar(r) => Splat {
-                reg: r & 127,
-                from_reg: true,
-                value: 0,
-            },
-            Lane::Value(v) => Splat {
-                reg: 0,
-                from_reg: false,
-                value: v,
-            },
-            Lane::Row(_) => Splat {
-                reg: 0,
-                from_reg: false,
-                value: 0,
-            },
-        }
-    }
-
-    #[inline(always)]
-    fn read(self, w: &Wave) -> u32 {
-        let v = w.sgpr[self.reg & 127];
-        if self.from_reg {
-            v
-        } else {
-            self.value
-        }
-    }
 }
 
 /// A part's 32-bit source.
@@ -169,6 +122,16 @@ impl Lane {
         match self {
             Lane::Row(r) => r,
             _ => 0,
+        }
+    }
+
+    /// A splat's value (0 for a row, which a caller reads as a row).
+    #[inline(always)]
+    fn value(self, w: &Wave) -> u32 {
+        match self {
+            Lane::Row(_) => 0,
+            Lane::Scalar(r) => w.sgpr[r],
+            Lane::Value(v) => v,
         }
     }
 
@@ -253,7 +216,6 @@ fn add64_run(mov: Option<(usize, Lane)>, adds: &[&Op; 2]) -> Option<FusedRun> {
         lo: (lo.vdst_row(), lo_a, lo_b),
         hi: (hi.vdst_row(), hi_a, hi_b),
         max_row,
-        splats: [Splat::of(lanes[0]), Splat::of(lo_a), Splat::of(hi_b)],
         carry_lo: carry,
         carry_hi: super::vector::sdst_code(hi),
         more: after_first.len() as u64,
@@ -370,9 +332,8 @@ fn chunks_loop<const LO_SPLAT: bool, const HI_SPLAT: bool, const FULL: bool>(
 ) -> (u64, u64) {
     let (lo_dst, lo_a, lo_b) = run.lo;
     let (hi_dst, hi_a, hi_b) = run.hi;
-    let [mov_splat, lo_a_splat, hi_b_splat] = run.splats;
-    let lo_a_value = [lo_a_splat.read(w); CHUNK];
-    let hi_b_value = [hi_b_splat.read(w); CHUNK];
+    let lo_a_value = [lo_a.value(w); CHUNK];
+    let hi_b_value = [hi_b.value(w); CHUNK];
     // The sources read through rows: a VGPR, or a splat's row of copies
     // (written only for a splat). A source the shape reads as a constant
     // gets row 0's reader, never read.
@@ -410,8 +371,8 @@ fn chunks_loop<const LO_SPLAT: bool, const HI_SPLAT: bool, const FULL: bool>(
                 store(dst, c, unsafe { from.chunk(c) });
             }
         }
-        Some((dst, _)) => {
-            let value = [mov_splat.read(w); CHUNK];
+        Some((dst, splat)) => {
+            let value = [splat.value(w); CHUNK];
             for c in 0..WAVE_SIZE / CHUNK {
                 store(dst, c, value);
             }
