@@ -105,10 +105,30 @@ const FLAGS: &[(&str, &str)] = &[
     ("offset2", "OFFSET2"),
     ("deriv", "DERIV"),
     ("gather4", "GATHER4"),
-    ("reads_vcc", "READS_VCC"),
-    ("reads_m0", "READS_M0"),
     ("alias", "ALIAS"),
+    ("nop", "NOP"),
+    ("msg", "MSG"),
+    ("rfe", "RFE"),
+    ("read_lane", "READ_LANE"),
+    ("write_lane", "WRITE_LANE"),
+    ("first_lane", "FIRST_LANE"),
+    ("merge", "MERGE"),
+    ("cmpswap", "CMPSWAP"),
 ];
+
+/// Registers an instruction may use without naming them (`reads:`/`writes:`).
+const IMPLICIT: &[(&str, &str)] = &[
+    ("vcc", "Vcc"),
+    ("exec", "Exec"),
+    ("scc", "Scc"),
+    ("m0", "M0"),
+    ("mode", "Mode"),
+    ("trapsts", "Trapsts"),
+    ("flat_scratch", "FlatScratch"),
+];
+
+/// The versions of the `VERSIONS` bit mask, in `GcnVersion::ALL` order.
+const VERSIONS: &[&str] = &["1.0", "1.1", "1.2", "1.4", "1.4.1"];
 
 fn lookup(table: &[(&str, &'static str)], key: &str) -> Option<&'static str> {
     table.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
@@ -120,6 +140,64 @@ struct Row {
     opcodes: [String; 4],
     operands: String,
     flags: String,
+    implicit: String,
+}
+
+/// A `1.0-1.2` style version range (or one version) as a bit mask over
+/// `VERSIONS`; `1.4` as an end of a range or alone includes 1.4.1, whose
+/// opcodes are in the 1.4 column.
+fn parse_versions(text: &str) -> Result<u8, String> {
+    let index = |v: &str| {
+        VERSIONS
+            .iter()
+            .position(|x| *x == v)
+            .ok_or_else(|| format!("unknown GCN version `{v}`"))
+    };
+    let (lo, hi) = match text.split_once('-') {
+        Some((a, b)) => (index(a)?, index(b)?),
+        None => (index(text)?, index(text)?),
+    };
+    let hi = if VERSIONS[hi] == "1.4" { hi + 1 } else { hi };
+    if lo > hi {
+        return Err(format!("empty version range `{text}`"));
+    }
+    Ok((lo..=hi).fold(0u8, |m, i| m | 1 << i))
+}
+
+/// A `reads:`/`writes:` token: implicit registers with the role, each
+/// `REG` or `REG@VERSIONS`; merged into `acc` (register -> (role bits,
+/// versions)).
+fn parse_implicit(
+    token: &str,
+    acc: &mut BTreeMap<&'static str, [u8; 2]>,
+) -> Result<bool, String> {
+    let (role, list) = match token.split_once(':') {
+        Some(("reads", l)) => (0, l),
+        Some(("writes", l)) => (1, l),
+        _ => return Ok(false),
+    };
+    for item in list.split(',') {
+        let (reg, versions) = match item.split_once('@') {
+            Some((r, v)) => (r, parse_versions(v)?),
+            None => (item, 0x1f),
+        };
+        let reg = lookup(IMPLICIT, reg).ok_or_else(|| format!("unknown implicit register `{reg}`"))?;
+        acc.entry(reg).or_insert([0, 0])[role] |= versions;
+    }
+    Ok(true)
+}
+
+/// The role an operand has when the row does not say (`@r`, `@w`, `@rw`):
+/// destinations are written, the memory data registers are written by a
+/// load and read by a store or atomic, everything else is read.
+fn default_role(field: &str, encoding: &str, flags: &[&str]) -> &'static str {
+    let has = |f: &str| flags.contains(&f);
+    match field {
+        "sdst" | "vdst" => "Write",
+        "sdata" if !has("store") && !has("atomic") => "Write",
+        "vdata" if matches!(encoding, "Mubuf" | "Mtbuf" | "Mimg") && has("load") => "Write",
+        _ => "Read",
+    }
 }
 
 fn parse_opcode(text: &str) -> Result<String, String> {
@@ -138,10 +216,18 @@ fn parse_opcode(text: &str) -> Result<String, String> {
     Ok(value.to_string())
 }
 
-fn parse_operand(token: &str) -> Result<String, String> {
+fn parse_operand(token: &str, encoding: &str, flags: &[&str]) -> Result<String, String> {
+    let (token, role) = match token.split_once('@') {
+        Some((t, "r")) => (t, Some("Read")),
+        Some((t, "w")) => (t, Some("Write")),
+        Some((t, "rw")) => (t, Some("ReadWrite")),
+        Some((_, r)) => return Err(format!("unknown role `@{r}` (r, w or rw)")),
+        None => (token, None),
+    };
     let (field, rest) = token
         .split_once(':')
         .ok_or_else(|| format!("operand `{token}` is not FIELD:TYPE"))?;
+    let role = role.unwrap_or_else(|| default_role(field, encoding, flags));
     let (ty, count) = match rest.split_once('*') {
         Some((ty, count)) => (
             ty,
@@ -154,23 +240,33 @@ fn parse_operand(token: &str) -> Result<String, String> {
     let field = lookup(FIELDS, field).ok_or_else(|| format!("unknown field `{field}`"))?;
     let ty = lookup(TYPES, ty).ok_or_else(|| format!("unknown type `{ty}`"))?;
     Ok(format!(
-        "OperandSpec {{ field: Field::{field}, ty: DataType::{ty}, count: {count} }}"
+        "OperandSpec {{ field: Field::{field}, ty: DataType::{ty}, count: {count}, role: Role::{role} }}"
     ))
 }
 
 fn parse_file(path: &Path, rows: &mut Vec<Row>) -> Result<(), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut encoding: Option<&'static str> = None;
+    // Flags a `[family] | FLAGS` header gives every row of its section.
+    let mut section_flags = String::new();
     for (index, raw) in text.lines().enumerate() {
         let at = |msg: String| format!("{}:{}: {msg}", path.display(), index + 1);
         let line = raw.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
             continue;
         }
-        if let Some(name) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+        if let Some(header) = line.strip_prefix('[') {
+            let (name, rest) = header
+                .split_once(']')
+                .ok_or_else(|| at("unterminated [encoding] header".into()))?;
             encoding = Some(
                 lookup(ENCODINGS, name).ok_or_else(|| at(format!("unknown encoding `{name}`")))?,
             );
+            section_flags = match rest.trim().strip_prefix('|') {
+                Some(f) => f.trim().to_string(),
+                None if rest.trim().is_empty() => String::new(),
+                None => return Err(at("expected `| FLAGS` after the header".into())),
+            };
             continue;
         }
         let encoding = encoding.ok_or_else(|| at("row before any [encoding] header".into()))?;
@@ -190,25 +286,53 @@ fn parse_file(path: &Path, rows: &mut Vec<Row>) -> Result<(), String> {
         for (slot, tok) in opcodes.iter_mut().zip(&tokens[1..5]) {
             *slot = parse_opcode(tok).map_err(at)?;
         }
+        let flag_words: Vec<&str> = section_flags
+            .split_whitespace()
+            .chain(flag_text.split_whitespace())
+            .collect();
         let operands = tokens[5..]
             .iter()
-            .map(|t| parse_operand(t))
+            .map(|t| parse_operand(t, encoding, &flag_words))
             .collect::<Result<Vec<_>, _>>()
             .map_err(at)?
             .join(", ");
-        let flags = flag_text
-            .split_whitespace()
-            .map(|f| {
+        let mut implicit = BTreeMap::new();
+        let mut flags = Vec::new();
+        for f in &flag_words {
+            if parse_implicit(f, &mut implicit).map_err(at)? {
+                continue;
+            }
+            flags.push(
                 lookup(FLAGS, f)
                     .map(|c| format!("flags::{c}"))
-                    .ok_or_else(|| at(format!("unknown flag `{f}`")))
+                    .ok_or_else(|| at(format!("unknown flag `{f}`")))?,
+            );
+        }
+        let implicit = implicit
+            .iter()
+            .flat_map(|(reg, [reads, writes])| {
+                // One entry per (register, role, versions); a register read
+                // and written on the same versions is one ReadWrite entry.
+                let both = reads & writes;
+                [
+                    (both, "ReadWrite"),
+                    (reads & !both, "Read"),
+                    (writes & !both, "Write"),
+                ]
+                .into_iter()
+                .filter(|(v, _)| *v != 0)
+                .map(move |(v, role)| {
+                    format!("Implicit {{ reg: ImplicitReg::{reg}, role: Role::{role}, versions: {v:#x} }}")
+                })
             })
-            .collect::<Result<Vec<_>, _>>()?;
+            .collect::<Vec<_>>()
+            .join(", ");
         rows.push(Row {
             mnemonic: mnemonic.to_string(),
             encoding,
             opcodes,
             operands,
+            implicit,
             flags: if flags.is_empty() {
                 "0".into()
             } else {
@@ -240,9 +364,16 @@ fn main() {
 
     let mut out = String::new();
     let mut operand_lists: BTreeMap<String, usize> = BTreeMap::new();
+    let mut implicit_lists: BTreeMap<String, usize> = BTreeMap::new();
     for row in &rows {
         let next = operand_lists.len();
         operand_lists.entry(row.operands.clone()).or_insert(next);
+        let next = implicit_lists.len();
+        implicit_lists.entry(row.implicit.clone()).or_insert(next);
+    }
+    for (list, index) in &implicit_lists {
+        let n = list.matches("Implicit {").count();
+        writeln!(out, "static IMPLICIT_{index}: [Implicit; {n}] = [{list}];").unwrap();
     }
     for (ops, index) in &operand_lists {
         let n = if ops.is_empty() {
@@ -266,11 +397,12 @@ fn main() {
     for row in &rows {
         writeln!(
             out,
-            "    InstrRow {{ mnemonic: {:?}, encoding: Encoding::{}, opcodes: [{}], operands: &OPERANDS_{}, flags: {} }},",
+            "    InstrRow {{ mnemonic: {:?}, encoding: Encoding::{}, opcodes: [{}], operands: &OPERANDS_{}, implicit: &IMPLICIT_{}, flags: {} }},",
             row.mnemonic,
             row.encoding,
             row.opcodes.join(", "),
             operand_lists[&row.operands],
+            implicit_lists[&row.implicit],
             row.flags
         )
         .unwrap();

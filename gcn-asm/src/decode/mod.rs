@@ -22,6 +22,7 @@
 //! instruction: [`decode`] returns a [`DecodeError`] and the listing prints
 //! it as `.int 0x…`. Decoding never panics.
 
+pub mod access;
 pub mod gallium;
 pub mod memory;
 pub(crate) mod operand;
@@ -35,6 +36,8 @@ use std::sync::LazyLock;
 
 use crate::arch::GcnVersion;
 use crate::isa::{self, flags, Encoding, Field, InstrRow, INSTRUCTIONS};
+
+pub use access::{Access, Accesses, Location};
 
 /// Most operands a row has (VOP3B: vdst, sdst, src0, src1, src2).
 pub const MAX_OPERANDS: usize = 6;

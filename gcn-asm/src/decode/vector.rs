@@ -8,7 +8,7 @@ use super::operand::{
     Accept, Align, LITERAL, VCC, VGPR,
 };
 use super::{source_slots, Ctx, DecodeError, Dpp, Form, Instruction, Operand, Sdwa};
-use crate::encode::operand::M0;
+
 use crate::encode::vector::op_sel_bits;
 use crate::isa::{flags, Encoding, Field, InstrRow, OperandSpec};
 
@@ -203,7 +203,7 @@ pub(crate) fn decode_short(ctx: &Ctx<'_>, family: Encoding) -> Result<Instructio
     // The constant-bus and literal rules of the encoder (the 32-bit `vcc`
     // operand has no field, so it is not in slot 2 here).
     let skip_slot1 = has_field(row, Field::Ssrc1);
-    check_constant_bus(&instr, &slots, skip_slot1, 2, &implicit_reads(row, true))?;
+    check_constant_bus(&instr, &slots, skip_slot1, 2, &implicit_reads(row, ctx.version, true))?;
     if literal {
         let sgpr_source =
             instr.operands().iter().zip(&slots).any(|(op, &slot)| {
@@ -324,21 +324,21 @@ fn check_vop3_sources(
         slots,
         skip_slot1,
         3,
-        &implicit_reads(instr.row, false),
+        &implicit_reads(instr.row, instr.version, false),
     )
 }
 
 /// The scalar registers `row` reads without a source field, as the
-/// encoder counts them on the constant bus: its `reads_vcc`/`reads_m0`
-/// flags and, in the 32-bit forms (`short_form`), the `vcc` carry-in or
-/// condition.
-fn implicit_reads(row: &InstrRow, short_form: bool) -> Vec<(u16, u8)> {
-    let mut reads = Vec::new();
-    if (short_form && has_field(row, Field::Ssrc2)) || row.has(flags::READS_VCC) {
+/// encoder counts them on the constant bus: its implicit reads (VCC of
+/// `v_div_fmas`, M0 of `v_movrel`) and, in the 32-bit forms
+/// (`short_form`), the `vcc` carry-in or condition.
+fn implicit_reads(row: &InstrRow, version: crate::GcnVersion, short_form: bool) -> Vec<(u16, u8)> {
+    let mut reads: Vec<(u16, u8)> = row
+        .implicit_sgpr_reads(version)
+        .map(|(code, count)| (code, count as u8))
+        .collect();
+    if short_form && has_field(row, Field::Ssrc2) {
         reads.push((VCC, 2));
-    }
-    if row.has(flags::READS_M0) {
-        reads.push((M0, 1));
     }
     reads
 }

@@ -198,7 +198,7 @@ pub fn assemble_instruction(
             ),
         ));
     }
-    if row.has(crate::isa::flags::READS_VCC) {
+    if row.reads_implicit(crate::isa::ImplicitReg::Vcc, ctx.version()) {
         // An implicit read (s_cbranch_vccz, v_div_fmas_*) uses VCC as much
         // as a written one does.
         ctx.register_used(operand::VCC, 2);

@@ -10,7 +10,7 @@ use super::context::{OperandContext, OperandError};
 use super::operand::{
     absolute_expression, bit_array_value, describe, expect_char, expect_comma, flag_parameter,
     parse_register, parse_source, try_register, Accept, Align, Literal, Located, RegParse, Src,
-    LDS_DIRECT, M0, VCC,
+    LDS_DIRECT, VCC,
 };
 use super::scalar::push_literal;
 use super::{Emitter, Forced, Statement};
@@ -1203,8 +1203,8 @@ struct ImplicitRead {
     count: u16,
 }
 
-/// The scalar registers `st`'s row reads implicitly (its `reads_vcc` /
-/// `reads_m0` flags) plus, when `slot2_implicit`, the written `vcc` of the
+/// The scalar registers `st`'s row reads implicitly (its `reads:` list in
+/// the table) plus, when `slot2_implicit`, the written `vcc` of the
 /// 32-bit VOP2 carry-in/condition (which has no field in that encoding).
 fn implicit_reads(st: &Statement<'_>, ops: &Operands, slot2_implicit: bool) -> Vec<ImplicitRead> {
     let mut reads = Vec::new();
@@ -1214,14 +1214,11 @@ fn implicit_reads(st: &Statement<'_>, ops: &Operands, slot2_implicit: bool) -> V
             count: 2,
         });
     }
-    if st.row.has(flags::READS_VCC) {
+    for (code, count) in st.row.implicit_sgpr_reads(st.version) {
         reads.push(ImplicitRead {
-            code: VCC,
-            count: 2,
+            code,
+            count,
         });
-    }
-    if st.row.has(flags::READS_M0) {
-        reads.push(ImplicitRead { code: M0, count: 1 });
     }
     reads
 }

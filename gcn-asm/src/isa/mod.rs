@@ -203,6 +203,29 @@ pub enum FloatKind {
     Double,
 }
 
+/// How an instruction uses an operand or an implicit register.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Role {
+    /// Read only.
+    Read,
+    /// Written only (its old value does not matter).
+    Write,
+    /// Read and written (an accumulator, a compare-and-keep, a bit set).
+    ReadWrite,
+}
+
+impl Role {
+    /// True for [`Role::Read`] and [`Role::ReadWrite`].
+    pub const fn reads(self) -> bool {
+        matches!(self, Role::Read | Role::ReadWrite)
+    }
+
+    /// True for [`Role::Write`] and [`Role::ReadWrite`].
+    pub const fn writes(self) -> bool {
+        matches!(self, Role::Write | Role::ReadWrite)
+    }
+}
+
 /// One operand of an instruction row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct OperandSpec {
@@ -213,6 +236,141 @@ pub struct OperandSpec {
     /// The register count, when it is not the type's (e.g. SBASE of 2 or
     /// 4 registers); 0 means "from the type".
     pub count: u8,
+    /// How the instruction uses it, before the conditions of its encoding
+    /// (MUBUF VADDR only with OFFEN/IDXEN/ADDR64, an atomic's return only
+    /// with GLC …) that [`crate::decode::Instruction::accesses`] applies.
+    pub role: Role,
+}
+
+/// A register an instruction reads or writes without naming it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ImplicitReg {
+    /// VCC (the SGPR pair).
+    Vcc,
+    /// EXEC (for scalar instructions and `v_cmpx`; every vector
+    /// instruction's use of EXEC as its lane mask is implied by its unit).
+    Exec,
+    /// The scalar condition code.
+    Scc,
+    /// M0.
+    M0,
+    /// The MODE register.
+    Mode,
+    /// The TRAPSTS register.
+    Trapsts,
+    /// FLAT_SCRATCH (the SGPR pair; GCN 1.1+).
+    FlatScratch,
+}
+
+impl ImplicitReg {
+    /// The scalar operand code of the register's first SGPR on `version`
+    /// and its register count, for the registers that live in the SGPR
+    /// file (VCC, EXEC, M0, FLAT_SCRATCH); `None` for SCC, MODE, TRAPSTS.
+    pub const fn sgprs(self, version: GcnVersion) -> Option<(u16, u16)> {
+        match self {
+            ImplicitReg::Vcc => Some((106, 2)),
+            ImplicitReg::Exec => Some((126, 2)),
+            ImplicitReg::M0 => Some((124, 1)),
+            ImplicitReg::FlatScratch => match version {
+                GcnVersion::Gcn1_0 => None,
+                GcnVersion::Gcn1_1 => Some((104, 2)),
+                _ => Some((102, 2)),
+            },
+            ImplicitReg::Scc | ImplicitReg::Mode | ImplicitReg::Trapsts => None,
+        }
+    }
+
+    /// The register's name in CLRX syntax.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ImplicitReg::Vcc => "vcc",
+            ImplicitReg::Exec => "exec",
+            ImplicitReg::Scc => "scc",
+            ImplicitReg::M0 => "m0",
+            ImplicitReg::Mode => "mode",
+            ImplicitReg::Trapsts => "trapsts",
+            ImplicitReg::FlatScratch => "flat_scratch",
+        }
+    }
+}
+
+/// One implicit register use of a row (`reads:`/`writes:` in the table).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Implicit {
+    /// The register.
+    pub reg: ImplicitReg,
+    /// Read, written or both.
+    pub role: Role,
+    /// The versions it applies on: bit i for `GcnVersion::ALL[i]`.
+    pub versions: u8,
+}
+
+impl Implicit {
+    /// True when the use applies on `version`.
+    pub fn on(&self, version: GcnVersion) -> bool {
+        let bit = GcnVersion::ALL
+            .iter()
+            .position(|v| *v == version)
+            .unwrap_or(0);
+        self.versions & (1 << bit) != 0
+    }
+}
+
+/// The unit that issues an instruction, from its encoding family.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Unit {
+    /// Scalar ALU and program control (SOP*).
+    Salu,
+    /// Vector ALU (VOP*, VINTRP).
+    Valu,
+    /// Scalar memory (SMRD/SMEM).
+    Smem,
+    /// LDS/GDS (DS).
+    Ds,
+    /// Vector memory (MUBUF/MTBUF/MIMG/FLAT/GLOBAL/SCRATCH).
+    Vmem,
+    /// Export.
+    Exp,
+}
+
+/// The wait counters of GCN 1.0–1.4.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Counter {
+    /// Vector memory (loads and stores, in order).
+    Vm,
+    /// LDS, GDS, scalar memory, messages.
+    Lgkm,
+    /// Exports, GDS, and (GCN 1.0) the reading of VMEM store data.
+    Exp,
+}
+
+impl Encoding {
+    /// The unit that issues instructions of this family (the one place
+    /// that groups the families into units).
+    pub const fn unit(self) -> Unit {
+        match self {
+            Encoding::Sop2
+            | Encoding::Sop1
+            | Encoding::Sopk
+            | Encoding::Sopc
+            | Encoding::Sopp => Unit::Salu,
+            Encoding::Smrd | Encoding::Smem => Unit::Smem,
+            Encoding::Vop2
+            | Encoding::Vop1
+            | Encoding::Vopc
+            | Encoding::Vop3
+            | Encoding::Vop3p
+            | Encoding::Vintrp => Unit::Valu,
+            Encoding::Ds => Unit::Ds,
+            Encoding::Mubuf
+            | Encoding::Mtbuf
+            | Encoding::Mimg
+            | Encoding::Flat
+            | Encoding::Global
+            | Encoding::Scratch => Unit::Vmem,
+            Encoding::Exp => Unit::Exp,
+        }
+    }
 }
 
 impl OperandSpec {
@@ -271,17 +429,31 @@ pub mod flags {
     pub const DERIV: u32 = 1 << 16;
     /// MIMG gather: VDATA is always 4 registers, whatever DMASK is.
     pub const GATHER4: u32 = 1 << 17;
-    /// Reads VCC without naming it as an operand (`v_div_fmas_*`,
-    /// `s_cbranch_vccz`/`vccnz`): the read counts on the VALU constant bus
-    /// and in the kernel's register usage.
-    pub const READS_VCC: u32 = 1 << 18;
-    /// A vector instruction that reads M0 without naming it (`v_movrel*`):
-    /// the read counts on the constant bus.
-    pub const READS_M0: u32 = 1 << 19;
+    /// `s_nop`: its immediate + 1 is the wait states it provides.
+    pub const NOP: u32 = 1 << 18;
+    /// Sends a message (`s_sendmsg*`, `s_ttracedata`): counted in lgkmcnt.
+    pub const MSG: u32 = 1 << 19;
     /// Another name of an opcode that has a row under the name the CLRX
     /// docs give for the version (GCN 1.0/1.1 `v_add_u32` = `v_add_i32`,
     /// GCN 1.2 `v_add_i32` = `v_add_u32`): assembled, never printed.
     pub const ALIAS: u32 = 1 << 20;
+    /// Returns from the trap handler (`s_rfe*`).
+    pub const RFE: u32 = 1 << 21;
+    /// `v_readlane`: reads its VGPR source in the lane its SSRC1 selects.
+    pub const READ_LANE: u32 = 1 << 22;
+    /// `v_writelane`: writes its VGPR destination in the lane its SSRC1
+    /// selects, and only there.
+    pub const WRITE_LANE: u32 = 1 << 23;
+    /// `v_readfirstlane`: reads its VGPR source in the first EXEC lane.
+    pub const FIRST_LANE: u32 = 1 << 24;
+    /// A 16-bit load that writes one half of its destination register and
+    /// keeps the other on GCN 1.4 (`*_d16`, `*_d16_hi`, `*format_d16_x`).
+    /// The kept half is not a read that waits for anything (LLVM:
+    /// `doesNotReadTiedSource`).
+    pub const MERGE: u32 = 1 << 25;
+    /// A compare-and-swap atomic whose data holds the source and the
+    /// compare value: it returns (with `glc`) half of its data registers.
+    pub const CMPSWAP: u32 = 1 << 26;
 }
 
 /// Sentinel in [`InstrRow::opcodes`] for "not on this version".
@@ -298,6 +470,8 @@ pub struct InstrRow {
     pub opcodes: [u16; 4],
     /// Operands in syntax order.
     pub operands: &'static [OperandSpec],
+    /// Registers used without being named, per version.
+    pub implicit: &'static [Implicit],
     /// [`flags`] bit set.
     pub flags: u32,
 }
@@ -315,6 +489,49 @@ impl InstrRow {
     /// True when `flag` (one of [`flags`]) is set.
     pub const fn has(&self, flag: u32) -> bool {
         self.flags & flag != 0
+    }
+
+    /// The implicit register uses that apply on `version`.
+    pub fn implicit_on(&self, version: GcnVersion) -> impl Iterator<Item = &'static Implicit> {
+        self.implicit.iter().filter(move |i| i.on(version))
+    }
+
+    /// True when the row reads `reg` without naming it on `version`.
+    pub fn reads_implicit(&self, reg: ImplicitReg, version: GcnVersion) -> bool {
+        self.implicit_on(version)
+            .any(|i| i.reg == reg && i.role.reads())
+    }
+
+    /// True when the row writes `reg` without naming it on `version`.
+    pub fn writes_implicit(&self, reg: ImplicitReg, version: GcnVersion) -> bool {
+        self.implicit_on(version)
+            .any(|i| i.reg == reg && i.role.writes())
+    }
+
+    /// The SGPR-file registers (operand code, count) the row reads without
+    /// naming them on `version` (VCC of `v_div_fmas`, M0 of `v_movrel` …):
+    /// what the constant-bus rule and the register usage count.
+    pub fn implicit_sgpr_reads(&self, version: GcnVersion) -> impl Iterator<Item = (u16, u16)> {
+        self.implicit_on(version)
+            .filter(|i| i.role.reads())
+            .filter_map(move |i| i.reg.sgprs(version))
+    }
+
+    /// The unit that issues it.
+    pub const fn unit(&self) -> Unit {
+        self.encoding.unit()
+    }
+
+    /// The counter its completion is tracked by (`None`: it completes in
+    /// order with the instruction stream).
+    pub const fn counter(&self) -> Option<Counter> {
+        match self.unit() {
+            Unit::Smem | Unit::Ds => Some(Counter::Lgkm),
+            Unit::Vmem => Some(Counter::Vm),
+            Unit::Exp => Some(Counter::Exp),
+            Unit::Salu if self.has(flags::MSG) => Some(Counter::Lgkm),
+            Unit::Salu | Unit::Valu => None,
+        }
     }
 }
 

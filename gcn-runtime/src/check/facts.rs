@@ -3,16 +3,15 @@
 //! operand fields and types, `load`/`store`/`atomic` flags) and its decoded
 //! operands — never from a second instruction list.
 //!
-//! A handful of facts are not in the rows because the rows describe syntax,
-//! not implicit operands; they are derived here from the row's family and
-//! mnemonic with the reason beside each: `v_cmpx*` also writes EXEC,
-//! `v_div_fmas*` reads VCC, DS on GCN 1.0–1.2 reads M0 (the LDS limit),
-//! `s_movrel*`/`v_movrel*` read M0 (the index), `s_setreg*`'s `sdst`
-//! operand is its source, and `s_cbranch_vccz/vccnz/execz/execnz` read VCC
-//! or EXEC.
+//! Nothing here looks at a mnemonic: what an instruction reads and writes,
+//! with the conditions of its modifier bits applied, is
+//! `Instruction::accesses` (gcn-asm's resolved operand set); the unit,
+//! counter, implicit registers and special roles (`nop`, `msg`, `rfe`, the
+//! lane selects) are row data. A test fails if a mnemonic string appears
+//! in this module tree.
 
-use gcn_asm::decode::{MemFlags, Operand};
-use gcn_asm::isa::{flags, Encoding, Field};
+use gcn_asm::decode::{Location, MemFlags, Operand};
+use gcn_asm::isa::{flags, Encoding, Field, ImplicitReg};
 use gcn_asm::GcnVersion;
 
 use crate::exec::{sreg, Op, Src};
@@ -97,33 +96,7 @@ impl std::fmt::Display for Regs {
     }
 }
 
-/// The broad class of an instruction (which unit issues it).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Unit {
-    /// Scalar ALU and program control (SOP*).
-    Salu,
-    /// Vector ALU (VOP*, VINTRP).
-    Valu,
-    /// Scalar memory (SMRD/SMEM).
-    Smem,
-    /// LDS/GDS (DS).
-    Ds,
-    /// Vector memory (MUBUF/MTBUF/MIMG/FLAT/GLOBAL/SCRATCH).
-    Vmem,
-    /// Export.
-    Exp,
-}
-
-/// The wait counters of GCN 1.0–1.4.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Counter {
-    /// Vector memory (loads and stores, in order).
-    Vm,
-    /// LDS, GDS, scalar memory, messages.
-    Lgkm,
-    /// Exports, GDS, and (GCN 1.0) the reading of VMEM store data.
-    Exp,
-}
+pub use gcn_asm::isa::{Counter, Unit};
 
 /// How an instruction touches LDS (for the race and init checks).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -214,29 +187,6 @@ pub struct Facts {
     pub hazards: u16,
 }
 
-fn unit(encoding: Encoding) -> Unit {
-    match encoding {
-        Encoding::Sop2 | Encoding::Sop1 | Encoding::Sopk | Encoding::Sopc | Encoding::Sopp => {
-            Unit::Salu
-        }
-        Encoding::Smrd | Encoding::Smem => Unit::Smem,
-        Encoding::Vop2
-        | Encoding::Vop1
-        | Encoding::Vopc
-        | Encoding::Vop3
-        | Encoding::Vop3p
-        | Encoding::Vintrp => Unit::Valu,
-        Encoding::Ds => Unit::Ds,
-        Encoding::Mubuf
-        | Encoding::Mtbuf
-        | Encoding::Mimg
-        | Encoding::Flat
-        | Encoding::Global
-        | Encoding::Scratch => Unit::Vmem,
-        Encoding::Exp => Unit::Exp,
-    }
-}
-
 impl Facts {
     fn read(&mut self, r: Regs) {
         if usize::from(self.n_reads) < MAX_RUNS && r.count > 0 {
@@ -274,13 +224,16 @@ impl Facts {
         &self.events[..usize::from(self.n_events)]
     }
 
-    /// Derives the facts of `op` on `version`.
+    /// Derives the facts of `op` on `version`: the registers from the
+    /// decoder's resolved operand set ([`Instruction::accesses`]), the rest
+    /// from the row's unit, counter and flags.
+    ///
+    /// [`Instruction::accesses`]: gcn_asm::decode::Instruction::accesses
     pub fn of(op: &Op, version: GcnVersion) -> Facts {
         let instr = &op.instr;
         let row = instr.row;
-        let name = row.mnemonic;
         let encoding = row.encoding;
-        let unit = unit(encoding);
+        let unit = row.unit();
         let mem = instr.mods.mem.flags;
         let none = Regs::s(0, 0);
         let mut f = Facts {
@@ -298,19 +251,20 @@ impl Facts {
             setreg: None,
             getreg: None,
             dpp: instr.form == gcn_asm::decode::Form::Dpp,
-            div_fmas: name.starts_with("v_div_fmas"),
+            // The one vector instruction that reads VCC without naming it.
+            div_fmas: unit == Unit::Valu && row.reads_implicit(ImplicitReg::Vcc, version),
             lane_select: None,
             reads_z: false,
-            m0_msg: false,
+            m0_msg: row.has(flags::MSG),
             m0_rel: false,
-            rfe: name.starts_with("s_rfe"),
+            rfe: row.has(flags::RFE),
             buffer_word2: None,
             lds: LdsUse::None,
-            lanes: if name.starts_with("v_readlane") {
+            lanes: if row.has(flags::READ_LANE) {
                 Lanes::ReadLane
-            } else if name.starts_with("v_writelane") {
+            } else if row.has(flags::WRITE_LANE) {
                 Lanes::WriteLane
-            } else if name.starts_with("v_readfirstlane") {
+            } else if row.has(flags::FIRST_LANE) {
                 Lanes::FirstLane
             } else {
                 Lanes::Exec
@@ -320,106 +274,63 @@ impl Facts {
         let load = row.has(flags::LOAD);
         let store = row.has(flags::STORE);
         let atomic = row.has(flags::ATOMIC);
-        let returns = load || (atomic && instr.mods.glc);
-        let setreg = name.starts_with("s_setreg");
-        // SOPK's SDST field is a source of the compares and of `s_setreg`,
-        // and both a source and the destination of `s_addk`/`s_mulk`.
-        let sdst_read = setreg
-            || name.starts_with("s_cmpk")
-            || name.starts_with("s_addk")
-            || name.starts_with("s_mulk");
-        let sdst_written = !setreg && !name.starts_with("s_cmpk");
-        let readlane = name.starts_with("v_readlane") || name.starts_with("v_writelane");
-        for (i, (spec, operand)) in row.operands.iter().zip(instr.operands()).enumerate() {
+        let operands = instr.operands();
+        for (spec, operand) in row.operands.iter().zip(operands) {
             match *operand {
-                Operand::Hwreg(v) if setreg => f.setreg = Some(v & 63),
+                Operand::Hwreg(v) if spec.role.writes() => f.setreg = Some(v & 63),
                 Operand::Hwreg(v) => f.getreg = Some(v & 63),
                 Operand::Waitcnt(v) => f.waitcnt = Some(v),
-                Operand::Imm(v) if name == "s_nop" => f.states = (v & 7) as u8 + 1,
+                Operand::Imm(v) if row.has(flags::NOP) => f.states = (v & 7) as u8 + 1,
                 _ => {}
             }
-            let Operand::Reg { code, count } = *operand else {
+        }
+        for access in instr.accesses().iter() {
+            let regs = match access.location {
+                Location::Sgprs { code, count } => Regs::s(code, count),
+                Location::Vgprs { index, count } => Regs::v(index, count),
+                Location::State(_) => continue,
+            };
+            if access.role.writes() {
+                f.write(regs);
+            }
+            if !access.role.reads() {
+                continue;
+            }
+            f.read(regs);
+            let Some(i) = access.operand.map(usize::from) else {
                 continue;
             };
-            let regs = match code {
-                256.. => Regs::v(code - 256, u16::from(count).max(1)),
-                0..=127 => Regs::s(code, u16::from(count).max(1)),
-                sreg::VCCZ => {
-                    f.reads_z = true;
-                    f.read(Regs::s(sreg::VCC, 2));
-                    continue;
-                }
-                sreg::EXECZ => {
-                    f.reads_z = true;
-                    f.read(Regs::s(sreg::EXEC, 2));
-                    continue;
-                }
-                sreg::LDS_DIRECT => {
-                    f.m0_rel = true;
-                    f.read(Regs::s(sreg::M0, 1));
-                    continue;
-                }
-                _ => continue,
-            };
-            // Destinations by field; everything else is a source.
-            let written = match spec.field {
-                Field::Sdst => sdst_written,
-                Field::Vdst => true,
-                Field::Sdata => !store && (load || returns || !atomic),
-                Field::Vdata => match encoding {
-                    Encoding::Mubuf | Encoding::Mtbuf | Encoding::Mimg => returns,
-                    _ => false,
-                },
-                _ => false,
-            };
-            let read = match spec.field {
-                Field::Sdst => sdst_read,
-                Field::Vdst => false,
-                Field::Sdata => store || atomic,
-                Field::Vdata => match encoding {
-                    Encoding::Mubuf | Encoding::Mtbuf | Encoding::Mimg => store || atomic,
-                    _ => true,
-                },
-                _ => true,
-            };
-            if written {
-                // The written count is the larger of what the words and
-                // the row say (tfe, d16 and dmask change it; the row's is
-                // the plain one).
-                let n = regs.count.max(spec.registers());
-                f.write(Regs { count: n, ..regs });
+            let (spec, operand) = (row.operands[i], operands[i]);
+            match operand {
+                Operand::Reg { code: sreg::VCCZ | sreg::EXECZ, .. } => f.reads_z = true,
+                Operand::Reg { code: sreg::LDS_DIRECT, .. } => f.m0_rel = true,
+                _ => {}
             }
-            if read {
-                f.read(regs);
-                if readlane && i == op.slot[1] as usize {
-                    f.lane_select = Some(regs);
-                }
-                if spec.field == Field::Sbase && name.starts_with("s_buffer") {
-                    f.buffer_word2 = Some(code + 2);
-                }
-                if matches!(spec.field, Field::Vdata) && unit == Unit::Vmem && (store || atomic) {
-                    f.store_data = Some(regs);
-                }
+            if row.has(flags::READ_LANE | flags::WRITE_LANE) && i == usize::from(op.slot[1]) {
+                f.lane_select = Some(regs);
+            }
+            // A four-register SBASE is a buffer descriptor (`s_buffer_*`).
+            if spec.field == Field::Sbase && regs.count == 4 {
+                f.buffer_word2 = Some(regs.first + 2);
+            }
+            if spec.field == Field::Vdata && unit == Unit::Vmem && (store || atomic) {
+                f.store_data = Some(regs);
             }
         }
-        // Implicit operands (see the module documentation).
-        if name.starts_with("v_cmpx") || name.starts_with("v_cmpsx") {
-            f.write(Regs::s(sreg::EXEC, 2));
+        // M0 as an index (LLVM's M0 "movrel" hazard class): a scalar
+        // instruction that reads M0 without writing it and sends no
+        // message (`s_movrel*`), and a DS instruction that reads M0 on
+        // GCN 1.4, where M0 is no LDS limit (`ds_*_addtid`, append/consume).
+        let reads_m0 = row.reads_implicit(ImplicitReg::M0, version);
+        if reads_m0
+            && ((unit == Unit::Salu
+                && !row.has(flags::MSG)
+                && !row.writes_implicit(ImplicitReg::M0, version))
+                || (unit == Unit::Ds && version.is_gcn14() && !row.has(flags::GDS_ONLY)))
+        {
+            f.m0_rel = true;
         }
-        if f.div_fmas {
-            f.read(Regs::s(sreg::VCC, 2));
-        }
-        match name {
-            "s_cbranch_vccz" | "s_cbranch_vccnz" => f.read(Regs::s(sreg::VCC, 2)),
-            "s_cbranch_execz" | "s_cbranch_execnz" => f.read(Regs::s(sreg::EXEC, 2)),
-            _ => {}
-        }
-        if name.starts_with("s_movrel") || name.starts_with("v_movrel") {
-            f.m0_rel = name.starts_with("s_movrel");
-            f.read(Regs::s(sreg::M0, 1));
-        }
-        if name.starts_with("s_sendmsg") || name == "s_ttracedata" {
-            f.m0_msg = true;
+        if row.has(flags::MSG) {
             f.event(Counter::Lgkm, true, 1);
         }
         let gds = mem.contains(MemFlags::GDS);
@@ -432,23 +343,20 @@ impl Facts {
                 f.event(Counter::Lgkm, false, if dwords > 1 { 2 } else { 1 });
             }
             Unit::Ds => {
-                if !version.is_gcn14() {
-                    f.read(Regs::s(sreg::M0, 1));
-                }
                 if gds {
                     f.m0_msg = true;
                     f.event(Counter::Exp, true, 1);
                 }
-                if name.contains("addtid") {
-                    f.m0_rel = true;
-                }
                 f.event(Counter::Lgkm, true, 1);
-                f.lds = if name.starts_with("ds_read") {
+                f.lds = if load {
                     LdsUse::Read
-                } else if name.starts_with("ds_write") {
+                } else if store {
                     LdsUse::Write
-                } else {
+                } else if atomic {
                     LdsUse::Atomic
+                } else {
+                    // ds_swizzle, ds_permute, ds_nop, GWS: no LDS bytes.
+                    LdsUse::None
                 };
             }
             Unit::Vmem => {
@@ -468,7 +376,6 @@ impl Facts {
                 let lds_dma = matches!(encoding, Encoding::Mubuf) && mem.contains(MemFlags::LDS);
                 if lds_dma {
                     f.m0_rel = true;
-                    f.read(Regs::s(sreg::M0, 1));
                     f.lds = if load { LdsUse::Write } else { LdsUse::Read };
                 } else if matches!(encoding, Encoding::Flat) {
                     // Only the accesses that land in the LDS aperture are

@@ -38,7 +38,7 @@ pub mod vector;
 
 use std::fmt;
 
-use gcn_asm::decode::{self, Instruction, Operand};
+use gcn_asm::decode::{self, Instruction, Location, Operand};
 use gcn_asm::isa::{DataType, Encoding, Field, InstrRow, INSTRUCTIONS};
 use gcn_asm::GcnVersion;
 
@@ -808,16 +808,20 @@ fn make_op(instr: Instruction, version: GcnVersion) -> Op {
             Field::Sdst if op.sdst == u8::MAX => op.sdst = i as u8,
             _ => {}
         }
-        if let Operand::Reg { code, count } = *operand {
-            // The register count the words imply can be smaller than what
-            // the instruction touches (tfe, d16, dmask); the memory
-            // handlers check their own ranges.
-            let n = u16::from(count).max(spec.registers());
-            if code >= 256 {
-                op.vgpr_end = op.vgpr_end.max(code - 256 + n);
-            } else if code < 104 {
-                op.sgpr_end = op.sgpr_end.max(code + n);
+    }
+    // The register bounds: what the instruction uses with the conditions of
+    // its modifier bits applied (a MUBUF VADDR without OFFEN/IDXEN/ADDR64
+    // is not used; a GLOBAL VADDR beside an SGPR base is one register). An
+    // MIMG address longer than the row's minimum is checked by its handler.
+    for access in instr.accesses().iter() {
+        match access.location {
+            Location::Vgprs { index, count } => {
+                op.vgpr_end = op.vgpr_end.max(index + count);
             }
+            Location::Sgprs { code, count } if code < 104 => {
+                op.sgpr_end = op.sgpr_end.max((code + count).min(104));
+            }
+            _ => {}
         }
     }
     op.cache_slots();

@@ -1,0 +1,324 @@
+//! What a decoded instruction reads and writes: its resolved operand set.
+//!
+//! [`Instruction::accesses`] turns the row's operand roles and implicit
+//! registers ([`crate::isa::OperandSpec::role`], [`crate::isa::Implicit`])
+//! into the registers this encoding of the instruction actually uses, with
+//! the conditions its modifier bits decide applied:
+//!
+//! - MUBUF/MTBUF VADDR is read only with OFFEN, IDXEN or ADDR64 (without
+//!   them the field is ignored, and compiled code reuses the register at
+//!   once); its width (one or two registers) is the decoder's.
+//! - GLOBAL VADDR is one register with an SGPR base and two with `off`;
+//!   SCRATCH VADDR is absent with `off` (the decoder's operand counts).
+//! - An atomic returns the memory value (MUBUF/MIMG/SMEM: into the data
+//!   registers, FLAT/GLOBAL: into VDST) only with GLC; a compare-and-swap
+//!   returns half of its data registers.
+//! - A MUBUF load with `lds` writes LDS, not VDATA, and reads M0 (the LDS
+//!   address); a DS access with `gds` reads M0 (the GDS window) on every
+//!   version.
+//! - `tfe` adds a status register after the data, written by loads and
+//!   stores alike; MIMG data sizes follow dmask and d16 (the decoder's
+//!   counts); an MIMG VADDR count is the row's minimum (the words do not
+//!   say how many the image needs).
+//! - A write is *partial* when it keeps part of the old value without
+//!   reading it as data: the GCN 1.4 `d16` loads that fill one half
+//!   (`merge`), `v_writelane` (one lane), SDWA with `dst_unused:
+//!   UNUSED_PRESERVE`, DPP (lanes the masks leave alone) and a VOP3
+//!   `op_sel` write of the high half.
+//! - Source operands that are special registers name what they read:
+//!   VCCZ reads VCC, EXECZ reads EXEC, SCC reads SCC, LDS_DIRECT reads M0.
+//!
+//! EXEC as the lane mask of every vector instruction is implied by its unit
+//! and not listed.
+
+use crate::arch::GcnVersion;
+use crate::isa::{flags, Encoding, Field, ImplicitReg, Role, Unit};
+
+use super::{Form, Instruction, MemFlags, Operand};
+
+/// Where an access lands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Location {
+    /// `count` scalar registers from operand code `code` (0–127: SGPRs,
+    /// FLAT_SCRATCH, XNACK_MASK, VCC, TTMP, M0, EXEC).
+    Sgprs {
+        /// Operand code of the first register.
+        code: u16,
+        /// Number of registers.
+        count: u16,
+    },
+    /// `count` VGPRs from VGPR `index`.
+    Vgprs {
+        /// Index of the first VGPR.
+        index: u16,
+        /// Number of registers.
+        count: u16,
+    },
+    /// A state register outside the register files (SCC, MODE, TRAPSTS).
+    State(ImplicitReg),
+}
+
+/// One register access of an instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Access {
+    /// The registers.
+    pub location: Location,
+    /// Read, written or both.
+    pub role: Role,
+    /// The operand (index into [`Instruction::operands`]) it comes from;
+    /// `None` for an implicit register.
+    pub operand: Option<u8>,
+    /// A write that keeps part of the register's old value (see the
+    /// module documentation); the kept part is not a data read.
+    pub partial: bool,
+}
+
+/// Most accesses one instruction has.
+pub const MAX_ACCESSES: usize = 16;
+
+/// The accesses of one instruction (a small inline list).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Accesses {
+    list: [Access; MAX_ACCESSES],
+    len: u8,
+}
+
+impl std::ops::Deref for Accesses {
+    type Target = [Access];
+
+    fn deref(&self) -> &[Access] {
+        &self.list[..usize::from(self.len)]
+    }
+}
+
+impl Accesses {
+    fn new() -> Self {
+        Accesses {
+            list: [Access {
+                location: Location::State(ImplicitReg::Scc),
+                role: Role::Read,
+                operand: None,
+                partial: false,
+            }; MAX_ACCESSES],
+            len: 0,
+        }
+    }
+
+    fn push(&mut self, location: Location, role: Role, operand: Option<u8>, partial: bool) {
+        let empty = match location {
+            Location::Sgprs { count, .. } | Location::Vgprs { count, .. } => count == 0,
+            Location::State(_) => false,
+        };
+        if empty || usize::from(self.len) >= MAX_ACCESSES {
+            return;
+        }
+        self.list[usize::from(self.len)] = Access {
+            location,
+            role,
+            operand,
+            partial,
+        };
+        self.len += 1;
+    }
+
+    /// The accesses that read.
+    pub fn reads(&self) -> impl Iterator<Item = &Access> {
+        self.iter().filter(|a| a.role.reads())
+    }
+
+    /// The accesses that write.
+    pub fn writes(&self) -> impl Iterator<Item = &Access> {
+        self.iter().filter(|a| a.role.writes())
+    }
+
+    /// The access of operand `i` with a role that reads (or writes, when
+    /// `write`), if the operand is a register the instruction uses that way.
+    pub fn of_operand(&self, i: usize, write: bool) -> Option<&Access> {
+        self.iter().find(|a| {
+            a.operand == Some(i as u8) && if write { a.role.writes() } else { a.role.reads() }
+        })
+    }
+}
+
+/// Source-only special operand codes and what they read.
+const VCCZ: u16 = 251;
+const EXECZ: u16 = 252;
+const SCC: u16 = 253;
+const LDS_DIRECT: u16 = 254;
+
+/// `hwreg` ids whose registers have an [`ImplicitReg`].
+const HW_REG_MODE: u16 = 1;
+const HW_REG_TRAPSTS: u16 = 3;
+
+/// The SGPR-file location of `reg` on `version`, or its state location.
+fn implicit_location(reg: ImplicitReg, version: GcnVersion) -> Location {
+    match reg.sgprs(version) {
+        Some((code, count)) => Location::Sgprs { code, count },
+        None => Location::State(reg),
+    }
+}
+
+impl Instruction {
+    /// The registers this instruction reads and writes, with the conditions
+    /// of its encoding applied (see the module documentation). The one
+    /// description of an instruction's register use: the emulator's
+    /// register-bound check, the sanitizer checks and the trace read it.
+    pub fn accesses(&self) -> Accesses {
+        let row = self.row;
+        let version = self.version;
+        let mem = self.mods.mem.flags;
+        let encoding = row.encoding;
+        let gcn14 = version.is_gcn14();
+        let load = row.has(flags::LOAD);
+        let atomic = row.has(flags::ATOMIC);
+        let returns = atomic && self.mods.glc;
+        let tfe = mem.contains(MemFlags::TFE);
+        let buffer = matches!(encoding, Encoding::Mubuf | Encoding::Mtbuf);
+        let vaddr_used = mem.contains(MemFlags::OFFEN)
+            || mem.contains(MemFlags::IDXEN)
+            || mem.contains(MemFlags::ADDR64);
+        // Whole-register writes that keep part of the old value.
+        let vdst_partial = row.has(flags::WRITE_LANE)
+            || (self.form == Form::Sdwa && self.mods.sdwa.dst_unused == 2)
+            || self.form == Form::Dpp
+            || (gcn14 && row.has(flags::OP_SEL) && self.mods.op_sel & 8 != 0)
+            || (gcn14 && row.has(flags::MERGE));
+        let alu = matches!(row.unit(), Unit::Salu | Unit::Valu);
+        let mut out = Accesses::new();
+        let operands = self.operands();
+        for (i, (spec, operand)) in row.operands.iter().zip(operands).enumerate() {
+            let index = Some(i as u8);
+            let (code, count) = match *operand {
+                // ALU operands are as wide as their type (a 64-bit source
+                // written as one SGPR still reads the pair); the memory
+                // families' counts are the decoder's, which apply the
+                // modifier bits (tfe, d16, dmask, the address forms).
+                Operand::Reg { code, count } if alu => {
+                    (code, u16::from(count).max(spec.registers()))
+                }
+                Operand::Reg { code, count } => (code, u16::from(count).max(1)),
+                Operand::Hwreg(v) => {
+                    let reg = match v & 63 {
+                        HW_REG_MODE => Some(ImplicitReg::Mode),
+                        HW_REG_TRAPSTS => Some(ImplicitReg::Trapsts),
+                        _ => None,
+                    };
+                    if let Some(reg) = reg {
+                        out.push(Location::State(reg), spec.role, index, false);
+                    }
+                    continue;
+                }
+                _ => continue,
+            };
+            let location = match code {
+                0..=127 => Location::Sgprs { code, count },
+                256.. => Location::Vgprs {
+                    index: code - 256,
+                    count,
+                },
+                VCCZ => implicit_location(ImplicitReg::Vcc, version),
+                EXECZ => implicit_location(ImplicitReg::Exec, version),
+                SCC => Location::State(ImplicitReg::Scc),
+                LDS_DIRECT => implicit_location(ImplicitReg::M0, version),
+                // Inline constants and the aperture registers.
+                _ => continue,
+            };
+            let resize = |n: u16| match location {
+                Location::Vgprs { index, .. } => Location::Vgprs { index, count: n },
+                Location::Sgprs { code, .. } => Location::Sgprs { code, count: n },
+                other => other,
+            };
+            let shift = |by: u16, n: u16| match location {
+                Location::Vgprs { index, .. } => Location::Vgprs {
+                    index: index + by,
+                    count: n,
+                },
+                Location::Sgprs { code, .. } => Location::Sgprs {
+                    code: code + by,
+                    count: n,
+                },
+                other => other,
+            };
+            match (encoding, spec.field) {
+                (Encoding::Mubuf | Encoding::Mtbuf, Field::Vaddr) if !vaddr_used => {}
+                // The data registers of MUBUF/MTBUF/MIMG and SMEM: loaded,
+                // stored, or both for an atomic that returns.
+                (Encoding::Mubuf | Encoding::Mtbuf | Encoding::Mimg, Field::Vdata)
+                | (Encoding::Smrd | Encoding::Smem, Field::Sdata) => {
+                    let status = u16::from(tfe && spec.field == Field::Vdata);
+                    let data = count.saturating_sub(status);
+                    if load {
+                        // `lds`: the data goes to LDS, only the status to VDATA.
+                        if !(buffer && mem.contains(MemFlags::LDS)) {
+                            out.push(resize(data), Role::Write, index, vdst_partial);
+                        }
+                    } else {
+                        if spec.role.reads() {
+                            out.push(resize(data), Role::Read, index, false);
+                        }
+                        if spec.role.writes() && !atomic {
+                            out.push(resize(data), Role::Write, index, false);
+                        }
+                        if returns {
+                            let back = if row.has(flags::CMPSWAP) {
+                                data / 2
+                            } else {
+                                data
+                            };
+                            out.push(resize(back), Role::Write, index, false);
+                        }
+                    }
+                    if status == 1 {
+                        out.push(shift(data, 1), Role::Write, index, false);
+                    }
+                }
+                // FLAT/GLOBAL/SCRATCH VDST: an atomic's return only with GLC.
+                (Encoding::Flat | Encoding::Global | Encoding::Scratch, Field::Vdst)
+                    if atomic && !returns => {}
+                (_, Field::Vdst) => out.push(location, spec.role, index, vdst_partial),
+                _ => out.push(location, spec.role, index, false),
+            }
+        }
+        // buffer_store_lds_dword and friends list no VADDR, but take one
+        // (decoded into the slot after the row's operands).
+        if buffer && vaddr_used && !row.operands.iter().any(|s| s.field == Field::Vaddr) {
+            let i = row.operands.len();
+            if let Some(&Operand::Reg { code, count }) = self.operand_array.get(i) {
+                if code >= 256 {
+                    out.push(
+                        Location::Vgprs {
+                            index: code - 256,
+                            count: u16::from(count).max(1),
+                        },
+                        Role::Read,
+                        Some(i as u8),
+                        false,
+                    );
+                }
+            }
+        }
+        for implicit in row.implicit_on(version) {
+            out.push(
+                implicit_location(implicit.reg, version),
+                implicit.role,
+                None,
+                false,
+            );
+        }
+        // M0 reads that the modifier bits add: the LDS address of a MUBUF
+        // load or store to LDS, the GDS window of a DS access with `gds`
+        // (the table lists the GCN 1.0–1.2 LDS-limit read of every DS
+        // instruction).
+        let m0_by_modifier = (buffer && mem.contains(MemFlags::LDS))
+            || (encoding == Encoding::Ds && mem.contains(MemFlags::GDS));
+        if m0_by_modifier && !row.reads_implicit(ImplicitReg::M0, version) {
+            out.push(
+                implicit_location(ImplicitReg::M0, version),
+                Role::Read,
+                None,
+                false,
+            );
+        }
+        out
+    }
+}
