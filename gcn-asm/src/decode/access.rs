@@ -322,3 +322,135 @@ impl Instruction {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{assemble, AssembleOptions};
+
+    /// The accesses of the one instruction `source` assembles to.
+    fn accesses(version: GcnVersion, source: &str) -> Vec<(Location, Role, bool)> {
+        let options = AssembleOptions {
+            version: Some(version),
+            ..AssembleOptions::default()
+        };
+        let out = assemble(source, &options).unwrap_or_else(|e| panic!("{source}: {e:?}"));
+        let words = crate::decode::words_from_bytes(out.text());
+        let instr = crate::decode::decode(&words, 0, version).expect("decodes");
+        instr
+            .accesses()
+            .iter()
+            .map(|a| (a.location, a.role, a.partial))
+            .collect()
+    }
+
+    fn v(index: u16, count: u16) -> Location {
+        Location::Vgprs { index, count }
+    }
+
+    fn s(code: u16, count: u16) -> Location {
+        Location::Sgprs { code, count }
+    }
+
+    const R: Role = Role::Read;
+    const W: Role = Role::Write;
+    const RW: Role = Role::ReadWrite;
+    use GcnVersion::{Gcn1_0, Gcn1_2, Gcn1_4};
+
+    #[test]
+    fn buffer_vaddr_only_with_offen_idxen_addr64() {
+        let load = |m: &str| {
+            let addr = if m.contains(' ') || m == "addr64" { "v[2:3]" } else { "v2" };
+            accesses(Gcn1_0, &format!("buffer_load_dword v1, {addr}, s[4:7], s9 {m}"))
+        };
+        let expect = |vaddr: Option<u16>| {
+            let mut e = vec![(v(1, 1), W, false)];
+            if let Some(n) = vaddr {
+                e.push((v(2, n), R, false));
+            }
+            e.push((s(4, 4), R, false));
+            e.push((s(9, 1), R, false));
+            e
+        };
+        assert_eq!(load(""), expect(None));
+        assert_eq!(load("offen"), expect(Some(1)));
+        assert_eq!(load("idxen"), expect(Some(1)));
+        assert_eq!(load("offen idxen"), expect(Some(2)));
+        assert_eq!(load("addr64"), expect(Some(2)));
+        // A store reads its data; TFE adds a written status register.
+        assert_eq!(
+            accesses(Gcn1_0, "buffer_store_dwordx2 v[4:6], v0, s[8:11], 0 offen tfe")[..2],
+            [(v(4, 2), R, false), (v(6, 1), W, false)]
+        );
+    }
+
+    #[test]
+    fn atomics_return_only_with_glc() {
+        let a = accesses(Gcn1_0, "buffer_atomic_add v1, v2, s[4:7], 0 offen");
+        assert_eq!(a[0], (v(1, 1), R, false));
+        assert!(!a.iter().any(|x| x.1.writes()), "{a:?}");
+        let a = accesses(Gcn1_0, "buffer_atomic_cmpswap v[2:3], v0, s[4:7], 0 offen glc");
+        assert_eq!(a[..2], [(v(2, 2), R, false), (v(2, 1), W, false)]);
+        let a = accesses(Gcn1_4, "global_atomic_add v0, v[2:3], v4, off");
+        assert!(!a.iter().any(|x| x.1.writes()), "{a:?}");
+        let a = accesses(Gcn1_4, "global_atomic_add v0, v[2:3], v4, off glc");
+        assert_eq!(a[0], (v(0, 1), W, false));
+    }
+
+    #[test]
+    fn global_vaddr_width_follows_saddr() {
+        let a = accesses(Gcn1_4, "global_load_dword v59, v59, s[16:17]");
+        assert_eq!(
+            a,
+            [(v(59, 1), W, false), (v(59, 1), R, false), (s(16, 2), R, false)]
+        );
+        let a = accesses(Gcn1_4, "global_load_dword v1, v[2:3], off");
+        assert_eq!(a, [(v(1, 1), W, false), (v(2, 2), R, false)]);
+    }
+
+    #[test]
+    fn lds_loads_and_merges() {
+        // A load into LDS writes no VGPR and reads M0.
+        let a = accesses(Gcn1_0, "buffer_load_dword v1, v2, s[4:7], 0 offen lds");
+        assert!(!a.iter().any(|x| x.1.writes()), "{a:?}");
+        assert!(a.contains(&(s(124, 1), R, false)), "{a:?}");
+        // GCN 1.4 d16 loads fill half a register: a partial write.
+        let a = accesses(Gcn1_4, "buffer_load_short_d16_hi v1, v2, s[4:7], 0 offen");
+        assert_eq!(a[0], (v(1, 1), W, true));
+    }
+
+    #[test]
+    fn operand_roles_and_implicit_registers() {
+        // SOPK compare reads its SDST field; s_addk reads and writes it.
+        let a = accesses(Gcn1_0, "s_cmpk_eq_i32 s5, 3");
+        assert_eq!(a[0], (s(5, 1), R, false));
+        assert!(a.contains(&(Location::State(ImplicitReg::Scc), W, false)));
+        assert_eq!(accesses(Gcn1_0, "s_addk_i32 s5, 3")[0], (s(5, 1), RW, false));
+        // s_setreg reads its SGPR and writes the hardware register.
+        let a = accesses(Gcn1_0, "s_setreg_b32 hwreg(mode, 0, 4), s3");
+        assert_eq!(
+            a,
+            [(Location::State(ImplicitReg::Mode), W, false), (s(3, 1), R, false)]
+        );
+        // v_mac accumulates into its destination.
+        assert_eq!(accesses(Gcn1_0, "v_mac_f32 v1, v2, v3")[0], (v(1, 1), RW, false));
+        // Implicit VCC, EXEC, SCC, M0.
+        assert!(accesses(Gcn1_0, "s_cbranch_vccz 0").contains(&(s(106, 2), R, false)));
+        assert!(accesses(Gcn1_0, "v_cmpx_eq_u32 vcc, v1, v2").contains(&(s(126, 2), W, false)));
+        assert!(accesses(Gcn1_0, "s_add_u32 s0, s1, s2")
+            .contains(&(Location::State(ImplicitReg::Scc), W, false)));
+        assert!(accesses(Gcn1_0, "s_cselect_b32 s0, s1, s2")
+            .contains(&(Location::State(ImplicitReg::Scc), R, false)));
+        let a = accesses(Gcn1_0, "s_and_saveexec_b64 s[0:1], s[2:3]");
+        assert!(a.contains(&(s(126, 2), RW, false)), "{a:?}");
+        // DS reads M0 (the LDS limit) up to GCN 1.2 only.
+        assert!(accesses(Gcn1_2, "ds_read_b32 v1, v2").contains(&(s(124, 1), R, false)));
+        assert!(!accesses(Gcn1_4, "ds_read_b32 v1, v2").contains(&(s(124, 1), R, false)));
+        // Special sources name what they read.
+        assert!(accesses(Gcn1_0, "v_mov_b32 v1, vccz").contains(&(s(106, 2), R, false)));
+        assert!(accesses(Gcn1_0, "v_mov_b32 v1, scc")
+            .contains(&(Location::State(ImplicitReg::Scc), R, false)));
+        // v_writelane writes one lane: partial.
+        assert_eq!(accesses(Gcn1_0, "v_writelane_b32 v1, s2, 3")[0], (v(1, 1), W, true));
+    }
+}

@@ -876,3 +876,78 @@ fn reads_of_uninitialised_device_memory() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------
+// What compiled code relies on: registers an encoding does not use are not
+// read (LLVM reuses them at once), and the checks know it from the
+// decoder's resolved operand set.
+
+#[test]
+fn buffer_vaddr_without_offen_idxen_addr64_is_not_read() {
+    for v in VERSIONS {
+        // LLVM 14, GCN 1.0: the second load's VADDR field names v0, which
+        // the first load is still writing; without OFFEN/IDXEN/ADDR64 the
+        // field is ignored, so no wait is needed.
+        run(
+            v,
+            "v_mov_b32 v3, 1
+             buffer_load_ubyte v0, v0, s[8:11], 0 offset:1
+             buffer_load_ubyte v2, v0, s[8:11], 0
+             buffer_store_byte v3, v0, s[8:11], 0 offset:4
+             s_waitcnt vmcnt(0)",
+        )
+        .none(v);
+        // With OFFEN the same VADDR is an address: the read is reported.
+        let bug = run(
+            v,
+            "@buffer_load_dword v0, v1, s[8:11], 0 offen
+             @buffer_load_dword v2, v0, s[8:11], 0 offen
+             s_waitcnt vmcnt(0)",
+        );
+        let m = bug.one(v, Check::Waitcnt, 1, Some(0));
+        assert!(m.contains("reads v0"), "{v}: {m}");
+    }
+}
+
+#[test]
+fn d16_merge_is_not_a_read_that_waits() {
+    let v = GcnVersion::Gcn1_4;
+    // buffer_load_short_d16_hi keeps the low half of v2 without reading
+    // it as data (LLVM: doesNotReadTiedSource): two loads into the two
+    // halves need no wait between them.
+    run(
+        v,
+        "v_mov_b32 v2, 0
+         buffer_load_short_d16 v2, v1, s[8:11], 0 offen
+         buffer_load_short_d16_hi v2, v1, s[8:11], 0 offen offset:2
+         s_waitcnt vmcnt(0)
+         buffer_store_dword v2, v1, s[8:11], 0 offen",
+    )
+    .none(v);
+}
+
+#[test]
+fn atomic_without_glc_writes_no_register() {
+    for v in VERSIONS {
+        // Without GLC nothing returns: reading the data register while the
+        // atomic is in flight is fine.
+        run(
+            v,
+            "v_mov_b32 v2, 1
+             buffer_atomic_add v2, v1, s[8:11], 0 offen
+             v_xor_b32 v3, v2, v2
+             s_waitcnt vmcnt(0)",
+        )
+        .none(v);
+        // With GLC the old value returns into v2.
+        let bug = run(
+            v,
+            "v_mov_b32 v2, 1
+             @buffer_atomic_add v2, v1, s[8:11], 0 offen glc
+             @v_xor_b32 v3, v2, v2
+             s_waitcnt vmcnt(0)",
+        );
+        let m = bug.one(v, Check::Waitcnt, 1, Some(0));
+        assert!(m.contains("reads v2"), "{v}: {m}");
+    }
+}

@@ -446,6 +446,41 @@ fn global_addressing_with_saddr_and_off() {
     assert_eq!(w.vgpr[8][3], 0x99aa);
 }
 
+#[test]
+fn global_vaddr_beside_an_sgpr_base_is_one_register() {
+    // LLVM (gfx900) uses the kernel's last VGPR as the 32-bit offset of a
+    // GLOBAL access with an SGPR base: no second register is touched, so a
+    // kernel that allocates exactly v0..v5 runs.
+    let v = GcnVersion::Gcn1_4;
+    let memory = Memory::default();
+    let buf = memory.buffer_from_slice(&pattern()).unwrap();
+    let base = buf.ptr().0;
+    let s = run_with(
+        v,
+        "global_load_dword v5, v5, s[0:1]
+s_waitcnt vmcnt(0)
+         global_store_dword v4, v5, s[0:1] offset:4",
+        &memory,
+        |w| {
+            w.set_s64(0, base);
+            w.vgpr[5] = lanes(|l| 16 * l);
+            w.vgpr[4] = lanes(|l| 16 * l);
+            w.vgpr.truncate(6);
+            w.vgpr_limit = 6;
+        },
+    );
+    assert!(s.fault.is_none(), "{:?}", s.fault);
+    assert_eq!(s.wave.vgpr[5][3], pattern()[12]);
+    assert_eq!(buf.to_vec()[13], pattern()[12]);
+    // With `off` the address is a pair: v5 alone is past the allocation.
+    let s = run_with(v, "global_load_dword v0, v[5:6], off", &memory, |w| {
+        w.vgpr.truncate(6);
+        w.vgpr_limit = 6;
+    });
+    let fault = s.fault.expect("v6 is not allocated");
+    assert!(matches!(fault.kind, FaultKind::Register(_)), "{fault:?}");
+}
+
 /// A run with `per_wave` bytes of private memory allocated in `memory`.
 fn with_scratch(
     version: GcnVersion,
