@@ -114,6 +114,7 @@ const FLAGS: &[(&str, &str)] = &[
     ("first_lane", "FIRST_LANE"),
     ("merge", "MERGE"),
     ("cmpswap", "CMPSWAP"),
+    ("indexed", "INDEXED"),
 ];
 
 /// Registers an instruction may use without naming them (`reads:`/`writes:`).

@@ -23,8 +23,10 @@
 //! - A write is *partial* when it keeps part of the old value without
 //!   reading it as data: the GCN 1.4 `d16` loads that fill one half
 //!   (`merge`), `v_writelane` (one lane), SDWA with `dst_unused:
-//!   UNUSED_PRESERVE`, DPP (lanes the masks leave alone) and a VOP3
-//!   `op_sel` write of the high half.
+//!   UNUSED_PRESERVE`, DPP (lanes the masks leave alone), a VOP3
+//!   `op_sel` write of the high half, and the GCN 1.4 three-operand 16-bit
+//!   instructions (`v_fma_f16`, `v_mad_mixlo_f16` …) that keep the other
+//!   half.
 //! - Source operands that are special registers name what they read:
 //!   VCCZ reads VCC, EXECZ reads EXEC, SCC reads SCC, LDS_DIRECT reads M0.
 //!
@@ -148,6 +150,7 @@ const LDS_DIRECT: u16 = 254;
 
 /// `hwreg` ids whose registers have an [`ImplicitReg`].
 const HW_REG_MODE: u16 = 1;
+const HW_REG_STATUS: u16 = 2;
 const HW_REG_TRAPSTS: u16 = 3;
 
 /// The SGPR-file location of `reg` on `version`, or its state location.
@@ -156,6 +159,18 @@ fn implicit_location(reg: ImplicitReg, version: GcnVersion) -> Location {
         Some((code, count)) => Location::Sgprs { code, count },
         None => Location::State(reg),
     }
+}
+
+/// GCN 1.4 three-operand 16-bit instructions (the VOP3-only rows with
+/// `op_sel`, and `v_mad_mixlo`/`mixhi`) write one half of their
+/// destination and keep the other.
+fn writes_half(row: &crate::isa::InstrRow) -> bool {
+    let half_dst = row
+        .operands
+        .iter()
+        .any(|o| o.field == Field::Vdst && crate::isa::is_16bit(o.ty));
+    half_dst
+        && ((row.encoding == Encoding::Vop3 && row.has(flags::OP_SEL)) || row.has(flags::MIX))
 }
 
 impl Instruction {
@@ -182,7 +197,8 @@ impl Instruction {
             || (self.form == Form::Sdwa && self.mods.sdwa.dst_unused == 2)
             || self.form == Form::Dpp
             || (gcn14 && row.has(flags::OP_SEL) && self.mods.op_sel & 8 != 0)
-            || (gcn14 && row.has(flags::MERGE));
+            || (gcn14 && row.has(flags::MERGE))
+            || (gcn14 && writes_half(row));
         let alu = matches!(row.unit(), Unit::Salu | Unit::Valu);
         let mut out = Accesses::new();
         let operands = self.operands();
@@ -205,6 +221,13 @@ impl Instruction {
                     };
                     if let Some(reg) = reg {
                         out.push(Location::State(reg), spec.role, index, false);
+                    }
+                    // STATUS holds SCC, VCCZ and EXECZ: reading it reads them.
+                    if v & 63 == HW_REG_STATUS && spec.role.reads() {
+                        out.push(Location::State(ImplicitReg::Scc), Role::Read, index, false);
+                        for reg in [ImplicitReg::Vcc, ImplicitReg::Exec] {
+                            out.push(implicit_location(reg, version), Role::Read, index, false);
+                        }
                     }
                     continue;
                 }

@@ -192,6 +192,11 @@ impl DataType {
     }
 }
 
+/// True for the 16-bit data types (one half of a register).
+pub const fn is_16bit(ty: DataType) -> bool {
+    matches!(ty, DataType::B16 | DataType::I16 | DataType::U16 | DataType::F16)
+}
+
 /// Floating-point format used for literals and inline float constants.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FloatKind {
@@ -454,6 +459,11 @@ pub mod flags {
     /// A compare-and-swap atomic whose data holds the source and the
     /// compare value: it returns (with `glc`) half of its data registers.
     pub const CMPSWAP: u32 = 1 << 26;
+    /// Also reads or writes registers chosen at run time from the named
+    /// ones (`s_movrel*`/`v_movrel*`: the M0 index; `s_cbranch_*fork`,
+    /// `s_cbranch_join`: the control stack in SGPRs): only the named
+    /// registers are in its resolved operand set.
+    pub const INDEXED: u32 = 1 << 27;
 }
 
 /// Sentinel in [`InstrRow::opcodes`] for "not on this version".

@@ -997,4 +997,6 @@ fn register_fault(wave: &Wave, op: &Op) -> Fault {
 #[cfg(test)]
 pub(crate) mod testing;
 #[cfg(test)]
+mod invariant;
+#[cfg(test)]
 mod tests;

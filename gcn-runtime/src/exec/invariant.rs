@@ -1,0 +1,327 @@
+//! The invariant that keeps the emulator's semantics and the instruction
+//! facts together: for every scalar and vector ALU row, on every version it
+//! exists on, with random operands and modifiers (random instruction words
+//! that decode to the row), a handler
+//!
+//! - changes no register outside the declared writes of
+//!   [`gcn_asm::decode::Instruction::accesses`], and
+//! - computes the same declared writes (and the same fault or none) when
+//!   every register outside the declared reads is given another random
+//!   value: what it reads is among what it declares.
+//!
+//! A write that keeps part of the old value (`partial`) counts as a read of
+//! that register. EXEC (the lane mask) and MODE (rounding and denormals) are
+//! inputs of every vector ALU instruction by its unit and are not
+//! perturbed for those; the PC is not compared.
+//!
+//! The memory families (SMEM, DS, MUBUF/MTBUF, MIMG, FLAT) are not run here:
+//! their addresses would have to be made valid first; their own tests cover
+//! their registers.
+
+use gcn_asm::decode::{self, Access, Location};
+use gcn_asm::isa::{flags, Encoding, ImplicitReg, Unit, INSTRUCTIONS};
+use gcn_asm::GcnVersion;
+
+use super::{handler, make_op, Env, Op, Wave, WAVE_SIZE};
+use crate::memory::Memory;
+
+/// A small deterministic generator (xorshift64*).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn word(&mut self) -> u32 {
+        (self.next() >> 32) as u32
+    }
+}
+
+/// Instruction words of one family on `version`: (family, fixed bits, mask
+/// of the fixed bits, mask of the opcode field) of the first word, after
+/// the decoder's `family` prefixes and the CLRX encoding tables. Opcodes
+/// are drawn uniformly and the other fields often sparse, so that rows
+/// whose unused fields must be zero decode too.
+fn prefixes(version: GcnVersion) -> Vec<(Encoding, u32, u32, u32)> {
+    let top6 = 0xfc00_0000;
+    let mut p = vec![
+        (Encoding::Sop2, 0b10 << 30, 0xc000_0000, 0x3f80_0000),
+        (Encoding::Sopk, 0b1011 << 28, 0xf000_0000, 0x0f80_0000),
+        (Encoding::Sop1, 0x17d << 23, 0xff80_0000, 0xff00),
+        (Encoding::Sopc, 0x17e << 23, 0xff80_0000, 0x7f_0000),
+        (Encoding::Sopp, 0x17f << 23, 0xff80_0000, 0x7f_0000),
+        (Encoding::Vop2, 0, 0x8000_0000, 0x7e00_0000),
+        (Encoding::Vop1, 0x3f << 25, 0xfe00_0000, 0x1_fe00),
+        (Encoding::Vopc, 0x3e << 25, 0xfe00_0000, 0x1fe_0000),
+    ];
+    if version.is_gcn12_or_later() {
+        p.push((Encoding::Vop3, 0b110100 << 26, top6, 0x3ff_0000));
+        p.push((Encoding::Vintrp, 0b110101 << 26, top6, 0x3_0000));
+    } else {
+        p.push((Encoding::Vop3, 0b110100 << 26, top6, 0x3fe_0000));
+        p.push((Encoding::Vintrp, 0b110010 << 26, top6, 0x3_0000));
+    }
+    if version.is_gcn14() {
+        p.push((Encoding::Vop3p, 0x1a7 << 23, 0xff80_0000, 0x7f_0000));
+    }
+    p
+}
+
+/// The whole register state the invariant compares.
+#[derive(Clone, PartialEq)]
+struct State {
+    sgpr: [u32; 128],
+    vgpr: Vec<[u32; WAVE_SIZE]>,
+    scc: bool,
+    mode: u32,
+    trapsts: u32,
+}
+
+impl State {
+    fn of(w: &Wave) -> State {
+        State {
+            sgpr: w.sgpr,
+            vgpr: w.vgpr.clone(),
+            scc: w.scc,
+            mode: w.mode,
+            trapsts: w.trapsts,
+        }
+    }
+
+    fn load(&self, w: &mut Wave) {
+        w.sgpr = self.sgpr;
+        w.vgpr.clone_from(&self.vgpr);
+        w.scc = self.scc;
+        w.mode = self.mode;
+        w.trapsts = self.trapsts;
+        w.pc = 0;
+    }
+}
+
+/// One comparable location of [`State`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Cell {
+    Sgpr(u16),
+    Vgpr(u16),
+    Scc,
+    Mode,
+    Trapsts,
+}
+
+fn cells(loc: Location) -> Vec<Cell> {
+    match loc {
+        Location::Sgprs { code, count } => (code..(code + count).min(128)).map(Cell::Sgpr).collect(),
+        Location::Vgprs { index, count } => (index..(index + count).min(256)).map(Cell::Vgpr).collect(),
+        Location::State(ImplicitReg::Scc) => vec![Cell::Scc],
+        Location::State(ImplicitReg::Mode) => vec![Cell::Mode],
+        Location::State(ImplicitReg::Trapsts) => vec![Cell::Trapsts],
+        Location::State(_) => vec![],
+    }
+}
+
+fn all_cells() -> impl Iterator<Item = Cell> {
+    (0..128)
+        .map(Cell::Sgpr)
+        .chain((0..256).map(Cell::Vgpr))
+        .chain([Cell::Scc, Cell::Mode, Cell::Trapsts])
+}
+
+fn same(a: &State, b: &State, c: Cell) -> bool {
+    match c {
+        Cell::Sgpr(i) => a.sgpr[usize::from(i)] == b.sgpr[usize::from(i)],
+        Cell::Vgpr(i) => a.vgpr[usize::from(i)] == b.vgpr[usize::from(i)],
+        Cell::Scc => a.scc == b.scc,
+        Cell::Mode => a.mode == b.mode,
+        Cell::Trapsts => a.trapsts == b.trapsts,
+    }
+}
+
+fn randomise(s: &mut State, c: Cell, rng: &mut Rng) {
+    match c {
+        Cell::Sgpr(i) => s.sgpr[usize::from(i)] = rng.word(),
+        Cell::Vgpr(i) => s.vgpr[usize::from(i)] = std::array::from_fn(|_| rng.word()),
+        Cell::Scc => s.scc = !s.scc,
+        Cell::Mode => s.mode ^= rng.word() & 0xff,
+        Cell::Trapsts => s.trapsts ^= rng.word() & 0xff,
+    }
+}
+
+/// A random starting state: M0 small (an index), EXEC random.
+fn random_state(rng: &mut Rng) -> State {
+    let mut s = State {
+        sgpr: std::array::from_fn(|_| rng.word()),
+        vgpr: (0..256).map(|_| std::array::from_fn(|_| rng.word())).collect(),
+        scc: rng.next() & 1 != 0,
+        // Round to nearest, denormals kept (other modes are inputs too).
+        mode: 0xf0,
+        trapsts: 0,
+    };
+    s.sgpr[usize::from(super::sreg::M0)] = rng.word() & 7;
+    s
+}
+
+/// Runs `op` on `state`; the state after, or the fault's text.
+fn execute(op: &Op, state: &State, version: GcnVersion, mem: &Memory) -> Result<State, String> {
+    let mut wave = Wave::new(256, 104);
+    state.load(&mut wave);
+    let mut lds = vec![0u8; 64 * 1024];
+    let view = mem.view();
+    let mut env = Env {
+        mem: &view,
+        lds: &mut lds,
+        version,
+        code_base: 0x1000,
+        scratch: (0, 0),
+        lds_log: None,
+    };
+    match (op.handler)(&mut wave, op, &mut env) {
+        Ok(_) => Ok(State::of(&wave)),
+        Err(f) => Err(f.kind.to_string()),
+    }
+}
+
+/// Checks one decoded instruction on one random state; the violations.
+fn check(op: &Op, version: GcnVersion, mem: &Memory, rng: &mut Rng) -> Vec<String> {
+    let accesses = op.instr.accesses();
+    let valu = op.instr.row.unit() == Unit::Valu;
+    let declared = |f: &dyn Fn(&Access) -> bool| -> Vec<Cell> {
+        accesses.iter().filter(|a| f(a)).flat_map(|a| cells(a.location)).collect()
+    };
+    let mut writes = declared(&|a| a.role.writes());
+    let mut reads = declared(&|a| a.role.reads() || a.partial);
+    if op.instr.row.has(flags::INDEXED) {
+        // Registers chosen at run time: only the implicit state is checked.
+        let files: Vec<Cell> = all_cells()
+            .filter(|c| matches!(c, Cell::Sgpr(_) | Cell::Vgpr(_)))
+            .collect();
+        writes.extend(&files);
+        reads.extend(&files);
+    }
+    let before = random_state(rng);
+    let Ok(after) = execute(op, &before, version, mem) else {
+        return Vec::new();
+    };
+    let mut problems = Vec::new();
+    for c in all_cells() {
+        if !writes.contains(&c) && !same(&before, &after, c) {
+            problems.push(format!("writes {c:?}, which it does not declare"));
+        }
+    }
+    // Every register outside the declared reads gets another value.
+    let mut other = before.clone();
+    for c in all_cells() {
+        let implied = valu
+            && (c == Cell::Mode
+                || c == Cell::Sgpr(super::sreg::EXEC)
+                || c == Cell::Sgpr(super::sreg::EXEC + 1));
+        if !reads.contains(&c) && !implied {
+            randomise(&mut other, c, rng);
+        }
+    }
+    match execute(op, &other, version, mem) {
+        Ok(after2) => {
+            // A vector instruction writes VGPRs in the EXEC lanes only: the
+            // others keep their (here perturbed) old values.
+            let exec = before.sgpr[usize::from(super::sreg::EXEC)] as u64
+                | (before.sgpr[usize::from(super::sreg::EXEC) + 1] as u64) << 32;
+            for &c in &writes {
+                let equal = match c {
+                    Cell::Vgpr(i) if valu => (0..WAVE_SIZE).all(|l| {
+                        exec >> l & 1 == 0
+                            || after.vgpr[usize::from(i)][l] == after2.vgpr[usize::from(i)][l]
+                    }),
+                    _ => same(&after, &after2, c),
+                };
+                if !equal {
+                    problems.push(format!(
+                        "its write of {c:?} depends on a register it does not declare as read"
+                    ));
+                }
+            }
+        }
+        Err(f) => problems.push(format!(
+            "faults ({f}) only when undeclared registers change"
+        )),
+    }
+    problems
+}
+
+#[test]
+fn handlers_touch_only_the_registers_their_rows_declare() {
+    let mem = Memory::default();
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut failures = Vec::new();
+    let mut covered = 0usize;
+    let mut uncovered = Vec::new();
+    for version in GcnVersion::ALL {
+        // Samples per row, by row index.
+        let mut samples = vec![0u8; INSTRUCTIONS.len()];
+        for (family, fixed, mask, opcode) in prefixes(version) {
+            let draws = 64 * (opcode >> opcode.trailing_zeros()).max(64);
+            for _ in 0..draws {
+                // Half the draws sparse (most bits clear): fields that must
+                // be zero or small (unused sources, SOPP immediates) decode.
+                let sparse = rng.next() & 1 != 0;
+                let opcode_bits = rng.word() & opcode;
+                let mut draw = || match sparse {
+                    false => rng.word(),
+                    true => rng.word() & rng.word() & rng.word(),
+                };
+                let first = (draw() & !opcode) | opcode_bits;
+                let words = [(first & !mask) | fixed, draw(), draw()];
+                if decode::family(words[0], version) != Some(family) {
+                    continue;
+                }
+                let Ok(instr) = decode::decode(&words, 0, version) else {
+                    continue;
+                };
+                let index = (instr.row as *const _ as usize - INSTRUCTIONS.as_ptr() as usize)
+                    / std::mem::size_of::<gcn_asm::isa::InstrRow>();
+                if samples[index] >= 6 || handler(instr.row, version).is_none() {
+                    continue;
+                }
+                samples[index] += 1;
+                let op = make_op(instr, version);
+                for p in check(&op, version, &mem, &mut rng) {
+                    failures.push(format!("{version} `{}`: {p}", op.instr));
+                }
+            }
+        }
+        for (i, row) in INSTRUCTIONS.iter().enumerate() {
+            let emulated = handler(row, version).is_some();
+            let alu = matches!(row.unit(), Unit::Salu | Unit::Valu);
+            // The row the decoder yields for its opcode (aliases are
+            // assembled, never decoded).
+            let picked = row.opcode(version).is_some_and(|opcode| {
+                decode::lookup(row.encoding, u32::from(opcode), version)
+                    .is_some_and(|r| std::ptr::eq(r, row))
+            });
+            if alu && emulated && picked {
+                if samples[i] > 0 {
+                    covered += 1;
+                } else {
+                    uncovered.push(format!("{version} {}", row.mnemonic));
+                }
+            }
+        }
+    }
+    failures.sort();
+    failures.dedup();
+    assert!(
+        failures.is_empty(),
+        "{} violations:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(
+        uncovered.len() * 50 < covered,
+        "rows never sampled ({} of {}): {}",
+        uncovered.len(),
+        covered + uncovered.len(),
+        uncovered.join(", ")
+    );
+}
