@@ -665,11 +665,18 @@ fn make_waves(s: &Shared<'_>, id: [u32; 3], slot: u64, waves: &mut Vec<Wave>) {
     }
 }
 
-/// Words 0 and 1 of the scratch buffer descriptor: base, and the stride
-/// (scratch bytes per wave / 64, one lane's slice) in bits 16–29.
+/// Words 0 and 1 of the scratch buffer descriptor: base, the stride
+/// (scratch bytes per wave / 64, one lane's share) in bits 16–29 and
+/// SWIZZLE_ENABLE (bit 31), as radeonsi writes them. With the words 2–3
+/// LLVM supplies (ADD_TID_ENABLE, element size 4, index stride 64) the
+/// lanes' private dwords interleave, which is what LLVM's stack pointers
+/// (64 bytes per byte of a lane's frame) assume.
 pub fn scratch_descriptor(base: u64, per_wave: u32) -> [u32; 2] {
     let stride = (per_wave / 64) & 0x3fff;
-    [base as u32, ((base >> 32) as u32 & 0xffff) | (stride << 16)]
+    [
+        base as u32,
+        ((base >> 32) as u32 & 0xffff) | (stride << 16) | (1 << 31),
+    ]
 }
 
 /// The SGPRs `s0 ..sN` the ABI register setup writes ([`make_waves`]).

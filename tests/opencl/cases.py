@@ -286,4 +286,158 @@ def build():
                     scalar(F32, 0.5, -1.75, 8.0, 0.0), scalar(U16, 65000),
                     scalar(F32, 1.0e-3)],
                    [out(0, I64)]))
+
+    # vload_store.cl: vloadN/vstoreN per element type (33 elements per
+    # work-item, then the unaligned vload4/vstore4 region)
+    n = 128
+    for k, (name, dtype, gen) in enumerate([
+            ("char", I8, lambda r, m: r.integers(-40, 41, m, dtype=I8)),
+            ("uchar", U8, lambda r, m: r.integers(0, 256, m, dtype=U8)),
+            ("short", I16, lambda r, m: r.integers(-10000, 10001, m, dtype=I16)),
+            ("int", I32, lambda r, m: r.integers(-2**28, 2**28, m, dtype=I32)),
+            ("float", F32, lambda r, m: floats(r, m, -1000, 1000)),
+            ("long", I64, lambda r, m: r.integers(-2**60, 2**60, m, dtype=I64)),
+            ("double", F64, lambda r, m: floats(r, m, -1e6, 1e6, F64))]):
+        r = rng(100 + k)
+        cs.append(case(f"vls_{name}", "vload_store.cl", f"vls_{name}", [n], [64],
+                       [buf(gen(r, 36 * n + 5)), zero(dtype, 38 * n + 6)], [out(1, dtype)]))
+    r = rng(107)
+    cs.append(case("vload_constant", "vload_store.cl", "vload_constant", [64], [32],
+                   [buf(floats(r, 32, -10, 10)), buf(r.integers(-1000, 1000, 16, dtype=I16)),
+                    zero(F32, 64)],
+                   [out(2, F32)]))
+    r = rng(108)
+    cs.append(case("vls_local", "vload_store.cl", "vls_local", [256], [64],
+                   [buf(r.integers(-2**29, 2**29, 4 * 256, dtype=I32)), zero(I32, 4 * 256),
+                    buf(r.integers(-32768, 32768, 3 * 256, dtype=I16)), zero(I16, 3 * 256)],
+                   [out(1, I32), out(3, I16)]))
+    r = rng(109)
+    cs.append(case("vls_local_arg", "vload_store.cl", "vls_local_arg", [128], [32],
+                   [buf(floats(r, 2 * 128, -1e3, 1e3, F64)), zero(F64, 2 * 128),
+                    local(32 * 16)],
+                   [out(1, F64)]))
+    r = rng(110)
+    cs.append(case("vls_private", "vload_store.cl", "vls_private", [128], [64],
+                   [buf(r.integers(-2**24, 2**24, 4 * 128, dtype=I32)), zero(I32, 4 * 128)],
+                   [out(1, I32)]))
+    r = rng(111)
+    # half inputs and float inputs of magnitude 2^-10 .. 6e4: no half
+    # denormals (also after the halving), some float inputs overflow half
+    mag = lambda m: np.exp2(r.uniform(-10, 16, m)) * np.where(r.integers(0, 2, m), 1, -1)
+    halves = mag(1040).astype(np.float16)
+    cs.append(case("half_conv", "vload_store.cl", "half_conv", [256], [64],
+                   [buf(halves), buf(mag(4 * 256).astype(F32)), zero(U16, 2560),
+                    zero(F32, 4 * 256)],
+                   [out(2, U16), out(3, F32)]))
+
+    # scratch.cl: private arrays in scratch
+    r = rng(112)
+    cs.append(case("scratch_bytes", "scratch.cl", "scratch_bytes", [256], [64],
+                   [buf(r.integers(0, 256, 256, dtype=U8)), zero(U8, 2 * 256)], [out(1, U8)]))
+    r = rng(113)
+    cs.append(case("scratch_long", "scratch.cl", "scratch_long", [128], [64],
+                   [buf(r.integers(-2**40, 2**40, 128, dtype=I64)), zero(I64, 2 * 128)],
+                   [out(1, I64)]))
+    r = rng(114)
+    cs.append(case("scratch_struct", "scratch.cl", "scratch_struct", [256], [64],
+                   [buf(r.integers(-2**20, 2**20, 256, dtype=I32)), zero(F32, 256)],
+                   [out(1, F32)]))
+
+    # calls.cl: noinline functions
+    r = rng(115)
+    cs.append(case("call_scalar", "calls.cl", "call_scalar", [256], [64],
+                   [buf(r.integers(-2**16, 2**16, 256, dtype=I32)), zero(I32, 2 * 256)],
+                   [out(1, I32)]))
+    r = rng(116)
+    cs.append(case("call_float", "calls.cl", "call_float", [128], [64],
+                   [buf(floats(r, 128, -100, 100)), zero(F32, 128)], [out(1, F32)]))
+    r = rng(117)
+    cs.append(case("call_struct", "calls.cl", "call_struct", [128], [64],
+                   [buf(r.integers(-2**16, 2**16, 128, dtype=I32)), zero(I64, 128),
+                    zero(F32, 4 * 128)],
+                   [out(1, I64), out(2, F32)]))
+    r = rng(118)
+    cs.append(case("call_pointers", "calls.cl", "call_pointers", [256], [64],
+                   [buf(r.integers(-2**16, 2**16, 256, dtype=I32)), zero(I32, 256)],
+                   [out(1, I32)]))
+    r = rng(119)
+    cs.append(case("call_big", "calls.cl", "call_big", [256], [64],   # global size 256: in[.. & 255]
+                   [buf(r.integers(-2**20, 2**20, 256, dtype=I32)), zero(I32, 2 * 256)],
+                   [out(1, I32)]))
+    r = rng(120)
+    cs.append(case("call_heavy", "calls.cl", "call_heavy", [128], [64],
+                   [buf(floats(r, 16 * 8, -10, 10)), zero(F32, 128)], [out(1, F32)]))
+
+    # atomics2.cl: 32- and 64-bit atomics, results unused and used
+    r = rng(121)
+    n = 320
+    cs.append(case("atomics_global_unused", "atomics2.cl", "atomics_global_unused", [n], [64],
+                   [buf(r.integers(-2**31, 2**31, n, dtype=I32)),
+                    buf(np.array([0, 0, 2**31 - 1, -2**31, -1, 0, 0x2468ace, 0, 1000, -1, 0,
+                                  0, 0], dtype=I32))],
+                   [out(1, I32)]))
+    r = rng(122)
+    n = 256
+    cs.append(case("atomics_global_used", "atomics2.cl", "atomics_global_used", [n], [64],
+                   [buf(r.integers(-2**28, 2**28, n, dtype=I32)),
+                    buf(r.integers(-2**31, 2**31, n, dtype=I32)),
+                    buf(np.array([0, 0, n, 0, 0], dtype=I32)),
+                    buf(np.concatenate([r.integers(0, 2**32, 24), [0]]).astype(U32)),
+                    zero(I32, 2 * n)],
+                   [out(1, I32), out(2, I32), out(3, U32), out(4, I32)]))
+    r = rng(123)
+    cs.append(case("atomics_local", "atomics2.cl", "atomics_local", [256], [64],
+                   [buf(r.integers(-2**28, 2**28, 256, dtype=I32)), zero(I32, 256 + 4 * 16)],
+                   [out(1, I32)]))
+    r = rng(124)
+    cs.append(case("atomics64_global", "atomics2.cl", "atomics64_global", [n], [64],
+                   [buf(r.integers(-2**58, 2**58, n, dtype=I64)),
+                    buf(np.array([0, 0, 2**63 - 1, -2**63, -1, 0, 0x123456789abcdef, 0, 1000,
+                                  -1, 0, 0, 0, 0], dtype=I64)),
+                    buf(r.integers(-2**63, 2**63, n, dtype=I64)),
+                    buf(np.concatenate([r.integers(0, 2**64, 4, dtype=U64), np.zeros(5, U64)])),
+                    zero(I64, 2 * n)],
+                   [out(1, I64), out(2, I64), out(3, U64), out(4, I64)]))
+    r = rng(125)
+    cs.append(case("atomics64_local", "atomics2.cl", "atomics64_local", [128], [64],
+                   [buf(r.integers(-2**58, 2**58, 128, dtype=I64)), zero(I64, 128 + 2 * 14)],
+                   [out(1, I64)]))
+
+    # bits.cl: byte swaps, rotates, clz/popcount, bit fields
+    r = rng(126)
+    u32 = r.integers(0, 2**32, n, dtype=U32)
+    u64 = r.integers(0, 2**64, n, dtype=U64, endpoint=False)
+    u32[:4] = [0, 0xffffffff, 0x80000000, 1]
+    u64[:4] = [0, 2**64 - 1, 2**63, 1]
+    cs.append(case("bit_swap", "bits.cl", "bit_swap", [n], [64],
+                   [buf(u32), buf(u64), zero(U32, 4 * n), zero(U64, 2 * n)],
+                   [out(2, U32), out(3, U64)]))
+    cs.append(case("bit_count", "bits.cl", "bit_count", [n], [64],
+                   [buf(u32), buf(u64), zero(I32, 8 * n)], [out(2, I32)]))
+    cs.append(case("bit_fields", "bits.cl", "bit_fields", [n], [64],
+                   [buf(u32), zero(U32, 6 * n)], [out(1, U32)]))
+
+    # vec3.cl: float3/int3 (pointers: 16-byte elements, padding random)
+    r = rng(127)
+    n = 128
+    cs.append(case("vec3_ptr", "vec3.cl", "vec3_ptr", [n], [64],
+                   [buf(floats(r, 4 * n, -100, 100)),
+                    buf(r.integers(-2**14, 2**14, 4 * n, dtype=I32)),
+                    zero(F32, 4 * n), zero(I32, 8 * n)],
+                   [out(2, F32), out(3, I32)]))
+    r = rng(128)
+    cs.append(case("vec3_vload", "vec3.cl", "vec3_vload", [n], [32],
+                   [buf(floats(r, 3 * n + 3, -100, 100)),
+                    buf(r.integers(-2**30, 2**30, 3 * n, dtype=I32)),
+                    zero(F32, 3 * n), zero(I32, 4 * n), scalar(F32, 1.5, -0.25, 3.0, 0.0)],
+                   [out(2, F32), out(3, I32)]))
+    r = rng(129)
+    # struct particle: float3 pos, int3 cell, float w (48 bytes with padding)
+    p = np.zeros((n, 12), dtype=U32)
+    p[:, 0:4] = floats(r, 4 * n, -100, 100).view(U32).reshape(n, 4)
+    p[:, 4:8] = r.integers(-2**20, 2**20, 4 * n, dtype=I32).view(U32).reshape(n, 4)
+    p[:, 8] = floats(r, n, -2, 2).view(U32)
+    p[:, 9:12] = r.integers(0, 2**32, 3 * n, dtype=U32).reshape(n, 3)
+    cs.append(case("vec3_local", "vec3.cl", "vec3_local", [n], [32],
+                   [buf(p.reshape(-1)), zero(U32, 12 * n)], [out(1, U32)]))
     return cs

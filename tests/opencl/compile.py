@@ -39,8 +39,11 @@ def run(cmd):
 
 
 def kernels_of(src):
-    with open(src) as f:
-        return re.findall(r"^kernel\s+void\s+(\w+)", f.read(), re.M)
+    """The kernels of a source, in order (from clang's IR, so that kernels
+    a macro defines count too)."""
+    ll = run(["clang-14", "-x", "cl", "-cl-std=CL1.2", "-target", "amdgcn--", "-mcpu=tahiti",
+              "-Xclang", "-finclude-default-header", "-O0", "-emit-llvm", "-S", src, "-o", "-"])
+    return re.findall(r"^define .*?amdgpu_kernel void @([\w.]+)\(", ll, re.M)
 
 
 def compile_one(src, gpu, kernels, tmp):

@@ -16,13 +16,18 @@
 //! - SCRATCH: the private offset `SADDR(32) + VADDR(32) + INST_OFFSET`
 //!   (either may be `off`).
 //!
-//! Private memory layout: the wave's scratch (`env.scratch`) is split into
-//! 64 linear per-lane slices of `size / 64` bytes; lane L's private offset O
-//! is at `scratch base + L * (size / 64) + O`. This is the layout the
-//! launcher's scratch buffer descriptor gives buffer accesses (stride
-//! `size / 64`, no swizzle, indexed by lane), so SCRATCH/FLAT-private and
-//! buffer scratch accesses of one wave see the same bytes. An offset whose
-//! access reaches past the lane's slice is a fault naming the lane.
+//! Private memory layout: swizzled, as the hardware lays out scratch
+//! (element size 4, index stride 64): lane L's private byte O of the wave's
+//! scratch (`env.scratch`, `size` bytes) is at
+//! `scratch base + (O / 4) * 256 + L * 4 + O % 4`, so the lanes' dwords
+//! interleave. This is the layout the launcher's scratch buffer descriptor
+//! gives buffer accesses (swizzle enabled; LLVM's scratch words 2–3 add
+//! the lane id with index stride 64 and element size 4), so
+//! SCRATCH/FLAT-private and buffer scratch accesses of one wave see the
+//! same bytes, and a stack pointer that counts 64 bytes per lane byte (as
+//! LLVM's function-call code does) lands where the hardware would put it.
+//! Each lane has `size / 64` private bytes; an access that reaches past
+//! them is a fault naming the lane.
 //! FLAT_SCRATCH and the scratch SGPRs play no part: `env.scratch` is
 //! already the wave's own private memory.
 //!
@@ -69,10 +74,51 @@ enum Place {
 /// A resolved, range-checked location.
 #[derive(Debug, Clone, Copy)]
 enum Target {
-    /// A device address (global memory or the lane's scratch slice).
+    /// A device address in global memory.
     Mem(u64),
     /// An index in `env.lds`.
     Lds(usize),
+    /// Byte `offset` of a lane's private memory, whose dword 0 is at
+    /// device address `lane_base` (see the module documentation: the
+    /// lane's dwords are 256 bytes apart).
+    Private {
+        /// Device address of the lane's first private dword.
+        lane_base: u64,
+        /// Byte offset in the lane's private memory.
+        offset: u32,
+    },
+}
+
+/// Bytes between two consecutive private dwords of one lane (the
+/// swizzled scratch layout: element size 4, index stride 64).
+const PRIVATE_DWORD_STRIDE: u64 = 4 * WAVE_SIZE as u64;
+
+/// The device address of private byte `offset` of the lane whose first
+/// private dword is at `lane_base`.
+#[inline]
+fn private_address(lane_base: u64, offset: u32) -> u64 {
+    lane_base + u64::from(offset / 4) * PRIVATE_DWORD_STRIDE + u64::from(offset % 4)
+}
+
+/// Splits a private access of `len` bytes at `offset` into its pieces
+/// that are contiguous in device memory (at most one dword each):
+/// (device address, range in the access's bytes).
+fn private_pieces(
+    lane_base: u64,
+    offset: u32,
+    len: usize,
+) -> impl Iterator<Item = (u64, std::ops::Range<usize>)> {
+    let mut done = 0usize;
+    std::iter::from_fn(move || {
+        if done >= len {
+            return None;
+        }
+        let o = offset + done as u32;
+        let n = (4 - (o % 4) as usize).min(len - done);
+        let piece = (private_address(lane_base, o), done..done + n);
+        done += n;
+        Some(piece)
+    })
 }
 
 /// True when a FLAT address lies in the shared or the private aperture.
@@ -232,9 +278,10 @@ fn resolve(env: &Env<'_>, place: Place, len: u32, lane: usize) -> Result<Target,
             if u64::from(o) + u64::from(len) > slice {
                 return Err(private_fault(env, o, len, lane));
             }
-            Ok(Target::Mem(
-                env.scratch.0 + lane as u64 * slice + u64::from(o),
-            ))
+            Ok(Target::Private {
+                lane_base: env.scratch.0 + 4 * lane as u64,
+                offset: o,
+            })
         }
     }
 }
@@ -248,6 +295,14 @@ fn read(env: &Env<'_>, t: Target, out: &mut [u8], lane: usize) -> Result<(), Fau
             out.copy_from_slice(&env.lds[i..i + out.len()]);
             Ok(())
         }
+        Target::Private { lane_base, offset } => {
+            for (a, range) in private_pieces(lane_base, offset, out.len()) {
+                env.mem
+                    .read(a, &mut out[range])
+                    .map_err(|m| Fault::memory(m, lane))?;
+            }
+            Ok(())
+        }
     }
 }
 
@@ -258,6 +313,14 @@ fn write(env: &mut Env<'_>, t: Target, data: &[u8], lane: usize) -> Result<(), F
         Target::Mem(a) => env.mem.write(a, data).map_err(|m| Fault::memory(m, lane)),
         Target::Lds(i) => {
             env.lds[i..i + data.len()].copy_from_slice(data);
+            Ok(())
+        }
+        Target::Private { lane_base, offset } => {
+            for (a, range) in private_pieces(lane_base, offset, data.len()) {
+                env.mem
+                    .write(a, &data[range])
+                    .map_err(|m| Fault::memory(m, lane))?;
+            }
             Ok(())
         }
     }
@@ -293,6 +356,18 @@ fn atomic_at(
         Target::Lds(i) => {
             let old = lds::lds_load(env.lds, i, len);
             lds::lds_store(env.lds, i, len, f(old));
+            Ok(old)
+        }
+        Target::Private { offset, .. } => {
+            // Private memory belongs to the lane alone: read, modify, write.
+            if offset % len != 0 {
+                return Err(Fault::misaligned(op, u64::from(offset), lane));
+            }
+            let mut bytes = [0u8; 8];
+            let n = len as usize;
+            read(env, t, &mut bytes[..n], lane)?;
+            let old = u64::from_le_bytes(bytes);
+            write(env, t, &f(old).to_le_bytes()[..n], lane)?;
             Ok(old)
         }
     }

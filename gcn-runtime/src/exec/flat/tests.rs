@@ -504,7 +504,7 @@ fn with_scratch(
 }
 
 #[test]
-fn scratch_and_private_aperture_share_per_lane_slices_with_buffer_scratch() {
+fn scratch_and_private_aperture_share_swizzled_private_memory_with_buffer_scratch() {
     let v = GcnVersion::Gcn1_4;
     let memory = Memory::default();
     // 64 lanes × 64 bytes.
@@ -529,20 +529,22 @@ fn scratch_and_private_aperture_share_per_lane_slices_with_buffer_scratch() {
         w.set_s32(8, 0x14);
         // Private aperture offset 8 + 4 * (lane % 2).
         set64(w, 6, |l| PRIVATE_APERTURE + 8 + 4 * (l % 2));
-        // The launcher's scratch descriptor: stride 64 (bytes per lane),
-        // add_tid, unlimited records, no swizzle.
+        // The launcher's scratch descriptor (swizzled) with the words 2-3
+        // LLVM writes: unlimited records, add_tid, index stride 64,
+        // element size 4.
         let [d0, d1] = crate::launch::scratch_descriptor(base, per_wave as u32);
         w.set_s32(12, d0);
         w.set_s32(13, d1);
         w.set_s32(14, u32::MAX);
-        w.set_s32(15, 1 << 23);
+        w.set_s32(15, 1 << 23 | 3 << 21 | 1 << 19);
     });
     assert!(s.fault.is_none(), "{:?}", s.fault);
     let w = &s.wave;
     let mem = scratch.to_vec();
     for l in [0usize, 5, 63] {
         let lu = l as u32;
-        let slice = &mem[16 * l..16 * l + 16];
+        // Swizzled: dword k of lane L is word 64 k + L.
+        let slice: Vec<u32> = (0..16).map(|k| mem[64 * k + l]).collect();
         // Private offset 8 + 4 (L % 2): dword 2 + L % 2 of the lane's
         // slice, its low half then replaced by the flat short store.
         assert_eq!(slice[2 + l % 2], lu);
