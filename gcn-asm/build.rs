@@ -168,10 +168,7 @@ fn parse_versions(text: &str) -> Result<u8, String> {
 /// A `reads:`/`writes:` token: implicit registers with the role, each
 /// `REG` or `REG@VERSIONS`; merged into `acc` (register -> (role bits,
 /// versions)).
-fn parse_implicit(
-    token: &str,
-    acc: &mut BTreeMap<&'static str, [u8; 2]>,
-) -> Result<bool, String> {
+fn parse_implicit(token: &str, acc: &mut BTreeMap<&'static str, [u8; 2]>) -> Result<bool, String> {
     let (role, list) = match token.split_once(':') {
         Some(("reads", l)) => (0, l),
         Some(("writes", l)) => (1, l),
@@ -182,7 +179,8 @@ fn parse_implicit(
             Some((r, v)) => (r, parse_versions(v)?),
             None => (item, 0x1f),
         };
-        let reg = lookup(IMPLICIT, reg).ok_or_else(|| format!("unknown implicit register `{reg}`"))?;
+        let reg =
+            lookup(IMPLICIT, reg).ok_or_else(|| format!("unknown implicit register `{reg}`"))?;
         acc.entry(reg).or_insert([0, 0])[role] |= versions;
     }
     Ok(true)

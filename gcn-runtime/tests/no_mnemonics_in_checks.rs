@@ -44,7 +44,9 @@ fn string_literals(source: &str) -> Vec<(usize, String)> {
 fn is_mnemonic_like(lit: &str) -> bool {
     lit.len() >= 3
         && lit.contains('_')
-        && lit.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+        && lit
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
         && INSTRUCTIONS.iter().any(|r| r.mnemonic.starts_with(lit))
 }
 

@@ -137,7 +137,12 @@ impl Accesses {
     /// `write`), if the operand is a register the instruction uses that way.
     pub fn of_operand(&self, i: usize, write: bool) -> Option<&Access> {
         self.iter().find(|a| {
-            a.operand == Some(i as u8) && if write { a.role.writes() } else { a.role.reads() }
+            a.operand == Some(i as u8)
+                && if write {
+                    a.role.writes()
+                } else {
+                    a.role.reads()
+                }
         })
     }
 }
@@ -169,8 +174,7 @@ fn writes_half(row: &crate::isa::InstrRow) -> bool {
         .operands
         .iter()
         .any(|o| o.field == Field::Vdst && crate::isa::is_16bit(o.ty));
-    half_dst
-        && ((row.encoding == Encoding::Vop3 && row.has(flags::OP_SEL)) || row.has(flags::MIX))
+    half_dst && ((row.encoding == Encoding::Vop3 && row.has(flags::OP_SEL)) || row.has(flags::MIX))
 }
 
 impl Instruction {
@@ -383,8 +387,15 @@ mod tests {
     #[test]
     fn buffer_vaddr_only_with_offen_idxen_addr64() {
         let load = |m: &str| {
-            let addr = if m.contains(' ') || m == "addr64" { "v[2:3]" } else { "v2" };
-            accesses(Gcn1_0, &format!("buffer_load_dword v1, {addr}, s[4:7], s9 {m}"))
+            let addr = if m.contains(' ') || m == "addr64" {
+                "v[2:3]"
+            } else {
+                "v2"
+            };
+            accesses(
+                Gcn1_0,
+                &format!("buffer_load_dword v1, {addr}, s[4:7], s9 {m}"),
+            )
         };
         let expect = |vaddr: Option<u16>| {
             let mut e = vec![(v(1, 1), W, false)];
@@ -402,7 +413,10 @@ mod tests {
         assert_eq!(load("addr64"), expect(Some(2)));
         // A store reads its data; TFE adds a written status register.
         assert_eq!(
-            accesses(Gcn1_0, "buffer_store_dwordx2 v[4:6], v0, s[8:11], 0 offen tfe")[..2],
+            accesses(
+                Gcn1_0,
+                "buffer_store_dwordx2 v[4:6], v0, s[8:11], 0 offen tfe"
+            )[..2],
             [(v(4, 2), R, false), (v(6, 1), W, false)]
         );
     }
@@ -412,7 +426,10 @@ mod tests {
         let a = accesses(Gcn1_0, "buffer_atomic_add v1, v2, s[4:7], 0 offen");
         assert_eq!(a[0], (v(1, 1), R, false));
         assert!(!a.iter().any(|x| x.1.writes()), "{a:?}");
-        let a = accesses(Gcn1_0, "buffer_atomic_cmpswap v[2:3], v0, s[4:7], 0 offen glc");
+        let a = accesses(
+            Gcn1_0,
+            "buffer_atomic_cmpswap v[2:3], v0, s[4:7], 0 offen glc",
+        );
         assert_eq!(a[..2], [(v(2, 2), R, false), (v(2, 1), W, false)]);
         let a = accesses(Gcn1_4, "global_atomic_add v0, v[2:3], v4, off");
         assert!(!a.iter().any(|x| x.1.writes()), "{a:?}");
@@ -425,7 +442,11 @@ mod tests {
         let a = accesses(Gcn1_4, "global_load_dword v59, v59, s[16:17]");
         assert_eq!(
             a,
-            [(v(59, 1), W, false), (v(59, 1), R, false), (s(16, 2), R, false)]
+            [
+                (v(59, 1), W, false),
+                (v(59, 1), R, false),
+                (s(16, 2), R, false)
+            ]
         );
         let a = accesses(Gcn1_4, "global_load_dword v1, v[2:3], off");
         assert_eq!(a, [(v(1, 1), W, false), (v(2, 2), R, false)]);
@@ -448,22 +469,37 @@ mod tests {
         let a = accesses(Gcn1_0, "s_cmpk_eq_i32 s5, 3");
         assert_eq!(a[0], (s(5, 1), R, false));
         assert!(a.contains(&(Location::State(ImplicitReg::Scc), W, false)));
-        assert_eq!(accesses(Gcn1_0, "s_addk_i32 s5, 3")[0], (s(5, 1), RW, false));
+        assert_eq!(
+            accesses(Gcn1_0, "s_addk_i32 s5, 3")[0],
+            (s(5, 1), RW, false)
+        );
         // s_setreg reads its SGPR and writes the hardware register.
         let a = accesses(Gcn1_0, "s_setreg_b32 hwreg(mode, 0, 4), s3");
         assert_eq!(
             a,
-            [(Location::State(ImplicitReg::Mode), W, false), (s(3, 1), R, false)]
+            [
+                (Location::State(ImplicitReg::Mode), W, false),
+                (s(3, 1), R, false)
+            ]
         );
         // v_mac accumulates into its destination.
-        assert_eq!(accesses(Gcn1_0, "v_mac_f32 v1, v2, v3")[0], (v(1, 1), RW, false));
+        assert_eq!(
+            accesses(Gcn1_0, "v_mac_f32 v1, v2, v3")[0],
+            (v(1, 1), RW, false)
+        );
         // Implicit VCC, EXEC, SCC, M0.
         assert!(accesses(Gcn1_0, "s_cbranch_vccz 0").contains(&(s(106, 2), R, false)));
         assert!(accesses(Gcn1_0, "v_cmpx_eq_u32 vcc, v1, v2").contains(&(s(126, 2), W, false)));
-        assert!(accesses(Gcn1_0, "s_add_u32 s0, s1, s2")
-            .contains(&(Location::State(ImplicitReg::Scc), W, false)));
-        assert!(accesses(Gcn1_0, "s_cselect_b32 s0, s1, s2")
-            .contains(&(Location::State(ImplicitReg::Scc), R, false)));
+        assert!(accesses(Gcn1_0, "s_add_u32 s0, s1, s2").contains(&(
+            Location::State(ImplicitReg::Scc),
+            W,
+            false
+        )));
+        assert!(accesses(Gcn1_0, "s_cselect_b32 s0, s1, s2").contains(&(
+            Location::State(ImplicitReg::Scc),
+            R,
+            false
+        )));
         let a = accesses(Gcn1_0, "s_and_saveexec_b64 s[0:1], s[2:3]");
         assert!(a.contains(&(s(126, 2), RW, false)), "{a:?}");
         // DS reads M0 (the LDS limit) up to GCN 1.2 only.
@@ -471,9 +507,15 @@ mod tests {
         assert!(!accesses(Gcn1_4, "ds_read_b32 v1, v2").contains(&(s(124, 1), R, false)));
         // Special sources name what they read.
         assert!(accesses(Gcn1_0, "v_mov_b32 v1, vccz").contains(&(s(106, 2), R, false)));
-        assert!(accesses(Gcn1_0, "v_mov_b32 v1, scc")
-            .contains(&(Location::State(ImplicitReg::Scc), R, false)));
+        assert!(accesses(Gcn1_0, "v_mov_b32 v1, scc").contains(&(
+            Location::State(ImplicitReg::Scc),
+            R,
+            false
+        )));
         // v_writelane writes one lane: partial.
-        assert_eq!(accesses(Gcn1_0, "v_writelane_b32 v1, s2, 3")[0], (v(1, 1), W, true));
+        assert_eq!(
+            accesses(Gcn1_0, "v_writelane_b32 v1, s2, 3")[0],
+            (v(1, 1), W, true)
+        );
     }
 }

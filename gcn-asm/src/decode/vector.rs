@@ -203,7 +203,13 @@ pub(crate) fn decode_short(ctx: &Ctx<'_>, family: Encoding) -> Result<Instructio
     // The constant-bus and literal rules of the encoder (the 32-bit `vcc`
     // operand has no field, so it is not in slot 2 here).
     let skip_slot1 = has_field(row, Field::Ssrc1);
-    check_constant_bus(&instr, &slots, skip_slot1, 2, &implicit_reads(row, ctx.version, true))?;
+    check_constant_bus(
+        &instr,
+        &slots,
+        skip_slot1,
+        2,
+        &implicit_reads(row, ctx.version, true),
+    )?;
     if literal {
         let sgpr_source =
             instr.operands().iter().zip(&slots).any(|(op, &slot)| {

@@ -1215,10 +1215,7 @@ fn implicit_reads(st: &Statement<'_>, ops: &Operands, slot2_implicit: bool) -> V
         });
     }
     for (code, count) in st.row.implicit_sgpr_reads(st.version) {
-        reads.push(ImplicitRead {
-            code,
-            count,
-        });
+        reads.push(ImplicitRead { code, count });
     }
     reads
 }

@@ -194,7 +194,10 @@ impl DataType {
 
 /// True for the 16-bit data types (one half of a register).
 pub const fn is_16bit(ty: DataType) -> bool {
-    matches!(ty, DataType::B16 | DataType::I16 | DataType::U16 | DataType::F16)
+    matches!(
+        ty,
+        DataType::B16 | DataType::I16 | DataType::U16 | DataType::F16
+    )
 }
 
 /// Floating-point format used for literals and inline float constants.
@@ -354,11 +357,9 @@ impl Encoding {
     /// that groups the families into units).
     pub const fn unit(self) -> Unit {
         match self {
-            Encoding::Sop2
-            | Encoding::Sop1
-            | Encoding::Sopk
-            | Encoding::Sopc
-            | Encoding::Sopp => Unit::Salu,
+            Encoding::Sop2 | Encoding::Sop1 | Encoding::Sopk | Encoding::Sopc | Encoding::Sopp => {
+                Unit::Salu
+            }
             Encoding::Smrd | Encoding::Smem => Unit::Smem,
             Encoding::Vop2
             | Encoding::Vop1

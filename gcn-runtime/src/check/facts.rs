@@ -302,8 +302,14 @@ impl Facts {
             };
             let (spec, operand) = (row.operands[i], operands[i]);
             match operand {
-                Operand::Reg { code: sreg::VCCZ | sreg::EXECZ, .. } => f.reads_z = true,
-                Operand::Reg { code: sreg::LDS_DIRECT, .. } => f.m0_rel = true,
+                Operand::Reg {
+                    code: sreg::VCCZ | sreg::EXECZ,
+                    ..
+                } => f.reads_z = true,
+                Operand::Reg {
+                    code: sreg::LDS_DIRECT,
+                    ..
+                } => f.m0_rel = true,
                 _ => {}
             }
             if row.has(flags::READ_LANE | flags::WRITE_LANE) && i == usize::from(op.slot[1]) {

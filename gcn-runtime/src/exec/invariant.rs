@@ -114,8 +114,12 @@ enum Cell {
 
 fn cells(loc: Location) -> Vec<Cell> {
     match loc {
-        Location::Sgprs { code, count } => (code..(code + count).min(128)).map(Cell::Sgpr).collect(),
-        Location::Vgprs { index, count } => (index..(index + count).min(256)).map(Cell::Vgpr).collect(),
+        Location::Sgprs { code, count } => {
+            (code..(code + count).min(128)).map(Cell::Sgpr).collect()
+        }
+        Location::Vgprs { index, count } => {
+            (index..(index + count).min(256)).map(Cell::Vgpr).collect()
+        }
         Location::State(ImplicitReg::Scc) => vec![Cell::Scc],
         Location::State(ImplicitReg::Mode) => vec![Cell::Mode],
         Location::State(ImplicitReg::Trapsts) => vec![Cell::Trapsts],
@@ -154,7 +158,9 @@ fn randomise(s: &mut State, c: Cell, rng: &mut Rng) {
 fn random_state(rng: &mut Rng) -> State {
     let mut s = State {
         sgpr: std::array::from_fn(|_| rng.word()),
-        vgpr: (0..256).map(|_| std::array::from_fn(|_| rng.word())).collect(),
+        vgpr: (0..256)
+            .map(|_| std::array::from_fn(|_| rng.word()))
+            .collect(),
         scc: rng.next() & 1 != 0,
         // Round to nearest, denormals kept (other modes are inputs too).
         mode: 0xf0,
@@ -189,7 +195,11 @@ fn check(op: &Op, version: GcnVersion, mem: &Memory, rng: &mut Rng) -> Vec<Strin
     let accesses = op.instr.accesses();
     let valu = op.instr.row.unit() == Unit::Valu;
     let declared = |f: &dyn Fn(&Access) -> bool| -> Vec<Cell> {
-        accesses.iter().filter(|a| f(a)).flat_map(|a| cells(a.location)).collect()
+        accesses
+            .iter()
+            .filter(|a| f(a))
+            .flat_map(|a| cells(a.location))
+            .collect()
     };
     let mut writes = declared(&|a| a.role.writes());
     let mut reads = declared(&|a| a.role.reads() || a.partial);

@@ -995,8 +995,8 @@ fn register_fault(wave: &Wave, op: &Op) -> Fault {
 }
 
 #[cfg(test)]
-pub(crate) mod testing;
-#[cfg(test)]
 mod invariant;
+#[cfg(test)]
+pub(crate) mod testing;
 #[cfg(test)]
 mod tests;
