@@ -386,6 +386,45 @@ fn main() {
         )
         .unwrap();
     }
+    // One `Mnemonic` variant per distinct mnemonic (CamelCase), which the
+    // emulator keys its semantics by: a misspelled name does not compile.
+    let mut variants: BTreeMap<String, String> = BTreeMap::new();
+    for row in &rows {
+        let camel: String = row
+            .mnemonic
+            .split('_')
+            .map(|part| {
+                let mut c = part.chars();
+                c.next()
+                    .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+                    .unwrap_or_default()
+            })
+            .collect();
+        if let Some(other) = variants.get(&camel) {
+            if *other != row.mnemonic {
+                panic!(
+                    "ISA table error: `{other}` and `{}` are both {camel}",
+                    row.mnemonic
+                );
+            }
+        }
+        variants.insert(camel, row.mnemonic.clone());
+    }
+    let by_name: BTreeMap<&str, &str> = variants
+        .iter()
+        .map(|(camel, name)| (name.as_str(), camel.as_str()))
+        .collect();
+    writeln!(
+        out,
+        "/// Every mnemonic of the table as an enum variant (`s_add_u32` is \
+         `SAddU32`).\n#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]\n\
+         #[allow(missing_docs)]\npub enum Mnemonic {{"
+    )
+    .unwrap();
+    for camel in by_name.values() {
+        writeln!(out, "    {camel},").unwrap();
+    }
+    writeln!(out, "}}").unwrap();
     writeln!(out, "/// Every instruction row, sorted by mnemonic.").unwrap();
     writeln!(
         out,
@@ -396,8 +435,9 @@ fn main() {
     for row in &rows {
         writeln!(
             out,
-            "    InstrRow {{ mnemonic: {:?}, encoding: Encoding::{}, opcodes: [{}], operands: &OPERANDS_{}, implicit: &IMPLICIT_{}, flags: {} }},",
+            "    InstrRow {{ mnemonic: {:?}, op: Mnemonic::{}, encoding: Encoding::{}, opcodes: [{}], operands: &OPERANDS_{}, implicit: &IMPLICIT_{}, flags: {} }},",
             row.mnemonic,
+            by_name[row.mnemonic.as_str()],
             row.encoding,
             row.opcodes.join(", "),
             operand_lists[&row.operands],

@@ -473,12 +473,13 @@ mod tests {
             accesses(Gcn1_0, "s_addk_i32 s5, 3")[0],
             (s(5, 1), RW, false)
         );
-        // s_setreg reads its SGPR and writes the hardware register.
+        // s_setreg reads its SGPR and writes the field of the hardware
+        // register, keeping the other bits (a read-modify-write).
         let a = accesses(Gcn1_0, "s_setreg_b32 hwreg(mode, 0, 4), s3");
         assert_eq!(
             a,
             [
-                (Location::State(ImplicitReg::Mode), W, false),
+                (Location::State(ImplicitReg::Mode), RW, false),
                 (s(3, 1), R, false)
             ]
         );

@@ -475,6 +475,9 @@ pub const NO_OPCODE: u16 = u16::MAX;
 pub struct InstrRow {
     /// Lower-case mnemonic.
     pub mnemonic: &'static str,
+    /// The mnemonic as an enum: what the emulator's semantics are keyed by
+    /// (a misspelled name does not compile).
+    pub op: Mnemonic,
     /// Encoding family.
     pub encoding: Encoding,
     /// Opcode for GCN 1.0, 1.1, 1.2, 1.4 ([`NO_OPCODE`] when absent).
@@ -551,7 +554,7 @@ mod table {
     include!(concat!(env!("OUT_DIR"), "/isa_table.rs"));
 }
 
-pub use table::INSTRUCTIONS;
+pub use table::{Mnemonic, INSTRUCTIONS};
 
 /// Index from mnemonic to its run of rows in [`INSTRUCTIONS`] (which is
 /// sorted by mnemonic). Looked up once per instruction statement, so it is a

@@ -40,6 +40,7 @@
 //!   semantics.
 
 use gcn_asm::isa::InstrRow;
+use gcn_asm::isa::Mnemonic as M;
 use gcn_asm::GcnVersion;
 
 use super::{h, sreg, Env, Fault, FaultKind, Handler, Op, Src, Step, Wave};
@@ -432,50 +433,50 @@ fn message_name(id: u32) -> &'static str {
 
 /// The handler of a scalar ALU or program-control row.
 pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
-    match row.mnemonic {
+    match row.op {
         // ---- SOP2 ----
-        "s_add_u32" => h(|w, op, _| {
+        M::SAddU32 => h(|w, op, _| {
             sop2::<false, false, false>(w, op, |a, b, scc| {
                 let r = a + b;
                 *scc = r >> 32 != 0;
                 r
             })
         }),
-        "s_sub_u32" => h(|w, op, _| {
+        M::SSubU32 => h(|w, op, _| {
             sop2::<false, false, false>(w, op, |a, b, scc| {
                 *scc = b > a;
                 a.wrapping_sub(b)
             })
         }),
-        "s_add_i32" => h(|w, op, _| {
+        M::SAddI32 => h(|w, op, _| {
             sop2::<false, false, false>(w, op, |a, b, scc| {
                 let (r, o) = (a as i32).overflowing_add(b as i32);
                 *scc = o;
                 u64::from(r as u32)
             })
         }),
-        "s_sub_i32" => h(|w, op, _| {
+        M::SSubI32 => h(|w, op, _| {
             sop2::<false, false, false>(w, op, |a, b, scc| {
                 let (r, o) = (a as i32).overflowing_sub(b as i32);
                 *scc = o;
                 u64::from(r as u32)
             })
         }),
-        "s_addc_u32" => h(|w, op, _| {
+        M::SAddcU32 => h(|w, op, _| {
             sop2::<false, false, false>(w, op, |a, b, scc| {
                 let r = a + b + u64::from(*scc);
                 *scc = r >> 32 != 0;
                 r
             })
         }),
-        "s_subb_u32" => h(|w, op, _| {
+        M::SSubbU32 => h(|w, op, _| {
             sop2::<false, false, false>(w, op, |a, b, scc| {
                 let r = a.wrapping_sub(b).wrapping_sub(u64::from(*scc));
                 *scc = (r >> 32) & 1 != 0;
                 r
             })
         }),
-        "s_min_i32" => h(|w, op, _| {
+        M::SMinI32 => h(|w, op, _| {
             sop2::<false, false, false>(w, op, |a, b, scc| {
                 *scc = (a as i32) < (b as i32);
                 if *scc {
@@ -485,13 +486,13 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
                 }
             })
         }),
-        "s_min_u32" => h(|w, op, _| {
+        M::SMinU32 => h(|w, op, _| {
             sop2::<false, false, false>(w, op, |a, b, scc| {
                 *scc = a < b;
                 a.min(b)
             })
         }),
-        "s_max_i32" => h(|w, op, _| {
+        M::SMaxI32 => h(|w, op, _| {
             sop2::<false, false, false>(w, op, |a, b, scc| {
                 *scc = (a as i32) > (b as i32);
                 if *scc {
@@ -501,111 +502,111 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
                 }
             })
         }),
-        "s_max_u32" => h(|w, op, _| {
+        M::SMaxU32 => h(|w, op, _| {
             sop2::<false, false, false>(w, op, |a, b, scc| {
                 *scc = a > b;
                 a.max(b)
             })
         }),
-        "s_cselect_b32" => {
+        M::SCselectB32 => {
             h(|w, op, _| sop2::<false, false, false>(w, op, |a, b, scc| if *scc { a } else { b }))
         }
-        "s_cselect_b64" => {
+        M::SCselectB64 => {
             h(|w, op, _| sop2::<true, true, true>(w, op, |a, b, scc| if *scc { a } else { b }))
         }
-        "s_and_b32" => h(|w, op, _| sop2::<false, false, false>(w, op, |a, b, s| nz(a & b, s))),
-        "s_and_b64" => h(|w, op, _| sop2::<true, true, true>(w, op, |a, b, s| nz(a & b, s))),
-        "s_or_b32" => h(|w, op, _| sop2::<false, false, false>(w, op, |a, b, s| nz(a | b, s))),
-        "s_or_b64" => h(|w, op, _| sop2::<true, true, true>(w, op, |a, b, s| nz(a | b, s))),
-        "s_xor_b32" => h(|w, op, _| sop2::<false, false, false>(w, op, |a, b, s| nz(a ^ b, s))),
-        "s_xor_b64" => h(|w, op, _| sop2::<true, true, true>(w, op, |a, b, s| nz(a ^ b, s))),
-        "s_andn2_b32" => {
+        M::SAndB32 => h(|w, op, _| sop2::<false, false, false>(w, op, |a, b, s| nz(a & b, s))),
+        M::SAndB64 => h(|w, op, _| sop2::<true, true, true>(w, op, |a, b, s| nz(a & b, s))),
+        M::SOrB32 => h(|w, op, _| sop2::<false, false, false>(w, op, |a, b, s| nz(a | b, s))),
+        M::SOrB64 => h(|w, op, _| sop2::<true, true, true>(w, op, |a, b, s| nz(a | b, s))),
+        M::SXorB32 => h(|w, op, _| sop2::<false, false, false>(w, op, |a, b, s| nz(a ^ b, s))),
+        M::SXorB64 => h(|w, op, _| sop2::<true, true, true>(w, op, |a, b, s| nz(a ^ b, s))),
+        M::SAndn2B32 => {
             h(
                 |w, op, _| {
                     sop2::<false, false, false>(w, op, |a, b, s| nz(a & !b & 0xffff_ffff, s))
                 },
             )
         }
-        "s_andn2_b64" => h(|w, op, _| sop2::<true, true, true>(w, op, |a, b, s| nz(a & !b, s))),
-        "s_orn2_b32" => h(|w, op, _| {
+        M::SAndn2B64 => h(|w, op, _| sop2::<true, true, true>(w, op, |a, b, s| nz(a & !b, s))),
+        M::SOrn2B32 => h(|w, op, _| {
             sop2::<false, false, false>(w, op, |a, b, s| nz((a | !b) & 0xffff_ffff, s))
         }),
-        "s_orn2_b64" => h(|w, op, _| sop2::<true, true, true>(w, op, |a, b, s| nz(a | !b, s))),
-        "s_nand_b32" => h(|w, op, _| {
+        M::SOrn2B64 => h(|w, op, _| sop2::<true, true, true>(w, op, |a, b, s| nz(a | !b, s))),
+        M::SNandB32 => h(|w, op, _| {
             sop2::<false, false, false>(w, op, |a, b, s| nz(!(a & b) & 0xffff_ffff, s))
         }),
-        "s_nand_b64" => h(|w, op, _| sop2::<true, true, true>(w, op, |a, b, s| nz(!(a & b), s))),
-        "s_nor_b32" => h(|w, op, _| {
+        M::SNandB64 => h(|w, op, _| sop2::<true, true, true>(w, op, |a, b, s| nz(!(a & b), s))),
+        M::SNorB32 => h(|w, op, _| {
             sop2::<false, false, false>(w, op, |a, b, s| nz(!(a | b) & 0xffff_ffff, s))
         }),
-        "s_nor_b64" => h(|w, op, _| sop2::<true, true, true>(w, op, |a, b, s| nz(!(a | b), s))),
-        "s_xnor_b32" => h(|w, op, _| {
+        M::SNorB64 => h(|w, op, _| sop2::<true, true, true>(w, op, |a, b, s| nz(!(a | b), s))),
+        M::SXnorB32 => h(|w, op, _| {
             sop2::<false, false, false>(w, op, |a, b, s| nz(!(a ^ b) & 0xffff_ffff, s))
         }),
-        "s_xnor_b64" => h(|w, op, _| sop2::<true, true, true>(w, op, |a, b, s| nz(!(a ^ b), s))),
-        "s_lshl_b32" => h(|w, op, _| {
+        M::SXnorB64 => h(|w, op, _| sop2::<true, true, true>(w, op, |a, b, s| nz(!(a ^ b), s))),
+        M::SLshlB32 => h(|w, op, _| {
             sop2::<false, false, false>(w, op, |a, b, s| nz((a << (b & 31)) & 0xffff_ffff, s))
         }),
-        "s_lshl_b64" => {
+        M::SLshlB64 => {
             h(|w, op, _| sop2::<true, false, true>(w, op, |a, b, s| nz(a << (b & 63), s)))
         }
-        "s_lshr_b32" => {
+        M::SLshrB32 => {
             h(|w, op, _| sop2::<false, false, false>(w, op, |a, b, s| nz(a >> (b & 31), s)))
         }
-        "s_lshr_b64" => {
+        M::SLshrB64 => {
             h(|w, op, _| sop2::<true, false, true>(w, op, |a, b, s| nz(a >> (b & 63), s)))
         }
-        "s_ashr_i32" => h(|w, op, _| {
+        M::SAshrI32 => h(|w, op, _| {
             sop2::<false, false, false>(w, op, |a, b, s| {
                 nz(u64::from(((a as i32) >> (b & 31)) as u32), s)
             })
         }),
-        "s_ashr_i64" => h(|w, op, _| {
+        M::SAshrI64 => h(|w, op, _| {
             sop2::<true, false, true>(w, op, |a, b, s| nz(((a as i64) >> (b & 63)) as u64, s))
         }),
-        "s_bfm_b32" => h(|w, op, _| {
+        M::SBfmB32 => h(|w, op, _| {
             sop2::<false, false, false>(w, op, |a, b, _| {
                 u64::from((1u32 << (a & 31)).wrapping_sub(1) << (b & 31))
             })
         }),
-        "s_bfm_b64" => h(|w, op, _| {
+        M::SBfmB64 => h(|w, op, _| {
             sop2::<false, false, true>(w, op, |a, b, _| {
                 (1u64 << (a & 63)).wrapping_sub(1) << (b & 63)
             })
         }),
-        "s_mul_i32" => h(|w, op, _| {
+        M::SMulI32 => h(|w, op, _| {
             sop2::<false, false, false>(w, op, |a, b, _| {
                 u64::from((a as u32).wrapping_mul(b as u32))
             })
         }),
-        "s_mul_hi_u32" => h(|w, op, _| sop2::<false, false, false>(w, op, |a, b, _| (a * b) >> 32)),
-        "s_mul_hi_i32" => h(|w, op, _| {
+        M::SMulHiU32 => h(|w, op, _| sop2::<false, false, false>(w, op, |a, b, _| (a * b) >> 32)),
+        M::SMulHiI32 => h(|w, op, _| {
             sop2::<false, false, false>(w, op, |a, b, _| {
                 let p = i64::from(a as i32) * i64::from(b as i32);
                 u64::from((p >> 32) as u32)
             })
         }),
-        "s_bfe_u32" => h(|w, op, _| {
+        M::SBfeU32 => h(|w, op, _| {
             sop2::<false, false, false>(w, op, |a, b, s| nz(bfe::<32, false>(a, b), s))
         }),
-        "s_bfe_i32" => {
+        M::SBfeI32 => {
             h(
                 |w, op, _| {
                     sop2::<false, false, false>(w, op, |a, b, s| nz(bfe::<32, true>(a, b), s))
                 },
             )
         }
-        "s_bfe_u64" => {
+        M::SBfeU64 => {
             h(
                 |w, op, _| {
                     sop2::<true, false, true>(w, op, |a, b, s| nz(bfe::<64, false>(a, b), s))
                 },
             )
         }
-        "s_bfe_i64" => {
+        M::SBfeI64 => {
             h(|w, op, _| sop2::<true, false, true>(w, op, |a, b, s| nz(bfe::<64, true>(a, b), s)))
         }
-        "s_absdiff_i32" => h(|w, op, _| {
+        M::SAbsdiffI32 => h(|w, op, _| {
             sop2::<false, false, false>(w, op, |a, b, s| {
                 nz(
                     u64::from((a as i32).wrapping_sub(b as i32).unsigned_abs()),
@@ -613,90 +614,90 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
                 )
             })
         }),
-        "s_lshl1_add_u32" => h(|w, op, _| sop2::<false, false, false>(w, op, lshl_add::<1>)),
-        "s_lshl2_add_u32" => h(|w, op, _| sop2::<false, false, false>(w, op, lshl_add::<2>)),
-        "s_lshl3_add_u32" => h(|w, op, _| sop2::<false, false, false>(w, op, lshl_add::<3>)),
-        "s_lshl4_add_u32" => h(|w, op, _| sop2::<false, false, false>(w, op, lshl_add::<4>)),
-        "s_pack_ll_b32_b16" => h(|w, op, _| {
+        M::SLshl1AddU32 => h(|w, op, _| sop2::<false, false, false>(w, op, lshl_add::<1>)),
+        M::SLshl2AddU32 => h(|w, op, _| sop2::<false, false, false>(w, op, lshl_add::<2>)),
+        M::SLshl3AddU32 => h(|w, op, _| sop2::<false, false, false>(w, op, lshl_add::<3>)),
+        M::SLshl4AddU32 => h(|w, op, _| sop2::<false, false, false>(w, op, lshl_add::<4>)),
+        M::SPackLlB32B16 => h(|w, op, _| {
             sop2::<false, false, false>(w, op, |a, b, _| (a & 0xffff) | (b & 0xffff) << 16)
         }),
-        "s_pack_lh_b32_b16" => h(|w, op, _| {
+        M::SPackLhB32B16 => h(|w, op, _| {
             sop2::<false, false, false>(w, op, |a, b, _| (a & 0xffff) | (b & 0xffff_0000))
         }),
-        "s_pack_hh_b32_b16" => h(|w, op, _| {
+        M::SPackHhB32B16 => h(|w, op, _| {
             sop2::<false, false, false>(w, op, |a, b, _| (a >> 16) | (b & 0xffff_0000))
         }),
-        "s_cbranch_g_fork" => h(|w, op, env| {
+        M::SCbranchGFork => h(|w, op, env| {
             let mask = w.read_s64(op.src(0));
             let target = w.read_s64(op.src(1));
             fork(w, env, mask, target)
         }),
 
         // ---- SOP1 ----
-        "s_mov_b32" | "s_mov_regrd_b32" | "s_mov_fed_b32" => {
+        M::SMovB32 | M::SMovRegrdB32 | M::SMovFedB32 => {
             h(|w, op, _| sop1::<false, false>(w, op, |a, _| a))
         }
-        "s_mov_b64" => h(|w, op, _| sop1::<true, true>(w, op, |a, _| a)),
-        "s_cmov_b32" => h(|w, op, _| {
+        M::SMovB64 => h(|w, op, _| sop1::<true, true>(w, op, |a, _| a)),
+        M::SCmovB32 => h(|w, op, _| {
             if w.scc {
                 let v = w.read_s32(op.src(1));
                 w.set_s32(op.reg(0), v);
             }
             Ok(Step::Next)
         }),
-        "s_cmov_b64" => h(|w, op, _| {
+        M::SCmovB64 => h(|w, op, _| {
             if w.scc {
                 let v = w.read_s64(op.src(1));
                 w.set_s64(op.reg(0), v);
             }
             Ok(Step::Next)
         }),
-        "s_not_b32" => h(|w, op, _| sop1::<false, false>(w, op, |a, s| nz(!a & 0xffff_ffff, s))),
-        "s_not_b64" => h(|w, op, _| sop1::<true, true>(w, op, |a, s| nz(!a, s))),
-        "s_wqm_b32" => h(|w, op, _| sop1::<false, false>(w, op, |a, s| nz(wqm(a), s))),
-        "s_wqm_b64" => h(|w, op, _| sop1::<true, true>(w, op, |a, s| nz(wqm(a), s))),
-        "s_brev_b32" => {
+        M::SNotB32 => h(|w, op, _| sop1::<false, false>(w, op, |a, s| nz(!a & 0xffff_ffff, s))),
+        M::SNotB64 => h(|w, op, _| sop1::<true, true>(w, op, |a, s| nz(!a, s))),
+        M::SWqmB32 => h(|w, op, _| sop1::<false, false>(w, op, |a, s| nz(wqm(a), s))),
+        M::SWqmB64 => h(|w, op, _| sop1::<true, true>(w, op, |a, s| nz(wqm(a), s))),
+        M::SBrevB32 => {
             h(|w, op, _| sop1::<false, false>(w, op, |a, _| u64::from((a as u32).reverse_bits())))
         }
-        "s_brev_b64" => h(|w, op, _| sop1::<true, true>(w, op, |a, _| a.reverse_bits())),
-        "s_bcnt0_i32_b32" => h(|w, op, _| {
+        M::SBrevB64 => h(|w, op, _| sop1::<true, true>(w, op, |a, _| a.reverse_bits())),
+        M::SBcnt0I32B32 => h(|w, op, _| {
             sop1::<false, false>(w, op, |a, s| nz(u64::from((a as u32).count_zeros()), s))
         }),
-        "s_bcnt0_i32_b64" => {
+        M::SBcnt0I32B64 => {
             h(|w, op, _| sop1::<true, false>(w, op, |a, s| nz(u64::from(a.count_zeros()), s)))
         }
-        "s_bcnt1_i32_b32" => {
+        M::SBcnt1I32B32 => {
             h(|w, op, _| sop1::<false, false>(w, op, |a, s| nz(u64::from(a.count_ones()), s)))
         }
-        "s_bcnt1_i32_b64" => {
+        M::SBcnt1I32B64 => {
             h(|w, op, _| sop1::<true, false>(w, op, |a, s| nz(u64::from(a.count_ones()), s)))
         }
-        "s_ff0_i32_b32" => h(|w, op, _| {
+        M::SFf0I32B32 => h(|w, op, _| {
             sop1::<false, false>(w, op, |a, _| {
                 let a = a as u32;
                 found(a != u32::MAX, a.trailing_ones())
             })
         }),
-        "s_ff0_i32_b64" => {
+        M::SFf0I32B64 => {
             h(
                 |w, op, _| {
                     sop1::<true, false>(w, op, |a, _| found(a != u64::MAX, a.trailing_ones()))
                 },
             )
         }
-        "s_ff1_i32_b32" => h(|w, op, _| {
+        M::SFf1I32B32 => h(|w, op, _| {
             sop1::<false, false>(w, op, |a, _| found(a != 0, (a as u32).trailing_zeros()))
         }),
-        "s_ff1_i32_b64" => {
+        M::SFf1I32B64 => {
             h(|w, op, _| sop1::<true, false>(w, op, |a, _| found(a != 0, a.trailing_zeros())))
         }
-        "s_flbit_i32_b32" => h(|w, op, _| {
+        M::SFlbitI32B32 => h(|w, op, _| {
             sop1::<false, false>(w, op, |a, _| found(a != 0, (a as u32).leading_zeros()))
         }),
-        "s_flbit_i32_b64" => {
+        M::SFlbitI32B64 => {
             h(|w, op, _| sop1::<true, false>(w, op, |a, _| found(a != 0, a.leading_zeros())))
         }
-        "s_flbit_i32" => h(|w, op, _| {
+        M::SFlbitI32 => h(|w, op, _| {
             sop1::<false, false>(w, op, |a, _| {
                 let a = a as u32;
                 // The first bit (from the top) that differs from the sign.
@@ -710,7 +711,7 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
         }),
         // The CLRX text shifts `1U << i` for a 64-bit operand; the
         // instruction is the 64-bit form of s_flbit_i32.
-        "s_flbit_i32_i64" => h(|w, op, _| {
+        M::SFlbitI32I64 => h(|w, op, _| {
             sop1::<true, false>(w, op, |a, _| {
                 let n = if a >> 63 != 0 {
                     a.leading_ones()
@@ -720,94 +721,94 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
                 found(n < 64, n)
             })
         }),
-        "s_sext_i32_i8" => {
+        M::SSextI32I8 => {
             h(|w, op, _| sop1::<false, false>(w, op, |a, _| u64::from(a as i8 as i32 as u32)))
         }
-        "s_sext_i32_i16" => {
+        M::SSextI32I16 => {
             h(|w, op, _| sop1::<false, false>(w, op, |a, _| u64::from(a as i16 as i32 as u32)))
         }
-        "s_bitset0_b32" => h(|w, op, _| {
+        M::SBitset0B32 => h(|w, op, _| {
             let bit = w.read_s32(op.src(1)) & 31;
             let d = w.read_s32(op.src(0)) & !(1 << bit);
             w.set_s32(op.reg(0), d);
             Ok(Step::Next)
         }),
-        "s_bitset0_b64" => h(|w, op, _| {
+        M::SBitset0B64 => h(|w, op, _| {
             let bit = w.read_s32(op.src(1)) & 63;
             let d = w.read_s64(op.src(0)) & !(1 << bit);
             w.set_s64(op.reg(0), d);
             Ok(Step::Next)
         }),
-        "s_bitset1_b32" => h(|w, op, _| {
+        M::SBitset1B32 => h(|w, op, _| {
             let bit = w.read_s32(op.src(1)) & 31;
             let d = w.read_s32(op.src(0)) | 1 << bit;
             w.set_s32(op.reg(0), d);
             Ok(Step::Next)
         }),
-        "s_bitset1_b64" => h(|w, op, _| {
+        M::SBitset1B64 => h(|w, op, _| {
             let bit = w.read_s32(op.src(1)) & 63;
             let d = w.read_s64(op.src(0)) | 1 << bit;
             w.set_s64(op.reg(0), d);
             Ok(Step::Next)
         }),
-        "s_getpc_b64" => h(|w, op, env| {
+        M::SGetpcB64 => h(|w, op, env| {
             // The PC already points at the next instruction.
             let pc = next_pc(w, env);
             w.set_s64(op.reg(0), pc);
             Ok(Step::Next)
         }),
-        "s_setpc_b64" => h(|w, op, env| {
+        M::SSetpcB64 => h(|w, op, env| {
             let target = w.read_s64(op.src(0));
             jump_to(w, env, target);
             Ok(Step::Next)
         }),
-        "s_swappc_b64" => h(|w, op, env| {
+        M::SSwappcB64 => h(|w, op, env| {
             let target = w.read_s64(op.src(1));
             let pc = next_pc(w, env);
             w.set_s64(op.reg(0), pc);
             jump_to(w, env, target);
             Ok(Step::Next)
         }),
-        "s_and_saveexec_b64" => h(|w, op, _| saveexec(w, op, |s, e| s & e)),
-        "s_or_saveexec_b64" => h(|w, op, _| saveexec(w, op, |s, e| s | e)),
-        "s_xor_saveexec_b64" => h(|w, op, _| saveexec(w, op, |s, e| s ^ e)),
-        "s_andn2_saveexec_b64" => h(|w, op, _| saveexec(w, op, |s, e| s & !e)),
+        M::SAndSaveexecB64 => h(|w, op, _| saveexec(w, op, |s, e| s & e)),
+        M::SOrSaveexecB64 => h(|w, op, _| saveexec(w, op, |s, e| s | e)),
+        M::SXorSaveexecB64 => h(|w, op, _| saveexec(w, op, |s, e| s ^ e)),
+        M::SAndn2SaveexecB64 => h(|w, op, _| saveexec(w, op, |s, e| s & !e)),
         // EXEC = SSRC0 | ~EXEC (the CLRX page repeats other bodies here).
-        "s_orn2_saveexec_b64" => h(|w, op, _| saveexec(w, op, |s, e| s | !e)),
-        "s_nand_saveexec_b64" => h(|w, op, _| saveexec(w, op, |s, e| !(s & e))),
-        "s_nor_saveexec_b64" => h(|w, op, _| saveexec(w, op, |s, e| !(s | e))),
-        "s_xnor_saveexec_b64" => h(|w, op, _| saveexec(w, op, |s, e| !(s ^ e))),
-        "s_andn1_saveexec_b64" => h(|w, op, _| saveexec(w, op, |s, e| !s & e)),
-        "s_orn1_saveexec_b64" => h(|w, op, _| saveexec(w, op, |s, e| !s | e)),
-        "s_andn1_wrexec_b64" => h(|w, op, _| wrexec(w, op, |s, e| !s & e)),
-        "s_andn2_wrexec_b64" => h(|w, op, _| wrexec(w, op, |s, e| s & !e)),
-        "s_quadmask_b32" => h(|w, op, _| sop1::<false, false>(w, op, |a, s| nz(quadmask(a), s))),
-        "s_quadmask_b64" => h(|w, op, _| sop1::<true, true>(w, op, |a, s| nz(quadmask(a), s))),
-        "s_movrels_b32" => h(|w, op, _| {
+        M::SOrn2SaveexecB64 => h(|w, op, _| saveexec(w, op, |s, e| s | !e)),
+        M::SNandSaveexecB64 => h(|w, op, _| saveexec(w, op, |s, e| !(s & e))),
+        M::SNorSaveexecB64 => h(|w, op, _| saveexec(w, op, |s, e| !(s | e))),
+        M::SXnorSaveexecB64 => h(|w, op, _| saveexec(w, op, |s, e| !(s ^ e))),
+        M::SAndn1SaveexecB64 => h(|w, op, _| saveexec(w, op, |s, e| !s & e)),
+        M::SOrn1SaveexecB64 => h(|w, op, _| saveexec(w, op, |s, e| !s | e)),
+        M::SAndn1WrexecB64 => h(|w, op, _| wrexec(w, op, |s, e| !s & e)),
+        M::SAndn2WrexecB64 => h(|w, op, _| wrexec(w, op, |s, e| s & !e)),
+        M::SQuadmaskB32 => h(|w, op, _| sop1::<false, false>(w, op, |a, s| nz(quadmask(a), s))),
+        M::SQuadmaskB64 => h(|w, op, _| sop1::<true, true>(w, op, |a, s| nz(quadmask(a), s))),
+        M::SMovrelsB32 => h(|w, op, _| {
             let i = relative(w, op.src(1), 1)?;
             let v = w.sgpr[usize::from(i)];
             w.set_s32(op.reg(0), v);
             Ok(Step::Next)
         }),
-        "s_movrels_b64" => h(|w, op, _| {
+        M::SMovrelsB64 => h(|w, op, _| {
             let i = relative(w, op.src(1), 2)?;
             let v = w.s64(i);
             w.set_s64(op.reg(0), v);
             Ok(Step::Next)
         }),
-        "s_movreld_b32" => h(|w, op, _| {
+        M::SMovreldB32 => h(|w, op, _| {
             let v = w.read_s32(op.src(1));
             let i = relative(w, op.src(0), 1)?;
             w.set_s32(i, v);
             Ok(Step::Next)
         }),
-        "s_movreld_b64" => h(|w, op, _| {
+        M::SMovreldB64 => h(|w, op, _| {
             let v = w.read_s64(op.src(1));
             let i = relative(w, op.src(0), 2)?;
             w.set_s64(i, v);
             Ok(Step::Next)
         }),
-        "s_cbranch_join" => h(|w, op, env| {
+        M::SCbranchJoin => h(|w, op, env| {
             let saved = w.read_s32(op.src(0));
             let sp = csp(w);
             if sp == saved {
@@ -827,15 +828,15 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
             jump_to(w, env, target);
             Ok(Step::Next)
         }),
-        "s_abs_i32" => h(|w, op, _| {
+        M::SAbsI32 => h(|w, op, _| {
             sop1::<false, false>(w, op, |a, s| nz(u64::from((a as i32).unsigned_abs()), s))
         }),
-        "s_bitreplicate_b64_b32" => h(|w, op, _| {
+        M::SBitreplicateB64B32 => h(|w, op, _| {
             sop1::<false, true>(w, op, |a, _| {
                 (0..32).fold(0u64, |r, i| r | ((((a >> i) & 1) * 3) << (2 * i)))
             })
         }),
-        "s_set_gpr_idx_idx" => h(|w, op, _| {
+        M::SSetGprIdxIdx => h(|w, op, _| {
             let s = w.read_s32(op.src(0));
             let m0 = (w.m0() & 0xffff_ff00) | (s & 0xff);
             w.set_s32(sreg::M0, m0);
@@ -843,137 +844,129 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
         }),
 
         // ---- SOPK ----
-        "s_movk_i32" => h(|w, op, _| sopk::<true>(w, op, |_, k, _| Some(k))),
-        "s_cmovk_i32" => h(|w, op, _| sopk::<true>(w, op, |_, k, scc| scc.then_some(k))),
-        "s_cmpk_eq_i32" => h(|w, op, _| {
+        M::SMovkI32 => h(|w, op, _| sopk::<true>(w, op, |_, k, _| Some(k))),
+        M::SCmovkI32 => h(|w, op, _| sopk::<true>(w, op, |_, k, scc| scc.then_some(k))),
+        M::SCmpkEqI32 => h(|w, op, _| {
             sopk::<true>(w, op, |d, k, scc| {
                 *scc = d == k;
                 None
             })
         }),
-        "s_cmpk_eq_u32" => h(|w, op, _| {
+        M::SCmpkEqU32 => h(|w, op, _| {
             sopk::<false>(w, op, |d, k, scc| {
                 *scc = d == k;
                 None
             })
         }),
-        "s_cmpk_lg_i32" => h(|w, op, _| {
+        M::SCmpkLgI32 => h(|w, op, _| {
             sopk::<true>(w, op, |d, k, scc| {
                 *scc = d != k;
                 None
             })
         }),
-        "s_cmpk_gt_i32" => h(|w, op, _| {
+        M::SCmpkGtI32 => h(|w, op, _| {
             sopk::<true>(w, op, |d, k, scc| {
                 *scc = (d as i32) > (k as i32);
                 None
             })
         }),
-        "s_cmpk_ge_i32" => h(|w, op, _| {
+        M::SCmpkGeI32 => h(|w, op, _| {
             sopk::<true>(w, op, |d, k, scc| {
                 *scc = (d as i32) >= (k as i32);
                 None
             })
         }),
-        "s_cmpk_lt_i32" => h(|w, op, _| {
+        M::SCmpkLtI32 => h(|w, op, _| {
             sopk::<true>(w, op, |d, k, scc| {
                 *scc = (d as i32) < (k as i32);
                 None
             })
         }),
-        "s_cmpk_le_i32" => h(|w, op, _| {
+        M::SCmpkLeI32 => h(|w, op, _| {
             sopk::<true>(w, op, |d, k, scc| {
                 *scc = (d as i32) <= (k as i32);
                 None
             })
         }),
-        "s_cmpk_lg_u32" => h(|w, op, _| {
+        M::SCmpkLgU32 => h(|w, op, _| {
             sopk::<false>(w, op, |d, k, scc| {
                 *scc = d != k;
                 None
             })
         }),
-        "s_cmpk_gt_u32" => h(|w, op, _| {
+        M::SCmpkGtU32 => h(|w, op, _| {
             sopk::<false>(w, op, |d, k, scc| {
                 *scc = d > k;
                 None
             })
         }),
-        "s_cmpk_ge_u32" => h(|w, op, _| {
+        M::SCmpkGeU32 => h(|w, op, _| {
             sopk::<false>(w, op, |d, k, scc| {
                 *scc = d >= k;
                 None
             })
         }),
-        "s_cmpk_lt_u32" => h(|w, op, _| {
+        M::SCmpkLtU32 => h(|w, op, _| {
             sopk::<false>(w, op, |d, k, scc| {
                 *scc = d < k;
                 None
             })
         }),
-        "s_cmpk_le_u32" => h(|w, op, _| {
+        M::SCmpkLeU32 => h(|w, op, _| {
             sopk::<false>(w, op, |d, k, scc| {
                 *scc = d <= k;
                 None
             })
         }),
-        "s_addk_i32" => h(|w, op, _| {
+        M::SAddkI32 => h(|w, op, _| {
             sopk::<true>(w, op, |d, k, scc| {
                 let (r, o) = (d as i32).overflowing_add(k as i32);
                 *scc = o;
                 Some(r as u32)
             })
         }),
-        "s_mulk_i32" => h(|w, op, _| sopk::<true>(w, op, |d, k, _| Some(d.wrapping_mul(k)))),
-        "s_cbranch_i_fork" => h(|w, op, env| {
+        M::SMulkI32 => h(|w, op, _| sopk::<true>(w, op, |d, k, _| Some(d.wrapping_mul(k)))),
+        M::SCbranchIFork => h(|w, op, env| {
             let mask = w.read_s64(op.src(0));
             let target = env
                 .code_base
                 .wrapping_add(u64::from(w.read_s64(op.src(1)) as u32));
             fork(w, env, mask, target)
         }),
-        "s_getreg_b32" | "s_getreg_regrd_b32" => h(getreg),
-        "s_setreg_b32" | "s_setreg_imm32_b32" => h(|w, op, env| {
+        M::SGetregB32 | M::SGetregRegrdB32 => h(getreg),
+        M::SSetregB32 | M::SSetregImm32B32 => h(|w, op, env| {
             let v = w.read_s32(op.src(0));
             let value = w.read_s32(op.src(1));
             write_hwreg(w, env, v, value)
         }),
-        "s_call_b64" => h(|w, op, env| {
+        M::SCallB64 => h(|w, op, env| {
             let pc = next_pc(w, env);
             w.set_s64(op.reg(0), pc);
             branch_if(w, op, 1, true)
         }),
 
         // ---- SOPC ----
-        "s_cmp_eq_i32" | "s_cmp_eq_u32" => h(|w, op, _| sopc::<false, false>(w, op, |a, b| a == b)),
-        "s_cmp_lg_i32" | "s_cmp_lg_u32" => h(|w, op, _| sopc::<false, false>(w, op, |a, b| a != b)),
-        "s_cmp_gt_i32" => h(|w, op, _| sopc::<false, false>(w, op, |a, b| (a as i32) > (b as i32))),
-        "s_cmp_ge_i32" => {
-            h(|w, op, _| sopc::<false, false>(w, op, |a, b| (a as i32) >= (b as i32)))
-        }
-        "s_cmp_lt_i32" => h(|w, op, _| sopc::<false, false>(w, op, |a, b| (a as i32) < (b as i32))),
-        "s_cmp_le_i32" => {
-            h(|w, op, _| sopc::<false, false>(w, op, |a, b| (a as i32) <= (b as i32)))
-        }
-        "s_cmp_gt_u32" => h(|w, op, _| sopc::<false, false>(w, op, |a, b| a > b)),
-        "s_cmp_ge_u32" => h(|w, op, _| sopc::<false, false>(w, op, |a, b| a >= b)),
-        "s_cmp_lt_u32" => h(|w, op, _| sopc::<false, false>(w, op, |a, b| a < b)),
-        "s_cmp_le_u32" => h(|w, op, _| sopc::<false, false>(w, op, |a, b| a <= b)),
-        "s_bitcmp0_b32" => {
+        M::SCmpEqI32 | M::SCmpEqU32 => h(|w, op, _| sopc::<false, false>(w, op, |a, b| a == b)),
+        M::SCmpLgI32 | M::SCmpLgU32 => h(|w, op, _| sopc::<false, false>(w, op, |a, b| a != b)),
+        M::SCmpGtI32 => h(|w, op, _| sopc::<false, false>(w, op, |a, b| (a as i32) > (b as i32))),
+        M::SCmpGeI32 => h(|w, op, _| sopc::<false, false>(w, op, |a, b| (a as i32) >= (b as i32))),
+        M::SCmpLtI32 => h(|w, op, _| sopc::<false, false>(w, op, |a, b| (a as i32) < (b as i32))),
+        M::SCmpLeI32 => h(|w, op, _| sopc::<false, false>(w, op, |a, b| (a as i32) <= (b as i32))),
+        M::SCmpGtU32 => h(|w, op, _| sopc::<false, false>(w, op, |a, b| a > b)),
+        M::SCmpGeU32 => h(|w, op, _| sopc::<false, false>(w, op, |a, b| a >= b)),
+        M::SCmpLtU32 => h(|w, op, _| sopc::<false, false>(w, op, |a, b| a < b)),
+        M::SCmpLeU32 => h(|w, op, _| sopc::<false, false>(w, op, |a, b| a <= b)),
+        M::SBitcmp0B32 => {
             h(|w, op, _| sopc::<false, false>(w, op, |a, b| (a >> (b & 31)) & 1 == 0))
         }
-        "s_bitcmp1_b32" => {
+        M::SBitcmp1B32 => {
             h(|w, op, _| sopc::<false, false>(w, op, |a, b| (a >> (b & 31)) & 1 != 0))
         }
-        "s_bitcmp0_b64" => {
-            h(|w, op, _| sopc::<true, false>(w, op, |a, b| (a >> (b & 63)) & 1 == 0))
-        }
-        "s_bitcmp1_b64" => {
-            h(|w, op, _| sopc::<true, false>(w, op, |a, b| (a >> (b & 63)) & 1 != 0))
-        }
-        "s_cmp_eq_u64" => h(|w, op, _| sopc::<true, true>(w, op, |a, b| a == b)),
-        "s_cmp_lg_u64" | "s_cmp_ne_u64" => h(|w, op, _| sopc::<true, true>(w, op, |a, b| a != b)),
-        "s_setvskip" => h(|w, op, _| {
+        M::SBitcmp0B64 => h(|w, op, _| sopc::<true, false>(w, op, |a, b| (a >> (b & 63)) & 1 == 0)),
+        M::SBitcmp1B64 => h(|w, op, _| sopc::<true, false>(w, op, |a, b| (a >> (b & 63)) & 1 != 0)),
+        M::SCmpEqU64 => h(|w, op, _| sopc::<true, true>(w, op, |a, b| a == b)),
+        M::SCmpLgU64 | M::SCmpNeU64 => h(|w, op, _| sopc::<true, true>(w, op, |a, b| a != b)),
+        M::SSetvskip => h(|w, op, _| {
             let a = w.read_s32(op.src(0));
             let b = w.read_s32(op.src(1));
             if (a >> (b & 31)) & 1 != 0 {
@@ -985,64 +978,70 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
         }),
 
         // ---- SOPP ----
-        "s_nop" | "s_waitcnt" | "s_sleep" | "s_icache_inv" | "s_incperflevel"
-        | "s_decperflevel" | "s_ttracedata" | "s_wakeup" => h(|_, _, _| Ok(Step::Next)),
+        M::SNop
+        | M::SWaitcnt
+        | M::SSleep
+        | M::SIcacheInv
+        | M::SIncperflevel
+        | M::SDecperflevel
+        | M::STtracedata
+        | M::SWakeup => h(|_, _, _| Ok(Step::Next)),
         // No debugger is attached: the conditional-debug branches are
         // never taken.
-        "s_cbranch_cdbgsys"
-        | "s_cbranch_cdbguser"
-        | "s_cbranch_cdbgsys_or_user"
-        | "s_cbranch_cdbgsys_and_user" => h(|_, _, _| Ok(Step::Next)),
-        "s_setprio" => h(|w, op, _| {
+        M::SCbranchCdbgsys
+        | M::SCbranchCdbguser
+        | M::SCbranchCdbgsysOrUser
+        | M::SCbranchCdbgsysAndUser => h(|_, _, _| Ok(Step::Next)),
+        M::SSetprio => h(|w, op, _| {
             let p = w.read_s32(op.src(0)) & 3;
             w.status = (w.status & !(3 << 3)) | p << 3;
             Ok(Step::Next)
         }),
-        "s_endpgm" | "s_endpgm_saved" | "s_endpgm_ordered_ps_done" => h(|_, _, _| Ok(Step::End)),
-        "s_barrier" => h(|_, _, _| Ok(Step::Barrier)),
-        "s_branch" => h(|w, op, _| branch_if(w, op, 0, true)),
-        "s_cbranch_scc0" => h(|w, op, _| {
+        M::SEndpgm | M::SEndpgmSaved | M::SEndpgmOrderedPsDone => h(|_, _, _| Ok(Step::End)),
+        M::SBarrier => h(|_, _, _| Ok(Step::Barrier)),
+        M::SBranch => h(|w, op, _| branch_if(w, op, 0, true)),
+        M::SCbranchScc0 => h(|w, op, _| {
             let t = !w.scc;
             branch_if(w, op, 0, t)
         }),
-        "s_cbranch_scc1" => h(|w, op, _| {
+        M::SCbranchScc1 => h(|w, op, _| {
             let t = w.scc;
             branch_if(w, op, 0, t)
         }),
-        "s_cbranch_vccz" => h(|w, op, _| {
+        M::SCbranchVccz => h(|w, op, _| {
             let t = w.vcc() == 0;
             branch_if(w, op, 0, t)
         }),
-        "s_cbranch_vccnz" => h(|w, op, _| {
+        M::SCbranchVccnz => h(|w, op, _| {
             let t = w.vcc() != 0;
             branch_if(w, op, 0, t)
         }),
-        "s_cbranch_execz" => h(|w, op, _| {
+        M::SCbranchExecz => h(|w, op, _| {
             let t = w.exec() == 0;
             branch_if(w, op, 0, t)
         }),
-        "s_cbranch_execnz" => h(|w, op, _| {
+        M::SCbranchExecnz => h(|w, op, _| {
             let t = w.exec() != 0;
             branch_if(w, op, 0, t)
         }),
-        "s_trap" => h(|w, op, _| Err(Fault::new(FaultKind::Trap(w.read_s32(op.src(0)) & 0xff)))),
-        "s_sethalt" | "s_setkill" => h(|w, op, _| {
+        M::STrap => h(|w, op, _| Err(Fault::new(FaultKind::Trap(w.read_s32(op.src(0)) & 0xff)))),
+        M::SSethalt | M::SSetkill => h(|w, op, _| {
             if w.read_s32(op.src(0)) & 1 == 0 {
                 return Ok(Step::Next);
             }
             Err(Fault::unsupported(format!(
                 "{} 1 ({} the wave)",
                 op.mnemonic(),
-                if op.mnemonic() == "s_sethalt" {
+                if op.instr.row.op == M::SSethalt {
                     "halting"
                 } else {
                     "killing"
                 }
             )))
         }),
-        "s_sendmsg" | "s_sendmsghalt" => h(|w, op, _| {
+        M::SSendmsg | M::SSendmsghalt => h(|w, op, _| {
             let id = w.read_s32(op.src(0)) & 15;
-            if id == 1 && op.mnemonic() == "s_sendmsg" {
+            if id == 1 && op.instr.row.op == M::SSendmsg {
                 return Ok(Step::Next);
             }
             Err(Fault::unsupported(format!(
@@ -1051,7 +1050,7 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
                 message_name(id)
             )))
         }),
-        "s_set_gpr_idx_on" => h(|w, op, _| {
+        M::SSetGprIdxOn => h(|w, op, _| {
             let index = w.read_s32(op.src(0)) & 0xff;
             let mode = w.read_s32(op.src(1)) & 15;
             let m0 = (w.m0() & 0xffff_0f00) | mode << 12 | index;
@@ -1059,11 +1058,11 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
             w.mode |= MODE_GPR_IDX_EN;
             Ok(Step::Next)
         }),
-        "s_set_gpr_idx_off" => h(|w, _, _| {
+        M::SSetGprIdxOff => h(|w, _, _| {
             w.mode &= !MODE_GPR_IDX_EN;
             Ok(Step::Next)
         }),
-        "s_set_gpr_idx_mode" => h(|w, op, _| {
+        M::SSetGprIdxMode => h(|w, op, _| {
             let k = w.read_s32(op.src(0)) & 15;
             let m0 = (w.m0() & 0xffff_0fff) | k << 12;
             w.set_s32(sreg::M0, m0);

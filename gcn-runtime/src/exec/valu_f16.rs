@@ -64,6 +64,7 @@ use std::cmp::Ordering;
 
 use gcn_asm::decode::Form;
 use gcn_asm::isa::InstrRow;
+use gcn_asm::isa::Mnemonic as M;
 use gcn_asm::GcnVersion;
 
 use super::float::MODE_IEEE;
@@ -1431,18 +1432,18 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
         return Some(f);
     }
     let gfx906 = version == GcnVersion::Gcn1_4_1;
-    match m {
+    match row.op {
         // VOP2
-        "v_add_f16" => h(|w, op, _| h2(w, op, add16)),
-        "v_sub_f16" => h(|w, op, _| h2(w, op, sub16)),
-        "v_subrev_f16" => h(|w, op, _| h2(w, op, |a, b, fp| sub16(b, a, fp))),
-        "v_mul_f16" => h(|w, op, _| h2(w, op, mul16)),
-        "v_max_f16" => h(|w, op, _| h2(w, op, max16)),
-        "v_min_f16" => h(|w, op, _| h2(w, op, min16)),
-        "v_mac_f16" => h(|w, op, _| mac16(w, op)),
-        "v_madmk_f16" => h(|w, op, _| madk16(w, op, false)),
-        "v_madak_f16" => h(|w, op, _| madk16(w, op, true)),
-        "v_ldexp_f16" => h(|w, op, _| {
+        M::VAddF16 => h(|w, op, _| h2(w, op, add16)),
+        M::VSubF16 => h(|w, op, _| h2(w, op, sub16)),
+        M::VSubrevF16 => h(|w, op, _| h2(w, op, |a, b, fp| sub16(b, a, fp))),
+        M::VMulF16 => h(|w, op, _| h2(w, op, mul16)),
+        M::VMaxF16 => h(|w, op, _| h2(w, op, max16)),
+        M::VMinF16 => h(|w, op, _| h2(w, op, min16)),
+        M::VMacF16 => h(|w, op, _| mac16(w, op)),
+        M::VMadmkF16 => h(|w, op, _| madk16(w, op, false)),
+        M::VMadakF16 => h(|w, op, _| madk16(w, op, true)),
+        M::VLdexpF16 => h(|w, op, _| {
             let fp = fp16(w);
             let a = src_h(w, op, 0, fp);
             let k = src16(w, op, 1);
@@ -1451,29 +1452,29 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             ok()
         }),
         // VOP1
-        "v_cvt_f16_f32" => h(|w, op, env| cvt_f16_f32(w, op, env)),
-        "v_cvt_f32_f16" => h(|w, op, env| cvt_f32_f16(w, op, env)),
-        "v_cvt_f16_u16" => h(|w, op, _| cvt_from_int(w, op, false)),
-        "v_cvt_f16_i16" => h(|w, op, _| cvt_from_int(w, op, true)),
-        "v_cvt_u16_f16" => h(|w, op, _| int_out(w, op, |x| to_int16(x, 0.0, 65535.0))),
-        "v_cvt_i16_f16" => h(|w, op, _| int_out(w, op, |x| to_int16(x, -32768.0, 32767.0))),
-        "v_cvt_norm_i16_f16" => h(|w, op, _| int_out(w, op, |x| norm16(x, -1.0, 32767.0))),
-        "v_cvt_norm_u16_f16" => h(|w, op, _| int_out(w, op, |x| norm16(x, 0.0, 65535.0))),
-        "v_frexp_exp_i16_f16" => h(|w, op, _| int_out(w, op, frexp_exp16)),
-        "v_rcp_f16" => h(|w, op, _| h1(w, op, |x, fp| unary16(Un::Rcp, x, fp))),
-        "v_sqrt_f16" => h(|w, op, _| h1(w, op, |x, fp| unary16(Un::Sqrt, x, fp))),
-        "v_rsq_f16" => h(|w, op, _| h1(w, op, |x, fp| unary16(Un::Rsq, x, fp))),
-        "v_log_f16" => h(|w, op, _| h1(w, op, |x, fp| unary16(Un::Log, x, fp))),
-        "v_exp_f16" => h(|w, op, _| h1(w, op, |x, fp| unary16(Un::Exp, x, fp))),
-        "v_sin_f16" => h(|w, op, _| h1(w, op, |x, fp| unary16(Un::Sin, x, fp))),
-        "v_cos_f16" => h(|w, op, _| h1(w, op, |x, fp| unary16(Un::Cos, x, fp))),
-        "v_frexp_mant_f16" => h(|w, op, _| h1(w, op, |x, fp| unary16(Un::FrexpMant, x, fp))),
-        "v_floor_f16" => h(|w, op, _| h1(w, op, |x, fp| unary16(Un::Floor, x, fp))),
-        "v_ceil_f16" => h(|w, op, _| h1(w, op, |x, fp| unary16(Un::Ceil, x, fp))),
-        "v_trunc_f16" => h(|w, op, _| h1(w, op, |x, fp| unary16(Un::Trunc, x, fp))),
-        "v_rndne_f16" => h(|w, op, _| h1(w, op, |x, fp| unary16(Un::Rndne, x, fp))),
-        "v_fract_f16" => h(|w, op, _| h1(w, op, |x, fp| unary16(Un::Fract, x, fp))),
-        "v_sat_pk_u8_i16" => h(|w, op, _| {
+        M::VCvtF16F32 => h(|w, op, env| cvt_f16_f32(w, op, env)),
+        M::VCvtF32F16 => h(|w, op, env| cvt_f32_f16(w, op, env)),
+        M::VCvtF16U16 => h(|w, op, _| cvt_from_int(w, op, false)),
+        M::VCvtF16I16 => h(|w, op, _| cvt_from_int(w, op, true)),
+        M::VCvtU16F16 => h(|w, op, _| int_out(w, op, |x| to_int16(x, 0.0, 65535.0))),
+        M::VCvtI16F16 => h(|w, op, _| int_out(w, op, |x| to_int16(x, -32768.0, 32767.0))),
+        M::VCvtNormI16F16 => h(|w, op, _| int_out(w, op, |x| norm16(x, -1.0, 32767.0))),
+        M::VCvtNormU16F16 => h(|w, op, _| int_out(w, op, |x| norm16(x, 0.0, 65535.0))),
+        M::VFrexpExpI16F16 => h(|w, op, _| int_out(w, op, frexp_exp16)),
+        M::VRcpF16 => h(|w, op, _| h1(w, op, |x, fp| unary16(Un::Rcp, x, fp))),
+        M::VSqrtF16 => h(|w, op, _| h1(w, op, |x, fp| unary16(Un::Sqrt, x, fp))),
+        M::VRsqF16 => h(|w, op, _| h1(w, op, |x, fp| unary16(Un::Rsq, x, fp))),
+        M::VLogF16 => h(|w, op, _| h1(w, op, |x, fp| unary16(Un::Log, x, fp))),
+        M::VExpF16 => h(|w, op, _| h1(w, op, |x, fp| unary16(Un::Exp, x, fp))),
+        M::VSinF16 => h(|w, op, _| h1(w, op, |x, fp| unary16(Un::Sin, x, fp))),
+        M::VCosF16 => h(|w, op, _| h1(w, op, |x, fp| unary16(Un::Cos, x, fp))),
+        M::VFrexpMantF16 => h(|w, op, _| h1(w, op, |x, fp| unary16(Un::FrexpMant, x, fp))),
+        M::VFloorF16 => h(|w, op, _| h1(w, op, |x, fp| unary16(Un::Floor, x, fp))),
+        M::VCeilF16 => h(|w, op, _| h1(w, op, |x, fp| unary16(Un::Ceil, x, fp))),
+        M::VTruncF16 => h(|w, op, _| h1(w, op, |x, fp| unary16(Un::Trunc, x, fp))),
+        M::VRndneF16 => h(|w, op, _| h1(w, op, |x, fp| unary16(Un::Rndne, x, fp))),
+        M::VFractF16 => h(|w, op, _| h1(w, op, |x, fp| unary16(Un::Fract, x, fp))),
+        M::VSatPkU8I16 => h(|w, op, _| {
             // The whole 32-bit source holds the two i16 values.
             let a = vector::src_u32(w, op, 0);
             let sat = |v: u32| (v as u16 as i16).clamp(0, 255) as u16;
@@ -1482,27 +1483,25 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             ok()
         }),
         // VOPC
-        "v_cmp_class_f16" => h(|w, op, _| class16(w, op, false)),
-        "v_cmpx_class_f16" => h(|w, op, _| class16(w, op, true)),
+        M::VCmpClassF16 => h(|w, op, _| class16(w, op, false)),
+        M::VCmpxClassF16 => h(|w, op, _| class16(w, op, true)),
         // VOP3
-        "v_mad_f16" => h(|w, op, env| h3(w, op, env.version.is_gcn14(), mad16)),
-        "v_fma_f16" => h(|w, op, env| h3(w, op, env.version.is_gcn14(), fma16)),
-        "v_div_fixup_f16" => h(|w, op, env| {
+        M::VMadF16 => h(|w, op, env| h3(w, op, env.version.is_gcn14(), mad16)),
+        M::VFmaF16 => h(|w, op, env| h3(w, op, env.version.is_gcn14(), fma16)),
+        M::VDivFixupF16 => h(|w, op, env| {
             h3(w, op, env.version.is_gcn14(), |a, b, c, _| {
                 div_fixup16(a, b, c)
             })
         }),
-        "v_mad_legacy_f16" => h(|w, op, _| h3(w, op, false, mad16)),
-        "v_fma_legacy_f16" => h(|w, op, _| h3(w, op, false, fma16)),
-        "v_div_fixup_legacy_f16" => {
-            h(|w, op, _| h3(w, op, false, |a, b, c, _| div_fixup16(a, b, c)))
-        }
-        "v_min3_f16" => h(|w, op, _| h3(w, op, false, min3_16)),
-        "v_max3_f16" => h(|w, op, _| h3(w, op, false, max3_16)),
-        "v_med3_f16" => h(|w, op, _| h3(w, op, false, med3_16)),
-        "v_cvt_pknorm_i16_f16" => h(|w, op, _| pknorm(w, op, true)),
-        "v_cvt_pknorm_u16_f16" => h(|w, op, _| pknorm(w, op, false)),
-        "v_pack_b32_f16" => h(|w, op, _| {
+        M::VMadLegacyF16 => h(|w, op, _| h3(w, op, false, mad16)),
+        M::VFmaLegacyF16 => h(|w, op, _| h3(w, op, false, fma16)),
+        M::VDivFixupLegacyF16 => h(|w, op, _| h3(w, op, false, |a, b, c, _| div_fixup16(a, b, c))),
+        M::VMin3F16 => h(|w, op, _| h3(w, op, false, min3_16)),
+        M::VMax3F16 => h(|w, op, _| h3(w, op, false, max3_16)),
+        M::VMed3F16 => h(|w, op, _| h3(w, op, false, med3_16)),
+        M::VCvtPknormI16F16 => h(|w, op, _| pknorm(w, op, true)),
+        M::VCvtPknormU16F16 => h(|w, op, _| pknorm(w, op, false)),
+        M::VPackB32F16 => h(|w, op, _| {
             // A bit move of the two (modified) halves; no flushing.
             let fp = FpMode {
                 keep_in: true,
@@ -1514,7 +1513,7 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             ok()
         }),
         // VOP3P
-        "v_pk_mad_i16" => h(|w, op, _| {
+        M::VPkMadI16 => h(|w, op, _| {
             pk_i(w, op, 3, |a, b, c, cl| {
                 sat_i16(
                     i32::from(a as i16) * i32::from(b as i16) + i32::from(c as i16),
@@ -1522,7 +1521,7 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
                 )
             })
         }),
-        "v_pk_mad_u16" => h(|w, op, _| {
+        M::VPkMadU16 => h(|w, op, _| {
             pk_i(w, op, 3, |a, b, c, cl| {
                 let v = u32::from(a) * u32::from(b) + u32::from(c);
                 if cl {
@@ -1532,58 +1531,54 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
                 }
             })
         }),
-        "v_pk_mul_lo_u16" => h(|w, op, _| pk_i(w, op, 2, |a, b, _, _| a.wrapping_mul(b))),
-        "v_pk_add_i16" => h(|w, op, _| {
+        M::VPkMulLoU16 => h(|w, op, _| pk_i(w, op, 2, |a, b, _, _| a.wrapping_mul(b))),
+        M::VPkAddI16 => h(|w, op, _| {
             pk_i(w, op, 2, |a, b, _, cl| {
                 sat_i16(i32::from(a as i16) + i32::from(b as i16), cl)
             })
         }),
-        "v_pk_sub_i16" => h(|w, op, _| {
+        M::VPkSubI16 => h(|w, op, _| {
             pk_i(w, op, 2, |a, b, _, cl| {
                 sat_i16(i32::from(a as i16) - i32::from(b as i16), cl)
             })
         }),
-        "v_pk_add_u16" => h(|w, op, _| {
+        M::VPkAddU16 => h(|w, op, _| {
             pk_i(w, op, 2, |a, b, _, cl| {
                 sat_u16(i32::from(a) + i32::from(b), cl)
             })
         }),
-        "v_pk_sub_u16" => h(|w, op, _| {
+        M::VPkSubU16 => h(|w, op, _| {
             pk_i(w, op, 2, |a, b, _, cl| {
                 sat_u16(i32::from(a) - i32::from(b), cl)
             })
         }),
-        "v_pk_lshlrev_b16" => h(|w, op, _| pk_i(w, op, 2, |a, b, _, _| b << (a & 15))),
-        "v_pk_lshrrev_b16" => h(|w, op, _| pk_i(w, op, 2, |a, b, _, _| b >> (a & 15))),
-        "v_pk_ashrrev_i16" => {
+        M::VPkLshlrevB16 => h(|w, op, _| pk_i(w, op, 2, |a, b, _, _| b << (a & 15))),
+        M::VPkLshrrevB16 => h(|w, op, _| pk_i(w, op, 2, |a, b, _, _| b >> (a & 15))),
+        M::VPkAshrrevI16 => {
             h(|w, op, _| pk_i(w, op, 2, |a, b, _, _| ((b as i16) >> (a & 15)) as u16))
         }
-        "v_pk_max_i16" => {
-            h(|w, op, _| pk_i(w, op, 2, |a, b, _, _| (a as i16).max(b as i16) as u16))
-        }
-        "v_pk_min_i16" => {
-            h(|w, op, _| pk_i(w, op, 2, |a, b, _, _| (a as i16).min(b as i16) as u16))
-        }
-        "v_pk_max_u16" => h(|w, op, _| pk_i(w, op, 2, |a, b, _, _| a.max(b))),
-        "v_pk_min_u16" => h(|w, op, _| pk_i(w, op, 2, |a, b, _, _| a.min(b))),
-        "v_pk_fma_f16" => h(|w, op, _| pk_h(w, op, 3, fma16)),
-        "v_pk_add_f16" => h(|w, op, _| pk_h(w, op, 2, |a, b, _, fp| add16(a, b, fp))),
-        "v_pk_mul_f16" => h(|w, op, _| pk_h(w, op, 2, |a, b, _, fp| mul16(a, b, fp))),
-        "v_pk_min_f16" => h(|w, op, _| pk_h(w, op, 2, |a, b, _, fp| min16(a, b, fp))),
-        "v_pk_max_f16" => h(|w, op, _| pk_h(w, op, 2, |a, b, _, fp| max16(a, b, fp))),
-        "v_mad_mix_f32" | "v_fma_mix_f32" if gfx906 => h(|w, op, _| mix(w, op, 0, true)),
-        "v_mad_mixlo_f16" | "v_fma_mixlo_f16" if gfx906 => h(|w, op, _| mix(w, op, 1, true)),
-        "v_mad_mixhi_f16" | "v_fma_mixhi_f16" if gfx906 => h(|w, op, _| mix(w, op, 2, true)),
-        "v_mad_mix_f32" => h(|w, op, _| mix(w, op, 0, false)),
-        "v_mad_mixlo_f16" => h(|w, op, _| mix(w, op, 1, false)),
-        "v_mad_mixhi_f16" => h(|w, op, _| mix(w, op, 2, false)),
-        "v_dot2_f32_f16" => h(|w, op, _| dot2_f32_f16(w, op)),
-        "v_dot2_i32_i16" => h(|w, op, _| dot_int(w, op, 2, true)),
-        "v_dot2_u32_u16" => h(|w, op, _| dot_int(w, op, 2, false)),
-        "v_dot4_i32_i8" => h(|w, op, _| dot_int(w, op, 4, true)),
-        "v_dot4_u32_u8" => h(|w, op, _| dot_int(w, op, 4, false)),
-        "v_dot8_i32_i4" => h(|w, op, _| dot_int(w, op, 8, true)),
-        "v_dot8_u32_u4" => h(|w, op, _| dot_int(w, op, 8, false)),
+        M::VPkMaxI16 => h(|w, op, _| pk_i(w, op, 2, |a, b, _, _| (a as i16).max(b as i16) as u16)),
+        M::VPkMinI16 => h(|w, op, _| pk_i(w, op, 2, |a, b, _, _| (a as i16).min(b as i16) as u16)),
+        M::VPkMaxU16 => h(|w, op, _| pk_i(w, op, 2, |a, b, _, _| a.max(b))),
+        M::VPkMinU16 => h(|w, op, _| pk_i(w, op, 2, |a, b, _, _| a.min(b))),
+        M::VPkFmaF16 => h(|w, op, _| pk_h(w, op, 3, fma16)),
+        M::VPkAddF16 => h(|w, op, _| pk_h(w, op, 2, |a, b, _, fp| add16(a, b, fp))),
+        M::VPkMulF16 => h(|w, op, _| pk_h(w, op, 2, |a, b, _, fp| mul16(a, b, fp))),
+        M::VPkMinF16 => h(|w, op, _| pk_h(w, op, 2, |a, b, _, fp| min16(a, b, fp))),
+        M::VPkMaxF16 => h(|w, op, _| pk_h(w, op, 2, |a, b, _, fp| max16(a, b, fp))),
+        M::VMadMixF32 | M::VFmaMixF32 if gfx906 => h(|w, op, _| mix(w, op, 0, true)),
+        M::VMadMixloF16 | M::VFmaMixloF16 if gfx906 => h(|w, op, _| mix(w, op, 1, true)),
+        M::VMadMixhiF16 | M::VFmaMixhiF16 if gfx906 => h(|w, op, _| mix(w, op, 2, true)),
+        M::VMadMixF32 => h(|w, op, _| mix(w, op, 0, false)),
+        M::VMadMixloF16 => h(|w, op, _| mix(w, op, 1, false)),
+        M::VMadMixhiF16 => h(|w, op, _| mix(w, op, 2, false)),
+        M::VDot2F32F16 => h(|w, op, _| dot2_f32_f16(w, op)),
+        M::VDot2I32I16 => h(|w, op, _| dot_int(w, op, 2, true)),
+        M::VDot2U32U16 => h(|w, op, _| dot_int(w, op, 2, false)),
+        M::VDot4I32I8 => h(|w, op, _| dot_int(w, op, 4, true)),
+        M::VDot4U32U8 => h(|w, op, _| dot_int(w, op, 4, false)),
+        M::VDot8I32I4 => h(|w, op, _| dot_int(w, op, 8, true)),
+        M::VDot8U32U4 => h(|w, op, _| dot_int(w, op, 8, false)),
         _ => None,
     }
 }

@@ -20,6 +20,7 @@
 use std::array::from_fn;
 
 use gcn_asm::isa::InstrRow;
+use gcn_asm::isa::Mnemonic as M;
 use gcn_asm::GcnVersion;
 
 use super::float::{
@@ -907,36 +908,36 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
     // v_sin/v_cos take |x| <= 1 revolution on GCN 1.0-1.2 (the docs) and
     // |x| <= 256 on GCN 1.4 (Vega ISA).
     let vega = version >= GcnVersion::Gcn1_4;
-    match name {
+    match row.op {
         // ---- VOP2 / VOP3 arithmetic, f32
-        "v_add_f32" => h(|w, op, _| {
+        M::VAddF32 => h(|w, op, _| {
             arith2_f32(w, op, FpMode::f32(w.mode), float::add_f32);
             Ok(Step::Next)
         }),
-        "v_sub_f32" => h(|w, op, _| {
+        M::VSubF32 => h(|w, op, _| {
             arith2_f32(w, op, FpMode::f32(w.mode), |a, b, r| {
                 float::add_f32(a, -b, r)
             });
             Ok(Step::Next)
         }),
-        "v_subrev_f32" => h(|w, op, _| {
+        M::VSubrevF32 => h(|w, op, _| {
             arith2_f32(w, op, FpMode::f32(w.mode), |a, b, r| {
                 float::add_f32(b, -a, r)
             });
             Ok(Step::Next)
         }),
-        "v_mul_f32" => h(|w, op, _| {
+        M::VMulF32 => h(|w, op, _| {
             arith2_f32(w, op, FpMode::f32(w.mode), float::mul_f32);
             Ok(Step::Next)
         }),
         // `0 * anything = 0`; denormals per MODE.
-        "v_mul_legacy_f32" => h(|w, op, _| {
+        M::VMulLegacyF32 => h(|w, op, _| {
             arith2_f32(w, op, FpMode::f32(w.mode), mul_legacy);
             Ok(Step::Next)
         }),
         // D = S0 * S1 + D unless a factor is 0 (then D is kept); flushes
         // denormals (docs), rounds per MODE.
-        "v_mac_legacy_f32" => h(|w, op, _| {
+        M::VMacLegacyF32 => h(|w, op, _| {
             let m = FpMode {
                 round: FpMode::f32(w.mode).round,
                 ..FpMode::FLUSH_ALL
@@ -951,7 +952,7 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             });
             Ok(Step::Next)
         }),
-        "v_mad_legacy_f32" => h(|w, op, _| {
+        M::VMadLegacyF32 => h(|w, op, _| {
             let m = FpMode {
                 round: FpMode::f32(w.mode).round,
                 ..FpMode::FLUSH_ALL
@@ -967,7 +968,7 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             Ok(Step::Next)
         }),
         // Non-fused multiply-add, denormals always flushed (docs).
-        "v_mac_f32" => h(|w, op, _| {
+        M::VMacF32 => h(|w, op, _| {
             let m = FpMode {
                 round: FpMode::f32(w.mode).round,
                 ..FpMode::FLUSH_ALL
@@ -976,7 +977,7 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             arith3_f32(w, op, m, acc, mad32);
             Ok(Step::Next)
         }),
-        "v_mad_f32" => h(|w, op, _| {
+        M::VMadF32 => h(|w, op, _| {
             let m = FpMode {
                 round: FpMode::f32(w.mode).round,
                 ..FpMode::FLUSH_ALL
@@ -986,7 +987,7 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             Ok(Step::Next)
         }),
         // D = S0 * K + S1 (K the literal, operand 2).
-        "v_madmk_f32" => h(|w, op, _| {
+        M::VMadmkF32 => h(|w, op, _| {
             let m = FpMode {
                 round: FpMode::f32(w.mode).round,
                 ..FpMode::FLUSH_ALL
@@ -1001,7 +1002,7 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             Ok(Step::Next)
         }),
         // D = S0 * S1 + K (K the literal, operand 3).
-        "v_madak_f32" => h(|w, op, _| {
+        M::VMadakF32 => h(|w, op, _| {
             let m = FpMode {
                 round: FpMode::f32(w.mode).round,
                 ..FpMode::FLUSH_ALL
@@ -1010,7 +1011,7 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             arith3_f32(w, op, m, [k; WAVE_SIZE], mad32);
             Ok(Step::Next)
         }),
-        "v_fma_f32" => h(|w, op, _| {
+        M::VFmaF32 => h(|w, op, _| {
             let m = FpMode::f32(w.mode);
             if m.round == RoundMode::NearestEven {
                 let mut r = [0f32; WAVE_SIZE];
@@ -1026,23 +1027,23 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             Ok(Step::Next)
         }),
         // D = fma(S0, S1, D) (GCN 1.4.1).
-        "v_fmac_f32" => h(|w, op, _| {
+        M::VFmacF32 => h(|w, op, _| {
             let mut acc = acc_f32(w, op);
             fused_f32(w, op, FpMode::f32(w.mode), &mut acc);
             Ok(Step::Next)
         }),
-        "v_min_f32" => h(|w, op, _| {
+        M::VMinF32 => h(|w, op, _| {
             let ieee = w.mode & MODE_IEEE != 0;
             arith2_f32(w, op, FpMode::f32(w.mode), move |a, b, _| min32(a, b, ieee));
             Ok(Step::Next)
         }),
-        "v_max_f32" => h(|w, op, _| {
+        M::VMaxF32 => h(|w, op, _| {
             let ieee = w.mode & MODE_IEEE != 0;
             arith2_f32(w, op, FpMode::f32(w.mode), move |a, b, _| max32(a, b, ieee));
             Ok(Step::Next)
         }),
         // Legacy (DX9) rules: a NaN S1 gives NaN, else `S0 < S1 ? S0 : S1`.
-        "v_min_legacy_f32" => h(|w, op, _| {
+        M::VMinLegacyF32 => h(|w, op, _| {
             arith2_f32(w, op, FpMode::f32(w.mode), |a, b, _| {
                 if b.is_nan() {
                     quiet_f32(b)
@@ -1054,7 +1055,7 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             });
             Ok(Step::Next)
         }),
-        "v_max_legacy_f32" => h(|w, op, _| {
+        M::VMaxLegacyF32 => h(|w, op, _| {
             arith2_f32(w, op, FpMode::f32(w.mode), |a, b, _| {
                 if b.is_nan() {
                     quiet_f32(b)
@@ -1066,7 +1067,7 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             });
             Ok(Step::Next)
         }),
-        "v_min3_f32" => h(|w, op, _| {
+        M::VMin3F32 => h(|w, op, _| {
             let ieee = w.mode & MODE_IEEE != 0;
             let c = src_f32(w, op, 2);
             arith3_f32(w, op, FpMode::f32(w.mode), c, move |a, b, c, _| {
@@ -1074,7 +1075,7 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             });
             Ok(Step::Next)
         }),
-        "v_max3_f32" => h(|w, op, _| {
+        M::VMax3F32 => h(|w, op, _| {
             let ieee = w.mode & MODE_IEEE != 0;
             let c = src_f32(w, op, 2);
             arith3_f32(w, op, FpMode::f32(w.mode), c, move |a, b, c, _| {
@@ -1082,7 +1083,7 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             });
             Ok(Step::Next)
         }),
-        "v_med3_f32" => h(|w, op, _| {
+        M::VMed3F32 => h(|w, op, _| {
             let ieee = w.mode & MODE_IEEE != 0;
             let c = src_f32(w, op, 2);
             arith3_f32(w, op, FpMode::f32(w.mode), c, move |a, b, c, _| {
@@ -1091,7 +1092,7 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             Ok(Step::Next)
         }),
         // S2 > 0 (not NaN): S0 * S1 with 0 * anything = 0; else -MAX_FLOAT.
-        "v_mullit_f32" => h(|w, op, _| {
+        M::VMullitF32 => h(|w, op, _| {
             let c = src_f32(w, op, 2);
             arith3_f32(w, op, FpMode::f32(w.mode), c, |a, b, c, r| {
                 if c > 0.0 {
@@ -1103,7 +1104,7 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             Ok(Step::Next)
         }),
         // ldexp: exact but for over/underflow (rounded to nearest even).
-        "v_ldexp_f32" => h(|w, op, _| {
+        M::VLdexpF32 => h(|w, op, _| {
             let m = FpMode::f32(w.mode);
             let mut a = src_f32(w, op, 0);
             m.inputs_f32(&mut a);
@@ -1114,7 +1115,7 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             Ok(Step::Next)
         }),
         // ---- cube map
-        "v_cubeid_f32" => h(|w, op, _| {
+        M::VCubeidF32 => h(|w, op, _| {
             let c = src_f32(w, op, 2);
             arith3_f32(
                 w,
@@ -1147,7 +1148,7 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             );
             Ok(Step::Next)
         }),
-        "v_cubesc_f32" => h(|w, op, _| {
+        M::VCubescF32 => h(|w, op, _| {
             let c = src_f32(w, op, 2);
             arith3_f32(
                 w,
@@ -1162,7 +1163,7 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             );
             Ok(Step::Next)
         }),
-        "v_cubetc_f32" => h(|w, op, _| {
+        M::VCubetcF32 => h(|w, op, _| {
             let c = src_f32(w, op, 2);
             arith3_f32(
                 w,
@@ -1176,7 +1177,7 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             );
             Ok(Step::Next)
         }),
-        "v_cubema_f32" => h(|w, op, _| {
+        M::VCubemaF32 => h(|w, op, _| {
             let c = src_f32(w, op, 2);
             arith3_f32(w, op, FpMode::f32(w.mode), c, |x, y, z, _| {
                 2.0 * match cube_axis(x, y, z) {
@@ -1188,22 +1189,22 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             Ok(Step::Next)
         }),
         // ---- division helpers
-        "v_div_scale_f32" => h(div_scale_f32),
-        "v_div_scale_f64" => h(div_scale_f64),
-        "v_div_fmas_f32" => h(div_fmas_f32),
-        "v_div_fmas_f64" => h(div_fmas_f64),
-        "v_div_fixup_f32" => h(|w, op, _| {
+        M::VDivScaleF32 => h(div_scale_f32),
+        M::VDivScaleF64 => h(div_scale_f64),
+        M::VDivFmasF32 => h(div_fmas_f32),
+        M::VDivFmasF64 => h(div_fmas_f64),
+        M::VDivFixupF32 => h(|w, op, _| {
             let c = src_f32(w, op, 2);
             arith3_f32(w, op, FpMode::f32(w.mode), c, |q, d, n, _| {
                 div_fixup32(q, d, n)
             });
             Ok(Step::Next)
         }),
-        "v_div_fixup_f64" => h(|w, op, _| {
+        M::VDivFixupF64 => h(|w, op, _| {
             arith3_f64(w, op, |q, d, n, _| div_fixup64(q, d, n));
             Ok(Step::Next)
         }),
-        "v_trig_preop_f64" => h(|w, op, _| {
+        M::VTrigPreopF64 => h(|w, op, _| {
             let a = src_f64(w, op, 0);
             let s = src_u32(w, op, 1);
             let r: F64s = from_fn(|l| trig_preop(a[l], s[l]));
@@ -1211,29 +1212,29 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             Ok(Step::Next)
         }),
         // ---- f64 arithmetic
-        "v_add_f64" => h(|w, op, _| {
+        M::VAddF64 => h(|w, op, _| {
             arith2_f64(w, op, float::add_f64);
             Ok(Step::Next)
         }),
-        "v_mul_f64" => h(|w, op, _| {
+        M::VMulF64 => h(|w, op, _| {
             arith2_f64(w, op, float::mul_f64);
             Ok(Step::Next)
         }),
-        "v_fma_f64" => h(|w, op, _| {
+        M::VFmaF64 => h(|w, op, _| {
             fused_f64(w, op);
             Ok(Step::Next)
         }),
-        "v_min_f64" => h(|w, op, _| {
+        M::VMinF64 => h(|w, op, _| {
             let ieee = w.mode & MODE_IEEE != 0;
             arith2_f64(w, op, move |a, b, _| min64(a, b, ieee));
             Ok(Step::Next)
         }),
-        "v_max_f64" => h(|w, op, _| {
+        M::VMaxF64 => h(|w, op, _| {
             let ieee = w.mode & MODE_IEEE != 0;
             arith2_f64(w, op, move |a, b, _| max64(a, b, ieee));
             Ok(Step::Next)
         }),
-        "v_ldexp_f64" => h(|w, op, _| {
+        M::VLdexpF64 => h(|w, op, _| {
             let m = FpMode::f64(w.mode);
             let mut a = src_f64(w, op, 0);
             m.inputs_f64(&mut a);
@@ -1244,18 +1245,18 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             Ok(Step::Next)
         }),
         // ---- packing conversions
-        "v_cvt_pkaccum_u8_f32" => h(|w, op, _| {
+        M::VCvtPkaccumU8F32 => h(|w, op, _| {
             let base = old_vdst(w, op);
             pack_u8(w, op, base);
             Ok(Step::Next)
         }),
-        "v_cvt_pk_u8_f32" => h(|w, op, _| {
+        M::VCvtPkU8F32 => h(|w, op, _| {
             let base = src_u32(w, op, 2);
             pack_u8(w, op, base);
             Ok(Step::Next)
         }),
         // roundNorm: RNDNE(S * 32767) clamped to ±32767, NaN 0; S0 low half.
-        "v_cvt_pknorm_i16_f32" => h(|w, op, _| {
+        M::VCvtPknormI16F32 => h(|w, op, _| {
             let a = src_f32(w, op, 0);
             let b = src_f32(w, op, 1);
             let norm = |s: f32| -> u32 {
@@ -1270,7 +1271,7 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             write_u32(w, op, &r);
             Ok(Step::Next)
         }),
-        "v_cvt_pknorm_u16_f32" => h(|w, op, _| {
+        M::VCvtPknormU16F32 => h(|w, op, _| {
             let a = src_f32(w, op, 0);
             let b = src_f32(w, op, 1);
             let norm = |s: f32| -> u32 {
@@ -1285,7 +1286,7 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             write_u32(w, op, &r);
             Ok(Step::Next)
         }),
-        "v_cvt_pkrtz_f16_f32" => h(|w, op, _| {
+        M::VCvtPkrtzF16F32 => h(|w, op, _| {
             let a = src_f32(w, op, 0);
             let b = src_f32(w, op, 1);
             let r: Lanes = from_fn(|l| f32_to_f16_rtz(a[l]) | (f32_to_f16_rtz(b[l]) << 16));
@@ -1294,41 +1295,41 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
         }),
         // ---- VOP1 conversions
         // Float to integer: toward zero, saturating, NaN 0 (Rust's `as`).
-        "v_cvt_i32_f32" => h(|w, op, _| {
+        M::VCvtI32F32 => h(|w, op, _| {
             f32_to_int(w, op, |x| x as i32 as u32);
             Ok(Step::Next)
         }),
-        "v_cvt_u32_f32" => h(|w, op, _| {
+        M::VCvtU32F32 => h(|w, op, _| {
             f32_to_int(w, op, |x| x as u32);
             Ok(Step::Next)
         }),
-        "v_cvt_i32_f64" => h(|w, op, _| {
+        M::VCvtI32F64 => h(|w, op, _| {
             f64_to_int(w, op, |x| x as i32 as u32);
             Ok(Step::Next)
         }),
-        "v_cvt_u32_f64" => h(|w, op, _| {
+        M::VCvtU32F64 => h(|w, op, _| {
             f64_to_int(w, op, |x| x as u32);
             Ok(Step::Next)
         }),
         // floor, saturating; NaN gives the extreme of its sign (docs).
-        "v_cvt_flr_i32_f32" => h(|w, op, _| {
+        M::VCvtFlrI32F32 => h(|w, op, _| {
             f32_to_int(w, op, |x| sat_i32_signed_nan(x.floor()));
             Ok(Step::Next)
         }),
         // floor(S0 + 0.5) with the add in f32, as the docs write it.
-        "v_cvt_rpi_i32_f32" => h(|w, op, _| {
+        M::VCvtRpiI32F32 => h(|w, op, _| {
             f32_to_int(w, op, |x| sat_i32_signed_nan((x + 0.5).floor()));
             Ok(Step::Next)
         }),
         // Integer to f32: rounded per the f32 round mode.
-        "v_cvt_f32_i32" => h(|w, op, _| {
+        M::VCvtF32I32 => h(|w, op, _| {
             let r = FpMode::f32(w.mode).round;
             let a = src_u32(w, op, 0);
             let out: F32s = a.map(|x| float::int_to_f32(i64::from(x as i32), r));
             write_f32(w, op, &out);
             Ok(Step::Next)
         }),
-        "v_cvt_f32_u32" => h(|w, op, _| {
+        M::VCvtF32U32 => h(|w, op, _| {
             let r = FpMode::f32(w.mode).round;
             let a = src_u32(w, op, 0);
             let out: F32s = a.map(|x| float::int_to_f32(i64::from(x), r));
@@ -1336,17 +1337,17 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             Ok(Step::Next)
         }),
         // Exact conversions.
-        "v_cvt_f64_i32" => h(|w, op, _| {
+        M::VCvtF64I32 => h(|w, op, _| {
             let a = src_u32(w, op, 0);
             write_f64(w, op, &a.map(|x| f64::from(x as i32)));
             Ok(Step::Next)
         }),
-        "v_cvt_f64_u32" => h(|w, op, _| {
+        M::VCvtF64U32 => h(|w, op, _| {
             let a = src_u32(w, op, 0);
             write_f64(w, op, &a.map(f64::from));
             Ok(Step::Next)
         }),
-        "v_cvt_f64_f32" => h(|w, op, _| {
+        M::VCvtF64F32 => h(|w, op, _| {
             let m = FpMode::f32(w.mode);
             let mut a = src_f32(w, op, 0);
             m.inputs_f32(&mut a);
@@ -1355,7 +1356,7 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
         }),
         // f64 to f32: input denormals per the f64 mode, rounding and output
         // denormals per the f32 mode (the docs: "single FP rounding mode").
-        "v_cvt_f32_f64" => h(|w, op, _| {
+        M::VCvtF32F64 => h(|w, op, _| {
             let m64 = FpMode::f64(w.mode);
             let m = FpMode::f32(w.mode);
             let mut a = src_f64(w, op, 0);
@@ -1369,35 +1370,35 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             write_f32(w, op, &r);
             Ok(Step::Next)
         }),
-        "v_cvt_f32_ubyte0" => h(|w, op, _| {
+        M::VCvtF32Ubyte0 => h(|w, op, _| {
             let a = src_u32(w, op, 0);
             write_f32(w, op, &a.map(|x| (x & 0xff) as f32));
             Ok(Step::Next)
         }),
-        "v_cvt_f32_ubyte1" => h(|w, op, _| {
+        M::VCvtF32Ubyte1 => h(|w, op, _| {
             let a = src_u32(w, op, 0);
             write_f32(w, op, &a.map(|x| (x >> 8 & 0xff) as f32));
             Ok(Step::Next)
         }),
-        "v_cvt_f32_ubyte2" => h(|w, op, _| {
+        M::VCvtF32Ubyte2 => h(|w, op, _| {
             let a = src_u32(w, op, 0);
             write_f32(w, op, &a.map(|x| (x >> 16 & 0xff) as f32));
             Ok(Step::Next)
         }),
-        "v_cvt_f32_ubyte3" => h(|w, op, _| {
+        M::VCvtF32Ubyte3 => h(|w, op, _| {
             let a = src_u32(w, op, 0);
             write_f32(w, op, &a.map(|x| (x >> 24) as f32));
             Ok(Step::Next)
         }),
         // ((S0 & 15) ^ 8) / 16 - 0.5: -0.5 .. 0.4375, exact.
-        "v_cvt_off_f32_i4" => h(|w, op, _| {
+        M::VCvtOffF32I4 => h(|w, op, _| {
             let a = src_u32(w, op, 0);
             write_f32(w, op, &a.map(|x| ((x & 15) ^ 8) as f32 / 16.0 - 0.5));
             Ok(Step::Next)
         }),
         // ---- rounding to integral values (NaN and infinity copied)
         // S0 - floor(S0); infinity or NaN gives a NaN of its sign.
-        "v_fract_f32" => h(|w, op, _| {
+        M::VFractF32 => h(|w, op, _| {
             unary_f32(w, op, false, |x| {
                 if x.is_finite() {
                     x - x.floor()
@@ -1407,24 +1408,24 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             });
             Ok(Step::Next)
         }),
-        "v_trunc_f32" => h(|w, op, _| {
+        M::VTruncF32 => h(|w, op, _| {
             unary_f32(w, op, false, f32::trunc);
             Ok(Step::Next)
         }),
         // A true ceiling (the docs' floor-based text gives -1 for -0.5).
-        "v_ceil_f32" => h(|w, op, _| {
+        M::VCeilF32 => h(|w, op, _| {
             unary_f32(w, op, false, f32::ceil);
             Ok(Step::Next)
         }),
-        "v_rndne_f32" => h(|w, op, _| {
+        M::VRndneF32 => h(|w, op, _| {
             unary_f32(w, op, false, f32::round_ties_even);
             Ok(Step::Next)
         }),
-        "v_floor_f32" => h(|w, op, _| {
+        M::VFloorF32 => h(|w, op, _| {
             unary_f32(w, op, false, f32::floor);
             Ok(Step::Next)
         }),
-        "v_fract_f64" => h(|w, op, _| {
+        M::VFractF64 => h(|w, op, _| {
             unary_f64(w, op, |x| {
                 if x.is_finite() {
                     x - x.floor()
@@ -1434,24 +1435,24 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             });
             Ok(Step::Next)
         }),
-        "v_trunc_f64" => h(|w, op, _| {
+        M::VTruncF64 => h(|w, op, _| {
             unary_f64(w, op, f64::trunc);
             Ok(Step::Next)
         }),
-        "v_ceil_f64" => h(|w, op, _| {
+        M::VCeilF64 => h(|w, op, _| {
             unary_f64(w, op, f64::ceil);
             Ok(Step::Next)
         }),
-        "v_rndne_f64" => h(|w, op, _| {
+        M::VRndneF64 => h(|w, op, _| {
             unary_f64(w, op, f64::round_ties_even);
             Ok(Step::Next)
         }),
-        "v_floor_f64" => h(|w, op, _| {
+        M::VFloorF64 => h(|w, op, _| {
             unary_f64(w, op, f64::floor);
             Ok(Step::Next)
         }),
         // ---- frexp
-        "v_frexp_exp_i32_f32" if gcn10 => h(|w, op, _| {
+        M::VFrexpExpI32F32 if gcn10 => h(|w, op, _| {
             f32_to_int(w, op, |x| {
                 if x.is_finite() {
                     frexp_f32(x).1 as u32
@@ -1461,7 +1462,7 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             });
             Ok(Step::Next)
         }),
-        "v_frexp_exp_i32_f32" => h(|w, op, _| {
+        M::VFrexpExpI32F32 => h(|w, op, _| {
             f32_to_int(w, op, |x| {
                 if x.is_finite() {
                     frexp_f32(x).1 as u32
@@ -1471,7 +1472,7 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             });
             Ok(Step::Next)
         }),
-        "v_frexp_exp_i32_f64" if gcn10 => h(|w, op, _| {
+        M::VFrexpExpI32F64 if gcn10 => h(|w, op, _| {
             f64_to_int(w, op, |x| {
                 if x.is_finite() {
                     frexp_f64(x).1 as u32
@@ -1481,7 +1482,7 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             });
             Ok(Step::Next)
         }),
-        "v_frexp_exp_i32_f64" => h(|w, op, _| {
+        M::VFrexpExpI32F64 => h(|w, op, _| {
             f64_to_int(w, op, |x| {
                 if x.is_finite() {
                     frexp_f64(x).1 as u32
@@ -1493,7 +1494,7 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
         }),
         // Mantissa in [0.5, 1) with the sign of S0; infinity gives -NaN on
         // GCN 1.0 and itself later; NaN a quiet NaN of its sign.
-        "v_frexp_mant_f32" if gcn10 => h(|w, op, _| {
+        M::VFrexpMantF32 if gcn10 => h(|w, op, _| {
             unary_f32(w, op, false, |x| {
                 if x.is_infinite() {
                     f32::from_bits(NEG_NAN32)
@@ -1505,7 +1506,7 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             });
             Ok(Step::Next)
         }),
-        "v_frexp_mant_f32" => h(|w, op, _| {
+        M::VFrexpMantF32 => h(|w, op, _| {
             unary_f32(w, op, false, |x| {
                 if x.is_nan() {
                     signed_nan32(x)
@@ -1515,7 +1516,7 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             });
             Ok(Step::Next)
         }),
-        "v_frexp_mant_f64" if gcn10 => h(|w, op, _| {
+        M::VFrexpMantF64 if gcn10 => h(|w, op, _| {
             unary_f64(w, op, |x| {
                 if x.is_infinite() {
                     f64::from_bits(NEG_NAN64)
@@ -1527,7 +1528,7 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             });
             Ok(Step::Next)
         }),
-        "v_frexp_mant_f64" => h(|w, op, _| {
+        M::VFrexpMantF64 => h(|w, op, _| {
             unary_f64(w, op, |x| {
                 if x.is_nan() {
                     signed_nan64(x)
@@ -1541,7 +1542,7 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
         // 2^S0; below -126 gives 0 (docs); a NaN stays NaN (the docs'
         // comparison would send it to 0). ISA accuracy 1 ULP; here the f64
         // exp2 rounded once (< 1 ULP).
-        "v_exp_f32" | "v_exp_legacy_f32" => h(|w, op, _| {
+        M::VExpF32 | M::VExpLegacyF32 => h(|w, op, _| {
             unary_f32(w, op, false, |x| {
                 if x.is_nan() {
                     quiet_f32(x)
@@ -1555,12 +1556,12 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
         }),
         // log2(S0); S0 < 0 gives -NaN, 1 gives 0; input denormals always
         // flushed (docs). ISA accuracy 1 ULP; here f64 log2 rounded once.
-        "v_log_f32" | "v_log_legacy_f32" => h(|w, op, _| {
+        M::VLogF32 | M::VLogLegacyF32 => h(|w, op, _| {
             unary_f32(w, op, true, log2_32);
             Ok(Step::Next)
         }),
         // As v_log_f32 with -inf clamped to -MAX_FLOAT.
-        "v_log_clamp_f32" => h(|w, op, _| {
+        M::VLogClampF32 => h(|w, op, _| {
             unary_f32(w, op, true, |x| {
                 let r = log2_32(x);
                 if r == f32::NEG_INFINITY {
@@ -1572,12 +1573,12 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             Ok(Step::Next)
         }),
         // 1/S0. ISA accuracy: error below 1 ULP; here correctly rounded.
-        "v_rcp_f32" | "v_rcp_iflag_f32" => h(|w, op, _| {
+        M::VRcpF32 | M::VRcpIflagF32 => h(|w, op, _| {
             unary_f32(w, op, false, |x| 1.0 / x);
             Ok(Step::Next)
         }),
         // 1/S0 with an infinite result clamped to ±MAX_FLOAT.
-        "v_rcp_clamp_f32" => h(|w, op, _| {
+        M::VRcpClampF32 => h(|w, op, _| {
             unary_f32(w, op, false, |x| {
                 let r = 1.0 / x;
                 if r.is_infinite() {
@@ -1590,7 +1591,7 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
         }),
         // 1/S0, but a zero input or an infinite result gives a zero of
         // S0's sign.
-        "v_rcp_legacy_f32" => h(|w, op, _| {
+        M::VRcpLegacyF32 => h(|w, op, _| {
             unary_f32(w, op, false, |x| {
                 let r = 1.0 / x;
                 if x == 0.0 || r.is_infinite() {
@@ -1603,12 +1604,12 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
         }),
         // 1/sqrt(S0); negative gives -NaN; input denormals always flushed.
         // ISA accuracy 1 ULP; here the f64 value rounded once.
-        "v_rsq_f32" => h(|w, op, _| {
+        M::VRsqF32 => h(|w, op, _| {
             unary_f32(w, op, true, rsq32);
             Ok(Step::Next)
         }),
         // +inf clamped to MAX_FLOAT.
-        "v_rsq_clamp_f32" => h(|w, op, _| {
+        M::VRsqClampF32 => h(|w, op, _| {
             unary_f32(w, op, true, |x| {
                 let r = rsq32(x);
                 if r == f32::INFINITY {
@@ -1620,7 +1621,7 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             Ok(Step::Next)
         }),
         // +inf becomes 0.
-        "v_rsq_legacy_f32" => h(|w, op, _| {
+        M::VRsqLegacyF32 => h(|w, op, _| {
             unary_f32(w, op, true, |x| {
                 let r = rsq32(x);
                 if r == f32::INFINITY {
@@ -1633,7 +1634,7 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
         }),
         // sqrt(S0); negative gives -NaN, NaN stays NaN. ISA accuracy 1 ULP;
         // here correctly rounded per the f32 round mode.
-        "v_sqrt_f32" => h(|w, op, _| {
+        M::VSqrtF32 => h(|w, op, _| {
             let r = FpMode::f32(w.mode).round;
             unary_f32(w, op, false, move |x| {
                 if x.is_nan() {
@@ -1650,30 +1651,30 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
         // or <= 256 (GCN 1.4); larger finite inputs give 0, infinity -NaN.
         // The ISA gives an absolute error bound (about 2^-20 on its range);
         // here the f64 value rounded once.
-        "v_sin_f32" if vega => h(|w, op, _| {
+        M::VSinF32 if vega => h(|w, op, _| {
             unary_f32(w, op, false, |x| trig32(x, 256.0, f64::sin, 0.0));
             Ok(Step::Next)
         }),
-        "v_sin_f32" => h(|w, op, _| {
+        M::VSinF32 => h(|w, op, _| {
             unary_f32(w, op, false, |x| trig32(x, 1.0, f64::sin, 0.0));
             Ok(Step::Next)
         }),
         // cos(S0 * 2π); out of range gives 1.
-        "v_cos_f32" if vega => h(|w, op, _| {
+        M::VCosF32 if vega => h(|w, op, _| {
             unary_f32(w, op, false, |x| trig32(x, 256.0, f64::cos, 1.0));
             Ok(Step::Next)
         }),
-        "v_cos_f32" => h(|w, op, _| {
+        M::VCosF32 => h(|w, op, _| {
             unary_f32(w, op, false, |x| trig32(x, 1.0, f64::cos, 1.0));
             Ok(Step::Next)
         }),
         // ---- transcendental approximations, f64 (the docs give a relative
         // error of about 1e-8; these are correctly rounded)
-        "v_rcp_f64" => h(|w, op, _| {
+        M::VRcpF64 => h(|w, op, _| {
             unary_f64(w, op, |x| 1.0 / x);
             Ok(Step::Next)
         }),
-        "v_rcp_clamp_f64" => h(|w, op, _| {
+        M::VRcpClampF64 => h(|w, op, _| {
             unary_f64(w, op, |x| {
                 let r = 1.0 / x;
                 if r.is_infinite() {
@@ -1684,11 +1685,11 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             });
             Ok(Step::Next)
         }),
-        "v_rsq_f64" => h(|w, op, _| {
+        M::VRsqF64 => h(|w, op, _| {
             unary_f64(w, op, rsq64);
             Ok(Step::Next)
         }),
-        "v_rsq_clamp_f64" => h(|w, op, _| {
+        M::VRsqClampF64 => h(|w, op, _| {
             unary_f64(w, op, |x| {
                 let r = rsq64(x);
                 if r == f64::INFINITY {
@@ -1699,7 +1700,7 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             });
             Ok(Step::Next)
         }),
-        "v_sqrt_f64" => h(|w, op, _| {
+        M::VSqrtF64 => h(|w, op, _| {
             let r = FpMode::f64(w.mode).round;
             unary_f64(w, op, move |x| {
                 if x.is_nan() {

@@ -25,6 +25,7 @@
 //! SDWA and DPP forms place the zero-extended result per their own rules.
 
 use gcn_asm::decode::Form;
+use gcn_asm::isa::Mnemonic as M;
 use gcn_asm::isa::{flags, Encoding, InstrRow};
 use gcn_asm::GcnVersion;
 
@@ -790,12 +791,12 @@ pub(super) fn address_part(row: &InstrRow) -> Option<AddressPart> {
     ) {
         return None;
     }
-    match row.mnemonic {
-        "v_mov_b32" | "v_mov_fed_b32" => Some(AddressPart::Move),
-        "v_add_i32" | "v_add_u32" | "v_add_co_u32" if row.has(flags::VOP3B) => {
+    match row.op {
+        M::VMovB32 | M::VMovFedB32 => Some(AddressPart::Move),
+        M::VAddI32 | M::VAddU32 | M::VAddCoU32 if row.has(flags::VOP3B) => {
             Some(AddressPart::AddCarryOut)
         }
-        "v_addc_u32" | "v_addc_co_u32" => Some(AddressPart::AddCarryIn),
+        M::VAddcU32 | M::VAddcCoU32 => Some(AddressPart::AddCarryIn),
         _ => None,
     }
 }
@@ -833,10 +834,10 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
         None => {}
     }
     let carry_row = row.has(flags::VOP3B);
-    match row.mnemonic {
+    match row.op {
         // ---- moves and lane operations ----
-        "v_nop" => h(|_, _, _| Ok(Step::Next)),
-        "v_cndmask_b32" => h(|w, op, _| {
+        M::VNop => h(|_, _, _| Ok(Step::Next)),
+        M::VCndmaskB32 => h(|w, op, _| {
             let a = src_bits(w, op, 0);
             let b = src_bits(w, op, 1);
             let mut r = a;
@@ -844,7 +845,7 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
             write_u32(w, op, &r);
             Ok(Step::Next)
         }),
-        "v_readfirstlane_b32" => h(|w, op, _| {
+        M::VReadfirstlaneB32 => h(|w, op, _| {
             int_mods(op)?;
             let exec = w.exec();
             let lane = if exec == 0 {
@@ -856,14 +857,14 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
             w.set_s32(sdst_code(op), v);
             Ok(Step::Next)
         }),
-        "v_readlane_b32" => h(|w, op, _| {
+        M::VReadlaneB32 => h(|w, op, _| {
             int_mods(op)?;
             let lane = lane_select(w, op)?;
             let v = lanes_u32(w, op.slot_src(0))[lane];
             w.set_s32(sdst_code(op), v);
             Ok(Step::Next)
         }),
-        "v_writelane_b32" => h(|w, op, _| {
+        M::VWritelaneB32 => h(|w, op, _| {
             int_mods(op)?;
             let lane = lane_select(w, op)?;
             let v = match op.slot_src(0) {
@@ -879,10 +880,10 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
             w.vgpr[dst][lane] = v;
             Ok(Step::Next)
         }),
-        "v_movreld_b32" => h(movrel::<false, true>),
-        "v_movrels_b32" => h(movrel::<true, false>),
-        "v_movrelsd_b32" => h(movrel::<true, true>),
-        "v_swap_b32" => h(|w, op, _| {
+        M::VMovreldB32 => h(movrel::<false, true>),
+        M::VMovrelsB32 => h(movrel::<true, false>),
+        M::VMovrelsdB32 => h(movrel::<true, true>),
+        M::VSwapB32 => h(|w, op, _| {
             int_mods(op)?;
             let mask = w.exec();
             let d = op.vdst_row();
@@ -896,114 +897,114 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
             Ok(Step::Next)
         }),
         // Clears the wave's exception state: TRAPSTS.EXCP, bits 0-8.
-        "v_clrexcp" => h(|w, _, _| {
+        M::VClrexcp => h(|w, _, _| {
             w.trapsts &= !0x1ff;
             Ok(Step::Next)
         }),
 
         // ---- add/sub ----
-        "v_sub_i32" | "v_sub_u32" | "v_sub_co_u32" if carry_row => h(addsub::<true, false>),
-        "v_subrev_i32" | "v_subrev_u32" | "v_subrev_co_u32" if carry_row => h(addsub::<true, true>),
-        "v_subb_u32" | "v_subb_co_u32" => h(addsub::<true, false>),
-        "v_subbrev_u32" | "v_subbrev_co_u32" => h(addsub::<true, true>),
+        M::VSubI32 | M::VSubU32 | M::VSubCoU32 if carry_row => h(addsub::<true, false>),
+        M::VSubrevI32 | M::VSubrevU32 | M::VSubrevCoU32 if carry_row => h(addsub::<true, true>),
+        M::VSubbU32 | M::VSubbCoU32 => h(addsub::<true, false>),
+        M::VSubbrevU32 | M::VSubbrevCoU32 => h(addsub::<true, true>),
         // GCN 1.4 forms without carry.
-        "v_add_u32" => h(addsub::<false, false>),
-        "v_sub_u32" => h(addsub::<true, false>),
-        "v_subrev_u32" => h(addsub::<true, true>),
-        "v_add_i32" => h(addsub_i32::<false>),
-        "v_sub_i32" => h(addsub_i32::<true>),
-        "v_add3_u32" => h(|w, op, _| tern(w, op, |a, b, c| a.wrapping_add(b).wrapping_add(c))),
+        M::VAddU32 => h(addsub::<false, false>),
+        M::VSubU32 => h(addsub::<true, false>),
+        M::VSubrevU32 => h(addsub::<true, true>),
+        M::VAddI32 => h(addsub_i32::<false>),
+        M::VSubI32 => h(addsub_i32::<true>),
+        M::VAdd3U32 => h(|w, op, _| tern(w, op, |a, b, c| a.wrapping_add(b).wrapping_add(c))),
 
         // ---- multiplies ----
-        "v_mul_i32_i24" => h(|w, op, _| bin(w, op, |a, b| (i24(a) * i24(b)) as u32)),
-        "v_mul_hi_i32_i24" => h(|w, op, _| bin(w, op, |a, b| ((i24(a) * i24(b)) >> 32) as u32)),
-        "v_mul_u32_u24" => {
+        M::VMulI32I24 => h(|w, op, _| bin(w, op, |a, b| (i24(a) * i24(b)) as u32)),
+        M::VMulHiI32I24 => h(|w, op, _| bin(w, op, |a, b| ((i24(a) * i24(b)) >> 32) as u32)),
+        M::VMulU32U24 => {
             h(|w, op, _| bin(w, op, |a, b| (a & 0xff_ffff).wrapping_mul(b & 0xff_ffff)))
         }
-        "v_mul_hi_u32_u24" => h(|w, op, _| {
+        M::VMulHiU32U24 => h(|w, op, _| {
             bin(w, op, |a, b| {
                 ((u64::from(a & 0xff_ffff) * u64::from(b & 0xff_ffff)) >> 32) as u32
             })
         }),
-        "v_mul_lo_u32" | "v_mul_lo_i32" => h(|w, op, _| bin(w, op, u32::wrapping_mul)),
-        "v_mul_hi_u32" => {
+        M::VMulLoU32 | M::VMulLoI32 => h(|w, op, _| bin(w, op, u32::wrapping_mul)),
+        M::VMulHiU32 => {
             h(|w, op, _| bin(w, op, |a, b| ((u64::from(a) * u64::from(b)) >> 32) as u32))
         }
-        "v_mul_hi_i32" => h(|w, op, _| {
+        M::VMulHiI32 => h(|w, op, _| {
             bin(w, op, |a, b| {
                 ((i64::from(a as i32) * i64::from(b as i32)) >> 32) as u32
             })
         }),
-        "v_mad_i32_i24" => {
+        M::VMadI32I24 => {
             h(|w, op, _| tern(w, op, |a, b, c| ((i24(a) * i24(b)) as u32).wrapping_add(c)))
         }
-        "v_mad_u32_u24" => h(|w, op, _| {
+        M::VMadU32U24 => h(|w, op, _| {
             tern(w, op, |a, b, c| {
                 (a & 0xff_ffff).wrapping_mul(b & 0xff_ffff).wrapping_add(c)
             })
         }),
-        "v_mad_u64_u32" => h(mad64::<false>),
-        "v_mad_i64_i32" => h(mad64::<true>),
+        M::VMadU64U32 => h(mad64::<false>),
+        M::VMadI64I32 => h(mad64::<true>),
 
         // ---- min/max ----
-        "v_min_i32" => h(|w, op, _| bin(w, op, |a, b| (a as i32).min(b as i32) as u32)),
-        "v_max_i32" => h(|w, op, _| bin(w, op, |a, b| (a as i32).max(b as i32) as u32)),
-        "v_min_u32" => h(|w, op, _| bin(w, op, u32::min)),
-        "v_max_u32" => h(|w, op, _| bin(w, op, u32::max)),
-        "v_min3_i32" => h(|w, op, _| {
+        M::VMinI32 => h(|w, op, _| bin(w, op, |a, b| (a as i32).min(b as i32) as u32)),
+        M::VMaxI32 => h(|w, op, _| bin(w, op, |a, b| (a as i32).max(b as i32) as u32)),
+        M::VMinU32 => h(|w, op, _| bin(w, op, u32::min)),
+        M::VMaxU32 => h(|w, op, _| bin(w, op, u32::max)),
+        M::VMin3I32 => h(|w, op, _| {
             tern(w, op, |a, b, c| {
                 (a as i32).min(b as i32).min(c as i32) as u32
             })
         }),
-        "v_max3_i32" => h(|w, op, _| {
+        M::VMax3I32 => h(|w, op, _| {
             tern(w, op, |a, b, c| {
                 (a as i32).max(b as i32).max(c as i32) as u32
             })
         }),
-        "v_med3_i32" => {
+        M::VMed3I32 => {
             h(|w, op, _| tern(w, op, |a, b, c| med3(a as i32, b as i32, c as i32) as u32))
         }
-        "v_min3_u32" => h(|w, op, _| tern(w, op, |a, b, c| a.min(b).min(c))),
-        "v_max3_u32" => h(|w, op, _| tern(w, op, |a, b, c| a.max(b).max(c))),
-        "v_med3_u32" => h(|w, op, _| tern(w, op, med3)),
+        M::VMin3U32 => h(|w, op, _| tern(w, op, |a, b, c| a.min(b).min(c))),
+        M::VMax3U32 => h(|w, op, _| tern(w, op, |a, b, c| a.max(b).max(c))),
+        M::VMed3U32 => h(|w, op, _| tern(w, op, med3)),
 
         // ---- logic and shifts ----
-        "v_and_b32" => h(|w, op, _| bin(w, op, |a, b| a & b)),
-        "v_or_b32" => h(|w, op, _| bin(w, op, |a, b| a | b)),
-        "v_xor_b32" => h(|w, op, _| bin(w, op, |a, b| a ^ b)),
-        "v_xnor_b32" => h(|w, op, _| bin(w, op, |a, b| !(a ^ b))),
-        "v_not_b32" => h(|w, op, _| un(w, op, |a| !a)),
-        "v_lshl_b32" => h(|w, op, _| bin(w, op, |a, b| a << (b & 31))),
-        "v_lshr_b32" => h(|w, op, _| bin(w, op, |a, b| a >> (b & 31))),
-        "v_ashr_i32" => h(|w, op, _| bin(w, op, |a, b| ((a as i32) >> (b & 31)) as u32)),
-        "v_lshlrev_b32" => h(|w, op, _| bin(w, op, |a, b| b << (a & 31))),
-        "v_lshrrev_b32" => h(|w, op, _| bin(w, op, |a, b| b >> (a & 31))),
-        "v_ashrrev_i32" => h(|w, op, _| bin(w, op, |a, b| ((b as i32) >> (a & 31)) as u32)),
-        "v_lshl_b64" => h(|w, op, _| shift64(w, op, |a, b| a << (b & 63))),
-        "v_lshr_b64" => h(|w, op, _| shift64(w, op, |a, b| a >> (b & 63))),
-        "v_ashr_i64" => h(|w, op, _| shift64(w, op, |a, b| ((a as i64) >> (b & 63)) as u64)),
-        "v_lshlrev_b64" => h(|w, op, _| shift64rev(w, op, |a, b| b << (a & 63))),
-        "v_lshrrev_b64" => h(|w, op, _| shift64rev(w, op, |a, b| b >> (a & 63))),
-        "v_ashrrev_i64" => h(|w, op, _| shift64rev(w, op, |a, b| ((b as i64) >> (a & 63)) as u64)),
-        "v_lshl_add_u32" => h(|w, op, _| tern(w, op, |a, b, c| (a << (b & 31)).wrapping_add(c))),
-        "v_add_lshl_u32" => h(|w, op, _| tern(w, op, |a, b, c| a.wrapping_add(b) << (c & 31))),
-        "v_lshl_or_b32" => h(|w, op, _| tern(w, op, |a, b, c| (a << (b & 31)) | c)),
-        "v_and_or_b32" => h(|w, op, _| tern(w, op, |a, b, c| (a & b) | c)),
-        "v_or3_b32" => h(|w, op, _| tern(w, op, |a, b, c| a | b | c)),
-        "v_xad_u32" => h(|w, op, _| tern(w, op, |a, b, c| (a ^ b).wrapping_add(c))),
+        M::VAndB32 => h(|w, op, _| bin(w, op, |a, b| a & b)),
+        M::VOrB32 => h(|w, op, _| bin(w, op, |a, b| a | b)),
+        M::VXorB32 => h(|w, op, _| bin(w, op, |a, b| a ^ b)),
+        M::VXnorB32 => h(|w, op, _| bin(w, op, |a, b| !(a ^ b))),
+        M::VNotB32 => h(|w, op, _| un(w, op, |a| !a)),
+        M::VLshlB32 => h(|w, op, _| bin(w, op, |a, b| a << (b & 31))),
+        M::VLshrB32 => h(|w, op, _| bin(w, op, |a, b| a >> (b & 31))),
+        M::VAshrI32 => h(|w, op, _| bin(w, op, |a, b| ((a as i32) >> (b & 31)) as u32)),
+        M::VLshlrevB32 => h(|w, op, _| bin(w, op, |a, b| b << (a & 31))),
+        M::VLshrrevB32 => h(|w, op, _| bin(w, op, |a, b| b >> (a & 31))),
+        M::VAshrrevI32 => h(|w, op, _| bin(w, op, |a, b| ((b as i32) >> (a & 31)) as u32)),
+        M::VLshlB64 => h(|w, op, _| shift64(w, op, |a, b| a << (b & 63))),
+        M::VLshrB64 => h(|w, op, _| shift64(w, op, |a, b| a >> (b & 63))),
+        M::VAshrI64 => h(|w, op, _| shift64(w, op, |a, b| ((a as i64) >> (b & 63)) as u64)),
+        M::VLshlrevB64 => h(|w, op, _| shift64rev(w, op, |a, b| b << (a & 63))),
+        M::VLshrrevB64 => h(|w, op, _| shift64rev(w, op, |a, b| b >> (a & 63))),
+        M::VAshrrevI64 => h(|w, op, _| shift64rev(w, op, |a, b| ((b as i64) >> (a & 63)) as u64)),
+        M::VLshlAddU32 => h(|w, op, _| tern(w, op, |a, b, c| (a << (b & 31)).wrapping_add(c))),
+        M::VAddLshlU32 => h(|w, op, _| tern(w, op, |a, b, c| a.wrapping_add(b) << (c & 31))),
+        M::VLshlOrB32 => h(|w, op, _| tern(w, op, |a, b, c| (a << (b & 31)) | c)),
+        M::VAndOrB32 => h(|w, op, _| tern(w, op, |a, b, c| (a & b) | c)),
+        M::VOr3B32 => h(|w, op, _| tern(w, op, |a, b, c| a | b | c)),
+        M::VXadU32 => h(|w, op, _| tern(w, op, |a, b, c| (a ^ b).wrapping_add(c))),
 
         // ---- bit fields and counts ----
-        "v_bfe_u32" => h(|w, op, _| tern(w, op, |a, b, c| bfe(a, b, c, false))),
-        "v_bfe_i32" => h(|w, op, _| tern(w, op, |a, b, c| bfe(a, b, c, true))),
-        "v_bfi_b32" => h(|w, op, _| tern(w, op, |a, b, c| (a & b) | (!a & c))),
-        "v_bfm_b32" => h(|w, op, _| {
+        M::VBfeU32 => h(|w, op, _| tern(w, op, |a, b, c| bfe(a, b, c, false))),
+        M::VBfeI32 => h(|w, op, _| tern(w, op, |a, b, c| bfe(a, b, c, true))),
+        M::VBfiB32 => h(|w, op, _| tern(w, op, |a, b, c| (a & b) | (!a & c))),
+        M::VBfmB32 => h(|w, op, _| {
             bin(w, op, |a, b| {
                 ((1u32 << (a & 31)).wrapping_sub(1)) << (b & 31)
             })
         }),
-        "v_bfrev_b32" => h(|w, op, _| un(w, op, u32::reverse_bits)),
-        "v_bcnt_u32_b32" => h(|w, op, _| bin(w, op, |a, b| b.wrapping_add(a.count_ones()))),
-        "v_mbcnt_lo_u32_b32" => h(|w, op, _| {
+        M::VBfrevB32 => h(|w, op, _| un(w, op, u32::reverse_bits)),
+        M::VBcntU32B32 => h(|w, op, _| bin(w, op, |a, b| b.wrapping_add(a.count_ones()))),
+        M::VMbcntLoU32B32 => h(|w, op, _| {
             int_mods(op)?;
             let a = src_u32(w, op, 0);
             let b = src_u32(w, op, 1);
@@ -1014,7 +1015,7 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
             write_u32(w, op, &r);
             Ok(Step::Next)
         }),
-        "v_mbcnt_hi_u32_b32" => h(|w, op, _| {
+        M::VMbcntHiU32B32 => h(|w, op, _| {
             int_mods(op)?;
             let a = src_u32(w, op, 0);
             let b = src_u32(w, op, 1);
@@ -1025,17 +1026,17 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
             write_u32(w, op, &r);
             Ok(Step::Next)
         }),
-        "v_ffbh_u32" => {
+        M::VFfbhU32 => {
             h(|w, op, _| un(w, op, |a| if a == 0 { u32::MAX } else { a.leading_zeros() }))
         }
-        "v_ffbl_b32" => h(|w, op, _| {
+        M::VFfblB32 => h(|w, op, _| {
             un(
                 w,
                 op,
                 |a| if a == 0 { u32::MAX } else { a.trailing_zeros() },
             )
         }),
-        "v_ffbh_i32" => h(|w, op, _| {
+        M::VFfbhI32 => h(|w, op, _| {
             un(w, op, |a| {
                 let x = if (a as i32) < 0 { !a } else { a };
                 if x == 0 {
@@ -1045,20 +1046,20 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
                 }
             })
         }),
-        "v_alignbit_b32" => h(|w, op, _| {
+        M::VAlignbitB32 => h(|w, op, _| {
             tern(w, op, |a, b, c| {
                 (((u64::from(a) << 32) | u64::from(b)) >> (c & 31)) as u32
             })
         }),
-        "v_alignbyte_b32" => h(|w, op, _| {
+        M::VAlignbyteB32 => h(|w, op, _| {
             tern(w, op, |a, b, c| {
                 (((u64::from(a) << 32) | u64::from(b)) >> ((c & 3) * 8)) as u32
             })
         }),
-        "v_perm_b32" => h(|w, op, _| tern(w, op, perm)),
+        M::VPermB32 => h(|w, op, _| tern(w, op, perm)),
 
         // ---- byte/SAD operations ----
-        "v_lerp_u8" => h(|w, op, _| {
+        M::VLerpU8 => h(|w, op, _| {
             tern(w, op, |a, b, c| {
                 (0..4).fold(0u32, |acc, i| {
                     let s =
@@ -1067,33 +1068,31 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
                 })
             })
         }),
-        "v_sad_u8" => h(|w, op, _| tern(w, op, |a, b, c| c.wrapping_add(sad_u8(a, b, false)))),
-        "v_sad_hi_u8" => {
+        M::VSadU8 => h(|w, op, _| tern(w, op, |a, b, c| c.wrapping_add(sad_u8(a, b, false)))),
+        M::VSadHiU8 => {
             h(|w, op, _| tern(w, op, |a, b, c| c.wrapping_add(sad_u8(a, b, false) << 16)))
         }
-        "v_sad_u16" => h(|w, op, _| {
+        M::VSadU16 => h(|w, op, _| {
             tern(w, op, |a, b, c| {
                 c.wrapping_add((a & 0xffff).abs_diff(b & 0xffff))
                     .wrapping_add((a >> 16).abs_diff(b >> 16))
             })
         }),
-        "v_sad_u32" => h(|w, op, _| tern(w, op, |a, b, c| c.wrapping_add(a.abs_diff(b)))),
-        "v_msad_u8" => h(|w, op, _| tern(w, op, |a, b, c| c.wrapping_add(sad_u8(a, b, true)))),
-        "v_qsad_u8" | "v_qsad_pk_u16_u8" => h(qsad::<false>),
-        "v_mqsad_u8" | "v_mqsad_pk_u16_u8" => h(qsad::<true>),
-        "v_mqsad_u32_u8" => h(mqsad_u32),
+        M::VSadU32 => h(|w, op, _| tern(w, op, |a, b, c| c.wrapping_add(a.abs_diff(b)))),
+        M::VMsadU8 => h(|w, op, _| tern(w, op, |a, b, c| c.wrapping_add(sad_u8(a, b, true)))),
+        M::VQsadU8 | M::VQsadPkU16U8 => h(qsad::<false>),
+        M::VMqsadU8 | M::VMqsadPkU16U8 => h(qsad::<true>),
+        M::VMqsadU32U8 => h(mqsad_u32),
 
         // ---- packing ----
-        "v_cvt_pk_u16_u32" => {
-            h(|w, op, _| bin(w, op, |a, b| a.min(0xffff) | (b.min(0xffff) << 16)))
-        }
-        "v_cvt_pk_i16_i32" => h(|w, op, _| {
+        M::VCvtPkU16U32 => h(|w, op, _| bin(w, op, |a, b| a.min(0xffff) | (b.min(0xffff) << 16))),
+        M::VCvtPkI16I32 => h(|w, op, _| {
             bin(w, op, |a, b| {
                 let c = |x: u32| (x as i32).clamp(-0x8000, 0x7fff) as u32 & 0xffff;
                 c(a) | (c(b) << 16)
             })
         }),
-        "v_sat_pk_u8_i16" => h(|w, op, env| {
+        M::VSatPkU8I16 => h(|w, op, env| {
             int_mods(op)?;
             // The packed source is read whole (op_sel picks no half of it).
             let a = src_u32(w, op, 0);
@@ -1102,14 +1101,14 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
             write16(w, op, env, &r, false);
             Ok(Step::Next)
         }),
-        "v_screen_partition_4se_b32" => h(|w, op, _| {
+        M::VScreenPartition4seB32 => h(|w, op, _| {
             un(w, op, |a| {
                 u32::from(SCREEN_PARTITION_4SE[(a & 0xff) as usize])
             })
         }),
 
         // ---- 16-bit integer (GCN 1.2+) ----
-        "v_add_u16" => h(|w, op, env| {
+        M::VAddU16 => h(|w, op, env| {
             let c = op.instr.mods.clamp;
             bin16(w, op, env, false, move |a, b| {
                 if c {
@@ -1119,7 +1118,7 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
                 }
             })
         }),
-        "v_sub_u16" => h(|w, op, env| {
+        M::VSubU16 => h(|w, op, env| {
             let c = op.instr.mods.clamp;
             bin16(w, op, env, false, move |a, b| {
                 if c && b > a {
@@ -1129,7 +1128,7 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
                 }
             })
         }),
-        "v_subrev_u16" => h(|w, op, env| {
+        M::VSubrevU16 => h(|w, op, env| {
             let c = op.instr.mods.clamp;
             bin16(w, op, env, false, move |a, b| {
                 if c && a > b {
@@ -1139,33 +1138,33 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
                 }
             })
         }),
-        "v_add_i16" => h(add_i16::<false>),
-        "v_sub_i16" => h(add_i16::<true>),
-        "v_mul_lo_u16" => h(|w, op, env| bin16(w, op, env, false, |a, b| a * b)),
-        "v_lshlrev_b16" => h(|w, op, env| bin16(w, op, env, false, |a, b| b << (a & 15))),
-        "v_lshrrev_b16" => h(|w, op, env| bin16(w, op, env, false, |a, b| b >> (a & 15))),
-        "v_ashrrev_i16" => h(|w, op, env| {
+        M::VAddI16 => h(add_i16::<false>),
+        M::VSubI16 => h(add_i16::<true>),
+        M::VMulLoU16 => h(|w, op, env| bin16(w, op, env, false, |a, b| a * b)),
+        M::VLshlrevB16 => h(|w, op, env| bin16(w, op, env, false, |a, b| b << (a & 15))),
+        M::VLshrrevB16 => h(|w, op, env| bin16(w, op, env, false, |a, b| b >> (a & 15))),
+        M::VAshrrevI16 => h(|w, op, env| {
             bin16(w, op, env, false, |a, b| {
                 ((b as u16 as i16) >> (a & 15)) as u32
             })
         }),
-        "v_max_u16" => h(|w, op, env| bin16(w, op, env, false, u32::max)),
-        "v_min_u16" => h(|w, op, env| bin16(w, op, env, false, u32::min)),
-        "v_max_i16" => h(|w, op, env| {
+        M::VMaxU16 => h(|w, op, env| bin16(w, op, env, false, u32::max)),
+        M::VMinU16 => h(|w, op, env| bin16(w, op, env, false, u32::min)),
+        M::VMaxI16 => h(|w, op, env| {
             bin16(w, op, env, false, |a, b| {
                 (a as u16 as i16).max(b as u16 as i16) as u32
             })
         }),
-        "v_min_i16" => h(|w, op, env| {
+        M::VMinI16 => h(|w, op, env| {
             bin16(w, op, env, false, |a, b| {
                 (a as u16 as i16).min(b as u16 as i16) as u32
             })
         }),
-        "v_mad_u16" => h(mad_u16::<true>),
-        "v_mad_legacy_u16" => h(mad_u16::<false>),
-        "v_mad_i16" => h(mad_i16::<true>),
-        "v_mad_legacy_i16" => h(mad_i16::<false>),
-        "v_mad_u32_u16" => h(|w, op, _| {
+        M::VMadU16 => h(mad_u16::<true>),
+        M::VMadLegacyU16 => h(mad_u16::<false>),
+        M::VMadI16 => h(mad_i16::<true>),
+        M::VMadLegacyI16 => h(mad_i16::<false>),
+        M::VMadU32U16 => h(|w, op, _| {
             int_mods(op)?;
             let a = src16(w, op, 0);
             let b = src16(w, op, 1);
@@ -1174,7 +1173,7 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
             write_u32(w, op, &r);
             Ok(Step::Next)
         }),
-        "v_mad_i32_i16" => h(|w, op, _| {
+        M::VMadI32I16 => h(|w, op, _| {
             int_mods(op)?;
             let a = src16(w, op, 0);
             let b = src16(w, op, 1);
@@ -1186,22 +1185,22 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
             write_u32(w, op, &r);
             Ok(Step::Next)
         }),
-        "v_min3_u16" => h(|w, op, env| tern16(w, op, env, true, |a, b, c| a.min(b).min(c))),
-        "v_max3_u16" => h(|w, op, env| tern16(w, op, env, true, |a, b, c| a.max(b).max(c))),
-        "v_med3_u16" => h(|w, op, env| tern16(w, op, env, true, med3)),
-        "v_min3_i16" => h(|w, op, env| {
+        M::VMin3U16 => h(|w, op, env| tern16(w, op, env, true, |a, b, c| a.min(b).min(c))),
+        M::VMax3U16 => h(|w, op, env| tern16(w, op, env, true, |a, b, c| a.max(b).max(c))),
+        M::VMed3U16 => h(|w, op, env| tern16(w, op, env, true, med3)),
+        M::VMin3I16 => h(|w, op, env| {
             tern16(w, op, env, true, |a, b, c| {
                 let i = |x: u32| x as u16 as i16;
                 i(a).min(i(b)).min(i(c)) as u32
             })
         }),
-        "v_max3_i16" => h(|w, op, env| {
+        M::VMax3I16 => h(|w, op, env| {
             tern16(w, op, env, true, |a, b, c| {
                 let i = |x: u32| x as u16 as i16;
                 i(a).max(i(b)).max(i(c)) as u32
             })
         }),
-        "v_med3_i16" => h(|w, op, env| {
+        M::VMed3I16 => h(|w, op, env| {
             tern16(w, op, env, true, |a, b, c| {
                 let i = |x: u32| x as u16 as i16;
                 med3(i(a), i(b), i(c)) as u32
