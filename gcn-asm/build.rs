@@ -128,6 +128,31 @@ const IMPLICIT: &[(&str, &str)] = &[
     ("flat_scratch", "FlatScratch"),
 ];
 
+/// The read-modify-write operations of `atomic:OP` (`atomic:OP:64` for
+/// 64-bit data).
+const ATOMIC_OPS: &[(&str, &str)] = &[
+    ("swap", "Swap"),
+    ("cmpswap", "Cmpswap"),
+    ("add", "Add"),
+    ("sub", "Sub"),
+    ("rsub", "Rsub"),
+    ("smin", "Smin"),
+    ("umin", "Umin"),
+    ("smax", "Smax"),
+    ("umax", "Umax"),
+    ("and", "And"),
+    ("or", "Or"),
+    ("xor", "Xor"),
+    ("inc", "Inc"),
+    ("dec", "Dec"),
+    ("fcmpswap", "Fcmpswap"),
+    ("fmin", "Fmin"),
+    ("fmax", "Fmax"),
+    ("mskor", "Mskor"),
+    ("wrap", "Wrap"),
+    ("fadd", "Fadd"),
+];
+
 /// The versions of the `VERSIONS` bit mask, in `GcnVersion::ALL` order.
 const VERSIONS: &[&str] = &["1.0", "1.1", "1.2", "1.4", "1.4.1"];
 
@@ -142,6 +167,7 @@ struct Row {
     operands: String,
     flags: String,
     implicit: String,
+    atomic: String,
 }
 
 /// A `1.0-1.2` style version range (or one version) as a bit mask over
@@ -297,8 +323,20 @@ fn parse_file(path: &Path, rows: &mut Vec<Row>) -> Result<(), String> {
             .join(", ");
         let mut implicit = BTreeMap::new();
         let mut flags = Vec::new();
+        let mut atomic = "None".to_string();
         for f in &flag_words {
             if parse_implicit(f, &mut implicit).map_err(at)? {
+                continue;
+            }
+            if let Some(spec) = f.strip_prefix("atomic:") {
+                let (name, wide) = match spec.strip_suffix(":64") {
+                    Some(n) => (n, true),
+                    None => (spec, false),
+                };
+                let op = lookup(ATOMIC_OPS, name)
+                    .ok_or_else(|| at(format!("unknown atomic operation `{name}`")))?;
+                atomic = format!("Some(Atomic {{ op: AtomicOp::{op}, wide: {wide} }})");
+                flags.push("flags::ATOMIC".to_string());
                 continue;
             }
             flags.push(
@@ -332,6 +370,7 @@ fn parse_file(path: &Path, rows: &mut Vec<Row>) -> Result<(), String> {
             opcodes,
             operands,
             implicit,
+            atomic,
             flags: if flags.is_empty() {
                 "0".into()
             } else {
@@ -435,13 +474,14 @@ fn main() {
     for row in &rows {
         writeln!(
             out,
-            "    InstrRow {{ mnemonic: {:?}, op: Mnemonic::{}, encoding: Encoding::{}, opcodes: [{}], operands: &OPERANDS_{}, implicit: &IMPLICIT_{}, flags: {} }},",
+            "    InstrRow {{ mnemonic: {:?}, op: Mnemonic::{}, encoding: Encoding::{}, opcodes: [{}], operands: &OPERANDS_{}, implicit: &IMPLICIT_{}, atomic: {}, flags: {} }},",
             row.mnemonic,
             by_name[row.mnemonic.as_str()],
             row.encoding,
             row.opcodes.join(", "),
             operand_lists[&row.operands],
             implicit_lists[&row.implicit],
+            row.atomic,
             row.flags
         )
         .unwrap();

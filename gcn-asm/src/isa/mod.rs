@@ -324,6 +324,64 @@ impl Implicit {
     }
 }
 
+/// The read-modify-write operation of an atomic memory instruction.
+///
+/// The discriminants are the operation codes the emulator's atomic
+/// handlers take as a const parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AtomicOp {
+    /// Exchange (returns the old value).
+    Swap = 0,
+    /// Compare and swap: the data holds the new value then the compare
+    /// value (DS: DATA0 compare, DATA1 new value).
+    Cmpswap = 1,
+    /// Integer add.
+    Add = 2,
+    /// Integer subtract (memory − data).
+    Sub = 3,
+    /// Reverse subtract (data − memory).
+    Rsub = 4,
+    /// Signed minimum.
+    Smin = 5,
+    /// Unsigned minimum.
+    Umin = 6,
+    /// Signed maximum.
+    Smax = 7,
+    /// Unsigned maximum.
+    Umax = 8,
+    /// Bitwise and.
+    And = 9,
+    /// Bitwise or.
+    Or = 10,
+    /// Bitwise exclusive or.
+    Xor = 11,
+    /// Increment, wrapping to 0 past the data value.
+    Inc = 12,
+    /// Decrement, wrapping to the data value at 0 or above it.
+    Dec = 13,
+    /// Floating-point compare and swap.
+    Fcmpswap = 14,
+    /// Floating-point minimum.
+    Fmin = 15,
+    /// Floating-point maximum.
+    Fmax = 16,
+    /// Masked or: `(memory & ~DATA0) | DATA1` (DS).
+    Mskor = 17,
+    /// Wrapping subtract (DS `ds_wrap_rtn_b32`).
+    Wrap = 18,
+    /// Floating-point add (DS `ds_add_f32`).
+    Fadd = 19,
+}
+
+/// The atomic operation of a row and its data width.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Atomic {
+    /// The operation.
+    pub op: AtomicOp,
+    /// 64-bit data (`_x2`, `_u64`, `_b64` …).
+    pub wide: bool,
+}
+
 /// The unit that issues an instruction, from its encoding family.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Unit {
@@ -486,6 +544,9 @@ pub struct InstrRow {
     pub operands: &'static [OperandSpec],
     /// Registers used without being named, per version.
     pub implicit: &'static [Implicit],
+    /// The read-modify-write operation of an atomic (`atomic:OP` in the
+    /// table); `None` for every other row.
+    pub atomic: Option<Atomic>,
     /// [`flags`] bit set.
     pub flags: u32,
 }

@@ -82,7 +82,7 @@ use gcn_asm::GcnVersion;
 
 use super::lds::{
     atomic32, atomic64, dispatch_atomic, lds_index, lds_load, lds_store, narrow, narrow_size,
-    narrow_store, narrow_value, pair, store_size, store_value, uses_b, vm_atomic_code, write_pair,
+    narrow_store, narrow_value, pair, store_size, store_value, uses_b, write_pair,
 };
 use super::vector::{active, lanes_u64, write_vgpr, Lanes};
 use super::{h, Env, Fault, Handler, Op, Src, Step, Wave, WAVE_SIZE};
@@ -845,16 +845,11 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
     if name.contains("_format_") {
         return format_handler(name, false);
     }
-    if let Some(atomic) = name.strip_prefix("atomic_") {
-        let (base, w64) = match atomic.strip_suffix("_x2") {
-            Some(b) => (b, true),
-            None => (atomic, false),
-        };
-        let code = vm_atomic_code(base)?;
-        return if w64 {
-            dispatch_atomic!(code, buffer_atomic, true)
+    if let Some(atomic) = row.atomic {
+        return if atomic.wide {
+            dispatch_atomic!(atomic.op as u8, buffer_atomic, true)
         } else {
-            dispatch_atomic!(code, buffer_atomic, false)
+            dispatch_atomic!(atomic.op as u8, buffer_atomic, false)
         };
     }
     match name {

@@ -47,7 +47,7 @@ use gcn_asm::GcnVersion;
 use super::buffer::tfe_zero;
 use super::lds::{
     self, atomic32, atomic64, dispatch_atomic, lds_index, narrow, narrow_size, narrow_store,
-    narrow_value, pair, store_size, store_value, uses_b, vm_atomic_code, write_pair,
+    narrow_value, pair, store_size, store_value, uses_b, write_pair,
 };
 use super::vector::{active, dense_rows, lanes_u32, lanes_u64, write_vgpr, Lanes};
 use super::{h, Env, Fault, Handler, Op, Src, Step, Wave, WAVE_SIZE};
@@ -584,16 +584,11 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
     use narrow::*;
     use narrow_store::*;
     let (_, name) = row.mnemonic.split_once('_')?;
-    if let Some(atomic) = name.strip_prefix("atomic_") {
-        let (base, w64) = match atomic.strip_suffix("_x2") {
-            Some(b) => (b, true),
-            None => (atomic, false),
-        };
-        let code = vm_atomic_code(base)?;
-        return if w64 {
-            dispatch_atomic!(code, flat_atomic, true)
+    if let Some(atomic) = row.atomic {
+        return if atomic.wide {
+            dispatch_atomic!(atomic.op as u8, flat_atomic, true)
         } else {
-            dispatch_atomic!(code, flat_atomic, false)
+            dispatch_atomic!(atomic.op as u8, flat_atomic, false)
         };
     }
     match name {

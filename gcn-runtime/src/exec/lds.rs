@@ -56,48 +56,51 @@ use super::{h, Env, Fault, FaultKind, Handler, Op, Step, Wave, WAVE_SIZE};
 // ---------------------------------------------------------------------------
 // Shared helpers (DS, FLAT, MUBUF).
 
-/// Atomic operation codes, the const parameter of the atomic handlers.
+/// Atomic operation codes, the const parameter of the atomic handlers:
+/// the discriminants of the rows' [`gcn_asm::isa::AtomicOp`].
 pub(crate) mod atomic_op {
+    use gcn_asm::isa::AtomicOp;
+
     /// `new = a`.
-    pub const SWAP: u8 = 0;
+    pub const SWAP: u8 = AtomicOp::Swap as u8;
     /// `new = old == b ? a : old` (a: the new value, b: the compare value).
-    pub const CMPSWAP: u8 = 1;
+    pub const CMPSWAP: u8 = AtomicOp::Cmpswap as u8;
     /// `old + a`.
-    pub const ADD: u8 = 2;
+    pub const ADD: u8 = AtomicOp::Add as u8;
     /// `old - a`.
-    pub const SUB: u8 = 3;
+    pub const SUB: u8 = AtomicOp::Sub as u8;
     /// `a - old`.
-    pub const RSUB: u8 = 4;
+    pub const RSUB: u8 = AtomicOp::Rsub as u8;
     /// Signed minimum.
-    pub const SMIN: u8 = 5;
+    pub const SMIN: u8 = AtomicOp::Smin as u8;
     /// Unsigned minimum.
-    pub const UMIN: u8 = 6;
+    pub const UMIN: u8 = AtomicOp::Umin as u8;
     /// Signed maximum.
-    pub const SMAX: u8 = 7;
+    pub const SMAX: u8 = AtomicOp::Smax as u8;
     /// Unsigned maximum.
-    pub const UMAX: u8 = 8;
+    pub const UMAX: u8 = AtomicOp::Umax as u8;
     /// `old & a`.
-    pub const AND: u8 = 9;
+    pub const AND: u8 = AtomicOp::And as u8;
     /// `old | a`.
-    pub const OR: u8 = 10;
+    pub const OR: u8 = AtomicOp::Or as u8;
     /// `old ^ a`.
-    pub const XOR: u8 = 11;
+    pub const XOR: u8 = AtomicOp::Xor as u8;
     /// `old < a ? old + 1 : 0`.
-    pub const INC: u8 = 12;
+    pub const INC: u8 = AtomicOp::Inc as u8;
     /// `old != 0 && old <= a ? old - 1 : a`.
-    pub const DEC: u8 = 13;
+    pub const DEC: u8 = AtomicOp::Dec as u8;
     /// [`CMPSWAP`] comparing as floats.
-    pub const FCMPSWAP: u8 = 14;
+    pub const FCMPSWAP: u8 = AtomicOp::Fcmpswap as u8;
     /// Float minimum.
-    pub const FMIN: u8 = 15;
+    pub const FMIN: u8 = AtomicOp::Fmin as u8;
     /// Float maximum.
-    pub const FMAX: u8 = 16;
+    pub const FMAX: u8 = AtomicOp::Fmax as u8;
     /// `(old & !a) | b`.
-    pub const MSKOR: u8 = 17;
+    pub const MSKOR: u8 = AtomicOp::Mskor as u8;
     /// `old >= a ? old - a : old + b`.
-    pub const WRAP: u8 = 18;
+    pub const WRAP: u8 = AtomicOp::Wrap as u8;
     /// Float addition.
-    pub const FADD: u8 = 19;
+    pub const FADD: u8 = AtomicOp::Fadd as u8;
 }
 
 use atomic_op::*;
@@ -299,31 +302,6 @@ macro_rules! dispatch_atomic {
     }};
 }
 pub(crate) use dispatch_atomic;
-
-/// The atomic code of a FLAT/GLOBAL/MUBUF atomic name (the part after
-/// `*_atomic_`, without `_x2`).
-pub(crate) fn vm_atomic_code(name: &str) -> Option<u8> {
-    Some(match name {
-        "swap" => SWAP,
-        "cmpswap" => CMPSWAP,
-        "add" => ADD,
-        "sub" => SUB,
-        "rsub" => RSUB,
-        "smin" => SMIN,
-        "umin" => UMIN,
-        "smax" => SMAX,
-        "umax" => UMAX,
-        "and" => AND,
-        "or" => OR,
-        "xor" => XOR,
-        "inc" => INC,
-        "dec" => DEC,
-        "fcmpswap" => FCMPSWAP,
-        "fmin" => FMIN,
-        "fmax" => FMAX,
-        _ => return None,
-    })
-}
 
 /// Sub-dword load conversions (the const parameter of the narrow loads).
 pub(crate) mod narrow {
@@ -1070,43 +1048,6 @@ fn nop(_: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Step, Fault> {
     Ok(Step::Next)
 }
 
-/// The atomic code and width of a DS atomic name without `ds_` and the
-/// `_rtn`/`_src2` infix: `add_u32` → (ADD, false).
-fn ds_atomic_code(name: &str) -> Option<(u8, bool)> {
-    let (word, ty) = name.rsplit_once('_')?;
-    let w64 = match ty {
-        "u32" | "i32" | "b32" | "f32" => false,
-        "u64" | "i64" | "b64" | "f64" => true,
-        _ => return None,
-    };
-    let kind = ty.as_bytes()[0];
-    let code = match (word, kind) {
-        ("add", b'f') => FADD,
-        ("add", _) => ADD,
-        ("sub", _) => SUB,
-        ("rsub", _) => RSUB,
-        ("inc", _) => INC,
-        ("dec", _) => DEC,
-        ("min", b'i') => SMIN,
-        ("min", b'u') => UMIN,
-        ("min", b'f') => FMIN,
-        ("max", b'i') => SMAX,
-        ("max", b'u') => UMAX,
-        ("max", b'f') => FMAX,
-        ("and", _) => AND,
-        ("or", _) => OR,
-        ("xor", _) => XOR,
-        ("mskor", _) => MSKOR,
-        ("cmpst", b'f') => FCMPSWAP,
-        ("cmpst", _) => CMPSWAP,
-        ("wrxchg", _) => SWAP,
-        ("wrap", _) => WRAP,
-        ("write", _) => SWAP,
-        _ => return None,
-    };
-    Some((code, w64))
-}
-
 /// The handler of a DS row.
 pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
     use narrow::*;
@@ -1156,25 +1097,30 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
         M::DsWriteAddtidB32 => return h(write_addtid),
         _ => {}
     }
-    let name = row.mnemonic.strip_prefix("ds_")?;
-    if let Some(rest) = name.split_once("_src2_") {
-        let (code, w64) = ds_atomic_code(&format!("{}_{}", rest.0, rest.1))?;
-        return if w64 {
+    let atomic = row.atomic?;
+    let code = atomic.op as u8;
+    // The `_src2_` forms name no data register: the data is in LDS.
+    if !row
+        .operands
+        .iter()
+        .any(|o| o.field == gcn_asm::isa::Field::Vdata)
+    {
+        return if atomic.wide {
             dispatch_atomic!(code, ds_src2, true)
         } else {
             dispatch_atomic!(code, ds_src2, false)
         };
     }
-    let (name, rtn) = match name.split_once("_rtn_") {
-        Some((a, b)) => (format!("{a}_{b}"), true),
-        None => (name.to_string(), false),
-    };
-    // Only the read-modify-write rows remain (wrxchg is return-only).
-    let (code, w64) = ds_atomic_code(&name)?;
-    if name.starts_with("write") || (code == SWAP && !rtn) {
+    // Only the read-modify-write rows remain; the `_rtn_` ones return into
+    // VDST (ds_wrxchg is return-only).
+    let rtn = row
+        .operands
+        .iter()
+        .any(|o| o.field == gcn_asm::isa::Field::Vdst);
+    if code == SWAP && !rtn {
         return None;
     }
-    match (w64, rtn) {
+    match (atomic.wide, rtn) {
         (false, false) => dispatch_atomic!(code, ds_atomic, false, false),
         (false, true) => dispatch_atomic!(code, ds_atomic, false, true),
         (true, false) => dispatch_atomic!(code, ds_atomic, true, false),

@@ -127,7 +127,7 @@ use gcn_asm::decode::MemFlags;
 use gcn_asm::isa::{flags as row_flags, Encoding, InstrRow};
 use gcn_asm::GcnVersion;
 
-use super::lds::{atomic32, atomic64, dispatch_atomic, vm_atomic_code};
+use super::lds::{atomic32, atomic64, dispatch_atomic};
 use super::{h, Env, Fault, FaultKind, Handler, Op, Src, Step, Wave, WAVE_SIZE};
 use crate::descriptor::{
     BorderColor, ClampMode, DepthCompare, FilterMode, ImageResource, ImageType, MipFilter,
@@ -1259,8 +1259,8 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
         return None;
     }
     let name = row.mnemonic.strip_prefix("image_")?;
-    if let Some(a) = name.strip_prefix("atomic_") {
-        return dispatch_atomic!(vm_atomic_code(a)?, atomic);
+    if let Some(a) = row.atomic {
+        return dispatch_atomic!(a.op as u8, atomic);
     }
     match name {
         "load" => return h(load::<false, false, false>),

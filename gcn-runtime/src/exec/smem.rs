@@ -35,6 +35,7 @@
 //! 8-byte aligned. With `glc` the old value goes to the first SDATA
 //! register(s).
 
+use crate::exec::lds::dispatch_atomic;
 use gcn_asm::decode::{MemFlags, Operand};
 use gcn_asm::isa::{Encoding, InstrRow};
 use gcn_asm::GcnVersion;
@@ -273,45 +274,28 @@ fn memtime(w: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Step, Fault> {
     Ok(Step::Next)
 }
 
-/// The arms of the atomics: `OP => K` for the four spellings of each.
-macro_rules! atomics {
-    ($name:expr, $( $k:ident : $a:literal $a2:literal $b:literal $b2:literal ),* $(,)?) => {
-        match $name {
-            $(
-                $a => h(|w, op, env| atomic::<{ atom::$k }, false, false>(w, op, env)),
-                $a2 => h(|w, op, env| atomic::<{ atom::$k }, false, true>(w, op, env)),
-                $b => h(|w, op, env| atomic::<{ atom::$k }, true, false>(w, op, env)),
-                $b2 => h(|w, op, env| atomic::<{ atom::$k }, true, true>(w, op, env)),
-            )*
-            _ => None,
-        }
-    };
-}
-
 /// The handler of a scalar memory row.
 pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
-    let name = row.mnemonic;
-    if name.contains("atomic") {
+    if let Some(rmw) = row.atomic {
         // The hardware has scalar atomics from GCN 1.4 on only.
         if !version.is_gcn14() {
             return None;
         }
-        return atomics!(name,
-            SWAP: "s_atomic_swap" "s_atomic_swap_x2" "s_buffer_atomic_swap" "s_buffer_atomic_swap_x2",
-            CMPSWAP: "s_atomic_cmpswap" "s_atomic_cmpswap_x2" "s_buffer_atomic_cmpswap" "s_buffer_atomic_cmpswap_x2",
-            ADD: "s_atomic_add" "s_atomic_add_x2" "s_buffer_atomic_add" "s_buffer_atomic_add_x2",
-            SUB: "s_atomic_sub" "s_atomic_sub_x2" "s_buffer_atomic_sub" "s_buffer_atomic_sub_x2",
-            SMIN: "s_atomic_smin" "s_atomic_smin_x2" "s_buffer_atomic_smin" "s_buffer_atomic_smin_x2",
-            UMIN: "s_atomic_umin" "s_atomic_umin_x2" "s_buffer_atomic_umin" "s_buffer_atomic_umin_x2",
-            SMAX: "s_atomic_smax" "s_atomic_smax_x2" "s_buffer_atomic_smax" "s_buffer_atomic_smax_x2",
-            UMAX: "s_atomic_umax" "s_atomic_umax_x2" "s_buffer_atomic_umax" "s_buffer_atomic_umax_x2",
-            AND: "s_atomic_and" "s_atomic_and_x2" "s_buffer_atomic_and" "s_buffer_atomic_and_x2",
-            OR: "s_atomic_or" "s_atomic_or_x2" "s_buffer_atomic_or" "s_buffer_atomic_or_x2",
-            XOR: "s_atomic_xor" "s_atomic_xor_x2" "s_buffer_atomic_xor" "s_buffer_atomic_xor_x2",
-            INC: "s_atomic_inc" "s_atomic_inc_x2" "s_buffer_atomic_inc" "s_buffer_atomic_inc_x2",
-            DEC: "s_atomic_dec" "s_atomic_dec_x2" "s_buffer_atomic_dec" "s_buffer_atomic_dec_x2",
-        );
+        // `s_buffer_atomic_*` address through a buffer descriptor (a
+        // four-register SBASE).
+        let buffer = row
+            .operands
+            .iter()
+            .any(|o| o.field == gcn_asm::isa::Field::Sbase && o.registers() == 4);
+        let code = rmw.op as u8;
+        return match (buffer, rmw.wide) {
+            (false, false) => dispatch_atomic!(code, atomic, false, false),
+            (false, true) => dispatch_atomic!(code, atomic, false, true),
+            (true, false) => dispatch_atomic!(code, atomic, true, false),
+            (true, true) => dispatch_atomic!(code, atomic, true, true),
+        };
     }
+    let name = row.mnemonic;
     match name {
         "s_load_dword" => h(|w, op, env| load(w, op, env, 1)),
         "s_load_dwordx2" => h(|w, op, env| load(w, op, env, 2)),
