@@ -259,6 +259,9 @@ pub struct Op {
     pub sgpr_end: u16,
     /// True for vector ALU instructions (counted as lane operations).
     pub valu: bool,
+    /// Bit i: operand i is 64 bits wide (its row type takes two
+    /// registers), so that width-generic semantics read it from the row.
+    pub wide: u8,
 }
 
 impl fmt::Debug for Op {
@@ -303,6 +306,12 @@ impl Op {
     #[inline]
     pub fn vdst_row(&self) -> usize {
         usize::from(self.reg(usize::from(self.vdst)))
+    }
+
+    /// True when operand `i` is 64 bits wide by its row's type.
+    #[inline]
+    pub fn wide(&self, i: usize) -> bool {
+        self.wide >> i & 1 != 0
     }
 
     /// The raw decoded operand `i`.
@@ -793,6 +802,12 @@ fn make_op(instr: Instruction, version: GcnVersion) -> Op {
             row.encoding,
             Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc | Encoding::Vop3 | Encoding::Vop3p
         ),
+        wide: row
+            .operands
+            .iter()
+            .enumerate()
+            .filter(|(_, spec)| spec.registers() == 2)
+            .fold(0, |bits, (i, _)| bits | 1 << i),
     };
     for (i, (spec, operand)) in row.operands.iter().zip(instr.operands()).enumerate() {
         op.opnd[i] = resolve(*operand, spec.ty);

@@ -45,66 +45,56 @@ use gcn_asm::GcnVersion;
 
 use super::{h, sreg, Env, Fault, FaultKind, Handler, Op, Src, Step, Wave};
 
-/// Reads a scalar source as 32 bits (`WIDE = false`) or 64 bits.
+/// Reads scalar operand `i` of `op` as 32 or 64 bits, as its row's type
+/// says.
 #[inline]
-fn read<const WIDE: bool>(w: &Wave, src: Src) -> u64 {
-    if WIDE {
-        w.read_s64(src)
+fn read(w: &Wave, op: &Op, i: usize) -> u64 {
+    if op.wide(i) {
+        w.read_s64(op.src(i))
     } else {
-        u64::from(w.read_s32(src))
+        u64::from(w.read_s32(op.src(i)))
     }
 }
 
-/// Writes a scalar destination as 32 or 64 bits.
+/// Writes scalar destination operand `i` of `op` as 32 or 64 bits, as its
+/// row's type says.
 #[inline]
-fn write<const WIDE: bool>(w: &mut Wave, code: u16, v: u64) {
-    if WIDE {
-        w.set_s64(code, v);
+fn write(w: &mut Wave, op: &Op, i: usize, v: u64) {
+    if op.wide(i) {
+        w.set_s64(op.reg(i), v);
     } else {
-        w.set_s32(code, v as u32);
+        w.set_s32(op.reg(i), v as u32);
     }
 }
 
-/// SOP2: `sdst = f(ssrc0, ssrc1, &mut scc)`; `A`, `B`, `D` say which of
-/// ssrc0, ssrc1, sdst are 64-bit.
+/// SOP2: `sdst = f(ssrc0, ssrc1, &mut scc)`, each 32 or 64 bits as the
+/// row's operand types say.
 #[inline]
-fn sop2<const A: bool, const B: bool, const D: bool>(
-    w: &mut Wave,
-    op: &Op,
-    f: impl Fn(u64, u64, &mut bool) -> u64,
-) -> Result<Step, Fault> {
-    let a = read::<A>(w, op.src(1));
-    let b = read::<B>(w, op.src(2));
+fn sop2(w: &mut Wave, op: &Op, f: impl Fn(u64, u64, &mut bool) -> u64) -> Result<Step, Fault> {
+    let a = read(w, op, 1);
+    let b = read(w, op, 2);
     let mut scc = w.scc;
     let r = f(a, b, &mut scc);
     w.scc = scc;
-    write::<D>(w, op.reg(0), r);
+    write(w, op, 0, r);
     Ok(Step::Next)
 }
 
-/// SOP1: `sdst = f(ssrc0, &mut scc)`; `A`, `D` say which are 64-bit.
+/// SOP1: `sdst = f(ssrc0, &mut scc)`, widths from the row.
 #[inline]
-fn sop1<const A: bool, const D: bool>(
-    w: &mut Wave,
-    op: &Op,
-    f: impl Fn(u64, &mut bool) -> u64,
-) -> Result<Step, Fault> {
-    let a = read::<A>(w, op.src(1));
+fn sop1(w: &mut Wave, op: &Op, f: impl Fn(u64, &mut bool) -> u64) -> Result<Step, Fault> {
+    let a = read(w, op, 1);
     let mut scc = w.scc;
     let r = f(a, &mut scc);
     w.scc = scc;
-    write::<D>(w, op.reg(0), r);
+    write(w, op, 0, r);
     Ok(Step::Next)
 }
 
-/// SOPC: `SCC = f(ssrc0, ssrc1)`; `A`, `B` say which are 64-bit.
+/// SOPC: `SCC = f(ssrc0, ssrc1)`, widths from the row.
 #[inline]
-fn sopc<const A: bool, const B: bool>(
-    w: &mut Wave,
-    op: &Op,
-    f: impl Fn(u64, u64) -> bool,
-) -> Result<Step, Fault> {
-    w.scc = f(read::<A>(w, op.src(0)), read::<B>(w, op.src(1)));
+fn sopc(w: &mut Wave, op: &Op, f: impl Fn(u64, u64) -> bool) -> Result<Step, Fault> {
+    w.scc = f(read(w, op, 0), read(w, op, 1));
     Ok(Step::Next)
 }
 
@@ -436,48 +426,48 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
     match row.op {
         // ---- SOP2 ----
         M::SAddU32 => h(|w, op, _| {
-            sop2::<false, false, false>(w, op, |a, b, scc| {
+            sop2(w, op, |a, b, scc| {
                 let r = a + b;
                 *scc = r >> 32 != 0;
                 r
             })
         }),
         M::SSubU32 => h(|w, op, _| {
-            sop2::<false, false, false>(w, op, |a, b, scc| {
+            sop2(w, op, |a, b, scc| {
                 *scc = b > a;
                 a.wrapping_sub(b)
             })
         }),
         M::SAddI32 => h(|w, op, _| {
-            sop2::<false, false, false>(w, op, |a, b, scc| {
+            sop2(w, op, |a, b, scc| {
                 let (r, o) = (a as i32).overflowing_add(b as i32);
                 *scc = o;
                 u64::from(r as u32)
             })
         }),
         M::SSubI32 => h(|w, op, _| {
-            sop2::<false, false, false>(w, op, |a, b, scc| {
+            sop2(w, op, |a, b, scc| {
                 let (r, o) = (a as i32).overflowing_sub(b as i32);
                 *scc = o;
                 u64::from(r as u32)
             })
         }),
         M::SAddcU32 => h(|w, op, _| {
-            sop2::<false, false, false>(w, op, |a, b, scc| {
+            sop2(w, op, |a, b, scc| {
                 let r = a + b + u64::from(*scc);
                 *scc = r >> 32 != 0;
                 r
             })
         }),
         M::SSubbU32 => h(|w, op, _| {
-            sop2::<false, false, false>(w, op, |a, b, scc| {
+            sop2(w, op, |a, b, scc| {
                 let r = a.wrapping_sub(b).wrapping_sub(u64::from(*scc));
                 *scc = (r >> 32) & 1 != 0;
                 r
             })
         }),
         M::SMinI32 => h(|w, op, _| {
-            sop2::<false, false, false>(w, op, |a, b, scc| {
+            sop2(w, op, |a, b, scc| {
                 *scc = (a as i32) < (b as i32);
                 if *scc {
                     a
@@ -487,13 +477,13 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
             })
         }),
         M::SMinU32 => h(|w, op, _| {
-            sop2::<false, false, false>(w, op, |a, b, scc| {
+            sop2(w, op, |a, b, scc| {
                 *scc = a < b;
                 a.min(b)
             })
         }),
         M::SMaxI32 => h(|w, op, _| {
-            sop2::<false, false, false>(w, op, |a, b, scc| {
+            sop2(w, op, |a, b, scc| {
                 *scc = (a as i32) > (b as i32);
                 if *scc {
                     a
@@ -503,130 +493,80 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
             })
         }),
         M::SMaxU32 => h(|w, op, _| {
-            sop2::<false, false, false>(w, op, |a, b, scc| {
+            sop2(w, op, |a, b, scc| {
                 *scc = a > b;
                 a.max(b)
             })
         }),
-        M::SCselectB32 => {
-            h(|w, op, _| sop2::<false, false, false>(w, op, |a, b, scc| if *scc { a } else { b }))
-        }
-        M::SCselectB64 => {
-            h(|w, op, _| sop2::<true, true, true>(w, op, |a, b, scc| if *scc { a } else { b }))
-        }
-        M::SAndB32 => h(|w, op, _| sop2::<false, false, false>(w, op, |a, b, s| nz(a & b, s))),
-        M::SAndB64 => h(|w, op, _| sop2::<true, true, true>(w, op, |a, b, s| nz(a & b, s))),
-        M::SOrB32 => h(|w, op, _| sop2::<false, false, false>(w, op, |a, b, s| nz(a | b, s))),
-        M::SOrB64 => h(|w, op, _| sop2::<true, true, true>(w, op, |a, b, s| nz(a | b, s))),
-        M::SXorB32 => h(|w, op, _| sop2::<false, false, false>(w, op, |a, b, s| nz(a ^ b, s))),
-        M::SXorB64 => h(|w, op, _| sop2::<true, true, true>(w, op, |a, b, s| nz(a ^ b, s))),
-        M::SAndn2B32 => {
-            h(
-                |w, op, _| {
-                    sop2::<false, false, false>(w, op, |a, b, s| nz(a & !b & 0xffff_ffff, s))
-                },
-            )
-        }
-        M::SAndn2B64 => h(|w, op, _| sop2::<true, true, true>(w, op, |a, b, s| nz(a & !b, s))),
-        M::SOrn2B32 => h(|w, op, _| {
-            sop2::<false, false, false>(w, op, |a, b, s| nz((a | !b) & 0xffff_ffff, s))
-        }),
-        M::SOrn2B64 => h(|w, op, _| sop2::<true, true, true>(w, op, |a, b, s| nz(a | !b, s))),
-        M::SNandB32 => h(|w, op, _| {
-            sop2::<false, false, false>(w, op, |a, b, s| nz(!(a & b) & 0xffff_ffff, s))
-        }),
-        M::SNandB64 => h(|w, op, _| sop2::<true, true, true>(w, op, |a, b, s| nz(!(a & b), s))),
-        M::SNorB32 => h(|w, op, _| {
-            sop2::<false, false, false>(w, op, |a, b, s| nz(!(a | b) & 0xffff_ffff, s))
-        }),
-        M::SNorB64 => h(|w, op, _| sop2::<true, true, true>(w, op, |a, b, s| nz(!(a | b), s))),
-        M::SXnorB32 => h(|w, op, _| {
-            sop2::<false, false, false>(w, op, |a, b, s| nz(!(a ^ b) & 0xffff_ffff, s))
-        }),
-        M::SXnorB64 => h(|w, op, _| sop2::<true, true, true>(w, op, |a, b, s| nz(!(a ^ b), s))),
-        M::SLshlB32 => h(|w, op, _| {
-            sop2::<false, false, false>(w, op, |a, b, s| nz((a << (b & 31)) & 0xffff_ffff, s))
-        }),
-        M::SLshlB64 => {
-            h(|w, op, _| sop2::<true, false, true>(w, op, |a, b, s| nz(a << (b & 63), s)))
-        }
-        M::SLshrB32 => {
-            h(|w, op, _| sop2::<false, false, false>(w, op, |a, b, s| nz(a >> (b & 31), s)))
-        }
-        M::SLshrB64 => {
-            h(|w, op, _| sop2::<true, false, true>(w, op, |a, b, s| nz(a >> (b & 63), s)))
-        }
+        M::SCselectB32 => h(|w, op, _| sop2(w, op, |a, b, scc| if *scc { a } else { b })),
+        M::SCselectB64 => h(|w, op, _| sop2(w, op, |a, b, scc| if *scc { a } else { b })),
+        M::SAndB32 => h(|w, op, _| sop2(w, op, |a, b, s| nz(a & b, s))),
+        M::SAndB64 => h(|w, op, _| sop2(w, op, |a, b, s| nz(a & b, s))),
+        M::SOrB32 => h(|w, op, _| sop2(w, op, |a, b, s| nz(a | b, s))),
+        M::SOrB64 => h(|w, op, _| sop2(w, op, |a, b, s| nz(a | b, s))),
+        M::SXorB32 => h(|w, op, _| sop2(w, op, |a, b, s| nz(a ^ b, s))),
+        M::SXorB64 => h(|w, op, _| sop2(w, op, |a, b, s| nz(a ^ b, s))),
+        M::SAndn2B32 => h(|w, op, _| sop2(w, op, |a, b, s| nz(a & !b & 0xffff_ffff, s))),
+        M::SAndn2B64 => h(|w, op, _| sop2(w, op, |a, b, s| nz(a & !b, s))),
+        M::SOrn2B32 => h(|w, op, _| sop2(w, op, |a, b, s| nz((a | !b) & 0xffff_ffff, s))),
+        M::SOrn2B64 => h(|w, op, _| sop2(w, op, |a, b, s| nz(a | !b, s))),
+        M::SNandB32 => h(|w, op, _| sop2(w, op, |a, b, s| nz(!(a & b) & 0xffff_ffff, s))),
+        M::SNandB64 => h(|w, op, _| sop2(w, op, |a, b, s| nz(!(a & b), s))),
+        M::SNorB32 => h(|w, op, _| sop2(w, op, |a, b, s| nz(!(a | b) & 0xffff_ffff, s))),
+        M::SNorB64 => h(|w, op, _| sop2(w, op, |a, b, s| nz(!(a | b), s))),
+        M::SXnorB32 => h(|w, op, _| sop2(w, op, |a, b, s| nz(!(a ^ b) & 0xffff_ffff, s))),
+        M::SXnorB64 => h(|w, op, _| sop2(w, op, |a, b, s| nz(!(a ^ b), s))),
+        M::SLshlB32 => h(|w, op, _| sop2(w, op, |a, b, s| nz((a << (b & 31)) & 0xffff_ffff, s))),
+        M::SLshlB64 => h(|w, op, _| sop2(w, op, |a, b, s| nz(a << (b & 63), s))),
+        M::SLshrB32 => h(|w, op, _| sop2(w, op, |a, b, s| nz(a >> (b & 31), s))),
+        M::SLshrB64 => h(|w, op, _| sop2(w, op, |a, b, s| nz(a >> (b & 63), s))),
         M::SAshrI32 => h(|w, op, _| {
-            sop2::<false, false, false>(w, op, |a, b, s| {
+            sop2(w, op, |a, b, s| {
                 nz(u64::from(((a as i32) >> (b & 31)) as u32), s)
             })
         }),
-        M::SAshrI64 => h(|w, op, _| {
-            sop2::<true, false, true>(w, op, |a, b, s| nz(((a as i64) >> (b & 63)) as u64, s))
-        }),
+        M::SAshrI64 => h(|w, op, _| sop2(w, op, |a, b, s| nz(((a as i64) >> (b & 63)) as u64, s))),
         M::SBfmB32 => h(|w, op, _| {
-            sop2::<false, false, false>(w, op, |a, b, _| {
+            sop2(w, op, |a, b, _| {
                 u64::from((1u32 << (a & 31)).wrapping_sub(1) << (b & 31))
             })
         }),
         M::SBfmB64 => h(|w, op, _| {
-            sop2::<false, false, true>(w, op, |a, b, _| {
+            sop2(w, op, |a, b, _| {
                 (1u64 << (a & 63)).wrapping_sub(1) << (b & 63)
             })
         }),
         M::SMulI32 => h(|w, op, _| {
-            sop2::<false, false, false>(w, op, |a, b, _| {
+            sop2(w, op, |a, b, _| {
                 u64::from((a as u32).wrapping_mul(b as u32))
             })
         }),
-        M::SMulHiU32 => h(|w, op, _| sop2::<false, false, false>(w, op, |a, b, _| (a * b) >> 32)),
+        M::SMulHiU32 => h(|w, op, _| sop2(w, op, |a, b, _| (a * b) >> 32)),
         M::SMulHiI32 => h(|w, op, _| {
-            sop2::<false, false, false>(w, op, |a, b, _| {
+            sop2(w, op, |a, b, _| {
                 let p = i64::from(a as i32) * i64::from(b as i32);
                 u64::from((p >> 32) as u32)
             })
         }),
-        M::SBfeU32 => h(|w, op, _| {
-            sop2::<false, false, false>(w, op, |a, b, s| nz(bfe::<32, false>(a, b), s))
-        }),
-        M::SBfeI32 => {
-            h(
-                |w, op, _| {
-                    sop2::<false, false, false>(w, op, |a, b, s| nz(bfe::<32, true>(a, b), s))
-                },
-            )
-        }
-        M::SBfeU64 => {
-            h(
-                |w, op, _| {
-                    sop2::<true, false, true>(w, op, |a, b, s| nz(bfe::<64, false>(a, b), s))
-                },
-            )
-        }
-        M::SBfeI64 => {
-            h(|w, op, _| sop2::<true, false, true>(w, op, |a, b, s| nz(bfe::<64, true>(a, b), s)))
-        }
+        M::SBfeU32 => h(|w, op, _| sop2(w, op, |a, b, s| nz(bfe::<32, false>(a, b), s))),
+        M::SBfeI32 => h(|w, op, _| sop2(w, op, |a, b, s| nz(bfe::<32, true>(a, b), s))),
+        M::SBfeU64 => h(|w, op, _| sop2(w, op, |a, b, s| nz(bfe::<64, false>(a, b), s))),
+        M::SBfeI64 => h(|w, op, _| sop2(w, op, |a, b, s| nz(bfe::<64, true>(a, b), s))),
         M::SAbsdiffI32 => h(|w, op, _| {
-            sop2::<false, false, false>(w, op, |a, b, s| {
+            sop2(w, op, |a, b, s| {
                 nz(
                     u64::from((a as i32).wrapping_sub(b as i32).unsigned_abs()),
                     s,
                 )
             })
         }),
-        M::SLshl1AddU32 => h(|w, op, _| sop2::<false, false, false>(w, op, lshl_add::<1>)),
-        M::SLshl2AddU32 => h(|w, op, _| sop2::<false, false, false>(w, op, lshl_add::<2>)),
-        M::SLshl3AddU32 => h(|w, op, _| sop2::<false, false, false>(w, op, lshl_add::<3>)),
-        M::SLshl4AddU32 => h(|w, op, _| sop2::<false, false, false>(w, op, lshl_add::<4>)),
-        M::SPackLlB32B16 => h(|w, op, _| {
-            sop2::<false, false, false>(w, op, |a, b, _| (a & 0xffff) | (b & 0xffff) << 16)
-        }),
-        M::SPackLhB32B16 => h(|w, op, _| {
-            sop2::<false, false, false>(w, op, |a, b, _| (a & 0xffff) | (b & 0xffff_0000))
-        }),
-        M::SPackHhB32B16 => h(|w, op, _| {
-            sop2::<false, false, false>(w, op, |a, b, _| (a >> 16) | (b & 0xffff_0000))
-        }),
+        M::SLshl1AddU32 => h(|w, op, _| sop2(w, op, lshl_add::<1>)),
+        M::SLshl2AddU32 => h(|w, op, _| sop2(w, op, lshl_add::<2>)),
+        M::SLshl3AddU32 => h(|w, op, _| sop2(w, op, lshl_add::<3>)),
+        M::SLshl4AddU32 => h(|w, op, _| sop2(w, op, lshl_add::<4>)),
+        M::SPackLlB32B16 => h(|w, op, _| sop2(w, op, |a, b, _| (a & 0xffff) | (b & 0xffff) << 16)),
+        M::SPackLhB32B16 => h(|w, op, _| sop2(w, op, |a, b, _| (a & 0xffff) | (b & 0xffff_0000))),
+        M::SPackHhB32B16 => h(|w, op, _| sop2(w, op, |a, b, _| (a >> 16) | (b & 0xffff_0000))),
         M::SCbranchGFork => h(|w, op, env| {
             let mask = w.read_s64(op.src(0));
             let target = w.read_s64(op.src(1));
@@ -634,10 +574,8 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
         }),
 
         // ---- SOP1 ----
-        M::SMovB32 | M::SMovRegrdB32 | M::SMovFedB32 => {
-            h(|w, op, _| sop1::<false, false>(w, op, |a, _| a))
-        }
-        M::SMovB64 => h(|w, op, _| sop1::<true, true>(w, op, |a, _| a)),
+        M::SMovB32 | M::SMovRegrdB32 | M::SMovFedB32 => h(|w, op, _| sop1(w, op, |a, _| a)),
+        M::SMovB64 => h(|w, op, _| sop1(w, op, |a, _| a)),
         M::SCmovB32 => h(|w, op, _| {
             if w.scc {
                 let v = w.read_s32(op.src(1));
@@ -652,53 +590,35 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
             }
             Ok(Step::Next)
         }),
-        M::SNotB32 => h(|w, op, _| sop1::<false, false>(w, op, |a, s| nz(!a & 0xffff_ffff, s))),
-        M::SNotB64 => h(|w, op, _| sop1::<true, true>(w, op, |a, s| nz(!a, s))),
-        M::SWqmB32 => h(|w, op, _| sop1::<false, false>(w, op, |a, s| nz(wqm(a), s))),
-        M::SWqmB64 => h(|w, op, _| sop1::<true, true>(w, op, |a, s| nz(wqm(a), s))),
-        M::SBrevB32 => {
-            h(|w, op, _| sop1::<false, false>(w, op, |a, _| u64::from((a as u32).reverse_bits())))
+        M::SNotB32 => h(|w, op, _| sop1(w, op, |a, s| nz(!a & 0xffff_ffff, s))),
+        M::SNotB64 => h(|w, op, _| sop1(w, op, |a, s| nz(!a, s))),
+        M::SWqmB32 => h(|w, op, _| sop1(w, op, |a, s| nz(wqm(a), s))),
+        M::SWqmB64 => h(|w, op, _| sop1(w, op, |a, s| nz(wqm(a), s))),
+        M::SBrevB32 => h(|w, op, _| sop1(w, op, |a, _| u64::from((a as u32).reverse_bits()))),
+        M::SBrevB64 => h(|w, op, _| sop1(w, op, |a, _| a.reverse_bits())),
+        M::SBcnt0I32B32 => {
+            h(|w, op, _| sop1(w, op, |a, s| nz(u64::from((a as u32).count_zeros()), s)))
         }
-        M::SBrevB64 => h(|w, op, _| sop1::<true, true>(w, op, |a, _| a.reverse_bits())),
-        M::SBcnt0I32B32 => h(|w, op, _| {
-            sop1::<false, false>(w, op, |a, s| nz(u64::from((a as u32).count_zeros()), s))
-        }),
-        M::SBcnt0I32B64 => {
-            h(|w, op, _| sop1::<true, false>(w, op, |a, s| nz(u64::from(a.count_zeros()), s)))
-        }
-        M::SBcnt1I32B32 => {
-            h(|w, op, _| sop1::<false, false>(w, op, |a, s| nz(u64::from(a.count_ones()), s)))
-        }
-        M::SBcnt1I32B64 => {
-            h(|w, op, _| sop1::<true, false>(w, op, |a, s| nz(u64::from(a.count_ones()), s)))
-        }
+        M::SBcnt0I32B64 => h(|w, op, _| sop1(w, op, |a, s| nz(u64::from(a.count_zeros()), s))),
+        M::SBcnt1I32B32 => h(|w, op, _| sop1(w, op, |a, s| nz(u64::from(a.count_ones()), s))),
+        M::SBcnt1I32B64 => h(|w, op, _| sop1(w, op, |a, s| nz(u64::from(a.count_ones()), s))),
         M::SFf0I32B32 => h(|w, op, _| {
-            sop1::<false, false>(w, op, |a, _| {
+            sop1(w, op, |a, _| {
                 let a = a as u32;
                 found(a != u32::MAX, a.trailing_ones())
             })
         }),
-        M::SFf0I32B64 => {
-            h(
-                |w, op, _| {
-                    sop1::<true, false>(w, op, |a, _| found(a != u64::MAX, a.trailing_ones()))
-                },
-            )
+        M::SFf0I32B64 => h(|w, op, _| sop1(w, op, |a, _| found(a != u64::MAX, a.trailing_ones()))),
+        M::SFf1I32B32 => {
+            h(|w, op, _| sop1(w, op, |a, _| found(a != 0, (a as u32).trailing_zeros())))
         }
-        M::SFf1I32B32 => h(|w, op, _| {
-            sop1::<false, false>(w, op, |a, _| found(a != 0, (a as u32).trailing_zeros()))
-        }),
-        M::SFf1I32B64 => {
-            h(|w, op, _| sop1::<true, false>(w, op, |a, _| found(a != 0, a.trailing_zeros())))
+        M::SFf1I32B64 => h(|w, op, _| sop1(w, op, |a, _| found(a != 0, a.trailing_zeros()))),
+        M::SFlbitI32B32 => {
+            h(|w, op, _| sop1(w, op, |a, _| found(a != 0, (a as u32).leading_zeros())))
         }
-        M::SFlbitI32B32 => h(|w, op, _| {
-            sop1::<false, false>(w, op, |a, _| found(a != 0, (a as u32).leading_zeros()))
-        }),
-        M::SFlbitI32B64 => {
-            h(|w, op, _| sop1::<true, false>(w, op, |a, _| found(a != 0, a.leading_zeros())))
-        }
+        M::SFlbitI32B64 => h(|w, op, _| sop1(w, op, |a, _| found(a != 0, a.leading_zeros()))),
         M::SFlbitI32 => h(|w, op, _| {
-            sop1::<false, false>(w, op, |a, _| {
+            sop1(w, op, |a, _| {
                 let a = a as u32;
                 // The first bit (from the top) that differs from the sign.
                 let n = if a >> 31 != 0 {
@@ -712,7 +632,7 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
         // The CLRX text shifts `1U << i` for a 64-bit operand; the
         // instruction is the 64-bit form of s_flbit_i32.
         M::SFlbitI32I64 => h(|w, op, _| {
-            sop1::<true, false>(w, op, |a, _| {
+            sop1(w, op, |a, _| {
                 let n = if a >> 63 != 0 {
                     a.leading_ones()
                 } else {
@@ -721,12 +641,8 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
                 found(n < 64, n)
             })
         }),
-        M::SSextI32I8 => {
-            h(|w, op, _| sop1::<false, false>(w, op, |a, _| u64::from(a as i8 as i32 as u32)))
-        }
-        M::SSextI32I16 => {
-            h(|w, op, _| sop1::<false, false>(w, op, |a, _| u64::from(a as i16 as i32 as u32)))
-        }
+        M::SSextI32I8 => h(|w, op, _| sop1(w, op, |a, _| u64::from(a as i8 as i32 as u32))),
+        M::SSextI32I16 => h(|w, op, _| sop1(w, op, |a, _| u64::from(a as i16 as i32 as u32))),
         M::SBitset0B32 => h(|w, op, _| {
             let bit = w.read_s32(op.src(1)) & 31;
             let d = w.read_s32(op.src(0)) & !(1 << bit);
@@ -782,8 +698,8 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
         M::SOrn1SaveexecB64 => h(|w, op, _| saveexec(w, op, |s, e| !s | e)),
         M::SAndn1WrexecB64 => h(|w, op, _| wrexec(w, op, |s, e| !s & e)),
         M::SAndn2WrexecB64 => h(|w, op, _| wrexec(w, op, |s, e| s & !e)),
-        M::SQuadmaskB32 => h(|w, op, _| sop1::<false, false>(w, op, |a, s| nz(quadmask(a), s))),
-        M::SQuadmaskB64 => h(|w, op, _| sop1::<true, true>(w, op, |a, s| nz(quadmask(a), s))),
+        M::SQuadmaskB32 => h(|w, op, _| sop1(w, op, |a, s| nz(quadmask(a), s))),
+        M::SQuadmaskB64 => h(|w, op, _| sop1(w, op, |a, s| nz(quadmask(a), s))),
         M::SMovrelsB32 => h(|w, op, _| {
             let i = relative(w, op.src(1), 1)?;
             let v = w.sgpr[usize::from(i)];
@@ -828,11 +744,9 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
             jump_to(w, env, target);
             Ok(Step::Next)
         }),
-        M::SAbsI32 => h(|w, op, _| {
-            sop1::<false, false>(w, op, |a, s| nz(u64::from((a as i32).unsigned_abs()), s))
-        }),
+        M::SAbsI32 => h(|w, op, _| sop1(w, op, |a, s| nz(u64::from((a as i32).unsigned_abs()), s))),
         M::SBitreplicateB64B32 => h(|w, op, _| {
-            sop1::<false, true>(w, op, |a, _| {
+            sop1(w, op, |a, _| {
                 (0..32).fold(0u64, |r, i| r | ((((a >> i) & 1) * 3) << (2 * i)))
             })
         }),
@@ -946,26 +860,22 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
         }),
 
         // ---- SOPC ----
-        M::SCmpEqI32 | M::SCmpEqU32 => h(|w, op, _| sopc::<false, false>(w, op, |a, b| a == b)),
-        M::SCmpLgI32 | M::SCmpLgU32 => h(|w, op, _| sopc::<false, false>(w, op, |a, b| a != b)),
-        M::SCmpGtI32 => h(|w, op, _| sopc::<false, false>(w, op, |a, b| (a as i32) > (b as i32))),
-        M::SCmpGeI32 => h(|w, op, _| sopc::<false, false>(w, op, |a, b| (a as i32) >= (b as i32))),
-        M::SCmpLtI32 => h(|w, op, _| sopc::<false, false>(w, op, |a, b| (a as i32) < (b as i32))),
-        M::SCmpLeI32 => h(|w, op, _| sopc::<false, false>(w, op, |a, b| (a as i32) <= (b as i32))),
-        M::SCmpGtU32 => h(|w, op, _| sopc::<false, false>(w, op, |a, b| a > b)),
-        M::SCmpGeU32 => h(|w, op, _| sopc::<false, false>(w, op, |a, b| a >= b)),
-        M::SCmpLtU32 => h(|w, op, _| sopc::<false, false>(w, op, |a, b| a < b)),
-        M::SCmpLeU32 => h(|w, op, _| sopc::<false, false>(w, op, |a, b| a <= b)),
-        M::SBitcmp0B32 => {
-            h(|w, op, _| sopc::<false, false>(w, op, |a, b| (a >> (b & 31)) & 1 == 0))
-        }
-        M::SBitcmp1B32 => {
-            h(|w, op, _| sopc::<false, false>(w, op, |a, b| (a >> (b & 31)) & 1 != 0))
-        }
-        M::SBitcmp0B64 => h(|w, op, _| sopc::<true, false>(w, op, |a, b| (a >> (b & 63)) & 1 == 0)),
-        M::SBitcmp1B64 => h(|w, op, _| sopc::<true, false>(w, op, |a, b| (a >> (b & 63)) & 1 != 0)),
-        M::SCmpEqU64 => h(|w, op, _| sopc::<true, true>(w, op, |a, b| a == b)),
-        M::SCmpLgU64 | M::SCmpNeU64 => h(|w, op, _| sopc::<true, true>(w, op, |a, b| a != b)),
+        M::SCmpEqI32 | M::SCmpEqU32 => h(|w, op, _| sopc(w, op, |a, b| a == b)),
+        M::SCmpLgI32 | M::SCmpLgU32 => h(|w, op, _| sopc(w, op, |a, b| a != b)),
+        M::SCmpGtI32 => h(|w, op, _| sopc(w, op, |a, b| (a as i32) > (b as i32))),
+        M::SCmpGeI32 => h(|w, op, _| sopc(w, op, |a, b| (a as i32) >= (b as i32))),
+        M::SCmpLtI32 => h(|w, op, _| sopc(w, op, |a, b| (a as i32) < (b as i32))),
+        M::SCmpLeI32 => h(|w, op, _| sopc(w, op, |a, b| (a as i32) <= (b as i32))),
+        M::SCmpGtU32 => h(|w, op, _| sopc(w, op, |a, b| a > b)),
+        M::SCmpGeU32 => h(|w, op, _| sopc(w, op, |a, b| a >= b)),
+        M::SCmpLtU32 => h(|w, op, _| sopc(w, op, |a, b| a < b)),
+        M::SCmpLeU32 => h(|w, op, _| sopc(w, op, |a, b| a <= b)),
+        M::SBitcmp0B32 => h(|w, op, _| sopc(w, op, |a, b| (a >> (b & 31)) & 1 == 0)),
+        M::SBitcmp1B32 => h(|w, op, _| sopc(w, op, |a, b| (a >> (b & 31)) & 1 != 0)),
+        M::SBitcmp0B64 => h(|w, op, _| sopc(w, op, |a, b| (a >> (b & 63)) & 1 == 0)),
+        M::SBitcmp1B64 => h(|w, op, _| sopc(w, op, |a, b| (a >> (b & 63)) & 1 != 0)),
+        M::SCmpEqU64 => h(|w, op, _| sopc(w, op, |a, b| a == b)),
+        M::SCmpLgU64 | M::SCmpNeU64 => h(|w, op, _| sopc(w, op, |a, b| a != b)),
         M::SSetvskip => h(|w, op, _| {
             let a = w.read_s32(op.src(0));
             let b = w.read_s32(op.src(1));
