@@ -20,7 +20,7 @@ use std::fmt;
 
 use super::operand::{is_inline, source, write_const, write_reg, Accept, Align, VGPR};
 use super::{Ctx, DecodeError, Form, Instruction, MemFlags, Operand};
-use crate::encode::buffer::{DATA_FORMATS, NUMBER_FORMATS};
+use crate::isa::vocab::{DATA_FORMATS, NUMBER_FORMATS};
 use crate::isa::{flags, Encoding, Field, FloatKind, InstrRow};
 
 /// The opcode field of a memory family's first word, and the opcode space

@@ -479,7 +479,7 @@ static INDEX: LazyLock<Index> = LazyLock::new(|| {
             insert(version, row.encoding, u32::from(op), i);
             match row.encoding {
                 Encoding::Vop2 | Encoding::Vop1 | Encoding::Vopc if !row.has(flags::NO_VOP3) => {
-                    let op3 = crate::encode::vector::vop3_opcode(row.encoding, op, version);
+                    let op3 = crate::isa::vocab::vop3_opcode(row.encoding, op, version);
                     insert(version, Encoding::Vop3, op3, i);
                 }
                 Encoding::Vintrp if version.is_gcn12_or_later() => {

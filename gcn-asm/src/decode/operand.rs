@@ -6,7 +6,7 @@ use std::fmt;
 
 use super::{source_slots, DecodeError, Form, Instruction, Label, Operand};
 use crate::arch::GcnVersion;
-use crate::encode::operand::{max_sgprs, ttmp_base};
+use crate::isa::vocab::{max_sgprs, ttmp_base};
 use crate::isa::{flags, Field, FloatKind, OperandSpec};
 
 /// VCC_LO.

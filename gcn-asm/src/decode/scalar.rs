@@ -6,7 +6,7 @@ use std::fmt;
 use super::operand::{count, no_operands, source, source_or_literal, Accept, Align, LITERAL};
 use super::{Ctx, DecodeError, Form, Instruction, Operand};
 use crate::arch::GcnVersion;
-use crate::encode::scalar::{GS_OPS, HWREGS, MESSAGES};
+use crate::isa::vocab::{GS_OPS, HWREGS, MESSAGES};
 use crate::isa::{Encoding, Field};
 
 /// Decodes a scalar ALU instruction of family `encoding`.

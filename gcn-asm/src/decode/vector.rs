@@ -9,7 +9,7 @@ use super::operand::{
 };
 use super::{source_slots, Ctx, DecodeError, Dpp, Form, Instruction, Operand, Sdwa};
 
-use crate::encode::vector::op_sel_bits;
+use crate::isa::vocab::op_sel_bits;
 use crate::isa::{flags, Encoding, Field, InstrRow, OperandSpec};
 
 /// SRC0 code announcing an SDWA second word.

@@ -28,41 +28,9 @@ use super::operand::{
     Located, Reg, RegParse, Src,
 };
 use super::{Emitter, Statement};
+use crate::isa::vocab::{DATA_FORMATS, NUMBER_FORMATS};
 use crate::isa::{flags, Encoding, Field, FloatKind};
 use crate::syntax::cursor::Cursor;
-
-/// Data formats by code (index); `None` for the invalid/reserved codes.
-/// The decoder prints formats from this table too.
-pub(crate) const DATA_FORMATS: [Option<&str>; 16] = [
-    None,
-    Some("8"),
-    Some("16"),
-    Some("8_8"),
-    Some("32"),
-    Some("16_16"),
-    Some("10_11_11"),
-    Some("11_11_10"),
-    Some("10_10_10_2"),
-    Some("2_10_10_10"),
-    Some("8_8_8_8"),
-    Some("32_32"),
-    Some("16_16_16_16"),
-    Some("32_32_32"),
-    Some("32_32_32_32"),
-    None,
-];
-
-/// Number formats by code. The decoder prints formats from this table.
-pub(crate) const NUMBER_FORMATS: [&str; 8] = [
-    "unorm",
-    "snorm",
-    "uscaled",
-    "sscaled",
-    "uint",
-    "sint",
-    "snorm_ogl",
-    "float",
-];
 
 /// The scalar offset operand: an SGPR, M0 or an inline constant.
 const SOFFSET: Accept = Accept {

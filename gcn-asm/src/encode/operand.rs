@@ -3,6 +3,7 @@
 
 use super::context::{ExprValue, OperandContext, OperandError, RegisterSymbol};
 use crate::arch::GcnVersion;
+pub(crate) use crate::isa::vocab::{max_sgprs, ttmp_base};
 use crate::isa::FloatKind;
 use crate::syntax::cursor::{is_symbol_char, Cursor};
 use crate::syntax::float::{parse_float_literal, FloatLiteral, FloatSuffix};
@@ -275,24 +276,6 @@ fn special_register(name: &str, version: GcnVersion) -> Option<Reg> {
         _ => return None,
     };
     Some(Reg { code, count })
-}
-
-/// Number of SGPRs addressable by name on `version`.
-pub(crate) fn max_sgprs(version: GcnVersion) -> u16 {
-    if version.is_gcn12_or_later() {
-        102
-    } else {
-        104
-    }
-}
-
-/// The first TTMP register's operand code and how many TTMPs `version` has.
-pub(crate) fn ttmp_base(version: GcnVersion) -> (u16, u16) {
-    if version.is_gcn14() {
-        (108, 16)
-    } else {
-        (112, 12)
-    }
 }
 
 /// Register families that take an index or range (`s`, `v`, `ttmp`, and

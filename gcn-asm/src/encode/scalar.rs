@@ -7,7 +7,7 @@ use super::operand::{
     Literal, Located, Src,
 };
 use super::{branch_offset, Emitter, Forced, Statement};
-use crate::arch::GcnVersion;
+use crate::isa::vocab::{GS_OPS, HWREGS, MESSAGES};
 use crate::isa::{flags, Encoding, Field};
 use crate::syntax::cursor::Cursor;
 
@@ -290,37 +290,6 @@ fn branch_target(ctx: &mut dyn OperandContext, cur: &mut Cursor<'_>) -> Result<I
     }
 }
 
-/// Hardware register names (`hwreg(NAME, …)`), their ids and the first
-/// version that has them. The first name of an id is the one the
-/// disassembler prints; later ones are aliases (`sq_shader_tba_lo`). One
-/// table for the assembler and the disassembler, so the two cannot
-/// disagree.
-pub(crate) const HWREGS: &[(&str, u32, GcnVersion)] = &[
-    ("mode", 1, GcnVersion::Gcn1_0),
-    ("status", 2, GcnVersion::Gcn1_0),
-    ("trapsts", 3, GcnVersion::Gcn1_0),
-    ("hw_id", 4, GcnVersion::Gcn1_0),
-    ("gpr_alloc", 5, GcnVersion::Gcn1_0),
-    ("lds_alloc", 6, GcnVersion::Gcn1_0),
-    ("ib_sts", 7, GcnVersion::Gcn1_0),
-    ("pc_lo", 8, GcnVersion::Gcn1_0),
-    ("pc_hi", 9, GcnVersion::Gcn1_0),
-    ("inst_dw0", 10, GcnVersion::Gcn1_0),
-    ("inst_dw1", 11, GcnVersion::Gcn1_0),
-    ("ib_dbg0", 12, GcnVersion::Gcn1_0),
-    ("ib_dbg1", 13, GcnVersion::Gcn1_2),
-    ("flush_ib", 14, GcnVersion::Gcn1_4),
-    ("sh_mem_bases", 15, GcnVersion::Gcn1_4),
-    ("tba_lo", 16, GcnVersion::Gcn1_4),
-    ("sq_shader_tba_lo", 16, GcnVersion::Gcn1_4),
-    ("tba_hi", 17, GcnVersion::Gcn1_4),
-    ("sq_shader_tba_hi", 17, GcnVersion::Gcn1_4),
-    ("tma_lo", 18, GcnVersion::Gcn1_4),
-    ("sq_shader_tma_lo", 18, GcnVersion::Gcn1_4),
-    ("tma_hi", 19, GcnVersion::Gcn1_4),
-    ("sq_shader_tma_hi", 19, GcnVersion::Gcn1_4),
-];
-
 /// Reads `hwreg(NAME, OFFSET, SIZE)` (or a plain 16-bit value).
 fn hwreg(ctx: &mut dyn OperandContext, cur: &mut Cursor<'_>) -> Result<Imm, OperandError> {
     let version = ctx.version();
@@ -467,29 +436,6 @@ fn waitcnt(ctx: &mut dyn OperandContext, cur: &mut Cursor<'_>) -> Result<Imm, Op
     }
     Ok(Imm::Known(value))
 }
-
-/// `s_sendmsg` message names (`sendmsg(NAME, …)`), their ids and the first
-/// version that has them. The first name of an id is the one the
-/// disassembler prints (`sysmsg` and `system` are the same message). Shared
-/// with the disassembler.
-pub(crate) const MESSAGES: &[(&str, u32, GcnVersion)] = &[
-    ("interrupt", 1, GcnVersion::Gcn1_0),
-    ("gs", 2, GcnVersion::Gcn1_0),
-    ("gs_done", 3, GcnVersion::Gcn1_0),
-    ("savewave", 4, GcnVersion::Gcn1_2),
-    ("stall_wave_gen", 5, GcnVersion::Gcn1_4),
-    ("halt_waves", 6, GcnVersion::Gcn1_4),
-    ("ordered_ps_done", 7, GcnVersion::Gcn1_4),
-    ("early_prim_dealloc", 8, GcnVersion::Gcn1_4),
-    ("gs_alloc_req", 9, GcnVersion::Gcn1_4),
-    ("get_doorbell", 10, GcnVersion::Gcn1_4),
-    ("sysmsg", 15, GcnVersion::Gcn1_0),
-    ("system", 15, GcnVersion::Gcn1_0),
-];
-
-/// GS operation names of `sendmsg(GS, OP, …)` by code; shared with the
-/// disassembler.
-pub(crate) const GS_OPS: &[(&str, u32)] = &[("nop", 0), ("cut", 1), ("emit", 2), ("emit_cut", 3)];
 
 /// Reads `sendmsg(MSG[, GSOP[, STREAM]])` or a plain 16-bit value.
 fn sendmsg(ctx: &mut dyn OperandContext, cur: &mut Cursor<'_>) -> Result<Imm, OperandError> {

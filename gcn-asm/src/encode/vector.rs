@@ -15,6 +15,7 @@ use super::operand::{
 use super::scalar::push_literal;
 use super::{Emitter, Forced, Statement};
 use crate::arch::GcnVersion;
+use crate::isa::vocab::{op_sel_bits, vop3_opcode};
 use crate::isa::{flags, Encoding, Field, FloatKind};
 use crate::syntax::cursor::Cursor;
 
@@ -1149,27 +1150,6 @@ fn encode_e32(
         push_literal(out, l);
     }
     Ok(())
-}
-
-/// Maps `op_sel` elements to the OP_SEL field: element `i` of a source is
-/// bit `i`; the element right after the last source is the destination's
-/// bit 3 (so `op_sel:[1,0,1]` on a two-source instruction sets SRC0 and DST).
-pub(crate) fn op_sel_bits(mask: u32, nsrcs: usize) -> u32 {
-    (0..4)
-        .filter(|i| mask >> i & 1 != 0)
-        .fold(0, |acc, i| acc | 1 << if i == nsrcs { 3 } else { i })
-}
-
-/// The VOP3 opcode of a VOP2/VOP1/VOPC instruction (or a VOP3-only row's
-/// own opcode).
-pub(crate) fn vop3_opcode(encoding: Encoding, opcode: u16, version: GcnVersion) -> u32 {
-    let op = u32::from(opcode);
-    match encoding {
-        Encoding::Vop2 => 0x100 + op,
-        Encoding::Vop1 if version.is_gcn12_or_later() => 0x140 + op,
-        Encoding::Vop1 => 0x180 + op,
-        _ => op,
-    }
 }
 
 /// Checks the VOP3 operand rules: no literal, one SGPR on the constant bus,

@@ -4,8 +4,9 @@
 
 use super::context::{OperandContext, OperandError};
 use super::operand::{expect_char, expect_comma, parse_register, Accept, Align, Src};
-use super::vector::{check_vop3_sources, op_sel_bits, parse_modifiers, parse_vsrc, VSrc};
+use super::vector::{check_vop3_sources, parse_modifiers, parse_vsrc, VSrc};
 use super::{Emitter, Forced, Statement};
+use crate::isa::vocab::op_sel_bits;
 use crate::isa::{Encoding, Field};
 use crate::syntax::cursor::Cursor;
 

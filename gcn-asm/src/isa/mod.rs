@@ -7,6 +7,8 @@
 
 use crate::arch::GcnVersion;
 
+pub(crate) mod vocab;
+
 /// Instruction encoding families.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Encoding {
