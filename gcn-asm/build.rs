@@ -153,6 +153,28 @@ const ATOMIC_OPS: &[(&str, &str)] = &[
     ("fadd", "Fadd"),
 ];
 
+/// The predicates of `cmp:PRED` (vector compares), in opcode order
+/// (`class`: the class test).
+const COMPARE_OPS: &[(&str, &str)] = &[
+    ("f", "F"),
+    ("lt", "Lt"),
+    ("eq", "Eq"),
+    ("le", "Le"),
+    ("gt", "Gt"),
+    ("lg", "Lg"),
+    ("ge", "Ge"),
+    ("o", "O"),
+    ("u", "U"),
+    ("nge", "Nge"),
+    ("nlg", "Nlg"),
+    ("ngt", "Ngt"),
+    ("nle", "Nle"),
+    ("neq", "Neq"),
+    ("nlt", "Nlt"),
+    ("tru", "Tru"),
+    ("class", "Class"),
+];
+
 /// The versions of the `VERSIONS` bit mask, in `GcnVersion::ALL` order.
 const VERSIONS: &[&str] = &["1.0", "1.1", "1.2", "1.4", "1.4.1"];
 
@@ -168,6 +190,7 @@ struct Row {
     flags: String,
     implicit: String,
     atomic: String,
+    compare: String,
 }
 
 /// A `1.0-1.2` style version range (or one version) as a bit mask over
@@ -324,8 +347,15 @@ fn parse_file(path: &Path, rows: &mut Vec<Row>) -> Result<(), String> {
         let mut implicit = BTreeMap::new();
         let mut flags = Vec::new();
         let mut atomic = "None".to_string();
+        let mut compare = "None".to_string();
         for f in &flag_words {
             if parse_implicit(f, &mut implicit).map_err(at)? {
+                continue;
+            }
+            if let Some(pred) = f.strip_prefix("cmp:") {
+                let op = lookup(COMPARE_OPS, pred)
+                    .ok_or_else(|| at(format!("unknown compare predicate `{pred}`")))?;
+                compare = format!("Some(CompareOp::{op})");
                 continue;
             }
             if let Some(spec) = f.strip_prefix("atomic:") {
@@ -371,6 +401,7 @@ fn parse_file(path: &Path, rows: &mut Vec<Row>) -> Result<(), String> {
             operands,
             implicit,
             atomic,
+            compare,
             flags: if flags.is_empty() {
                 "0".into()
             } else {
@@ -474,7 +505,7 @@ fn main() {
     for row in &rows {
         writeln!(
             out,
-            "    InstrRow {{ mnemonic: {:?}, op: Mnemonic::{}, encoding: Encoding::{}, opcodes: [{}], operands: &OPERANDS_{}, implicit: &IMPLICIT_{}, atomic: {}, flags: {} }},",
+            "    InstrRow {{ mnemonic: {:?}, op: Mnemonic::{}, encoding: Encoding::{}, opcodes: [{}], operands: &OPERANDS_{}, implicit: &IMPLICIT_{}, atomic: {}, compare: {}, flags: {} }},",
             row.mnemonic,
             by_name[row.mnemonic.as_str()],
             row.encoding,
@@ -482,6 +513,7 @@ fn main() {
             operand_lists[&row.operands],
             implicit_lists[&row.implicit],
             row.atomic,
+            row.compare,
             row.flags
         )
         .unwrap();

@@ -375,6 +375,48 @@ pub enum AtomicOp {
     Fadd = 19,
 }
 
+/// The predicate of a vector compare (`v_cmp*_PRED_TYPE`), in the opcode
+/// order of the float compares: the discriminant is the predicate's
+/// 4-bit code (integer compares use `F`, `Lt`, `Eq`, `Le`, `Gt`, `Lg`
+/// (`ne`), `Ge` and `Tru` (`t`)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CompareOp {
+    /// Always false.
+    F = 0,
+    /// Less than.
+    Lt = 1,
+    /// Equal.
+    Eq = 2,
+    /// Less or equal.
+    Le = 3,
+    /// Greater than.
+    Gt = 4,
+    /// Less or greater (not equal; integer `ne`).
+    Lg = 5,
+    /// Greater or equal.
+    Ge = 6,
+    /// Ordered (neither is NaN).
+    O = 7,
+    /// Unordered (either is NaN).
+    U = 8,
+    /// Not greater or equal.
+    Nge = 9,
+    /// Not less or greater.
+    Nlg = 10,
+    /// Not greater.
+    Ngt = 11,
+    /// Not less or equal.
+    Nle = 12,
+    /// Not equal.
+    Neq = 13,
+    /// Not less.
+    Nlt = 14,
+    /// Always true (integer `t`).
+    Tru = 15,
+    /// The class test (`v_cmp_class_*`): SRC1's bits select float classes.
+    Class = 16,
+}
+
 /// The atomic operation of a row and its data width.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Atomic {
@@ -549,6 +591,9 @@ pub struct InstrRow {
     /// The read-modify-write operation of an atomic (`atomic:OP` in the
     /// table); `None` for every other row.
     pub atomic: Option<Atomic>,
+    /// The predicate of a vector compare (`cmp:PRED` in the table; what it
+    /// compares is the type of its sources); `None` for every other row.
+    pub compare: Option<CompareOp>,
     /// [`flags`] bit set.
     pub flags: u32,
 }

@@ -47,7 +47,7 @@ use super::{h, sreg, Env, Fault, FaultKind, Handler, Op, Src, Step, Wave};
 
 /// Reads scalar operand `i` of `op` as 32 or 64 bits, as its row's type
 /// says.
-#[inline]
+#[inline(always)]
 fn read(w: &Wave, op: &Op, i: usize) -> u64 {
     if op.wide(i) {
         w.read_s64(op.src(i))
@@ -58,7 +58,7 @@ fn read(w: &Wave, op: &Op, i: usize) -> u64 {
 
 /// Writes scalar destination operand `i` of `op` as 32 or 64 bits, as its
 /// row's type says.
-#[inline]
+#[inline(always)]
 fn write(w: &mut Wave, op: &Op, i: usize, v: u64) {
     if op.wide(i) {
         w.set_s64(op.reg(i), v);
@@ -69,7 +69,7 @@ fn write(w: &mut Wave, op: &Op, i: usize, v: u64) {
 
 /// SOP2: `sdst = f(ssrc0, ssrc1, &mut scc)`, each 32 or 64 bits as the
 /// row's operand types say.
-#[inline]
+#[inline(always)]
 fn sop2(w: &mut Wave, op: &Op, f: impl Fn(u64, u64, &mut bool) -> u64) -> Result<Step, Fault> {
     let a = read(w, op, 1);
     let b = read(w, op, 2);
@@ -81,7 +81,7 @@ fn sop2(w: &mut Wave, op: &Op, f: impl Fn(u64, u64, &mut bool) -> u64) -> Result
 }
 
 /// SOP1: `sdst = f(ssrc0, &mut scc)`, widths from the row.
-#[inline]
+#[inline(always)]
 fn sop1(w: &mut Wave, op: &Op, f: impl Fn(u64, &mut bool) -> u64) -> Result<Step, Fault> {
     let a = read(w, op, 1);
     let mut scc = w.scc;
@@ -92,7 +92,7 @@ fn sop1(w: &mut Wave, op: &Op, f: impl Fn(u64, &mut bool) -> u64) -> Result<Step
 }
 
 /// SOPC: `SCC = f(ssrc0, ssrc1)`, widths from the row.
-#[inline]
+#[inline(always)]
 fn sopc(w: &mut Wave, op: &Op, f: impl Fn(u64, u64) -> bool) -> Result<Step, Fault> {
     w.scc = f(read(w, op, 0), read(w, op, 1));
     Ok(Step::Next)

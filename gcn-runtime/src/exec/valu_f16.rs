@@ -1407,28 +1407,21 @@ const CMP: [[Handler; 16]; 2] = {
     [row!(false), row!(true)]
 };
 
-/// The compare predicate names in opcode order.
-const PREDICATES: [&str; 16] = [
-    "f", "lt", "eq", "le", "gt", "lg", "ge", "o", "u", "nge", "nlg", "ngt", "nle", "neq", "nlt",
-    "tru",
-];
-
-fn cmp_handler(mnemonic: &str) -> Option<Handler> {
-    let (x, rest) = if let Some(r) = mnemonic.strip_prefix("v_cmpx_") {
-        (1, r)
-    } else {
-        (0, mnemonic.strip_prefix("v_cmp_")?)
-    };
-    let name = rest.strip_suffix("_f16")?;
-    let name = if name == "t" { "tru" } else { name };
-    let p = PREDICATES.iter().position(|&n| n == name)?;
-    Some(CMP[x][p])
+/// The handler of a half-precision compare row (`cmp:PRED` in the table;
+/// `v_cmpx`, the EXEC write, from its implicit registers).
+fn cmp_handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
+    use gcn_asm::isa::{DataType, Field, ImplicitReg};
+    let pred = row.compare?;
+    if row.operands.iter().find(|o| o.field == Field::Src0)?.ty != DataType::F16 {
+        return None;
+    }
+    let x = usize::from(row.writes_implicit(ImplicitReg::Exec, version));
+    CMP[x].get(pred as usize).copied()
 }
 
 /// The handler of a 16-bit float, packed or dot-product vector ALU row.
 pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
-    let m = row.mnemonic;
-    if let Some(f) = cmp_handler(m) {
+    if let Some(f) = cmp_handler(row, version) {
         return Some(f);
     }
     let gfx906 = version == GcnVersion::Gcn1_4_1;

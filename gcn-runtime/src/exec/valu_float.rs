@@ -695,57 +695,31 @@ const CMPX_F32: [Handler; 16] = cmp_table!(vopc_f32, true);
 const CMP_F64: [Handler; 16] = cmp_table!(vopc_f64, false);
 const CMPX_F64: [Handler; 16] = cmp_table!(vopc_f64, true);
 
-/// The handler of a float compare mnemonic (`v_cmp_lt_f32`,
-/// `v_cmpsx_nge_f64`, `v_cmpx_class_f32` …).
-fn compare_handler(name: &str) -> Option<Handler> {
-    let (x, rest) = if let Some(r) = name.strip_prefix("v_cmpx_") {
-        (true, r)
-    } else if let Some(r) = name.strip_prefix("v_cmpsx_") {
-        (true, r)
-    } else if let Some(r) = name.strip_prefix("v_cmps_") {
-        (false, r)
-    } else if let Some(r) = name.strip_prefix("v_cmp_") {
-        (false, r)
-    } else {
-        return None;
-    };
-    let (pred, ty) = rest.rsplit_once('_')?;
-    if pred == "class" {
+/// The handler of a float compare row (`cmp:PRED` in the table: the
+/// predicate; the type from its first source; `v_cmpx`, the EXEC write,
+/// from its implicit registers).
+fn compare_handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
+    use gcn_asm::isa::{CompareOp, DataType, Field, ImplicitReg};
+    let x = row.writes_implicit(ImplicitReg::Exec, version);
+    let pred = row.compare?;
+    let ty = row.operands.iter().find(|o| o.field == Field::Src0)?.ty;
+    if pred == CompareOp::Class {
         return match (ty, x) {
-            ("f32", false) => Some(class_f32::<false>),
-            ("f32", true) => Some(class_f32::<true>),
-            ("f64", false) => Some(class_f64::<false>),
-            ("f64", true) => Some(class_f64::<true>),
+            (DataType::F32, false) => Some(class_f32::<false>),
+            (DataType::F32, true) => Some(class_f32::<true>),
+            (DataType::F64, false) => Some(class_f64::<false>),
+            (DataType::F64, true) => Some(class_f64::<true>),
             _ => None,
         };
     }
-    let code = match pred {
-        "f" => 0,
-        "lt" => 1,
-        "eq" => 2,
-        "le" => 3,
-        "gt" => 4,
-        "lg" => 5,
-        "ge" => 6,
-        "o" => 7,
-        "u" => 8,
-        "nge" => 9,
-        "nlg" => 10,
-        "ngt" => 11,
-        "nle" => 12,
-        "neq" => 13,
-        "nlt" => 14,
-        "t" | "tru" => 15,
-        _ => return None,
-    };
     let table = match (ty, x) {
-        ("f32", false) => &CMP_F32,
-        ("f32", true) => &CMPX_F32,
-        ("f64", false) => &CMP_F64,
-        ("f64", true) => &CMPX_F64,
+        (DataType::F32, false) => &CMP_F32,
+        (DataType::F32, true) => &CMPX_F32,
+        (DataType::F64, false) => &CMP_F64,
+        (DataType::F64, true) => &CMPX_F64,
         _ => return None,
     };
-    Some(table[code])
+    table.get(pred as usize).copied()
 }
 
 // ---------------------------------------------------------------------------
@@ -900,9 +874,8 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
     }) {
         return None;
     }
-    let name = row.mnemonic;
-    if name.starts_with("v_cmp") {
-        return compare_handler(name);
+    if row.compare.is_some() {
+        return compare_handler(row, version);
     }
     let gcn10 = version == GcnVersion::Gcn1_0;
     // v_sin/v_cos take |x| <= 1 revolution on GCN 1.0-1.2 (the docs) and

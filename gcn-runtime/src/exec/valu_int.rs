@@ -451,33 +451,30 @@ fn cmp<const TY: u8, const OP: u8, const X: bool>(
     Ok(Step::Next)
 }
 
-/// The handler of compare `mnemonic` (`v_cmp[x]_OP_TYPE`), if it is an
-/// integer one.
-fn compare(mnemonic: &str) -> Option<Handler> {
-    let rest = mnemonic.strip_prefix("v_cmp")?;
-    let (x, rest) = match rest.strip_prefix('x') {
-        Some(r) => (true, r),
-        None => (false, rest),
-    };
-    let (name, t) = rest.strip_prefix('_')?.split_once('_')?;
-    let o: u8 = match name {
-        "f" => 0,
-        "lt" => 1,
-        "eq" => 2,
-        "le" => 3,
-        "gt" => 4,
-        "lg" | "ne" => 5,
-        "ge" => 6,
-        "t" | "tru" => 7,
+/// The handler of a compare row (`cmp:PRED` in the table), if it compares
+/// integers: the predicate from the row, the type from its first source,
+/// `v_cmpx` (the EXEC write) from its implicit registers.
+fn compare(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
+    use gcn_asm::isa::{CompareOp, DataType, Field, ImplicitReg};
+    let x = row.writes_implicit(ImplicitReg::Exec, version);
+    let o: u8 = match row.compare? {
+        CompareOp::F => 0,
+        CompareOp::Lt => 1,
+        CompareOp::Eq => 2,
+        CompareOp::Le => 3,
+        CompareOp::Gt => 4,
+        CompareOp::Lg => 5,
+        CompareOp::Ge => 6,
+        CompareOp::Tru => 7,
         _ => return None,
     };
-    let t = match t {
-        "i32" => ty::I32,
-        "u32" => ty::U32,
-        "i64" => ty::I64,
-        "u64" => ty::U64,
-        "i16" => ty::I16,
-        "u16" => ty::U16,
+    let t = match row.operands.iter().find(|o| o.field == Field::Src0)?.ty {
+        DataType::I32 => ty::I32,
+        DataType::U32 => ty::U32,
+        DataType::I64 => ty::I64,
+        DataType::U64 => ty::U64,
+        DataType::I16 => ty::I16,
+        DataType::U16 => ty::U16,
         _ => return None,
     };
     macro_rules! ops {
@@ -816,7 +813,7 @@ fn move_b32(w: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Step, Fault> {
 }
 
 /// The handler of an integer vector ALU row.
-pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
+pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
     if !matches!(
         row.encoding,
         Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc | Encoding::Vop3
@@ -824,7 +821,7 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
         return None;
     }
     if row.encoding == Encoding::Vopc {
-        return compare(row.mnemonic);
+        return compare(row, version);
     }
     match address_part(row) {
         Some(AddressPart::Move) => return h(move_b32),
