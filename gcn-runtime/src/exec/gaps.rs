@@ -5,7 +5,8 @@
 //! the ISA table gains without one, fails it until it is given semantics or
 //! a reason here.
 
-use gcn_asm::isa::{Encoding, InstrRow};
+use gcn_asm::isa::Mnemonic as M;
+use gcn_asm::isa::{flags, Encoding, Field, InstrRow, Unit};
 use gcn_asm::GcnVersion;
 
 /// The reason given to a row no entry of [`gap_reason`] explains.
@@ -15,7 +16,6 @@ pub const UNEXPLAINED: &str = "not implemented yet";
 /// asked): graphics-only, a device-wide resource the emulator does not
 /// model, trap-handler-only, absent from the hardware, or undocumented.
 pub fn gap_reason(row: &InstrRow, version: GcnVersion) -> &'static str {
-    let name = row.mnemonic;
     match row.encoding {
         Encoding::Exp => {
             return "graphics-only: an export to the colour, depth or position \
@@ -27,40 +27,41 @@ pub fn gap_reason(row: &InstrRow, version: GcnVersion) -> &'static str {
         }
         _ => {}
     }
-    if name.starts_with("v_interp_") {
+    // The VOP3 forms of VINTRP: rows with an attribute operand.
+    if row.operands.iter().any(|o| o.field == Field::Attr) {
         return "graphics-only: interpolation of pixel-shader attributes, the VOP3 \
                 form of VINTRP, which a compute dispatch has not";
     }
-    if name.starts_with("ds_gws_") {
+    if row.encoding == Encoding::Ds && row.has(flags::GDS_ONLY) && row.op != M::DsOrderedCount {
         return "global wave sync (GWS) is a device-wide resource shared by \
                 dispatches, which the emulator does not model";
     }
-    if name == "ds_ordered_count" {
+    if row.op == M::DsOrderedCount {
         return "an ordered count in global data share (GDS), which the emulator \
                 does not model";
     }
-    if name.starts_with("ds_condxchg32_rtn_") {
+    if matches!(row.op, M::DsCondxchg32RtnB64 | M::DsCondxchg32RtnB128) {
         return "no reference document gives its Operation; the CLRX doc names the \
                 opcode only";
     }
-    if name == "s_rfe_b64" || name == "s_rfe_restore_b64" {
+    if row.has(flags::RFE) {
         return "a return from a trap handler, and the emulator runs no trap \
                 handler: s_trap stops the dispatch";
     }
-    if name.starts_with("s_buffer_atomic_") && !version.is_gcn14() {
+    if row.unit() == Unit::Smem && row.atomic.is_some() && !version.is_gcn14() {
         return "GCN 1.2 hardware has no scalar atomics: the CLRX doc and llvm-mc \
                 have them from GCN 1.4 on, though clrxasm encodes them for GCN 1.2";
     }
     if matches!(
-        name,
-        "v_mov_prsv_b32" | "v_readlane_regrd_b32" | "v_writelane_regwr_b32"
+        row.op,
+        M::VMovPrsvB32 | M::VReadlaneRegrdB32 | M::VWritelaneRegwrB32
     ) {
         return "no reference document gives its Operation; the CLRX doc names the \
                 opcode only and llvm-mc does not know it";
     }
     if matches!(
-        name,
-        "image_gather4h" | "image_gather4h_pck" | "image_gather8h_pck"
+        row.op,
+        M::ImageGather4h | M::ImageGather4hPck | M::ImageGather8hPck
     ) {
         return "no reference document gives its texel footprint: the Vega ISA says \
                 only \"4x1\" or \"8x1 texels\", so any result would be a guess";
