@@ -77,6 +77,7 @@
 //!   lookup per instruction in the common case.
 
 use gcn_asm::decode::{MemFlags, Operand};
+use gcn_asm::isa::Mnemonic as M;
 use gcn_asm::isa::{Encoding, InstrRow};
 use gcn_asm::GcnVersion;
 
@@ -852,31 +853,31 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
             dispatch_atomic!(atomic.op as u8, buffer_atomic, false)
         };
     }
-    match name {
-        "load_ubyte" => h(load_narrow::<U8>),
-        "load_sbyte" => h(load_narrow::<S8>),
-        "load_ushort" => h(load_narrow::<U16>),
-        "load_sshort" => h(load_narrow::<S16>),
-        "load_ubyte_d16" => h(load_narrow::<U8_D16>),
-        "load_ubyte_d16_hi" => h(load_narrow::<U8_D16_HI>),
-        "load_sbyte_d16" => h(load_narrow::<S8_D16>),
-        "load_sbyte_d16_hi" => h(load_narrow::<S8_D16_HI>),
-        "load_short_d16" => h(load_narrow::<U16_D16>),
-        "load_short_d16_hi" => h(load_narrow::<U16_D16_HI>),
-        "load_dword" => h(load_dwords::<1>),
-        "load_dwordx2" => h(load_dwords::<2>),
-        "load_dwordx3" => h(load_dwords::<3>),
-        "load_dwordx4" => h(load_dwords::<4>),
-        "store_byte" => h(store_narrow::<B8>),
-        "store_short" => h(store_narrow::<B16>),
-        "store_byte_d16_hi" => h(store_narrow::<B8_HI>),
-        "store_short_d16_hi" => h(store_narrow::<B16_HI>),
-        "store_dword" => h(store_dwords::<1>),
-        "store_dwordx2" => h(store_dwords::<2>),
-        "store_dwordx3" => h(store_dwords::<3>),
-        "store_dwordx4" => h(store_dwords::<4>),
-        "store_lds_dword" => h(store_lds_dword),
-        "wbinvl1" | "wbinvl1_sc" | "wbinvl1_vol" => h(nop),
+    match row.op {
+        M::BufferLoadUbyte => h(load_narrow::<U8>),
+        M::BufferLoadSbyte => h(load_narrow::<S8>),
+        M::BufferLoadUshort => h(load_narrow::<U16>),
+        M::BufferLoadSshort => h(load_narrow::<S16>),
+        M::BufferLoadUbyteD16 => h(load_narrow::<U8_D16>),
+        M::BufferLoadUbyteD16Hi => h(load_narrow::<U8_D16_HI>),
+        M::BufferLoadSbyteD16 => h(load_narrow::<S8_D16>),
+        M::BufferLoadSbyteD16Hi => h(load_narrow::<S8_D16_HI>),
+        M::BufferLoadShortD16 => h(load_narrow::<U16_D16>),
+        M::BufferLoadShortD16Hi => h(load_narrow::<U16_D16_HI>),
+        M::BufferLoadDword => h(load_dwords::<1>),
+        M::BufferLoadDwordx2 => h(load_dwords::<2>),
+        M::BufferLoadDwordx3 => h(load_dwords::<3>),
+        M::BufferLoadDwordx4 => h(load_dwords::<4>),
+        M::BufferStoreByte => h(store_narrow::<B8>),
+        M::BufferStoreShort => h(store_narrow::<B16>),
+        M::BufferStoreByteD16Hi => h(store_narrow::<B8_HI>),
+        M::BufferStoreShortD16Hi => h(store_narrow::<B16_HI>),
+        M::BufferStoreDword => h(store_dwords::<1>),
+        M::BufferStoreDwordx2 => h(store_dwords::<2>),
+        M::BufferStoreDwordx3 => h(store_dwords::<3>),
+        M::BufferStoreDwordx4 => h(store_dwords::<4>),
+        M::BufferStoreLdsDword => h(store_lds_dword),
+        M::BufferWbinvl1 | M::BufferWbinvl1Sc | M::BufferWbinvl1Vol => h(nop),
         _ => None,
     }
 }

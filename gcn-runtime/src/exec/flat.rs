@@ -41,6 +41,7 @@
 //! an atomic and the GCN 1.4 `lds` flag stop with an Unsupported fault.
 
 use gcn_asm::decode::MemFlags;
+use gcn_asm::isa::Mnemonic as M;
 use gcn_asm::isa::{Encoding, InstrRow};
 use gcn_asm::GcnVersion;
 
@@ -583,7 +584,6 @@ fn flat_atomic<const OP: u8, const W64: bool>(
 pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
     use narrow::*;
     use narrow_store::*;
-    let (_, name) = row.mnemonic.split_once('_')?;
     if let Some(atomic) = row.atomic {
         return if atomic.wide {
             dispatch_atomic!(atomic.op as u8, flat_atomic, true)
@@ -591,29 +591,51 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
             dispatch_atomic!(atomic.op as u8, flat_atomic, false)
         };
     }
-    match name {
-        "load_ubyte" => h(load_narrow::<U8>),
-        "load_sbyte" => h(load_narrow::<S8>),
-        "load_ushort" => h(load_narrow::<U16>),
-        "load_sshort" => h(load_narrow::<S16>),
-        "load_ubyte_d16" => h(load_narrow::<U8_D16>),
-        "load_ubyte_d16_hi" => h(load_narrow::<U8_D16_HI>),
-        "load_sbyte_d16" => h(load_narrow::<S8_D16>),
-        "load_sbyte_d16_hi" => h(load_narrow::<S8_D16_HI>),
-        "load_short_d16" => h(load_narrow::<U16_D16>),
-        "load_short_d16_hi" => h(load_narrow::<U16_D16_HI>),
-        "load_dword" => h(load_dwords::<1>),
-        "load_dwordx2" => h(load_dwords::<2>),
-        "load_dwordx3" => h(load_dwords::<3>),
-        "load_dwordx4" => h(load_dwords::<4>),
-        "store_byte" => h(store_narrow::<B8>),
-        "store_short" => h(store_narrow::<B16>),
-        "store_byte_d16_hi" => h(store_narrow::<B8_HI>),
-        "store_short_d16_hi" => h(store_narrow::<B16_HI>),
-        "store_dword" => h(store_dwords::<1>),
-        "store_dwordx2" => h(store_dwords::<2>),
-        "store_dwordx3" => h(store_dwords::<3>),
-        "store_dwordx4" => h(store_dwords::<4>),
+    match row.op {
+        M::FlatLoadUbyte | M::GlobalLoadUbyte | M::ScratchLoadUbyte => h(load_narrow::<U8>),
+        M::FlatLoadSbyte | M::GlobalLoadSbyte | M::ScratchLoadSbyte => h(load_narrow::<S8>),
+        M::FlatLoadUshort | M::GlobalLoadUshort | M::ScratchLoadUshort => h(load_narrow::<U16>),
+        M::FlatLoadSshort | M::GlobalLoadSshort | M::ScratchLoadSshort => h(load_narrow::<S16>),
+        M::FlatLoadUbyteD16 | M::GlobalLoadUbyteD16 | M::ScratchLoadUbyteD16 => {
+            h(load_narrow::<U8_D16>)
+        }
+        M::FlatLoadUbyteD16Hi | M::GlobalLoadUbyteD16Hi | M::ScratchLoadUbyteD16Hi => {
+            h(load_narrow::<U8_D16_HI>)
+        }
+        M::FlatLoadSbyteD16 | M::GlobalLoadSbyteD16 | M::ScratchLoadSbyteD16 => {
+            h(load_narrow::<S8_D16>)
+        }
+        M::FlatLoadSbyteD16Hi | M::GlobalLoadSbyteD16Hi | M::ScratchLoadSbyteD16Hi => {
+            h(load_narrow::<S8_D16_HI>)
+        }
+        M::FlatLoadShortD16 | M::GlobalLoadShortD16 | M::ScratchLoadShortD16 => {
+            h(load_narrow::<U16_D16>)
+        }
+        M::FlatLoadShortD16Hi | M::GlobalLoadShortD16Hi | M::ScratchLoadShortD16Hi => {
+            h(load_narrow::<U16_D16_HI>)
+        }
+        M::FlatLoadDword | M::GlobalLoadDword | M::ScratchLoadDword => h(load_dwords::<1>),
+        M::FlatLoadDwordx2 | M::GlobalLoadDwordx2 | M::ScratchLoadDwordx2 => h(load_dwords::<2>),
+        M::FlatLoadDwordx3 | M::GlobalLoadDwordx3 | M::ScratchLoadDwordx3 => h(load_dwords::<3>),
+        M::FlatLoadDwordx4 | M::GlobalLoadDwordx4 | M::ScratchLoadDwordx4 => h(load_dwords::<4>),
+        M::FlatStoreByte | M::GlobalStoreByte | M::ScratchStoreByte => h(store_narrow::<B8>),
+        M::FlatStoreShort | M::GlobalStoreShort | M::ScratchStoreShort => h(store_narrow::<B16>),
+        M::FlatStoreByteD16Hi | M::GlobalStoreByteD16Hi | M::ScratchStoreByteD16Hi => {
+            h(store_narrow::<B8_HI>)
+        }
+        M::FlatStoreShortD16Hi | M::GlobalStoreShortD16Hi | M::ScratchStoreShortD16Hi => {
+            h(store_narrow::<B16_HI>)
+        }
+        M::FlatStoreDword | M::GlobalStoreDword | M::ScratchStoreDword => h(store_dwords::<1>),
+        M::FlatStoreDwordx2 | M::GlobalStoreDwordx2 | M::ScratchStoreDwordx2 => {
+            h(store_dwords::<2>)
+        }
+        M::FlatStoreDwordx3 | M::GlobalStoreDwordx3 | M::ScratchStoreDwordx3 => {
+            h(store_dwords::<3>)
+        }
+        M::FlatStoreDwordx4 | M::GlobalStoreDwordx4 | M::ScratchStoreDwordx4 => {
+            h(store_dwords::<4>)
+        }
         _ => None,
     }
 }

@@ -124,6 +124,7 @@
 //! more (weights and blends); the 1/256 steps are the seed's.
 
 use gcn_asm::decode::MemFlags;
+use gcn_asm::isa::Mnemonic as M;
 use gcn_asm::isa::{flags as row_flags, Encoding, InstrRow};
 use gcn_asm::GcnVersion;
 
@@ -1262,19 +1263,19 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
     if let Some(a) = row.atomic {
         return dispatch_atomic!(a.op as u8, atomic);
     }
-    match name {
-        "load" => return h(load::<false, false, false>),
-        "load_mip" => return h(load::<true, false, false>),
-        "load_pck" => return h(load::<false, true, false>),
-        "load_pck_sgn" => return h(load::<false, true, true>),
-        "load_mip_pck" => return h(load::<true, true, false>),
-        "load_mip_pck_sgn" => return h(load::<true, true, true>),
-        "store" => return h(store::<false, false>),
-        "store_mip" => return h(store::<true, false>),
-        "store_pck" => return h(store::<false, true>),
-        "store_mip_pck" => return h(store::<true, true>),
-        "get_resinfo" => return h(resinfo),
-        "get_lod" => return h(sample::<GET_LOD>),
+    match row.op {
+        M::ImageLoad => return h(load::<false, false, false>),
+        M::ImageLoadMip => return h(load::<true, false, false>),
+        M::ImageLoadPck => return h(load::<false, true, false>),
+        M::ImageLoadPckSgn => return h(load::<false, true, true>),
+        M::ImageLoadMipPck => return h(load::<true, true, false>),
+        M::ImageLoadMipPckSgn => return h(load::<true, true, true>),
+        M::ImageStore => return h(store::<false, false>),
+        M::ImageStoreMip => return h(store::<true, false>),
+        M::ImageStorePck => return h(store::<false, true>),
+        M::ImageStoreMipPck => return h(store::<true, true>),
+        M::ImageGetResinfo => return h(resinfo),
+        M::ImageGetLod => return h(sample::<GET_LOD>),
         _ => {}
     }
     let (base, rest) = if let Some(r) = name.strip_prefix("sample") {
