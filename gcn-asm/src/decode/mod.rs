@@ -14,7 +14,8 @@
 //! Each family's bit layout lives in its own module, mirroring
 //! `crate::encode`: [`scalar`] (SOP2, SOP1, SOPK, SOPC, SOPP), [`smem`]
 //! (SMRD, SMEM), [`vector`] (VOP2, VOP1, VOPC, VOP3, VOP3P, SDWA, DPP),
-//! [`vintrp`] and [`memory`] (DS, MUBUF, MTBUF, MIMG, EXP, FLAT).
+//! [`vintrp`], and the memory families `ds`, `buffer`, `mimg`, `exp` and
+//! `flat` over their shared part, [`memory`].
 //!
 //! A word that is not an instruction the assembler could have produced (an
 //! unknown opcode, a reserved bit set, a register that has no name on the
@@ -23,8 +24,13 @@
 //! it as `.int 0x…`. Decoding never panics.
 
 pub mod access;
+mod buffer;
+mod ds;
+mod exp;
+mod flat;
 pub mod gallium;
 pub mod memory;
+mod mimg;
 pub(crate) mod operand;
 pub mod scalar;
 pub mod smem;
