@@ -81,9 +81,10 @@ use gcn_asm::isa::Mnemonic as M;
 use gcn_asm::isa::{Encoding, InstrRow};
 use gcn_asm::GcnVersion;
 
-use super::lds::{
-    atomic32, atomic64, dispatch_atomic, lds_index, lds_load, lds_store, narrow, narrow_size,
-    narrow_store, narrow_value, pair, store_size, store_value, uses_b, write_pair,
+use super::atomic::{atomic32, atomic64, dispatch_atomic, uses_b};
+use super::ds::{
+    lds_index, lds_load, lds_store, narrow, narrow_size, narrow_store, narrow_value, pair,
+    store_size, store_value, write_pair,
 };
 use super::vector::{active, lanes_u64, write_vgpr, Lanes};
 use super::{h, Env, Fault, Handler, Op, Src, Step, Wave, WAVE_SIZE};

@@ -45,10 +45,11 @@ use gcn_asm::isa::Mnemonic as M;
 use gcn_asm::isa::{Encoding, InstrRow};
 use gcn_asm::GcnVersion;
 
+use super::atomic::{atomic32, atomic64, dispatch_atomic, uses_b};
 use super::buffer::tfe_zero;
-use super::lds::{
-    self, atomic32, atomic64, dispatch_atomic, lds_index, narrow, narrow_size, narrow_store,
-    narrow_value, pair, store_size, store_value, uses_b, write_pair,
+use super::ds::{
+    self, lds_index, narrow, narrow_size, narrow_store, narrow_value, pair, store_size,
+    store_value, write_pair,
 };
 use super::vector::{active, dense_rows, lanes_u32, lanes_u64, write_vgpr, Lanes};
 use super::{h, Env, Fault, Handler, Op, Src, Step, Wave, WAVE_SIZE};
@@ -355,8 +356,8 @@ fn atomic_at(
             })
         }
         Target::Lds(i) => {
-            let old = lds::lds_load(env.lds, i, len);
-            lds::lds_store(env.lds, i, len, f(old));
+            let old = ds::lds_load(env.lds, i, len);
+            ds::lds_store(env.lds, i, len, f(old));
             Ok(old)
         }
         Target::Private { offset, .. } => {

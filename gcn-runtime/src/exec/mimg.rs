@@ -128,7 +128,7 @@ use gcn_asm::isa::Mnemonic as M;
 use gcn_asm::isa::{flags as row_flags, Encoding, InstrRow};
 use gcn_asm::GcnVersion;
 
-use super::lds::{atomic32, atomic64, dispatch_atomic};
+use super::atomic::{atomic32, atomic64, dispatch_atomic};
 use super::{h, Env, Fault, FaultKind, Handler, Op, Src, Step, Wave, WAVE_SIZE};
 use crate::descriptor::{
     BorderColor, ClampMode, DepthCompare, FilterMode, ImageResource, ImageType, MipFilter,
@@ -588,7 +588,7 @@ fn resinfo(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fault> {
 
 /// The image atomics (`OP` from `lds::atomic_op`).
 fn atomic<const OP: u8>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fault> {
-    use super::lds::atomic_op::{CMPSWAP, FCMPSWAP};
+    use super::atomic::atomic_op::{CMPSWAP, FCMPSWAP};
     let s = surface(w, op, env)?;
     let w64 = match s.codec.data {
         DataFormat::D32 => false,

@@ -12,9 +12,13 @@
 //! [`smem`] (SMRD/SMEM), [`valu_int`], [`valu_float`] and [`valu_f16`]
 //! (VOP1/VOP2/VOPC/VOP3/VOP3P by data type, over the shared source/destination
 //! machinery of [`vector`], which applies SDWA, DPP and the float modifiers),
-//! [`lds`] (DS), [`buffer`] (MUBUF/MTBUF), [`mimg`] (MIMG: images and
-//! samplers), [`flat`] (FLAT/GLOBAL/SCRATCH),
-//! [`float`] (the MODE register's rounding and denormal rules). [`fuse`]
+//! [`ds`] (DS), [`buffer`] (MUBUF/MTBUF), [`mimg`] (MIMG: images and
+//! samplers), [`flat`] (FLAT/GLOBAL/SCRATCH) — the memory families named as
+//! in `gcn_asm::encode` and `gcn_asm::decode` — with [`atomic`] (the atomic
+//! operations of every memory family, chosen by the row's `AtomicOp`),
+//! [`float`] (the MODE register's rounding and denormal rules). Handlers are
+//! bound by the row's `Mnemonic` enum and read operand widths, atomic
+//! operations and compare predicates from the row. [`fuse`]
 //! marks, at pre-decode, the first instruction of the 64-bit address idiom
 //! (move, add with carry-out, add with carry-in) with a superinstruction
 //! that [`run_wave`] runs as one step, bit for bit as the three. A row whose
@@ -22,12 +26,13 @@
 //! dispatch naming the instruction and why ([`gaps`]); [`coverage`] lists
 //! which rows execute.
 
+pub mod atomic;
 pub mod buffer;
+pub mod ds;
 pub mod flat;
 pub mod float;
 pub mod fuse;
 pub mod gaps;
-pub mod lds;
 pub mod mimg;
 pub mod scalar;
 pub mod smem;
@@ -570,7 +575,7 @@ pub fn handler(row: &'static InstrRow, version: GcnVersion) -> Option<Handler> {
                 .or_else(|| valu_float::handler(row, version))
                 .or_else(|| valu_f16::handler(row, version))
         }
-        Encoding::Ds => lds::handler(row, version),
+        Encoding::Ds => ds::handler(row, version),
         Encoding::Mubuf | Encoding::Mtbuf => buffer::handler(row, version),
         Encoding::Flat | Encoding::Global | Encoding::Scratch => flat::handler(row, version),
         Encoding::Mimg => mimg::handler(row, version),

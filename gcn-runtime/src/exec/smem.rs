@@ -35,13 +35,12 @@
 //! 8-byte aligned. With `glc` the old value goes to the first SDATA
 //! register(s).
 
-use crate::exec::lds::dispatch_atomic;
 use gcn_asm::decode::{MemFlags, Operand};
 use gcn_asm::isa::{Encoding, InstrRow};
 use gcn_asm::GcnVersion;
 
 // Scalar atomics share the operation codes and semantics of DS, FLAT and MUBUF.
-use super::lds::{atomic32, atomic64, atomic_op as atom};
+use super::atomic::{atomic32, atomic64, atomic_op as atom, dispatch_atomic};
 use super::{h, Env, Fault, Handler, Op, Src, Step, Wave};
 
 /// Sign-extends the 21-bit GCN 1.4 SMEM offset.

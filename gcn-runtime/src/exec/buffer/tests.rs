@@ -4,7 +4,7 @@
 use gcn_asm::isa::Encoding;
 use gcn_asm::GcnVersion;
 
-use crate::exec::lds::tests::assert_rows_covered;
+use crate::exec::ds::tests::assert_rows_covered;
 use crate::exec::testing::{lanes, pattern, run_with, versions_with};
 use crate::exec::{FaultKind, Wave, WAVE_SIZE};
 use crate::memory::Memory;

@@ -5,7 +5,7 @@ use gcn_asm::isa::Encoding;
 use gcn_asm::GcnVersion;
 
 use super::{PRIVATE_APERTURE, SHARED_APERTURE};
-use crate::exec::lds::tests::assert_rows_covered;
+use crate::exec::ds::tests::assert_rows_covered;
 use crate::exec::testing::{lanes, pattern, run_env, run_with, versions_with};
 
 use crate::exec::{FaultKind, Wave, WAVE_SIZE};
