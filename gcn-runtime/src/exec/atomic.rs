@@ -1,7 +1,7 @@
 //! The atomic operations of every memory family (SMEM, DS, MUBUF, MIMG,
 //! FLAT/GLOBAL): one definition of each read-modify-write (32- and 64-bit,
 //! integer and float), selected by the row's [`gcn_asm::isa::AtomicOp`],
-//! and [`dispatch_atomic`], which monomorphises a family's atomic handler
+//! and `dispatch_atomic!`, which monomorphises a family's atomic handler
 //! per operation so the hot loop never dispatches on it.
 
 /// Atomic operation codes, the const parameter of the atomic handlers:
