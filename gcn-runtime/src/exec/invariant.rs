@@ -1,5 +1,5 @@
 //! The invariant that keeps the emulator's semantics and the instruction
-//! facts together: for every scalar and vector ALU row, on every version it
+//! facts together: for every scalar ALU, vector ALU and DS row, on every version it
 //! exists on, with random operands and modifiers (random instruction words
 //! that decode to the row), a handler
 //!
@@ -10,13 +10,15 @@
 //!   value: what it reads is among what it declares.
 //!
 //! A write that keeps part of the old value (`partial`) counts as a read of
-//! that register. EXEC (the lane mask) and MODE (rounding and denormals) are
-//! inputs of every vector ALU instruction by its unit and are not
-//! perturbed for those; the PC is not compared.
+//! that register. EXEC (the lane mask) is an input of every vector
+//! instruction and MODE (rounding and denormals) of every vector ALU
+//! instruction by its unit, and they are not perturbed for those; the PC
+//! is not compared.
 //!
-//! The memory families (SMEM, DS, MUBUF/MTBUF, MIMG, FLAT) are not run here:
-//! their addresses would have to be made valid first; their own tests cover
-//! their registers.
+//! DS runs too, with its address registers inside the LDS and no LDS limit
+//! (so that the access happens); SMEM, MUBUF/MTBUF, MIMG and FLAT are not run
+//! here: their addresses would need allocated memory and valid descriptors;
+//! their own tests cover their registers.
 
 use gcn_asm::decode::{self, Access, Location};
 use gcn_asm::isa::{flags, Encoding, ImplicitReg, Unit, INSTRUCTIONS};
@@ -67,6 +69,12 @@ fn prefixes(version: GcnVersion) -> Vec<(Encoding, u32, u32, u32)> {
     }
     if version.is_gcn14() {
         p.push((Encoding::Vop3p, 0x1a7 << 23, 0xff80_0000, 0x7f_0000));
+    }
+    // DS: OP in bits 25:18 (GCN 1.0/1.1) or 24:17 (GCN 1.2+).
+    if version.is_gcn12_or_later() {
+        p.push((Encoding::Ds, 0b110110 << 26, top6, 0x1fe_0000));
+    } else {
+        p.push((Encoding::Ds, 0b110110 << 26, top6, 0x3fc_0000));
     }
     p
 }
@@ -194,6 +202,8 @@ fn execute(op: &Op, state: &State, version: GcnVersion, mem: &Memory) -> Result<
 fn check(op: &Op, version: GcnVersion, mem: &Memory, rng: &mut Rng) -> Vec<String> {
     let accesses = op.instr.accesses();
     let valu = op.instr.row.unit() == Unit::Valu;
+    // Vector instructions (ALU and memory) take EXEC as their lane mask.
+    let vector = matches!(op.instr.row.unit(), Unit::Valu | Unit::Ds | Unit::Vmem);
     let declared = |f: &dyn Fn(&Access) -> bool| -> Vec<Cell> {
         accesses
             .iter()
@@ -211,7 +221,17 @@ fn check(op: &Op, version: GcnVersion, mem: &Memory, rng: &mut Rng) -> Vec<Strin
         writes.extend(&files);
         reads.extend(&files);
     }
-    let before = random_state(rng);
+    let mut before = random_state(rng);
+    if op.instr.row.unit() == Unit::Ds {
+        // Addresses inside the 64 KiB LDS, and no LDS limit (M0 on GCN
+        // 1.0-1.2): the registers that matter must let the access happen.
+        for row in before.vgpr.iter_mut() {
+            for lane in row.iter_mut() {
+                *lane &= 0x7ff8;
+            }
+        }
+        before.sgpr[usize::from(super::sreg::M0)] = u32::MAX;
+    }
     let Ok(after) = execute(op, &before, version, mem) else {
         return Vec::new();
     };
@@ -224,10 +244,9 @@ fn check(op: &Op, version: GcnVersion, mem: &Memory, rng: &mut Rng) -> Vec<Strin
     // Every register outside the declared reads gets another value.
     let mut other = before.clone();
     for c in all_cells() {
-        let implied = valu
-            && (c == Cell::Mode
-                || c == Cell::Sgpr(super::sreg::EXEC)
-                || c == Cell::Sgpr(super::sreg::EXEC + 1));
+        let implied = (valu && c == Cell::Mode)
+            || (vector
+                && (c == Cell::Sgpr(super::sreg::EXEC) || c == Cell::Sgpr(super::sreg::EXEC + 1)));
         if !reads.contains(&c) && !implied {
             randomise(&mut other, c, rng);
         }
@@ -240,7 +259,7 @@ fn check(op: &Op, version: GcnVersion, mem: &Memory, rng: &mut Rng) -> Vec<Strin
                 | (before.sgpr[usize::from(super::sreg::EXEC) + 1] as u64) << 32;
             for &c in &writes {
                 let equal = match c {
-                    Cell::Vgpr(i) if valu => (0..WAVE_SIZE).all(|l| {
+                    Cell::Vgpr(i) if vector => (0..WAVE_SIZE).all(|l| {
                         exec >> l & 1 == 0
                             || after.vgpr[usize::from(i)][l] == after2.vgpr[usize::from(i)][l]
                     }),
@@ -271,7 +290,9 @@ fn handlers_touch_only_the_registers_their_rows_declare() {
         // Samples per row, by row index.
         let mut samples = vec![0u8; INSTRUCTIONS.len()];
         for (family, fixed, mask, opcode) in prefixes(version) {
-            let draws = 64 * (opcode >> opcode.trailing_zeros()).max(64);
+            // DS words decode less often (unused data fields must be zero).
+            let per_opcode = if family == Encoding::Ds { 256 } else { 64 };
+            let draws = per_opcode * (opcode >> opcode.trailing_zeros()).max(64);
             for _ in 0..draws {
                 // Half the draws sparse (most bits clear): fields that must
                 // be zero or small (unused sources, SOPP immediates) decode.
@@ -303,7 +324,7 @@ fn handlers_touch_only_the_registers_their_rows_declare() {
         }
         for (i, row) in INSTRUCTIONS.iter().enumerate() {
             let emulated = handler(row, version).is_some();
-            let alu = matches!(row.unit(), Unit::Salu | Unit::Valu);
+            let alu = matches!(row.unit(), Unit::Salu | Unit::Valu | Unit::Ds);
             // The row the decoder yields for its opcode (aliases are
             // assembled, never decoded).
             let picked = row.opcode(version).is_some_and(|opcode| {
