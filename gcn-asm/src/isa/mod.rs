@@ -554,8 +554,9 @@ pub mod flags {
     pub const WRITE_LANE: u32 = 1 << 23;
     /// `v_readfirstlane`: reads its VGPR source in the first EXEC lane.
     pub const FIRST_LANE: u32 = 1 << 24;
-    /// A 16-bit load that writes one half of its destination register and
-    /// keeps the other on GCN 1.4 (`*_d16`, `*_d16_hi`, `*format_d16_x`).
+    /// A 16-bit load that writes one half of (one of) its destination
+    /// registers and keeps the other on GCN 1.4 (`*_d16`, `*_d16_hi`,
+    /// `*format_d16_x`, the last register of `*format_d16_xyz`).
     /// The kept half is not a read that waits for anything (LLVM:
     /// `doesNotReadTiedSource`).
     pub const MERGE: u32 = 1 << 25;
