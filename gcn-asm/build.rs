@@ -115,6 +115,8 @@ const FLAGS: &[(&str, &str)] = &[
     ("merge", "MERGE"),
     ("cmpswap", "CMPSWAP"),
     ("indexed", "INDEXED"),
+    ("format", "FORMAT"),
+    ("hi", "HI"),
 ];
 
 /// Registers an instruction may use without naming them (`reads:`/`writes:`).

@@ -568,6 +568,12 @@ pub mod flags {
     /// `s_cbranch_join`: the control stack in SGPRs): only the named
     /// registers are in its resolved operand set.
     pub const INDEXED: u32 = 1 << 27;
+    /// A MUBUF/MTBUF format access: the data converts through a data and
+    /// number format (the descriptor's for MUBUF, the instruction's for
+    /// MTBUF), one register per component (`d16`: per half on GCN 1.4).
+    pub const FORMAT: u32 = 1 << 28;
+    /// The 16-bit data is the high half of its register (`*_d16_hi`).
+    pub const HI: u32 = 1 << 29;
 }
 
 /// Sentinel in [`InstrRow::opcodes`] for "not on this version".

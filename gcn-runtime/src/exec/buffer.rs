@@ -78,7 +78,7 @@
 
 use gcn_asm::decode::{MemFlags, Operand};
 use gcn_asm::isa::Mnemonic as M;
-use gcn_asm::isa::{Encoding, InstrRow};
+use gcn_asm::isa::{flags, Encoding, InstrRow};
 use gcn_asm::GcnVersion;
 
 use super::atomic::{atomic32, atomic64, dispatch_atomic, uses_b};
@@ -781,9 +781,9 @@ fn store_format<const N: usize, const TYPED: bool, const D16: u8>(
     Ok(Step::Next)
 }
 
-/// The handler of a format row `name` (without the `buffer_`/`tbuffer_`
-/// prefix).
-fn format_handler(name: &str, typed: bool) -> Option<Handler> {
+/// The handler of a format row: load or store, 16-bit halves (`d16`,
+/// `hi`) and the component count (its data registers) from the row.
+fn format_handler(row: &InstrRow, typed: bool) -> Option<Handler> {
     macro_rules! pick {
         ($f:ident, $d16:expr, $n:expr) => {
             match ($n, typed) {
@@ -799,25 +799,17 @@ fn format_handler(name: &str, typed: bool) -> Option<Handler> {
             }
         };
     }
-    let (store, rest) = if let Some(r) = name.strip_prefix("load_format_") {
-        (false, r)
-    } else {
-        (true, name.strip_prefix("store_format_")?)
+    let store = row.has(flags::STORE);
+    let kind = match (row.has(flags::D16), row.has(flags::HI)) {
+        (false, _) => d16::NONE,
+        (true, false) => d16::LO,
+        (true, true) => d16::HI,
     };
-    let (kind, comps) = if let Some(c) = rest.strip_prefix("d16_hi_") {
-        (d16::HI, c)
-    } else if let Some(c) = rest.strip_prefix("d16_") {
-        (d16::LO, c)
-    } else {
-        (d16::NONE, rest)
-    };
-    let n = match comps {
-        "x" => 1,
-        "xy" => 2,
-        "xyz" => 3,
-        "xyzw" => 4,
-        _ => return None,
-    };
+    let n = row
+        .operands
+        .iter()
+        .find(|o| o.field == gcn_asm::isa::Field::Vdata)?
+        .registers();
     match (store, kind) {
         (false, d16::NONE) => pick!(load_format, d16::NONE, n),
         (false, d16::LO) => pick!(load_format, d16::LO, n),
@@ -837,15 +829,11 @@ fn nop(_: &mut Wave, _: &Op, _: &mut Env<'_>) -> Result<Step, Fault> {
 pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
     use narrow::*;
     use narrow_store::*;
-    if row.encoding == Encoding::Mtbuf {
-        return format_handler(row.mnemonic.strip_prefix("tbuffer_")?, true);
+    if row.has(flags::FORMAT) {
+        return format_handler(row, row.encoding == Encoding::Mtbuf);
     }
     if row.encoding != Encoding::Mubuf {
         return None;
-    }
-    let name = row.mnemonic.strip_prefix("buffer_")?;
-    if name.contains("_format_") {
-        return format_handler(name, false);
     }
     if let Some(atomic) = row.atomic {
         return if atomic.wide {
