@@ -193,6 +193,7 @@ struct Row {
     implicit: String,
     atomic: String,
     compare: String,
+    sample: String,
 }
 
 /// A `1.0-1.2` style version range (or one version) as a bit mask over
@@ -350,8 +351,27 @@ fn parse_file(path: &Path, rows: &mut Vec<Row>) -> Result<(), String> {
         let mut flags = Vec::new();
         let mut atomic = "None".to_string();
         let mut compare = "None".to_string();
+        let mut sample = "None".to_string();
         for f in &flag_words {
             if parse_implicit(f, &mut implicit).map_err(at)? {
+                continue;
+            }
+            if let Some(parts) = f.strip_prefix("sample:") {
+                let mut bits = 0u8;
+                for part in parts.split('+').filter(|p| *p != "plain") {
+                    bits |= match part {
+                        "c" => 1,
+                        "d" => 2,
+                        "l" => 4,
+                        "b" => 8,
+                        "lz" => 16,
+                        "cl" => 32,
+                        "o" => 64,
+                        "cd" => 128,
+                        _ => return Err(at(format!("unknown sample variant `{part}`"))),
+                    };
+                }
+                sample = format!("Some(SampleVariant({bits:#x}))");
                 continue;
             }
             if let Some(pred) = f.strip_prefix("cmp:") {
@@ -404,6 +424,7 @@ fn parse_file(path: &Path, rows: &mut Vec<Row>) -> Result<(), String> {
             implicit,
             atomic,
             compare,
+            sample,
             flags: if flags.is_empty() {
                 "0".into()
             } else {
@@ -507,7 +528,7 @@ fn main() {
     for row in &rows {
         writeln!(
             out,
-            "    InstrRow {{ mnemonic: {:?}, op: Mnemonic::{}, encoding: Encoding::{}, opcodes: [{}], operands: &OPERANDS_{}, implicit: &IMPLICIT_{}, atomic: {}, compare: {}, flags: {} }},",
+            "    InstrRow {{ mnemonic: {:?}, op: Mnemonic::{}, encoding: Encoding::{}, opcodes: [{}], operands: &OPERANDS_{}, implicit: &IMPLICIT_{}, atomic: {}, compare: {}, sample: {}, flags: {} }},",
             row.mnemonic,
             by_name[row.mnemonic.as_str()],
             row.encoding,
@@ -516,6 +537,7 @@ fn main() {
             implicit_lists[&row.implicit],
             row.atomic,
             row.compare,
+            row.sample,
             row.flags
         )
         .unwrap();

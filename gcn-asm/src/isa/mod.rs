@@ -417,6 +417,36 @@ pub enum CompareOp {
     Class = 16,
 }
 
+/// The addressing variant of an image sample or gather: which of the
+/// optional address components (and sampling rules) its VADDR carries, from
+/// the `_c`, `_d`, `_cd`, `_l`, `_b`, `_lz`, `_cl`, `_o` parts of its name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SampleVariant(pub u8);
+
+impl SampleVariant {
+    /// `_c`: a depth-compare reference value.
+    pub const C: u8 = 1;
+    /// `_d`: user derivatives.
+    pub const D: u8 = 2;
+    /// `_l`: an explicit LOD.
+    pub const L: u8 = 4;
+    /// `_b`: a LOD bias.
+    pub const B: u8 = 8;
+    /// `_lz`: LOD 0.
+    pub const LZ: u8 = 16;
+    /// `_cl`: a LOD clamp.
+    pub const CL: u8 = 32;
+    /// `_o`: texel offsets.
+    pub const O: u8 = 64;
+    /// `_cd`: coarse user derivatives.
+    pub const CD: u8 = 128;
+
+    /// True when every part of `parts` (a union of the constants) is set.
+    pub const fn has(self, parts: u8) -> bool {
+        self.0 & parts == parts
+    }
+}
+
 /// The atomic operation of a row and its data width.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Atomic {
@@ -601,6 +631,9 @@ pub struct InstrRow {
     /// The predicate of a vector compare (`cmp:PRED` in the table; what it
     /// compares is the type of its sources); `None` for every other row.
     pub compare: Option<CompareOp>,
+    /// The addressing variant of an image sample or gather (`sample:PARTS`
+    /// in the table); `None` for every other row.
+    pub sample: Option<SampleVariant>,
     /// [`flags`] bit set.
     pub flags: u32,
 }

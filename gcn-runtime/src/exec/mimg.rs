@@ -125,7 +125,7 @@
 
 use gcn_asm::decode::MemFlags;
 use gcn_asm::isa::Mnemonic as M;
-use gcn_asm::isa::{flags as row_flags, Encoding, InstrRow};
+use gcn_asm::isa::{flags as row_flags, Encoding, InstrRow, SampleVariant};
 use gcn_asm::GcnVersion;
 
 use super::atomic::{atomic32, atomic64, dispatch_atomic};
@@ -677,22 +677,22 @@ mod sflag {
     pub const GET_LOD: u16 = 256;
 }
 
-/// The flags of a sample/gather mnemonic's suffixes.
-fn sample_flags(rest: &str) -> Option<u16> {
-    let mut f = 0;
-    for part in rest.split('_').filter(|p| !p.is_empty()) {
-        f |= match part {
-            "c" => sflag::C,
-            "d" | "cd" => sflag::D,
-            "l" => sflag::L,
-            "b" => sflag::B,
-            "lz" => sflag::LZ,
-            "cl" => sflag::CL,
-            "o" => sflag::O,
-            _ => return None,
-        };
-    }
-    Some(f)
+/// The handler's flags of a sample/gather row's addressing variant (user
+/// and coarse derivatives are one case here).
+fn sample_flags(v: SampleVariant) -> u16 {
+    [
+        (SampleVariant::C, sflag::C),
+        (SampleVariant::D, sflag::D),
+        (SampleVariant::CD, sflag::D),
+        (SampleVariant::L, sflag::L),
+        (SampleVariant::B, sflag::B),
+        (SampleVariant::LZ, sflag::LZ),
+        (SampleVariant::CL, sflag::CL),
+        (SampleVariant::O, sflag::O),
+    ]
+    .iter()
+    .filter(|(part, _)| v.has(*part))
+    .fold(0, |f, (_, flag)| f | flag)
 }
 
 /// Maps a texel index on one axis of `n` texels under a clamp mode: the
@@ -1259,7 +1259,6 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
     if row.encoding != Encoding::Mimg {
         return None;
     }
-    let name = row.mnemonic.strip_prefix("image_")?;
     if let Some(a) = row.atomic {
         return dispatch_atomic!(a.op as u8, atomic);
     }
@@ -1278,17 +1277,13 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
         M::ImageGetLod => return h(sample::<GET_LOD>),
         _ => {}
     }
-    let (base, rest) = if let Some(r) = name.strip_prefix("sample") {
-        (0, r)
-    } else if let Some(r) = name.strip_prefix("gather4") {
-        if r.starts_with('h') || !row.has(row_flags::GATHER4) {
-            return None;
-        }
-        (GATHER, r)
+    let variant = row.sample?;
+    let base = if row.has(row_flags::GATHER4) {
+        GATHER
     } else {
-        return None;
+        0
     };
-    let f = base | sample_flags(rest)?;
+    let f = base | sample_flags(variant);
     macro_rules! each {
         ($($v:expr),*) => {
             match f {

@@ -1609,13 +1609,11 @@ mod tests;
 /// The accuracy of the f16 transcendental rows (see
 /// [`super::valu_float::accuracy`]), for the fidelity table.
 pub fn accuracy(row: &InstrRow) -> Option<&'static str> {
-    let name = row.mnemonic;
-    let transcendental = [
-        "v_exp_", "v_log_", "v_rcp_", "v_rsq_", "v_sqrt_", "v_sin_", "v_cos_",
-    ]
-    .iter()
-    .any(|p| name.starts_with(p));
-    (transcendental && name.ends_with("_f16")).then_some(
+    let transcendental = matches!(
+        row.op,
+        M::VCosF16 | M::VExpF16 | M::VLogF16 | M::VRcpF16 | M::VRsqF16 | M::VSinF16 | M::VSqrtF16
+    );
+    transcendental.then_some(
         "ISA: about 1 ULP; emulator: the f64 result rounded in MODE's direction (a GPU may differ by 1 ULP)",
     )
 }

@@ -1747,13 +1747,30 @@ mod tests;
 /// 1 ULP, the emulator computes in f64 or exactly and rounds once), for the
 /// fidelity table ([`super::fidelity`]); `None` for exact rows.
 pub fn accuracy(row: &InstrRow) -> Option<&'static str> {
-    let name = row.mnemonic;
-    let transcendental = [
-        "v_exp_", "v_log_", "v_rcp_", "v_rsq_", "v_sqrt_", "v_sin_", "v_cos_",
-    ]
-    .iter()
-    .any(|p| name.starts_with(p));
-    (transcendental && !name.ends_with("_f16")).then_some(
+    let transcendental = matches!(
+        row.op,
+        M::VCosF32
+            | M::VExpF32
+            | M::VExpLegacyF32
+            | M::VLogClampF32
+            | M::VLogF32
+            | M::VLogLegacyF32
+            | M::VRcpClampF32
+            | M::VRcpClampF64
+            | M::VRcpF32
+            | M::VRcpF64
+            | M::VRcpIflagF32
+            | M::VRcpLegacyF32
+            | M::VRsqClampF32
+            | M::VRsqClampF64
+            | M::VRsqF32
+            | M::VRsqF64
+            | M::VRsqLegacyF32
+            | M::VSinF32
+            | M::VSqrtF32
+            | M::VSqrtF64
+    );
+    transcendental.then_some(
         "ISA: within 1 ULP; emulator: computed in f64 (or exactly) and rounded once (a GPU may differ by 1 ULP)",
     )
 }
