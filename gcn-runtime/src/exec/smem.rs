@@ -36,6 +36,7 @@
 //! register(s).
 
 use gcn_asm::decode::{MemFlags, Operand};
+use gcn_asm::isa::Mnemonic as M;
 use gcn_asm::isa::{Encoding, InstrRow};
 use gcn_asm::GcnVersion;
 
@@ -294,39 +295,38 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             (true, true) => dispatch_atomic!(code, atomic, true, true),
         };
     }
-    let name = row.mnemonic;
-    match name {
-        "s_load_dword" => h(|w, op, env| load(w, op, env, 1)),
-        "s_load_dwordx2" => h(|w, op, env| load(w, op, env, 2)),
-        "s_load_dwordx4" => h(|w, op, env| load(w, op, env, 4)),
-        "s_load_dwordx8" => h(|w, op, env| load(w, op, env, 8)),
-        "s_load_dwordx16" => h(|w, op, env| load(w, op, env, 16)),
-        "s_buffer_load_dword" => h(|w, op, env| buffer_load(w, op, env, 1)),
-        "s_buffer_load_dwordx2" => h(|w, op, env| buffer_load(w, op, env, 2)),
-        "s_buffer_load_dwordx4" => h(|w, op, env| buffer_load(w, op, env, 4)),
-        "s_buffer_load_dwordx8" => h(|w, op, env| buffer_load(w, op, env, 8)),
-        "s_buffer_load_dwordx16" => h(|w, op, env| buffer_load(w, op, env, 16)),
-        "s_store_dword" => h(|w, op, env| store(w, op, env, 1)),
-        "s_store_dwordx2" => h(|w, op, env| store(w, op, env, 2)),
-        "s_store_dwordx4" => h(|w, op, env| store(w, op, env, 4)),
-        "s_buffer_store_dword" => h(|w, op, env| buffer_store(w, op, env, 1)),
-        "s_buffer_store_dwordx2" => h(|w, op, env| buffer_store(w, op, env, 2)),
-        "s_buffer_store_dwordx4" => h(|w, op, env| buffer_store(w, op, env, 4)),
-        "s_scratch_load_dword" => h(|w, op, env| scratch_load(w, op, env, 1)),
-        "s_scratch_load_dwordx2" => h(|w, op, env| scratch_load(w, op, env, 2)),
-        "s_scratch_load_dwordx4" => h(|w, op, env| scratch_load(w, op, env, 4)),
-        "s_scratch_store_dword" => h(|w, op, env| scratch_store(w, op, env, 1)),
-        "s_scratch_store_dwordx2" => h(|w, op, env| scratch_store(w, op, env, 2)),
-        "s_scratch_store_dwordx4" => h(|w, op, env| scratch_store(w, op, env, 4)),
-        "s_memtime" | "s_memrealtime" => h(memtime),
-        "s_dcache_inv"
-        | "s_dcache_inv_vol"
-        | "s_dcache_wb"
-        | "s_dcache_wb_vol"
-        | "s_dcache_discard"
-        | "s_dcache_discard_x2"
-        | "s_atc_probe"
-        | "s_atc_probe_buffer" => h(|_, _, _| Ok(Step::Next)),
+    match row.op {
+        M::SLoadDword => h(|w, op, env| load(w, op, env, 1)),
+        M::SLoadDwordx2 => h(|w, op, env| load(w, op, env, 2)),
+        M::SLoadDwordx4 => h(|w, op, env| load(w, op, env, 4)),
+        M::SLoadDwordx8 => h(|w, op, env| load(w, op, env, 8)),
+        M::SLoadDwordx16 => h(|w, op, env| load(w, op, env, 16)),
+        M::SBufferLoadDword => h(|w, op, env| buffer_load(w, op, env, 1)),
+        M::SBufferLoadDwordx2 => h(|w, op, env| buffer_load(w, op, env, 2)),
+        M::SBufferLoadDwordx4 => h(|w, op, env| buffer_load(w, op, env, 4)),
+        M::SBufferLoadDwordx8 => h(|w, op, env| buffer_load(w, op, env, 8)),
+        M::SBufferLoadDwordx16 => h(|w, op, env| buffer_load(w, op, env, 16)),
+        M::SStoreDword => h(|w, op, env| store(w, op, env, 1)),
+        M::SStoreDwordx2 => h(|w, op, env| store(w, op, env, 2)),
+        M::SStoreDwordx4 => h(|w, op, env| store(w, op, env, 4)),
+        M::SBufferStoreDword => h(|w, op, env| buffer_store(w, op, env, 1)),
+        M::SBufferStoreDwordx2 => h(|w, op, env| buffer_store(w, op, env, 2)),
+        M::SBufferStoreDwordx4 => h(|w, op, env| buffer_store(w, op, env, 4)),
+        M::SScratchLoadDword => h(|w, op, env| scratch_load(w, op, env, 1)),
+        M::SScratchLoadDwordx2 => h(|w, op, env| scratch_load(w, op, env, 2)),
+        M::SScratchLoadDwordx4 => h(|w, op, env| scratch_load(w, op, env, 4)),
+        M::SScratchStoreDword => h(|w, op, env| scratch_store(w, op, env, 1)),
+        M::SScratchStoreDwordx2 => h(|w, op, env| scratch_store(w, op, env, 2)),
+        M::SScratchStoreDwordx4 => h(|w, op, env| scratch_store(w, op, env, 4)),
+        M::SMemtime | M::SMemrealtime => h(memtime),
+        M::SDcacheInv
+        | M::SDcacheInvVol
+        | M::SDcacheWb
+        | M::SDcacheWbVol
+        | M::SDcacheDiscard
+        | M::SDcacheDiscardX2
+        | M::SAtcProbe
+        | M::SAtcProbeBuffer => h(|_, _, _| Ok(Step::Next)),
         _ => None,
     }
 }
