@@ -803,10 +803,7 @@ fn make_op(instr: Instruction, version: GcnVersion) -> Op {
         len: instr.len.max(1) * 4,
         vgpr_end: 0,
         sgpr_end: 0,
-        valu: matches!(
-            row.encoding,
-            Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc | Encoding::Vop3 | Encoding::Vop3p
-        ),
+        valu: row.unit() == gcn_asm::isa::Unit::Valu,
         wide: row
             .operands
             .iter()
