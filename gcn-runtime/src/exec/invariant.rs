@@ -8,7 +8,10 @@
 //!   [`gcn_asm::decode::Instruction::accesses`], and
 //! - computes the same declared writes (and the same fault or none) when
 //!   every register outside the declared reads is given another random
-//!   value: what it reads is among what it declares.
+//!   value: what it reads is among what it declares;
+//! - makes each declared plain register write (role `Write`, not partial)
+//!   in at least one of a row's samples: a declared write that never
+//!   happens would give the checks false alarms.
 //!
 //! A write that keeps part of the old value (`partial`) counts as a read of
 //! that register. EXEC (the lane mask) is an input of every vector
@@ -24,6 +27,7 @@
 //! cover their registers.
 
 use gcn_asm::decode::{self, Access, Location};
+use gcn_asm::isa::Role;
 use gcn_asm::isa::{flags, Encoding, ImplicitReg, Unit, INSTRUCTIONS};
 use gcn_asm::GcnVersion;
 
@@ -207,15 +211,18 @@ fn execute(op: &Op, state: &State, version: GcnVersion, mem: &Memory) -> Result<
     }
 }
 
-/// Checks one decoded instruction on one random state: the violations, or
-/// `None` when the instruction faulted on that state (nothing to compare).
-fn check(
-    op: &Op,
-    version: GcnVersion,
-    mem: &Memory,
-    base: u64,
-    rng: &mut Rng,
-) -> Option<Vec<String>> {
+/// What one random state showed of an instruction.
+struct Sample {
+    /// Violations of the declared reads and writes.
+    problems: Vec<String>,
+    /// A declared plain write (role Write, not partial) of registers none
+    /// of which changed, if any.
+    unwritten: Option<Location>,
+}
+
+/// Checks one decoded instruction on one random state, or `None` when the
+/// instruction faulted on that state (nothing to compare).
+fn check(op: &Op, version: GcnVersion, mem: &Memory, base: u64, rng: &mut Rng) -> Option<Sample> {
     let accesses = op.instr.accesses();
     let valu = op.instr.row.unit() == Unit::Valu;
     // Vector instructions (ALU and memory) take EXEC as their lane mask.
@@ -302,7 +309,20 @@ fn check(
             "faults ({f}) only when undeclared registers change"
         )),
     }
-    Some(problems)
+    // A declared write that the instruction never makes would have the
+    // checks wait for (or forbid touching) a register nothing writes.
+    let unwritten = accesses
+        .iter()
+        // Explicit operands: an implicit EXEC write (v_cmpx) keeps EXEC
+        // whenever the compare is true in every active lane.
+        .filter(|a| a.role == Role::Write && !a.partial && a.operand.is_some())
+        .map(|a| a.location)
+        .filter(|l| matches!(l, Location::Sgprs { .. } | Location::Vgprs { .. }))
+        .find(|&l| cells(l).iter().all(|&c| same(&before, &after, c)));
+    Some(Sample {
+        problems,
+        unwritten,
+    })
 }
 
 #[test]
@@ -322,6 +342,10 @@ fn handlers_touch_only_the_registers_their_rows_declare() {
     for version in GcnVersion::ALL {
         // Samples per row, by row index.
         let mut samples = vec![0u8; INSTRUCTIONS.len()];
+        // Per row: (samples that ran, one of them made every declared plain
+        // write, an example of one that did not).
+        let mut writes_seen: Vec<(u32, bool, Option<String>)> =
+            vec![(0, false, None); INSTRUCTIONS.len()];
         for (family, fixed, mask, opcode) in prefixes(version) {
             // DS words decode less often (unused data fields must be zero).
             let per_opcode = if family == Encoding::Ds { 256 } else { 64 };
@@ -354,11 +378,31 @@ fn handlers_touch_only_the_registers_their_rows_declare() {
                 let op = make_op(instr, version);
                 let unit = op.instr.row.unit() as usize;
                 ran[unit].1 += 1;
-                if let Some(problems) = check(&op, version, &mem, base, &mut rng) {
+                if let Some(sample) = check(&op, version, &mem, base, &mut rng) {
                     ran[unit].0 += 1;
-                    for p in problems {
+                    for p in sample.problems {
                         failures.push(format!("{version} `{}`: {p}", op.instr));
                     }
+                    let seen = &mut writes_seen[index];
+                    seen.0 += 1;
+                    match sample.unwritten {
+                        None => seen.1 = true,
+                        Some(l) => seen.2 = Some(format!("`{}` leaves {l:?} alone", op.instr)),
+                    }
+                }
+            }
+        }
+        // Every declared plain write happens in at least one of a row's
+        // samples (random registers make an unchanged value all but
+        // impossible; a register nothing writes would give the checks false
+        // alarms).
+        for (seen, row) in writes_seen.iter().zip(INSTRUCTIONS.iter()) {
+            if let (n, false, Some(example)) = seen {
+                if *n >= 3 && !row.has(flags::INDEXED) {
+                    failures.push(format!(
+                        "{version} {}: a declared write never happens in {n} samples ({example})",
+                        row.mnemonic
+                    ));
                 }
             }
         }
