@@ -171,9 +171,8 @@ fn implicit_location(reg: ImplicitReg, version: GcnVersion) -> Location {
 /// destination and keep the other.
 fn writes_half(row: &crate::isa::InstrRow) -> bool {
     let half_dst = row
-        .operands
-        .iter()
-        .any(|o| o.field == Field::Vdst && crate::isa::is_16bit(o.ty));
+        .operand(Field::Vdst)
+        .is_some_and(|o| crate::isa::is_16bit(o.ty));
     half_dst && ((row.encoding == Encoding::Vop3 && row.has(flags::OP_SEL)) || row.has(flags::MIX))
 }
 
@@ -308,7 +307,7 @@ impl Instruction {
         }
         // buffer_store_lds_dword and friends list no VADDR, but take one
         // (decoded into the slot after the row's operands).
-        if buffer && vaddr_used && !row.operands.iter().any(|s| s.field == Field::Vaddr) {
+        if buffer && vaddr_used && row.operand(Field::Vaddr).is_none() {
             let i = row.operands.len();
             if let Some(&Operand::Reg { code, count }) = self.operand_array.get(i) {
                 if code >= 256 {

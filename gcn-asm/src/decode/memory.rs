@@ -119,7 +119,7 @@ pub(crate) fn write(f: &mut fmt::Formatter<'_>, instr: &Instruction) -> fmt::Res
     // The VADDR of a buffer row that does not list it (see
     // `decode_buffer`).
     if matches!(instr.row.encoding, Encoding::Mubuf | Encoding::Mtbuf)
-        && !instr.row.operands.iter().any(|s| s.field == Field::Vaddr)
+        && instr.row.operand(Field::Vaddr).is_none()
     {
         let n = operand_specs(instr.row).len();
         if let Some(&Operand::Reg { code, count }) = instr.operand_array.get(n) {

@@ -601,8 +601,7 @@ pub fn encoded_len(words: &[u32], version: GcnVersion) -> usize {
         return 1;
     };
     let has_lit32 = |encoding: Encoding, opcode: u32| {
-        lookup(encoding, opcode, version)
-            .is_some_and(|r| r.operands.iter().any(|o| o.field == Field::Lit32))
+        lookup(encoding, opcode, version).is_some_and(|r| r.operand(Field::Lit32).is_some())
     };
     let byte = |shift: u32| word >> shift & 0xff;
     let len = match family {

@@ -26,7 +26,7 @@ const IMPLICIT_VCC: Operand = Operand::Reg {
 };
 
 fn has_field(row: &InstrRow, field: Field) -> bool {
-    row.operands.iter().any(|o| o.field == field)
+    row.operand(field).is_some()
 }
 
 /// The position a source spec accepts in the VOP3 forms.

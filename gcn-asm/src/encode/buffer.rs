@@ -168,7 +168,7 @@ pub(crate) fn encode(
             ));
         }
     }
-    let has_data = row.operands.iter().any(|s| s.field == Field::Vdata);
+    let has_data = row.operand(Field::Vdata).is_some();
     if has_data {
         let needed: u16 = if addr64 || (offen && idxen) { 2 } else { 1 };
         match vaddr {

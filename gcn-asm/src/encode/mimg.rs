@@ -37,7 +37,7 @@ pub(crate) fn encode(
     let srsrc_at = cur.pos();
     let srsrc = scalar_range(ctx, cur, "resource")?;
     let mut ssamp = 0u32;
-    if row.operands.iter().any(|s| s.field == Field::Ssamp) {
+    if row.operand(Field::Ssamp).is_some() {
         expect_comma(cur, "sampler")?;
         ssamp = resource(ctx, cur, 4, "sampler")?;
     }

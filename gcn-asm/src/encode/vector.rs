@@ -891,7 +891,7 @@ fn carry_hint(st: &Statement<'_>, text: &str, base: usize) -> Option<OperandErro
     let second_at = written
         .get(1)
         .map_or(0, |&(at, t)| base + at + (t.len() - t.trim_start().len()));
-    let has_carry_out = row.operands.iter().any(|o| o.field == Field::Sdst);
+    let has_carry_out = row.operand(Field::Sdst).is_some();
     if written.len() == expected + 1 && !has_carry_out {
         let co = carry_counterpart(st.mnemonic, st.version)?;
         return Some(OperandError::new(

@@ -653,6 +653,11 @@ impl InstrRow {
         self.flags & flag != 0
     }
 
+    /// The (first) operand filling `field`, if the row has one.
+    pub fn operand(&self, field: Field) -> Option<&'static OperandSpec> {
+        self.operands.iter().find(|o| o.field == field)
+    }
+
     /// The implicit register uses that apply on `version`.
     pub fn implicit_on(&self, version: GcnVersion) -> impl Iterator<Item = &'static Implicit> {
         self.implicit.iter().filter(move |i| i.on(version))

@@ -805,11 +805,7 @@ fn format_handler(row: &InstrRow, typed: bool) -> Option<Handler> {
         (true, false) => d16::LO,
         (true, true) => d16::HI,
     };
-    let n = row
-        .operands
-        .iter()
-        .find(|o| o.field == gcn_asm::isa::Field::Vdata)?
-        .registers();
+    let n = row.operand(gcn_asm::isa::Field::Vdata)?.registers();
     match (store, kind) {
         (false, d16::NONE) => pick!(load_format, d16::NONE, n),
         (false, d16::LO) => pick!(load_format, d16::LO, n),

@@ -855,11 +855,7 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
     let atomic = row.atomic?;
     let code = atomic.op as u8;
     // The `_src2_` forms name no data register: the data is in LDS.
-    if !row
-        .operands
-        .iter()
-        .any(|o| o.field == gcn_asm::isa::Field::Vdata)
-    {
+    if row.operand(gcn_asm::isa::Field::Vdata).is_none() {
         return if atomic.wide {
             dispatch_atomic!(code, ds_src2, true)
         } else {
@@ -868,10 +864,7 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
     }
     // Only the read-modify-write rows remain; the `_rtn_` ones return into
     // VDST (ds_wrxchg is return-only).
-    let rtn = row
-        .operands
-        .iter()
-        .any(|o| o.field == gcn_asm::isa::Field::Vdst);
+    let rtn = row.operand(gcn_asm::isa::Field::Vdst).is_some();
     if code == SWAP && !rtn {
         return None;
     }

@@ -28,7 +28,7 @@ pub fn gap_reason(row: &InstrRow, version: GcnVersion) -> &'static str {
         _ => {}
     }
     // The VOP3 forms of VINTRP: rows with an attribute operand.
-    if row.operands.iter().any(|o| o.field == Field::Attr) {
+    if row.operand(Field::Attr).is_some() {
         return "graphics-only: interpolation of pixel-shader attributes, the VOP3 \
                 form of VINTRP, which a compute dispatch has not";
     }

@@ -284,9 +284,8 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
         // `s_buffer_atomic_*` address through a buffer descriptor (a
         // four-register SBASE).
         let buffer = row
-            .operands
-            .iter()
-            .any(|o| o.field == gcn_asm::isa::Field::Sbase && o.registers() == 4);
+            .operand(gcn_asm::isa::Field::Sbase)
+            .is_some_and(|o| o.registers() == 4);
         let code = rmw.op as u8;
         return match (buffer, rmw.wide) {
             (false, false) => dispatch_atomic!(code, atomic, false, false),

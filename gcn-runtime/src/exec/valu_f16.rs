@@ -1412,7 +1412,7 @@ const CMP: [[Handler; 16]; 2] = {
 fn cmp_handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
     use gcn_asm::isa::{DataType, Field, ImplicitReg};
     let pred = row.compare?;
-    if row.operands.iter().find(|o| o.field == Field::Src0)?.ty != DataType::F16 {
+    if row.operand(Field::Src0)?.ty != DataType::F16 {
         return None;
     }
     let x = usize::from(row.writes_implicit(ImplicitReg::Exec, version));

@@ -702,7 +702,7 @@ fn compare_handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
     use gcn_asm::isa::{CompareOp, DataType, Field, ImplicitReg};
     let x = row.writes_implicit(ImplicitReg::Exec, version);
     let pred = row.compare?;
-    let ty = row.operands.iter().find(|o| o.field == Field::Src0)?.ty;
+    let ty = row.operand(Field::Src0)?.ty;
     if pred == CompareOp::Class {
         return match (ty, x) {
             (DataType::F32, false) => Some(class_f32::<false>),

@@ -468,7 +468,7 @@ fn compare(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
         CompareOp::Tru => 7,
         _ => return None,
     };
-    let t = match row.operands.iter().find(|o| o.field == Field::Src0)?.ty {
+    let t = match row.operand(Field::Src0)?.ty {
         DataType::I32 => ty::I32,
         DataType::U32 => ty::U32,
         DataType::I64 => ty::I64,
