@@ -336,24 +336,24 @@ impl Facts {
         {
             f.m0_rel = true;
         }
-        if row.has(flags::MSG) {
-            f.event(Counter::Lgkm, true, 1);
+        // The counter the row's completion is tracked by. Scalar memory
+        // returns out of order; CLRX (GcnInstrsSmrd.md): one count per
+        // single-dword fetch, two for more. Cache invalidations count too.
+        if let Some(counter) = row.counter() {
+            if unit == Unit::Smem {
+                let dwords = f.writes().first().map_or(1, |r| r.count);
+                f.event(counter, false, if dwords > 1 { 2 } else { 1 });
+            } else {
+                f.event(counter, true, 1);
+            }
         }
         let gds = mem.contains(MemFlags::GDS);
         match unit {
-            Unit::Smem => {
-                // Scalar memory returns out of order; CLRX
-                // (GcnInstrsSmrd.md): one count per single-dword fetch,
-                // two for more. Cache invalidations count too.
-                let dwords = f.writes().first().map_or(1, |r| r.count);
-                f.event(Counter::Lgkm, false, if dwords > 1 { 2 } else { 1 });
-            }
             Unit::Ds => {
                 if gds {
                     f.m0_msg = true;
                     f.event(Counter::Exp, true, 1);
                 }
-                f.event(Counter::Lgkm, true, 1);
                 f.lds = if load {
                     LdsUse::Read
                 } else if store {
@@ -366,7 +366,6 @@ impl Facts {
                 };
             }
             Unit::Vmem => {
-                f.event(Counter::Vm, true, 1);
                 if let Some(data) = f.store_data {
                     // GCN 1.0 counts the reading of the store data in
                     // expcnt (LLVM: vmemWriteNeedsExpWaitcnt).
@@ -395,8 +394,7 @@ impl Facts {
                     };
                 }
             }
-            Unit::Exp => f.event(Counter::Exp, true, 1),
-            Unit::Salu | Unit::Valu => {}
+            Unit::Smem | Unit::Exp | Unit::Salu | Unit::Valu => {}
         }
         f.hazards = super::wait_states::consumer_mask(&f, version);
         f
