@@ -34,6 +34,7 @@
 //! and not listed.
 
 use crate::arch::GcnVersion;
+use crate::isa::vocab::{EXECZ, LDS_DIRECT, SCC, VCCZ};
 use crate::isa::{flags, Encoding, Field, ImplicitReg, Role, Unit};
 
 use super::{Form, Instruction, MemFlags, Operand};
@@ -147,12 +148,6 @@ impl Accesses {
     }
 }
 
-/// Source-only special operand codes and what they read.
-const VCCZ: u16 = 251;
-const EXECZ: u16 = 252;
-const SCC: u16 = 253;
-const LDS_DIRECT: u16 = 254;
-
 /// `hwreg` ids whose registers have an [`ImplicitReg`].
 const HW_REG_MODE: u16 = 1;
 const HW_REG_STATUS: u16 = 2;
@@ -249,12 +244,8 @@ impl Instruction {
                 // Inline constants and the aperture registers.
                 _ => continue,
             };
-            let resize = |n: u16| match location {
-                Location::Vgprs { index, .. } => Location::Vgprs { index, count: n },
-                Location::Sgprs { code, .. } => Location::Sgprs { code, count: n },
-                other => other,
-            };
-            let shift = |by: u16, n: u16| match location {
+            // `n` registers of the operand from its register `by`.
+            let part = |by: u16, n: u16| match location {
                 Location::Vgprs { index, .. } => Location::Vgprs {
                     index: index + by,
                     count: n,
@@ -276,14 +267,14 @@ impl Instruction {
                     if load {
                         // `lds`: the data goes to LDS, only the status to VDATA.
                         if !(buffer && mem.contains(MemFlags::LDS)) {
-                            out.push(resize(data), Role::Write, index, vdst_partial);
+                            out.push(part(0, data), Role::Write, index, vdst_partial);
                         }
                     } else {
                         if spec.role.reads() {
-                            out.push(resize(data), Role::Read, index, false);
+                            out.push(part(0, data), Role::Read, index, false);
                         }
                         if spec.role.writes() && !atomic {
-                            out.push(resize(data), Role::Write, index, false);
+                            out.push(part(0, data), Role::Write, index, false);
                         }
                         if returns {
                             let back = if row.has(flags::CMPSWAP) {
@@ -291,11 +282,11 @@ impl Instruction {
                             } else {
                                 data
                             };
-                            out.push(resize(back), Role::Write, index, false);
+                            out.push(part(0, back), Role::Write, index, false);
                         }
                     }
                     if status == 1 {
-                        out.push(shift(data, 1), Role::Write, index, false);
+                        out.push(part(data, 1), Role::Write, index, false);
                     }
                 }
                 // FLAT/GLOBAL/SCRATCH VDST: an atomic's return only with GLC.

@@ -6,11 +6,10 @@ use std::fmt;
 
 use super::{source_slots, DecodeError, Form, Instruction, Label, Operand};
 use crate::arch::GcnVersion;
+pub(crate) use crate::isa::vocab::VCC;
 use crate::isa::vocab::{max_sgprs, ttmp_base};
 use crate::isa::{flags, Field, FloatKind, OperandSpec};
 
-/// VCC_LO.
-pub(crate) const VCC: u16 = 106;
 /// The literal operand code.
 pub(crate) const LITERAL: u16 = 255;
 /// The first VGPR operand code.

@@ -7,8 +7,7 @@ use super::{Ctx, DecodeError, Form, Instruction, MemFlags, Operand};
 use crate::arch::GcnVersion;
 use crate::isa::{flags, Encoding, Field};
 
-/// M0's operand code.
-const M0: u16 = 124;
+use crate::isa::vocab::M0;
 
 /// Decodes an SMRD instruction (GCN 1.0/1.1).
 pub(crate) fn decode_smrd(ctx: &Ctx<'_>) -> Result<Instruction, DecodeError> {

@@ -16,8 +16,7 @@ use crate::isa::{flags, Encoding, Field, InstrRow, OperandSpec};
 const SDWA: u32 = 249;
 /// SRC0 code announcing a DPP second word.
 const DPP: u32 = 250;
-/// LDS_DIRECT.
-const LDS_DIRECT: u16 = 254;
+use crate::isa::vocab::LDS_DIRECT;
 
 /// The implicit VCC of the 32-bit forms.
 const IMPLICIT_VCC: Operand = Operand::Reg {

@@ -11,8 +11,7 @@ use super::vector::op_sel_mask;
 use super::{source_slots, Ctx, DecodeError, Form, Instruction, Operand};
 use crate::isa::{Encoding, Field, InstrRow};
 
-/// LDS_DIRECT.
-const LDS_DIRECT: u16 = 254;
+use crate::isa::vocab::LDS_DIRECT;
 
 /// Decodes a VINTRP word.
 pub(crate) fn decode(ctx: &Ctx<'_>) -> Result<Instruction, DecodeError> {

@@ -12,14 +12,7 @@ use crate::syntax::float::{parse_float_literal, FloatLiteral, FloatSuffix};
 pub(crate) const VGPR_BASE: u16 = 256;
 /// Operand code meaning "a 32-bit literal follows".
 pub(crate) const LITERAL_CODE: u16 = 255;
-/// VCC_LO.
-pub(crate) const VCC: u16 = 106;
-/// M0.
-pub(crate) const M0: u16 = 124;
-/// SCC as a source.
-pub(crate) const SCC: u16 = 253;
-/// LDS_DIRECT as a source.
-pub(crate) const LDS_DIRECT: u16 = 254;
+pub(crate) use crate::isa::vocab::{LDS_DIRECT, M0, SCC, VCC};
 
 /// A register range in the 9-bit operand-code space.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -278,9 +278,9 @@ impl ImplicitReg {
     /// file (VCC, EXEC, M0, FLAT_SCRATCH); `None` for SCC, MODE, TRAPSTS.
     pub const fn sgprs(self, version: GcnVersion) -> Option<(u16, u16)> {
         match self {
-            ImplicitReg::Vcc => Some((106, 2)),
-            ImplicitReg::Exec => Some((126, 2)),
-            ImplicitReg::M0 => Some((124, 1)),
+            ImplicitReg::Vcc => Some((vocab::VCC, 2)),
+            ImplicitReg::Exec => Some((vocab::EXEC, 2)),
+            ImplicitReg::M0 => Some((vocab::M0, 1)),
             ImplicitReg::FlatScratch => match version {
                 GcnVersion::Gcn1_0 => None,
                 GcnVersion::Gcn1_1 => Some((104, 2)),

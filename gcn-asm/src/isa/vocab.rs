@@ -6,6 +6,21 @@
 use crate::arch::GcnVersion;
 use crate::isa::Encoding;
 
+/// Operand code of VCC_LO (VCC_HI is the next).
+pub(crate) const VCC: u16 = 106;
+/// Operand code of M0.
+pub(crate) const M0: u16 = 124;
+/// Operand code of EXEC_LO (EXEC_HI is the next).
+pub(crate) const EXEC: u16 = 126;
+/// VCCZ as a source.
+pub(crate) const VCCZ: u16 = 251;
+/// EXECZ as a source.
+pub(crate) const EXECZ: u16 = 252;
+/// SCC as a source.
+pub(crate) const SCC: u16 = 253;
+/// LDS_DIRECT as a source.
+pub(crate) const LDS_DIRECT: u16 = 254;
+
 /// Data formats by code (index); `None` for the invalid/reserved codes.
 /// The decoder prints formats from this table too.
 pub(crate) const DATA_FORMATS: [Option<&str>; 16] = [
