@@ -32,7 +32,7 @@ pub fn gap_reason(row: &InstrRow, version: GcnVersion) -> &'static str {
         return "graphics-only: interpolation of pixel-shader attributes, the VOP3 \
                 form of VINTRP, which a compute dispatch has not";
     }
-    if row.encoding == Encoding::Ds && row.has(flags::GDS_ONLY) && row.op != M::DsOrderedCount {
+    if row.has(flags::GDS_ONLY) {
         return "global wave sync (GWS) is a device-wide resource shared by \
                 dispatches, which the emulator does not model";
     }
