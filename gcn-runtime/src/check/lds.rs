@@ -58,6 +58,12 @@ impl Shadow {
 }
 
 /// Processes the LDS accesses instruction `pc` of wave `wave` logged.
+///
+/// Always inlined into the hook: there the compiler hoists the `race` and
+/// `init` level tests out of the per-byte loops (callgrind: the LDS-heavy
+/// `checks/lds-race` kernel costs 26 % more host instructions when LLVM
+/// chooses to call it instead).
+#[inline(always)]
 pub(crate) fn after(g: &mut GroupCheck<'_>, wave: u32, pc: u32, kind: LdsUse) {
     let log = std::mem::take(&mut *g.log.borrow_mut());
     let race = g.options.lds_race != super::Level::Off;
