@@ -155,6 +155,15 @@ const ATOMIC_OPS: &[(&str, &str)] = &[
     ("fadd", "Fadd"),
 ];
 
+/// The value flows of `flow:KIND` (`gcn_asm::isa::Flow`).
+const FLOWS: &[(&str, &str)] = &[
+    ("copy", "Copy"),
+    ("select", "Select"),
+    ("and", "And"),
+    ("or", "Or"),
+    ("jump", "Jump"),
+];
+
 /// The predicates of `cmp:PRED` (vector compares), in opcode order
 /// (`class`: the class test).
 const COMPARE_OPS: &[(&str, &str)] = &[
@@ -194,6 +203,7 @@ struct Row {
     atomic: String,
     compare: String,
     sample: String,
+    flow: String,
 }
 
 /// A `1.0-1.2` style version range (or one version) as a bit mask over
@@ -352,6 +362,7 @@ fn parse_file(path: &Path, rows: &mut Vec<Row>) -> Result<(), String> {
         let mut atomic = "None".to_string();
         let mut compare = "None".to_string();
         let mut sample = "None".to_string();
+        let mut flow = "Compute".to_string();
         for f in &flag_words {
             if parse_implicit(f, &mut implicit).map_err(at)? {
                 continue;
@@ -372,6 +383,12 @@ fn parse_file(path: &Path, rows: &mut Vec<Row>) -> Result<(), String> {
                     };
                 }
                 sample = format!("Some(SampleVariant({bits:#x}))");
+                continue;
+            }
+            if let Some(kind) = f.strip_prefix("flow:") {
+                flow = lookup(FLOWS, kind)
+                    .ok_or_else(|| at(format!("unknown value flow `{kind}`")))?
+                    .to_string();
                 continue;
             }
             if let Some(pred) = f.strip_prefix("cmp:") {
@@ -425,6 +442,7 @@ fn parse_file(path: &Path, rows: &mut Vec<Row>) -> Result<(), String> {
             atomic,
             compare,
             sample,
+            flow,
             flags: if flags.is_empty() {
                 "0".into()
             } else {
@@ -528,7 +546,7 @@ fn main() {
     for row in &rows {
         writeln!(
             out,
-            "    InstrRow {{ mnemonic: {:?}, op: Mnemonic::{}, encoding: Encoding::{}, opcodes: [{}], operands: &OPERANDS_{}, implicit: &IMPLICIT_{}, atomic: {}, compare: {}, sample: {}, flags: {} }},",
+            "    InstrRow {{ mnemonic: {:?}, op: Mnemonic::{}, encoding: Encoding::{}, opcodes: [{}], operands: &OPERANDS_{}, implicit: &IMPLICIT_{}, atomic: {}, compare: {}, sample: {}, flow: Flow::{}, flags: {} }},",
             row.mnemonic,
             by_name[row.mnemonic.as_str()],
             row.encoding,
@@ -538,6 +556,7 @@ fn main() {
             row.atomic,
             row.compare,
             row.sample,
+            row.flow,
             row.flags
         )
         .unwrap();

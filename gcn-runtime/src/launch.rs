@@ -317,6 +317,8 @@ struct Shared<'a> {
     local: [u32; 3],
     waves_per_group: u32,
     scratch_base: u64,
+    /// Bytes of the scratch allocation (0 without).
+    scratch_size: u64,
     max_steps: u64,
     checks: CheckOptions,
     /// Per-instruction facts when any check is on or a trace runs.
@@ -433,10 +435,14 @@ impl Program {
         // One scratch slot per wave that can run at once.
         let scratch = if config.scratch_enabled && config.scratch_per_wave > 0 {
             let slots = threads * u64::from(waves_per_group);
-            Some(
-                memory
-                    .buffer_zeroed::<u8>((slots * u64::from(config.scratch_per_wave)) as usize)?,
-            )
+            let bytes = (slots * u64::from(config.scratch_per_wave)) as usize;
+            // Under the `uninit` check private memory is tracked: a wave's
+            // slot starts undefined, and spills carry their definedness.
+            Some(if options.checks.uninit != Level::Off {
+                memory.buffer_uninit::<u8>(bytes)?
+            } else {
+                memory.buffer_zeroed::<u8>(bytes)?
+            })
         } else {
             None
         };
@@ -466,6 +472,7 @@ impl Program {
             local,
             waves_per_group,
             scratch_base,
+            scratch_size: scratch.as_ref().map_or(0, |b| b.byte_len()),
             max_steps: options.max_steps,
         };
         let total_groups = u64::from(groups[0]) * u64::from(groups[1]) * u64::from(groups[2]);
@@ -553,27 +560,6 @@ impl Shared<'_> {
     fn scratch_offset(&self, slot: u64, wave: u32) -> u64 {
         (slot * u64::from(self.waves_per_group) + u64::from(wave))
             * u64::from(self.config.scratch_per_wave)
-    }
-}
-
-/// Records reads of never-written bytes of uninitialised buffers on this
-/// thread while it lives (also when the group ends in a fault).
-struct UninitRecording(bool);
-
-impl UninitRecording {
-    fn start(on: bool) -> Self {
-        if on {
-            crate::memory::uninit_reads::enable(true);
-        }
-        UninitRecording(on)
-    }
-}
-
-impl Drop for UninitRecording {
-    fn drop(&mut self) {
-        if self.0 {
-            crate::memory::uninit_reads::enable(false);
-        }
     }
 }
 
@@ -703,9 +689,16 @@ fn run_group(
     state.clear();
     state.resize(waves.len(), Step::Next);
     let log = RefCell::new(Vec::new());
-    // Reads of uninitialised buffers are recorded on this thread while the
-    // group runs under the `uninit` check.
-    let _uninit = UninitRecording::start(s.facts.is_some() && s.checks.uninit != Level::Off);
+    let scratch_bytes = u64::from(s.waves_per_group) * u64::from(s.config.scratch_per_wave);
+    if s.facts.is_some() && s.checks.uninit != Level::Off && scratch_bytes > 0 {
+        // The slots' bytes from an earlier group are not this group's.
+        if let Ok((a, offset)) = s
+            .mem
+            .find(s.scratch_base + s.scratch_offset(slot, 0), scratch_bytes)
+        {
+            a.mark_undefined(offset, scratch_bytes);
+        }
+    }
     let mut checker = s.facts.as_deref().map(|facts| {
         GroupCheck::new(GroupSetup {
             options: s.checks,
@@ -721,14 +714,17 @@ fn run_group(
             abi_vgprs: s.config.tidig_comp_cnt as u16 + 1,
             lds_bytes: s.lds_bytes,
             log: &log,
+            mem: Some(&s.mem),
+            scratch: (s.scratch_base, s.scratch_size),
             trace: s.trace,
         })
     });
-    // Only the LDS checks read the log: without them the interpreter's
-    // LDS fast paths stay on.
-    let lds_logged = checker.is_some()
+    // Only these checks read the log of memory accesses: without them the
+    // interpreter's LDS fast paths stay on.
+    let logged = checker.is_some()
         && (s.checks.level(Check::LdsRace) != Level::Off
-            || s.checks.level(Check::Uninit) != Level::Off);
+            || s.checks.level(Check::Uninit) != Level::Off
+            || s.checks.level(Check::Waitcnt) != Level::Off);
     loop {
         for (w, st) in waves.iter_mut().zip(state.iter_mut()) {
             if *st != Step::Next {
@@ -744,7 +740,7 @@ fn run_group(
                     s.scratch_base + scratch_offset,
                     u64::from(s.config.scratch_per_wave),
                 ),
-                lds_log: lds_logged.then_some(&log),
+                log: logged.then_some(&log),
             };
             let result = match checker.as_mut() {
                 None => exec::run_wave(w, s.ops, &mut env),

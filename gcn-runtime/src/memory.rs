@@ -108,42 +108,6 @@ pub struct Allocation {
     written: Option<Box<[AtomicU32]>>,
 }
 
-/// Reads of never-written bytes of uninitialised allocations, per host
-/// thread: the wave running on this thread reads, the `uninit` check
-/// ([`crate::check`]) takes them after each instruction.
-pub(crate) mod uninit_reads {
-    use std::cell::{Cell, RefCell};
-
-    thread_local! {
-        static ENABLED: Cell<bool> = const { Cell::new(false) };
-        static LOG: RefCell<Vec<(u64, u32)>> = const { RefCell::new(Vec::new()) };
-    }
-
-    /// Starts (or stops) recording on this thread.
-    pub fn enable(on: bool) {
-        ENABLED.with(|e| e.set(on));
-        LOG.with(|l| l.borrow_mut().clear());
-    }
-
-    /// Records a read of `len` bytes at `address`, some never written.
-    pub fn record(address: u64, len: u32) {
-        if ENABLED.with(|e| e.get()) {
-            LOG.with(|l| {
-                let mut l = l.borrow_mut();
-                // One instruction's lanes: bounded by its accesses.
-                if l.len() < 4096 {
-                    l.push((address, len));
-                }
-            });
-        }
-    }
-
-    /// The reads recorded since the last call.
-    pub fn take() -> Vec<(u64, u32)> {
-        LOG.with(|l| std::mem::take(&mut *l.borrow_mut()))
-    }
-}
-
 impl fmt::Debug for Allocation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Allocation({:#x}, {} bytes)", self.base, self.size)
@@ -181,15 +145,63 @@ impl Allocation {
         }
     }
 
-    /// Records a read of `[offset, offset + len)` that touches a byte
-    /// never written (tracked allocations).
-    #[inline]
-    fn check_read(&self, offset: u64, len: u64) {
-        if let Some(bits) = &self.written {
-            let unwritten = (offset..offset + len)
-                .any(|b| bits[(b / 32) as usize].load(Relaxed) >> (b % 32) & 1 == 0);
-            if unwritten {
-                uninit_reads::record(self.base + offset, len as u32);
+    /// The undefined bytes of `[offset, offset + len)` (`len` ≤ 64) as a
+    /// mask, bit `i` for byte `offset + i`: bytes nothing wrote, or that a
+    /// kernel wrote with undefined bits (the `uninit` check's shadow). Always
+    /// 0 for an allocation that does not track writes.
+    pub fn undefined_bytes(&self, offset: u64, len: u32) -> u64 {
+        let Some(bits) = &self.written else {
+            return 0;
+        };
+        let mut out = 0u64;
+        for i in 0..u64::from(len.min(64)) {
+            let b = offset + i;
+            let Some(word) = bits.get((b / 32) as usize) else {
+                break;
+            };
+            if word.load(Relaxed) >> (b % 32) & 1 == 0 {
+                out |= 1 << i;
+            }
+        }
+        out
+    }
+
+    /// Marks every byte of `[offset, offset + len)` undefined (nothing wrote
+    /// it); nothing for an allocation that does not track writes.
+    pub(crate) fn mark_undefined(&self, offset: u64, len: u64) {
+        let Some(bits) = &self.written else {
+            return;
+        };
+        let end = offset.saturating_add(len).min(self.size);
+        let mut b = offset;
+        while b < end {
+            let Some(word) = bits.get((b / 32) as usize) else {
+                break;
+            };
+            if b.is_multiple_of(32) && end - b >= 32 {
+                word.store(0, Relaxed);
+                b += 32;
+            } else {
+                word.fetch_and(!(1 << (b % 32)), Relaxed);
+                b += 1;
+            }
+        }
+    }
+
+    /// Marks the bytes of `[offset, offset + len)` whose bit is set in
+    /// `undefined` as undefined again (a kernel stored undefined bits
+    /// there); the others stay as the store left them. Nothing for an
+    /// allocation that does not track writes.
+    pub fn set_undefined(&self, offset: u64, len: u32, undefined: u64) {
+        let Some(bits) = &self.written else {
+            return;
+        };
+        for i in 0..u64::from(len.min(64)) {
+            if undefined >> i & 1 != 0 {
+                let b = offset + i;
+                if let Some(word) = bits.get((b / 32) as usize) {
+                    word.fetch_and(!(1 << (b % 32)), Relaxed);
+                }
             }
         }
     }
@@ -218,7 +230,6 @@ impl Allocation {
 
     /// Reads `out.len()` bytes from `offset`; the range must be inside.
     pub fn read(&self, offset: u64, out: &mut [u8]) {
-        self.check_read(offset, out.len() as u64);
         if offset & 3 == 0 && out.len() == 4 {
             out.copy_from_slice(&self.word(offset).to_le_bytes());
             return;
@@ -256,7 +267,6 @@ impl Allocation {
     /// Loads the aligned dword at `offset` (a multiple of 4, inside).
     #[inline]
     pub fn load_u32(&self, offset: u64) -> u32 {
-        self.check_read(offset, 4);
         self.word(offset)
     }
 
@@ -270,7 +280,6 @@ impl Allocation {
     /// Atomically replaces the aligned dword at `offset` by `f(old)` and
     /// returns the old value (a host compare-and-swap loop).
     pub fn atomic_u32(&self, offset: u64, f: impl Fn(u32) -> u32) -> u32 {
-        self.check_read(offset, 4);
         self.mark(offset, 4);
         let word = &self.words[(offset >> 2) as usize];
         match word.fetch_update(Relaxed, Relaxed, |w| Some(f(w))) {
@@ -288,7 +297,6 @@ impl Allocation {
     /// that mix the two sizes on one address are outside what the GCN
     /// memory model orders anyway).
     pub fn atomic_u64(&self, offset: u64, f: impl Fn(u64) -> u64) -> u64 {
-        self.check_read(offset, 8);
         self.mark(offset, 8);
         let stripe = ((self.base + offset) >> 3) as usize % ATOMIC64_LOCKS.len();
         let _guard = ATOMIC64_LOCKS[stripe]

@@ -34,7 +34,7 @@ fn run_words(words: &[u32], version: GcnVersion, vgprs: u16, seed: u32) {
         version,
         code_base: 0x1000,
         scratch: (buffer.ptr().0, 1024),
-        lds_log: None,
+        log: None,
     };
     for _ in 0..8 {
         match run_wave(&mut wave, &ops, &mut env) {

@@ -606,6 +606,31 @@ pub mod flags {
     pub const HI: u32 = 1 << 29;
 }
 
+/// How an instruction's result bits derive from its source bits
+/// ([`InstrRow::flow`]): what the emulator's definedness tracking (the
+/// `uninit` check, Memcheck style) propagates. Loads and stores copy
+/// between registers and memory whatever the row says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Flow {
+    /// Arithmetic or logic: a result is undefined where any bit it reads
+    /// is (the default).
+    Compute,
+    /// A copy of the first source, bit for bit (moves, lane moves, lane
+    /// permutes): copying undefined bits is not a use of them.
+    Copy,
+    /// One of two sources chosen by a condition (`s_cselect`,
+    /// `v_cndmask`, `s_cmov`): the chosen bits, undefined where the
+    /// condition is.
+    Select,
+    /// Bitwise AND: a defined 0 in either source defines the result bit.
+    And,
+    /// Bitwise OR: a defined 1 in either source defines the result bit.
+    Or,
+    /// The first source becomes the program counter (`s_setpc`,
+    /// `s_swappc`): its bits decide control flow.
+    Jump,
+}
+
 /// Sentinel in [`InstrRow::opcodes`] for "not on this version".
 pub const NO_OPCODE: u16 = u16::MAX;
 
@@ -634,6 +659,10 @@ pub struct InstrRow {
     /// The addressing variant of an image sample or gather (`sample:PARTS`
     /// in the table); `None` for every other row.
     pub sample: Option<SampleVariant>,
+    /// How the bits of its results derive from the bits of its sources
+    /// (`flow:KIND` in the table; [`Flow::Compute`] when absent): the
+    /// propagation rule of the `uninit` check's definedness tracking.
+    pub flow: Flow,
     /// [`flags`] bit set.
     pub flags: u32,
 }

@@ -185,6 +185,8 @@ pub struct Facts {
     /// The wait-state rules it is the consumer of on this version (bit i:
     /// `wait_states::RULES[i]`).
     pub hazards: u16,
+    /// How definedness flows through it (the `uninit` check).
+    pub flow: super::defined::FlowFacts,
 }
 
 impl Facts {
@@ -270,6 +272,7 @@ impl Facts {
                 Lanes::Exec
             },
             hazards: 0,
+            flow: super::defined::FlowFacts::of(op, version),
         };
         let load = row.has(flags::LOAD);
         let store = row.has(flags::STORE);

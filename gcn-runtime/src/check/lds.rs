@@ -1,5 +1,5 @@
-//! [`super::Check::LdsRace`] and the LDS part of [`super::Check::Uninit`]:
-//! a shadow of the work-group's LDS, one entry per byte, fed by the log of
+//! [`super::Check::LdsRace`], and the LDS bytes' definedness of
+//! [`super::Check::Uninit`] ([`super::defined`]): a shadow of the work-group's LDS, one entry per byte, fed by the log of
 //! accesses the interpreter's one LDS address function
 //! (`exec::lds::lds_index`) fills while checks are on.
 //!
@@ -10,6 +10,7 @@
 
 use super::facts::LdsUse;
 use super::{Check, GroupCheck};
+use crate::exec::MemAccess;
 
 /// No wave.
 const NONE: u8 = u8::MAX;
@@ -25,8 +26,11 @@ struct Byte {
     readers: u16,
     /// PC of the last access in this epoch.
     pc: u32,
-    /// Something in the work-group wrote it.
+    /// Defined: something in the work-group wrote it, with defined bits.
     init: bool,
+    /// Where its undefined value came from ([`super::defined::Origin`] id,
+    /// 0: nothing wrote it).
+    origin: u32,
 }
 
 /// The LDS shadow of a work-group.
@@ -45,6 +49,7 @@ impl Shadow {
                     readers: 0,
                     pc: 0,
                     init: false,
+                    origin: 0,
                 };
                 size as usize
             ],
@@ -55,6 +60,19 @@ impl Shadow {
     pub(crate) fn barrier(&mut self) {
         self.epoch += 1;
     }
+
+    /// Whether byte `at` is defined, and the origin of its undefined value.
+    pub(crate) fn defined(&self, at: usize) -> Option<(bool, u32)> {
+        self.bytes.get(at).map(|b| (b.init, b.origin))
+    }
+
+    /// Sets the definedness of byte `at`.
+    pub(crate) fn set_defined(&mut self, at: usize, defined: bool, origin: u32) {
+        if let Some(b) = self.bytes.get_mut(at) {
+            b.init = defined;
+            b.origin = if defined { 0 } else { origin };
+        }
+    }
 }
 
 /// Processes the LDS accesses instruction `pc` of wave `wave` logged.
@@ -64,19 +82,17 @@ impl Shadow {
 /// `checks/lds-race` kernel costs 26 % more host instructions when LLVM
 /// chooses to call it instead).
 #[inline(always)]
-pub(crate) fn after(g: &mut GroupCheck<'_>, wave: u32, pc: u32, kind: LdsUse) {
-    let log = std::mem::take(&mut *g.log.borrow_mut());
+pub(crate) fn after(g: &mut GroupCheck<'_>, wave: u32, pc: u32, kind: LdsUse, log: &[MemAccess]) {
     let race = g.options.lds_race != super::Level::Off;
-    let init = g.options.uninit != super::Level::Off;
     let me = wave as u8;
     let mut race_finding: Option<(String, u32)> = None;
-    let mut init_finding: Option<u32> = None;
     let epoch = g.lds.epoch;
     let me_bit = 1u16 << (me & 15);
     let size = g.lds.bytes.len();
     // A race found: (byte, the other wave, what it did, its PC).
     let mut race_at: Option<(usize, u8, &str, u32)> = None;
-    for &(address, len) in &log {
+    for a in log.iter().filter(|a| a.lds) {
+        let (address, len) = (a.address, a.len);
         let start = (address as usize).min(size);
         let end = (address as usize).saturating_add(len as usize).min(size);
         let bytes = &mut g.lds.bytes[start..end];
@@ -91,9 +107,6 @@ pub(crate) fn after(g: &mut GroupCheck<'_>, wave: u32, pc: u32, kind: LdsUse) {
                             readers: 0,
                             ..*b
                         };
-                    }
-                    if !b.init && init && init_finding.is_none() {
-                        init_finding = Some((start + k) as u32);
                     }
                     if race && b.writer != NONE && b.writer != me && race_at.is_none() {
                         race_at = Some((start + k, b.writer, "wrote", b.pc));
@@ -118,17 +131,9 @@ pub(crate) fn after(g: &mut GroupCheck<'_>, wave: u32, pc: u32, kind: LdsUse) {
                     b.writer = me;
                     b.readers = 0;
                     b.pc = pc;
-                    b.init = true;
                 }
             }
-            LdsUse::Atomic => {
-                for (k, b) in bytes.iter_mut().enumerate() {
-                    if !b.init && init && init_finding.is_none() {
-                        init_finding = Some((start + k) as u32);
-                    }
-                    b.init = true;
-                }
-            }
+            LdsUse::Atomic => {}
             LdsUse::None => {}
         }
     }
@@ -145,21 +150,7 @@ pub(crate) fn after(g: &mut GroupCheck<'_>, wave: u32, pc: u32, kind: LdsUse) {
             other_pc,
         ));
     }
-    // Give the buffer back for reuse (no allocation per instruction).
-    let mut log = log;
-    log.clear();
-    *g.log.borrow_mut() = log;
     if let Some((message, related)) = race_finding {
         g.report(Check::LdsRace, wave, pc, message, Some(related), None);
-    }
-    if let Some(a) = init_finding {
-        g.report(
-            Check::Uninit,
-            wave,
-            pc,
-            format!("reads LDS byte {a:#x} before anything in the work-group wrote it"),
-            None,
-            None,
-        );
     }
 }

@@ -33,6 +33,7 @@
 //! The checks are compiled in and cost nothing when every check is off:
 //! the interpreter then runs the loop without hooks ([`crate::exec::run_wave`]).
 
+pub mod defined;
 pub mod facts;
 mod lds;
 pub mod trace;
@@ -49,9 +50,9 @@ use std::str::FromStr;
 
 use gcn_asm::GcnVersion;
 
-use crate::exec::{self, sreg, Env, Hook, Op, Src, Wave};
+use crate::exec::{self, Env, Hook, MemAccess, Op, Wave};
 use crate::lines::LineTable;
-use facts::{Regs, Unit};
+use crate::memory::MemView;
 
 /// Most distinct (check, PC) reports a dispatch keeps.
 pub const MAX_REPORTS: usize = 64;
@@ -378,10 +379,6 @@ impl Reports {
 
 /// The check state of one wave.
 pub(crate) struct WaveState {
-    /// Scalar codes 0–127 written (bit per code).
-    sinit: u128,
-    /// Lanes written, per VGPR.
-    vinit: Vec<u64>,
     /// Wait-counter state.
     pub(crate) counters: waitcnt::Counters,
     /// Wait-state history.
@@ -399,7 +396,15 @@ pub struct GroupCheck<'a> {
     group: [u32; 3],
     waves: Vec<WaveState>,
     lds: lds::Shadow,
-    log: &'a RefCell<Vec<(u32, u32)>>,
+    log: &'a RefCell<Vec<MemAccess>>,
+    /// The register shadows of the waves ([`defined`]).
+    shadows: Vec<defined::Shadow>,
+    /// Origins of undefined values, and the memory side of [`defined`].
+    origins: defined::Origins,
+    /// Device memory, for the shadow of tracked allocations.
+    mem: Option<&'a MemView>,
+    /// The dispatch's scratch memory: base and size.
+    scratch: (u64, u64),
     trace: Option<(TraceFilter, TraceSink<'a>)>,
     /// The state before the current instruction of a traced wave.
     snapshot: Option<trace::Snapshot>,
@@ -433,8 +438,12 @@ pub struct GroupSetup<'a> {
     pub abi_vgprs: u16,
     /// LDS bytes of the group.
     pub lds_bytes: u32,
-    /// The LDS access log the interpreter fills ([`Env::lds_log`]).
-    pub log: &'a RefCell<Vec<(u32, u32)>>,
+    /// The memory access log the interpreter fills ([`Env::log`]).
+    pub log: &'a RefCell<Vec<MemAccess>>,
+    /// Device memory.
+    pub mem: Option<&'a MemView>,
+    /// The dispatch's scratch memory: base and size (0, 0 without).
+    pub scratch: (u64, u64),
     /// The trace: which waves, and where the records go.
     pub trace: Option<(TraceFilter, TraceSink<'a>)>,
 }
@@ -442,12 +451,7 @@ pub struct GroupSetup<'a> {
 impl<'a> GroupCheck<'a> {
     /// The check state of a work-group whose waves start now.
     pub fn new(s: GroupSetup<'a>) -> Self {
-        let mut sinit: u128 = (1u128 << s.abi_sgprs) - 1;
-        sinit |= 3u128 << sreg::EXEC;
-        let mut vinit = vec![0u64; usize::from(s.vgprs)];
-        for v in vinit.iter_mut().take(usize::from(s.abi_vgprs)) {
-            *v = u64::MAX;
-        }
+        let uninit = s.options.uninit != Level::Off;
         let race = s.options.lds_race != Level::Off || s.options.uninit != Level::Off;
         GroupCheck {
             options: s.options,
@@ -459,14 +463,22 @@ impl<'a> GroupCheck<'a> {
             group: s.group,
             waves: (0..s.waves)
                 .map(|_| WaveState {
-                    sinit,
-                    vinit: vinit.clone(),
                     counters: waitcnt::Counters::default(),
                     history: wait_states::History::new(usize::from(s.vgprs)),
                 })
                 .collect(),
             lds: lds::Shadow::new(if race { s.lds_bytes } else { 0 }),
             log: s.log,
+            shadows: if uninit {
+                (0..s.waves)
+                    .map(|_| defined::Shadow::new(s.vgprs, s.abi_sgprs, s.abi_vgprs))
+                    .collect()
+            } else {
+                Vec::new()
+            },
+            origins: defined::Origins::default(),
+            mem: s.mem,
+            scratch: s.scratch,
             trace: s.trace,
             snapshot: None,
             reports: Reports::default(),
@@ -524,67 +536,6 @@ impl<'a> GroupCheck<'a> {
         };
         self.reports.add(0, report);
     }
-
-    fn uninit_before(&mut self, wave: &Wave, op: &Op, f: &Facts) {
-        let w = wave.id as usize;
-        let exec = wave.exec();
-        // Lanes read and written: EXEC, except the lane-addressed forms.
-        let lane_of = |i: u8| match op.slot_src(usize::from(i)) {
-            Src::None => 0,
-            s => wave.read_s32(s) & 63,
-        };
-        let (read_mask, write_mask) = match f.lanes {
-            facts::Lanes::Exec => (exec, exec),
-            facts::Lanes::ReadLane => (1u64 << lane_of(1), exec),
-            facts::Lanes::WriteLane => (exec, 1u64 << lane_of(1)),
-            facts::Lanes::FirstLane => (exec & exec.wrapping_neg(), exec),
-        };
-        let mut findings: Vec<(Regs, Option<u64>)> = Vec::new();
-        let st = &self.waves[w];
-        for r in f.reads() {
-            if r.vector {
-                for v in r.first..r.first + r.count {
-                    let missing = st.vinit.get(usize::from(v)).map_or(0, |m| read_mask & !m);
-                    if missing != 0 {
-                        findings.push((Regs::v(v, 1), Some(missing)));
-                    }
-                }
-            } else {
-                for c in r.first..(r.first + r.count).min(128) {
-                    if st.sinit >> c & 1 == 0 {
-                        findings.push((Regs::s(c, 1), None));
-                    }
-                }
-            }
-        }
-        let st = &mut self.waves[w];
-        for r in f.writes() {
-            if r.vector {
-                for v in r.first..r.first + r.count {
-                    if let Some(m) = st.vinit.get_mut(usize::from(v)) {
-                        *m |= write_mask;
-                    }
-                }
-            } else {
-                for c in r.first..(r.first + r.count).min(128) {
-                    st.sinit |= 1u128 << c;
-                }
-            }
-        }
-        // One report per executed instruction, naming every register.
-        if !findings.is_empty() {
-            let names: Vec<String> = findings.iter().map(|(r, _)| r.to_string()).collect();
-            let lanes = findings.iter().filter_map(|(_, l)| *l).reduce(|a, b| a | b);
-            self.report(
-                Check::Uninit,
-                wave.id,
-                wave.pc,
-                format!("reads {} before anything wrote it", names.join(", ")),
-                None,
-                lanes,
-            );
-        }
-    }
 }
 
 /// The hook of one wave ([`Hook`]): runs the enabled checks around each
@@ -608,7 +559,7 @@ impl Hook for WaveHook<'_, '_> {
             }
         }
         if g.options.uninit != Level::Off {
-            g.uninit_before(wave, op, f);
+            g.defined_before(wave, op, f);
         }
         if g.options.wait_states != Level::Off {
             wait_states::before(g, wave, f);
@@ -640,35 +591,18 @@ impl Hook for WaveHook<'_, '_> {
                 }
             }
         }
+        // The memory accesses of the instruction (the buffer goes back for
+        // reuse: no allocation per instruction).
+        let log = std::mem::take(&mut *g.log.borrow_mut());
+        if !log.is_empty() && f.lds != facts::LdsUse::None && g.options.lds_race != Level::Off {
+            lds::after(g, wave.id, pc, f.lds, &log);
+        }
         if g.options.uninit != Level::Off {
-            let reads = crate::memory::uninit_reads::take();
-            if let Some(&(address, len)) = reads.first() {
-                let more = if reads.len() > 1 {
-                    format!(" (and {} more accesses)", reads.len() - 1)
-                } else {
-                    String::new()
-                };
-                g.report(
-                    Check::Uninit,
-                    wave.id,
-                    pc,
-                    format!(
-                        "reads {len} byte(s) at {address:#x}{more} of a buffer allocated \
-                         uninitialised before anything wrote them"
-                    ),
-                    None,
-                    None,
-                );
-            }
+            g.defined_after(wave, f, &log, pc);
         }
-        if f.lds != facts::LdsUse::None
-            && (g.options.lds_race != Level::Off || g.options.uninit != Level::Off)
-        {
-            lds::after(g, wave.id, pc, f.lds);
-        } else if f.unit == Unit::Vmem {
-            // Non-LDS accesses log nothing; keep the log empty.
-            g.log.borrow_mut().clear();
-        }
+        let mut log = log;
+        log.clear();
+        *g.log.borrow_mut() = log;
     }
 }
 

@@ -265,6 +265,7 @@ fn load_to_lds(w: &mut Wave, op: &Op, env: &mut Env<'_>, size: u32) -> Result<St
             let mut b = [0u8; 4];
             if let Some(a) = ad.at(lane, 0) {
                 let a = a & !u64::from(size - 1);
+                env.log_mem(lane, a, size, 0);
                 env.mem
                     .read(a, &mut b[..size as usize])
                     .map_err(|m| Fault::memory(m, lane))?;
@@ -308,6 +309,7 @@ fn load_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Resu
         let (addrs, mask) = lane_addresses(&ad, exec, 4 * k as u32, 4);
         // Out-of-range lanes read 0.
         let mut out = [0u32; WAVE_SIZE];
+        env.log_lanes(&addrs, mask, 4, 4 * k as u32);
         env.mem
             .gather_u32(&addrs, mask, &mut out)
             .map_err(|(lane, m)| Fault::memory(m, lane))?;
@@ -336,6 +338,7 @@ fn load_narrow<const MODE: u8>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Resu
             let mut b = [0u8; 4];
             if let Some(a) = ad.at(lane, 0) {
                 let a = a & !u64::from(size - 1);
+                env.log_mem(lane, a, size, 0);
                 env.mem
                     .read(a, &mut b[..size as usize])
                     .map_err(|m| Fault::memory(m, lane))?;
@@ -359,6 +362,7 @@ fn store_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Res
     let data = usize::from(op.reg(0));
     for k in 0..N {
         let (addrs, mask) = lane_addresses(&ad, exec, 4 * k as u32, 4);
+        env.log_lanes(&addrs, mask, 4, 4 * k as u32);
         env.mem
             .scatter_u32(&addrs, mask, &w.vgpr[data + k])
             .map_err(|(lane, m)| Fault::memory(m, lane))?;
@@ -380,6 +384,9 @@ fn store_narrow<const MODE: u8>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Res
             if let Some(a) = ad.at(lane, 0) {
                 let a = a & !u64::from(size - 1);
                 let b = store_value(MODE, d).to_le_bytes();
+                // The `_d16_hi` forms store the register's high half.
+                let hi = matches!(MODE, narrow_store::B8_HI | narrow_store::B16_HI);
+                env.log_mem(lane, a, size, if hi { 2 } else { 0 });
                 env.mem
                     .write(a, &b[..size as usize])
                     .map_err(|m| Fault::memory(m, lane))?;
@@ -405,6 +412,7 @@ fn store_lds_dword(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fau
             let i = lds_index(env, lds_address(w, op, lane), 4, lane)?;
             let v = lds_load(env.lds, i, 4) as u32;
             if let Some(a) = ad.at(lane, 0) {
+                env.log_mem(lane, a & !3, 4, 0);
                 env.mem
                     .write_u32(a & !3, v)
                     .map_err(|m| Fault::memory(m, lane))?;
@@ -454,6 +462,7 @@ fn buffer_atomic<const OP: u8, const W64: bool>(
         if W64 && addr & 7 != 0 {
             return Err(Fault::misaligned(op, addr, lane));
         }
+        env.log_mem(lane, addr, 4 * words as u32, 0);
         let (alloc, offset) = env
             .mem
             .find(addr, 4 * words as u64)
@@ -610,6 +619,7 @@ fn read_elements(
     for u in 0..fa.units {
         let (addrs, mask) = lane_addresses(ad, exec, ub * u as u32, u64::from(ub));
         masks[u] = mask;
+        env.log_lanes(&addrs, mask, ub, ub * u as u32);
         if ub == 4 {
             env.mem
                 .gather_u32(&addrs, mask, &mut pieces[u])
@@ -764,6 +774,7 @@ fn store_format<const N: usize, const TYPED: bool, const D16: u8>(
     let ub = fa.unit_bytes;
     for (u, p) in pieces.iter().enumerate().take(fa.units) {
         let (addrs, mask) = lane_addresses(&ad, exec, ub * u as u32, u64::from(ub));
+        env.log_lanes(&addrs, mask, ub, ub * u as u32);
         if ub == 4 {
             env.mem
                 .scatter_u32(&addrs, mask, p)

@@ -164,9 +164,15 @@ pub(crate) fn lds_index(
     if u64::from(address) + u64::from(len) > env.lds.len() as u64 {
         return Err(lds_fault(env, address, lane));
     }
-    if let Some(log) = env.lds_log {
-        // The checks (race, uninitialised reads) see every LDS access here.
-        log.borrow_mut().push((address, len));
+    if let Some(log) = env.log {
+        // The checks (race, definedness, barrier) see every LDS access here.
+        log.borrow_mut().push(super::MemAccess {
+            lane: lane as u8,
+            lds: true,
+            address: u64::from(address),
+            len,
+            data: super::MemAccess::SEQUENTIAL,
+        });
     }
     Ok(address as usize)
 }
@@ -317,7 +323,7 @@ fn lds_indices(
     exec: u64,
     len: u32,
 ) -> Option<Lanes> {
-    if env.lds_log.is_some() {
+    if env.log.is_some() {
         return None;
     }
     let mut indices: Lanes = std::array::from_fn(|lane| addr[lane].wrapping_add(offset) & align);

@@ -292,13 +292,17 @@ fn resolve(env: &Env<'_>, place: Place, len: u32, lane: usize) -> Result<Target,
 #[inline]
 fn read(env: &Env<'_>, t: Target, out: &mut [u8], lane: usize) -> Result<(), Fault> {
     match t {
-        Target::Mem(a) => env.mem.read(a, out).map_err(|m| Fault::memory(m, lane)),
+        Target::Mem(a) => {
+            env.log_mem(lane, a, out.len() as u32, 0);
+            env.mem.read(a, out).map_err(|m| Fault::memory(m, lane))
+        }
         Target::Lds(i) => {
             out.copy_from_slice(&env.lds[i..i + out.len()]);
             Ok(())
         }
         Target::Private { lane_base, offset } => {
             for (a, range) in private_pieces(lane_base, offset, out.len()) {
+                env.log_mem(lane, a, range.len() as u32, range.start as u32);
                 env.mem
                     .read(a, &mut out[range])
                     .map_err(|m| Fault::memory(m, lane))?;
@@ -312,13 +316,17 @@ fn read(env: &Env<'_>, t: Target, out: &mut [u8], lane: usize) -> Result<(), Fau
 #[inline]
 fn write(env: &mut Env<'_>, t: Target, data: &[u8], lane: usize) -> Result<(), Fault> {
     match t {
-        Target::Mem(a) => env.mem.write(a, data).map_err(|m| Fault::memory(m, lane)),
+        Target::Mem(a) => {
+            env.log_mem(lane, a, data.len() as u32, 0);
+            env.mem.write(a, data).map_err(|m| Fault::memory(m, lane))
+        }
         Target::Lds(i) => {
             env.lds[i..i + data.len()].copy_from_slice(data);
             Ok(())
         }
         Target::Private { lane_base, offset } => {
             for (a, range) in private_pieces(lane_base, offset, data.len()) {
+                env.log_mem(lane, a, range.len() as u32, range.start as u32);
                 env.mem
                     .write(a, &data[range])
                     .map_err(|m| Fault::memory(m, lane))?;
@@ -345,6 +353,7 @@ fn atomic_at(
             if a & u64::from(len - 1) != 0 {
                 return Err(Fault::misaligned(op, a, lane));
             }
+            env.log_mem(lane, a, len, 0);
             let (alloc, offset) = env
                 .mem
                 .find(a, u64::from(len))
@@ -392,9 +401,10 @@ fn load_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Resu
     no_lds(op)?;
     let exec = w.exec();
     let dst = usize::from(op.reg(0));
-    if let Some(words) = dense_address(w, op, 1, 2, 4 * N as u32)
-        .and_then(|first| env.mem.dense_words(first, WAVE_SIZE * N))
+    if let Some((first, words)) = dense_address(w, op, 1, 2, 4 * N as u32)
+        .and_then(|first| Some((first, env.mem.dense_words(first, WAVE_SIZE * N)?)))
     {
+        env.log_dense(first, 4 * N as u32);
         if let Some(rows) = w
             .vgpr
             .get_mut(dst..dst + N)
@@ -407,6 +417,7 @@ fn load_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Resu
     }
     let mut out = [[0u32; WAVE_SIZE]; N];
     if let Some(addresses) = global_addresses(w, op, 1, 2) {
+        env.log_lanes(&addresses, exec, 4 * N as u32, 0);
         env.mem
             .gather_dwords(&addresses, exec, &mut out)
             .map_err(|(lane, m)| Fault::memory(m, lane))?;
@@ -469,9 +480,10 @@ fn store_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Res
     no_lds(op)?;
     let exec = w.exec();
     let data = usize::from(op.reg(1));
-    if let Some(words) = dense_address(w, op, 0, 2, 4 * N as u32)
-        .and_then(|first| env.mem.dense_words(first, WAVE_SIZE * N))
+    if let Some((first, words)) = dense_address(w, op, 0, 2, 4 * N as u32)
+        .and_then(|first| Some((first, env.mem.dense_words(first, WAVE_SIZE * N)?)))
     {
+        env.log_dense(first, 4 * N as u32);
         if let Some(rows) = w
             .vgpr
             .get(data..data + N)
@@ -485,6 +497,7 @@ fn store_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Res
         let values: &[[u32; WAVE_SIZE]; N] = w.vgpr[data..data + N]
             .try_into()
             .map_err(|_| Fault::unsupported(format!("{}: data registers", op.mnemonic())))?;
+        env.log_lanes(&addresses, exec, 4 * N as u32, 0);
         env.mem
             .scatter_dwords(&addresses, exec, values)
             .map_err(|(lane, m)| Fault::memory(m, lane))?;

@@ -427,7 +427,7 @@ mod tests {
             version,
             code_base: 0x1000,
             scratch: (0, 0),
-            lds_log: None,
+            log: None,
         };
         loop {
             let step = if fused {

@@ -203,7 +203,7 @@ fn execute(op: &Op, state: &State, version: GcnVersion, mem: &Memory) -> Result<
         version,
         code_base: 0x1000,
         scratch: (0, 0),
-        lds_log: None,
+        log: None,
     };
     match (op.handler)(&mut wave, op, &mut env) {
         Ok(_) => Ok(State::of(&wave)),

@@ -129,7 +129,7 @@ use gcn_asm::isa::{flags as row_flags, Encoding, InstrRow, SampleVariant};
 use gcn_asm::GcnVersion;
 
 use super::atomic::{atomic32, atomic64, dispatch_atomic};
-use super::{h, Env, Fault, FaultKind, Handler, Op, Src, Step, Wave, WAVE_SIZE};
+use super::{h, Env, Fault, FaultKind, Handler, MemAccess, Op, Src, Step, Wave, WAVE_SIZE};
 use crate::descriptor::{
     BorderColor, ClampMode, DepthCompare, FilterMode, ImageResource, ImageType, MipFilter,
     SamplerResource, XyFilter,
@@ -345,6 +345,9 @@ impl<'a> Reader<'a> {
         let (addr, sx, sy) = s.element_address(t.level_offset, t.level, t.x, t.y, t.z);
         let n = s.element.bytes() as usize;
         let mut b = [0u8; 16];
+        // Texels are logged without their place in the data registers: a
+        // sampled value mixes texels and converts their formats.
+        env.log_mem(lane, addr, n as u32, u32::from(MemAccess::SEQUENTIAL));
         match self.fast {
             Some((a, off))
                 if addr >= s.base
@@ -542,6 +545,7 @@ fn store<const MIP: bool, const PCK: bool>(
         };
         let (addr, _, _) = s.element_address(t.level_offset, t.level, t.x, t.y, t.z);
         let mut b = [0u8; 16];
+        env.log_mem(lane, addr, bytes as u32, u32::from(MemAccess::SEQUENTIAL));
         env.mem
             .read(addr, &mut b[..bytes])
             .map_err(|m| Fault::memory(m, lane))?;

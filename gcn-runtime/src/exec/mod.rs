@@ -530,9 +530,84 @@ pub struct Env<'a> {
     /// Device address of this wave's private (scratch) memory, and its
     /// size in bytes (0 when the kernel has none).
     pub scratch: (u64, u64),
-    /// While checks run: the log of LDS accesses `(byte address, length)`
-    /// of the current instruction ([`crate::check`]); `None` otherwise.
-    pub lds_log: Option<&'a std::cell::RefCell<Vec<(u32, u32)>>>,
+    /// While checks run: the log of the memory accesses of the current
+    /// instruction ([`crate::check`]); `None` otherwise (the interpreter
+    /// then takes its unlogged fast paths).
+    pub log: Option<&'a std::cell::RefCell<Vec<MemAccess>>>,
+}
+
+/// One memory access of one lane, logged while checks run ([`Env::log`]):
+/// what the checks know of where an instruction's data went. The
+/// interpreter logs at the one place each family touches memory, before
+/// the access.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MemAccess {
+    /// The lane (0 for scalar memory).
+    pub lane: u8,
+    /// True for the work-group's LDS (`address` is then a byte index in
+    /// it), false for device memory.
+    pub lds: bool,
+    /// First byte.
+    pub address: u64,
+    /// Bytes accessed.
+    pub len: u32,
+    /// Where these bytes sit in the lane's data registers (byte offset);
+    /// [`MemAccess::SEQUENTIAL`] when they follow the lane's previous
+    /// access (the DS families).
+    pub data: u16,
+}
+
+impl MemAccess {
+    /// [`MemAccess::data`] of an access that continues the lane's previous
+    /// one.
+    pub const SEQUENTIAL: u16 = u16::MAX;
+}
+
+impl Env<'_> {
+    /// Logs a device-memory access of `lane` while checks run.
+    #[inline]
+    pub(crate) fn log_mem(&self, lane: usize, address: u64, len: u32, data: u32) {
+        if let Some(log) = self.log {
+            log.borrow_mut().push(MemAccess {
+                lane: lane as u8,
+                lds: false,
+                address,
+                len,
+                data: data as u16,
+            });
+        }
+    }
+
+    /// Logs a dense device-memory access while checks run: every lane,
+    /// lane `l` at `first + l * len`.
+    #[inline]
+    pub(crate) fn log_dense(&self, first: u64, len: u32) {
+        if self.log.is_some() {
+            let addresses = std::array::from_fn(|l| first + l as u64 * u64::from(len));
+            self.log_lanes(&addresses, u64::MAX, len, 0);
+        }
+    }
+
+    /// Logs the device-memory accesses of the lanes of `mask`, `len` bytes
+    /// each at `addresses[lane]`, while checks run.
+    #[inline]
+    pub(crate) fn log_lanes(&self, addresses: &[u64; WAVE_SIZE], mask: u64, len: u32, data: u32) {
+        if let Some(log) = self.log {
+            let mut log = log.borrow_mut();
+            let mut lanes = mask;
+            while lanes != 0 {
+                let lane = lanes.trailing_zeros() as usize;
+                lanes &= lanes - 1;
+                log.push(MemAccess {
+                    lane: lane as u8,
+                    lds: false,
+                    address: addresses[lane],
+                    len,
+                    data: data as u16,
+                });
+            }
+        }
+    }
 }
 
 /// Hooks the interpreter calls around each instruction while checks run

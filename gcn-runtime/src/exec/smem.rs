@@ -125,6 +125,7 @@ fn buffer_offset(w: &Wave, op: &Op) -> u64 {
 fn load(w: &mut Wave, op: &Op, env: &mut Env<'_>, count: u16) -> Result<Step, Fault> {
     let addr = address(w, op);
     let dst = op.reg(0);
+    env.log_mem(0, addr, 4 * u32::from(count), 0);
     // One range check for all the dwords when they lie in one allocation.
     if let Some(words) = env.mem.dense_words(addr, usize::from(count)) {
         for (i, word) in (0..count).zip(words) {
@@ -147,6 +148,7 @@ fn buffer_load(w: &mut Wave, op: &Op, env: &mut Env<'_>, count: u16) -> Result<S
     let mut v = [0u32; 16];
     for (i, slot) in v.iter_mut().enumerate().take(usize::from(count)) {
         if let Some(a) = res.dword(off.wrapping_add(4 * i as u64)) {
+            env.log_mem(0, a, 4, 4 * i as u32);
             *slot = env.mem.read_u32(a)?;
         }
     }
@@ -163,7 +165,9 @@ fn store(w: &mut Wave, op: &Op, env: &mut Env<'_>, count: u16) -> Result<Step, F
     let src = op.reg(0);
     for i in 0..count {
         let v = w.read_s32(Src::Sgpr(src + i));
-        env.mem.write_u32(addr.wrapping_add(4 * u64::from(i)), v)?;
+        let a = addr.wrapping_add(4 * u64::from(i));
+        env.log_mem(0, a, 4, 4 * u32::from(i));
+        env.mem.write_u32(a, v)?;
     }
     Ok(Step::Next)
 }
@@ -175,6 +179,7 @@ fn buffer_store(w: &mut Wave, op: &Op, env: &mut Env<'_>, count: u16) -> Result<
     let src = op.reg(0);
     for i in 0..count {
         if let Some(a) = res.dword(off.wrapping_add(4 * u64::from(i))) {
+            env.log_mem(0, a, 4, 4 * u32::from(i));
             env.mem.write_u32(a, w.read_s32(Src::Sgpr(src + i)))?;
         }
     }
@@ -202,6 +207,7 @@ fn scratch_address(w: &Wave, op: &Op) -> u64 {
 fn scratch_load(w: &mut Wave, op: &Op, env: &mut Env<'_>, count: u16) -> Result<Step, Fault> {
     let addr = scratch_address(w, op);
     let dst = op.reg(0);
+    env.log_mem(0, addr, 4 * u32::from(count), 0);
     for i in 0..count {
         let v = env.mem.read_u32(addr.wrapping_add(4 * u64::from(i)))?;
         w.set_s32(dst + i, v);
@@ -214,7 +220,9 @@ fn scratch_store(w: &mut Wave, op: &Op, env: &mut Env<'_>, count: u16) -> Result
     let src = op.reg(0);
     for i in 0..count {
         let v = w.read_s32(Src::Sgpr(src + i));
-        env.mem.write_u32(addr.wrapping_add(4 * u64::from(i)), v)?;
+        let a = addr.wrapping_add(4 * u64::from(i));
+        env.log_mem(0, a, 4, 4 * u32::from(i));
+        env.mem.write_u32(a, v)?;
     }
     Ok(Step::Next)
 }
@@ -243,6 +251,7 @@ fn atomic<const K: u8, const BUF: bool, const X2: bool>(
     let old = match addr {
         None => 0,
         Some(a) if X2 => {
+            env.log_mem(0, a, 8, 0);
             let (alloc, off) = env.mem.find(a, 8)?;
             if off & 7 != 0 {
                 return Err(Fault::unsupported(format!(
@@ -253,6 +262,7 @@ fn atomic<const K: u8, const BUF: bool, const X2: bool>(
             alloc.atomic_u64(off, |old| atomic64(K, old, data, cmp))
         }
         Some(a) => {
+            env.log_mem(0, a, 4, 0);
             let (alloc, off) = env.mem.find(a, 4)?;
             u64::from(alloc.atomic_u32(off, |old| atomic32(K, old, data as u32, cmp as u32)))
         }

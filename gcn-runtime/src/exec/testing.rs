@@ -56,7 +56,7 @@ pub fn run_env(
         version,
         code_base: 0x1000,
         scratch,
-        lds_log: None,
+        log: None,
     };
     let mut fault = None;
     loop {

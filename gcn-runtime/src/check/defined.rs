@@ -1,0 +1,1389 @@
+//! [`super::Check::Uninit`]: definedness tracking in the manner of
+//! Valgrind's Memcheck.
+//!
+//! Every bit of every SGPR (and SCC) and of every VGPR lane has a shadow
+//! bit, set while the bit is *undefined*; LDS, scratch and the device
+//! memory of buffers allocated uninitialised
+//! ([`crate::memory::Memory::buffer_uninit`]) have one per byte. At the
+//! start of a work-group every register is undefined except what the ABI
+//! initialises. The shadow moves with the data:
+//!
+//! - copies carry it bit for bit — moves, lane moves (`v_readlane`,
+//!   `v_writelane`, `v_readfirstlane`), loads and stores (spills to
+//!   scratch, LDS round trips), selects (the chosen source; undefined where
+//!   the condition is);
+//! - AND and OR are exact per bit (a defined 0, resp. 1, defines the
+//!   result bit);
+//! - every other operation (the row's [`Flow::Compute`]) makes its result
+//!   wholly undefined in a lane where any bit it reads is undefined, and
+//!   marks it *computed* from undefined data. A vector compare's lane-mask
+//!   result is undefined in the lanes whose inputs are.
+//!
+//! A report is made only where undefined bits *matter*, never for copying
+//! them, saving and restoring them or overwriting them:
+//!
+//! - control flow: SCC, VCC or EXEC read by a conditional branch, the
+//!   target of `s_setpc`/`s_swappc`, any write of EXEC;
+//! - an address: a memory instruction's address, base, offset or resource
+//!   and sampler descriptor registers, M0 read as an LDS limit, GDS
+//!   window, index or message, a lane select, an `s_setreg` value;
+//! - a store to memory the host can read (device memory outside scratch)
+//!   of bytes computed from undefined data — the forgotten accumulator
+//!   initialisation; an atomic that computes with undefined bytes there.
+//!
+//! Each report names the *origin* ([`Origin`]): the register (lane, byte)
+//! or memory byte nothing wrote, the instruction that first read it, and
+//! the instruction where it mattered.
+//!
+//! Approximations (each errs towards silence or towards whole registers,
+//! never towards a report on a copy): registers chosen at run time
+//! (`s_movrel*`, `v_movrel*`) copy from and to the named register; DPP and
+//! the DS lane permutes give every lane the union of the active lanes'
+//! shadows; SDWA, `op_sel` and DPP partial writes keep the old shadow as
+//! well (union); a 16-bit source reads its low half only; a load or store
+//! maps bytes exactly when a lane moves whole dwords (plain dword loads
+//! and stores), otherwise (byte, short, format and image accesses) a
+//! lane's data is wholly undefined when any byte it moves is; device
+//! memory allocated initialised (and every store into it) counts as
+//! defined; an origin is kept per register, not per lane.
+
+use std::collections::HashMap;
+
+use gcn_asm::decode::{Form, Location, MemFlags};
+use gcn_asm::isa::{flags, AtomicOp, DataType, Encoding, Field, Flow, ImplicitReg, Unit};
+use gcn_asm::GcnVersion;
+
+use super::facts::{Facts, Lanes, Regs};
+use super::{Check, GroupCheck};
+use crate::exec::{sreg, MemAccess, Op, Src, Wave, WAVE_SIZE};
+
+/// Most runs of each kind a flow keeps.
+const MAX: usize = 6;
+
+/// Why an undefined source matters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sink {
+    /// A memory address, base, offset or descriptor.
+    Address,
+    /// M0 as an LDS limit, GDS window, index or message.
+    M0,
+    /// A branch condition or target, or EXEC.
+    Control,
+    /// The lane select of `v_readlane`/`v_writelane`.
+    LaneSelect,
+    /// A hardware register value (`s_setreg`).
+    Mode,
+}
+
+impl Sink {
+    fn what(self) -> &'static str {
+        match self {
+            Sink::Address => "forms a memory address or descriptor from",
+            Sink::M0 => "uses as M0 (LDS limit, index or message)",
+            Sink::Control => "decides control flow on",
+            Sink::LaneSelect => "selects a lane with",
+            Sink::Mode => "writes a hardware register from",
+        }
+    }
+}
+
+/// A register run an instruction reads as data.
+#[derive(Debug, Clone, Copy)]
+pub struct Source {
+    regs: Regs,
+    /// The bits of each register it reads.
+    bits: u32,
+    /// A lane mask read by a vector instruction (carry-in, condition):
+    /// lane `l` reads bit `l`.
+    lane_bit: bool,
+}
+
+/// A register run an instruction writes.
+#[derive(Debug, Clone, Copy)]
+pub struct Dest {
+    regs: Regs,
+    /// The bits of each register it writes.
+    bits: u32,
+    /// A partial write whose kept part is not known here: the old shadow
+    /// stays as well (union).
+    keep: bool,
+    /// A lane mask written by a vector instruction: lane `l` writes bit `l`.
+    lane_bit: bool,
+}
+
+/// How an instruction touches memory, for the definedness flow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MemKind {
+    /// No memory (or none the checks follow).
+    None,
+    /// Memory to registers.
+    Load,
+    /// Registers to memory.
+    Store,
+    /// Read-modify-write; `copy` for swap and compare-and-swap.
+    Atomic {
+        /// The new memory value is a copy of the data.
+        copy: bool,
+    },
+}
+
+/// The definedness flow of one instruction, derived from its row and its
+/// resolved operand set.
+#[derive(Debug, Clone)]
+pub struct FlowFacts {
+    rule: Flow,
+    /// Per-lane semantics (vector units).
+    vector: bool,
+    /// A DPP form or a DS lane permute: lanes read other lanes.
+    cross_lane: bool,
+    sources: [Source; MAX],
+    n_sources: u8,
+    sinks: [(Regs, Sink); MAX],
+    n_sinks: u8,
+    dests: [Dest; MAX],
+    n_dests: u8,
+    memory: MemKind,
+    /// The data registers a store or atomic reads, in order.
+    data: [Regs; 2],
+    n_data: u8,
+    /// The registers a load (or returning atomic) fills, in order.
+    filled: [Regs; 2],
+    n_filled: u8,
+    /// A GCN 1.4 d16 load that fills one half (`merge`): its mask.
+    fill_bits: u32,
+}
+
+const NO_REGS: Regs = Regs::s(0, 0);
+
+impl FlowFacts {
+    fn sources(&self) -> &[Source] {
+        &self.sources[..usize::from(self.n_sources)]
+    }
+
+    fn sinks(&self) -> &[(Regs, Sink)] {
+        &self.sinks[..usize::from(self.n_sinks)]
+    }
+
+    fn dests(&self) -> &[Dest] {
+        &self.dests[..usize::from(self.n_dests)]
+    }
+
+    fn data(&self) -> &[Regs] {
+        &self.data[..usize::from(self.n_data)]
+    }
+
+    fn filled(&self) -> &[Regs] {
+        &self.filled[..usize::from(self.n_filled)]
+    }
+
+    /// Derives the flow of `op` on `version`.
+    pub fn of(op: &Op, version: GcnVersion) -> FlowFacts {
+        let instr = &op.instr;
+        let row = instr.row;
+        let unit = row.unit();
+        let load = row.has(flags::LOAD);
+        let store = row.has(flags::STORE);
+        let atomic = row.has(flags::ATOMIC);
+        let memory_unit = matches!(unit, Unit::Smem | Unit::Vmem | Unit::Ds);
+        let lds_dma =
+            row.encoding == Encoding::Mubuf && instr.mods.mem.flags.contains(MemFlags::LDS);
+        let memory = if !memory_unit {
+            MemKind::None
+        } else if atomic {
+            MemKind::Atomic {
+                copy: matches!(
+                    row.atomic.map(|a| a.op),
+                    Some(AtomicOp::Swap | AtomicOp::Cmpswap)
+                ),
+            }
+        } else if load {
+            MemKind::Load
+        } else if store {
+            MemKind::Store
+        } else {
+            MemKind::None
+        };
+        let vector = matches!(unit, Unit::Valu | Unit::Vmem | Unit::Ds | Unit::Exp);
+        let mut f = FlowFacts {
+            rule: row.flow,
+            vector,
+            cross_lane: instr.form == Form::Dpp || (unit == Unit::Ds && memory == MemKind::None),
+            sources: [Source {
+                regs: NO_REGS,
+                bits: 0,
+                lane_bit: false,
+            }; MAX],
+            n_sources: 0,
+            sinks: [(NO_REGS, Sink::Address); MAX],
+            n_sinks: 0,
+            dests: [Dest {
+                regs: NO_REGS,
+                bits: 0,
+                keep: false,
+                lane_bit: false,
+            }; MAX],
+            n_dests: 0,
+            memory,
+            data: [NO_REGS; 2],
+            n_data: 0,
+            filled: [NO_REGS; 2],
+            n_filled: 0,
+            fill_bits: u32::MAX,
+        };
+        let writes_hwreg = row
+            .operands
+            .iter()
+            .any(|o| o.field == Field::Hwreg && o.role.writes());
+        let lane_select = row
+            .has(flags::READ_LANE | flags::WRITE_LANE)
+            .then(|| op.slot[1]);
+        for access in instr.accesses().iter() {
+            let regs = match access.location {
+                Location::Sgprs { code, count } => Regs::s(code, count),
+                Location::Vgprs { index, count } => Regs::v(index, count),
+                Location::State(ImplicitReg::Scc) => Regs::s(sreg::SCC, 1),
+                Location::State(_) => continue,
+            };
+            let spec = access.operand.map(|i| row.operands[usize::from(i)]);
+            let field = spec.map(|s| s.field);
+            if access.role.reads() {
+                let sink = match (field, access.location) {
+                    (Some(Field::Vaddr | Field::Saddr | Field::Sbase | Field::Srsrc), _)
+                    | (Some(Field::Ssamp | Field::Soffset), _)
+                        if memory_unit =>
+                    {
+                        Some(Sink::Address)
+                    }
+                    (Some(_), _) if access.operand == lane_select => Some(Sink::LaneSelect),
+                    (Some(Field::Ssrc0), _) if row.flow == Flow::Jump => Some(Sink::Control),
+                    (Some(_), _) if writes_hwreg => Some(Sink::Mode),
+                    (None, Location::Sgprs { code: sreg::M0, .. }) => Some(Sink::M0),
+                    (None, _) if row.encoding == Encoding::Sopp => Some(Sink::Control),
+                    _ => None,
+                };
+                if let Some(sink) = sink {
+                    if usize::from(f.n_sinks) < MAX {
+                        f.sinks[usize::from(f.n_sinks)] = (regs, sink);
+                        f.n_sinks += 1;
+                    }
+                } else if memory != MemKind::None
+                    && matches!(field, Some(Field::Vdata | Field::Vdata1 | Field::Sdata))
+                {
+                    if usize::from(f.n_data) < 2 {
+                        f.data[usize::from(f.n_data)] = regs;
+                        f.n_data += 1;
+                    }
+                } else if usize::from(f.n_sources) < MAX {
+                    let sixteen = spec.is_some_and(|s| {
+                        matches!(
+                            s.ty,
+                            DataType::F16 | DataType::I16 | DataType::U16 | DataType::B16
+                        )
+                    }) && instr.form != Form::Sdwa
+                        && !row.has(flags::OP_SEL);
+                    let lane_bit = unit == Unit::Valu
+                        && !regs.vector
+                        && (field == Some(Field::Ssrc2)
+                            || (field.is_none() && regs.first == sreg::VCC));
+                    let sdwa = instr.form == Form::Sdwa;
+                    let bits = match access.operand {
+                        Some(i) if sdwa && i == op.slot[0] => sel_bits(instr.mods.sdwa.src0_sel),
+                        Some(i) if sdwa && i == op.slot[1] => sel_bits(instr.mods.sdwa.src1_sel),
+                        _ if sixteen => 0xffff,
+                        _ => u32::MAX,
+                    };
+                    f.sources[usize::from(f.n_sources)] = Source {
+                        regs,
+                        bits,
+                        lane_bit,
+                    };
+                    f.n_sources += 1;
+                }
+            }
+            if access.role.writes() {
+                let from_memory = matches!(memory, MemKind::Load | MemKind::Atomic { .. })
+                    && !lds_dma
+                    && matches!(field, Some(Field::Vdata | Field::Vdst | Field::Sdata));
+                if from_memory {
+                    if usize::from(f.n_filled) < 2 {
+                        f.filled[usize::from(f.n_filled)] = regs;
+                        f.n_filled += 1;
+                    }
+                    if access.partial && row.has(flags::MERGE) {
+                        f.fill_bits = if row.has(flags::HI) {
+                            0xffff_0000
+                        } else {
+                            0xffff
+                        };
+                    }
+                } else if usize::from(f.n_dests) < MAX {
+                    let merge = access.partial && row.has(flags::MERGE);
+                    // SDWA UNUSED_PRESERVE writes the selected bits only.
+                    let preserve = access.partial
+                        && instr.form == Form::Sdwa
+                        && instr.mods.sdwa.dst_unused == 2
+                        && regs.vector;
+                    f.dests[usize::from(f.n_dests)] = Dest {
+                        regs,
+                        bits: match (merge, row.has(flags::HI)) {
+                            _ if preserve => sel_bits(instr.mods.sdwa.dst_sel),
+                            (true, true) => 0xffff_0000,
+                            (true, false) => 0xffff,
+                            _ => u32::MAX,
+                        },
+                        keep: access.partial && !merge && !preserve && !row.has(flags::WRITE_LANE),
+                        lane_bit: unit == Unit::Valu
+                            && !regs.vector
+                            && !row.has(flags::READ_LANE | flags::FIRST_LANE),
+                    };
+                    f.n_dests += 1;
+                }
+            }
+        }
+        let _ = version;
+        f
+    }
+}
+
+/// The bits an SDWA selection (0–3 a byte, 4–5 a word, 6 the dword)
+/// takes.
+fn sel_bits(sel: u8) -> u32 {
+    match sel {
+        0..=3 => 0xff << (8 * u32::from(sel)),
+        4 => 0xffff,
+        5 => 0xffff_0000,
+        _ => u32::MAX,
+    }
+}
+
+/// Where undefined bits came from: what nothing wrote, and the instruction
+/// that first read it.
+#[derive(Debug, Clone)]
+pub struct Origin {
+    /// `v5 lane 3 byte 0`, `s33`, `LDS byte 0x40`, `device byte 0x…`.
+    pub what: String,
+    /// PC of the first instruction that read it.
+    pub pc: u32,
+    /// The wave of that instruction.
+    pub wave: u32,
+}
+
+/// The shadow of one wave's registers.
+pub(crate) struct Shadow {
+    /// Undefined bits per scalar code (0–127, SCC at 253).
+    s_bits: Box<[u32; 256]>,
+    /// Computed-from-undefined flag per scalar code.
+    s_comp: Box<[bool; 256]>,
+    /// Origin id per scalar code (0: none yet).
+    s_origin: Box<[u32; 256]>,
+    /// Lanes with any undefined bit, per VGPR.
+    v_lanes: Vec<u64>,
+    /// Undefined bits per lane, per VGPR; `None`: every bit of the lanes in
+    /// `v_lanes` (the common case, kept without storage).
+    v_bits: Vec<Option<Box<[u32; WAVE_SIZE]>>>,
+    /// Lanes computed from undefined data, per VGPR.
+    v_comp: Vec<u64>,
+    /// Origin id per VGPR lane (0: none yet); `None`: none in any lane.
+    v_origin: Vec<Option<Box<[u32; WAVE_SIZE]>>>,
+}
+
+/// The shadow of one lane's value of one register.
+#[derive(Debug, Clone, Copy, Default)]
+struct Val {
+    bits: u32,
+    comp: bool,
+    origin: u32,
+}
+
+impl Val {
+    fn join(self, other: Val) -> Val {
+        Val {
+            bits: self.bits | other.bits,
+            comp: self.comp | other.comp,
+            origin: if self.origin != 0 && self.bits != 0 {
+                self.origin
+            } else if other.bits != 0 {
+                other.origin
+            } else {
+                self.origin
+            },
+        }
+    }
+}
+
+impl Shadow {
+    /// A wave whose ABI registers (`s0 ..abi_sgprs`, EXEC, `v0 ..abi_vgprs`)
+    /// are defined and everything else undefined.
+    pub(crate) fn new(vgprs: u16, abi_sgprs: u16, abi_vgprs: u16) -> Shadow {
+        let mut s_bits = Box::new([u32::MAX; 256]);
+        for b in s_bits.iter_mut().take(usize::from(abi_sgprs)) {
+            *b = 0;
+        }
+        // EXEC is set by the dispatcher; codes above 127 are constants.
+        s_bits[usize::from(sreg::EXEC)] = 0;
+        s_bits[usize::from(sreg::EXEC) + 1] = 0;
+        for b in s_bits.iter_mut().skip(128) {
+            *b = 0;
+        }
+        s_bits[usize::from(sreg::SCC)] = 1;
+        let v_lanes = (0..vgprs)
+            .map(|v| if v < abi_vgprs { 0 } else { u64::MAX })
+            .collect();
+        Shadow {
+            s_bits,
+            s_comp: Box::new([false; 256]),
+            s_origin: Box::new([0; 256]),
+            v_lanes,
+            v_bits: (0..vgprs).map(|_| None).collect(),
+            v_comp: vec![0; usize::from(vgprs)],
+            v_origin: (0..vgprs).map(|_| None).collect(),
+        }
+    }
+
+    #[inline]
+    fn v(&self, v: u16, lane: usize) -> Val {
+        let v = usize::from(v);
+        let Some(&lanes) = self.v_lanes.get(v) else {
+            return Val::default();
+        };
+        if lanes >> lane & 1 == 0 {
+            return Val::default();
+        }
+        Val {
+            bits: self.v_bits[v].as_ref().map_or(u32::MAX, |b| b[lane]),
+            comp: self.v_comp[v] >> lane & 1 != 0,
+            origin: self.v_origin[v].as_ref().map_or(0, |o| o[lane]),
+        }
+    }
+
+    #[inline]
+    fn set_v(&mut self, v: u16, lane: usize, val: Val) {
+        let v = usize::from(v);
+        if v >= self.v_lanes.len() {
+            return;
+        }
+        let bit = 1u64 << lane;
+        if val.bits == 0 {
+            self.v_lanes[v] &= !bit;
+            self.v_comp[v] &= !bit;
+            if let Some(o) = self.v_origin[v].as_mut() {
+                o[lane] = 0;
+            }
+            return;
+        }
+        if val.bits != u32::MAX || self.v_bits[v].is_some() {
+            let lanes = self.v_lanes[v];
+            let b = self.v_bits[v].get_or_insert_with(|| {
+                Box::new(std::array::from_fn(|l| {
+                    if lanes >> l & 1 != 0 {
+                        u32::MAX
+                    } else {
+                        0
+                    }
+                }))
+            });
+            b[lane] = val.bits;
+        }
+        self.v_lanes[v] |= bit;
+        if val.comp {
+            self.v_comp[v] |= bit;
+        } else {
+            self.v_comp[v] &= !bit;
+        }
+        if val.origin != 0 {
+            self.v_origin[v].get_or_insert_with(|| Box::new([0; WAVE_SIZE]))[lane] = val.origin;
+        } else if let Some(o) = self.v_origin[v].as_mut() {
+            o[lane] = 0;
+        }
+    }
+
+    #[inline]
+    fn s(&self, code: u16) -> Val {
+        let c = usize::from(code) & 255;
+        Val {
+            bits: self.s_bits[c],
+            comp: self.s_comp[c],
+            origin: self.s_origin[c],
+        }
+    }
+
+    #[inline]
+    fn set_s(&mut self, code: u16, val: Val) {
+        let c = usize::from(code);
+        // Constants and source-only specials have no storage.
+        if c >= 128 && code != sreg::SCC {
+            return;
+        }
+        self.s_bits[c] = if code == sreg::SCC {
+            val.bits & 1
+        } else {
+            val.bits
+        };
+        self.s_comp[c] = val.comp && val.bits != 0;
+        if val.origin != 0 {
+            self.s_origin[c] = val.origin;
+        }
+    }
+
+    /// Marks every VGPR lane of `mask` defined (the fast path of a write).
+    #[inline]
+    fn define_lanes(&mut self, regs: Regs, mask: u64) {
+        for v in regs.first..regs.first + regs.count {
+            if let Some(l) = self.v_lanes.get_mut(usize::from(v)) {
+                *l &= !mask;
+            }
+        }
+    }
+}
+
+/// The register-naming of an origin.
+fn reg_name(vector: bool, code: u16) -> String {
+    if !vector && code == sreg::SCC {
+        return "scc".into();
+    }
+    Regs {
+        vector,
+        first: code,
+        count: 1,
+    }
+    .to_string()
+}
+
+/// The group-wide state of the definedness check.
+#[derive(Default)]
+pub(crate) struct Origins {
+    list: Vec<Origin>,
+    /// Origins of undefined device-memory bytes stored by this group.
+    memory: HashMap<u64, u32>,
+    /// Data shadows a store or atomic read before it executed (lanes ×
+    /// dwords), for the after hook.
+    pending: Vec<[Val; 16]>,
+    pending_lanes: u64,
+}
+
+impl Origins {
+    fn add(&mut self, what: String, pc: u32, wave: u32) -> u32 {
+        self.list.push(Origin { what, pc, wave });
+        self.list.len() as u32
+    }
+
+    fn get(&self, id: u32) -> Option<&Origin> {
+        id.checked_sub(1).and_then(|i| self.list.get(i as usize))
+    }
+}
+
+/// Reads the shadow of register `code`/`v` in `lane` for an instruction at
+/// `pc`: an undefined value with no origin yet gets one (this register,
+/// nothing wrote it, first read here).
+#[inline]
+#[allow(clippy::too_many_arguments)]
+fn read_val(
+    sh: &mut Shadow,
+    origins: &mut Origins,
+    vector: bool,
+    r: u16,
+    lane: usize,
+    mask: u32,
+    pc: u32,
+    wave: u32,
+) -> Val {
+    let mut val = if vector { sh.v(r, lane) } else { sh.s(r) };
+    val.bits &= mask;
+    if val.bits != 0 && val.origin == 0 {
+        let byte = val.bits.trailing_zeros() / 8;
+        let what = if vector {
+            format!("{} lane {lane} byte {byte}", reg_name(true, r))
+        } else if r == sreg::SCC {
+            "scc".to_string()
+        } else {
+            format!("{} byte {byte}", reg_name(false, r))
+        };
+        let id = origins.add(what, pc, wave);
+        val.origin = id;
+        if vector {
+            // Every lane of the register nothing wrote shares the origin.
+            let lanes = sh.v_lanes[usize::from(r)];
+            let o = sh.v_origin[usize::from(r)].get_or_insert_with(|| Box::new([0; WAVE_SIZE]));
+            for (l, x) in o.iter_mut().enumerate() {
+                if *x == 0 && lanes >> l & 1 != 0 {
+                    *x = id;
+                }
+            }
+        } else {
+            sh.s_origin[usize::from(r) & 255] = id;
+        }
+    }
+    val
+}
+
+/// The lanes an instruction reads and writes.
+fn lane_masks(wave: &Wave, op: &Op, f: &Facts) -> (u64, u64) {
+    let exec = wave.exec();
+    let lane_of = |i: u8| match op.slot_src(usize::from(i)) {
+        Src::None => 0,
+        s => wave.read_s32(s) & 63,
+    };
+    match f.lanes {
+        Lanes::Exec => (exec, exec),
+        Lanes::ReadLane => (1u64 << lane_of(1), exec),
+        Lanes::WriteLane => (exec, 1u64 << lane_of(1)),
+        Lanes::FirstLane => {
+            let first = exec & exec.wrapping_neg();
+            (if first == 0 { 1 } else { first }, exec)
+        }
+    }
+}
+
+impl GroupCheck<'_> {
+    /// The definedness flow of the instruction about to execute: sinks
+    /// checked, register results' shadows set, a store's data shadow
+    /// captured for [`GroupCheck::defined_after`].
+    pub(crate) fn defined_before(&mut self, wave: &Wave, op: &Op, f: &Facts) {
+        let fl = &f.flow;
+        let w = wave.id as usize;
+        let pc = wave.pc;
+        let (read_mask, write_mask) = lane_masks(wave, op, f);
+        let GroupCheck {
+            shadows, origins, ..
+        } = self;
+        let sh = &mut shadows[w];
+        // 1. The sinks.
+        let mut finding: Option<(Sink, Regs, Val, u64)> = None;
+        for &(regs, sink) in fl.sinks() {
+            for r in regs.first..regs.first + regs.count {
+                if regs.vector {
+                    let mut lanes =
+                        read_mask & sh.v_lanes.get(usize::from(r)).copied().unwrap_or(0);
+                    let bad = lanes;
+                    while lanes != 0 {
+                        let lane = lanes.trailing_zeros() as usize;
+                        lanes &= lanes - 1;
+                        let v = read_val(sh, origins, true, r, lane, u32::MAX, pc, wave.id);
+                        if v.bits != 0 && finding.is_none() {
+                            finding = Some((sink, Regs::v(r, 1), v, bad));
+                        }
+                    }
+                } else if sh.s(r).bits != 0 {
+                    let v = read_val(sh, origins, false, r, 0, u32::MAX, pc, wave.id);
+                    if finding.is_none() {
+                        finding = Some((sink, Regs::s(r, 1), v, 0));
+                    }
+                }
+            }
+        }
+        // 2. A store's data, for the after hook.
+        if matches!(fl.memory, MemKind::Store | MemKind::Atomic { .. }) {
+            origins.pending_lanes = 0;
+            let data_lanes = if fl.vector { read_mask } else { 1 };
+            let any = fl.data().iter().any(|d| {
+                (d.first..d.first + d.count).any(|r| {
+                    if d.vector {
+                        sh.v_lanes
+                            .get(usize::from(r))
+                            .is_some_and(|l| l & data_lanes != 0)
+                    } else {
+                        sh.s(r).bits != 0
+                    }
+                })
+            });
+            if any {
+                if origins.pending.len() < WAVE_SIZE {
+                    origins.pending.resize(WAVE_SIZE, [Val::default(); 16]);
+                }
+                let mut lanes = data_lanes;
+                while lanes != 0 {
+                    let lane = lanes.trailing_zeros() as usize;
+                    lanes &= lanes - 1;
+                    let mut k = 0;
+                    for d in fl.data() {
+                        for r in d.first..d.first + d.count {
+                            if k < 16 {
+                                let v =
+                                    read_val(sh, origins, d.vector, r, lane, u32::MAX, pc, wave.id);
+                                origins.pending[lane][k] = v;
+                                k += 1;
+                            }
+                        }
+                    }
+                }
+                origins.pending_lanes = data_lanes;
+            }
+        }
+        // 3. Register results; EXEC written undefined decides which lanes
+        // run from here on.
+        if fl.n_dests > 0 {
+            register_flow(sh, origins, wave, op, fl, read_mask, write_mask, pc);
+            if finding.is_none() {
+                for d in fl.dests() {
+                    for r in d.regs.first..d.regs.first + d.regs.count {
+                        if !d.regs.vector && (r == sreg::EXEC || r == sreg::EXEC + 1) {
+                            let v = sh.s(r);
+                            if v.bits != 0 && finding.is_none() {
+                                finding = Some((Sink::Control, Regs::s(sreg::EXEC, 2), v, 0));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if let Some((sink, regs, val, lanes)) = finding {
+            self.report_undefined(wave.id, pc, sink, regs, val, lanes);
+        }
+    }
+
+    /// Reports undefined bits that matter.
+    fn report_undefined(
+        &mut self,
+        wave: u32,
+        pc: u32,
+        sink: Sink,
+        regs: Regs,
+        val: Val,
+        lanes: u64,
+    ) {
+        let name = reg_name(regs.vector, regs.first);
+        let (origin, related) = match self.origins.get(val.origin) {
+            Some(o) => (
+                format!(
+                    "; they come from {}, which nothing wrote, first read by the related instruction",
+                    o.what
+                ),
+                Some(o.pc),
+            ),
+            None => (String::new(), None),
+        };
+        self.report(
+            Check::Uninit,
+            wave,
+            pc,
+            format!("{} undefined bits of {name}{origin}", sink.what()),
+            related,
+            (lanes != 0).then_some(lanes),
+        );
+    }
+
+    /// The memory half of the flow, after the instruction executed: a
+    /// load's registers take the shadow of the bytes it read, a store's
+    /// bytes the shadow of its data.
+    pub(crate) fn defined_after(&mut self, wave: &Wave, f: &Facts, log: &[MemAccess], pc: u32) {
+        let fl = &f.flow;
+        if fl.memory == MemKind::None {
+            return;
+        }
+        let w = wave.id as usize;
+        let exec = wave.exec();
+        let lanes_of = if fl.vector { exec } else { 1 };
+        // The bytes each lane moved, with their place in its data.
+        let mut by_lane: [(u32, u32); WAVE_SIZE] = [(0, 0); WAVE_SIZE];
+        let mut seq: [u32; WAVE_SIZE] = [0; WAVE_SIZE];
+        for a in log {
+            let l = usize::from(a.lane) & 63;
+            by_lane[l].0 += a.len;
+            if a.data == MemAccess::SEQUENTIAL {
+                seq[l] += a.len;
+            }
+            by_lane[l].1 += 1;
+        }
+        let filled_dwords: u32 = fl.filled().iter().map(|r| u32::from(r.count)).sum();
+        let data_dwords: u32 = fl.data().iter().map(|r| u32::from(r.count)).sum();
+        let mut stored_bad: Option<(u64, Val, u64)> = None;
+        // One origin for the bytes this instruction finds nothing wrote.
+        let mut fresh = 0u32;
+        // Registers filled from memory.
+        if matches!(fl.memory, MemKind::Load | MemKind::Atomic { .. }) && fl.n_filled > 0 {
+            // Undefined bytes and their origin, per lane and data byte.
+            let mut lane_vals: Vec<(usize, [Val; 16])> = Vec::new();
+            let mut seq_at = [0u32; WAVE_SIZE];
+            for a in log {
+                let l = usize::from(a.lane) & 63;
+                let start = if a.data == MemAccess::SEQUENTIAL {
+                    let s = seq_at[l];
+                    seq_at[l] += a.len;
+                    s
+                } else {
+                    u32::from(a.data)
+                };
+                let undefined = self.memory_undefined(wave, a, pc, &mut fresh);
+                if undefined.iter().all(|v| v.bits == 0) {
+                    continue;
+                }
+                let idx = match lane_vals.iter().position(|(x, _)| *x == l) {
+                    Some(i) => i,
+                    None => {
+                        lane_vals.push((l, [Val::default(); 16]));
+                        lane_vals.len() - 1
+                    }
+                };
+                let whole = by_lane[l].0 != 4 * filled_dwords;
+                for (i, u) in undefined.iter().enumerate().take(a.len as usize) {
+                    if u.bits == 0 {
+                        continue;
+                    }
+                    let byte = start as usize + i;
+                    let vals = &mut lane_vals[idx].1;
+                    if whole || byte / 4 >= 16 {
+                        for v in vals.iter_mut().take(filled_dwords as usize) {
+                            *v = v.join(Val {
+                                bits: u32::MAX,
+                                ..*u
+                            });
+                        }
+                    } else {
+                        vals[byte / 4] = vals[byte / 4].join(Val {
+                            bits: 0xff << (8 * (byte % 4)),
+                            ..*u
+                        });
+                    }
+                }
+            }
+            let sh = &mut self.shadows[w];
+            let mut lanes = lanes_of;
+            let fill = fl.fill_bits;
+            while lanes != 0 {
+                let lane = lanes.trailing_zeros() as usize;
+                lanes &= lanes - 1;
+                let vals = lane_vals.iter().find(|(x, _)| *x == lane).map(|(_, v)| v);
+                let mut k = 0;
+                for r in fl.filled() {
+                    for reg in r.first..r.first + r.count {
+                        let new = vals.map_or(Val::default(), |v| v[k.min(15)]);
+                        let new = Val {
+                            bits: new.bits & fill,
+                            ..new
+                        };
+                        if r.vector {
+                            let old = sh.v(reg, lane);
+                            let kept = Val {
+                                bits: old.bits & !fill,
+                                ..old
+                            };
+                            sh.set_v(reg, lane, new.join(kept));
+                        } else {
+                            let old = sh.s(reg);
+                            let kept = Val {
+                                bits: old.bits & !fill,
+                                ..old
+                            };
+                            sh.set_s(reg, new.join(kept));
+                        }
+                        k += 1;
+                    }
+                }
+            }
+        }
+        // Memory written from registers.
+        if let MemKind::Store | MemKind::Atomic { .. } = fl.memory {
+            let copy = matches!(fl.memory, MemKind::Store | MemKind::Atomic { copy: true });
+            let mut seq_at = [0u32; WAVE_SIZE];
+            for a in log {
+                let l = usize::from(a.lane) & 63;
+                let start = if a.data == MemAccess::SEQUENTIAL {
+                    let s = seq_at[l];
+                    seq_at[l] += a.len;
+                    s
+                } else {
+                    u32::from(a.data)
+                };
+                let whole = by_lane[l].0 != 4 * data_dwords || by_lane[l].1 == 0;
+                let pending = self.origins.pending_lanes >> l & 1 != 0;
+                let mut bytes = [Val::default(); 16];
+                let n = (a.len as usize).min(16);
+                if pending {
+                    let vals = self.origins.pending[l];
+                    if whole {
+                        let all = vals
+                            .iter()
+                            .take(data_dwords as usize)
+                            .fold(Val::default(), |x, y| x.join(*y));
+                        let all = Val {
+                            bits: if all.bits != 0 { 0xff } else { 0 },
+                            ..all
+                        };
+                        bytes.iter_mut().take(n).for_each(|b| *b = all);
+                    } else {
+                        for (i, b) in bytes.iter_mut().enumerate().take(n) {
+                            let byte = start as usize + i;
+                            let v = vals[(byte / 4).min(15)];
+                            *b = Val {
+                                bits: (v.bits >> (8 * (byte % 4))) & 0xff,
+                                ..v
+                            };
+                        }
+                    }
+                }
+                if !copy {
+                    // An atomic computes with the old bytes too.
+                    let old = self.memory_undefined(wave, a, pc, &mut fresh);
+                    for (b, o) in bytes.iter_mut().zip(old.iter()).take(n) {
+                        if b.bits != 0 || o.bits != 0 {
+                            *b = Val {
+                                bits: 0xff,
+                                comp: true,
+                                origin: if b.bits != 0 { b.origin } else { o.origin },
+                            };
+                        }
+                    }
+                }
+                let host = !a.lds && !self.in_scratch(a.address);
+                if host && stored_bad.is_none() {
+                    if let Some(b) = bytes.iter().take(n).find(|b| b.bits != 0 && b.comp) {
+                        stored_bad = Some((a.address, *b, 0));
+                    }
+                }
+                if let Some((address, _, lanes)) = stored_bad.as_mut() {
+                    if bytes.iter().take(n).any(|b| b.bits != 0 && b.comp) && host {
+                        *lanes |= 1 << l;
+                        let _ = address;
+                    }
+                }
+                self.set_memory(a, &bytes[..n]);
+            }
+        }
+        self.origins.pending_lanes = 0;
+        if let Some((address, val, lanes)) = stored_bad {
+            let (origin, related) = match self.origins.get(val.origin) {
+                Some(o) => (
+                    format!(
+                        "; they come from {}, which nothing wrote, first read by the related instruction",
+                        o.what
+                    ),
+                    Some(o.pc),
+                ),
+                None => (String::new(), None),
+            };
+            self.report(
+                Check::Uninit,
+                wave.id,
+                pc,
+                format!(
+                    "stores a value computed from undefined bits to device memory at \
+                     {address:#x}{origin}"
+                ),
+                related,
+                (fl.vector && lanes != 0).then_some(lanes),
+            );
+        }
+    }
+
+    /// True when `address` is in the dispatch's scratch memory.
+    fn in_scratch(&self, address: u64) -> bool {
+        address.wrapping_sub(self.scratch.0) < self.scratch.1
+    }
+
+    /// The shadow of the bytes `a` touches (at most 16).
+    fn memory_undefined(
+        &mut self,
+        wave: &Wave,
+        a: &MemAccess,
+        pc: u32,
+        fresh: &mut u32,
+    ) -> [Val; 16] {
+        let mut out = [Val::default(); 16];
+        let n = (a.len as usize).min(16);
+        if a.lds {
+            for (i, o) in out.iter_mut().enumerate().take(n) {
+                let at = a.address as usize + i;
+                if let Some((defined, origin)) = self.lds.defined(at) {
+                    if !defined {
+                        let origin = if origin != 0 {
+                            origin
+                        } else {
+                            if *fresh == 0 {
+                                *fresh = self.origins.add(format!("LDS byte {at:#x}"), pc, wave.id);
+                            }
+                            self.lds.set_defined(at, false, *fresh);
+                            *fresh
+                        };
+                        *o = Val {
+                            bits: 0xff,
+                            comp: false,
+                            origin,
+                        };
+                    }
+                }
+            }
+            return out;
+        }
+        let Some(env_mem) = self.mem else {
+            return out;
+        };
+        let Ok((alloc, offset)) = env_mem.find(a.address, u64::from(a.len)) else {
+            return out;
+        };
+        let undefined = alloc.undefined_bytes(offset, n as u32);
+        for (i, o) in out.iter_mut().enumerate().take(n) {
+            if undefined >> i & 1 != 0 {
+                let at = a.address + i as u64;
+                let origin = match self.origins.memory.get(&at) {
+                    Some(&id) => id,
+                    None => {
+                        if *fresh == 0 {
+                            *fresh = self.origins.add(
+                                format!("device memory byte {at:#x}"),
+                                pc,
+                                wave.id,
+                            );
+                        }
+                        if self.origins.memory.len() < 1 << 20 {
+                            self.origins.memory.insert(at, *fresh);
+                        }
+                        *fresh
+                    }
+                };
+                *o = Val {
+                    bits: 0xff,
+                    comp: false,
+                    origin,
+                };
+            }
+        }
+        out
+    }
+
+    /// Sets the shadow of the bytes `a` wrote.
+    fn set_memory(&mut self, a: &MemAccess, bytes: &[Val]) {
+        if a.lds {
+            for (i, b) in bytes.iter().enumerate() {
+                self.lds
+                    .set_defined(a.address as usize + i, b.bits == 0, b.origin);
+            }
+            return;
+        }
+        let Some(mem) = self.mem else {
+            return;
+        };
+        let Ok((alloc, offset)) = mem.find(a.address, bytes.len() as u64) else {
+            return;
+        };
+        let mut undefined = 0u64;
+        for (i, b) in bytes.iter().enumerate() {
+            if b.bits != 0 {
+                undefined |= 1 << i;
+                if b.origin != 0 && self.origins.memory.len() < 1 << 20 {
+                    self.origins.memory.insert(a.address + i as u64, b.origin);
+                }
+            }
+        }
+        if undefined != 0 {
+            alloc.set_undefined(offset, bytes.len() as u32, undefined);
+        }
+    }
+}
+
+/// Sets the shadows of an instruction's register results from its sources
+/// by its row's [`Flow`].
+#[allow(clippy::too_many_arguments)]
+fn register_flow(
+    sh: &mut Shadow,
+    origins: &mut Origins,
+    wave: &Wave,
+    op: &Op,
+    fl: &FlowFacts,
+    read_mask: u64,
+    write_mask: u64,
+    pc: u32,
+) {
+    let id = wave.id;
+    if !fl.vector {
+        // Scalar: one value.
+        let mut input = Val::default();
+        for s in fl.sources() {
+            for r in s.regs.first..s.regs.first + s.regs.count {
+                input = input.join(read_val(sh, origins, s.regs.vector, r, 0, s.bits, pc, id));
+            }
+        }
+        let values = two_values(wave, op, fl, 0);
+        for d in fl.dests() {
+            for (i, r) in (d.regs.first..d.regs.first + d.regs.count).enumerate() {
+                let out = match fl.rule {
+                    Flow::Copy => {
+                        let s = fl.sources().first();
+                        match s {
+                            Some(s) if i < usize::from(s.regs.count) => read_val(
+                                sh,
+                                origins,
+                                false,
+                                s.regs.first + i as u16,
+                                0,
+                                s.bits,
+                                pc,
+                                id,
+                            ),
+                            _ => input,
+                        }
+                    }
+                    Flow::Select => input,
+                    Flow::And | Flow::Or if values.is_some() && r != sreg::SCC => {
+                        bitwise(sh, origins, fl, values, i, 0, pc, id, wave)
+                    }
+                    _ => {
+                        if input.bits != 0 {
+                            Val {
+                                bits: u32::MAX,
+                                comp: true,
+                                origin: input.origin,
+                            }
+                        } else {
+                            Val::default()
+                        }
+                    }
+                };
+                let out = Val {
+                    bits: out.bits & d.bits,
+                    ..out
+                };
+                let out = if d.keep { out.join(sh.s(r)) } else { out };
+                sh.set_s(r, out);
+            }
+        }
+        return;
+    }
+    // Vector: the fast path when nothing read is undefined.
+    let mut undefined_lanes = 0u64;
+    let mut scalar_undefined = false;
+    for s in fl.sources() {
+        for r in s.regs.first..s.regs.first + s.regs.count {
+            if s.regs.vector {
+                undefined_lanes |= sh.v_lanes.get(usize::from(r)).copied().unwrap_or(0);
+            } else if sh.s(r).bits != 0 {
+                scalar_undefined = true;
+            }
+        }
+    }
+    let cross = fl.cross_lane;
+    if undefined_lanes & (if cross { wave.exec() } else { read_mask }) == 0 && !scalar_undefined {
+        for d in fl.dests() {
+            if d.regs.vector {
+                if !d.keep && d.bits == u32::MAX {
+                    sh.define_lanes(d.regs, write_mask);
+                } else {
+                    // Partial writes keep the other bits' shadow.
+                    let mut lanes = write_mask & undefined_lanes_of(sh, d.regs);
+                    while lanes != 0 {
+                        let lane = lanes.trailing_zeros() as usize;
+                        lanes &= lanes - 1;
+                        for r in d.regs.first..d.regs.first + d.regs.count {
+                            let old = sh.v(r, lane);
+                            let kept = if d.keep {
+                                old
+                            } else {
+                                Val {
+                                    bits: old.bits & !d.bits,
+                                    ..old
+                                }
+                            };
+                            sh.set_v(r, lane, kept);
+                        }
+                    }
+                }
+            } else {
+                for r in d.regs.first..d.regs.first + d.regs.count {
+                    let out = if d.keep { sh.s(r) } else { Val::default() };
+                    sh.set_s(r, out);
+                }
+            }
+        }
+        return;
+    }
+    // The slow path: per lane.
+    let exec = wave.exec();
+    let mut lane_in = [Val::default(); WAVE_SIZE];
+    // The cross-lane union (DPP, DS permutes).
+    let mut union = Val::default();
+    let mut lanes = if cross { exec } else { read_mask };
+    while lanes != 0 {
+        let lane = lanes.trailing_zeros() as usize;
+        lanes &= lanes - 1;
+        let mut v = Val::default();
+        for s in fl.sources() {
+            for r in s.regs.first..s.regs.first + s.regs.count {
+                let x = if s.lane_bit {
+                    // Bit `lane` of the lane mask (a pair: low or high half).
+                    let reg = r;
+                    let half = (lane / 32) as u16;
+                    if reg != s.regs.first + half && s.regs.count == 2 {
+                        continue;
+                    }
+                    let x = read_val(sh, origins, false, reg, 0, s.bits, pc, id);
+                    Val {
+                        bits: x.bits >> (lane % 32) & 1,
+                        ..x
+                    }
+                } else {
+                    read_val(sh, origins, s.regs.vector, r, lane, s.bits, pc, id)
+                };
+                v = v.join(x);
+            }
+        }
+        lane_in[lane] = v;
+        union = union.join(v);
+    }
+    let first_read = read_mask.trailing_zeros() as usize & 63;
+    let mut lane_bits = [Val::default(); 2];
+    let mut lanes = write_mask;
+    while lanes != 0 {
+        let lane = lanes.trailing_zeros() as usize;
+        lanes &= lanes - 1;
+        let src_lane = match fl.rule {
+            // A lane move reads another lane than it writes.
+            _ if read_mask != write_mask && read_mask.count_ones() == 1 => first_read,
+            _ => lane,
+        };
+        let input = if cross { union } else { lane_in[src_lane] };
+        let values = if matches!(fl.rule, Flow::And | Flow::Or) {
+            two_values(wave, op, fl, lane)
+        } else {
+            None
+        };
+        for d in fl.dests() {
+            for (i, r) in (d.regs.first..d.regs.first + d.regs.count).enumerate() {
+                let out = match fl.rule {
+                    Flow::Copy => match fl.sources().first() {
+                        Some(s) if i < usize::from(s.regs.count) && !cross => {
+                            let l = if s.regs.vector { src_lane } else { 0 };
+                            read_val(
+                                sh,
+                                origins,
+                                s.regs.vector,
+                                s.regs.first + i as u16,
+                                l,
+                                s.bits,
+                                pc,
+                                id,
+                            )
+                        }
+                        _ => input,
+                    },
+                    Flow::Select => input,
+                    Flow::And | Flow::Or if values.is_some() => {
+                        bitwise(sh, origins, fl, values, i, lane, pc, id, wave)
+                    }
+                    _ => Val {
+                        bits: if input.bits != 0 { u32::MAX } else { 0 },
+                        comp: input.bits != 0,
+                        origin: input.origin,
+                    },
+                };
+                if d.lane_bit {
+                    // One bit per lane of a lane mask.
+                    let half = lane / 32;
+                    if usize::from(d.regs.count) == 2 || half == 0 {
+                        let k = if d.regs.count == 2 { half } else { 0 };
+                        if out.bits != 0 {
+                            lane_bits[k] = lane_bits[k].join(Val {
+                                bits: 1 << (lane % 32),
+                                comp: true,
+                                origin: out.origin,
+                            });
+                        }
+                    }
+                    continue;
+                }
+                if d.regs.vector {
+                    let out = Val {
+                        bits: out.bits & d.bits,
+                        ..out
+                    };
+                    let old = sh.v(r, lane);
+                    let kept = if d.keep {
+                        old
+                    } else {
+                        Val {
+                            bits: old.bits & !d.bits,
+                            ..old
+                        }
+                    };
+                    sh.set_v(r, lane, out.join(kept));
+                } else {
+                    // A lane read into an SGPR (`v_readlane`, `v_readfirstlane`).
+                    sh.set_s(r, out);
+                }
+            }
+        }
+    }
+    for d in fl.dests() {
+        if d.lane_bit {
+            for (k, r) in (d.regs.first..d.regs.first + d.regs.count).enumerate() {
+                sh.set_s(r, lane_bits[k.min(1)]);
+            }
+        }
+    }
+}
+
+/// The union of the undefined lanes of a run of VGPRs.
+fn undefined_lanes_of(sh: &Shadow, regs: Regs) -> u64 {
+    (regs.first..regs.first + regs.count)
+        .map(|v| sh.v_lanes.get(usize::from(v)).copied().unwrap_or(0))
+        .fold(0, |a, b| a | b)
+}
+
+/// The two value operands of an AND/OR row: its explicit read operands,
+/// or one and the implicit EXEC of `s_*_saveexec`.
+fn two_values(_wave: &Wave, op: &Op, fl: &FlowFacts, _lane: usize) -> Option<[Src; 2]> {
+    if !matches!(fl.rule, Flow::And | Flow::Or) {
+        return None;
+    }
+    let row = op.instr.row;
+    let mut out = [Src::None; 2];
+    let mut n = 0;
+    for (i, spec) in row.operands.iter().enumerate() {
+        if spec.role.reads() && !spec.role.writes() && n < 2 {
+            out[n] = op.src(i);
+            n += 1;
+        }
+    }
+    if n == 1 {
+        out[1] = Src::Sgpr(sreg::EXEC);
+        n += 1;
+    }
+    (n == 2).then_some(out)
+}
+
+/// The shadow of dword `i` of an AND/OR result in `lane`, exact per bit: a
+/// defined 0 (AND) or 1 (OR) in either operand defines the result bit.
+#[allow(clippy::too_many_arguments)]
+fn bitwise(
+    sh: &mut Shadow,
+    origins: &mut Origins,
+    fl: &FlowFacts,
+    values: Option<[Src; 2]>,
+    i: usize,
+    lane: usize,
+    pc: u32,
+    id: u32,
+    wave: &Wave,
+) -> Val {
+    let Some(srcs) = values else {
+        return Val::default();
+    };
+    let k = i as u16;
+    let mut operand = |s: Src| -> (u32, Val) {
+        match s {
+            Src::Sgpr(c) => (
+                wave.sgpr[usize::from(c + k) & 127],
+                read_val(sh, origins, false, c + k, lane, u32::MAX, pc, id),
+            ),
+            Src::Vgpr(v) => (
+                wave.vgpr.get(usize::from(v + k)).map_or(0, |r| r[lane]),
+                read_val(sh, origins, true, v + k, lane, u32::MAX, pc, id),
+            ),
+            Src::Imm(x) => ((x >> (32 * u32::from(k))) as u32, Val::default()),
+            Src::Special(c) => (wave.special(c) as u32, Val::default()),
+            Src::None => (0, Val::default()),
+        }
+    };
+    let (va, a) = operand(srcs[0]);
+    let (vb, b) = operand(srcs[1]);
+    let (ua, ub) = (a.bits, b.bits);
+    let bits = if fl.rule == Flow::And {
+        (ua & ub) | (ua & !ub & vb) | (ub & !ua & va)
+    } else {
+        (ua & ub) | (ua & !ub & !vb) | (ub & !ua & !va)
+    };
+    let joined = a.join(b);
+    Val {
+        bits,
+        comp: bits != 0,
+        origin: joined.origin,
+    }
+}
