@@ -117,6 +117,7 @@ const FLAGS: &[(&str, &str)] = &[
     ("indexed", "INDEXED"),
     ("format", "FORMAT"),
     ("hi", "HI"),
+    ("barrier", "BARRIER"),
 ];
 
 /// Registers an instruction may use without naming them (`reads:`/`writes:`).

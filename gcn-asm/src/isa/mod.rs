@@ -604,6 +604,9 @@ pub mod flags {
     pub const FORMAT: u32 = 1 << 28;
     /// The 16-bit data is the high half of its register (`*_d16_hi`).
     pub const HI: u32 = 1 << 29;
+    /// The wave waits here for every wave of its work-group (`s_barrier`);
+    /// memory is not waited for (GCN 1.0–1.4).
+    pub const BARRIER: u32 = 1 << 30;
 }
 
 /// How an instruction's result bits derive from its source bits

@@ -176,6 +176,11 @@ pub struct Facts {
     pub m0_rel: bool,
     /// `s_rfe*`.
     pub rfe: bool,
+    /// `s_barrier`.
+    pub barrier: bool,
+    /// A store or atomic: the bytes it writes are in flight until its
+    /// counter says otherwise (the barrier rule of the `waitcnt` check).
+    pub writes_memory: bool,
     /// `s_buffer_*`: the SGPR holding word 2 of its descriptor.
     pub buffer_word2: Option<u16>,
     /// How it touches LDS.
@@ -260,6 +265,9 @@ impl Facts {
             m0_msg: row.has(flags::MSG),
             m0_rel: false,
             rfe: row.has(flags::RFE),
+            barrier: row.has(flags::BARRIER),
+            writes_memory: matches!(unit, Unit::Ds | Unit::Vmem | Unit::Smem)
+                && row.has(flags::STORE | flags::ATOMIC),
             buffer_word2: None,
             lds: LdsUse::None,
             lanes: if row.has(flags::READ_LANE) {

@@ -396,6 +396,8 @@ pub struct GroupCheck<'a> {
     group: [u32; 3],
     waves: Vec<WaveState>,
     lds: lds::Shadow,
+    /// Stores in flight at barriers ([`waitcnt`]).
+    barriers: waitcnt::Barriers,
     log: &'a RefCell<Vec<MemAccess>>,
     /// The register shadows of the waves ([`defined`]).
     shadows: Vec<defined::Shadow>,
@@ -468,6 +470,7 @@ impl<'a> GroupCheck<'a> {
                 })
                 .collect(),
             lds: lds::Shadow::new(if race { s.lds_bytes } else { 0 }),
+            barriers: waitcnt::Barriers::default(),
             log: s.log,
             shadows: if uninit {
                 (0..s.waves)
@@ -489,6 +492,7 @@ impl<'a> GroupCheck<'a> {
     /// no longer race with those after.
     pub fn barrier(&mut self) {
         self.lds.barrier();
+        self.barriers.release();
     }
 
     /// The hook of wave `wave` for [`exec::run_wave_checked`].
@@ -599,6 +603,9 @@ impl Hook for WaveHook<'_, '_> {
         }
         if g.options.uninit != Level::Off {
             g.defined_after(wave, f, &log, pc);
+        }
+        if g.options.waitcnt != Level::Off {
+            waitcnt::after(g, wave, f, &log, pc);
         }
         let mut log = log;
         log.clear();

@@ -1094,3 +1094,58 @@ fn atomic_without_glc_writes_no_register() {
         assert!(m.contains("reads v2"), "{v}: {m}");
     }
 }
+
+#[test]
+fn stores_in_flight_at_a_barrier() {
+    for v in VERSIONS {
+        // Each of two waves writes its slots, meets the other at s_barrier
+        // without waiting for the write, then reads the other wave's slots.
+        for (store, wait) in [
+            ("ds_write_b32 v1, v0", "s_waitcnt lgkmcnt(0)"),
+            (
+                "buffer_store_dword v0, v1, s[8:11], 0 offen",
+                "s_waitcnt vmcnt(0) & expcnt(0)",
+            ),
+        ] {
+            let load = if store.starts_with("ds") {
+                "ds_read_b32 v3, v2\n s_waitcnt lgkmcnt(0)"
+            } else {
+                "buffer_load_dword v3, v2, s[8:11], 0 offen\n s_waitcnt vmcnt(0)"
+            };
+            let body = |sync: &str| format!("v_xor_b32 v2, 0x100, v1\n@{store}\n{sync}\n@{load}");
+            let r = run_items(v, &body("s_barrier"), 128);
+            let found: Vec<_> = r
+                .reports
+                .iter()
+                .filter(|x| x.check == Check::Waitcnt)
+                .collect();
+            assert_eq!(found.len(), 1, "{v} {store}: {:#?}", r.reports);
+            let x = found[0];
+            assert_eq!((x.pc, x.wave), (r.marks[1], 0), "{v} {store}: {x}");
+            assert_eq!(x.related.as_ref().map(|r| r.0), Some(r.marks[0]), "{x}");
+            assert!(
+                x.message.contains("wave 1's store")
+                    && x.message.contains("in flight at the s_barrier"),
+                "{x}"
+            );
+            assert_eq!(x.lanes, Some(u64::MAX), "{x}");
+            run_items(v, &body(&format!("{wait}\ns_barrier")), 128).none(v);
+        }
+        // A load in flight at the barrier is no error (the loaded value is
+        // waited for before its use).
+        run_items(
+            v,
+            "v_xor_b32 v2, 0x100, v1
+             ds_read_b32 v3, v1
+             s_barrier
+             s_waitcnt lgkmcnt(0)
+             ds_write_b32 v2, v0
+             s_waitcnt lgkmcnt(0)",
+            128,
+        )
+        .reports
+        .iter()
+        .filter(|x| x.check == Check::Waitcnt)
+        .for_each(|x| panic!("{v}: {x}"));
+    }
+}

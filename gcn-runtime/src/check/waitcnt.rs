@@ -2,12 +2,20 @@
 //! registers they will write or still have to read, retired as
 //! `s_waitcnt` (or a full counter) allows. The model is described in the
 //! [module documentation](super).
+//!
+//! The barrier rule: GCN 1.0–1.4 do not wait for memory at `s_barrier`
+//! (LLVM puts a full `s_waitcnt` before each one for that reason). A store
+//! or atomic (LDS, GDS, global, scratch) still in flight when its wave
+//! reaches `s_barrier` may land after another wave of the work-group,
+//! released by the barrier, accesses the same bytes: that access (before
+//! the next barrier) is reported, naming the barrier, the store and its
+//! wave. Loads in flight at a barrier are no error.
 
 use gcn_asm::GcnVersion;
 
 use super::facts::{Counter, Facts, Regs, Unit};
 use super::{Check, GroupCheck};
-use crate::exec::Wave;
+use crate::exec::{MemAccess, Wave};
 
 /// One outstanding event.
 #[derive(Debug, Clone, Copy)]
@@ -21,12 +29,46 @@ struct Event {
     /// True for the expcnt event of a store's data read (the event reads
     /// [`Facts::store_data`]; the others write [`Facts::writes`]).
     data: bool,
+    /// Issue number in the wave: the key of the bytes a store writes.
+    seq: u64,
 }
+
+/// Bytes a store or atomic writes: (in LDS, first byte, end).
+type Span = (bool, u64, u64);
 
 /// The outstanding events of one wave, oldest first.
 #[derive(Debug, Default)]
 pub(crate) struct Counters {
     pending: Vec<Event>,
+    /// The bytes of the pending stores and atomics, by issue number.
+    writes: Vec<(u64, Vec<Span>)>,
+    issued: u64,
+}
+
+/// Bytes in flight at a barrier: what another wave must not touch until
+/// the next barrier.
+#[derive(Debug, Clone)]
+pub(crate) struct InFlight {
+    wave: u32,
+    store_pc: u32,
+    barrier_pc: u32,
+    span: Span,
+}
+
+/// The barrier state of a work-group.
+#[derive(Debug, Default)]
+pub(crate) struct Barriers {
+    /// Bytes in flight at the barrier the waves are meeting at.
+    next: Vec<InFlight>,
+    /// Bytes in flight at the last barrier released.
+    live: Vec<InFlight>,
+}
+
+impl Barriers {
+    /// Every wave met at the barrier: what was in flight at it is now live.
+    pub(crate) fn release(&mut self) {
+        self.live = std::mem::take(&mut self.next);
+    }
 }
 
 /// The capacity of `counter` on `version`.
@@ -77,6 +119,16 @@ impl Counters {
             i += 1;
             done.checked_shr(i as u32 - 1).unwrap_or(0) & 1 == 0
         });
+        self.forget_retired();
+    }
+
+    /// Drops the bytes of stores whose events all finished.
+    fn forget_retired(&mut self) {
+        if !self.writes.is_empty() {
+            let pending = &self.pending;
+            self.writes
+                .retain(|(seq, _)| pending.iter().any(|e| e.seq == *seq && !e.data));
+        }
     }
 
     fn weight(&self, counter: Counter) -> u32 {
@@ -194,6 +246,7 @@ pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
                 match c.pending.iter().position(|e| e.counter == counter) {
                     Some(i) => {
                         c.pending.remove(i);
+                        c.forget_retired();
                     }
                     None => break,
                 }
@@ -205,6 +258,90 @@ pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
             weight,
             pc: wave.pc,
             data: counter == Counter::Exp && f.unit == Unit::Vmem,
+            seq: c.issued,
         });
+    }
+    c.issued += 1;
+    // At the barrier: the bytes of the wave's stores still in flight.
+    if f.barrier {
+        let c = &g.waves[w].counters;
+        for (seq, spans) in &c.writes {
+            let Some(e) = c.pending.iter().find(|e| e.seq == *seq && !e.data) else {
+                continue;
+            };
+            for &span in spans {
+                g.barriers.next.push(InFlight {
+                    wave: wave.id,
+                    store_pc: e.pc,
+                    barrier_pc: wave.pc,
+                    span,
+                });
+            }
+        }
+    }
+}
+
+/// After an instruction: a store's bytes are recorded for the barrier
+/// rule, and an access to bytes another wave's store had in flight at the
+/// last barrier is reported.
+pub(crate) fn after(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts, log: &[MemAccess], pc: u32) {
+    if log.is_empty() {
+        return;
+    }
+    let w = wave.id as usize;
+    if f.writes_memory {
+        // Coalesce the lanes' accesses into spans.
+        let mut spans: Vec<Span> = log
+            .iter()
+            .map(|a| (a.lds, a.address, a.address.saturating_add(u64::from(a.len))))
+            .collect();
+        spans.sort_unstable();
+        let mut merged: Vec<Span> = Vec::with_capacity(spans.len().min(8));
+        for s in spans {
+            match merged.last_mut() {
+                Some(m) if m.0 == s.0 && s.1 <= m.2 => m.2 = m.2.max(s.2),
+                _ => merged.push(s),
+            }
+        }
+        let c = &mut g.waves[w].counters;
+        // The event this instruction just issued (the last of its PC).
+        if let Some(e) = c.pending.iter().rev().find(|e| e.pc == pc && !e.data) {
+            let seq = e.seq;
+            c.writes.push((seq, merged));
+        }
+    }
+    if g.barriers.live.is_empty() {
+        return;
+    }
+    let mut finding: Option<(InFlight, u64)> = None;
+    for a in log {
+        let end = a.address.saturating_add(u64::from(a.len));
+        for x in &g.barriers.live {
+            let (lds, start, stop) = x.span;
+            if x.wave != wave.id && lds == a.lds && a.address < stop && start < end {
+                match finding.as_mut() {
+                    None => finding = Some((x.clone(), 1 << (a.lane & 63))),
+                    Some((first, lanes)) if first.store_pc == x.store_pc => {
+                        *lanes |= 1 << (a.lane & 63)
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
+    }
+    if let Some((x, lanes)) = finding {
+        let place = if x.span.0 { "LDS" } else { "memory" };
+        let verb = if f.writes_memory { "writes" } else { "reads" };
+        g.report(
+            Check::Waitcnt,
+            wave.id,
+            pc,
+            format!(
+                "{verb} {place} bytes that wave {}'s store (the related instruction) may still be                  writing: it was in flight at the s_barrier at pc {:#x}, which does not wait for                  memory (s_waitcnt before the barrier)",
+                x.wave, x.barrier_pc
+            ),
+            Some(x.store_pc),
+            (f.unit != Unit::Salu && f.unit != Unit::Smem).then_some(lanes),
+        );
     }
 }
