@@ -2,7 +2,8 @@
 //! input buffer ([`kernel`]), device memory ([`memory`]), loaded programs
 //! ([`program`]), dispatch ([`launch`]) and the CPU emulator that runs them
 //! ([`exec`]), the sanitizer checks it runs them under — missing
-//! `s_waitcnt`, missing wait states, LDS races, uninitialised reads — with
+//! `s_waitcnt` (also at barriers), missing wait states, LDS races, undefined
+//! values used where they matter — with
 //! the instruction trace ([`check`]), buffer resources (V#s,
 //! [`descriptor`]) and the data/number formats they convert with
 //! ([`format`](mod@format)). It re-exports the

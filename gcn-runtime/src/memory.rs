@@ -430,9 +430,11 @@ impl Memory {
 
     /// A typed buffer of `len` elements whose contents are undefined, as
     /// device memory from an allocator is: it reads as zeros, and the
-    /// `uninit` check ([`crate::check`]) reports a kernel's read of a byte
-    /// nothing wrote yet (the host writes through [`Buffer::write_from`]
-    /// count, as do the kernel's own stores and atomics).
+    /// `uninit` check ([`crate::check::defined`]) tracks which bytes are
+    /// defined — written by the host ([`Buffer::write_from`]) or by a
+    /// kernel's stores and atomics with defined data — and reports a value
+    /// loaded from undefined bytes where it matters (a branch, an address,
+    /// a computed result stored back).
     pub fn buffer_uninit<T: Pod>(&self, len: usize) -> Result<Buffer<T>, AllocError> {
         let bytes = (len as u64).saturating_mul(std::mem::size_of::<T>() as u64);
         Ok(Buffer {

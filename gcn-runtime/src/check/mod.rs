@@ -3,10 +3,10 @@
 //!
 //! | check | what is reported |
 //! |---|---|
-//! | [`Check::Waitcnt`] | a register read before the `s_waitcnt` for the load that writes it; an overwrite of a register a pending load will write (except by a later load of the same in-order counter); on GCN 1.0, an overwrite of a store's data VGPRs before `expcnt` says the store read them |
+//! | [`Check::Waitcnt`] | a register read before the `s_waitcnt` for the load that writes it; an overwrite of a register a pending load will write (except by a later load of the same in-order counter); on GCN 1.0, an overwrite of a store's data VGPRs before `expcnt` says the store read them; a store or atomic still in flight at `s_barrier` whose bytes another wave of the work-group accesses after it ([`waitcnt`]) |
 //! | [`Check::WaitStates`] | fewer wait states (instructions, `s_nop N` = N+1) between two dependent instructions than the generation requires ([`wait_states::RULES`]), counted along the executed path |
 //! | [`Check::LdsRace`] | two waves of a work-group touching the same LDS byte between two `s_barrier`s, one of them writing (atomics excepted) |
-//! | [`Check::Uninit`] | a read of an SGPR or of a VGPR lane nothing wrote (the ABI-initialised registers count as written), of an LDS byte nothing in the work-group wrote, and of a byte of a buffer allocated uninitialised ([`crate::memory::Memory::buffer_uninit`]) that neither the host nor a kernel wrote |
+//! | [`Check::Uninit`] | undefined bits (Memcheck-style definedness of registers, LDS, scratch and [`crate::memory::Memory::buffer_uninit`] buffers) deciding control flow, forming an address, descriptor, M0, lane select or `s_setreg` value, or computed into a value stored to memory the host can read, with their origin ([`defined`]); copying undefined data is not reported |
 //!
 //! Every check is on at [`Level::Error`] by default ([`CheckOptions`], in
 //! [`crate::LaunchOptions::checks`], `gcnrun --check NAME=LEVEL`). The
@@ -66,7 +66,7 @@ pub enum Check {
     WaitStates,
     /// LDS data races between the waves of a work-group.
     LdsRace,
-    /// Reads of uninitialised registers and LDS.
+    /// Undefined values used where they matter ([`defined`]).
     Uninit,
 }
 
