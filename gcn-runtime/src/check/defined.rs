@@ -773,14 +773,31 @@ impl GroupCheck<'_> {
         let w = wave.id as usize;
         let exec = wave.exec();
         let lanes_of = if fl.vector { exec } else { 1 };
+        // The fast paths: a load of defined bytes, a store of defined data.
+        match fl.memory {
+            MemKind::Load if !self.touches_undefined(log) => {
+                let sh = &mut self.shadows[w];
+                for &r in fl.filled() {
+                    define_filled(sh, r, lanes_of, fl.fill_bits);
+                }
+                return;
+            }
+            MemKind::Store if self.origins.pending_lanes == 0 => {
+                for (start, len) in lds_runs(log) {
+                    self.lds.define(start as usize, len as usize);
+                }
+                return;
+            }
+            _ => {}
+        }
         // The bytes each lane moved, with their place in its data.
         let mut by_lane: [(u32, u32); WAVE_SIZE] = [(0, 0); WAVE_SIZE];
         let mut seq: [u32; WAVE_SIZE] = [0; WAVE_SIZE];
         for a in log {
             let l = usize::from(a.lane) & 63;
-            by_lane[l].0 += a.len;
+            by_lane[l].0 += u32::from(a.len);
             if a.data == MemAccess::SEQUENTIAL {
-                seq[l] += a.len;
+                seq[l] += u32::from(a.len);
             }
             by_lane[l].1 += 1;
         }
@@ -798,7 +815,7 @@ impl GroupCheck<'_> {
                 let l = usize::from(a.lane) & 63;
                 let start = if a.data == MemAccess::SEQUENTIAL {
                     let s = seq_at[l];
-                    seq_at[l] += a.len;
+                    seq_at[l] += u32::from(a.len);
                     s
                 } else {
                     u32::from(a.data)
@@ -879,7 +896,7 @@ impl GroupCheck<'_> {
                 let l = usize::from(a.lane) & 63;
                 let start = if a.data == MemAccess::SEQUENTIAL {
                     let s = seq_at[l];
-                    seq_at[l] += a.len;
+                    seq_at[l] += u32::from(a.len);
                     s
                 } else {
                     u32::from(a.data)
@@ -963,6 +980,41 @@ impl GroupCheck<'_> {
                 (fl.vector && lanes != 0).then_some(lanes),
             );
         }
+    }
+
+    /// True when one of the bytes `log` names is undefined.
+    fn touches_undefined(&self, log: &[MemAccess]) -> bool {
+        if lds_runs(log).any(|(start, len)| self.lds.any_undefined(start as usize, len as usize)) {
+            return true;
+        }
+        let mut last: Option<&crate::memory::Allocation> = None;
+        for a in log {
+            if a.lds {
+                continue;
+            }
+            let hit = last.filter(|x| {
+                a.address >= x.base() && x.contains(a.address - x.base(), u64::from(a.len))
+            });
+            let alloc = match hit {
+                Some(x) => x,
+                None => {
+                    let Some(mem) = self.mem else {
+                        return false;
+                    };
+                    let Ok((x, _)) = mem.find(a.address, u64::from(a.len)) else {
+                        continue;
+                    };
+                    last = Some(x);
+                    x
+                }
+            };
+            if alloc.tracks_writes()
+                && alloc.undefined_bytes(a.address - alloc.base(), u32::from(a.len)) != 0
+            {
+                return true;
+            }
+        }
+        false
     }
 
     /// True when `address` is in the dispatch's scratch memory.
@@ -1306,6 +1358,63 @@ fn register_flow(
             for (k, r) in (d.regs.first..d.regs.first + d.regs.count).enumerate() {
                 sh.set_s(r, lane_bits[k.min(1)]);
             }
+        }
+    }
+}
+
+/// The LDS byte ranges of `log`, consecutive accesses joined (the lanes of
+/// a dense access make one run).
+fn lds_runs(log: &[MemAccess]) -> impl Iterator<Item = (u64, u64)> + '_ {
+    let mut it = log.iter().filter(|a| a.lds).peekable();
+    std::iter::from_fn(move || {
+        let first = it.next()?;
+        let start = first.address;
+        let mut end = start + u64::from(first.len);
+        while let Some(next) = it.peek() {
+            if next.address != end {
+                break;
+            }
+            end += u64::from(next.len);
+            it.next();
+        }
+        Some((start, end - start))
+    })
+}
+
+/// Marks the bits `fill` of registers `r` defined in `lanes` (a load of
+/// defined bytes).
+fn define_filled(sh: &mut Shadow, r: Regs, lanes: u64, fill: u32) {
+    if !r.vector {
+        for reg in r.first..r.first + r.count {
+            let old = sh.s(reg);
+            sh.set_s(
+                reg,
+                Val {
+                    bits: old.bits & !fill,
+                    ..old
+                },
+            );
+        }
+        return;
+    }
+    if fill == u32::MAX {
+        sh.define_lanes(r, lanes);
+        return;
+    }
+    let mut todo = lanes & undefined_lanes_of(sh, r);
+    while todo != 0 {
+        let lane = todo.trailing_zeros() as usize;
+        todo &= todo - 1;
+        for reg in r.first..r.first + r.count {
+            let old = sh.v(reg, lane);
+            sh.set_v(
+                reg,
+                lane,
+                Val {
+                    bits: old.bits & !fill,
+                    ..old
+                },
+            );
         }
     }
 }

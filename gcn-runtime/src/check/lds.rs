@@ -26,8 +26,6 @@ struct Byte {
     readers: u16,
     /// PC of the last access in this epoch.
     pc: u32,
-    /// Defined: something in the work-group wrote it, with defined bits.
-    init: bool,
     /// Where its undefined value came from ([`super::defined::Origin`] id,
     /// 0: nothing wrote it).
     origin: u32,
@@ -36,6 +34,9 @@ struct Byte {
 /// The LDS shadow of a work-group.
 pub(crate) struct Shadow {
     bytes: Vec<Byte>,
+    /// One bit per byte, set while the byte is undefined (nothing in the
+    /// work-group wrote it, or something wrote undefined bits).
+    undefined: Vec<u64>,
     epoch: u32,
 }
 
@@ -48,12 +49,46 @@ impl Shadow {
                     writer: NONE,
                     readers: 0,
                     pc: 0,
-                    init: false,
                     origin: 0,
                 };
                 size as usize
             ],
+            undefined: vec![u64::MAX; (size as usize).div_ceil(64)],
             epoch: 1,
+        }
+    }
+
+    /// True when a byte of `[start, start + len)` is undefined.
+    #[inline]
+    pub(crate) fn any_undefined(&self, start: usize, len: usize) -> bool {
+        let end = (start + len).min(self.bytes.len());
+        let mut b = start;
+        while b < end {
+            let word = self.undefined[b / 64] >> (b % 64);
+            let n = (64 - b % 64).min(end - b);
+            let mask = if n == 64 { u64::MAX } else { (1 << n) - 1 };
+            if word & mask != 0 {
+                return true;
+            }
+            b += n;
+        }
+        false
+    }
+
+    /// Marks `[start, start + len)` defined.
+    #[inline]
+    pub(crate) fn define(&mut self, start: usize, len: usize) {
+        let end = (start + len).min(self.bytes.len());
+        let mut b = start;
+        while b < end {
+            let n = (64 - b % 64).min(end - b);
+            let mask = if n == 64 {
+                u64::MAX
+            } else {
+                ((1u64 << n) - 1) << (b % 64)
+            };
+            self.undefined[b / 64] &= !mask;
+            b += n;
         }
     }
 
@@ -63,14 +98,19 @@ impl Shadow {
 
     /// Whether byte `at` is defined, and the origin of its undefined value.
     pub(crate) fn defined(&self, at: usize) -> Option<(bool, u32)> {
-        self.bytes.get(at).map(|b| (b.init, b.origin))
+        let b = self.bytes.get(at)?;
+        Some((self.undefined[at / 64] >> (at % 64) & 1 == 0, b.origin))
     }
 
     /// Sets the definedness of byte `at`.
     pub(crate) fn set_defined(&mut self, at: usize, defined: bool, origin: u32) {
         if let Some(b) = self.bytes.get_mut(at) {
-            b.init = defined;
             b.origin = if defined { 0 } else { origin };
+            if defined {
+                self.undefined[at / 64] &= !(1 << (at % 64));
+            } else {
+                self.undefined[at / 64] |= 1 << (at % 64);
+            }
         }
     }
 }

@@ -36,12 +36,15 @@ struct Event {
 /// Bytes a store or atomic writes: (in LDS, first byte, end).
 type Span = (bool, u64, u64);
 
+/// Spans kept per store.
+const SPANS: usize = 4;
+
 /// The outstanding events of one wave, oldest first.
 #[derive(Debug, Default)]
 pub(crate) struct Counters {
     pending: Vec<Event>,
     /// The bytes of the pending stores and atomics, by issue number.
-    writes: Vec<(u64, Vec<Span>)>,
+    writes: Vec<(u64, [Span; SPANS], u8)>,
     issued: u64,
 }
 
@@ -127,7 +130,7 @@ impl Counters {
         if !self.writes.is_empty() {
             let pending = &self.pending;
             self.writes
-                .retain(|(seq, _)| pending.iter().any(|e| e.seq == *seq && !e.data));
+                .retain(|(seq, _, _)| pending.iter().any(|e| e.seq == *seq && !e.data));
         }
     }
 
@@ -265,11 +268,11 @@ pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
     // At the barrier: the bytes of the wave's stores still in flight.
     if f.barrier {
         let c = &g.waves[w].counters;
-        for (seq, spans) in &c.writes {
+        for (seq, spans, n) in &c.writes {
             let Some(e) = c.pending.iter().find(|e| e.seq == *seq && !e.data) else {
                 continue;
             };
-            for &span in spans {
+            for &span in &spans[..usize::from(*n)] {
                 g.barriers.next.push(InFlight {
                     wave: wave.id,
                     store_pc: e.pc,
@@ -290,24 +293,37 @@ pub(crate) fn after(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts, log: &[MemAc
     }
     let w = wave.id as usize;
     if f.writes_memory {
-        // Coalesce the lanes' accesses into spans.
-        let mut spans: Vec<Span> = log
-            .iter()
-            .map(|a| (a.lds, a.address, a.address.saturating_add(u64::from(a.len))))
-            .collect();
-        spans.sort_unstable();
-        let mut merged: Vec<Span> = Vec::with_capacity(spans.len().min(8));
-        for s in spans {
-            match merged.last_mut() {
-                Some(m) if m.0 == s.0 && s.1 <= m.2 => m.2 = m.2.max(s.2),
-                _ => merged.push(s),
+        // Coalesce the lanes' accesses into at most `SPANS` spans (the
+        // lanes of a store are nearly always one run; beyond, the last
+        // span grows to cover the rest).
+        let mut spans = [(false, 0u64, 0u64); SPANS];
+        let mut n = 0usize;
+        for a in log {
+            let s = (a.lds, a.address, a.address.saturating_add(u64::from(a.len)));
+            match spans[..n]
+                .iter_mut()
+                .find(|m| m.0 == s.0 && s.1 <= m.2 && m.1 <= s.2)
+            {
+                Some(m) => {
+                    m.1 = m.1.min(s.1);
+                    m.2 = m.2.max(s.2);
+                }
+                None if n < SPANS => {
+                    spans[n] = s;
+                    n += 1;
+                }
+                None => {
+                    let m = &mut spans[SPANS - 1];
+                    m.1 = m.1.min(s.1);
+                    m.2 = m.2.max(s.2);
+                }
             }
         }
         let c = &mut g.waves[w].counters;
         // The event this instruction just issued (the last of its PC).
         if let Some(e) = c.pending.iter().rev().find(|e| e.pc == pc && !e.data) {
             let seq = e.seq;
-            c.writes.push((seq, merged));
+            c.writes.push((seq, spans, n as u8));
         }
     }
     if g.barriers.live.is_empty() {

@@ -170,7 +170,7 @@ pub(crate) fn lds_index(
             lane: lane as u8,
             lds: true,
             address: u64::from(address),
-            len,
+            len: len as u16,
             data: super::MemAccess::SEQUENTIAL,
         });
     }
@@ -310,8 +310,8 @@ fn dword_align(n: usize, version: GcnVersion) -> u32 {
 
 /// The per-lane LDS indices `(addr + offset) & align` of a `len`-byte
 /// access, inactive lanes at 0, when every active lane is inside the
-/// allocation and under the M0 limit and no check logs accesses: the
-/// access then needs no per-lane test. `None` sends it down the per-lane
+/// allocation and under the M0 limit: the access then needs no per-lane
+/// test (while checks run, the lanes' accesses are logged here at once). `None` sends it down the per-lane
 /// path, which drops or faults lane by lane.
 #[inline]
 fn lds_indices(
@@ -323,9 +323,6 @@ fn lds_indices(
     exec: u64,
     len: u32,
 ) -> Option<Lanes> {
-    if env.log.is_some() {
-        return None;
-    }
     let mut indices: Lanes = std::array::from_fn(|lane| addr[lane].wrapping_add(offset) & align);
     if exec != u64::MAX {
         let on = unpack_mask(exec);
@@ -338,7 +335,26 @@ fn lds_indices(
     let bound = (env.lds.len() as u64).min(limit);
     let last = u32::try_from(bound.checked_sub(u64::from(len))?).unwrap_or(u32::MAX);
     let outside = indices.iter().fold(0u32, |m, &x| m | u32::from(x > last));
-    (outside == 0).then_some(indices)
+    if outside != 0 {
+        return None;
+    }
+    if let Some(log) = env.log {
+        // The checks see the whole wave's access at once.
+        let mut log = log.borrow_mut();
+        let mut lanes = exec;
+        while lanes != 0 {
+            let lane = lanes.trailing_zeros() as usize;
+            lanes &= lanes - 1;
+            log.push(super::MemAccess {
+                lane: lane as u8,
+                lds: true,
+                address: u64::from(indices[lane]),
+                len: len as u16,
+                data: super::MemAccess::SEQUENTIAL,
+            });
+        }
+    }
+    Some(indices)
 }
 
 /// The LDS bytes of a dense access — EXEC full, lane `l` at `indices[0] +

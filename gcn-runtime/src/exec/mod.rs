@@ -550,7 +550,7 @@ pub struct MemAccess {
     /// First byte.
     pub address: u64,
     /// Bytes accessed.
-    pub len: u32,
+    pub len: u16,
     /// Where these bytes sit in the lane's data registers (byte offset);
     /// [`MemAccess::SEQUENTIAL`] when they follow the lane's previous
     /// access (the DS families).
@@ -572,7 +572,7 @@ impl Env<'_> {
                 lane: lane as u8,
                 lds: false,
                 address,
-                len,
+                len: len as u16,
                 data: data as u16,
             });
         }
@@ -602,7 +602,7 @@ impl Env<'_> {
                     lane: lane as u8,
                     lds: false,
                     address: addresses[lane],
-                    len,
+                    len: len as u16,
                     data: data as u16,
                 });
             }
