@@ -1149,3 +1149,33 @@ fn stores_in_flight_at_a_barrier() {
         .for_each(|x| panic!("{v}: {x}"));
     }
 }
+
+#[test]
+fn undefined_m0_and_lane_select() {
+    for v in VERSIONS {
+        // M0 is the LDS limit up to GCN 1.2: an undefined one matters.
+        let body = "s_mov_b32 m0, s40\n@ds_read_b32 v3, v1\ns_waitcnt lgkmcnt(0)";
+        let r = run(v, body);
+        if v.is_gcn14() {
+            r.none(v);
+        } else {
+            let m = r.one(v, Check::Uninit, 0, None);
+            assert!(
+                m.contains("uses as M0") && m.contains("s40 byte 0"),
+                "{v}: {m}"
+            );
+        }
+        run(
+            v,
+            "s_mov_b32 s40, -1\ns_mov_b32 m0, s40\nds_read_b32 v3, v1\ns_waitcnt lgkmcnt(0)",
+        )
+        .none(v);
+        // A lane select nothing wrote.
+        let r = run(v, "v_mov_b32 v5, 1\n@v_readlane_b32 s10, v5, s41");
+        let m = r.one(v, Check::Uninit, 0, None);
+        assert!(
+            m.contains("selects a lane with undefined bits of s41"),
+            "{v}: {m}"
+        );
+    }
+}
