@@ -475,6 +475,17 @@ fn usage_errors_exit_2_and_show_the_arguments() {
     std::fs::write(dir.join("dump.s"), DUMP).unwrap();
     std::fs::write(dir.join("reverse.s"), REVERSE).unwrap();
     let listing = "ARG 0: out      .arg out, global, 8";
+    // The argument parser's own errors carry the contract's prefix too.
+    let out = gcnrun(&dir, &["dump.s", "dump"]);
+    expect(&out, 2, &["gcnrun: error: ", "--global"]);
+    assert!(!out.stderr.starts_with("error:"), "{}", out.stderr);
+    let out = gcnrun(&dir, &["dump.s", "dump", "--global", "64", "--threads", "0"]);
+    expect(&out, 2, &["gcnrun: error: ", "--threads"]);
+    assert!(
+        out.stderr.lines().all(|l| !l.starts_with("error:")),
+        "{}",
+        out.stderr
+    );
     // Wrong count.
     let out = gcnrun(&dir, &["dump.s", "dump", "zero:136", "--global", "34"]);
     expect(
