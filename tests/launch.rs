@@ -388,9 +388,57 @@ fn a_runaway_loop_spends_the_step_budget() {
     assert_eq!(e.kind, FaultKind::StepBudget(1000));
     assert_eq!(e.pc, offset_of(&program, "spin") + 4);
     assert!(e.instruction.starts_with("s_branch"), "{}", e.instruction);
-    assert!(e
-        .to_string()
-        .contains("step budget of 1000 instructions is spent"));
+    assert!(
+        e.to_string()
+            .contains("ran 1000 instructions, its step budget (a runaway loop? raise the budget"),
+        "{e}"
+    );
+    // The budget is spent in slices (the clock is looked at between them):
+    // a budget over several slices still stops exactly there.
+    let o = LaunchOptions {
+        max_steps: 3 << 20 | 5,
+        threads: Some(1),
+        checks: gcn_runtime::CheckOptions::off(),
+        ..LaunchOptions::default()
+    };
+    let e = exec_error(program.launch("spin", &[], &Dispatch::new_1d(64, 64), &o));
+    assert_eq!(e.kind, FaultKind::StepBudget(3 << 20 | 5));
+}
+
+#[test]
+fn a_time_limit_stops_a_runaway_dispatch() {
+    let (_memory, program) = faults();
+    let o = LaunchOptions {
+        max_steps: u64::MAX,
+        timeout: Some(std::time::Duration::from_millis(200)),
+        checks: gcn_runtime::CheckOptions::off(),
+        ..LaunchOptions::default()
+    };
+    let e = exec_error(program.launch("spin", &[], &Dispatch::new_1d(256, 64), &o));
+    assert_eq!(
+        e.kind,
+        FaultKind::Timeout(std::time::Duration::from_millis(200))
+    );
+    assert!(e.to_string().contains("time limit of 0.2 s"), "{e}");
+}
+
+#[test]
+fn a_jump_out_of_the_code_says_so() {
+    let source = ".gallium\n.gpu tonga\n.kernel k\n .config\n  .dims x\n.text\nk:\n    s_getpc_b64 s[2:3]\n    s_add_u32 s2, s2, 0x1000\n    s_setpc_b64 s[2:3]\n    s_endpgm\n";
+    let binary = gcn_asm::assemble(source, &gcn_asm::AssembleOptions::default())
+        .unwrap()
+        .gallium_bytes()
+        .unwrap();
+    let memory = Memory::default();
+    let program = Program::load(&memory, &binary, GcnVersion::Gcn1_2).unwrap();
+    let e = exec_error(program.launch(
+        "k",
+        &[],
+        &Dispatch::new_1d(64, 64),
+        &LaunchOptions::default(),
+    ));
+    assert!(matches!(e.kind, FaultKind::OutsideCode { .. }), "{e}");
+    assert!(e.to_string().contains("is outside the code"), "{e}");
 }
 
 /// out[i] = i * 0x9e3779b1 + group id: no two work-items touch the same

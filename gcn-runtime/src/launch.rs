@@ -29,7 +29,7 @@ use crate::check::{
     self, Check, CheckOptions, CheckReport, Facts, GroupCheck, GroupSetup, Level, Reports,
     TraceFilter, TraceSink,
 };
-use crate::exec::{self, Env, FaultKind, Op, Step, Wave, WAVE_SIZE};
+use crate::exec::{self, Env, Fault, FaultKind, Op, Step, Wave, WAVE_SIZE};
 use crate::kernel::{ArgError, ArgValue, Dispatch, KernelArgs};
 use crate::memory::{AllocError, MemView};
 use crate::program::{LoadError, Program, ProgramKernel};
@@ -38,8 +38,14 @@ use crate::program::{LoadError, Program, ProgramKernel};
 pub const MAX_GROUP_SIZE: u32 = 1024;
 /// Most LDS bytes a work-group can have.
 pub const MAX_LDS: u32 = 64 * 1024;
-/// The default step budget of a dispatch (instructions per wave).
-pub const DEFAULT_MAX_STEPS: u64 = 1 << 32;
+/// The default step budget of a dispatch: instructions per wave, about
+/// 134 M — a few seconds of one runaway wave on one host core. Raise it
+/// ([`LaunchOptions::max_steps`], `gcnrun --max-steps`) for longer waves.
+pub const DEFAULT_MAX_STEPS: u64 = 1 << 27;
+
+/// Instructions a wave runs between two looks at the clock (the
+/// [`LaunchOptions::timeout`] is checked at this granularity).
+const STEP_SLICE: u64 = 1 << 20;
 
 /// How to run a dispatch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,6 +58,10 @@ pub struct LaunchOptions {
     /// The level of each sanitizer check ([`crate::check`]); all errors by
     /// default, [`CheckOptions::off`] runs the plain interpreter.
     pub checks: CheckOptions,
+    /// A wall-clock limit for the dispatch: past it, the dispatch stops
+    /// with [`FaultKind::Timeout`]. `None` (the default): no limit but the
+    /// step budget.
+    pub timeout: Option<std::time::Duration>,
 }
 
 impl Default for LaunchOptions {
@@ -60,6 +70,7 @@ impl Default for LaunchOptions {
             max_steps: DEFAULT_MAX_STEPS,
             threads: None,
             checks: CheckOptions::default(),
+            timeout: None,
         }
     }
 }
@@ -320,6 +331,9 @@ struct Shared<'a> {
     /// Bytes of the scratch allocation (0 without).
     scratch_size: u64,
     max_steps: u64,
+    /// When the dispatch must end ([`LaunchOptions::timeout`]).
+    deadline: Option<std::time::Instant>,
+    timeout: Option<std::time::Duration>,
     checks: CheckOptions,
     /// Per-instruction facts when any check is on or a trace runs.
     facts: Option<Vec<Option<Facts>>>,
@@ -427,8 +441,14 @@ impl Program {
         let memory = self.memory();
         let input_buffer = memory.buffer_from_slice(&input.bytes)?;
         let waves_per_group = group_size.div_ceil(WAVE_SIZE as u64) as u32;
+        // Never more host threads than work-groups (a pool of idle threads
+        // costs their start-up), nor, by default, than cores.
+        let group_count = u64::from(groups[0]) * u64::from(groups[1]) * u64::from(groups[2]);
+        let wanted = options
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(options.threads.unwrap_or(0))
+            .num_threads(wanted.clamp(1, group_count.clamp(1, 1 << 16) as usize))
             .build()
             .map_err(|e| LaunchError::Config(format!("cannot start host threads: {e}")))?;
         let threads = pool.current_num_threads() as u64;
@@ -474,6 +494,8 @@ impl Program {
             scratch_base,
             scratch_size: scratch.as_ref().map_or(0, |b| b.byte_len()),
             max_steps: options.max_steps,
+            deadline: options.timeout.map(|t| std::time::Instant::now() + t),
+            timeout: options.timeout,
         };
         let total_groups = u64::from(groups[0]) * u64::from(groups[1]) * u64::from(groups[2]);
         let instructions = AtomicU64::new(0);
@@ -589,7 +611,7 @@ fn make_waves(s: &Shared<'_>, id: [u32; 3], slot: u64, waves: &mut Vec<Wave>) {
             }
             w.pc = s.kernel.offset;
             w.mode = c.mode;
-            w.budget = s.max_steps;
+            w.budget = s.max_steps.min(STEP_SLICE);
             let scratch_offset = s.scratch_offset(slot, wave_index);
             // User SGPRs.
             let user = c.user_sgprs as usize;
@@ -742,9 +764,37 @@ fn run_group(
                 ),
                 log: logged.then_some(&log),
             };
-            let result = match checker.as_mut() {
-                None => exec::run_wave(w, s.ops, &mut env),
-                Some(c) => exec::run_wave_checked(w, s.ops, &mut env, &mut c.hook(w.id)),
+            let past_deadline = s.deadline.is_some_and(|d| std::time::Instant::now() >= d);
+            let result = loop {
+                if past_deadline {
+                    break Err(Fault::new(FaultKind::Timeout(
+                        s.timeout.unwrap_or_default(),
+                    )));
+                }
+                let result = match checker.as_mut() {
+                    None => exec::run_wave(w, s.ops, &mut env),
+                    Some(c) => exec::run_wave_checked(w, s.ops, &mut env, &mut c.hook(w.id)),
+                };
+                // A slice of the budget spent: look at the clock, then go on
+                // (the fault comes before the instruction runs).
+                if let Err(Fault {
+                    kind: FaultKind::StepBudget(_),
+                    ..
+                }) = result
+                {
+                    if let Some(deadline) = s.deadline {
+                        if std::time::Instant::now() >= deadline {
+                            break Err(Fault::new(FaultKind::Timeout(
+                                s.timeout.unwrap_or_default(),
+                            )));
+                        }
+                    }
+                    if w.steps < s.max_steps {
+                        w.budget = (s.max_steps - w.steps).min(STEP_SLICE);
+                        continue;
+                    }
+                }
+                break result;
             };
             match result {
                 Ok(step) => *st = step,

@@ -479,13 +479,18 @@ fn usage_errors_exit_2_and_show_the_arguments() {
     let out = gcnrun(&dir, &["dump.s", "dump"]);
     expect(&out, 2, &["gcnrun: error: ", "--global"]);
     assert!(!out.stderr.starts_with("error:"), "{}", out.stderr);
-    let out = gcnrun(&dir, &["dump.s", "dump", "--global", "64", "--threads", "0"]);
+    let out = gcnrun(
+        &dir,
+        &["dump.s", "dump", "--global", "64", "--threads", "0"],
+    );
     expect(&out, 2, &["gcnrun: error: ", "--threads"]);
     assert!(
         out.stderr.lines().all(|l| !l.starts_with("error:")),
         "{}",
         out.stderr
     );
+    let out = gcnrun(&dir, &["dump.s", "dump", "--global", "64", "--timeout", "0"]);
+    expect(&out, 2, &["gcnrun: error: ", "the time limit must be positive"]);
     // Wrong count.
     let out = gcnrun(&dir, &["dump.s", "dump", "zero:136", "--global", "34"]);
     expect(

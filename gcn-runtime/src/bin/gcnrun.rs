@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! gcnrun [-g DEVICE | -A ARCH] BINARY KERNEL [ARG]... --global X[,Y[,Z]] [--local X[,Y[,Z]]]
-//!        [--offset X[,Y[,Z]]] [--out N=FILE]... [--max-steps N] [--threads N]
+//!        [--offset X[,Y[,Z]]] [--out N=FILE]... [--max-steps N] [--timeout SECONDS] [--threads N]
 //!        [--check NAME=LEVEL]... [--trace [--trace-group X[,Y[,Z]]] [--trace-wave N]]
 //! ```
 //!
@@ -79,7 +79,7 @@ use target::{Selected, TargetArgs};
     about = "Runs a kernel of a GalliumCompute binary (or CLRX source) in the GCN emulator",
     override_usage = "gcnrun [-g DEVICE | -A ARCH] BINARY KERNEL [ARG]... --global X[,Y[,Z]] \
                       [--local X[,Y[,Z]]] [--offset X[,Y[,Z]]] [--out N=FILE]... \
-                      [--max-steps N] [--threads N] [--check NAME=LEVEL]... \
+                      [--max-steps N] [--timeout SECONDS] [--threads N] [--check NAME=LEVEL]... \
                       [--trace [--trace-group X[,Y[,Z]]] [--trace-wave N]]",
     after_help = "ARG forms: TYPE:V[,V...] (TYPE: u8 i8 u16 i16 u32 i32 u64 i64 f16 f32 f64; \
                   0x... is a bit pattern), hex:BYTES, @FILE, zero:N (buffers), local:N,\n\
@@ -115,9 +115,13 @@ struct Cli {
     /// ARG list) to FILE.
     #[arg(long = "out", value_name = "N=FILE")]
     out: Vec<String>,
-    /// Most instructions a wave may execute (ends runaway loops).
+    /// Most instructions a wave may execute (ends runaway loops; default
+    /// 134217728).
     #[arg(long = "max-steps", value_name = "N")]
     max_steps: Option<u64>,
+    /// Stop the dispatch after this many seconds of wall-clock time.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    timeout: Option<std::time::Duration>,
     /// Host threads for work-groups (default: one per core).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     threads: Option<u32>,
@@ -135,6 +139,17 @@ struct Cli {
     /// Trace only this wave (index in its work-group).
     #[arg(long = "trace-wave", value_name = "N", requires = "trace")]
     trace_wave: Option<u32>,
+}
+
+/// `--timeout SECONDS`: a positive number of seconds.
+fn parse_seconds(text: &str) -> Result<std::time::Duration, String> {
+    let seconds: f64 = text
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    if !(seconds > 0.0 && seconds <= 1e9) {
+        return Err(format!("`{text}`: the time limit must be positive"));
+    }
+    Ok(std::time::Duration::from_secs_f64(seconds))
 }
 
 /// Why gcnrun stops: a usage error (exit 2) or a run/file error (exit 1).
@@ -476,6 +491,7 @@ fn run(cli: &Cli) -> Result<(), Failure> {
         max_steps: cli.max_steps.unwrap_or(DEFAULT_MAX_STEPS),
         threads: cli.threads.map(|t| t as usize).or(cli.trace.then_some(1)),
         checks,
+        timeout: cli.timeout,
     };
     let filter = TraceFilter {
         group: match &cli.trace_group {

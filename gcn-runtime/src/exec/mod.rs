@@ -127,14 +127,24 @@ pub enum FaultKind {
     },
     /// The word at the PC does not start an instruction.
     InvalidInstruction(u32),
-    /// The PC is not at the start of an instruction, or outside the code.
+    /// The PC is inside the code but not at the start of an instruction.
     BadPc,
+    /// The PC left the code (a jump or branch past its end or before its
+    /// start): the PC as an offset in `.text`, and the size of `.text`.
+    OutsideCode {
+        /// The PC.
+        pc: u32,
+        /// Bytes of code.
+        size: u32,
+    },
     /// A register beyond the kernel's allocation.
     Register(String),
     /// `s_trap`.
     Trap(u32),
     /// The dispatch's step budget is spent.
     StepBudget(u64),
+    /// The dispatch ran past its wall-clock limit.
+    Timeout(std::time::Duration),
     /// Anything else the hardware would not do as asked (the message says
     /// what).
     Unsupported(String),
@@ -157,11 +167,30 @@ impl fmt::Display for FaultKind {
                 write!(f, "word {w:#010x} is not a valid instruction")
             }
             FaultKind::BadPc => f.write_str("the PC is not at the start of an instruction"),
+            FaultKind::OutsideCode { pc: u32::MAX, size } => write!(
+                f,
+                "a jump went outside the code (0x0–{:#x}): its target is below the code or \
+                 more than 4 GiB past it",
+                size.saturating_sub(1)
+            ),
+            FaultKind::OutsideCode { pc, size } => write!(
+                f,
+                "the PC {pc:#x} is outside the code (0x0–{:#x}): a jump or branch left the \
+                 kernel's code",
+                size.saturating_sub(1)
+            ),
             FaultKind::Register(what) => write!(f, "{what}"),
             FaultKind::Trap(code) => write!(f, "s_trap {code}"),
             FaultKind::StepBudget(n) => write!(
                 f,
-                "the step budget of {n} instructions is spent (a runaway loop?)"
+                "the wave ran {n} instructions, its step budget (a runaway loop? raise the \
+                 budget with LaunchOptions::max_steps or gcnrun --max-steps N)"
+            ),
+            FaultKind::Timeout(t) => write!(
+                f,
+                "the dispatch ran past its time limit of {:.1} s (LaunchOptions::timeout, \
+                 gcnrun --timeout SECONDS)",
+                t.as_secs_f64()
             ),
             FaultKind::Unsupported(what) => f.write_str(what),
         }
@@ -962,6 +991,17 @@ pub fn run_wave_checked(
     run_loop::<false, _>(wave, ops, env, hook)
 }
 
+/// The fault of a PC that is no instruction's start.
+#[cold]
+fn bad_pc(pc: u32, words: usize) -> Fault {
+    let size = u32::try_from(words * 4).unwrap_or(u32::MAX);
+    Fault::new(if pc >= size {
+        FaultKind::OutsideCode { pc, size }
+    } else {
+        FaultKind::BadPc
+    })
+}
+
 /// The interpreter loop; monomorphised without hooks for [`run_wave`].
 /// `FUSED`: call [`Op::fast`] (superinstructions), else [`Op::handler`].
 #[inline(always)]
@@ -975,7 +1015,7 @@ fn run_loop<const FUSED: bool, H: Hook + ?Sized>(
         let index = (wave.pc >> 2) as usize;
         let op = match ops.get(index) {
             Some(Some(op)) if wave.pc & 3 == 0 => op,
-            _ => return Err(Fault::new(FaultKind::BadPc)),
+            _ => return Err(bad_pc(wave.pc, ops.len())),
         };
         if op.vgpr_end > wave.vgpr_limit || op.sgpr_end > wave.sgpr_limit {
             return Err(register_fault(wave, op));

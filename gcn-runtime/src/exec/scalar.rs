@@ -15,7 +15,7 @@
 //! at the next instruction when a handler runs; device addresses (what
 //! `s_getpc_b64` returns and `s_setpc_b64` takes) are `env.code_base` plus
 //! that offset. A jump outside the code is left for the loop to report as
-//! [`FaultKind::BadPc`].
+//! [`FaultKind::OutsideCode`].
 //!
 //! What the emulator does not model, and how each instruction behaves:
 //! - no debugger, no trap handler, no performance counters, no thread
@@ -164,8 +164,8 @@ fn branch_if(w: &mut Wave, op: &Op, i: usize, taken: bool) -> Result<Step, Fault
 }
 
 /// Jumps to device address `target`. An address below the code or more
-/// than 4 GiB past its start becomes an unaligned PC, which the loop
-/// reports as [`FaultKind::BadPc`].
+/// than 4 GiB past its start becomes PC `u32::MAX`, which the loop reports
+/// as [`FaultKind::OutsideCode`].
 #[inline]
 fn jump_to(w: &mut Wave, env: &Env<'_>, target: u64) {
     w.pc = match target.checked_sub(env.code_base) {
