@@ -342,6 +342,7 @@ fn run(case: &Case, gpu: &str, text: &str, max_steps: u64) -> Outcome {
         max_steps,
         threads: Some(1),
         checks: CheckOptions::all(Level::Warn),
+        ..LaunchOptions::default()
     };
     match program.launch_reports(&case.kernel, &values, &dispatch, &launch) {
         Ok((stats, reports)) => Outcome::Ran {
