@@ -476,6 +476,11 @@ impl fmt::Display for ArgError {
 
 impl std::error::Error for ArgError {}
 
+/// Most bytes a kernel input buffer may have (header and arguments): far
+/// above what any OpenCL device allows for arguments (4 KiB on AMD's),
+/// far below what would exhaust the host.
+pub const MAX_INPUT_BYTES: u64 = 1 << 20;
+
 /// Builds the input buffer of a kernel with arguments `args` for `dispatch`
 /// from the user values (one per `general` argument, in order). This is the
 /// one implementation of the Gallium ABI's argument layout. Local buffers
@@ -521,6 +526,18 @@ pub fn write_input_with_local_base(
             name: arg.name,
             message,
         };
+        // Checked before anything is built: a size or alignment from a
+        // damaged binary must not make the host allocate gigabytes.
+        let end = r
+            .value_offset((w.bytes.len() - HEADER_SIZE) as u64)
+            .saturating_add(u64::from(r.target_size))
+            .saturating_add(HEADER_SIZE as u64);
+        if end > MAX_INPUT_BYTES {
+            return Err(mismatch(format!(
+                "the argument ({} bytes, aligned to {}) would make the kernel input buffer                  {end} bytes, more than the {MAX_INPUT_BYTES} a kernel input may have",
+                r.target_size, r.target_align
+            )));
+        }
         match r.semantic {
             ArgSemantic::General => {
                 let value = values.next().ok_or(ArgError::MissingValue {

@@ -489,8 +489,15 @@ fn usage_errors_exit_2_and_show_the_arguments() {
         "{}",
         out.stderr
     );
-    let out = gcnrun(&dir, &["dump.s", "dump", "--global", "64", "--timeout", "0"]);
-    expect(&out, 2, &["gcnrun: error: ", "the time limit must be positive"]);
+    let out = gcnrun(
+        &dir,
+        &["dump.s", "dump", "--global", "64", "--timeout", "0"],
+    );
+    expect(
+        &out,
+        2,
+        &["gcnrun: error: ", "the time limit must be positive"],
+    );
     // Wrong count.
     let out = gcnrun(&dir, &["dump.s", "dump", "zero:136", "--global", "34"]);
     expect(

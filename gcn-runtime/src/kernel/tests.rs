@@ -387,3 +387,34 @@ fn image_and_sampler_arguments_carry_their_descriptors() {
     let e = write_input(&args[3..], &v, &Dispatch::new_1d(1, 1)).unwrap_err();
     assert!(e.to_string().contains("128-bit T#"), "{e}");
 }
+
+#[test]
+fn absurd_sizes_are_errors_before_anything_is_built() {
+    // A target size or alignment from a damaged binary: an error, not an
+    // 8 GB host buffer.
+    let d = Dispatch::new_1d(64, 64);
+    for (target, align) in [(0x7fff_fffc, 4), (u32::MAX, 4)] {
+        let args = [general("pad", ArgType::Scalar, 4, target, align, false)];
+        match write_input(&args, &[ArgValue::Scalar(vec![0; 4])], &d) {
+            Err(ArgError::Mismatch {
+                index: 0,
+                name: "pad",
+                message,
+            }) => assert!(
+                message.contains("more than the 1048576 a kernel input may have"),
+                "{message}"
+            ),
+            r => panic!("{target:#x}/{align:#x}: {r:?}"),
+        }
+    }
+    // An alignment that would pad the buffer to a gigabyte.
+    let args = [
+        general("a", ArgType::Scalar, 4, 4, 4, false),
+        general("b", ArgType::Scalar, 4, 4, 0x4000_0000, false),
+    ];
+    let four = ArgValue::Scalar(vec![0; 4]);
+    assert!(matches!(
+        write_input(&args, &[four.clone(), four], &d),
+        Err(ArgError::Mismatch { index: 1, .. })
+    ));
+}
