@@ -585,8 +585,35 @@ fn check_ids(dims: u32, global: [u32; 3], local: [u32; 3]) -> LaunchStats {
 
 #[test]
 fn two_dimensional_grid() {
-    let s = check_ids(2, [12, 10, 1], [4, 5, 1]);
+    // The kernel is set up for three dimensions (`.dims xyz`): a flat third
+    // dimension.
+    let s = check_ids(3, [12, 10, 1], [4, 5, 1]);
     assert_eq!((s.work_groups, s.waves), (6, 6));
+}
+
+#[test]
+fn fewer_dimensions_than_the_kernel_uses_is_an_error() {
+    let (memory, program) = memory_and(&ids::IDS);
+    let b = memory.buffer_zeroed::<u32>(64).unwrap();
+    let args = ids::IdsArgs {
+        groups: b.ptr(),
+        locals: b.ptr(),
+    };
+    for dims in [1, 2] {
+        let e = program
+            .launch_args(
+                &args,
+                &Dispatch::new(dims, [8, 8, 1], [8, 8, 1]),
+                &LaunchOptions::default(),
+            )
+            .unwrap_err();
+        let text = e.to_string();
+        assert!(
+            text.contains("is set up for 3 dimensions")
+                && text.contains(&format!("the dispatch has {dims}")),
+            "{text}"
+        );
+    }
 }
 
 #[test]
@@ -836,4 +863,33 @@ fn reports_and_faults_cite_the_rs_lines() {
             .starts_with(&format!("{file}:{load}:13: kernel 'late'")),
         "{e}"
     );
+}
+
+#[test]
+fn errors_print_their_message_through_box_dyn_error() {
+    // `fn main() -> Result<(), Box<dyn Error>>` prints the error's Debug:
+    // the readable message, not a dump of its fields.
+    let (_memory, program) = faults();
+    let e = program
+        .launch(
+            "nope",
+            &[],
+            &Dispatch::new_1d(64, 64),
+            &LaunchOptions::default(),
+        )
+        .unwrap_err();
+    let boxed: Box<dyn std::error::Error> = Box::new(e.clone());
+    assert_eq!(format!("{boxed:?}"), e.to_string());
+    let e = exec_error(program.launch(
+        "trap",
+        &[],
+        &Dispatch::new_1d(64, 64),
+        &LaunchOptions::default(),
+    ));
+    let boxed: Box<dyn std::error::Error> = Box::new(LaunchError::Exec(Box::new(e.clone())));
+    assert_eq!(
+        format!("{boxed:?}"),
+        LaunchError::Exec(Box::new(e)).to_string()
+    );
+    assert!(!format!("{boxed:?}").contains("ExecError {"));
 }

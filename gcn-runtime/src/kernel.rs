@@ -417,7 +417,7 @@ pub struct KernelInput {
 }
 
 /// Why an input buffer cannot be built.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub enum ArgError {
     /// Fewer values than user arguments.
     MissingValue {
@@ -696,3 +696,12 @@ impl Writer {
 
 #[cfg(test)]
 mod tests;
+
+/// The readable message (what [`fmt::Display`] writes), so that
+/// `fn main() -> Result<(), Box<dyn Error>>` with `?` prints it rather
+/// than a dump of the fields.
+impl fmt::Debug for ArgError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}

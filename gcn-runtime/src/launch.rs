@@ -101,7 +101,7 @@ impl LaunchStats {
 }
 
 /// A fault during execution, with where it happened.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Clone, PartialEq)]
 pub struct ExecError {
     /// The kernel.
     pub kernel: String,
@@ -192,7 +192,7 @@ fn nearest_note(mem: &MemView, address: u64, values: &[ArgValue]) -> Option<Stri
 impl std::error::Error for ExecError {}
 
 /// Why a launch failed.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Clone, PartialEq)]
 pub enum LaunchError {
     /// The kernel is not in the program.
     Load(LoadError),
@@ -425,6 +425,24 @@ impl Program {
             )));
         }
         let config = KernelConfig::of(kernel, self.version());
+        // A kernel set up for more dimensions than the dispatch has would
+        // read ids of dimensions nobody set: say so instead of running.
+        let declared = config
+            .tgid_enabled
+            .iter()
+            .rposition(|&e| e)
+            .map_or(1, |i| i as u32 + 1)
+            .max(config.tidig_comp_cnt + 1);
+        if dispatch.dims < declared {
+            return Err(LaunchError::Dispatch(format!(
+                "kernel '{name}' is set up for {declared} dimensions (`.dims`: work-group and \
+                 work-item ids in {}) but the dispatch has {}: give it {declared} (e.g. \
+                 Dispatch::new_{declared}d, gcnrun --global X,Y{})",
+                ["x", "x and y", "x, y and z"][declared as usize - 1],
+                dispatch.dims,
+                if declared == 3 { ",Z" } else { "" }
+            )));
+        }
         let input = crate::kernel::write_input_with_local_base(
             &kernel.args,
             values,
@@ -837,4 +855,22 @@ fn run_group(
     let instructions = waves.iter().map(|w| w.steps).sum();
     let lane_ops = waves.iter().map(|w| w.lane_ops).sum();
     Ok((instructions, lane_ops, checker.map(|c| c.reports)))
+}
+
+/// The readable message (what [`fmt::Display`] writes), so that
+/// `fn main() -> Result<(), Box<dyn Error>>` with `?` prints it rather
+/// than a dump of the fields.
+impl fmt::Debug for ExecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// The readable message (what [`fmt::Display`] writes), so that
+/// `fn main() -> Result<(), Box<dyn Error>>` with `?` prints it rather
+/// than a dump of the fields.
+impl fmt::Debug for LaunchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
 }

@@ -14,7 +14,7 @@ use crate::lines::{LineTable, Location};
 use crate::memory::{AllocError, Buffer, Memory};
 
 /// Why a program could not be loaded or a kernel found.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub enum LoadError {
     /// The bytes are not a GalliumCompute binary.
     Gallium(String),
@@ -270,5 +270,14 @@ impl Program {
                 None => "(outside the code)".to_string(),
             }
         })
+    }
+}
+
+/// The readable message (what [`fmt::Display`] writes), so that
+/// `fn main() -> Result<(), Box<dyn Error>>` with `?` prints it rather
+/// than a dump of the fields.
+impl fmt::Debug for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
     }
 }

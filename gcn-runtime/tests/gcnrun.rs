@@ -697,7 +697,7 @@ fn run_errors_exit_1_and_say_where() {
     expect(
         &out,
         1,
-        &["kernel 'spin'", "step budget of 1000 instructions is spent"],
+        &["kernel 'spin'", "the wave ran 1000 instructions, its step budget"],
     );
     // Dispatch shapes the API refuses.
     let out = gcnrun(&dir, &dump_args("dump.s", &["--local", "4"]));
