@@ -103,3 +103,6 @@ pub(crate) fn after(
     let lanes = (f.unit != Unit::Smem).then_some(lanes);
     g.report(Check::Oob, wave, pc, message, None, lanes);
 }
+
+#[cfg(test)]
+mod tests;
