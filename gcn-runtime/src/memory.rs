@@ -78,7 +78,8 @@ impl fmt::Display for MemFault {
 pub enum AllocError {
     /// The memory limit would be exceeded.
     LimitExceeded {
-        /// Bytes asked for.
+        /// Bytes asked for, rounded up to whole pages (what would be
+        /// reserved).
         requested: u64,
         /// Bytes in use.
         in_use: u64,
@@ -426,7 +427,7 @@ impl Memory {
         let reserved = mapped_bytes(size);
         if space.in_use.saturating_add(reserved) > self.limit {
             return Err(AllocError::LimitExceeded {
-                requested: size,
+                requested: reserved,
                 in_use: space.in_use,
                 limit: self.limit,
             });
