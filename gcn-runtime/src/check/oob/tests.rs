@@ -323,3 +323,43 @@ fn buffer_accesses_outside_the_descriptor_range_are_not_reported() {
         assert_eq!(slack, [0; 4], "{v}: the store was dropped");
     }
 }
+
+#[test]
+fn an_access_straddling_the_end_names_the_bytes_past_it() {
+    for v in VERSIONS {
+        // An 8-byte scalar load of bytes 24..32 of a 28-byte buffer.
+        let source = kernel(v, 24, -1, 2).replace(
+            "s_load_dword s16, s[4:5]",
+            "s_load_dwordx2 s[16:17], s[4:5]",
+        );
+        let s = setup(v, &source, 7, 8);
+        let inp = s.input.ptr().0;
+        let r = reports(s.launch(7, CheckOptions::default()), v);
+        assert_eq!(r.len(), 1, "{v}: {r:#?}");
+        assert_eq!(
+            r[0].message,
+            format!(
+                "reads 8 bytes at {:#x}, its last 4 bytes past the end of the 28-byte allocation at {inp:#x} (argument 0)",
+                inp + 24
+            ),
+            "{v}"
+        );
+        assert_eq!(r[0].lanes, None, "{v}");
+    }
+}
+
+#[test]
+fn the_check_is_named_and_set_like_the_others() {
+    assert_eq!(Check::Oob.name(), "oob");
+    assert_eq!("oob".parse::<Check>(), Ok(Check::Oob));
+    assert!(Check::ALL.contains(&Check::Oob));
+    assert_eq!(CheckOptions::default().oob, Level::Error);
+    let mut o = CheckOptions::default();
+    o.apply("oob=warn").unwrap();
+    assert_eq!((o.oob, o.uninit), (Level::Warn, Level::Error));
+    o.apply("all=off").unwrap();
+    assert_eq!(o.level(Check::Oob), Level::Off);
+    assert!(o.is_off());
+    let e = "nope".parse::<Check>().unwrap_err();
+    assert!(e.contains("uninit or oob"), "{e}");
+}
