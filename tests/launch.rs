@@ -279,31 +279,81 @@ fn offset_of(program: &Program, kernel: &str) -> u32 {
 }
 
 #[test]
-fn out_of_bounds_store_names_lane_and_address() {
+fn out_of_bounds_store_is_an_oob_error_and_completes() {
     let (memory, program) = faults();
-    // 200 dwords; 256 items in groups of 64: group 3 (items 192..255),
-    // wave 0, lane 8 (item 200) is the first store past the end.
+    // 200 dwords (800 bytes, mapped in one 4 KiB page); 256 items in groups
+    // of 64: group 3 (items 192..255), wave 0, lanes 8-63 (items 200..255)
+    // store past the end, inside the page: on a GPU the run completes.
     let out = memory.buffer_zeroed::<u32>(200).unwrap();
     let o = LaunchOptions {
         threads: Some(1),
         ..LaunchOptions::default()
     };
-    let e = exec_error(program.launch(
+    let reports = match program.launch(
         "oob",
         &[ArgValue::Pointer(out.ptr())],
         &Dispatch::new_1d(256, 64),
         &o,
+    ) {
+        Err(LaunchError::Check(reports)) => reports,
+        other => panic!("expected an oob error, got {other:?}"),
+    };
+    assert_eq!(reports.len(), 1, "{reports:#?}");
+    let r = &reports[0];
+    assert_eq!(r.check, gcn_runtime::check::Check::Oob);
+    assert_eq!(r.group, [3, 0, 0]);
+    assert_eq!(r.wave, 0);
+    // After two 8-byte SMEM loads and seven 4-byte instructions.
+    assert_eq!(r.pc, offset_of(&program, "oob") + 2 * 8 + 7 * 4);
+    assert_eq!(r.lanes, Some(u64::MAX << 8));
+    assert_eq!(
+        r.message,
+        format!(
+            "writes 4 bytes at {:#x}, 0 bytes past the end of the 800-byte allocation at {:#x} (argument 0)",
+            out.ptr().0 + 800,
+            out.ptr().0
+        )
+    );
+    let text = r.to_string();
+    assert!(text.starts_with("kernel 'oob' pc 0x"), "{text}");
+    assert!(
+        text.contains(": error[oob]: `flat_store_dword v[2:3], v0` writes 4 bytes at 0x"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("[wave 0 of group (3, 0, 0), lanes 8–63]"),
+        "{text}"
+    );
+    assert_eq!(out.to_vec(), (0..200).collect::<Vec<u32>>());
+}
+
+#[test]
+fn store_outside_every_page_names_lane_and_address() {
+    let (memory, program) = faults();
+    // 200 dwords mapped in one 4 KiB page; 1280 items in groups of 64:
+    // group 16 (items 1024..1087), wave 0, lane 0 (item 1024) is the first
+    // store past the page.
+    let out = memory.buffer_zeroed::<u32>(200).unwrap();
+    let o = LaunchOptions {
+        threads: Some(1),
+        checks: gcn_runtime::CheckOptions::off(),
+        ..LaunchOptions::default()
+    };
+    let e = exec_error(program.launch(
+        "oob",
+        &[ArgValue::Pointer(out.ptr())],
+        &Dispatch::new_1d(1280, 64),
+        &o,
     ));
     assert_eq!(e.kernel, "oob");
-    assert_eq!(e.group, [3, 0, 0]);
+    assert_eq!(e.group, [16, 0, 0]);
     assert_eq!(e.wave, 0);
-    // After two 8-byte SMEM loads and seven 4-byte instructions.
     assert_eq!(e.pc, offset_of(&program, "oob") + 2 * 8 + 7 * 4);
     assert_eq!(e.instruction, "flat_store_dword v[2:3], v0");
-    assert_eq!(e.lane, Some(8));
+    assert_eq!(e.lane, Some(0));
     match &e.kind {
         FaultKind::Memory(m) => {
-            assert_eq!(m.address, out.ptr().0 + 800);
+            assert_eq!(m.address, out.ptr().0 + 4096);
             assert_eq!(m.size, 4);
         }
         k => panic!("{k:?}"),
@@ -313,7 +363,7 @@ fn out_of_bounds_store_names_lane_and_address() {
         e.note.as_deref(),
         Some(
             format!(
-                "0 bytes past the end of the 800-byte allocation at {:#x} (argument 0)",
+                "3296 bytes past the end of the 800-byte allocation at {:#x} (argument 0)",
                 out.ptr().0
             )
             .as_str()
@@ -321,14 +371,14 @@ fn out_of_bounds_store_names_lane_and_address() {
     );
     let text = e.to_string();
     assert!(
-        text.starts_with("kernel 'oob', work-group (3, 0, 0), wave 0, pc 0x"),
+        text.starts_with("kernel 'oob', work-group (16, 0, 0), wave 0, pc 0x"),
         "{text}"
     );
     assert!(
-        text.contains("`flat_store_dword v[2:3], v0`, lane 8: memory fault"),
+        text.contains("`flat_store_dword v[2:3], v0`, lane 0: memory fault"),
         "{text}"
     );
-    // The lanes before the fault stored; the groups before it ran.
+    // The groups before it ran (their stray stores landed in the slack).
     assert_eq!(out.to_vec(), (0..200).collect::<Vec<u32>>());
 }
 
@@ -787,8 +837,8 @@ fn global_offset() {
     assert_eq!(out.to_vec(), (1000..1256).collect::<Vec<u32>>());
 }
 
-/// A kernel that uses its load's result before `s_waitcnt` (and loads
-/// past the end of a short buffer): the report and the fault cite these
+/// A kernel that uses its load's result before `s_waitcnt` (and, given a
+/// pointer near the end of a page, loads past it): the report and the fault cite these
 /// lines of this file.
 mod late {
     gcn_runtime::gcn_kernel! {
@@ -847,10 +897,13 @@ fn reports_and_faults_cite_the_rs_lines() {
     );
     assert!(text.contains(&format!(" at {file}:{load}:13)")), "{text}");
 
-    // 16 items over a 32-byte buffer: lane 8 loads past its end.
+    // 16 items from 32 bytes before the end of a buffer's (only) page:
+    // lane 8 loads past the page.
     let small = memory.buffer_zeroed::<u32>(8).unwrap();
     let e = exec_error(program.launch_args(
-        &late::LateArgs { out: small.ptr() },
+        &late::LateArgs {
+            out: gcn_runtime::kernel::DevicePtr(small.ptr().0 + 4096 - 32),
+        },
         &Dispatch::new_1d(16, 16),
         &LaunchOptions {
             checks: gcn_runtime::CheckOptions::off(),

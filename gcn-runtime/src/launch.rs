@@ -169,6 +169,15 @@ fn nearest_note(mem: &MemView, address: u64, values: &[ArgValue]) -> Option<Stri
     } else {
         format!("{} bytes past the end of", address - base - size)
     };
+    let owner = pointer_args(values, base, size);
+    Some(format!(
+        "{place} the {size}-byte allocation at {base:#x}{owner}"
+    ))
+}
+
+/// ` (argument 0, argument 2)`: the pointer arguments into the `size`-byte
+/// allocation at `base`, or nothing when none points into it.
+pub(crate) fn pointer_args(values: &[ArgValue], base: u64, size: u64) -> String {
     let args: Vec<String> = values
         .iter()
         .enumerate()
@@ -179,14 +188,11 @@ fn nearest_note(mem: &MemView, address: u64, values: &[ArgValue]) -> Option<Stri
             _ => None,
         })
         .collect();
-    let owner = if args.is_empty() {
+    if args.is_empty() {
         String::new()
     } else {
         format!(" ({})", args.join(", "))
-    };
-    Some(format!(
-        "{place} the {size}-byte allocation at {base:#x}{owner}"
-    ))
+    }
 }
 
 impl std::error::Error for ExecError {}
@@ -756,6 +762,7 @@ fn run_group(
             log: &log,
             mem: Some(&s.mem),
             scratch: (s.scratch_base, s.scratch_size),
+            values: s.values,
             trace: s.trace,
         })
     });
@@ -764,7 +771,8 @@ fn run_group(
     let logged = checker.is_some()
         && (s.checks.level(Check::LdsRace) != Level::Off
             || s.checks.level(Check::Uninit) != Level::Off
-            || s.checks.level(Check::Waitcnt) != Level::Off);
+            || s.checks.level(Check::Waitcnt) != Level::Off
+            || s.checks.level(Check::Oob) != Level::Off);
     loop {
         for (w, st) in waves.iter_mut().zip(state.iter_mut()) {
             if *st != Step::Next {

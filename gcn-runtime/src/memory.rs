@@ -2,9 +2,23 @@
 //!
 //! Every byte a kernel can reach belongs to an [`Allocation`]; an access
 //! outside all of them is a [`MemFault`], never host undefined behaviour.
-//! Allocations are aligned to 256 bytes (image descriptors store base/256)
-//! and separated by unmapped guard gaps, so that running off the end of one
-//! buffer faults instead of silently reaching the next.
+//!
+//! Allocations are mapped in pages, as the GPU's virtual memory maps them:
+//! each one starts on a fresh [`PAGE_SIZE`] (4 KiB, the GCN VM page) page —
+//! so its base is also aligned to [`ALLOCATION_ALIGN`] (256 bytes, image
+//! descriptors store base/256) — and its backing store extends to the end
+//! of its last page. Two allocations never share a page, and unmapped guard
+//! gaps ([`GUARD_GAP`]) separate them. A kernel's access inside a mapped
+//! page completes as on hardware: a read of the slack past the allocated
+//! bytes returns what is there (zeros unless a kernel wrote them), a write
+//! lands in the slack and never in another allocation; the `oob` check
+//! ([`crate::check`]) reports such accesses against the exact size. An
+//! access outside every mapped page is a [`MemFault`] (the GPU's VM fault).
+//!
+//! Host-side views keep the exact size: [`Buffer`]'s accessors and
+//! [`Memory::read`]/[`Memory::write`] fault on a byte past the allocated
+//! ones. The memory limit and [`Memory::in_use`] count what is reserved:
+//! whole pages ([`Allocation::mapped_size`]).
 //!
 //! Work-groups run on several host threads at once and share global
 //! memory, so the storage is made of `AtomicU32` words: plain loads and
@@ -25,14 +39,19 @@ use bytemuck::Pod;
 
 use crate::kernel::DevicePtr;
 
-/// Alignment of every allocation's base address.
+/// Alignment of every allocation's base address (every base is also a page
+/// boundary, [`PAGE_SIZE`]).
 pub const ALLOCATION_ALIGN: u64 = 256;
+/// The page size of the device address space (the GCN VM page): every
+/// allocation is mapped in whole pages of its own.
+pub const PAGE_SIZE: u64 = 4096;
 /// Unmapped bytes left between two allocations (and before the first).
 pub const GUARD_GAP: u64 = 64 * 1024;
 /// The first address handed out: low addresses stay unmapped, so that a
 /// null or small pointer faults.
 pub const FIRST_ADDRESS: u64 = 0x10_0000;
-/// The default memory limit (bytes of all allocations together).
+/// The default memory limit (bytes of all allocations together, counted in
+/// whole pages).
 pub const DEFAULT_LIMIT: u64 = 8 << 30;
 
 /// Why a memory access failed.
@@ -59,7 +78,8 @@ impl fmt::Display for MemFault {
 pub enum AllocError {
     /// The memory limit would be exceeded.
     LimitExceeded {
-        /// Bytes asked for.
+        /// Bytes asked for, rounded up to whole pages (what would be
+        /// reserved).
         requested: u64,
         /// Bytes in use.
         in_use: u64,
@@ -100,7 +120,12 @@ impl std::error::Error for AllocError {}
 /// One allocation: a range of device addresses backed by host words.
 pub struct Allocation {
     base: u64,
+    /// The bytes asked for (what host views see).
     size: u64,
+    /// `size` rounded up to whole pages (at least one): the bytes mapped,
+    /// which kernels can reach.
+    mapped: u64,
+    /// The backing store of the mapped bytes.
     words: Box<[AtomicU32]>,
     /// For an allocation made uninitialised ([`Memory::buffer_uninit`]):
     /// one bit per byte, set once the byte is written (by the host or a
@@ -119,11 +144,13 @@ static ATOMIC64_LOCKS: [Mutex<()>; 64] = [const { Mutex::new(()) }; 64];
 
 impl Allocation {
     fn new(base: u64, size: u64, uninit: bool) -> Self {
-        let words = (0..size.div_ceil(4)).map(|_| AtomicU32::new(0)).collect();
-        let written = uninit.then(|| (0..size.div_ceil(32)).map(|_| AtomicU32::new(0)).collect());
+        let mapped = mapped_bytes(size);
+        let words = (0..mapped / 4).map(|_| AtomicU32::new(0)).collect();
+        let written = uninit.then(|| (0..mapped / 32).map(|_| AtomicU32::new(0)).collect());
         Allocation {
             base,
             size,
+            mapped,
             words,
             written,
         }
@@ -172,7 +199,7 @@ impl Allocation {
         let Some(bits) = &self.written else {
             return;
         };
-        let end = offset.saturating_add(len).min(self.size);
+        let end = offset.saturating_add(len).min(self.mapped);
         let mut b = offset;
         while b < end {
             let Some(word) = bits.get((b / 32) as usize) else {
@@ -211,15 +238,29 @@ impl Allocation {
         self.base
     }
 
-    /// Size in bytes.
+    /// Size in bytes (as allocated: what host views see).
     pub fn size(&self) -> u64 {
         self.size
     }
 
-    /// True when `[offset, offset + len)` lies inside the allocation.
+    /// Bytes mapped: the size rounded up to whole pages ([`PAGE_SIZE`],
+    /// at least one page). Kernels can reach all of them; the bytes past
+    /// [`Allocation::size`] are the slack the `oob` check reports.
+    pub fn mapped_size(&self) -> u64 {
+        self.mapped
+    }
+
+    /// True when `[offset, offset + len)` lies inside the allocated bytes
+    /// (not the page slack after them).
     #[inline]
     pub fn contains(&self, offset: u64, len: u64) -> bool {
         fits(offset, len, self.size)
+    }
+
+    /// True when `[offset, offset + len)` lies inside the mapped pages.
+    #[inline]
+    fn mapped_contains(&self, offset: u64, len: u64) -> bool {
+        fits(offset, len, self.mapped)
     }
 
     /// Reads the dword at byte `offset` (a multiple of 4, inside).
@@ -228,7 +269,8 @@ impl Allocation {
         self.words[(offset >> 2) as usize].load(Relaxed)
     }
 
-    /// Reads `out.len()` bytes from `offset`; the range must be inside.
+    /// Reads `out.len()` bytes from `offset`; the range must be inside the
+    /// mapped pages.
     pub fn read(&self, offset: u64, out: &mut [u8]) {
         if offset & 3 == 0 && out.len() == 4 {
             out.copy_from_slice(&self.word(offset).to_le_bytes());
@@ -240,7 +282,8 @@ impl Allocation {
         }
     }
 
-    /// Writes `data` at `offset`; the range must be inside. Whole aligned
+    /// Writes `data` at `offset`; the range must be inside the mapped
+    /// pages. Whole aligned
     /// dwords are single stores; partial dwords are merged with a
     /// compare-and-swap so that neighbouring bytes written by other lanes
     /// or threads are kept.
@@ -359,7 +402,8 @@ impl Memory {
         self.limit
     }
 
-    /// Bytes allocated now.
+    /// Bytes reserved now: each live allocation counts its whole pages
+    /// ([`Allocation::mapped_size`]), which is what the limit bounds.
     pub fn in_use(&self) -> u64 {
         self.read_space().in_use
     }
@@ -372,24 +416,26 @@ impl Memory {
         self.space.write().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Allocates `size` zeroed bytes (at least one byte is reserved).
+    /// Allocates `size` zeroed bytes, mapped in whole pages of their own (at
+    /// least one).
     pub fn allocate(&self, size: u64) -> Result<Arc<Allocation>, AllocError> {
         self.allocate_with(size, false)
     }
 
     fn allocate_with(&self, size: u64, uninit: bool) -> Result<Arc<Allocation>, AllocError> {
         let mut space = self.write_space();
-        let reserved = size.max(1);
+        let reserved = mapped_bytes(size);
         if space.in_use.saturating_add(reserved) > self.limit {
             return Err(AllocError::LimitExceeded {
-                requested: size,
+                requested: reserved,
                 in_use: space.in_use,
                 limit: self.limit,
             });
         }
-        let base = space.next.next_multiple_of(ALLOCATION_ALIGN);
-        let allocation = Arc::new(Allocation::new(base, reserved, uninit));
-        space.next = (base + reserved + GUARD_GAP).next_multiple_of(ALLOCATION_ALIGN);
+        // A fresh page, so that no page holds two allocations.
+        let base = space.next.next_multiple_of(PAGE_SIZE);
+        let allocation = Arc::new(Allocation::new(base, size, uninit));
+        space.next = base + reserved + GUARD_GAP;
         space.in_use += reserved;
         space.allocations.push(allocation.clone());
         Ok(allocation)
@@ -401,7 +447,7 @@ impl Memory {
         let mut space = self.write_space();
         if let Some(i) = space.allocations.iter().position(|a| a.base == base) {
             let a = space.allocations.remove(i);
-            space.in_use -= a.size;
+            space.in_use -= a.mapped;
         }
     }
 
@@ -450,15 +496,29 @@ impl Memory {
         self.buffer_from_slice(&vec![value; len])
     }
 
-    /// Reads `out.len()` bytes at device address `address`.
+    /// Reads `out.len()` bytes at device address `address` from the host:
+    /// they must lie inside the allocated bytes (the page slack after an
+    /// allocation faults here, unlike a kernel's access).
     pub fn read(&self, address: u64, out: &mut [u8]) -> Result<(), MemFault> {
-        self.view().read(address, out)
+        let view = self.view();
+        let (a, offset) = view.find_exact(address, out.len() as u64)?;
+        a.read(offset, out);
+        Ok(())
     }
 
-    /// Writes `data` at device address `address`.
+    /// Writes `data` at device address `address` from the host: inside the
+    /// allocated bytes, as [`Memory::read`].
     pub fn write(&self, address: u64, data: &[u8]) -> Result<(), MemFault> {
-        self.view().write(address, data)
+        let view = self.view();
+        let (a, offset) = view.find_exact(address, data.len() as u64)?;
+        a.write(offset, data);
+        Ok(())
     }
+}
+
+/// The bytes an allocation of `size` bytes maps: whole pages, at least one.
+fn mapped_bytes(size: u64) -> u64 {
+    size.max(1).saturating_add(PAGE_SIZE - 1) & !(PAGE_SIZE - 1)
 }
 
 /// Whether `len` bytes at `offset` lie inside `size` bytes.
@@ -471,23 +531,25 @@ fn fits(offset: u64, len: u64, size: u64) -> bool {
 #[derive(Debug, Clone)]
 pub struct MemView {
     allocations: Vec<Arc<Allocation>>,
-    /// `[base, size]` of each allocation, in the same order: the lookup
-    /// searches this contiguous array, so that each step of the binary
-    /// search is one load rather than a load through an `Arc`.
+    /// `[base, mapped size]` of each allocation, in the same order: the
+    /// lookup searches this contiguous array, so that each step of the
+    /// binary search is one load rather than a load through an `Arc`.
     spans: Vec<[u64; 2]>,
 }
 
 impl MemView {
     /// A view of `allocations` (sorted by base address).
     fn of(allocations: Vec<Arc<Allocation>>) -> Self {
-        let spans = allocations.iter().map(|a| [a.base, a.size]).collect();
+        let spans = allocations.iter().map(|a| [a.base, a.mapped]).collect();
         MemView { allocations, spans }
     }
 }
 
 impl MemView {
-    /// The allocation holding `[address, address + len)` and the offset of
-    /// `address` in it.
+    /// The allocation whose mapped pages hold `[address, address + len)`
+    /// and the offset of `address` in it: what a kernel's access reaches
+    /// (the page slack past the allocated bytes included; the `oob` check
+    /// compares with [`Allocation::size`]).
     #[inline]
     pub fn find(&self, address: u64, len: u64) -> Result<(&Allocation, u64), MemFault> {
         let i = self.spans.partition_point(|&[base, _]| base <= address);
@@ -504,13 +566,27 @@ impl MemView {
         })
     }
 
+    /// [`MemView::find`] for the host: `[address, address + len)` must
+    /// lie inside the allocated bytes, not the page slack.
+    pub fn find_exact(&self, address: u64, len: u64) -> Result<(&Allocation, u64), MemFault> {
+        match self.find(address, len) {
+            Ok((a, offset)) if a.contains(offset, len) => Ok((a, offset)),
+            _ => Err(MemFault {
+                address,
+                size: len as u32,
+            }),
+        }
+    }
+
     /// The allocation nearest to `address` — the one holding it, else the
-    /// closer of the ones just below and just above — as (base, size): what
-    /// a report of a stray access names (memcheck style).
+    /// closer of the ones just below and just above — as (base, size), the
+    /// size as allocated: what a report of a stray access names (memcheck
+    /// style).
     pub fn nearest(&self, address: u64) -> Option<(u64, u64)> {
         let i = self.spans.partition_point(|&[base, _]| base <= address);
-        let below = i.checked_sub(1).map(|j| self.spans[j]);
-        let above = self.spans.get(i).copied();
+        let span = |j: usize| [self.spans[j][0], self.allocations[j].size];
+        let below = i.checked_sub(1).map(span);
+        let above = (i < self.spans.len()).then(|| span(i));
         let distance = |[base, size]: [u64; 2]| {
             if address < base {
                 base - address
@@ -581,7 +657,7 @@ impl<'a> Hint<'a> {
     ) -> Result<(&'a Allocation, u64), MemFault> {
         if let Some(a) = self.allocation {
             let offset = address.wrapping_sub(a.base);
-            if address >= a.base && a.contains(offset, len) {
+            if address >= a.base && a.mapped_contains(offset, len) {
                 return Ok((a, offset));
             }
         }
@@ -1053,19 +1129,64 @@ mod tests {
         assert_eq!(b.to_vec(), vec![7; 5]);
         assert_eq!(a.ptr().0 % ALLOCATION_ALIGN, 0);
         assert_eq!(b.ptr().0 % ALLOCATION_ALIGN, 0);
-        assert!(b.ptr().0 >= a.ptr().0 + 12 + GUARD_GAP);
+        assert_eq!(a.ptr().0 % PAGE_SIZE, 0);
+        assert_eq!(b.ptr().0 % PAGE_SIZE, 0);
+        assert!(b.ptr().0 >= a.ptr().0 + PAGE_SIZE + GUARD_GAP);
         let v = m.view();
         assert_eq!(v.read_u32(a.ptr().0 + 4), Ok(2));
-        // One past the end faults.
+        // Past the end but inside the page: a kernel reads the slack
+        // (zeros) and writes land there; the host sees 12 bytes.
+        assert_eq!(v.read_u32(a.ptr().0 + 12), Ok(0));
+        assert_eq!(v.read_u32(a.ptr().0 + 8), Ok(3));
+        assert_eq!(v.read_u32(a.ptr().0 + 10), Ok(0));
+        v.write_u32(a.ptr().0 + 4092, 9).unwrap();
+        assert_eq!(v.read_u32(a.ptr().0 + 4092), Ok(9));
+        assert_eq!(a.to_vec(), vec![1, 2, 3]);
+        assert_eq!(b.to_vec(), vec![7; 5]);
+        let mut four = [0u8; 4];
+        assert!(m.read(a.ptr().0 + 12, &mut four).is_err());
+        assert!(m.write(a.ptr().0 + 10, &[0; 4]).is_err());
+        m.read(a.ptr().0 + 8, &mut four).unwrap();
+        assert_eq!(four, [3, 0, 0, 0]);
+        // Past the last page faults.
         assert_eq!(
-            v.read_u32(a.ptr().0 + 12),
+            v.read_u32(a.ptr().0 + 4094),
             Err(MemFault {
-                address: a.ptr().0 + 12,
+                address: a.ptr().0 + 4094,
                 size: 4
             })
         );
-        assert!(v.read_u32(a.ptr().0 + 10).is_err());
+        assert!(v.read_u32(a.ptr().0 + 4096).is_err());
+        assert!(v.read_u32(a.ptr().0 - 4).is_err());
         assert!(v.read_u32(0).is_err());
+        // The nearest allocation is named with its allocated size.
+        assert_eq!(v.nearest(a.ptr().0 + 5000), Some((a.ptr().0, 12)));
+    }
+
+    #[test]
+    fn allocations_are_mapped_in_whole_pages() {
+        let m = Memory::default();
+        let sizes = [0u64, 1, 4095, 4096, 4097, 10000];
+        let bufs: Vec<Buffer<u8>> = sizes
+            .iter()
+            .map(|&n| m.buffer_zeroed::<u8>(n as usize).unwrap())
+            .collect();
+        let v = m.view();
+        let mut reserved = 0;
+        for (b, &n) in bufs.iter().zip(&sizes) {
+            let (a, _) = v.find(b.ptr().0, 1).unwrap();
+            let pages = n.max(1).div_ceil(PAGE_SIZE) * PAGE_SIZE;
+            assert_eq!((a.size(), a.mapped_size()), (n, pages));
+            assert_eq!(b.byte_len(), n);
+            assert!(v.find(b.ptr().0, pages).is_ok());
+            assert!(v.find(b.ptr().0 + pages, 1).is_err());
+            reserved += pages;
+        }
+        assert_eq!(m.in_use(), reserved);
+        // No two allocations share a page.
+        for w in bufs.windows(2) {
+            assert!(w[1].ptr().0 / PAGE_SIZE > (w[0].ptr().0 + w[0].byte_len()) / PAGE_SIZE);
+        }
     }
 
     #[test]
@@ -1084,8 +1205,10 @@ mod tests {
 
     #[test]
     fn limit_and_free() {
-        let m = Memory::with_limit(1000);
+        // The limit counts whole pages: 600 bytes reserve 4096.
+        let m = Memory::with_limit(6000);
         let a = m.buffer_zeroed::<u8>(600).unwrap();
+        assert_eq!(m.in_use(), PAGE_SIZE);
         assert!(matches!(
             m.buffer_zeroed::<u8>(600),
             Err(AllocError::LimitExceeded { .. })
@@ -1150,33 +1273,34 @@ mod tests {
     #[test]
     fn multi_dword_gather_and_scatter_in_one_buffer_and_at_its_end() {
         let m = Memory::default();
-        let data: Vec<u32> = (0..256).collect();
+        let data: Vec<u32> = (0..1024).collect();
+        // 4096 bytes: the buffer ends with its page.
         let a = m.buffer_from_slice(&data).unwrap();
         let v = m.view();
         // Every lane in one buffer, aligned: the one-range-check path;
         // lane 63 reads the last two dwords exactly.
-        let addrs: [u64; 64] = std::array::from_fn(|l| a.ptr().0 + 8 * l as u64 + 512);
+        let addrs: [u64; 64] = std::array::from_fn(|l| a.ptr().0 + 8 * l as u64 + 3584);
         let mut out = [[0u32; 64]; 2];
         v.gather_dwords(&addrs, u64::MAX, &mut out).unwrap();
         for (l, (&x, &y)) in out[0].iter().zip(&out[1]).enumerate() {
-            assert_eq!([x, y], [128 + 2 * l as u32, 129 + 2 * l as u32]);
+            assert_eq!([x, y], [896 + 2 * l as u32, 897 + 2 * l as u32]);
         }
-        // One byte further: lane 63's second dword leaves the buffer.
+        // One byte further: lane 63's second dword leaves the buffer and its page.
         let past = addrs.map(|x| x + 4);
         let e = v.gather_dwords(&past, u64::MAX, &mut out).unwrap_err();
         assert_eq!(e.0, 63);
-        assert_eq!(e.1.address, a.ptr().0 + 1020);
+        assert_eq!(e.1.address, a.ptr().0 + 4092);
         // The same lane masked off: no fault.
         v.gather_dwords(&past, u64::MAX >> 1, &mut out).unwrap();
-        assert_eq!(out[1][62], 254);
+        assert_eq!(out[1][62], 1022);
         // Scatter under a sparse mask, then an unaligned lane (the
         // per-lane path).
         let values = [[7u32; 64], [8u32; 64]];
         v.scatter_dwords(&addrs, 1 << 5 | 1 << 40, &values).unwrap();
         let back = a.to_vec();
-        assert_eq!(&back[138..140], &[7, 8]);
-        assert_eq!(&back[208..210], &[7, 8]);
-        assert_eq!(back[140], 140);
+        assert_eq!(&back[906..908], &[7, 8]);
+        assert_eq!(&back[976..978], &[7, 8]);
+        assert_eq!(back[908], 908);
         let mut odd = addrs;
         odd[1] = a.ptr().0 + 2;
         v.scatter_dwords(&odd, 0b10, &values).unwrap();

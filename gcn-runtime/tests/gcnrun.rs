@@ -638,11 +638,16 @@ const FAULTS: &str = r#"
 .kernel spin
     .config
         .dims x
+.kernel past
+    .args
+        .arg out, global, 8
+    .config
+        .dims x
 .text
 oob:
     s_load_dwordx2   s[2:3], s[0:1], 0x24
     s_waitcnt        lgkmcnt(0)
-    v_lshlrev_b32    v1, 2, v0
+    v_lshlrev_b32    v1, 7, v0
     v_mov_b32        v3, s3
     v_add_u32        v2, vcc, s2, v1
     v_addc_u32       v3, vcc, 0, v3, vcc
@@ -654,6 +659,15 @@ trap:
     s_endpgm
 spin:
     s_branch spin
+past:
+    s_load_dwordx2   s[2:3], s[0:1], 0x24
+    s_waitcnt        lgkmcnt(0)
+    v_lshlrev_b32    v1, 2, v0
+    v_mov_b32        v3, s3
+    v_add_u32        v2, vcc, s2, v1
+    v_addc_u32       v3, vcc, 0, v3, vcc
+    flat_store_dword v[2:3], v0
+    s_endpgm
 "#;
 
 #[test]
@@ -661,35 +675,46 @@ fn run_errors_exit_1_and_say_where() {
     let dir = workdir("run");
     std::fs::write(dir.join("faults.s"), FAULTS).unwrap();
     std::fs::write(dir.join("dump.s"), DUMP).unwrap();
-    // 64 items over a 160-byte buffer: lane 40 stores past its end, in the
-    // first work-group with 64 items per group …
+    // 64 items 128 bytes apart over a 160-byte buffer, mapped in one 4 KiB
+    // page: lane 32 stores past the page, in the first work-group with 64
+    // items per group …
     let out = gcnrun(&dir, &["faults.s", "oob", "zero:160", "--global", "64"]);
     expect(
         &out,
         1,
         &[
-            // The store is line 23 of FAULTS (which starts with an
+            // The store is line 28 of FAULTS (which starts with an
             // empty line).
-            "gcnrun: error: faults.s:23:5: kernel 'oob', work-group (0, 0, 0), wave 0, pc 0x",
+            "gcnrun: error: faults.s:28:5: kernel 'oob', work-group (0, 0, 0), wave 0, pc 0x",
             "`flat_store_dword v[2:3], v0`",
-            "lane 40: memory fault: 4-byte access at 0x",
+            "lane 32: memory fault: 4-byte access at 0x",
             "is outside every allocation",
+            "(3936 bytes past the end of the 160-byte allocation at 0x",
         ],
     );
-    // … and in the second wave of a 2-wave group.
+    // … and in the second wave of a 2-wave group (3 pages: item 96).
     let out = gcnrun(
         &dir,
         &[
-            "faults.s", "oob", "zero:400", "--global", "128", "--local", "128",
+            "faults.s",
+            "oob",
+            "zero:12000",
+            "--global",
+            "128",
+            "--local",
+            "128",
         ],
     );
-    expect(&out, 1, &["work-group (0, 0, 0), wave 1,", "lane 36:"]);
+    expect(&out, 1, &["work-group (0, 0, 0), wave 1,", "lane 32:"]);
     let out = gcnrun(&dir, &["faults.s", "trap", "--global", "1"]);
     expect(
         &out,
         1,
         &["kernel 'trap'", "pc 0x2c `s_trap 0x3`", ": s_trap 3"],
     );
+    let out = gcnrun(&dir, &["faults.s", "past", "zero:160", "--global", "64"]);
+    expect(&out, 1, &["error[oob]"]);
+    assert!(!out.stderr.contains("memory fault"), "{}", out.stderr);
     let out = gcnrun(
         &dir,
         &["faults.s", "spin", "--global", "1", "--max-steps", "1000"],
@@ -1039,4 +1064,54 @@ flip:
         ],
     );
     expect(&out, 2, &["clamp: `sideways` is not one of"]);
+}
+
+#[test]
+fn oob_accesses_are_check_errors_and_outputs_are_written() {
+    let dir = workdir("oob");
+    std::fs::write(dir.join("faults.s"), FAULTS).unwrap();
+    // 64 items over a 160-byte buffer: lanes 40-63 store past its end,
+    // inside its page. The run completes, the 160 bytes are written, and
+    // the store is an oob error.
+    let args = [
+        "faults.s",
+        "past",
+        "zero:160",
+        "--global",
+        "64",
+        "--out",
+        "0=out.bin",
+    ];
+    let out = gcnrun(&dir, &args);
+    expect(
+        &out,
+        1,
+        &[
+            "faults.s:43:5: error[oob]: `flat_store_dword v[2:3], v0` writes 4 bytes at 0x",
+            ", 0 bytes past the end of the 160-byte allocation at 0x",
+            " (argument 0) [kernel 'past' pc 0x",
+            "lanes 40–63]",
+            "gcnrun: error: 1 check error (--check NAME=warn or NAME=off to go on)",
+        ],
+    );
+    let want: Vec<u8> = (0..40u32).flat_map(|i| i.to_le_bytes()).collect();
+    assert_eq!(std::fs::read(dir.join("out.bin")).unwrap(), want);
+    // As a warning: exit 0, the report still printed.
+    std::fs::remove_file(dir.join("out.bin")).unwrap();
+    let mut warn = args.to_vec();
+    warn.extend(["--check", "oob=warn"]);
+    let out = gcnrun(&dir, &warn);
+    expect(&out, 0, &["warning[oob]: `flat_store_dword v[2:3], v0`"]);
+    assert_eq!(std::fs::read(dir.join("out.bin")).unwrap(), want);
+    // Off: nothing reported.
+    let mut off = args.to_vec();
+    off.extend(["--check", "oob=off"]);
+    let out = gcnrun(&dir, &off);
+    expect(&out, 0, &[]);
+    assert!(!out.stderr.contains("[oob]"), "{}", out.stderr);
+    // The name is listed among the checks.
+    let mut bad = args.to_vec();
+    bad.extend(["--check", "nope=warn"]);
+    let out = gcnrun(&dir, &bad);
+    expect(&out, 2, &["uninit or oob"]);
 }

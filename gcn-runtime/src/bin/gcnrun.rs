@@ -15,7 +15,7 @@
 //! says otherwise.
 //!
 //! The sanitizer checks (`gcn_runtime::check`: `waitcnt`, `wait-states`,
-//! `lds-race`, `uninit`) all run as errors by default; `--check
+//! `lds-race`, `uninit`, `oob`) all run as errors by default; `--check
 //! NAME=LEVEL` sets one (`all=LEVEL` every one) to `error`, `warn` or
 //! `off`. Findings are printed like compiler diagnostics,
 //! `BINARY: kernel 'K' pc 0x1c: error[waitcnt]: ...`; an error among them
@@ -125,7 +125,7 @@ struct Cli {
     /// Host threads for work-groups (default: one per core).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     threads: Option<u32>,
-    /// Sets a check (waitcnt, wait-states, lds-race, uninit, or all) to
+    /// Sets a check (waitcnt, wait-states, lds-race, uninit, oob, or all) to
     /// error (the default), warn or off.
     #[arg(long = "check", value_name = "NAME=LEVEL")]
     check: Vec<String>,

@@ -7,6 +7,7 @@
 //! | [`Check::WaitStates`] | fewer wait states (instructions, `s_nop N` = N+1) between two dependent instructions than the generation requires ([`wait_states::RULES`]), counted along the executed path |
 //! | [`Check::LdsRace`] | two waves of a work-group touching the same LDS byte between two `s_barrier`s, one of them writing (atomics excepted) |
 //! | [`Check::Uninit`] | undefined bits (Memcheck-style definedness of registers, LDS, scratch and [`crate::memory::Memory::buffer_uninit`] buffers) deciding control flow, forming an address, descriptor, M0, lane select or `s_setreg` value, or computed into a value stored to memory the host can read, with their origin ([`defined`]); copying undefined data is not reported |
+//! | [`Check::Oob`] | a kernel's access to device memory (vector, scalar, image or atomic; the lanes, the first address) past the end of its allocation but inside the allocation's last mapped 4 KiB page, where it completes as on hardware ([`oob`]); the report names the allocation, the argument pointing into it and how far past the end the access lies. Not reported: buffer accesses outside their descriptor's range (defined: reads 0, writes dropped), private (scratch) memory and LDS, and accesses outside every mapped page (those are memory faults) |
 //!
 //! Every check is on at [`Level::Error`] by default ([`CheckOptions`], in
 //! [`crate::LaunchOptions::checks`], `gcnrun --check NAME=LEVEL`). The
@@ -36,6 +37,7 @@
 pub mod defined;
 pub mod facts;
 mod lds;
+pub mod oob;
 pub mod trace;
 pub mod wait_states;
 pub mod waitcnt;
@@ -51,6 +53,7 @@ use std::str::FromStr;
 use gcn_asm::GcnVersion;
 
 use crate::exec::{self, Env, Hook, MemAccess, Op, Wave};
+use crate::kernel::ArgValue;
 use crate::lines::LineTable;
 use crate::memory::MemView;
 
@@ -68,15 +71,18 @@ pub enum Check {
     LdsRace,
     /// Undefined values used where they matter ([`defined`]).
     Uninit,
+    /// Accesses past the end of an allocation, inside its mapped pages.
+    Oob,
 }
 
 impl Check {
     /// All checks.
-    pub const ALL: [Check; 4] = [
+    pub const ALL: [Check; 5] = [
         Check::Waitcnt,
         Check::WaitStates,
         Check::LdsRace,
         Check::Uninit,
+        Check::Oob,
     ];
 
     /// The name `gcnrun --check` takes.
@@ -86,6 +92,7 @@ impl Check {
             Check::WaitStates => "wait-states",
             Check::LdsRace => "lds-race",
             Check::Uninit => "uninit",
+            Check::Oob => "oob",
         }
     }
 }
@@ -104,7 +111,9 @@ impl FromStr for Check {
             .into_iter()
             .find(|c| c.name() == s)
             .ok_or_else(|| {
-                format!("unknown check `{s}` (expected waitcnt, wait-states, lds-race or uninit)")
+                format!(
+                    "unknown check `{s}` (expected waitcnt, wait-states, lds-race, uninit or oob)"
+                )
             })
     }
 }
@@ -156,6 +165,8 @@ pub struct CheckOptions {
     pub lds_race: Level,
     /// [`Check::Uninit`].
     pub uninit: Level,
+    /// [`Check::Oob`].
+    pub oob: Level,
 }
 
 impl Default for CheckOptions {
@@ -173,6 +184,7 @@ impl CheckOptions {
             wait_states: level,
             lds_race: level,
             uninit: level,
+            oob: level,
         }
     }
 
@@ -188,6 +200,7 @@ impl CheckOptions {
             Check::WaitStates => self.wait_states,
             Check::LdsRace => self.lds_race,
             Check::Uninit => self.uninit,
+            Check::Oob => self.oob,
         }
     }
 
@@ -198,6 +211,7 @@ impl CheckOptions {
             Check::WaitStates => self.wait_states = level,
             Check::LdsRace => self.lds_race = level,
             Check::Uninit => self.uninit = level,
+            Check::Oob => self.oob = level,
         }
     }
 
@@ -407,6 +421,8 @@ pub struct GroupCheck<'a> {
     mem: Option<&'a MemView>,
     /// The dispatch's scratch memory: base and size.
     scratch: (u64, u64),
+    /// The kernel's argument values (to name the buffer of a stray access).
+    values: &'a [ArgValue],
     trace: Option<(TraceFilter, TraceSink<'a>)>,
     /// The state before the current instruction of a traced wave.
     snapshot: Option<trace::Snapshot>,
@@ -446,6 +462,8 @@ pub struct GroupSetup<'a> {
     pub mem: Option<&'a MemView>,
     /// The dispatch's scratch memory: base and size (0, 0 without).
     pub scratch: (u64, u64),
+    /// The kernel's argument values (to name the buffer of a stray access).
+    pub values: &'a [ArgValue],
     /// The trace: which waves, and where the records go.
     pub trace: Option<(TraceFilter, TraceSink<'a>)>,
 }
@@ -482,6 +500,7 @@ impl<'a> GroupCheck<'a> {
             origins: defined::Origins::default(),
             mem: s.mem,
             scratch: s.scratch,
+            values: s.values,
             trace: s.trace,
             snapshot: None,
             reports: Reports::default(),
@@ -606,6 +625,9 @@ impl Hook for WaveHook<'_, '_> {
         }
         if g.options.waitcnt != Level::Off {
             waitcnt::after(g, wave, f, &log, pc);
+        }
+        if !log.is_empty() && g.options.oob != Level::Off {
+            oob::after(g, wave.id, pc, op, f, &log);
         }
         let mut log = log;
         log.clear();

@@ -27,8 +27,10 @@
 //! - Addresses of 32-bit and wider accesses are aligned down to 4 bytes,
 //!   of 16-bit accesses to 2 (seed); a 64-bit atomic whose aligned address
 //!   is not a multiple of 8 is a fault (the host atomic needs it).
-//! - An in-range address outside every allocation is a memory fault naming
-//!   the lane.
+//! - An in-range address outside every allocation's mapped pages is a
+//!   memory fault naming the lane (inside a page, past an allocation's end,
+//!   it completes and the `oob` check reports it; out-of-range accesses
+//!   are never logged, so never reported).
 //! - Typed forms, per the seed's table: `buffer_load/store_format_*` take
 //!   the data format, number format and DST_SEL from the resource;
 //!   `tbuffer_*` take the formats from the instruction (DFMT/NFMT) with

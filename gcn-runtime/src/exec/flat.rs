@@ -31,8 +31,9 @@
 //! FLAT_SCRATCH and the scratch SGPRs play no part: `env.scratch` is
 //! already the wave's own private memory.
 //!
-//! Global accesses outside every allocation are memory faults naming the
-//! lane. Atomics on global memory are host atomics (64-bit ones through
+//! Global accesses outside every allocation's mapped pages are memory
+//! faults naming the lane (inside a page, past an allocation's end, they
+//! complete: the `oob` check reports them). Atomics on global memory are host atomics (64-bit ones through
 //! [`crate::memory::Allocation::atomic_u64`]); a misaligned atomic address is
 //! a fault (the docs do not say what the hardware does). Atomics return the
 //! old value only with `glc`. `cmpswap` takes the new value in the low half

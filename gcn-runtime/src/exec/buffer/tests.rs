@@ -585,14 +585,16 @@ fn in_range_address_outside_memory_faults_with_the_lane() {
             "buffer_load_dword v4, v1, s[8:11], 0 idxen",
             &memory,
             |w| {
-                // 64 records of 4 bytes over a 64-byte allocation.
-                desc(w, 8, buf.ptr().0, 4, 64, false, 0);
+                // 64 records of 256 bytes over a 64-byte allocation,
+                // mapped in one 4 KiB page: lanes 1-15 read the page's
+                // slack, lane 16 the first unmapped byte.
+                desc(w, 8, buf.ptr().0, 256, 64, false, 0);
                 w.vgpr[1] = lanes(|l| l);
             },
         );
         let f = s.fault.expect("fault");
         assert_eq!(f.lane, Some(16), "{v}");
-        assert!(matches!(f.kind, FaultKind::Memory(m) if m.address == buf.ptr().0 + 64));
+        assert!(matches!(f.kind, FaultKind::Memory(m) if m.address == buf.ptr().0 + 4096));
     }
 }
 

@@ -325,12 +325,13 @@ fn unmapped_global_address_faults_with_the_lane() {
         let buf = memory.buffer_zeroed::<u32>(64).unwrap();
         let base = buf.ptr().0;
         let s = run_with(v, "flat_load_dwordx2 v[4:5], v[0:1]", &memory, |w| {
-            // Lane 63's second dword is one past the end.
-            set64(w, 0, |l| base + 4 * l);
+            // Lane 63's second dword is one past the end of the buffer's
+            // (only) page; the lanes before it read the page's slack.
+            set64(w, 0, |l| base + 3840 + 4 * l);
         });
         let f = s.fault.expect("fault");
         assert_eq!(f.lane, Some(63), "{v}");
-        assert!(matches!(f.kind, FaultKind::Memory(m) if m.address == base + 252 && m.size == 8));
+        assert!(matches!(f.kind, FaultKind::Memory(m) if m.address == base + 4092 && m.size == 8));
     }
 }
 
@@ -404,15 +405,20 @@ flat_load_dwordx3 v[20:22], v[6:7]
             let f = s.fault.expect("a fault");
             assert_eq!(f.lane, Some(0), "{v}");
         }
-        // A dense run one lane past the end of its allocation.
+        // A dense run one lane past the end of its allocation's page
+        // (past the allocation's end, inside the page, it completes).
         let short = memory.buffer_zeroed::<u32>(63).unwrap();
         let short_base = short.ptr().0;
         for src in ["flat_load_dword v4, v[0:1]", "flat_store_dword v[0:1], v4"] {
             let s = run_with(v, src, &memory, |w| set64(w, 0, |l| short_base + 4 * l));
+            assert!(s.fault.is_none(), "{v}: {src}: {:?}", s.fault);
+            let s = run_with(v, src, &memory, |w| {
+                set64(w, 0, |l| short_base + 3844 + 4 * l)
+            });
             let f = s.fault.expect("a fault");
             assert_eq!(f.lane, Some(63), "{v}: {src}");
             assert!(
-                matches!(f.kind, FaultKind::Memory(m) if m.address == short_base + 252),
+                matches!(f.kind, FaultKind::Memory(m) if m.address == short_base + 4096),
                 "{v}: {src}: {:?}",
                 f.kind
             );

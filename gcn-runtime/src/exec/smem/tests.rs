@@ -104,8 +104,8 @@ fn load_offsets() {
             }
             assert_eq!(s.wave.sgpr[16 + n], 0, "{v} {mn}: one past");
         }
-        // Outside every allocation: a memory fault.
-        for (a_off, off) in [(None, 0u32), (Some(0), 4 * N as u32)] {
+        // Outside every mapped page: a memory fault.
+        for (a_off, off) in [(None, 0u32), (Some(0), crate::memory::PAGE_SIZE as u32)] {
             let (s, _) = with_buffer(v, "s_load_dword s10, s[2:3], s4", &[], |w, a| {
                 base(w, a_off.map_or(0, |o: u64| a + o));
                 w.sgpr[4] = off;
@@ -220,10 +220,11 @@ fn buffer_loads() {
                 "{v} {mn}: last dword out of range"
             );
         }
-        // In range of the resource but outside memory: a fault.
+        // In range of the resource but outside every mapped page (the
+        // buffer fills half of its page): a fault.
         let (s, _) = with_buffer(v, "s_buffer_load_dword s12, s[4:7], s8", &[], |w, a| {
             resource(w, a, 0, u32::MAX);
-            w.sgpr[8] = 4 * N as u32;
+            w.sgpr[8] = crate::memory::PAGE_SIZE as u32;
         });
         assert!(
             matches!(s.fault.map(|f| f.kind), Some(FaultKind::Memory(_))),
@@ -277,10 +278,10 @@ fn stores() {
             &[0x1000, 0xaa, 0xc1, 0x1003, 0x1004, 0x1005],
             "{v}"
         );
-        // Outside memory: a fault.
+        // Outside every mapped page: a fault.
         let (s, _) = with_buffer(v, "s_store_dword s10, s[2:3], m0", &[], |w, a| {
             base(w, a);
-            w.sgpr[124] = 4 * N as u32;
+            w.sgpr[124] = crate::memory::PAGE_SIZE as u32;
         });
         assert!(
             matches!(s.fault.map(|f| f.kind), Some(FaultKind::Memory(_))),
