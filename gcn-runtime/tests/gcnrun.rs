@@ -722,7 +722,10 @@ fn run_errors_exit_1_and_say_where() {
     expect(
         &out,
         1,
-        &["kernel 'spin'", "the wave ran 1000 instructions, its step budget"],
+        &[
+            "kernel 'spin'",
+            "the wave ran 1000 instructions, its step budget",
+        ],
     );
     // Dispatch shapes the API refuses.
     let out = gcnrun(&dir, &dump_args("dump.s", &["--local", "4"]));
