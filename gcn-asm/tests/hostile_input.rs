@@ -335,3 +335,43 @@ fn twenty_thousand_named_arguments() {
     assemble(&src, &AssembleOptions::default()).unwrap();
 }
 
+// ---- 6. gcndisasm -r streams its listing ----
+
+/// The streamed listing of `gcndisasm -r` is the one the library builds in
+/// memory, for code full of stray words, branches and literals.
+#[test]
+fn gcndisasm_raw_streams_the_same_listing() {
+    use gcn_asm::decode::gallium::Target;
+    use gcn_asm::decode::{disassemble, words_from_bytes, write_disassembly};
+    // A fixed pseudo-random sequence (xorshift), with a few branches.
+    let mut x = 0x2545_f491_4f6c_dd1d_u64;
+    let mut bytes = Vec::new();
+    for i in 0..50_000u32 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let w = if i % 97 == 0 {
+            0xbf82_0000 | (x as u32 & 0xffff) // s_branch
+        } else {
+            x as u32
+        };
+        bytes.extend_from_slice(&w.to_le_bytes());
+    }
+    bytes.extend_from_slice(&[1, 2]); // a partial word
+    let dir = workdir("disasm_raw");
+    std::fs::write(dir.join("code.bin"), &bytes).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_gcndisasm"))
+        .args(["-r", "code.bin"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let target = Target::Device(Device::CapeVerde);
+    let words = words_from_bytes(&bytes);
+    let listing = disassemble(&words, target.version());
+    let expected = format!("{}\n.rawcode\n.text\n{listing}", target.directive());
+    let mut streamed = String::new();
+    write_disassembly(&mut streamed, &words, target.version()).unwrap();
+    assert_eq!(streamed, listing.to_string());
+    assert!(String::from_utf8(out.stdout).unwrap() == expected);
+}
