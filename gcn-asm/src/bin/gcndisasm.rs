@@ -17,13 +17,14 @@
 //! status: 0 on success, 1 when the input cannot be disassembled (a
 //! malformed binary), 2 for a usage or I/O problem.
 
+use std::fmt::Write as _;
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
 use gcn_asm::decode::gallium::{listing, Target};
-use gcn_asm::decode::{disassemble, words_from_bytes};
+use gcn_asm::decode::{words_from_bytes, write_disassembly};
 use gcn_asm::Device;
 
 #[path = "common/target.rs"]
@@ -71,7 +72,7 @@ fn main() -> ExitCode {
     if let Err(e) = read {
         return usage_error(format!("cannot read {}: {e}", args.file.display()));
     }
-    let text = if args.raw {
+    if args.raw {
         if bytes.len() % 4 != 0 {
             eprintln!(
                 "{}: warning: {} trailing byte(s) padded with zeros to a word",
@@ -80,9 +81,23 @@ fn main() -> ExitCode {
             );
         }
         let words = words_from_bytes(&bytes);
-        let listing = disassemble(&words, target.version());
-        format!("{}\n.rawcode\n.text\n{listing}", target.directive())
-    } else {
+        drop(bytes);
+        // Streamed: the listing of raw code is many times the size of the
+        // code, so it is written as it is decoded, never held.
+        let mut out = IoWriter {
+            inner: std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock()),
+            error: None,
+        };
+        let written = writeln!(out, "{}\n.rawcode\n.text", target.directive())
+            .and_then(|()| write_disassembly(&mut out, &words, target.version()));
+        let flushed = match (written, out.error.take()) {
+            (Ok(()), None) => out.inner.flush(),
+            (_, Some(e)) => Err(e),
+            (Err(_), None) => Err(std::io::Error::other("formatting failed")),
+        };
+        return finish(flushed);
+    }
+    let text = {
         let binary = match gcn_asm::gallium::read(&bytes) {
             Ok(binary) => binary,
             Err(e) => {
@@ -106,10 +121,31 @@ fn main() -> ExitCode {
     };
     let mut out = std::io::stdout().lock();
     let written = out.write_all(text.as_bytes());
-    match written.and_then(|()| out.flush()) {
+    finish(written.and_then(|()| out.flush()))
+}
+
+/// The exit status after writing the listing.
+fn finish(written: std::io::Result<()>) -> ExitCode {
+    match written {
         Ok(()) => ExitCode::SUCCESS,
         // A closed pipe (`| head`) is not an error worth a message.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => usage_error(format!("cannot write the listing: {e}")),
+    }
+}
+
+/// A [`std::fmt::Write`] onto an [`std::io::Write`], keeping the first I/O
+/// error (formatting stops at it).
+struct IoWriter<W: Write> {
+    inner: W,
+    error: Option<std::io::Error>,
+}
+
+impl<W: Write> std::fmt::Write for IoWriter<W> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.inner.write_all(s.as_bytes()).map_err(|e| {
+            self.error.get_or_insert(e);
+            std::fmt::Error
+        })
     }
 }

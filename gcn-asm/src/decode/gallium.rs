@@ -77,7 +77,8 @@ fn write_bytes(out: &mut String, bytes: &[u8]) -> std::fmt::Result {
 /// an instruction) is an error.
 pub fn listing(binary: &GalliumBinary, target: Target) -> Result<String, GalliumError> {
     let entries = binary.kernels.first().map_or(3, |k| k.prog_info.len());
-    for (i, k) in binary.kernels.iter().enumerate() {
+    let mut names = rustc_hash::FxHashSet::default();
+    for k in &binary.kernels {
         if !is_symbol(&k.name) {
             return Err(GalliumError::new(format!(
                 "kernel name {:?} cannot be written as a symbol",
@@ -95,7 +96,7 @@ pub fn listing(binary: &GalliumBinary, target: Target) -> Result<String, Gallium
                 k.name
             )));
         }
-        if binary.kernels[..i].iter().any(|o| o.name == k.name) {
+        if !names.insert(k.name.as_str()) {
             return Err(GalliumError::new(format!(
                 "two kernels are named '{}'",
                 k.name

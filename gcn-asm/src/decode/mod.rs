@@ -629,35 +629,102 @@ pub fn encoded_len(words: &[u32], version: GcnVersion) -> usize {
 /// Decodes a whole buffer of code words. Words that do not decode become
 /// [`Item::Word`]s, as many as [`encoded_len`] says their instruction takes.
 pub fn disassemble(words: &[u32], version: GcnVersion) -> Listing<'_> {
-    let mut items = Vec::with_capacity(words.len());
-    let mut i = 0;
-    while i < words.len() {
-        match decode(&words[i..], 4 * i as u64, version) {
-            Ok(instr) => {
-                let d = Decoded {
-                    offset: 4 * i as u64,
-                    item: Item::Instruction(instr),
-                };
-                i += d.len();
-                items.push(d);
-            }
-            Err(_) => {
-                let end = i + encoded_len(&words[i..], version).max(1);
-                for (j, &w) in words.iter().enumerate().take(end).skip(i) {
-                    items.push(Decoded {
-                        offset: 4 * j as u64,
-                        item: Item::Word(w),
-                    });
-                }
-                i = end;
-            }
-        }
-    }
     Listing {
         words,
         version,
-        items,
+        items: decode_items(words, version).collect(),
     }
+}
+
+/// The items [`disassemble`] collects, one at a time, without keeping them:
+/// for listings too large to hold (see [`write_disassembly`]).
+pub fn decode_items(words: &[u32], version: GcnVersion) -> DecodeItems<'_> {
+    DecodeItems {
+        words,
+        version,
+        next: 0,
+        stray_end: 0,
+    }
+}
+
+/// The iterator of [`decode_items`].
+#[derive(Debug, Clone)]
+pub struct DecodeItems<'a> {
+    words: &'a [u32],
+    version: GcnVersion,
+    /// Index of the next word.
+    next: usize,
+    /// Words before this index are stray words (`.int`) of an encoding
+    /// that did not decode.
+    stray_end: usize,
+}
+
+impl Iterator for DecodeItems<'_> {
+    type Item = Decoded;
+
+    fn next(&mut self) -> Option<Decoded> {
+        let i = self.next;
+        let words = self.words;
+        if i >= words.len() {
+            return None;
+        }
+        let offset = 4 * i as u64;
+        if i < self.stray_end {
+            self.next += 1;
+            return Some(Decoded {
+                offset,
+                item: Item::Word(words[i]),
+            });
+        }
+        match decode(&words[i..], offset, self.version) {
+            Ok(instr) => {
+                let d = Decoded {
+                    offset,
+                    item: Item::Instruction(instr),
+                };
+                self.next += d.len();
+                Some(d)
+            }
+            Err(_) => {
+                self.stray_end =
+                    (i + encoded_len(&words[i..], self.version).max(1)).min(words.len());
+                self.next += 1;
+                Some(Decoded {
+                    offset,
+                    item: Item::Word(words[i]),
+                })
+            }
+        }
+    }
+}
+
+/// Writes the listing of `words` as `disassemble(words, version)` would
+/// print it, decoding twice (once for the branch targets, once to write)
+/// rather than holding every item: memory stays that of the branch target
+/// list, whatever the size of the code.
+pub fn write_disassembly(
+    f: &mut dyn fmt::Write,
+    words: &[u32],
+    version: GcnVersion,
+) -> fmt::Result {
+    let targets = targets_of(decode_items(words, version));
+    write_items(f, words, decode_items(words, version), &targets, &[], &[])
+}
+
+/// Branch targets of `items`, sorted and without duplicates.
+fn targets_of(items: impl Iterator<Item = Decoded>) -> Vec<i64> {
+    let mut targets: Vec<i64> = items
+        .filter_map(|d| match d.item {
+            Item::Instruction(i) => i.operands().iter().find_map(|o| match o {
+                Operand::Target(t) => Some(i64::from(*t)),
+                _ => None,
+            }),
+            Item::Word(_) => None,
+        })
+        .collect();
+    targets.sort_unstable();
+    targets.dedup();
+    targets
 }
 
 /// Converts little-endian bytes to words; a trailing partial word is padded
@@ -689,20 +756,7 @@ impl fmt::Display for Label {
 impl Listing<'_> {
     /// Branch targets, sorted and without duplicates.
     pub fn targets(&self) -> Vec<i64> {
-        let mut targets: Vec<i64> = self
-            .items
-            .iter()
-            .filter_map(|d| match d.item {
-                Item::Instruction(i) => i.operands().iter().find_map(|o| match o {
-                    Operand::Target(t) => Some(i64::from(*t)),
-                    _ => None,
-                }),
-                Item::Word(_) => None,
-            })
-            .collect();
-        targets.sort_unstable();
-        targets.dedup();
-        targets
+        targets_of(self.items.iter().copied())
     }
 }
 
@@ -743,71 +797,91 @@ impl Listing<'_> {
         literals: &[(u64, &str)],
     ) -> fmt::Result {
         let targets = self.targets();
-        let mut placed = vec![false; targets.len()];
-        let mut labels_at = |f: &mut dyn fmt::Write, offset: u64| -> fmt::Result {
-            for (_, name) in labels.iter().filter(|(o, _)| *o == offset) {
-                writeln!(f, "{name}:")?;
-            }
-            if let Ok(t) = targets.binary_search(&(offset as i64)) {
-                placed[t] = true;
-                writeln!(f, "{}:", Label(offset as i64))?;
-            }
-            Ok(())
-        };
-        for d in &self.items {
-            let start = (d.offset / 4) as usize;
-            let words = self.words.get(start..start + d.len()).unwrap_or(&[]);
-            let end = d.offset + 4 * words.len() as u64;
-            let split = labels
-                .iter()
-                .any(|&(o, _)| o > d.offset && o < end && o % 4 == 0);
-            if split {
-                // A label inside the instruction: its words one by one.
-                for (i, w) in words.iter().enumerate() {
-                    let offset = d.offset + 4 * i as u64;
-                    labels_at(f, offset)?;
-                    write_line(
-                        f,
-                        offset,
-                        &format!(".int {w:#010x}"),
-                        std::slice::from_ref(w),
-                    )?;
-                }
-                continue;
-            }
-            labels_at(f, d.offset)?;
-            let literal = Self::literal_offset(d)
-                .and_then(|o| literals.iter().find(|(l, _)| *l == o))
-                .map(|(_, text)| *text);
-            let text = match (d.item, literal) {
-                (Item::Instruction(mut i), Some(expr)) => {
-                    // A word no literal prints as anything but its hex form.
-                    const MARK: u32 = 0x7fff_fffd;
-                    for o in i.operand_array.iter_mut() {
-                        if let Operand::Literal(w) = o {
-                            *w = MARK;
-                        }
-                    }
-                    i.to_string().replacen(&format!("{MARK:#x}"), expr, 1)
-                }
-                (Item::Instruction(i), None) => i.to_string(),
-                (Item::Word(w), _) => format!(".int {w:#010x}"),
-            };
-            write_line(f, d.offset, &text, words)?;
-        }
-        let end = 4 * self.words.len() as u64;
-        for (_, name) in labels.iter().filter(|(o, _)| *o == end) {
+        write_items(
+            f,
+            self.words,
+            self.items.iter().copied(),
+            &targets,
+            labels,
+            literals,
+        )
+    }
+}
+
+/// [`Listing::write_with_symbols`] for the `items` decoded from `words`,
+/// whose branch targets are `targets`.
+fn write_items(
+    f: &mut dyn fmt::Write,
+    words_all: &[u32],
+    items: impl Iterator<Item = Decoded>,
+    targets: &[i64],
+    labels: &[(u64, &str)],
+    literals: &[(u64, &str)],
+) -> fmt::Result {
+    let mut placed = vec![false; targets.len()];
+    let mut labels_at = |f: &mut dyn fmt::Write, offset: u64| -> fmt::Result {
+        for (_, name) in labels.iter().filter(|(o, _)| *o == offset) {
             writeln!(f, "{name}:")?;
         }
-        // Targets that are not at an instruction boundary (inside an
-        // instruction, before or after the code): absolute offsets.
-        for (t, done) in targets.iter().zip(placed) {
-            if !done {
-                writeln!(f, "{} = {t}", Label(*t))?;
-            }
+        if let Ok(t) = targets.binary_search(&(offset as i64)) {
+            placed[t] = true;
+            writeln!(f, "{}:", Label(offset as i64))?;
         }
         Ok(())
+    };
+    for d in items {
+        let start = (d.offset / 4) as usize;
+        let words = words_all.get(start..start + d.len()).unwrap_or(&[]);
+        let end = d.offset + 4 * words.len() as u64;
+        let split = labels
+            .iter()
+            .any(|&(o, _)| o > d.offset && o < end && o % 4 == 0);
+        if split {
+            // A label inside the instruction: its words one by one.
+            for (i, w) in words.iter().enumerate() {
+                let offset = d.offset + 4 * i as u64;
+                labels_at(f, offset)?;
+                write_line(
+                    f,
+                    offset,
+                    &format!(".int {w:#010x}"),
+                    std::slice::from_ref(w),
+                )?;
+            }
+            continue;
+        }
+        labels_at(f, d.offset)?;
+        let literal = Listing::literal_offset(&d)
+            .and_then(|o| literals.iter().find(|(l, _)| *l == o))
+            .map(|(_, text)| *text);
+        let text = match (d.item, literal) {
+            (Item::Instruction(mut i), Some(expr)) => {
+                // A word no literal prints as anything but its hex form.
+                const MARK: u32 = 0x7fff_fffd;
+                for o in i.operand_array.iter_mut() {
+                    if let Operand::Literal(w) = o {
+                        *w = MARK;
+                    }
+                }
+                i.to_string().replacen(&format!("{MARK:#x}"), expr, 1)
+            }
+            (Item::Instruction(i), None) => i.to_string(),
+            (Item::Word(w), _) => format!(".int {w:#010x}"),
+        };
+        write_line(f, d.offset, &text, words)?;
     }
+    let end = 4 * words_all.len() as u64;
+    for (_, name) in labels.iter().filter(|(o, _)| *o == end) {
+        writeln!(f, "{name}:")?;
+    }
+    // Targets that are not at an instruction boundary (inside an
+    // instruction, before or after the code): absolute offsets.
+    for (t, done) in targets.iter().zip(placed) {
+        if !done {
+            writeln!(f, "{} = {t}", Label(*t))?;
+        }
+    }
+    Ok(())
 }
 
 /// One listing line: offset comment, text, words comment.

@@ -504,7 +504,7 @@ fn sendmsg(ctx: &mut dyn OperandContext, cur: &mut Cursor<'_>) -> Result<Imm, Op
             // `emit-cut` is accepted for `emit_cut`.
             if lower.ends_with("emit")
                 && cur.rest().len() >= 4
-                && cur.rest()[..4].eq_ignore_ascii_case("-cut")
+                && cur.rest().as_bytes()[..4].eq_ignore_ascii_case(b"-cut")
             {
                 cur.bump(4);
                 lower.push_str("_cut");

@@ -57,7 +57,7 @@ pub(crate) fn parse_vsrc(
         probe.skip_spaces();
         let rest = probe.rest();
         let modifier_follows = rest.starts_with('|')
-            || (rest.len() > 3 && rest[..3].eq_ignore_ascii_case("abs") && {
+            || (rest.len() > 3 && rest.as_bytes()[..3].eq_ignore_ascii_case(b"abs") && {
                 let mut p = probe;
                 p.eat_keyword("abs") && p.eat(b'(')
             });
@@ -436,7 +436,12 @@ fn bit_array_with_len(
     let start = cur.pos();
     let mask = bit_array_value(ctx, cur, name, max_bits)?;
     let len = if is_array {
-        Some(cur.text()[start..cur.pos()].matches(',').count() as u32 + 1)
+        let list = cur
+            .text()
+            .as_bytes()
+            .get(start..cur.pos())
+            .unwrap_or_default();
+        Some(list.iter().filter(|&&b| b == b',').count() as u32 + 1)
     } else {
         None
     };

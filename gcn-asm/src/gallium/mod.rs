@@ -199,6 +199,14 @@ pub struct KernelArg {
 /// of the dispatch header (work-group counts, global sizes, local sizes).
 pub const ARGS_START: u64 = 36;
 
+/// The most bytes the arguments of one kernel may take in the kernel input
+/// buffer (from [`ARGS_START`], alignment padding included), and so the
+/// largest argument size, target size and alignment the assembler accepts:
+/// 1 MiB, the reach of a scalar memory load's immediate offset from the
+/// buffer's address on GCN 1.2 and later (20 bits) and far more than any
+/// Clover driver passes as kernel input.
+pub const MAX_ARGS_SIZE: u64 = 1 << 20;
+
 impl KernelArg {
     /// How many values the dispatcher writes for the argument, each
     /// extended to the target size and aligned (Clover): 3 for `gridoffset`

@@ -39,6 +39,13 @@ pub(crate) const MAX_MACRO_DEPTH: usize = 100;
 pub(crate) const MAX_INCLUDE_DEPTH: usize = 64;
 /// Most sources (files, expansions) open at once.
 pub(crate) const MAX_FRAMES: usize = 1000;
+/// Most bytes of macro and repetition text open at once (64 MiB): the
+/// expanded text of every open macro expansion and `.irp`/`.irpc`
+/// iteration, nested ones included. Argument substitution can double a
+/// text at each level of a recursive macro, so without it 100 levels would
+/// ask for 2^100 bytes; an expansion that would go past it is an error
+/// naming the macro (or repetition) and the limit.
+pub(crate) const MAX_EXPANSION_BYTES: usize = 64 << 20;
 /// Most lines produced by macros and repetitions in one assembly.
 const MAX_EXPANDED_LINES: u64 = 20_000_000;
 
@@ -295,6 +302,10 @@ pub(crate) struct Frame {
     /// Depth of the conditional stack when the frame was opened.
     pub cond_depth: usize,
     pub kind: FrameKind,
+    /// Bytes of expanded text (macro expansions, `.irp`/`.irpc`
+    /// iterations) of this frame and every frame below it: what
+    /// [`MAX_EXPANSION_BYTES`] bounds.
+    pub expanded: usize,
 }
 
 /// An instruction field to patch after the pass.
@@ -327,6 +338,8 @@ pub(crate) struct Assembler<'o> {
     pub policy: i64,
     pub syms: SymbolTable,
     pub sections: Vec<Section>,
+    /// Index in `sections` of each section name.
+    pub section_index: FxMap<String, usize>,
     pub cur: CurrentSection,
     pub abs_counter: i64,
     pub frames: Vec<Frame>,
@@ -389,6 +402,7 @@ impl<'o> Assembler<'o> {
             policy: super::pseudo_ops::CLRX_VERSION,
             syms: SymbolTable::new(),
             sections: vec![Section::new(".text", true)],
+            section_index: std::iter::once((".text".to_string(), 0)).collect(),
             cur: CurrentSection::Section(0),
             abs_counter: 0,
             frames: Vec::new(),
@@ -451,6 +465,7 @@ impl<'o> Assembler<'o> {
             invoked_at: None,
             cond_depth: 0,
             kind: FrameKind::File,
+            expanded: 0,
         });
         self.run();
     }
@@ -522,13 +537,15 @@ impl<'o> Assembler<'o> {
         if let Some(frame) = self.frames.last_mut() {
             if let FrameKind::Repeat(state) = &mut frame.kind {
                 let mut state = std::mem::replace(state, Box::new(RepeatState::Done));
-                let again = self.next_iteration(&mut state);
+                let below = self.expanded_below(self.frames.len() - 1);
+                let again = self.next_iteration(&mut state, below);
                 if let Some(frame) = self.frames.last_mut() {
                     if again {
                         frame.pos = 0;
                         frame.line = 0;
                         if let RepeatState::Irp { current, .. } = &*state {
                             frame.text = current.clone();
+                            frame.expanded = below + current.len();
                         }
                         frame.kind = FrameKind::Repeat(state);
                         return;
@@ -598,8 +615,18 @@ impl<'o> Assembler<'o> {
             invoked_at: None,
             cond_depth: self.conds.len(),
             kind: FrameKind::Remainder,
+            expanded: self.expanded_below(index),
         };
         self.frames.insert(index.min(self.frames.len()), frame);
+    }
+
+    /// Bytes of expanded text open in the frames below `index` (see
+    /// [`Frame::expanded`]).
+    pub(crate) fn expanded_below(&self, index: usize) -> usize {
+        index
+            .checked_sub(1)
+            .and_then(|i| self.frames.get(i))
+            .map_or(0, |f| f.expanded)
     }
 
     fn source_line(&self, index: u32) -> u32 {

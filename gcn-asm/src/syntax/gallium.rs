@@ -26,9 +26,10 @@ use crate::gallium::config::{
     MAX_USER_DATA, MAX_VGPRS,
 };
 use crate::gallium::{
-    arg_offsets, ArgDecl, ArgSemantic, ArgType, GalliumBinary, Kernel, KernelArg, KernelDecl,
-    ProgInfoEntry, ScratchRelocation,
+    ArgDecl, ArgSemantic, ArgType, GalliumBinary, Kernel, KernelArg, KernelDecl, ProgInfoEntry,
+    ScratchRelocation, ARGS_START, MAX_ARGS_SIZE,
 };
+use rustc_hash::FxHashMap;
 
 use super::assembler::{skip_spaces, Assembler, BinaryFormat};
 use super::expr::{resolve_symbol, scan_symbol};
@@ -58,6 +59,11 @@ struct KernelState {
     args: Vec<KernelArg>,
     /// Names, positions and texts of the `.arg`s (parallel to `args`).
     arg_decls: Vec<ArgDecl>,
+    /// Where the arguments end in the kernel input buffer, counted from
+    /// [`crate::gallium::ARGS_START`] (what [`crate::gallium::arg_offsets`] would reach).
+    args_end: u64,
+    /// The argument names, with their indices in `args`.
+    arg_names: FxHashMap<String, usize>,
     config: Option<KernelConfig>,
     prog_info: Option<Vec<ProgInfoEntry>>,
     /// Registers of the `.kcode` blocks that include the kernel.
@@ -68,6 +74,8 @@ struct KernelState {
 #[derive(Debug, Default)]
 pub(crate) struct GalliumState {
     kernels: Vec<KernelState>,
+    /// Index in `kernels` of each kernel name.
+    kernel_index: FxHashMap<String, usize>,
     /// The kernel `.args`/`.config`/`.proginfo` refer to.
     current: Option<usize>,
     pub inside: Inside,
@@ -124,7 +132,7 @@ impl GalliumState {
     }
 
     fn find(&self, name: &str) -> Option<usize> {
-        self.kernels.iter().position(|k| k.name == name)
+        self.kernel_index.get(name).copied()
     }
 }
 
@@ -318,11 +326,15 @@ impl Assembler<'_> {
                     pos,
                     args: Vec::new(),
                     arg_decls: Vec::new(),
+                    args_end: 0,
+                    arg_names: FxHashMap::default(),
                     config: None,
                     prog_info: None,
                     usage: RegisterUsage::default(),
                 });
-                self.gallium.kernels.len() - 1
+                let i = self.gallium.kernels.len() - 1;
+                self.gallium.kernel_index.insert(name.to_string(), i);
+                i
             }
         };
         self.gallium.current = Some(index);
@@ -487,7 +499,10 @@ impl Assembler<'_> {
             self.error(start, ".arg must be inside a kernel's .args");
             return;
         };
-        let mut fields: Vec<(usize, &str)> = split_fields(text, p);
+        let mut fields: Vec<(usize, &str)> = match split_fields(text, p) {
+            Ok(fields) => fields,
+            Err(at) => return self.error(at, "unterminated quoted text"),
+        };
         let mut name = None;
         if fields.len() >= 2
             && is_plain_name(fields[0].1)
@@ -496,11 +511,7 @@ impl Assembler<'_> {
         {
             let (at, given) = fields.remove(0);
             let kernel = &self.gallium.kernels[k];
-            if let Some(i) = kernel
-                .arg_decls
-                .iter()
-                .position(|d| d.name.as_deref() == Some(given))
-            {
+            if let Some(&i) = kernel.arg_names.get(given) {
                 let msg = format!(
                     "argument name '{given}' is already used by argument {i} of kernel '{}'",
                     kernel.name
@@ -550,6 +561,13 @@ impl Assembler<'_> {
                 return;
             }
             match u32::try_from(v) {
+                Ok(v) if u64::from(v) > MAX_ARGS_SIZE => {
+                    let what = ["argument size", "target size", "alignment"][i];
+                    return self.error(
+                        at,
+                        format!("{what} {v} is larger than the kernel input limit of {MAX_ARGS_SIZE} bytes"),
+                    );
+                }
                 Ok(v) => *slot = Some(v),
                 Err(_) => return self.error(at, "value out of range"),
             }
@@ -565,14 +583,16 @@ impl Assembler<'_> {
         };
         let target_size = numbers[1].unwrap_or_else(|| size.next_multiple_of(4));
         if target_size < size || !target_size.is_multiple_of(4) {
+            let at = fields.get(2).map_or(start, |f| f.0);
             return self.error(
-                fields[2].0,
+                at,
                 "target size must be a multiple of 4 and at least the size",
             );
         }
         let target_align = match numbers[2] {
             Some(a) if !a.is_power_of_two() => {
-                return self.error(fields[3].0, "alignment must be a power of two")
+                let at = fields.get(3).map_or(start, |f| f.0);
+                return self.error(at, "alignment must be a power of two");
             }
             Some(a) => a,
             None => target_size.checked_next_power_of_two().unwrap_or(1 << 31),
@@ -599,19 +619,40 @@ impl Assembler<'_> {
         // A named argument is located at its name (what tools complain
         // about), an unnamed one at `.arg`.
         let pos = self.pos_at(name.as_ref().map_or(start, |n| n.1));
-        let kernel = &mut self.gallium.kernels[k];
-        kernel.args.push(KernelArg {
+        let arg = KernelArg {
             ty,
             size,
             target_size,
             target_align,
             sign_extended,
             semantic,
-        });
+        };
+        // Where its values go, as `arg_offsets` lays them out (each value
+        // at most MAX_ARGS_SIZE bytes after an end of at most that, so no
+        // overflow).
+        let mut end = self.gallium.kernels[k].args_end;
+        let mut offset = None;
+        for _ in 0..arg.value_count() {
+            let at = arg.value_offset(end);
+            offset.get_or_insert(ARGS_START + at);
+            end = at + u64::from(arg.target_size);
+        }
+        if end > MAX_ARGS_SIZE {
+            let kernel = &self.gallium.kernels[k].name;
+            let msg = format!(
+                "the arguments of kernel '{kernel}' take {end} bytes, more than the kernel input limit of {MAX_ARGS_SIZE} bytes"
+            );
+            return self.error(start, msg);
+        }
+        let kernel = &mut self.gallium.kernels[k];
+        kernel.args_end = end;
+        if let Some((given, _)) = &name {
+            kernel.arg_names.insert(given.clone(), kernel.args.len());
+        }
+        kernel.args.push(arg);
         // A named argument's byte offset in the kernel input buffer is the
         // symbol `KERNEL::NAME`: in a scope of its own, so it cannot clash
         // with a label or another kernel's argument.
-        let offset = arg_offsets(&kernel.args).last().copied().flatten();
         let symbol = match (&name, offset) {
             (Some((arg, at)), Some(offset)) => {
                 Some((format!("::{}::{arg}", kernel.name), *at, offset))
@@ -781,7 +822,13 @@ impl Assembler<'_> {
 
     /// `.dims DIMS` or `.dims GROUP_DIMS, LOCAL_DIMS` (letters x, y, z).
     fn gallium_dims(&mut self, text: &str, p: usize) -> Option<Dims> {
-        let fields = split_fields(text, p);
+        let fields = match split_fields(text, p) {
+            Ok(fields) => fields,
+            Err(at) => {
+                self.error(at, "unterminated quoted text");
+                return None;
+            }
+        };
         if fields.len() > 2 {
             self.error(fields[2].0, "too many operands (.dims takes 1 or 2)");
             return None;
@@ -996,8 +1043,9 @@ fn is_arg_type_keyword(field: &str) -> bool {
 }
 
 /// Splits the operands from `p` at top-level commas into trimmed fields
-/// with their start offsets (at least one field, possibly empty).
-fn split_fields(text: &str, p: usize) -> Vec<(usize, &str)> {
+/// with their start offsets (at least one field, possibly empty); `Err`
+/// with the offset of the opening quote of a quoted text that does not end.
+fn split_fields(text: &str, p: usize) -> Result<Vec<(usize, &str)>, usize> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut start = p;
@@ -1011,12 +1059,16 @@ fn split_fields(text: &str, p: usize) -> Vec<(usize, &str)> {
             Some(b'"') | Some(b'\'') => {
                 // Skip quoted text so its commas do not split.
                 let quote = c;
+                let open = i;
                 i += 1;
                 while i < bytes.len() && Some(bytes[i]) != quote {
                     if bytes[i] == b'\\' {
                         i += 1;
                     }
                     i += 1;
+                }
+                if i >= bytes.len() {
+                    return Err(open);
                 }
             }
             Some(b',') if depth == 0 => {
@@ -1028,7 +1080,7 @@ fn split_fields(text: &str, p: usize) -> Vec<(usize, &str)> {
         }
         i += 1;
     }
-    out
+    Ok(out)
 }
 
 fn trim_field(text: &str, start: usize, end: usize) -> (usize, &str) {

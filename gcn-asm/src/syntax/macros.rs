@@ -10,9 +10,12 @@ use std::sync::Arc;
 
 use crate::diag::SourcePos;
 
-use super::assembler::{skip_spaces, Assembler, Frame, FrameKind, MAX_FRAMES, MAX_MACRO_DEPTH};
+use super::assembler::{
+    skip_spaces, Assembler, Frame, FrameKind, MAX_EXPANSION_BYTES, MAX_FRAMES, MAX_MACRO_DEPTH,
+};
 use super::cursor::is_symbol_char;
 use super::expr::scan_symbol;
+use super::symbols::FxMap;
 use super::symbols::{SymKind, SymState};
 
 /// Most iterations of one `.for`/`.while`.
@@ -38,6 +41,8 @@ pub struct MacroParam {
 pub struct Macro {
     /// Parameters in order.
     pub params: Vec<MacroParam>,
+    /// Index in `params` of each parameter name.
+    pub param_index: FxMap<String, usize>,
     /// Body, one statement a line.
     pub body: Rc<str>,
     /// Source line of each body line.
@@ -116,6 +121,8 @@ pub enum RepeatState {
         next: usize,
         /// Body of the current iteration.
         current: Rc<str>,
+        /// Where the `.irp`/`.irpc` is.
+        at: SourcePos,
     },
     /// `.for`.
     For {
@@ -150,8 +157,32 @@ fn is_word(bytes: &[u8], p: usize) -> bool {
 }
 
 /// Substitutes `\param`, `\@` and `\()` in `body` (and bare parameter names
-/// in alternate macro mode).
-pub fn substitute(body: &str, params: &[(&str, &str)], counter: u64, alt: bool, out: &mut String) {
+/// in alternate macro mode), appending to `out`; false (with `out` cut
+/// short) as soon as `out` would grow past `limit` bytes.
+pub fn substitute(
+    body: &str,
+    params: &[(&str, &str)],
+    counter: u64,
+    alt: bool,
+    out: &mut String,
+    limit: usize,
+) -> bool {
+    // Many parameters are looked up by hashing, a few by a scan.
+    let map: Option<FxMap<&str, &str>> =
+        (params.len() > 8).then(|| params.iter().rev().copied().collect());
+    let lookup = |name: &str| -> Option<&str> {
+        match &map {
+            Some(map) => map.get(name).copied(),
+            None => params.iter().find(|(n, _)| *n == name).map(|(_, v)| *v),
+        }
+    };
+    let push = |out: &mut String, s: &str| -> bool {
+        if out.len() + s.len() > limit {
+            return false;
+        }
+        out.push_str(s);
+        true
+    };
     let bytes = body.as_bytes();
     let mut i = 0;
     let mut run = 0;
@@ -160,14 +191,17 @@ pub fn substitute(body: &str, params: &[(&str, &str)], counter: u64, alt: bool, 
         if b == b'\\' {
             match bytes.get(i + 1) {
                 Some(b'@') => {
-                    out.push_str(&body[run..i]);
-                    out.push_str(&counter.to_string());
+                    if !push(out, &body[run..i]) || !push(out, &counter.to_string()) {
+                        return false;
+                    }
                     i += 2;
                     run = i;
                     continue;
                 }
                 Some(b'(') if bytes.get(i + 2) == Some(&b')') => {
-                    out.push_str(&body[run..i]);
+                    if !push(out, &body[run..i]) {
+                        return false;
+                    }
                     i += 3;
                     run = i;
                     continue;
@@ -180,9 +214,10 @@ pub fn substitute(body: &str, params: &[(&str, &str)], counter: u64, alt: bool, 
             }
             if j > i + 1 {
                 let name = &body[i + 1..j];
-                if let Some((_, v)) = params.iter().find(|(n, _)| *n == name) {
-                    out.push_str(&body[run..i]);
-                    out.push_str(v);
+                if let Some(v) = lookup(name) {
+                    if !push(out, &body[run..i]) || !push(out, v) {
+                        return false;
+                    }
                     i = j;
                     run = i;
                     continue;
@@ -204,9 +239,10 @@ pub fn substitute(body: &str, params: &[(&str, &str)], counter: u64, alt: bool, 
             }
             let name = &body[i..j];
             if !is_symbol_char(*bytes.get(j).unwrap_or(&b' ')) || j == bytes.len() {
-                if let Some((_, v)) = params.iter().find(|(n, _)| *n == name) {
-                    out.push_str(&body[run..i]);
-                    out.push_str(v);
+                if let Some(v) = lookup(name) {
+                    if !push(out, &body[run..i]) || !push(out, v) {
+                        return false;
+                    }
                     run = j;
                 }
             }
@@ -215,7 +251,7 @@ pub fn substitute(body: &str, params: &[(&str, &str)], counter: u64, alt: bool, 
         }
         i += 1;
     }
-    out.push_str(&body[run..]);
+    push(out, &body[run..])
 }
 
 impl Assembler<'_> {
@@ -317,10 +353,15 @@ impl Assembler<'_> {
                     self.diag_at(c.start, format!("macro '{name}' is already defined"), true);
                     return;
                 }
+                let mut param_index = FxMap::default();
+                for (i, p) in params.iter().enumerate() {
+                    param_index.entry(p.name.clone()).or_insert(i);
+                }
                 self.macros.insert(
                     key.into(),
                     Rc::new(Macro {
                         params,
+                        param_index,
                         body,
                         lines,
                         file: c.file,
@@ -339,8 +380,10 @@ impl Assembler<'_> {
                     values,
                     next: 0,
                     current: body.clone(),
+                    at: c.start.clone(),
                 };
-                if self.next_iteration(&mut state) {
+                let below = self.expanded_below(self.frames.len());
+                if self.next_iteration(&mut state, below) {
                     let current = match &state {
                         RepeatState::Irp { current, .. } => current.clone(),
                         _ => body,
@@ -383,6 +426,17 @@ impl Assembler<'_> {
             self.diag_at(at, "repetitions nested too deeply".into(), true);
             return;
         }
+        // A repetition's text (a recorded body, an .irp iteration) counts
+        // as expanded text: nested bodies are copies of their outer ones.
+        let expanded = self.expanded_below(self.frames.len()) + text.len();
+        if expanded > MAX_EXPANSION_BYTES {
+            let msg = format!(
+                "the repetition would exceed the expansion limit of {} MiB of open macro and repetition text",
+                MAX_EXPANSION_BYTES >> 20
+            );
+            self.diag_at(at, msg, true);
+            return;
+        }
         self.frames.push(Frame {
             text,
             pos: 0,
@@ -393,6 +447,7 @@ impl Assembler<'_> {
             dir: None,
             invoked_at: Some(at),
             cond_depth: self.conds.len(),
+            expanded,
             kind: FrameKind::Repeat(Box::new(state)),
         });
     }
@@ -454,8 +509,10 @@ impl Assembler<'_> {
         }
     }
 
-    /// Prepares the next iteration of a repetition; false when it is over.
-    pub fn next_iteration(&mut self, state: &mut RepeatState) -> bool {
+    /// Prepares the next iteration of a repetition; false when it is over
+    /// (or its text would pass [`MAX_EXPANSION_BYTES`] with the `below`
+    /// bytes of expanded text open under it).
+    pub fn next_iteration(&mut self, state: &mut RepeatState, below: usize) -> bool {
         match state {
             RepeatState::Rept(n) => {
                 if *n == 0 {
@@ -470,18 +527,27 @@ impl Assembler<'_> {
                 values,
                 next,
                 current,
+                at,
             } => {
                 if *next >= values.len() {
                     return false;
                 }
                 let mut out = String::with_capacity(body.len() + 16);
-                substitute(
+                if !substitute(
                     body,
                     &[(param.as_str(), values[*next].as_str())],
                     self.macro_counter,
                     self.alt_macro,
                     &mut out,
-                );
+                    MAX_EXPANSION_BYTES.saturating_sub(below),
+                ) {
+                    let msg = format!(
+                        "an iteration of .irp/.irpc would exceed the expansion limit of {} MiB of open macro and repetition text",
+                        MAX_EXPANSION_BYTES >> 20
+                    );
+                    self.diag_at(at.clone(), msg, true);
+                    return false;
+                }
                 *current = Rc::from(out);
                 *next += 1;
                 true
@@ -532,6 +598,7 @@ impl Assembler<'_> {
         };
         let name = text[q..name_end].to_string();
         let mut params: Vec<MacroParam> = Vec::new();
+        let mut names: rustc_hash::FxHashSet<&str> = rustc_hash::FxHashSet::default();
         let mut p = skip_spaces(bytes, name_end);
         if bytes.get(p) == Some(&b',') {
             p += 1;
@@ -549,6 +616,7 @@ impl Assembler<'_> {
                 self.error(p, "expected a parameter name");
                 return;
             }
+            let p_name_end = p;
             let mut param = MacroParam {
                 name: text[ps..p].to_string(),
                 default: None,
@@ -581,7 +649,7 @@ impl Assembler<'_> {
                     break;
                 }
             }
-            if params.iter().any(|x| x.name == param.name) {
+            if !names.insert(&text[ps..p_name_end]) {
                 self.error(ps, format!("duplicate macro parameter '{}'", param.name));
                 return;
             }
@@ -677,7 +745,7 @@ impl Assembler<'_> {
                     ws += 1;
                 }
                 if ws > p && bytes.get(ws) == Some(&b'=') && bytes.get(ws + 1) != Some(&b'=') {
-                    if let Some(k) = m.params.iter().position(|x| x.name == text[p..ws]) {
+                    if let Some(&k) = m.param_index.get(&text[p..ws]) {
                         target = k;
                         p = ws + 1;
                     }
@@ -732,17 +800,34 @@ impl Assembler<'_> {
             };
             bound.push((param.name.as_str(), v));
         }
-        let mut out = String::with_capacity(m.body.len() + 64);
-        substitute(
+        let below = self.expanded_below(self.frames.len());
+        let limit = MAX_EXPANSION_BYTES.saturating_sub(below);
+        let too_large = |asm: &mut Self| {
+            let msg = format!(
+                "expansion of macro '{}' would exceed the expansion limit of {} MiB of open macro and repetition text",
+                &text[start..end],
+                MAX_EXPANSION_BYTES >> 20
+            );
+            asm.error(start, msg);
+        };
+        let mut out = String::with_capacity(m.body.len().min(limit) + 64);
+        if !substitute(
             &m.body,
             &bound,
             self.macro_counter,
             self.alt_macro,
             &mut out,
-        );
-        if self.alt_macro {
-            out = self.alt_locals(out);
+            limit,
+        ) {
+            return too_large(self);
         }
+        if self.alt_macro {
+            match self.alt_locals(out, limit) {
+                Some(o) => out = o,
+                None => return too_large(self),
+            }
+        }
+        let expanded = below + out.len();
         self.macro_counter += 1;
         let invoked_at = self.pos_at(start);
         self.frames.push(Frame {
@@ -756,12 +841,14 @@ impl Assembler<'_> {
             invoked_at: Some(invoked_at),
             cond_depth: self.conds.len(),
             kind: FrameKind::Macro,
+            expanded,
         });
     }
 
     /// Alternate mode `local NAME, …`: the statement is dropped and every
-    /// later use of the names gets a name unique to this expansion.
-    fn alt_locals(&mut self, body: String) -> String {
+    /// later use of the names gets a name unique to this expansion; `None`
+    /// when the result would be longer than `limit` bytes.
+    fn alt_locals(&mut self, body: String, limit: usize) -> Option<String> {
         let mut names: Vec<String> = Vec::new();
         let mut kept = String::with_capacity(body.len());
         for line in body.split_inclusive('\n') {
@@ -779,7 +866,7 @@ impl Assembler<'_> {
             }
         }
         if names.is_empty() {
-            return kept;
+            return Some(kept);
         }
         let unique: Vec<String> = (0..names.len())
             .map(|i| format!(".LL{}_{}", self.macro_counter, i))
@@ -790,8 +877,7 @@ impl Assembler<'_> {
             .zip(unique.iter().map(String::as_str))
             .collect();
         let mut out = String::with_capacity(kept.len() + 16);
-        substitute(&kept, &pairs, self.macro_counter, true, &mut out);
-        out
+        substitute(&kept, &pairs, self.macro_counter, true, &mut out, limit).then_some(out)
     }
 
     /// Processes `\%expr`, `%expr` (alternate mode) and `<…>` quoting in
@@ -1018,6 +1104,7 @@ mod tests {
             7,
             false,
             &mut out,
+            usize::MAX,
         );
         assert_eq!(out, ".set LSym, 7 2 \\zz");
         out.clear();
@@ -1027,6 +1114,7 @@ mod tests {
             0,
             true,
             &mut out,
+            usize::MAX,
         );
         assert_eq!(out, ".int 1, 2, ab");
     }

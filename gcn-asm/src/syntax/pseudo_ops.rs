@@ -934,11 +934,13 @@ impl Assembler<'_> {
 
     pub(super) fn enter_section(&mut self, name: &str, code: bool) -> usize {
         self.gallium.leave_kernel();
-        let i = match self.sections.iter().position(|s| s.name == name) {
-            Some(i) => i,
+        let i = match self.section_index.get(name) {
+            Some(&i) => i,
             None => {
                 self.sections.push(Section::new(name, code));
-                self.sections.len() - 1
+                let i = self.sections.len() - 1;
+                self.section_index.insert(name.to_string(), i);
+                i
             }
         };
         self.cur = CurrentSection::Section(i);
@@ -1113,6 +1115,7 @@ impl Assembler<'_> {
             invoked_at: Some(invoked_at),
             cond_depth: self.conds.len(),
             kind: FrameKind::File,
+            expanded: self.expanded_below(self.frames.len()),
         });
     }
 
