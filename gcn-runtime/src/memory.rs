@@ -193,6 +193,33 @@ impl Allocation {
         out
     }
 
+    /// True when a byte of `[offset, offset + len)` is undefined (see
+    /// [`Allocation::undefined_bytes`]); always false for an allocation
+    /// that does not track writes.
+    pub fn any_undefined(&self, offset: u64, len: u64) -> bool {
+        let Some(bits) = &self.written else {
+            return false;
+        };
+        let end = offset.saturating_add(len);
+        let mut b = offset;
+        while b < end {
+            let Some(word) = bits.get((b / 32) as usize) else {
+                return false;
+            };
+            let n = (32 - b % 32).min(end - b);
+            let mask = if n == 32 {
+                u32::MAX
+            } else {
+                ((1u32 << n) - 1) << (b % 32)
+            };
+            if !word.load(Relaxed) & mask != 0 {
+                return true;
+            }
+            b += n;
+        }
+        false
+    }
+
     /// Marks every byte of `[offset, offset + len)` undefined (nothing wrote
     /// it); nothing for an allocation that does not track writes.
     pub(crate) fn mark_undefined(&self, offset: u64, len: u64) {

@@ -790,6 +790,9 @@ impl GroupCheck<'_> {
             }
             _ => {}
         }
+        // The slow path works lane by lane.
+        let expanded: Vec<MemAccess> = log.iter().flat_map(|a| a.lanes()).collect();
+        let log = &expanded[..];
         // The bytes each lane moved, with their place in its data.
         let mut by_lane: [(u32, u32); WAVE_SIZE] = [(0, 0); WAVE_SIZE];
         let mut seq: [u32; WAVE_SIZE] = [0; WAVE_SIZE];
@@ -992,25 +995,22 @@ impl GroupCheck<'_> {
             if a.lds {
                 continue;
             }
-            let hit = last.filter(|x| {
-                a.address >= x.base() && x.contains(a.address - x.base(), u64::from(a.len))
-            });
+            let hit = last
+                .filter(|x| a.address >= x.base() && x.contains(a.address - x.base(), a.span()));
             let alloc = match hit {
                 Some(x) => x,
                 None => {
                     let Some(mem) = self.mem else {
                         return false;
                     };
-                    let Ok((x, _)) = mem.find(a.address, u64::from(a.len)) else {
+                    let Ok((x, _)) = mem.find(a.address, a.span()) else {
                         continue;
                     };
                     last = Some(x);
                     x
                 }
             };
-            if alloc.tracks_writes()
-                && alloc.undefined_bytes(a.address - alloc.base(), u32::from(a.len)) != 0
-            {
+            if alloc.tracks_writes() && alloc.any_undefined(a.address - alloc.base(), a.span()) {
                 return true;
             }
         }
@@ -1369,12 +1369,12 @@ fn lds_runs(log: &[MemAccess]) -> impl Iterator<Item = (u64, u64)> + '_ {
     std::iter::from_fn(move || {
         let first = it.next()?;
         let start = first.address;
-        let mut end = start + u64::from(first.len);
+        let mut end = start + first.span();
         while let Some(next) = it.peek() {
             if next.address != end {
                 break;
             }
-            end += u64::from(next.len);
+            end += next.span();
             it.next();
         }
         Some((start, end - start))

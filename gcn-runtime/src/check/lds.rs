@@ -132,7 +132,7 @@ pub(crate) fn after(g: &mut GroupCheck<'_>, wave: u32, pc: u32, kind: LdsUse, lo
     // A race found: (byte, the other wave, what it did, its PC).
     let mut race_at: Option<(usize, u8, &str, u32)> = None;
     for a in log.iter().filter(|a| a.lds) {
-        let (address, len) = (a.address, a.len);
+        let (address, len) = (a.address, a.span());
         let start = (address as usize).min(size);
         let end = (address as usize).saturating_add(len as usize).min(size);
         let bytes = &mut g.lds.bytes[start..end];

@@ -45,12 +45,12 @@ pub(crate) fn after(
     // The allocation of the previous access: the lanes of an instruction
     // nearly always address one buffer.
     let mut last: Option<(u64, u64, u64)> = None;
-    for a in log.iter().filter(|a| !a.lds) {
+    for run in log.iter().filter(|a| !a.lds) {
         let (base, size, _) = match last {
-            Some(l @ (base, _, mapped)) if a.address >= base && a.address - base < mapped => l,
+            Some(l @ (base, _, mapped)) if run.address >= base && run.address - base < mapped => l,
             _ => {
                 // The access completed, so a mapped page holds it.
-                let Ok((alloc, _)) = mem.find(a.address, u64::from(a.len)) else {
+                let Ok((alloc, _)) = mem.find(run.address, u64::from(run.len)) else {
                     continue;
                 };
                 let l = (alloc.base(), alloc.size(), alloc.mapped_size());
@@ -61,17 +61,24 @@ pub(crate) fn after(
         if scratch_size != 0 && base == scratch_base {
             continue;
         }
-        let end = a.address.saturating_add(u64::from(a.len));
-        if a.address >= base && end <= base + size {
+        // The whole run inside (the common case), else lane by lane.
+        let end = run.address.saturating_add(run.span());
+        if run.address >= base && end <= base + size {
             continue;
         }
-        lanes |= 1 << (a.lane & 63);
-        first.get_or_insert(Stray {
-            address: a.address,
-            len: u32::from(a.len),
-            base,
-            size,
-        });
+        for a in run.lanes() {
+            let end = a.address.saturating_add(u64::from(a.len));
+            if a.address >= base && end <= base + size {
+                continue;
+            }
+            lanes |= 1 << (a.lane & 63);
+            first.get_or_insert(Stray {
+                address: a.address,
+                len: u32::from(a.len),
+                base,
+                size,
+            });
+        }
     }
     let Some(s) = first else {
         return;

@@ -299,7 +299,7 @@ pub(crate) fn after(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts, log: &[MemAc
         let mut spans = [(false, 0u64, 0u64); SPANS];
         let mut n = 0usize;
         for a in log {
-            let s = (a.lds, a.address, a.address.saturating_add(u64::from(a.len)));
+            let s = (a.lds, a.address, a.address.saturating_add(a.span()));
             match spans[..n]
                 .iter_mut()
                 .find(|m| m.0 == s.0 && s.1 <= m.2 && m.1 <= s.2)
@@ -330,18 +330,22 @@ pub(crate) fn after(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts, log: &[MemAc
         return;
     }
     let mut finding: Option<(InFlight, u64)> = None;
-    for a in log {
-        let end = a.address.saturating_add(u64::from(a.len));
+    for run in log {
+        let end = run.address.saturating_add(run.span());
         for x in &g.barriers.live {
             let (lds, start, stop) = x.span;
-            if x.wave != wave.id && lds == a.lds && a.address < stop && start < end {
-                match finding.as_mut() {
-                    None => finding = Some((x.clone(), 1 << (a.lane & 63))),
-                    Some((first, lanes)) if first.store_pc == x.store_pc => {
-                        *lanes |= 1 << (a.lane & 63)
-                    }
-                    Some(_) => {}
-                }
+            if x.wave == wave.id || lds != run.lds || run.address >= stop || start >= end {
+                continue;
+            }
+            // The lanes of the run whose bytes overlap.
+            let lanes: u64 = run
+                .lanes()
+                .filter(|a| a.address < stop && start < a.address + u64::from(a.len))
+                .fold(0, |m, a| m | 1 << (a.lane & 63));
+            match finding.as_mut() {
+                None => finding = Some((x.clone(), lanes)),
+                Some((first, seen)) if first.store_pc == x.store_pc => *seen |= lanes,
+                Some(_) => {}
             }
         }
     }

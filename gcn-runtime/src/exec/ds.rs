@@ -166,13 +166,13 @@ pub(crate) fn lds_index(
     }
     if let Some(log) = env.log {
         // The checks (race, definedness, barrier) see every LDS access here.
-        log.borrow_mut().push(super::MemAccess {
-            lane: lane as u8,
-            lds: true,
-            address: u64::from(address),
-            len: len as u16,
-            data: super::MemAccess::SEQUENTIAL,
-        });
+        log.borrow_mut().push(super::MemAccess::one(
+            lane,
+            true,
+            u64::from(address),
+            len,
+            u32::from(super::MemAccess::SEQUENTIAL),
+        ));
     }
     Ok(address as usize)
 }
@@ -340,19 +340,15 @@ fn lds_indices(
     }
     if let Some(log) = env.log {
         // The checks see the whole wave's access at once.
-        let mut log = log.borrow_mut();
-        let mut lanes = exec;
-        while lanes != 0 {
-            let lane = lanes.trailing_zeros() as usize;
-            lanes &= lanes - 1;
-            log.push(super::MemAccess {
-                lane: lane as u8,
-                lds: true,
-                address: u64::from(indices[lane]),
-                len: len as u16,
-                data: super::MemAccess::SEQUENTIAL,
-            });
-        }
+        let addresses: [u64; WAVE_SIZE] = std::array::from_fn(|l| u64::from(indices[l]));
+        super::log_runs(
+            &mut log.borrow_mut(),
+            &addresses,
+            exec,
+            len,
+            u32::from(super::MemAccess::SEQUENTIAL),
+            true,
+        );
     }
     Some(indices)
 }

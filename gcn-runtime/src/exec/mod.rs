@@ -565,31 +565,114 @@ pub struct Env<'a> {
     pub log: Option<&'a std::cell::RefCell<Vec<MemAccess>>>,
 }
 
-/// One memory access of one lane, logged while checks run ([`Env::log`]):
-/// what the checks know of where an instruction's data went. The
-/// interpreter logs at the one place each family touches memory, before
-/// the access.
+/// Memory accesses of a run of lanes, logged while checks run
+/// ([`Env::log`]): what the checks know of where an instruction's data
+/// went. Lanes `lane ..lane + count` each access `len` bytes, lane
+/// `lane + i` at `address + i * len` (a dense wave access is one entry);
+/// [`MemAccess::lanes`] gives them one by one. The interpreter logs at the
+/// one place each family touches memory, before the access.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MemAccess {
-    /// The lane (0 for scalar memory).
-    pub lane: u8,
-    /// True for the work-group's LDS (`address` is then a byte index in
-    /// it), false for device memory.
-    pub lds: bool,
-    /// First byte.
+    /// First byte of the first lane.
     pub address: u64,
-    /// Bytes accessed.
+    /// Bytes each lane accesses.
     pub len: u16,
-    /// Where these bytes sit in the lane's data registers (byte offset);
+    /// Where these bytes sit in each lane's data registers (byte offset);
     /// [`MemAccess::SEQUENTIAL`] when they follow the lane's previous
     /// access (the DS families).
     pub data: u16,
+    /// The first lane (0 for scalar memory).
+    pub lane: u8,
+    /// Lanes in the run (at least 1).
+    pub count: u8,
+    /// True for the work-group's LDS (`address` is then a byte index in
+    /// it), false for device memory.
+    pub lds: bool,
 }
 
 impl MemAccess {
     /// [`MemAccess::data`] of an access that continues the lane's previous
     /// one.
     pub const SEQUENTIAL: u16 = u16::MAX;
+
+    /// One lane's access.
+    #[inline]
+    pub fn one(lane: usize, lds: bool, address: u64, len: u32, data: u32) -> Self {
+        MemAccess {
+            address,
+            len: len as u16,
+            data: data as u16,
+            lane: lane as u8,
+            count: 1,
+            lds,
+        }
+    }
+
+    /// Bytes the whole run covers.
+    #[inline]
+    pub fn span(&self) -> u64 {
+        u64::from(self.len) * u64::from(self.count)
+    }
+
+    /// The lanes of the run as a mask.
+    #[inline]
+    pub fn lane_mask(&self) -> u64 {
+        let bits = if self.count >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.count) - 1
+        };
+        bits << (self.lane & 63)
+    }
+
+    /// The run's accesses lane by lane.
+    #[inline]
+    pub fn lanes(&self) -> impl Iterator<Item = MemAccess> + '_ {
+        (0..self.count).map(move |i| MemAccess {
+            address: self.address + u64::from(i) * u64::from(self.len),
+            lane: self.lane.wrapping_add(i),
+            count: 1,
+            ..*self
+        })
+    }
+}
+
+/// Appends the accesses of the lanes of `mask`, `len` bytes each at
+/// `addresses[lane]`, to `log`, joining consecutive lanes at consecutive
+/// addresses into one run.
+#[inline]
+pub(crate) fn log_runs(
+    log: &mut Vec<MemAccess>,
+    addresses: &[u64; WAVE_SIZE],
+    mask: u64,
+    len: u32,
+    data: u32,
+    lds: bool,
+) {
+    let mut lanes = mask;
+    let mut run: Option<MemAccess> = None;
+    while lanes != 0 {
+        let lane = lanes.trailing_zeros() as usize;
+        lanes &= lanes - 1;
+        let address = addresses[lane];
+        match run.as_mut() {
+            Some(r)
+                if usize::from(r.lane) + usize::from(r.count) == lane
+                    && r.address.wrapping_add(r.span()) == address =>
+            {
+                r.count += 1;
+            }
+            _ => {
+                if let Some(r) = run.take() {
+                    log.push(r);
+                }
+                run = Some(MemAccess::one(lane, lds, address, len, data));
+            }
+        }
+    }
+    if let Some(r) = run {
+        log.push(r);
+    }
 }
 
 impl Env<'_> {
@@ -597,23 +680,20 @@ impl Env<'_> {
     #[inline]
     pub(crate) fn log_mem(&self, lane: usize, address: u64, len: u32, data: u32) {
         if let Some(log) = self.log {
-            log.borrow_mut().push(MemAccess {
-                lane: lane as u8,
-                lds: false,
-                address,
-                len: len as u16,
-                data: data as u16,
-            });
+            log.borrow_mut()
+                .push(MemAccess::one(lane, false, address, len, data));
         }
     }
 
     /// Logs a dense device-memory access while checks run: every lane,
-    /// lane `l` at `first + l * len`.
+    /// lane `l` at `first + l * len` (one run).
     #[inline]
     pub(crate) fn log_dense(&self, first: u64, len: u32) {
-        if self.log.is_some() {
-            let addresses = std::array::from_fn(|l| first + l as u64 * u64::from(len));
-            self.log_lanes(&addresses, u64::MAX, len, 0);
+        if let Some(log) = self.log {
+            log.borrow_mut().push(MemAccess {
+                count: WAVE_SIZE as u8,
+                ..MemAccess::one(0, false, first, len, 0)
+            });
         }
     }
 
@@ -622,19 +702,7 @@ impl Env<'_> {
     #[inline]
     pub(crate) fn log_lanes(&self, addresses: &[u64; WAVE_SIZE], mask: u64, len: u32, data: u32) {
         if let Some(log) = self.log {
-            let mut log = log.borrow_mut();
-            let mut lanes = mask;
-            while lanes != 0 {
-                let lane = lanes.trailing_zeros() as usize;
-                lanes &= lanes - 1;
-                log.push(MemAccess {
-                    lane: lane as u8,
-                    lds: false,
-                    address: addresses[lane],
-                    len: len as u16,
-                    data: data as u16,
-                });
-            }
+            log_runs(&mut log.borrow_mut(), addresses, mask, len, data, false);
         }
     }
 }
