@@ -339,18 +339,30 @@ fn lds_indices(
         return None;
     }
     if let Some(log) = env.log {
-        // The checks see the whole wave's access at once.
-        let addresses: [u64; WAVE_SIZE] = std::array::from_fn(|l| u64::from(indices[l]));
-        super::log_runs(
-            &mut log.borrow_mut(),
-            &addresses,
-            exec,
-            len,
-            u32::from(super::MemAccess::SEQUENTIAL),
-            true,
-        );
+        log_indices(log, &indices, exec, len);
     }
     Some(indices)
+}
+
+/// Logs the lanes' accesses of a wave-wide LDS access for the checks (kept
+/// out of line: the unchecked interpreter never calls it).
+#[cold]
+#[inline(never)]
+fn log_indices(
+    log: &std::cell::RefCell<Vec<super::MemAccess>>,
+    indices: &Lanes,
+    exec: u64,
+    len: u32,
+) {
+    let addresses: [u64; WAVE_SIZE] = std::array::from_fn(|l| u64::from(indices[l]));
+    super::log_runs(
+        &mut log.borrow_mut(),
+        &addresses,
+        exec,
+        len,
+        u32::from(super::MemAccess::SEQUENTIAL),
+        true,
+    );
 }
 
 /// The LDS bytes of a dense access — EXEC full, lane `l` at `indices[0] +
