@@ -45,7 +45,10 @@
 //! and stores), otherwise (byte, short, format and image accesses) a
 //! lane's data is wholly undefined when any byte it moves is; device
 //! memory allocated initialised (and every store into it) counts as
-//! defined; an origin is kept per register, not per lane.
+//! defined; a load into LDS (MUBUF `lds`) defines the bytes it fills; an
+//! atomic on device memory treats the old bytes as defined (the
+//! interpreter has marked them written by the time the check looks);
+//! registers nothing wrote share one origin per register.
 
 use std::collections::HashMap;
 
@@ -773,6 +776,15 @@ impl GroupCheck<'_> {
         let w = wave.id as usize;
         let exec = wave.exec();
         let lanes_of = if fl.vector { exec } else { 1 };
+        // A load into LDS (MUBUF `lds`): the LDS bytes it fills count as
+        // defined (an approximation: the loaded bytes' shadow is not
+        // carried into LDS).
+        if fl.memory == MemKind::Load && f.lds == super::facts::LdsUse::Write {
+            for (start, len) in lds_runs(log) {
+                self.lds.define(start as usize, len as usize);
+            }
+            return;
+        }
         // The fast paths: a load of defined bytes, a store of defined data.
         match fl.memory {
             MemKind::Load if !self.touches_undefined(log) => {

@@ -1181,3 +1181,23 @@ fn undefined_m0_and_lane_select() {
         );
     }
 }
+
+#[test]
+fn a_load_into_lds_defines_the_bytes_it_fills() {
+    for v in VERSIONS {
+        run(
+            v,
+            "s_mov_b32 m0, 0
+             s_nop 1
+             buffer_load_dword v0, v1, s[8:11], 0 offen lds
+             s_waitcnt vmcnt(0)
+             s_mov_b32 m0, -1
+             s_nop 1
+             ds_read_b32 v8, v1
+             s_waitcnt lgkmcnt(0)
+             buffer_load_dword v3, v8, s[8:11], 0 offen
+             s_waitcnt vmcnt(0)",
+        )
+        .none(v);
+    }
+}
