@@ -354,6 +354,20 @@ fn log_indices(
     exec: u64,
     len: u32,
 ) {
+    if exec == u64::MAX && steps_by(indices, len) {
+        // A dense access: one run.
+        log.borrow_mut().push(super::MemAccess {
+            count: WAVE_SIZE as u8,
+            ..super::MemAccess::one(
+                0,
+                true,
+                u64::from(indices[0]),
+                len,
+                u32::from(super::MemAccess::SEQUENTIAL),
+            )
+        });
+        return;
+    }
     let addresses: [u64; WAVE_SIZE] = std::array::from_fn(|l| u64::from(indices[l]));
     super::log_runs(
         &mut log.borrow_mut(),
