@@ -1201,3 +1201,50 @@ fn a_load_into_lds_defines_the_bytes_it_fills() {
         .none(v);
     }
 }
+
+#[test]
+fn lds_races_are_per_byte_within_a_dword() {
+    for v in VERSIONS {
+        // Wave w writes byte w of each lane's dword: different bytes of
+        // the same dwords, no race.
+        let body = |extra: &str| {
+            format!(
+                "v_and_b32 v2, 63, v0
+                 v_lshlrev_b32 v2, 2, v2
+                 v_lshrrev_b32 v3, 6, v0
+                 {}
+                 ds_write_b8 v4, v0
+                 s_waitcnt lgkmcnt(0)
+                 {extra}",
+                add(v, "v4", "v2", "v3")
+            )
+        };
+        run_items(v, &body(""), 128).none(v);
+        // Then each wave reads the other wave's byte: a race.
+        let r = run_items(
+            v,
+            &body(&format!(
+                "v_xor_b32 v5, 1, v4\n@ds_read_u8 v6, v5\ns_waitcnt lgkmcnt(0)"
+            )),
+            128,
+        );
+        let races: Vec<_> = r
+            .reports
+            .iter()
+            .filter(|x| x.check == Check::LdsRace)
+            .collect();
+        // Wave 0 runs first and reads byte 1 before wave 1 writes it: the
+        // race is found at wave 1's write of that byte.
+        assert_eq!(races.len(), 1, "{v}: {:#?}", r.reports);
+        assert_eq!(
+            races[0].related.as_ref().map(|x| x.0),
+            Some(r.marks[0]),
+            "{v}"
+        );
+        assert!(
+            races[0].message.contains("which wave 0 read") && races[0].wave == 1,
+            "{v}: {}",
+            races[0]
+        );
+    }
+}
