@@ -170,7 +170,7 @@ pub(crate) fn after(g: &mut GroupCheck<'_>, wave: u32, pc: u32, kind: LdsUse, lo
         let end = (a.address as usize)
             .saturating_add(a.span() as usize)
             .min(size);
-        if start % 4 == 0 && end % 4 == 0 {
+        if start.is_multiple_of(4) && end.is_multiple_of(4) {
             // Whole dwords (nearly every access): one step each, one loop
             // per kind.
             let words = &mut g.lds.words[start / 4..end / 4];
