@@ -1223,9 +1223,11 @@ fn lds_races_are_per_byte_within_a_dword() {
         // Then each wave reads the other wave's byte: a race.
         let r = run_items(
             v,
-            &body(&format!(
-                "v_xor_b32 v5, 1, v4\n@ds_read_u8 v6, v5\ns_waitcnt lgkmcnt(0)"
-            )),
+            &body(
+                "v_xor_b32 v5, 1, v4
+@ds_read_u8 v6, v5
+s_waitcnt lgkmcnt(0)",
+            ),
             128,
         );
         let races: Vec<_> = r
