@@ -573,6 +573,21 @@ impl Origins {
     fn get(&self, id: u32) -> Option<&Origin> {
         id.checked_sub(1).and_then(|i| self.list.get(i as usize))
     }
+
+    /// The clause a report adds for origin `id`, and the PC of the
+    /// instruction that first read what nothing wrote.
+    fn describe(&self, id: u32) -> (String, Option<u32>) {
+        match self.get(id) {
+            Some(o) => (
+                format!(
+                    "; they come from {}, which nothing wrote, first read by the related instruction",
+                    o.what
+                ),
+                Some(o.pc),
+            ),
+            None => (String::new(), None),
+        }
+    }
 }
 
 /// Reads the shadow of register `code`/`v` in `lane` for an instruction at
@@ -745,16 +760,7 @@ impl GroupCheck<'_> {
         lanes: u64,
     ) {
         let name = reg_name(regs.vector, regs.first);
-        let (origin, related) = match self.origins.get(val.origin) {
-            Some(o) => (
-                format!(
-                    "; they come from {}, which nothing wrote, first read by the related instruction",
-                    o.what
-                ),
-                Some(o.pc),
-            ),
-            None => (String::new(), None),
-        };
+        let (origin, related) = self.origins.describe(val.origin);
         self.report(
             Check::Uninit,
             wave,
@@ -973,16 +979,7 @@ impl GroupCheck<'_> {
         }
         self.origins.pending_lanes = 0;
         if let Some((address, val, lanes)) = stored_bad {
-            let (origin, related) = match self.origins.get(val.origin) {
-                Some(o) => (
-                    format!(
-                        "; they come from {}, which nothing wrote, first read by the related instruction",
-                        o.what
-                    ),
-                    Some(o.pc),
-                ),
-                None => (String::new(), None),
-            };
+            let (origin, related) = self.origins.describe(val.origin);
             self.report(
                 Check::Uninit,
                 wave.id,

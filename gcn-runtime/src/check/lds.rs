@@ -38,6 +38,20 @@ struct Word {
     origin: u32,
 }
 
+impl Word {
+    /// Forgets the accesses of an earlier barrier epoch.
+    #[inline(always)]
+    fn renew(&mut self, epoch: u32) {
+        *self = Word {
+            epoch,
+            readers: 0,
+            writer: NONE,
+            written: 0,
+            ..*self
+        };
+    }
+}
+
 /// The LDS shadow of a work-group.
 pub(crate) struct Shadow {
     words: Vec<Word>,
@@ -178,13 +192,7 @@ pub(crate) fn after(g: &mut GroupCheck<'_>, wave: u32, pc: u32, kind: LdsUse, lo
                 LdsUse::Read => {
                     for (k, w) in words.iter_mut().enumerate() {
                         if w.epoch != epoch {
-                            *w = Word {
-                                epoch,
-                                readers: 0,
-                                writer: NONE,
-                                written: 0,
-                                ..*w
-                            };
+                            w.renew(epoch);
                         } else if w.written != 0 && w.writer != me && race_at.is_none() {
                             let byte = start + 4 * k + w.written.trailing_zeros() as usize;
                             race_at = Some((byte, w.writer, "wrote", w.pc));
@@ -221,13 +229,7 @@ pub(crate) fn after(g: &mut GroupCheck<'_>, wave: u32, pc: u32, kind: LdsUse, lo
             b = word * 4 + 4;
             let w = &mut g.lds.words[word];
             if w.epoch != epoch {
-                *w = Word {
-                    epoch,
-                    readers: 0,
-                    writer: NONE,
-                    written: 0,
-                    ..*w
-                };
+                w.renew(epoch);
             }
             match kind {
                 LdsUse::Read => {

@@ -10,14 +10,17 @@ use super::{Check, CheckOptions, CheckReport, Level};
 use crate::kernel::{ArgValue, Dispatch};
 use crate::{LaunchError, LaunchOptions, Memory, Program};
 
-const VERSIONS: [GcnVersion; 4] = [
+/// The versions the check tests run on (shared with the other check
+/// modules' tests).
+pub(crate) const VERSIONS: [GcnVersion; 4] = [
     GcnVersion::Gcn1_0,
     GcnVersion::Gcn1_1,
     GcnVersion::Gcn1_2,
     GcnVersion::Gcn1_4,
 ];
 
-fn gpu(v: GcnVersion) -> &'static str {
+/// The GPU name of `v` for `.gpu`.
+pub(crate) fn gpu(v: GcnVersion) -> &'static str {
     match v {
         GcnVersion::Gcn1_0 => "tahiti",
         GcnVersion::Gcn1_1 => "bonaire",

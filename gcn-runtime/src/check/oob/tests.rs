@@ -13,21 +13,7 @@ use crate::kernel::{ArgValue, Dispatch};
 use crate::memory::Buffer;
 use crate::{LaunchError, LaunchOptions, LaunchStats, Memory, Program};
 
-const VERSIONS: [GcnVersion; 4] = [
-    GcnVersion::Gcn1_0,
-    GcnVersion::Gcn1_1,
-    GcnVersion::Gcn1_2,
-    GcnVersion::Gcn1_4,
-];
-
-fn gpu(v: GcnVersion) -> &'static str {
-    match v {
-        GcnVersion::Gcn1_0 => "tahiti",
-        GcnVersion::Gcn1_1 => "bonaire",
-        GcnVersion::Gcn1_2 => "tonga",
-        _ => "gfx900",
-    }
-}
+use crate::check::tests::{gpu, VERSIONS};
 
 /// A scalar memory offset of `bytes` (dwords before GCN 1.2).
 fn smem(v: GcnVersion, bytes: u32) -> String {
