@@ -1156,38 +1156,11 @@ fn register_flow(
         let values = two_values(wave, op, fl, 0);
         for d in fl.dests() {
             for (i, r) in (d.regs.first..d.regs.first + d.regs.count).enumerate() {
-                let out = match fl.rule {
-                    Flow::Copy => {
-                        let s = fl.sources().first();
-                        match s {
-                            Some(s) if i < usize::from(s.regs.count) => read_val(
-                                sh,
-                                origins,
-                                false,
-                                s.regs.first + i as u16,
-                                0,
-                                s.bits,
-                                pc,
-                                id,
-                            ),
-                            _ => input,
-                        }
-                    }
-                    Flow::Select => input,
-                    Flow::And | Flow::Or if values.is_some() && r != sreg::SCC => {
-                        bitwise(sh, origins, fl, values, i, 0, pc, id, wave)
-                    }
-                    _ => {
-                        if input.bits != 0 {
-                            Val {
-                                bits: u32::MAX,
-                                comp: true,
-                                origin: input.origin,
-                            }
-                        } else {
-                            Val::default()
-                        }
-                    }
+                // SCC of an AND/OR says whether the whole result is 0.
+                let out = if matches!(fl.rule, Flow::And | Flow::Or) && r == sreg::SCC {
+                    compute(input)
+                } else {
+                    result(sh, origins, fl, (values, wave), i, (0, 0), input, false, pc)
                 };
                 let out = Val {
                     bits: out.bits & d.bits,
@@ -1298,33 +1271,17 @@ fn register_flow(
         };
         for d in fl.dests() {
             for (i, r) in (d.regs.first..d.regs.first + d.regs.count).enumerate() {
-                let out = match fl.rule {
-                    Flow::Copy => match fl.sources().first() {
-                        Some(s) if i < usize::from(s.regs.count) && !cross => {
-                            let l = if s.regs.vector { src_lane } else { 0 };
-                            read_val(
-                                sh,
-                                origins,
-                                s.regs.vector,
-                                s.regs.first + i as u16,
-                                l,
-                                s.bits,
-                                pc,
-                                id,
-                            )
-                        }
-                        _ => input,
-                    },
-                    Flow::Select => input,
-                    Flow::And | Flow::Or if values.is_some() => {
-                        bitwise(sh, origins, fl, values, i, lane, pc, id, wave)
-                    }
-                    _ => Val {
-                        bits: if input.bits != 0 { u32::MAX } else { 0 },
-                        comp: input.bits != 0,
-                        origin: input.origin,
-                    },
-                };
+                let out = result(
+                    sh,
+                    origins,
+                    fl,
+                    (values, wave),
+                    i,
+                    (lane, src_lane),
+                    input,
+                    cross,
+                    pc,
+                );
                 if d.lane_bit {
                     // One bit per lane of a lane mask.
                     let half = lane / 32;
@@ -1425,6 +1382,57 @@ fn define_filled(sh: &mut Shadow, r: Regs, lanes: u64, fill: u32) {
                 },
             );
         }
+    }
+}
+
+/// A computed result: wholly undefined (and computed) where `input` has
+/// an undefined bit.
+fn compute(input: Val) -> Val {
+    Val {
+        bits: if input.bits != 0 { u32::MAX } else { 0 },
+        comp: input.bits != 0,
+        origin: input.origin,
+    }
+}
+
+/// The shadow of dword `i` of a result in `lane` by the row's [`Flow`]:
+/// `input` is the union of the sources' shadows in the lane (in every
+/// active lane when `cross`), `src_lane` the lane a lane move reads.
+#[allow(clippy::too_many_arguments)]
+fn result(
+    sh: &mut Shadow,
+    origins: &mut Origins,
+    fl: &FlowFacts,
+    (values, wave): (Option<[Src; 2]>, &Wave),
+    i: usize,
+    (lane, src_lane): (usize, usize),
+    input: Val,
+    cross: bool,
+    pc: u32,
+) -> Val {
+    let id = wave.id;
+    match fl.rule {
+        Flow::Copy => match fl.sources().first() {
+            Some(s) if i < usize::from(s.regs.count) && !cross => {
+                let l = if s.regs.vector { src_lane } else { 0 };
+                read_val(
+                    sh,
+                    origins,
+                    s.regs.vector,
+                    s.regs.first + i as u16,
+                    l,
+                    s.bits,
+                    pc,
+                    id,
+                )
+            }
+            _ => input,
+        },
+        Flow::Select => input,
+        Flow::And | Flow::Or if values.is_some() => {
+            bitwise(sh, origins, fl, values, i, lane, pc, id, wave)
+        }
+        _ => compute(input),
     }
 }
 
