@@ -29,7 +29,7 @@ use crate::check::{
     self, Check, CheckOptions, CheckReport, Facts, GroupCheck, GroupSetup, Level, Reports,
     TraceFilter, TraceSink,
 };
-use crate::exec::{self, Env, Fault, FaultKind, Op, Step, Wave, WAVE_SIZE};
+use crate::exec::{self, Decoded, Env, Fault, FaultKind, Step, Wave, WAVE_SIZE};
 use crate::kernel::{ArgError, ArgValue, Dispatch, KernelArgs};
 use crate::memory::{AllocError, MemView};
 use crate::program::{LoadError, Program, ProgramKernel};
@@ -325,7 +325,7 @@ impl KernelConfig {
 struct Shared<'a> {
     kernel: &'a ProgramKernel,
     config: KernelConfig,
-    ops: &'a [Option<Op>],
+    ops: &'a Decoded,
     mem: MemView,
     version: GcnVersion,
     code_base: u64,
@@ -342,7 +342,7 @@ struct Shared<'a> {
     timeout: Option<std::time::Duration>,
     checks: CheckOptions,
     /// Per-instruction facts when any check is on or a trace runs.
-    facts: Option<Vec<Option<Facts>>>,
+    facts: Option<Vec<Facts>>,
     trace: Option<(TraceFilter, TraceSink<'a>)>,
     lds_bytes: u32,
     /// The argument values (to name the buffer of a stray access).
@@ -492,11 +492,21 @@ impl Program {
         };
         let scratch_base = scratch.as_ref().map_or(0, |b| b.ptr().0);
         let patched = if config.scratch_enabled {
-            self.ops_with_scratch(scratch_descriptor(scratch_base, config.scratch_per_wave))
+            self.ops_with_scratch(
+                scratch_descriptor(scratch_base, config.scratch_per_wave),
+                kernel.offset,
+            )
         } else {
             None
         };
-        let ops = patched.as_deref().unwrap_or(self.ops());
+        let cached;
+        let ops = match &patched {
+            Some(ops) => ops,
+            None => {
+                cached = self.ops(kernel.offset);
+                &*cached
+            }
+        };
         let shared = Shared {
             facts: (!options.checks.is_off() || trace.is_some())
                 .then(|| check::program_facts(ops, self.version())),
