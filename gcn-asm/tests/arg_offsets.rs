@@ -115,3 +115,59 @@ fn offset_symbols_cannot_be_redefined() {
         "{e}"
     );
 }
+
+/// The warnings of `source` assembled for `device`, as `LINE:COL: message`.
+fn warnings(source: &str, device: Device) -> Vec<String> {
+    let options = AssembleOptions {
+        device: Some(device),
+        ..AssembleOptions::default()
+    };
+    match assemble(source, &options) {
+        Ok(a) => a
+            .warnings
+            .iter()
+            .map(|w| format!("{}:{}: {}", w.pos.line, w.pos.column, w.message))
+            .collect(),
+        Err(e) => panic!("{e}\n{source}"),
+    }
+}
+
+#[test]
+fn an_offset_symbol_in_the_wrong_unit_is_warned_of() {
+    // Line 15 is the first instruction, its offset at column 33.
+    let bytes = format!("{KERNEL}k:\n s_load_dwordx2 s[4:5], s[0:1], k::out\n s_endpgm\n");
+    let dwords = format!("{KERNEL}k:\n s_load_dwordx2 s[4:5], s[0:1], k::out / 4\n s_endpgm\n");
+    // GCN 1.0/1.1 (SMRD): dwords.
+    for device in [Device::Pitcairn, Device::Bonaire] {
+        assert_eq!(
+            warnings(&bytes, device),
+            [
+                "15:33: `k::out` is a byte offset (44) but the SMRD offset of GCN 1.0/1.1 counts \
+              dwords: write `k::out/4`"
+            ],
+            "{device:?}"
+        );
+        assert!(warnings(&dwords, device).is_empty(), "{device:?}");
+    }
+    // GCN 1.2+ (SMEM): bytes.
+    for device in [Device::Tonga, Device::Gfx900] {
+        assert_eq!(
+            warnings(&dwords, device),
+            [
+                "15:33: `k::out/4` is a dword offset (11) but the SMEM offset of GCN 1.2+ counts \
+              bytes: write `k::out`"
+            ],
+            "{device:?}"
+        );
+        assert!(warnings(&bytes, device).is_empty(), "{device:?}");
+    }
+    // Other expressions, and symbols that are not argument offsets, are
+    // taken as written.
+    let other = format!(
+        "{KERNEL}k:\n s_load_dword s2, s[0:1], k::n>>2\n s_load_dword s2, s[0:1], k::n+4\n\
+         s_load_dword s2, s[0:1], k::n/4*4\n s_endpgm\n.scope q\nx = 8\n.ends\n\
+         s_load_dword s2, s[0:1], q::x\n"
+    );
+    assert!(warnings(&other, Device::Pitcairn).is_empty());
+    assert!(warnings(&other, Device::Tonga).is_empty());
+}

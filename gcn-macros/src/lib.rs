@@ -678,6 +678,29 @@ mod tests {
     ";
 
     #[test]
+    fn an_argument_offset_in_the_wrong_unit_is_a_warning() {
+        use std::str::FromStr;
+        // GCN 1.0 counts SMRD offsets in dwords: `vadd::out` (44 bytes) is
+        // a warning at the offset, in the token form and the string form.
+        let tokens = TOKEN_KERNEL
+            .replace(".arch gcn1.2", ".arch gcn1.0")
+            .replace(
+                "s_load_dword s2, s[0:1], vadd::n",
+                "s_load_dwordx2 s[2:3], s[0:1], vadd::out",
+            )
+            .replace("v_bogus v0\n", "");
+        let message = "`vadd::out` is a byte offset (44) but the SMRD offset of GCN 1.0/1.1 \
+                       counts dwords: write `vadd::out/4`";
+        let out = expand_str(TokenStream::from_str(&tokens).unwrap());
+        assert!(!out.contains("compile_error"), "{out}");
+        assert!(out.contains("deprecated"), "{out}");
+        assert!(out.contains(message), "{out}");
+        let text = format!("{tokens:?}");
+        let out = expand_str(TokenStream::from_str(&text).unwrap());
+        assert!(out.contains(message), "{out}");
+    }
+
+    #[test]
     fn positionless_spans_give_the_items_and_no_diagnostics() {
         use std::str::FromStr;
         // Parsed from text, the tokens have positions: the kernel is

@@ -29,7 +29,7 @@ use crate::check::{
     self, Check, CheckOptions, CheckReport, Facts, GroupCheck, GroupSetup, Level, Reports,
     TraceFilter, TraceSink,
 };
-use crate::exec::{self, Env, Fault, FaultKind, Op, Step, Wave, WAVE_SIZE};
+use crate::exec::{self, Decoded, Env, Fault, FaultKind, Step, Wave, WAVE_SIZE};
 use crate::kernel::{ArgError, ArgValue, Dispatch, KernelArgs};
 use crate::memory::{AllocError, MemView};
 use crate::program::{LoadError, Program, ProgramKernel};
@@ -158,17 +158,37 @@ impl fmt::Display for ExecError {
     }
 }
 
+/// How far from an allocation a stray address may lie and still be named
+/// relative to it: its size, or 1 MiB for small ones. Farther away (a wild
+/// pointer terabytes off) the distance says nothing, and no note is made.
+const NEAR_BYTES: u64 = 1 << 20;
+
 /// Where a stray address lies relative to the nearest allocation, and the
-/// pointer arguments into that allocation.
-fn nearest_note(mem: &MemView, address: u64, values: &[ArgValue]) -> Option<String> {
+/// pointer arguments into that allocation (or that it is the kernel input
+/// buffer, at `input_address`); `None` when no allocation is near.
+fn nearest_note(
+    mem: &MemView,
+    address: u64,
+    values: &[ArgValue],
+    input_address: u64,
+) -> Option<String> {
     let (base, size) = mem.nearest(address)?;
-    let place = if address < base {
-        format!("{} bytes before", base - address)
+    let (place, distance) = if address < base {
+        (format!("{} bytes before", base - address), base - address)
     } else if address - base < size {
-        format!("at offset {} of", address - base)
+        (format!("at offset {} of", address - base), 0)
     } else {
-        format!("{} bytes past the end of", address - base - size)
+        let past = address - base - size;
+        (format!("{past} bytes past the end of"), past)
     };
+    if distance > size.max(NEAR_BYTES) {
+        return None;
+    }
+    if base == input_address {
+        return Some(format!(
+            "{place} the kernel input buffer ({size} bytes at {base:#x})"
+        ));
+    }
     let owner = pointer_args(values, base, size);
     Some(format!(
         "{place} the {size}-byte allocation at {base:#x}{owner}"
@@ -325,7 +345,7 @@ impl KernelConfig {
 struct Shared<'a> {
     kernel: &'a ProgramKernel,
     config: KernelConfig,
-    ops: &'a [Option<Op>],
+    ops: &'a Decoded,
     mem: MemView,
     version: GcnVersion,
     code_base: u64,
@@ -342,7 +362,7 @@ struct Shared<'a> {
     timeout: Option<std::time::Duration>,
     checks: CheckOptions,
     /// Per-instruction facts when any check is on or a trace runs.
-    facts: Option<Vec<Option<Facts>>>,
+    facts: Option<Vec<Facts>>,
     trace: Option<(TraceFilter, TraceSink<'a>)>,
     lds_bytes: u32,
     /// The argument values (to name the buffer of a stray access).
@@ -492,11 +512,21 @@ impl Program {
         };
         let scratch_base = scratch.as_ref().map_or(0, |b| b.ptr().0);
         let patched = if config.scratch_enabled {
-            self.ops_with_scratch(scratch_descriptor(scratch_base, config.scratch_per_wave))
+            self.ops_with_scratch(
+                scratch_descriptor(scratch_base, config.scratch_per_wave),
+                kernel.offset,
+            )
         } else {
             None
         };
-        let ops = patched.as_deref().unwrap_or(self.ops());
+        let cached;
+        let ops = match &patched {
+            Some(ops) => ops,
+            None => {
+                cached = self.ops(kernel.offset);
+                &*cached
+            }
+        };
         let shared = Shared {
             facts: (!options.checks.is_off() || trace.is_some())
                 .then(|| check::program_facts(ops, self.version())),
@@ -835,7 +865,9 @@ fn run_group(
                         location: s.lines.and_then(|l| l.at(w.pc)).map(|l| l.to_string()),
                         lane: fault.lane,
                         note: match &fault.kind {
-                            FaultKind::Memory(m) => nearest_note(&s.mem, m.address, s.values),
+                            FaultKind::Memory(m) => {
+                                nearest_note(&s.mem, m.address, s.values, s.input_address)
+                            }
                             _ => None,
                         },
                         kind: fault.kind,

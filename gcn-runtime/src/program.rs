@@ -1,6 +1,7 @@
 //! A loaded GalliumCompute binary: code and constant data placed in device
-//! memory as Clover places them, the code pre-decoded once, and its
-//! kernels.
+//! memory as Clover places them, and its kernels. The code is pre-decoded
+//! at a kernel's first launch, from that kernel's entry
+//! ([`crate::exec::predecode_from`]), and kept for later launches.
 
 use std::fmt;
 use std::sync::{Arc, LazyLock, Mutex};
@@ -8,7 +9,7 @@ use std::sync::{Arc, LazyLock, Mutex};
 use gcn_asm::gallium::{self, GalliumBinary, ScratchHalf, ScratchRelocation};
 use gcn_asm::{Device, GcnVersion};
 
-use crate::exec::{predecode, Op};
+use crate::exec::{predecode_from, Decoded};
 use crate::kernel::{Arg, Kernel};
 use crate::lines::{LineTable, Location};
 use crate::memory::{AllocError, Buffer, Memory};
@@ -92,7 +93,8 @@ fn arg_name(index: usize) -> &'static str {
 pub struct Program {
     version: GcnVersion,
     kernels: Vec<ProgramKernel>,
-    ops: Arc<Vec<Option<Op>>>,
+    /// The pre-decoded code per kernel entry, made at the first launch.
+    decoded: Mutex<Vec<(u32, Arc<Decoded>)>>,
     code_words: Vec<u32>,
     scratch_relocations: Vec<ScratchRelocation>,
     /// `.text` then `.rodata`, in device memory (kept alive here).
@@ -153,7 +155,6 @@ impl Program {
         image.extend_from_slice(rodata);
         let image = memory.buffer_from_slice(&image).map_err(LoadError::Alloc)?;
         let code_words = gcn_asm::decode::words_from_bytes(code);
-        let ops = Arc::new(predecode(&code_words, version));
         let kernels = binary
             .kernels
             .iter()
@@ -176,7 +177,7 @@ impl Program {
         Ok(Program {
             version,
             kernels,
-            ops,
+            decoded: Mutex::new(Vec::new()),
             code_words,
             scratch_relocations: binary.scratch_relocations.clone(),
             image,
@@ -227,16 +228,23 @@ impl Program {
         self.image.ptr().0
     }
 
-    /// The pre-decoded code, one entry per word.
-    pub(crate) fn ops(&self) -> &Arc<Vec<Option<Op>>> {
-        &self.ops
+    /// The code pre-decoded from byte offset `entry` (a kernel's first
+    /// instruction), decoded at the first call for that entry.
+    pub(crate) fn ops(&self, entry: u32) -> Arc<Decoded> {
+        let mut decoded = self.decoded.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, d)) = decoded.iter().find(|(e, _)| *e == entry) {
+            return d.clone();
+        }
+        let d = Arc::new(predecode_from(&self.code_words, self.version, entry));
+        decoded.push((entry, d.clone()));
+        d
     }
 
     /// The code with its scratch relocations patched for a scratch buffer
-    /// whose descriptor words 0 and 1 are `words`, pre-decoded (as Mesa
+    /// whose descriptor words 0 and 1 are `words`, pre-decoded from `entry` (as Mesa
     /// patches `SCRATCH_RSRC_DWORD0/1` at load); `None` when the code has
     /// no relocations.
-    pub(crate) fn ops_with_scratch(&self, words: [u32; 2]) -> Option<Vec<Option<Op>>> {
+    pub(crate) fn ops_with_scratch(&self, words: [u32; 2], entry: u32) -> Option<Decoded> {
         if self.scratch_relocations.is_empty() {
             return None;
         }
@@ -249,7 +257,7 @@ impl Program {
                 };
             }
         }
-        Some(predecode(&code, self.version))
+        Some(predecode_from(&code, self.version, entry))
     }
 
     /// The code as words.
@@ -264,12 +272,13 @@ impl Program {
 
     /// The disassembled instruction at byte offset `pc`, for messages.
     pub fn instruction_text(&self, pc: u32) -> String {
-        crate::exec::instruction_at(&self.ops, pc).unwrap_or_else(|| {
-            match self.code_words.get((pc / 4) as usize) {
-                Some(w) => format!(".int {w:#010x}"),
-                None => "(outside the code)".to_string(),
-            }
-        })
+        let Some(words) = self.code_words.get((pc / 4) as usize..) else {
+            return "(outside the code)".to_string();
+        };
+        match gcn_asm::decode::decode(words, u64::from(pc & !3), self.version) {
+            Ok(instr) if pc.is_multiple_of(4) => instr.to_string(),
+            _ => format!(".int {:#010x}", words[0]),
+        }
     }
 }
 

@@ -203,6 +203,14 @@ pub trait OperandContext {
         false
     }
 
+    /// True when `name` is an argument-offset symbol (`KERNEL::NAME` of a
+    /// Gallium `.arg`, a byte offset in the kernel input buffer) defined so
+    /// far.
+    fn is_arg_offset_symbol(&self, name: &str) -> bool {
+        let _ = name;
+        false
+    }
+
     /// True under `.oldmodparam`: a modifier parameter (`glc:EXPR`) then
     /// takes bit 0 of its value instead of "non-zero", as in old clrxasm.
     fn old_modifier_parameters(&self) -> bool {

@@ -179,7 +179,11 @@ fn offset_operand(
             _ => cur.set_pos(at),
         }
     }
-    match ctx.expression(cur)? {
+    let value = ctx.expression(cur)?;
+    if let ExprValue::Known(v) = &value {
+        arg_offset_unit(ctx, &cur.text()[at..cur.pos()], v.value, at);
+    }
+    match value {
         ExprValue::Known(v) if v.section.is_none() => Ok(Offset::Immediate(v.value, at)),
         ExprValue::Known(_) => Err(OperandError::new(
             at,
@@ -187,6 +191,52 @@ fn offset_operand(
         )),
         ExprValue::Deferred(d) => Ok(Offset::Deferred(d, at)),
     }
+}
+
+/// Warns of an argument-offset symbol (`KERNEL::NAME`, a byte offset in
+/// the kernel input buffer) used as an offset in the wrong unit: as it is
+/// on GCN 1.0/1.1, whose SMRD offset counts dwords, or divided by 4 on GCN
+/// 1.2+, whose SMEM offset counts bytes. `text` is the offset expression,
+/// `value` its value; only the two exact forms `SYM` and `SYM/4` are
+/// judged (anything else may be deliberate).
+fn arg_offset_unit(ctx: &mut dyn OperandContext, text: &str, value: i64, at: usize) {
+    fn symbol(text: &str) -> Option<&str> {
+        let name = text.trim();
+        let bare = name.strip_prefix("::").unwrap_or(name);
+        let ok = bare.contains("::")
+            && bare.starts_with(|c: char| c.is_ascii_alphabetic() || matches!(c, '_' | '.'))
+            && bare
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '$' | ':'));
+        ok.then_some(name)
+    }
+    let dwords = !ctx.version().is_gcn12_or_later();
+    let (name, divided) = match text.split_once('/') {
+        Some((left, right)) if right.trim() == "4" => match symbol(left) {
+            Some(name) => (name, true),
+            None => return,
+        },
+        Some(_) => return,
+        None => match symbol(text) {
+            Some(name) => (name, false),
+            None => return,
+        },
+    };
+    if !ctx.is_arg_offset_symbol(name) {
+        return;
+    }
+    let message = match (dwords, divided) {
+        (true, false) => format!(
+            "`{name}` is a byte offset ({value}) but the SMRD offset of GCN 1.0/1.1 counts \
+             dwords: write `{name}/4`"
+        ),
+        (false, true) => format!(
+            "`{name}/4` is a dword offset ({value}) but the SMEM offset of GCN 1.2+ counts \
+             bytes: write `{name}`"
+        ),
+        _ => return,
+    };
+    ctx.warning(at, message);
 }
 
 /// Encodes an SMRD instruction (GCN 1.0/1.1).

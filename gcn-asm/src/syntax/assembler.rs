@@ -28,7 +28,7 @@ use super::expr::{
 use super::macros::{Collect, Macro, RepeatState};
 use super::sections::{CurrentSection, Section};
 use super::source::{next_statement, LineReader};
-use super::symbols::{FxMap, SymKind, SymState, SymbolTable};
+use super::symbols::{FxMap, SymId, SymKind, SymState, SymbolTable};
 
 /// Most errors reported before giving up (a file of garbage would
 /// otherwise produce one error per line).
@@ -356,6 +356,9 @@ pub(crate) struct Assembler<'o> {
     /// Deferred expressions (indices in `deferred`) that are references to
     /// the scratch symbol.
     scratch_deferred: Vec<u32>,
+    /// The argument-offset symbols `KERNEL::NAME` of the Gallium `.arg`s
+    /// (so that a scalar load taking one in the wrong unit is warned of).
+    pub(crate) arg_symbols: rustc_hash::FxHashSet<SymId>,
     instr_fixups: Vec<InstrFixup>,
     data_fixups: Vec<DataFixup>,
     pub conds: Vec<Cond>,
@@ -417,6 +420,7 @@ impl<'o> Assembler<'o> {
             stack: Vec::new(),
             deferred: Vec::new(),
             scratch_deferred: Vec::new(),
+            arg_symbols: Default::default(),
             instr_fixups: Vec::new(),
             data_fixups: Vec::new(),
             conds: Vec::new(),
@@ -1312,6 +1316,13 @@ impl OperandContext for InstrCtx<'_, '_> {
 
     fn is_scratch_reference(&self, expr: crate::encode::context::DeferredExpr) -> bool {
         self.asm.scratch_deferred.contains(&expr.0)
+    }
+
+    fn is_arg_offset_symbol(&self, name: &str) -> bool {
+        self.asm
+            .syms
+            .lookup(name)
+            .is_some_and(|id| self.asm.arg_symbols.contains(&id))
     }
 
     fn register_symbol(&self, name: &str) -> Option<RegisterSymbol> {

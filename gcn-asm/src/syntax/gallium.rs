@@ -667,6 +667,9 @@ impl Assembler<'_> {
         if let Some((symbol, at, offset)) = symbol {
             let value = Value::absolute(offset as i64);
             self.define_symbol(&symbol, at, SymState::Known(value), SymKind::Once);
+            if let Some(id) = self.syms.lookup(&symbol) {
+                self.arg_symbols.insert(id);
+            }
         }
     }
 

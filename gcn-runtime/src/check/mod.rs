@@ -52,7 +52,7 @@ use std::str::FromStr;
 
 use gcn_asm::GcnVersion;
 
-use crate::exec::{self, Env, Hook, MemAccess, Op, Wave};
+use crate::exec::{self, Decoded, Env, Hook, MemAccess, Op, Wave};
 use crate::kernel::ArgValue;
 use crate::lines::LineTable;
 use crate::memory::MemView;
@@ -335,11 +335,16 @@ pub fn lane_list(mask: u64) -> String {
     parts.join(", ")
 }
 
-/// The per-instruction facts of a program, computed once per launch.
-pub fn program_facts(ops: &[Option<Op>], version: GcnVersion) -> Vec<Option<Facts>> {
-    ops.iter()
-        .map(|o| o.as_ref().map(|op| Facts::of(op, version)))
-        .collect()
+/// The per-instruction facts of a program, computed once per launch: one
+/// per entry of [`Decoded::ops`] (look them up by PC with
+/// [`Decoded::slot`]).
+pub fn program_facts(ops: &Decoded, version: GcnVersion) -> Vec<Facts> {
+    ops.ops().iter().map(|op| Facts::of(op, version)).collect()
+}
+
+/// The facts of the instruction at `pc`.
+fn facts_at<'a>(ops: &Decoded, facts: &'a [Facts], pc: u32) -> Option<&'a Facts> {
+    facts.get(ops.slot(pc)?)
 }
 
 /// The reports of a dispatch, merged from its work-groups.
@@ -403,8 +408,8 @@ pub(crate) struct WaveState {
 pub struct GroupCheck<'a> {
     options: CheckOptions,
     version: GcnVersion,
-    facts: &'a [Option<Facts>],
-    ops: &'a [Option<Op>],
+    facts: &'a [Facts],
+    ops: &'a Decoded,
     kernel: &'a str,
     lines: Option<&'a LineTable>,
     group: [u32; 3],
@@ -437,9 +442,9 @@ pub struct GroupSetup<'a> {
     /// GCN version.
     pub version: GcnVersion,
     /// [`program_facts`] of the code.
-    pub facts: &'a [Option<Facts>],
+    pub facts: &'a [Facts],
     /// The pre-decoded code.
-    pub ops: &'a [Option<Op>],
+    pub ops: &'a Decoded,
     /// Kernel name.
     pub kernel: &'a str,
     /// Source positions of the instructions, when known.
@@ -571,7 +576,7 @@ pub struct WaveHook<'g, 'a> {
 impl Hook for WaveHook<'_, '_> {
     fn before(&mut self, wave: &Wave, op: &Op, _env: &Env<'_>) {
         let g = &mut *self.group;
-        let Some(Some(f)) = g.facts.get((wave.pc / 4) as usize) else {
+        let Some(f) = facts_at(g.ops, g.facts, wave.pc) else {
             return;
         };
         if let Some((filter, _)) = g.trace {
@@ -596,7 +601,7 @@ impl Hook for WaveHook<'_, '_> {
     fn after(&mut self, wave: &Wave, op: &Op, _env: &Env<'_>) {
         let g = &mut *self.group;
         let pc = wave.pc.wrapping_sub(u32::from(op.len));
-        let Some(Some(f)) = g.facts.get((pc / 4) as usize) else {
+        let Some(f) = facts_at(g.ops, g.facts, pc) else {
             return;
         };
         if let Some((filter, sink)) = g.trace {

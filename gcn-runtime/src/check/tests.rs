@@ -794,6 +794,46 @@ fn a_fault_carries_the_reports_before_it_and_the_nearest_buffer() {
     assert!(e.to_string().contains("after: kernel 'k'"), "{e}");
 }
 
+/// The note of the memory fault of a `flat_load_dword` from `s[2:3]`,
+/// which `setup` sets (GCN 1.2).
+fn fault_note(setup: &str) -> Option<String> {
+    let source = format!(
+        ".gallium\n.gpu tonga\n.kernel k\n .args\n  .arg out, global, 8\n .config\n  .dims x\n.text\nk:\n{setup}\n    v_mov_b32 v2, s2\n    v_mov_b32 v3, s3\n    flat_load_dword v1, v[2:3]\n    s_waitcnt vmcnt(0) & lgkmcnt(0)\n    s_endpgm\n"
+    );
+    let binary = assemble(&source, &AssembleOptions::default())
+        .unwrap()
+        .gallium_bytes()
+        .unwrap();
+    let memory = Memory::default();
+    let program = Program::load(&memory, &binary, GcnVersion::Gcn1_2).unwrap();
+    let out = memory.buffer_zeroed::<u32>(64).unwrap();
+    match program.launch(
+        "k",
+        &[ArgValue::Pointer(out.ptr())],
+        &Dispatch::new_1d(64, 64),
+        &LaunchOptions::default(),
+    ) {
+        Err(LaunchError::Exec(e)) => {
+            assert!(matches!(e.kind, crate::exec::FaultKind::Memory(_)), "{e}");
+            e.note.clone()
+        }
+        other => panic!("expected a fault, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_fault_note_names_the_input_buffer_and_is_dropped_far_from_everything() {
+    // 64 KiB past the kernel input buffer (s[0:1]), beyond its page.
+    let note = fault_note("    s_add_u32 s2, s0, 0x10000\n    s_addc_u32 s3, s1, 0").unwrap();
+    assert!(
+        note.contains("bytes past the end of the kernel input buffer ("),
+        "{note}"
+    );
+    // A wild pointer 4 TiB up: no allocation is near, no note.
+    let note = fault_note("    s_mov_b32 s2, 0x40\n    s_mov_b32 s3, 0x400");
+    assert_eq!(note, None);
+}
+
 #[test]
 fn many_scalar_loads_in_flight_stay_bounded() {
     // 200 scalar loads to s12 without a wait: the counter saturates (the

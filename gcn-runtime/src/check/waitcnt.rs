@@ -15,7 +15,7 @@ use gcn_asm::GcnVersion;
 
 use super::facts::{Counter, Facts, Regs, Unit};
 use super::{Check, GroupCheck};
-use crate::exec::{MemAccess, Wave};
+use crate::exec::{Decoded, MemAccess, Wave};
 
 /// One outstanding event.
 #[derive(Debug, Clone, Copy)]
@@ -145,11 +145,11 @@ impl Counters {
 
 /// Registers an event touches: what a load will write, or what a store
 /// still has to read.
-fn touched<'f>(facts: &'f [Option<Facts>], e: &Event) -> &'f [Regs] {
-    match facts.get((e.pc / 4) as usize) {
-        Some(Some(f)) if e.data => f.store_data.as_slice(),
-        Some(Some(f)) => f.writes(),
-        _ => &[],
+fn touched<'f>(ops: &Decoded, facts: &'f [Facts], e: &Event) -> &'f [Regs] {
+    match ops.slot(e.pc).and_then(|i| facts.get(i)) {
+        Some(f) if e.data => f.store_data.as_slice(),
+        Some(f) => f.writes(),
+        None => &[],
     }
 }
 
@@ -170,7 +170,7 @@ pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
         let c = &g.waves[w].counters;
         if !c.pending.is_empty() {
             for e in &c.pending {
-                let regs = touched(g.facts, e);
+                let regs = touched(g.ops, g.facts, e);
                 if e.data {
                     // A store still reading its data: overwriting it races.
                     for wr in f.writes() {

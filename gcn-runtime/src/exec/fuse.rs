@@ -48,19 +48,24 @@ use std::sync::Arc;
 
 use super::valu_int::{self, AddressPart};
 use super::vector::{write_chunk, Chunk, Stream, CHUNK};
-use super::{sreg, Env, Fault, Handler, Op, Src, Step, Wave, WAVE_SIZE};
+use super::{sreg, Decoded, Env, Fault, Handler, Op, Src, Step, Wave, WAVE_SIZE};
 
 /// Gives the first instruction of each fusable run its superinstruction
 /// ([`Op::fast`] and the run resolved in `Op::fused`); every other op keeps
 /// its own handler.
-pub(super) fn fuse(ops: &mut [Option<Op>]) {
-    for i in 0..ops.len() {
+/// A fused op is the word's own copy: the op it started from may be shared
+/// with words whose neighbours differ.
+pub(super) fn fuse(ops: &mut Decoded) {
+    for i in 0..ops.words() {
         let Some(run) = run_at(ops, i) else {
             continue;
         };
-        if let Some(op) = ops[i].as_mut() {
+        if let Some(op) = ops.get(i) {
+            let mut op = op.clone();
             op.fast = handler_for(&run);
             op.fused = Some(Arc::new(run));
+            ops.index[i] = ops.ops.len() as u32;
+            ops.ops.push(op);
         }
     }
 }
@@ -146,8 +151,8 @@ impl Lane {
 }
 
 /// The run that starts at word `i`, if one does.
-fn run_at(ops: &[Option<Op>], i: usize) -> Option<FusedRun> {
-    let first = ops.get(i)?.as_ref()?;
+fn run_at(ops: &Decoded, i: usize) -> Option<FusedRun> {
+    let first = ops.get(i)?;
     let second = next(ops, i, first)?;
     match part_of(first)? {
         AddressPart::Move => {
@@ -161,8 +166,8 @@ fn run_at(ops: &[Option<Op>], i: usize) -> Option<FusedRun> {
 }
 
 /// The op right after `op` (at word `i`).
-fn next<'a>(ops: &'a [Option<Op>], i: usize, op: &Op) -> Option<&'a Op> {
-    ops.get(i + usize::from(op.len / 4))?.as_ref()
+fn next<'a>(ops: &'a Decoded, i: usize, op: &Op) -> Option<&'a Op> {
+    ops.get(i + usize::from(op.len / 4))
 }
 
 /// The part `op` can play: a plain form of an [`AddressPart`] row with a
@@ -417,7 +422,7 @@ mod tests {
 
     /// Runs `ops` on `wave` to the end or a fault, fused ([`run_wave`]) or
     /// one instruction at a time ([`run_wave_checked`]).
-    fn run(version: GcnVersion, ops: &[Option<Op>], mut wave: Wave, fused: bool) -> Wave {
+    fn run(version: GcnVersion, ops: &Decoded, mut wave: Wave, fused: bool) -> Wave {
         let memory = Memory::default();
         let view = memory.view();
         let mut lds = vec![0u8; 1024];
@@ -537,7 +542,7 @@ mod tests {
             for source in forms(add, addc) {
                 let ops = ops_of(version, &source);
                 assert!(
-                    (0..ops.len()).any(|i| run_at(&ops, i).is_some()),
+                    (0..ops.words()).any(|i| run_at(&ops, i).is_some()),
                     "{version}: nothing fuses in\n{source}"
                 );
                 for (seed, &exec) in execs.iter().enumerate() {
@@ -565,7 +570,7 @@ mod tests {
         let v = GcnVersion::Gcn1_2;
         let fused = |source: &str| {
             let ops = ops_of(v, source);
-            (0..ops.len())
+            (0..ops.words())
                 .filter(|&i| run_at(&ops, i).is_some())
                 .count()
         };
@@ -591,7 +596,7 @@ mod tests {
             "v_add_u32 v4, s[10:11], s8, v0\nv_addc_u32 v5, vcc, v1, v1, s[10:11]",
         );
         assert!(run_at(&ops, 0).is_some());
-        let hi = ops[2].as_mut().expect("the high add");
+        let hi = ops.get_mut(2).expect("the high add");
         hi.srcs[0] = Src::Sgpr(11);
         assert!(run_at(&ops, 0).is_none());
         // The carry is EXEC.

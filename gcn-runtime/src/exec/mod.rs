@@ -1,8 +1,10 @@
 //! The interpreter: wave state, the pre-decoded program and the loop that
 //! runs the waves of one work-group.
 //!
-//! `.text` is decoded once ([`predecode`], through `gcn_asm::decode`, the one
-//! ISA table) into an array of [`Op`]s indexed by word: each holds the
+//! `.text` is decoded once per kernel entry ([`predecode_from`]: the code
+//! reachable from it; [`predecode`]: all of it; through `gcn_asm::decode`,
+//! the one ISA table) into a [`Decoded`] table, the [`Op`] of the
+//! instruction at each word (repeated instructions share one): each holds the
 //! handler chosen for its ISA row and its operands resolved to register
 //! indices and typed immediates ([`Src`]). The loop ([`run_wave`]) never
 //! re-parses words, never looks anything up by name and never allocates.
@@ -129,6 +131,11 @@ pub enum FaultKind {
     InvalidInstruction(u32),
     /// The PC is inside the code but not at the start of an instruction.
     BadPc,
+    /// The PC is at an instruction that no direct branch or fall-through
+    /// reaches from the kernel entry, so it was not pre-decoded
+    /// ([`predecode_from`]): reached by a jump the pre-decoder could not
+    /// follow.
+    Unreached,
     /// The PC left the code (a jump or branch past its end or before its
     /// start): the PC as an offset in `.text`, and the size of `.text`.
     OutsideCode {
@@ -167,6 +174,10 @@ impl fmt::Display for FaultKind {
                 write!(f, "word {w:#010x} is not a valid instruction")
             }
             FaultKind::BadPc => f.write_str("the PC is not at the start of an instruction"),
+            FaultKind::Unreached => f.write_str(
+                "the PC is at an instruction that no branch or fall-through reaches from the \
+                 kernel entry (a computed jump the pre-decoder could not follow)",
+            ),
             FaultKind::OutsideCode { pc: u32::MAX, size } => write!(
                 f,
                 "a jump went outside the code (0x0–{:#x}): its target is below the code or \
@@ -938,24 +949,229 @@ fn resolve(operand: Operand, ty: DataType) -> Src {
     }
 }
 
-/// Pre-decodes `.text` for `version`: one entry per word, `None` where no
-/// instruction starts (a literal, or words that do not decode).
-pub fn predecode(words: &[u32], version: GcnVersion) -> Vec<Option<Op>> {
-    let mut ops: Vec<Option<Op>> = Vec::with_capacity(words.len());
-    ops.resize_with(words.len(), || None);
+/// A word of [`Decoded::index`] where no instruction starts (a literal, or
+/// words that do not decode).
+const NO_OP: u32 = u32::MAX;
+/// A word where an instruction starts that the pre-decoder did not reach
+/// from the kernel entry ([`predecode_from`]).
+const UNREACHED: u32 = u32::MAX - 1;
+
+/// Pre-decoded `.text`: the distinct decoded instructions, and for each
+/// word the index of the one that starts there.
+///
+/// An instruction costs its [`Op`] once however often it occurs (an `Op`
+/// whose meaning does not depend on where it stands, i.e. one without a
+/// branch target or superinstruction, is shared by every word that holds
+/// the same instruction words); every other word costs 4 bytes. The loop
+/// reads `ops[index[pc / 4]]`.
+#[derive(Debug, Clone, Default)]
+pub struct Decoded {
+    /// Per word: an index in `ops`, [`NO_OP`] or [`UNREACHED`].
+    index: Vec<u32>,
+    ops: Vec<Op>,
+}
+
+impl Decoded {
+    /// The instruction that starts at word `word`, if one does (and was
+    /// decoded).
+    #[inline(always)]
+    pub fn get(&self, word: usize) -> Option<&Op> {
+        // The markers lie past the end of `ops`: one bounds check.
+        self.ops.get(*self.index.get(word)? as usize)
+    }
+
+    /// The instruction that starts at byte offset `pc`, if one does.
+    #[inline]
+    pub fn at(&self, pc: u32) -> Option<&Op> {
+        self.slot(pc).map(|i| &self.ops[i])
+    }
+
+    /// The index in [`Decoded::ops`] of the instruction at byte offset
+    /// `pc` (parallel tables such as the checks' facts use it).
+    #[inline]
+    pub fn slot(&self, pc: u32) -> Option<usize> {
+        if !pc.is_multiple_of(4) {
+            return None;
+        }
+        let i = *self.index.get((pc / 4) as usize)? as usize;
+        (i < self.ops.len()).then_some(i)
+    }
+
+    /// The distinct decoded instructions.
+    pub fn ops(&self) -> &[Op] {
+        &self.ops
+    }
+
+    /// Words of `.text` covered.
+    pub fn words(&self) -> usize {
+        self.index.len()
+    }
+
+    /// True when an instruction starts at `pc` that the pre-decoder did not
+    /// reach from the kernel entry.
+    pub fn unreached(&self, pc: u32) -> bool {
+        pc.is_multiple_of(4) && self.index.get((pc / 4) as usize) == Some(&UNREACHED)
+    }
+
+    #[cfg(test)]
+    pub(crate) fn get_mut(&mut self, word: usize) -> Option<&mut Op> {
+        self.ops.get_mut(*self.index.get(word)? as usize)
+    }
+}
+
+/// Builds a [`Decoded`], sharing position-independent ops.
+struct Builder<'w> {
+    words: &'w [u32],
+    version: GcnVersion,
+    index: Vec<u32>,
+    ops: Vec<Op>,
+    /// (length, words) of a shared op → its index.
+    shared: std::collections::HashMap<(u8, [u32; 3]), u32>,
+}
+
+impl<'w> Builder<'w> {
+    fn new(words: &'w [u32], version: GcnVersion, fill: u32) -> Self {
+        Builder {
+            words,
+            version,
+            index: vec![fill; words.len()],
+            ops: Vec::new(),
+            shared: std::collections::HashMap::new(),
+        }
+    }
+
+    /// Decodes word `i` into the table; the instruction's length in words
+    /// (`None`: no instruction starts there).
+    fn decode(&mut self, i: usize) -> Option<usize> {
+        let instr = decode::decode(&self.words[i..], 4 * i as u64, self.version).ok()?;
+        let len = usize::from(instr.len).clamp(1, 3).min(self.words.len() - i);
+        let positional = instr
+            .operands()
+            .iter()
+            .any(|o| matches!(o, Operand::Target(_)));
+        let mut key = [0u32; 3];
+        key[..len].copy_from_slice(&self.words[i..i + len]);
+        let key = (len as u8, key);
+        let slot = match self.shared.get(&key) {
+            Some(&slot) if !positional => slot,
+            _ => {
+                let slot = self.push(make_op(instr, self.version));
+                if !positional {
+                    self.shared.insert(key, slot);
+                }
+                slot
+            }
+        };
+        self.index[i] = slot;
+        Some(len)
+    }
+
+    fn push(&mut self, op: Op) -> u32 {
+        // Code is at most 4 GiB: fewer than `UNREACHED` instructions.
+        let slot = self.ops.len() as u32;
+        self.ops.push(op);
+        slot
+    }
+
+    fn finish(self) -> Decoded {
+        let mut decoded = Decoded {
+            index: self.index,
+            ops: self.ops,
+        };
+        fuse::fuse(&mut decoded);
+        decoded.ops.shrink_to_fit();
+        decoded
+    }
+}
+
+/// Pre-decodes all of `.text` for `version`, as a linear sweep: an
+/// instruction starts at word 0 and after each instruction; a word that
+/// does not decode is skipped.
+pub fn predecode(words: &[u32], version: GcnVersion) -> Decoded {
+    let mut b = Builder::new(words, version, NO_OP);
+    let mut i = 0;
+    while i < words.len() {
+        i += b.decode(i).unwrap_or(1);
+    }
+    b.finish()
+}
+
+/// How control leaves an instruction, for [`predecode_from`].
+enum Flow {
+    /// To the next instruction, and to its branch target if it has one.
+    Next,
+    /// Only to its branch target (`s_branch`), or nowhere (`s_endpgm`).
+    Jump,
+    /// To an address computed at run time.
+    Indirect,
+}
+
+fn flow(row: &InstrRow) -> Flow {
+    use gcn_asm::isa::Mnemonic as M;
+    match row.op {
+        M::SEndpgm | M::SEndpgmSaved | M::SEndpgmOrderedPsDone | M::SBranch => Flow::Jump,
+        M::SSetpcB64
+        | M::SSwappcB64
+        | M::SCbranchGFork
+        | M::SCbranchJoin
+        | M::SRfeB64
+        | M::SRfeRestoreB64 => Flow::Indirect,
+        _ => Flow::Next,
+    }
+}
+
+/// Pre-decodes the code reachable from byte offset `entry`, following
+/// fall-through and branch targets; the instruction boundaries are those of
+/// [`predecode`]'s linear sweep. When a reachable instruction jumps to an
+/// address computed at run time (`s_setpc_b64`, `s_swappc_b64`, …) the
+/// whole of `.text` is decoded instead. Data after the code (a constant
+/// table, a string) is never decoded: memory grows with the code a kernel
+/// can run, not with `.text`.
+pub fn predecode_from(words: &[u32], version: GcnVersion, entry: u32) -> Decoded {
+    // The instruction boundaries: lengths only.
+    let mut starts = vec![false; words.len()];
     let mut i = 0;
     while i < words.len() {
         match decode::decode(&words[i..], 4 * i as u64, version) {
             Ok(instr) => {
-                let len = usize::from(instr.len).max(1);
-                ops[i] = Some(make_op(instr, version));
-                i += len;
+                starts[i] = true;
+                i += usize::from(instr.len).max(1);
             }
             Err(_) => i += 1,
         }
     }
-    fuse::fuse(&mut ops);
-    ops
+    let mut b = Builder::new(words, version, NO_OP);
+    for (slot, &start) in b.index.iter_mut().zip(&starts) {
+        if start {
+            *slot = UNREACHED;
+        }
+    }
+    let mut work = Vec::new();
+    if entry.is_multiple_of(4) {
+        work.push((entry / 4) as usize);
+    }
+    while let Some(i) = work.pop() {
+        if b.index.get(i) != Some(&UNREACHED) {
+            continue;
+        }
+        let Some(len) = b.decode(i) else {
+            continue;
+        };
+        let op = &b.ops[b.index[i] as usize];
+        match flow(op.instr.row) {
+            Flow::Indirect => return predecode(words, version),
+            Flow::Next => work.push(i + len),
+            Flow::Jump => {}
+        }
+        for operand in op.instr.operands() {
+            if let Operand::Target(t) = *operand {
+                if t >= 0 && t % 4 == 0 {
+                    work.push((t / 4) as usize);
+                }
+            }
+        }
+    }
+    b.finish()
 }
 
 fn make_op(instr: Instruction, version: GcnVersion) -> Op {
@@ -1020,16 +1236,13 @@ fn make_op(instr: Instruction, version: GcnVersion) -> Op {
 }
 
 /// The disassembled instruction starting at byte offset `pc`, if one does.
-pub fn instruction_at(ops: &[Option<Op>], pc: u32) -> Option<String> {
-    match ops.get((pc / 4) as usize) {
-        Some(Some(op)) if pc.is_multiple_of(4) => Some(op.instr.to_string()),
-        _ => None,
-    }
+pub fn instruction_at(ops: &Decoded, pc: u32) -> Option<String> {
+    ops.at(pc).map(|op| op.instr.to_string())
 }
 
 /// Runs `wave` from its PC until it ends, reaches a barrier or faults.
 #[inline(never)]
-pub fn run_wave(wave: &mut Wave, ops: &[Option<Op>], env: &mut Env<'_>) -> Result<Step, Fault> {
+pub fn run_wave(wave: &mut Wave, ops: &Decoded, env: &mut Env<'_>) -> Result<Step, Fault> {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("popcnt") {
         // SAFETY: the CPU has POPCNT, the only requirement of the function.
@@ -1043,7 +1256,7 @@ pub fn run_wave(wave: &mut Wave, ops: &[Option<Op>], env: &mut Env<'_>) -> Resul
 /// them in software).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt")]
-fn run_wave_popcnt(wave: &mut Wave, ops: &[Option<Op>], env: &mut Env<'_>) -> Result<Step, Fault> {
+fn run_wave_popcnt(wave: &mut Wave, ops: &Decoded, env: &mut Env<'_>) -> Result<Step, Fault> {
     run_loop::<true, _>(wave, ops, env, &mut NoHook)
 }
 
@@ -1052,7 +1265,7 @@ fn run_wave_popcnt(wave: &mut Wave, ops: &[Option<Op>], env: &mut Env<'_>) -> Re
 #[inline(never)]
 pub fn run_wave_checked(
     wave: &mut Wave,
-    ops: &[Option<Op>],
+    ops: &Decoded,
     env: &mut Env<'_>,
     hook: &mut dyn Hook,
 ) -> Result<Step, Fault> {
@@ -1061,10 +1274,12 @@ pub fn run_wave_checked(
 
 /// The fault of a PC that is no instruction's start.
 #[cold]
-fn bad_pc(pc: u32, words: usize) -> Fault {
-    let size = u32::try_from(words * 4).unwrap_or(u32::MAX);
+fn bad_pc(pc: u32, ops: &Decoded) -> Fault {
+    let size = u32::try_from(ops.words() * 4).unwrap_or(u32::MAX);
     Fault::new(if pc >= size {
         FaultKind::OutsideCode { pc, size }
+    } else if ops.unreached(pc) {
+        FaultKind::Unreached
     } else {
         FaultKind::BadPc
     })
@@ -1075,15 +1290,19 @@ fn bad_pc(pc: u32, words: usize) -> Fault {
 #[inline(always)]
 fn run_loop<const FUSED: bool, H: Hook + ?Sized>(
     wave: &mut Wave,
-    ops: &[Option<Op>],
+    ops: &Decoded,
     env: &mut Env<'_>,
     hook: &mut H,
 ) -> Result<Step, Fault> {
+    // The two tables as plain slices, kept in registers across the
+    // handler calls.
+    let (index, table) = (&ops.index[..], &ops.ops[..]);
     loop {
-        let index = (wave.pc >> 2) as usize;
-        let op = match ops.get(index) {
-            Some(Some(op)) if wave.pc & 3 == 0 => op,
-            _ => return Err(bad_pc(wave.pc, ops.len())),
+        let word = (wave.pc >> 2) as usize;
+        // The markers of `Decoded::index` lie past the end of `table`.
+        let op = match index.get(word).and_then(|&i| table.get(i as usize)) {
+            Some(op) if wave.pc & 3 == 0 => op,
+            _ => return Err(bad_pc(wave.pc, ops)),
         };
         if op.vgpr_end > wave.vgpr_limit || op.sgpr_end > wave.sgpr_limit {
             return Err(register_fault(wave, op));

@@ -7,7 +7,7 @@
 
 use gcn_asm::{assemble, AssembleOptions, GcnVersion};
 
-use super::{predecode, run_wave, Env, Fault, Op, Step, Wave, WAVE_SIZE};
+use super::{predecode, run_wave, Decoded, Env, Fault, Step, Wave, WAVE_SIZE};
 use crate::memory::Memory;
 
 /// The outcome of a snippet: the wave after `s_endpgm` (or the fault) and
@@ -74,7 +74,7 @@ pub fn run_env(
 
 /// `source` with an `s_endpgm` appended, assembled for `version` and
 /// pre-decoded.
-pub fn ops_of(version: GcnVersion, source: &str) -> Vec<Option<Op>> {
+pub fn ops_of(version: GcnVersion, source: &str) -> Decoded {
     let options = AssembleOptions {
         version: Some(version),
         ..AssembleOptions::default()

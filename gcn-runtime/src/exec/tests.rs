@@ -90,3 +90,58 @@ fn unknown_instruction_is_not_emulated() {
         "{text}"
     );
 }
+
+/// `.text` of `source` assembled for GCN 1.2, as words.
+fn text_words(source: &str) -> Vec<u32> {
+    let options = gcn_asm::AssembleOptions {
+        version: Some(GcnVersion::Gcn1_2),
+        ..gcn_asm::AssembleOptions::default()
+    };
+    let assembly = gcn_asm::assemble(source, &options).unwrap();
+    decode::words_from_bytes(assembly.text())
+}
+
+#[test]
+fn predecoding_shares_repeated_instructions_and_skips_unreached_data() {
+    let v = GcnVersion::Gcn1_2;
+    // 1000 identical instructions cost one op; the data after s_endpgm
+    // (any words, here ones that decode) is not decoded from the entry.
+    let mut source = "s_nop 0\n".repeat(1000);
+    source.push_str("s_endpgm\n");
+    source.push_str(&"v_add_f32 v1, v2, v3\nv_mov_b32 v4, 7\n".repeat(50));
+    let words = text_words(&source);
+    let reached = predecode_from(&words, v, 0);
+    assert_eq!(reached.words(), words.len());
+    assert_eq!(reached.ops().len(), 2, "s_nop 0 and s_endpgm");
+    assert!(reached.at(4 * 999).is_some());
+    assert!(reached.at(4 * 1001).is_none());
+    assert!(reached.unreached(4 * 1001));
+    assert_eq!(
+        bad_pc(4 * 1001, &reached).kind,
+        FaultKind::Unreached,
+        "a PC the pre-decoder did not reach faults as such"
+    );
+    // The linear sweep decodes the data too, sharing as much.
+    let all = predecode(&words, v);
+    assert_eq!(all.ops().len(), 4);
+    assert!(all.at(4 * 1001).is_some());
+}
+
+#[test]
+fn predecoding_follows_branches_and_falls_back_at_computed_jumps() {
+    let v = GcnVersion::Gcn1_2;
+    // A branch over data to the code after it.
+    let words = text_words(
+        "s_cbranch_scc0 skip\ns_branch skip\n.int 0xbf810000, 0x7e020280\nskip:\ns_endpgm\n",
+    );
+    let d = predecode_from(&words, v, 0);
+    assert!(d.at(0).is_some() && d.at(4).is_some() && d.at(16).is_some());
+    assert!(d.at(8).is_none() && d.at(12).is_none());
+    // A computed jump may go anywhere: everything is decoded.
+    let words = text_words("s_getpc_b64 s[0:1]\ns_setpc_b64 s[0:1]\ns_endpgm\nv_mov_b32 v1, 0\n");
+    let d = predecode_from(&words, v, 0);
+    assert!(d.at(12).is_some());
+    // Entries other than 0 decode from there.
+    let d = predecode_from(&words, v, 8);
+    assert!(d.at(8).is_some() && d.at(0).is_none());
+}

@@ -66,11 +66,11 @@ k:
 /// The PCs of the scalar load, the vector load and the store of
 /// [`kernel`], found by their disassembly.
 fn pcs(program: &Program) -> [u32; 3] {
-    let ops = program.ops();
+    let ops = program.ops(0);
     let mut found = Vec::new();
     let mut pc = 0u32;
-    while let Some(Some(op)) = ops.get((pc / 4) as usize) {
-        let text = crate::exec::instruction_at(&ops[..], pc).unwrap_or_default();
+    while let Some(op) = ops.get((pc / 4) as usize) {
+        let text = crate::exec::instruction_at(&ops, pc).unwrap_or_default();
         if text.starts_with("s_load_dword ")
             || text.starts_with("buffer_load_dword ")
             || text.starts_with("buffer_store_dword ")
