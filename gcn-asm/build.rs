@@ -118,6 +118,7 @@ const FLAGS: &[(&str, &str)] = &[
     ("format", "FORMAT"),
     ("hi", "HI"),
     ("barrier", "BARRIER"),
+    ("ends", "ENDS"),
 ];
 
 /// Registers an instruction may use without naming them (`reads:`/`writes:`).

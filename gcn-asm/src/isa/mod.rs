@@ -607,6 +607,9 @@ pub mod flags {
     /// The wave waits here for every wave of its work-group (`s_barrier`);
     /// memory is not waited for (GCN 1.0–1.4).
     pub const BARRIER: u32 = 1 << 30;
+    /// Control never falls through to the next instruction (`s_endpgm*`,
+    /// `s_branch`, `s_setpc_b64`, `s_rfe*`, `s_cbranch_join`).
+    pub const ENDS: u32 = 1 << 31;
 }
 
 /// How an instruction's result bits derive from its source bits
@@ -629,8 +632,10 @@ pub enum Flow {
     And,
     /// Bitwise OR: a defined 1 in either source defines the result bit.
     Or,
-    /// The first source becomes the program counter (`s_setpc`,
-    /// `s_swappc`): its bits decide control flow.
+    /// The first source becomes the program counter, or decides it
+    /// (`s_setpc`, `s_swappc`, `s_rfe*`, `s_cbranch_g_fork`,
+    /// `s_cbranch_join`): a jump to an address computed at run time, whose
+    /// bits decide control flow.
     Jump,
 }
 

@@ -1107,16 +1107,13 @@ enum Flow {
 }
 
 fn flow(row: &InstrRow) -> Flow {
-    use gcn_asm::isa::Mnemonic as M;
-    match row.op {
-        M::SEndpgm | M::SEndpgmSaved | M::SEndpgmOrderedPsDone | M::SBranch => Flow::Jump,
-        M::SSetpcB64
-        | M::SSwappcB64
-        | M::SCbranchGFork
-        | M::SCbranchJoin
-        | M::SRfeB64
-        | M::SRfeRestoreB64 => Flow::Indirect,
-        _ => Flow::Next,
+    // Row data: a computed jump (`flow:jump`), or no fall-through (`ends`).
+    if row.flow == gcn_asm::isa::Flow::Jump {
+        Flow::Indirect
+    } else if row.has(gcn_asm::isa::flags::ENDS) {
+        Flow::Jump
+    } else {
+        Flow::Next
     }
 }
 
