@@ -232,6 +232,8 @@ pub struct Report {
     pub accepted: u64,
     pub rejected: u64,
     pub seconds: f64,
+    /// The slowest case: (seconds, case index).
+    pub slowest: (f64, u64),
 }
 
 type Outcome = Result<(Result<Verdict, Violation>, usize), String>;
@@ -297,7 +299,13 @@ where
         to_worker
             .send((this, Arc::clone(&input)))
             .unwrap_or_else(|_| fail("the worker thread is gone"));
-        match results.recv_timeout(watchdog) {
+        let sent = Instant::now();
+        let result = results.recv_timeout(watchdog);
+        let took = sent.elapsed().as_secs_f64();
+        if took > report.slowest.0 {
+            report.slowest = (took, this);
+        }
+        match result {
             Ok(Ok((Ok(verdict), peak))) => {
                 if peak > SOFT_LIMIT {
                     fail(&format!(
@@ -325,8 +333,8 @@ where
     }
     report.seconds = start.elapsed().as_secs_f64();
     println!(
-        "fuzz {name}: {} inputs ({} accepted, {} rejected) in {:.1} s, seed {seed}",
-        report.inputs, report.accepted, report.rejected, report.seconds
+        "fuzz {name}: {} inputs ({} accepted, {} rejected) in {:.1} s, seed {seed}; slowest case {} ({:.2} s)",
+        report.inputs, report.accepted, report.rejected, report.seconds, report.slowest.1, report.slowest.0
     );
     report
 }
