@@ -192,10 +192,9 @@ struct WordsInput {
     words: Vec<u32>,
 }
 
-#[test]
-fn fuzz_emulator_words() {
-    // The prologue of a real kernel (argument loads, then random words),
-    // so that memory instructions see real addresses half of the time.
+/// A kernel's prologue (argument loads, a buffer descriptor in s[4:7])
+/// as a Gallium binary to put random words after, and its words.
+fn words_template() -> (gallium::GalliumBinary, Vec<u32>) {
     let prologue = assemble(
         ".gallium\n.gpu tonga\n.kernel k\n.args\n.arg out, global, 8\n.config\n.dims x\n.vgprsnum 256\n.sgprsnum 96\n.localsize 4096\n.text\nk:\n  s_load_dwordx2 s[2:3], s[0:1], 0x24\n  s_waitcnt lgkmcnt(0)\n  v_lshlrev_b32 v1, 2, v0\n  v_mov_b32 v3, s3\n  v_add_u32 v2, vcc, s2, v1\n  v_addc_u32 v3, vcc, 0, v3, vcc\n  s_mov_b32 s4, s2\n  s_mov_b32 s5, s3\n  s_mov_b32 s6, -1\n  s_mov_b32 s7, 0x27000\n",
         &AssembleOptions::default(),
@@ -207,6 +206,37 @@ fn fuzz_emulator_words() {
         .chunks_exact(4)
         .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
         .collect();
+    (template, prologue_words)
+}
+
+/// Runs `words` as the code of the template's kernel.
+fn run_words(
+    template: &gallium::GalliumBinary,
+    words: &[u32],
+    version: GcnVersion,
+    bits: u32,
+) -> Result<Verdict, Violation> {
+    let mut binary = template.clone();
+    binary.code = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let bytes = gallium::write(&binary).map_err(|e| format!("write: {e:?}"))?;
+    load_and_launch(&bytes, version, bits)
+}
+
+/// Inputs the campaigns found (each once panicked).
+#[test]
+fn fuzz_findings_run() {
+    let (template, _) = words_template();
+    // buffer_store_lds_dword v[88:89], s[12:15], s0 offen idxen: the VADDR
+    // sits past the row's operands (the uninit check indexed the row).
+    let words = [0xe0f4_7545, 0x0003_0058, 0xbf81_0000];
+    assert!(run_words(&template, &words, GcnVersion::Gcn1_4, 0).is_ok());
+}
+
+#[test]
+fn fuzz_emulator_words() {
+    // The prologue of a real kernel (argument loads, then random words),
+    // so that memory instructions see real addresses half of the time.
+    let (template, prologue_words) = words_template();
     let gen = move |rng: &mut Rng| {
         let version = *rng.pick(&GcnVersion::ALL);
         // The prologue is GCN 1.2+ code (SMEM).
@@ -248,12 +278,7 @@ fn fuzz_emulator_words() {
         "emulator words",
         Duration::from_secs(30),
         gen,
-        move |input: &WordsInput| {
-            let mut binary = template.clone();
-            binary.code = input.words.iter().flat_map(|w| w.to_le_bytes()).collect();
-            let bytes = gallium::write(&binary).map_err(|e| format!("write: {e:?}"))?;
-            load_and_launch(&bytes, input.version, input.bits)
-        },
+        move |input: &WordsInput| run_words(&template, &input.words, input.version, input.bits),
     );
 }
 

@@ -65,7 +65,7 @@ impl Rng {
 
     /// True once in `n` times.
     pub fn one_in(&mut self, n: u64) -> bool {
-        self.next() % n.max(1) == 0
+        self.next().is_multiple_of(n.max(1))
     }
 
     pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
