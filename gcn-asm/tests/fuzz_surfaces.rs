@@ -412,10 +412,15 @@ fn fuzz_decoder_words() {
 /// Inputs the campaigns found (each once panicked): located errors now.
 #[test]
 fn fuzz_findings_are_located_errors() {
-    let src = "1: s_cbranch_scc0 9223372036854775808\n";
-    let d = assemble(src, &AssembleOptions::default()).expect_err(src);
-    assert!(
-        matches!(located(&d, src, "<stdin>"), Ok(Verdict::Rejected)),
-        "{d}"
-    );
+    for src in [
+        "1: s_cbranch_scc0 9223372036854775808\n",
+        ".error \"\"\n",
+        ".error \"  \"\n",
+    ] {
+        let d = assemble(src, &AssembleOptions::default()).expect_err(src);
+        assert!(
+            matches!(located(&d, src, "<stdin>"), Ok(Verdict::Rejected)),
+            "{d}"
+        );
+    }
 }

@@ -230,6 +230,20 @@ fn fuzz_findings_run() {
     // sits past the row's operands (the uninit check indexed the row).
     let words = [0xe0f4_7545, 0x0003_0058, 0xbf81_0000];
     assert!(run_words(&template, &words, GcnVersion::Gcn1_4, 0).is_ok());
+    // TIDIG_COMP_CNT 3 (reserved) in PGM_RSRC2 made a fourth dimension
+    // (an index out of bounds in the launch).
+    let mut damaged = template.clone();
+    for k in &mut damaged.kernels {
+        for e in &mut k.prog_info {
+            if e.address == 0xb84c {
+                e.value |= 3 << 11;
+            }
+        }
+    }
+    let words = [0xbf81_0000];
+    for bits in 0..8 {
+        assert!(run_words(&damaged, &words, GcnVersion::Gcn1_2, bits).is_ok());
+    }
 }
 
 #[test]
@@ -560,7 +574,13 @@ fn fuzz_gcnrun_arguments() {
             match status.code() {
                 Some(0) => Ok(Verdict::Ok),
                 Some(1 | 2) => {
-                    if !stderr.starts_with("gcnrun: error: ") || stderr.trim_end().len() <= 15 {
+                    // Check reports (`FILE:LINE:COL: error[CHECK]: …`) come
+                    // before the summary line.
+                    let said = stderr.lines().any(|l| {
+                        l.strip_prefix("gcnrun: error: ")
+                            .is_some_and(|m| !m.trim().is_empty())
+                    });
+                    if !said {
                         return Err(format!(
                             "exit {status} without `gcnrun: error: MESSAGE`:\n{stderr}"
                         ));
