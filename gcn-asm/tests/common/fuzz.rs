@@ -27,8 +27,9 @@ use std::time::{Duration, Instant};
 pub const DEFAULT_SECONDS: f64 = 2.0;
 
 /// Live bytes one case may hold on its worker thread before it counts as
-/// unbounded memory (reported with the input).
-pub const SOFT_LIMIT: usize = 512 << 20;
+/// unbounded memory (reported with the input). The assembler allows 256 MiB
+/// per `.skip`/`.fill` (held twice while the output is built), so 1 GiB.
+pub const SOFT_LIMIT: usize = 1 << 30;
 /// Live bytes past which the case is stopped at once (the process aborts
 /// naming the seed and case; `GCN_FUZZ_CASE` reproduces it).
 pub const HARD_LIMIT: usize = 4 << 30;
