@@ -11,6 +11,8 @@ use quote::{quote, quote_spanned};
 use syn::LitStr;
 
 mod emit;
+#[cfg(test)]
+mod fuzz_tests;
 mod source;
 
 use gcn_asm::{assemble, AssembleOptions, Device, Diagnostic, GcnVersion};

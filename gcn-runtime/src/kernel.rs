@@ -534,7 +534,7 @@ pub fn write_input_with_local_base(
             .saturating_add(HEADER_SIZE as u64);
         if end > MAX_INPUT_BYTES {
             return Err(mismatch(format!(
-                "the argument ({} bytes, aligned to {}) would make the kernel input buffer                  {end} bytes, more than the {MAX_INPUT_BYTES} a kernel input may have",
+                "the argument ({} bytes, aligned to {}) would make the kernel input buffer {end} bytes, more than the {MAX_INPUT_BYTES} a kernel input may have",
                 r.target_size, r.target_align
             )));
         }

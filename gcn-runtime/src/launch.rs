@@ -333,7 +333,9 @@ impl KernelConfig {
                 rsrc2 >> 9 & 1 != 0,
             ],
             tg_size_enabled: rsrc2 >> 10 & 1 != 0,
-            tidig_comp_cnt: (rsrc2 >> 11) & 3,
+            // 3 is reserved: it loads v0-v2 as 2 does (a damaged binary
+            // must not make a fourth dimension).
+            tidig_comp_cnt: ((rsrc2 >> 11) & 3).min(2),
             lds_bytes: ((rsrc2 >> 15) & 0x1ff) * lds_granule,
             scratch_enabled: rsrc2 & 1 != 0,
             scratch_per_wave: ((tmpring >> 12) & 0x1fff) * 1024,

@@ -338,7 +338,12 @@ pub(crate) fn branch_offset(
         }
     }
     let next = instruction.1 as i64 + i64::from(instruction_size);
-    let delta = target.value - next;
+    let Some(delta) = target.value.checked_sub(next) else {
+        return Err(format!(
+            "branch target is too far away ({} bytes)",
+            target.value
+        ));
+    };
     if delta % 4 != 0 {
         return Err(format!(
             "branch target is not a multiple of 4 bytes away (offset {delta})"

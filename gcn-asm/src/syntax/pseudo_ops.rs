@@ -304,14 +304,16 @@ impl Assembler<'_> {
                     }
                     Some(String::from_utf8_lossy(&s).into_owned())
                 };
+                // An empty string gives the default text too: a diagnostic
+                // always says something.
+                let given = message.clone().filter(|m| !m.trim().is_empty());
                 match lower {
-                    ".error" => self.error(
-                        start,
-                        message.unwrap_or_else(|| ".error encountered".into()),
-                    ),
+                    ".error" => {
+                        self.error(start, given.unwrap_or_else(|| ".error encountered".into()))
+                    }
                     ".warning" => self.warning(
                         start,
-                        message.unwrap_or_else(|| ".warning encountered".into()),
+                        given.unwrap_or_else(|| ".warning encountered".into()),
                     ),
                     _ => self.printed.push(message.unwrap_or_default()),
                 }

@@ -247,8 +247,16 @@ impl FlowFacts {
                 Location::State(ImplicitReg::Scc) => Regs::s(sreg::SCC, 1),
                 Location::State(_) => continue,
             };
-            let spec = access.operand.map(|i| row.operands[usize::from(i)]);
-            let field = spec.map(|s| s.field);
+            let spec = access
+                .operand
+                .and_then(|i| row.operands.get(usize::from(i)).copied());
+            // An operand past the row's is the VADDR of
+            // buffer_store_lds_dword and friends (gcn_asm::decode::access).
+            let field = match (spec, access.operand) {
+                (Some(s), _) => Some(s.field),
+                (None, Some(_)) => Some(Field::Vaddr),
+                (None, None) => None,
+            };
             if access.role.reads() {
                 let sink = match (field, access.location) {
                     (Some(Field::Vaddr | Field::Saddr | Field::Sbase | Field::Srsrc), _)

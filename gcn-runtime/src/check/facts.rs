@@ -311,7 +311,12 @@ impl Facts {
             let Some(i) = access.operand.map(usize::from) else {
                 continue;
             };
-            let (spec, operand) = (row.operands[i], operands[i]);
+            // The VADDR of buffer_store_lds_dword and friends sits in the
+            // slot after the row's operands (gcn_asm::decode::access): a
+            // plain VGPR read, recorded above.
+            let (Some(&spec), Some(&operand)) = (row.operands.get(i), operands.get(i)) else {
+                continue;
+            };
             match operand {
                 Operand::Reg {
                     code: sreg::VCCZ | sreg::EXECZ,
