@@ -835,20 +835,27 @@ impl GroupCheck<'_> {
         let mut stored_bad: Option<(u64, Val, u64)> = None;
         // One origin for the bytes this instruction finds nothing wrote.
         let mut fresh = 0u32;
-        // Registers filled from memory.
-        if matches!(fl.memory, MemKind::Load | MemKind::Atomic { .. }) && fl.n_filled > 0 {
-            // Undefined bytes and their origin, per lane and data byte.
-            let mut lane_vals: Vec<(usize, [Val; 16])> = Vec::new();
-            let mut seq_at = [0u32; WAVE_SIZE];
-            for a in log {
-                let l = usize::from(a.lane) & 63;
-                let start = if a.data == MemAccess::SEQUENTIAL {
+        // Where each access's bytes sit in its lane's data.
+        let mut seq_at = [0u32; WAVE_SIZE];
+        let starts: Vec<u32> = log
+            .iter()
+            .map(|a| {
+                if a.data == MemAccess::SEQUENTIAL {
+                    let l = usize::from(a.lane) & 63;
                     let s = seq_at[l];
                     seq_at[l] += u32::from(a.len);
                     s
                 } else {
                     u32::from(a.data)
-                };
+                }
+            })
+            .collect();
+        // Registers filled from memory.
+        if matches!(fl.memory, MemKind::Load | MemKind::Atomic { .. }) && fl.n_filled > 0 {
+            // Undefined bytes and their origin, per lane and data byte.
+            let mut lane_vals: Vec<(usize, [Val; 16])> = Vec::new();
+            for (a, &start) in log.iter().zip(&starts) {
+                let l = usize::from(a.lane) & 63;
                 let undefined = self.memory_undefined(wave, a, pc, &mut fresh);
                 if undefined.iter().all(|v| v.bits == 0) {
                     continue;
@@ -920,16 +927,8 @@ impl GroupCheck<'_> {
         // Memory written from registers.
         if let MemKind::Store | MemKind::Atomic { .. } = fl.memory {
             let copy = matches!(fl.memory, MemKind::Store | MemKind::Atomic { copy: true });
-            let mut seq_at = [0u32; WAVE_SIZE];
-            for a in log {
+            for (a, &start) in log.iter().zip(&starts) {
                 let l = usize::from(a.lane) & 63;
-                let start = if a.data == MemAccess::SEQUENTIAL {
-                    let s = seq_at[l];
-                    seq_at[l] += u32::from(a.len);
-                    s
-                } else {
-                    u32::from(a.data)
-                };
                 let whole = by_lane[l].0 != 4 * data_dwords || by_lane[l].1 == 0;
                 let pending = self.origins.pending_lanes >> l & 1 != 0;
                 let mut bytes = [Val::default(); 16];
