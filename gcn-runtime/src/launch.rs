@@ -489,7 +489,15 @@ impl Program {
         let waves_per_group = group_size.div_ceil(WAVE_SIZE as u64) as u32;
         // Never more host threads than work-groups (a pool of idle threads
         // costs their start-up), nor, by default, than cores.
-        let group_count = u64::from(groups[0]) * u64::from(groups[1]) * u64::from(groups[2]);
+        let group_count = u64::from(groups[0])
+            .checked_mul(u64::from(groups[1]))
+            .and_then(|n| n.checked_mul(u64::from(groups[2])))
+            .ok_or_else(|| {
+                LaunchError::Dispatch(format!(
+                    "a grid of {}×{}×{} work-groups is more than 2^64",
+                    groups[0], groups[1], groups[2]
+                ))
+            })?;
         let wanted = options
             .threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -553,7 +561,7 @@ impl Program {
             deadline: options.timeout.map(|t| std::time::Instant::now() + t),
             timeout: options.timeout,
         };
-        let total_groups = u64::from(groups[0]) * u64::from(groups[1]) * u64::from(groups[2]);
+        let total_groups = group_count;
         let instructions = AtomicU64::new(0);
         let lane_ops = AtomicU64::new(0);
         let first_error: Mutex<Option<(u64, Box<ExecError>)>> = Mutex::new(None);
@@ -561,40 +569,50 @@ impl Program {
         // lock so that groups after a failure are skipped cheaply.
         let first_failed = AtomicU64::new(u64::MAX);
         let reports = Mutex::new(Reports::default());
+        // Groups in chunks: after a failure (a fault, the timeout) every
+        // later group is skipped, and the chunks after it are not even
+        // walked (a grid of 2^63 groups ends as soon as one fails).
+        const CHUNK: u64 = 1 << 20;
         pool.install(|| {
-            (0..total_groups).into_par_iter().for_each_init(
-                || GroupScratch {
-                    lds: vec![0u8; lds_bytes as usize],
-                    waves: Vec::new(),
-                    state: Vec::new(),
-                },
-                |scratch, index| {
-                    if first_failed.load(Ordering::Relaxed) < index {
-                        return;
-                    }
-                    scratch.lds.fill(0);
-                    let slot = rayon::current_thread_index().unwrap_or(0) as u64;
-                    match run_group(&shared, index, scratch, slot) {
-                        Ok((n, l, found)) => {
-                            instructions.fetch_add(n, Ordering::Relaxed);
-                            lane_ops.fetch_add(l, Ordering::Relaxed);
-                            if let Some(found) = found.filter(|r| !r.is_empty()) {
-                                reports
-                                    .lock()
-                                    .unwrap_or_else(|e| e.into_inner())
-                                    .merge(index, found);
+            let mut first = 0;
+            while first < total_groups && first_failed.load(Ordering::Relaxed) == u64::MAX {
+                let end = first.saturating_add(CHUNK).min(total_groups);
+                (first..end).into_par_iter().for_each_init(
+                    || GroupScratch {
+                        lds: vec![0u8; lds_bytes as usize],
+                        waves: Vec::new(),
+                        state: Vec::new(),
+                    },
+                    |scratch, index| {
+                        if first_failed.load(Ordering::Relaxed) < index {
+                            return;
+                        }
+                        scratch.lds.fill(0);
+                        let slot = rayon::current_thread_index().unwrap_or(0) as u64;
+                        match run_group(&shared, index, scratch, slot) {
+                            Ok((n, l, found)) => {
+                                instructions.fetch_add(n, Ordering::Relaxed);
+                                lane_ops.fetch_add(l, Ordering::Relaxed);
+                                if let Some(found) = found.filter(|r| !r.is_empty()) {
+                                    reports
+                                        .lock()
+                                        .unwrap_or_else(|e| e.into_inner())
+                                        .merge(index, found);
+                                }
+                            }
+                            Err(e) => {
+                                let mut first =
+                                    first_error.lock().unwrap_or_else(|e| e.into_inner());
+                                if first.as_ref().is_none_or(|(i, _)| index < *i) {
+                                    *first = Some((index, e));
+                                }
+                                first_failed.fetch_min(index, Ordering::Relaxed);
                             }
                         }
-                        Err(e) => {
-                            let mut first = first_error.lock().unwrap_or_else(|e| e.into_inner());
-                            if first.as_ref().is_none_or(|(i, _)| index < *i) {
-                                *first = Some((index, e));
-                            }
-                            first_failed.fetch_min(index, Ordering::Relaxed);
-                        }
-                    }
-                },
-            )
+                    },
+                );
+                first = end;
+            }
         });
         drop(input_buffer);
         drop(scratch);
@@ -609,7 +627,7 @@ impl Program {
         Ok((
             LaunchStats {
                 work_groups: total_groups,
-                waves: total_groups * u64::from(waves_per_group),
+                waves: total_groups.saturating_mul(u64::from(waves_per_group)),
                 instructions: instructions.into_inner(),
                 lane_ops: lane_ops.into_inner(),
                 elapsed: start.elapsed(),

@@ -593,3 +593,35 @@ fn fuzz_gcnrun_arguments() {
         },
     );
 }
+
+/// Grids the gcnrun campaign found: more than 2^64 work-groups (a multiply
+/// overflow) and a timeout in a grid of 2^63 tiny groups (the skipped
+/// groups after the timeout were still walked one by one: a hang).
+#[test]
+fn fuzz_findings_huge_grids() {
+    let memory = Memory::default();
+    let src = ".gallium\n.gpu tonga\n.kernel k\n.config\n.dims xyz\n.text\nk:\n  s_endpgm\n";
+    let bytes = assemble(src, &AssembleOptions::default())
+        .unwrap()
+        .gallium_bytes()
+        .unwrap();
+    let program = Program::load(&memory, &bytes, GcnVersion::Gcn1_2).unwrap();
+    let options = LaunchOptions {
+        timeout: Some(Duration::from_millis(200)),
+        ..LaunchOptions::default()
+    };
+    let e = program
+        .launch("k", &[], &Dispatch::new(3, [u32::MAX; 3], [1; 3]), &options)
+        .unwrap_err();
+    assert!(e.to_string().contains("more than 2^64"), "{e}");
+    let start = Instant::now();
+    let e = program
+        .launch(
+            "k",
+            &[],
+            &Dispatch::new(3, [u32::MAX, u32::MAX, 1], [1; 3]),
+            &options,
+        )
+        .unwrap_err();
+    assert!(start.elapsed() < Duration::from_secs(20), "{e}");
+}
