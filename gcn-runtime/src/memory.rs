@@ -86,6 +86,12 @@ pub enum AllocError {
         /// The limit.
         limit: u64,
     },
+    /// The host could not provide the memory (the allocation is within
+    /// the device limit but larger than what the host has).
+    HostMemory {
+        /// Bytes asked for, rounded up to whole pages.
+        requested: u64,
+    },
     /// A read-back or upload whose size does not match the buffer.
     SizeMismatch {
         /// Elements in the buffer.
@@ -106,6 +112,10 @@ impl fmt::Display for AllocError {
                 f,
                 "allocating {requested} bytes exceeds the device memory limit \
                  ({in_use} of {limit} bytes in use)"
+            ),
+            AllocError::HostMemory { requested } => write!(
+                f,
+                "the host cannot provide the {requested} bytes this device allocation needs"
             ),
             AllocError::SizeMismatch { buffer, given } => write!(
                 f,
@@ -143,17 +153,31 @@ impl fmt::Debug for Allocation {
 static ATOMIC64_LOCKS: [Mutex<()>; 64] = [const { Mutex::new(()) }; 64];
 
 impl Allocation {
-    fn new(base: u64, size: u64, uninit: bool) -> Self {
+    fn new(base: u64, size: u64, uninit: bool) -> Result<Self, AllocError> {
         let mapped = mapped_bytes(size);
-        let words = (0..mapped / 4).map(|_| AtomicU32::new(0)).collect();
-        let written = uninit.then(|| (0..mapped / 32).map(|_| AtomicU32::new(0)).collect());
-        Allocation {
+        // Fallible: an allocation the host cannot hold is an error, not an
+        // abort of the process.
+        let zeroed = |n: u64| -> Result<Box<[AtomicU32]>, AllocError> {
+            let error = AllocError::HostMemory { requested: mapped };
+            let n = usize::try_from(n).map_err(|_| error.clone())?;
+            let mut v: Vec<AtomicU32> = Vec::new();
+            v.try_reserve_exact(n).map_err(|_| error)?;
+            v.extend((0..n).map(|_| AtomicU32::new(0)));
+            Ok(v.into_boxed_slice())
+        };
+        let words = zeroed(mapped / 4)?;
+        let written = if uninit {
+            Some(zeroed(mapped.div_ceil(32))?)
+        } else {
+            None
+        };
+        Ok(Allocation {
             base,
             size,
             mapped,
             words,
             written,
-        }
+        })
     }
 
     /// True when the allocation tracks written bytes.
@@ -461,7 +485,7 @@ impl Memory {
         }
         // A fresh page, so that no page holds two allocations.
         let base = space.next.next_multiple_of(PAGE_SIZE);
-        let allocation = Arc::new(Allocation::new(base, size, uninit));
+        let allocation = Arc::new(Allocation::new(base, size, uninit)?);
         space.next = base + reserved + GUARD_GAP;
         space.in_use += reserved;
         space.allocations.push(allocation.clone());
@@ -1112,6 +1136,21 @@ impl<T: Pod> Drop for Buffer<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_allocation_the_host_cannot_hold_is_an_error() {
+        // Within the (raised) device limit, far beyond any host: an error
+        // value, not an aborted process; the space is unchanged.
+        let memory = Memory::with_limit(u64::MAX);
+        match memory.allocate(1 << 52) {
+            Err(AllocError::HostMemory { requested }) => assert_eq!(requested, 1 << 52),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(memory.in_use(), 0);
+        let e = memory.buffer_uninit::<u8>(1 << 52).unwrap_err();
+        assert!(e.to_string().contains("the host cannot provide"), "{e}");
+        assert!(memory.allocate(64).is_ok());
+    }
 
     #[test]
     fn word_runs_copy_exactly_their_words() {
