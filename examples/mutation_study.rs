@@ -53,90 +53,12 @@ use gcn_runtime::{
 };
 use serde_json::Value;
 
+#[path = "../tests/opencl/case_values.rs"]
+mod case_values;
+use case_values::{dims, scalar_bytes, ulp_distance};
+
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/opencl")
-}
-
-fn dims(v: &Value) -> [u32; 3] {
-    let a = v.as_array().expect("three sizes");
-    [0, 1, 2].map(|i| a[i].as_u64().expect("size") as u32)
-}
-
-/// Parses a scalar value as the case writes it (numbers, or hex strings
-/// for exact bit patterns) into little-endian bytes of `ty`.
-fn scalar_bytes(ty: &str, v: &Value) -> Vec<u8> {
-    let bits: u64 = match v {
-        Value::String(s) => {
-            u64::from_str_radix(s.trim_start_matches("0x"), 16).expect("hex bit pattern")
-        }
-        Value::Number(n) => match ty {
-            "f32" => u64::from((n.as_f64().expect("number") as f32).to_bits()),
-            "f64" => n.as_f64().expect("number").to_bits(),
-            _ => n
-                .as_i64()
-                .map(|i| i as u64)
-                .or_else(|| n.as_u64())
-                .expect("integer"),
-        },
-        _ => panic!("bad scalar value {v}"),
-    };
-    let size = match ty {
-        "u8" | "i8" => 1,
-        "u16" | "i16" | "f16" => 2,
-        "u32" | "i32" | "f32" => 4,
-        _ => 8,
-    };
-    bits.to_le_bytes()[..size].to_vec()
-}
-
-/// Distance in units in the last place between two floats of `bytes`
-/// width (0 when both are NaN).
-fn ulp_distance(a: &[u8], b: &[u8]) -> u64 {
-    fn ordered(bits: i64, sign_bit: i64) -> i64 {
-        if bits & sign_bit != 0 {
-            sign_bit.wrapping_sub(bits) - sign_bit
-        } else {
-            bits
-        }
-    }
-    if a.len() == 4 {
-        let (x, y) = (
-            f32::from_le_bytes(a.try_into().unwrap()),
-            f32::from_le_bytes(b.try_into().unwrap()),
-        );
-        if x.is_nan() && y.is_nan() {
-            return 0;
-        }
-        if x.is_nan() != y.is_nan() {
-            return u64::MAX;
-        }
-        let s = 1i64 << 31;
-        let (x, y) = (
-            ordered(i64::from(x.to_bits()), s),
-            ordered(i64::from(y.to_bits()), s),
-        );
-        x.abs_diff(y)
-    } else {
-        let (x, y) = (
-            f64::from_le_bytes(a.try_into().unwrap()),
-            f64::from_le_bytes(b.try_into().unwrap()),
-        );
-        if x.is_nan() && y.is_nan() {
-            return 0;
-        }
-        if x.is_nan() != y.is_nan() {
-            return u64::MAX;
-        }
-        let m = |v: f64| {
-            let b = v.to_bits() as i64;
-            if b < 0 {
-                i64::MIN.wrapping_sub(b)
-            } else {
-                b
-            }
-        };
-        m(x).abs_diff(m(y))
-    }
 }
 
 /// A case's inputs and reference outputs, read once.

@@ -114,6 +114,22 @@ pub struct Dest {
     lane_bit: bool,
 }
 
+impl Dest {
+    /// What a write leaves of the register's old shadow `old`: all of it
+    /// for a partial write whose kept part is unknown, else the bits it
+    /// does not write.
+    fn kept(&self, old: Val) -> Val {
+        if self.keep {
+            old
+        } else {
+            Val {
+                bits: old.bits & !self.bits,
+                ..old
+            }
+        }
+    }
+}
+
 /// How an instruction touches memory, for the definedness flow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MemKind {
@@ -1204,15 +1220,7 @@ fn register_flow(
                         let lane = lanes.trailing_zeros() as usize;
                         lanes &= lanes - 1;
                         for r in d.regs.first..d.regs.first + d.regs.count {
-                            let old = sh.v(r, lane);
-                            let kept = if d.keep {
-                                old
-                            } else {
-                                Val {
-                                    bits: old.bits & !d.bits,
-                                    ..old
-                                }
-                            };
+                            let kept = d.kept(sh.v(r, lane));
                             sh.set_v(r, lane, kept);
                         }
                     }
@@ -1309,15 +1317,7 @@ fn register_flow(
                         bits: out.bits & d.bits,
                         ..out
                     };
-                    let old = sh.v(r, lane);
-                    let kept = if d.keep {
-                        old
-                    } else {
-                        Val {
-                            bits: old.bits & !d.bits,
-                            ..old
-                        }
-                    };
+                    let kept = d.kept(sh.v(r, lane));
                     sh.set_v(r, lane, out.join(kept));
                 } else {
                     // A lane read into an SGPR (`v_readlane`, `v_readfirstlane`).
