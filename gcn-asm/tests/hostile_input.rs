@@ -375,3 +375,79 @@ fn gcndisasm_raw_streams_the_same_listing() {
     assert_eq!(streamed, listing.to_string());
     assert!(String::from_utf8(out.stdout).unwrap() == expected);
 }
+
+// ---- 7. output size ----
+
+/// Bulk pseudo-ops together are bounded (128 MiB), each with a located
+/// error naming the pseudo-op; a single large one within the bound works.
+#[test]
+fn bulk_output_is_bounded() {
+    let (msg, at) = first_error(".rept 40\n.skip 0xfffffff\n.endr\n");
+    assert!(msg.contains(".skip") && msg.contains("128 MiB"), "{msg}");
+    assert_eq!(at, "2:7", "{msg}");
+    for (src, what, at) in [
+        (".rept 40\n.fill 0x1000000, 8, 1\n.endr\n", ".fill", "2:7"),
+        (
+            ".rept 40\n.byte 1\n.p2align 27\n.endr\n",
+            "alignment",
+            "3:10",
+        ),
+        (
+            ".rept 40\n.org . + 0x7ffffff\n.endr\n",
+            "location counter",
+            "2:6",
+        ),
+        (
+            ".macro m\n.section s\\@\n.skip 0x100000\n.endm\n.rept 2000\n m\n.endr\n",
+            ".skip",
+            "3:7",
+        ),
+    ] {
+        let (msg, got) = first_error(src);
+        assert!(
+            msg.contains(what) && msg.contains("128 MiB"),
+            "{src}: {msg}"
+        );
+        assert_eq!(got, at, "{src}: {msg}");
+    }
+    let bin = assemble(".skip 0x1000000, 7\n", &AssembleOptions::default()).unwrap();
+    assert_eq!(bin.section(".text").map(|s| s.data.len()), Some(0x1000000));
+}
+
+/// `.include` and `.incbin` of a huge file (sparse, 1 TiB) read no more
+/// than the limits allow and end in an error; a bounded part of it
+/// (`.incbin` with a count) works.
+#[test]
+fn huge_files_are_read_within_the_limits() {
+    let dir = workdir("huge_files");
+    let huge = dir.join("huge.bin");
+    std::fs::File::create(&huge)
+        .unwrap()
+        .set_len(1 << 40)
+        .unwrap();
+    let options = AssembleOptions {
+        include_dirs: vec![dir.clone()],
+        ..AssembleOptions::default()
+    };
+    let (msg, at) = first_error_with(".incbin \"huge.bin\"\n", &options);
+    assert!(msg.contains(".incbin") && msg.contains("128 MiB"), "{msg}");
+    assert_eq!(at, "1:9", "{msg}");
+    let (msg, _) = first_error_with(".include \"huge.bin\"\n", &options);
+    assert!(msg.contains("larger than 64 MiB"), "{msg}");
+    let bin = assemble(".incbin \"huge.bin\", 3, 10\n", &options).unwrap();
+    assert_eq!(
+        bin.section(".text").map(|s| s.data.clone()),
+        Some(vec![0; 10])
+    );
+    let _ = std::fs::remove_file(&huge);
+}
+
+/// A `.for` step with text after its expression is an error at once (it
+/// used to assign the expression's start, never advance, and run the
+/// million iterations the limit allows: 5.7 s in a debug build).
+#[test]
+fn a_for_step_with_trailing_text_is_an_error() {
+    let (msg, at) = first_error(".for x = 0, x < 2, x 𝕏 1\n s_nop x\n.endr\n");
+    assert!(msg.contains("after the step"), "{msg}");
+    assert_eq!(at, "1:1", "{msg}");
+}

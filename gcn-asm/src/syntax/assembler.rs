@@ -48,6 +48,13 @@ pub(crate) const MAX_FRAMES: usize = 1000;
 pub(crate) const MAX_EXPANSION_BYTES: usize = 64 << 20;
 /// Most lines produced by macros and repetitions in one assembly.
 const MAX_EXPANDED_LINES: u64 = 20_000_000;
+/// Most bytes the bulk pseudo-ops (`.skip`, `.fill`, alignment, `.org`,
+/// `.incbin`) may add to the sections of one assembly, all together
+/// (128 MiB). Everything else a source emits is bounded by its text (and
+/// that by [`MAX_EXPANSION_BYTES`] and [`MAX_EXPANDED_LINES`]), so this
+/// keeps an assembly's memory bounded: `.rept 40` of `.skip 0xfffffff`
+/// would otherwise ask for 10 GiB.
+pub(crate) const MAX_BULK_BYTES: u64 = 128 << 20;
 
 /// The binary format the source asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -371,6 +378,8 @@ pub(crate) struct Assembler<'o> {
     pub macro_counter: u64,
     pub stop: bool,
     pub expanded_lines: u64,
+    /// Bytes the bulk pseudo-ops added so far ([`MAX_BULK_BYTES`]).
+    pub bulk_bytes: u64,
     pub printed: Vec<String>,
     /// Files read by `.include`/`.incbin`.
     pub files_read: Vec<PathBuf>,
@@ -391,6 +400,26 @@ pub(crate) fn skip_spaces(bytes: &[u8], mut p: usize) -> usize {
 }
 
 impl<'o> Assembler<'o> {
+    /// Accounts for `count` bytes a bulk pseudo-op (`what`) is about to add
+    /// at `at`; false (with an error) when the assembly's bulk output would
+    /// pass [`MAX_BULK_BYTES`].
+    pub(crate) fn bulk_room(&mut self, at: usize, count: u64, what: &str) -> bool {
+        let total = self.bulk_bytes.saturating_add(count);
+        if total > MAX_BULK_BYTES {
+            self.error(
+                at,
+                format!(
+                    "{what} would make the output larger than {} MiB \
+                     (the bytes of .skip, .fill, alignment, .org and .incbin together)",
+                    MAX_BULK_BYTES >> 20
+                ),
+            );
+            return false;
+        }
+        self.bulk_bytes = total;
+        true
+    }
+
     pub fn new(opts: &'o AssembleOptions) -> Self {
         let device = opts
             .device
@@ -432,6 +461,7 @@ impl<'o> Assembler<'o> {
             macro_counter: 0,
             stop: false,
             expanded_lines: 0,
+            bulk_bytes: 0,
             printed: Vec::new(),
             files_read: Vec::new(),
             line_table: Vec::new(),

@@ -486,6 +486,12 @@ impl Assembler<'_> {
     fn loop_assign(&mut self, sym: &str, expr: &str, at: &SourcePos) -> bool {
         let mut pos = 0;
         match self.parse_expression(expr, &mut pos, true) {
+            Ok(Some(_)) if skip_spaces(expr.as_bytes(), pos) < expr.len() => {
+                // Without this, `x 𝕏 1` would assign `x` and loop until the
+                // iteration limit.
+                self.diag_at(at.clone(), "unexpected text after the step".into(), true);
+                false
+            }
             Ok(Some(v)) => {
                 let id = self.syms.definition_target(sym);
                 let id = if self.syms.get(id).captured {

@@ -8,7 +8,8 @@ use crate::arch::{Device, GcnVersion};
 use crate::encode::code_padding_word;
 
 use super::assembler::{
-    skip_spaces, Assembler, BinaryFormat, Frame, FrameKind, MAX_FRAMES, MAX_INCLUDE_DEPTH,
+    skip_spaces, Assembler, BinaryFormat, Frame, FrameKind, MAX_BULK_BYTES, MAX_EXPANSION_BYTES,
+    MAX_FRAMES, MAX_INCLUDE_DEPTH,
 };
 use super::expr::{parse_string_literal, scan_symbol};
 use super::float::parse_float_literal;
@@ -19,9 +20,6 @@ use crate::encode::context::Value;
 /// The CLRX version this assembler follows (0.1.9), as `.get_version`
 /// reports it.
 pub const CLRX_VERSION: i64 = 109;
-/// Largest number of bytes one fill/skip/align/org may produce.
-const MAX_FILL: u64 = 1 << 28;
-
 /// Pseudo-ops of other binary formats or features not implemented yet: they are
 /// rejected with a clear message instead of being ignored.
 const NOT_IMPLEMENTED: &[&str] = &[
@@ -598,13 +596,12 @@ impl Assembler<'_> {
             self.error(at, "fill size must be between 0 and 1024");
             return;
         }
-        if (repeat as u64).saturating_mul(size as u64) > MAX_FILL {
-            self.error(at, "fill is too large");
-            return;
-        }
         let Some(section) = self.writable_section(at) else {
             return;
         };
+        if !self.bulk_room(at, (repeat as u64).saturating_mul(size as u64), ".fill") {
+            return;
+        }
         let mut item = [0u8; 1024];
         let value_bytes = value.to_le_bytes();
         let n = max_value_bytes.min(size as usize);
@@ -625,13 +622,16 @@ impl Assembler<'_> {
         let Some(args) = self.optional_args(text, q, 1) else {
             return;
         };
-        if size < 0 || size as u64 > MAX_FILL {
-            self.error(at, "skip size out of range");
+        if size < 0 {
+            self.error(at, "skip size must not be negative");
             return;
         }
         match self.cur {
             CurrentSection::Absolute => self.abs_counter = self.abs_counter.wrapping_add(size),
             CurrentSection::Section(i) => {
+                if !self.bulk_room(at, size as u64, ".skip") {
+                    return;
+                }
                 let v = args[0].unwrap_or(0);
                 if let Some(msg) = range_warning(v, 1) {
                     self.warning(at, msg);
@@ -665,7 +665,7 @@ impl Assembler<'_> {
             }
             a as u64
         };
-        if align > MAX_FILL {
+        if align > MAX_BULK_BYTES {
             self.error(at, "alignment is too large");
             return;
         }
@@ -681,6 +681,9 @@ impl Assembler<'_> {
                 self.abs_counter = self.abs_counter.wrapping_add(pad as i64)
             }
             CurrentSection::Section(i) => {
+                if !self.bulk_room(at, pad, "the alignment") {
+                    return;
+                }
                 let word = code_padding_word(self.version);
                 let section = &mut self.sections[i];
                 match args[0] {
@@ -736,8 +739,11 @@ impl Assembler<'_> {
                     self.error(at, "cannot move the location counter backwards");
                     return;
                 }
-                if (value.value - current) as u64 > MAX_FILL {
-                    self.error(at, "location counter moved too far");
+                if !self.bulk_room(
+                    at,
+                    (value.value - current) as u64,
+                    "moving the location counter",
+                ) {
                     return;
                 }
                 self.sections[i]
@@ -1093,8 +1099,18 @@ impl Assembler<'_> {
             self.error(at, format!("cannot find include file '{name}'"));
             return;
         };
-        let content = match std::fs::read(&path) {
-            Ok(c) => c,
+        let content = match read_bounded(&path, MAX_EXPANSION_BYTES as u64) {
+            Ok(Some(c)) => c,
+            Ok(None) => {
+                self.error(
+                    at,
+                    format!(
+                        "include file '{name}' is larger than {} MiB",
+                        MAX_EXPANSION_BYTES >> 20
+                    ),
+                );
+                return;
+            }
             Err(err) => {
                 self.error(at, format!("cannot read include file '{name}': {err}"));
                 return;
@@ -1137,30 +1153,78 @@ impl Assembler<'_> {
             self.error(at, format!("cannot find file '{name}'"));
             return;
         };
-        let content = match std::fs::read(&path) {
-            Ok(c) => c,
+        let offset = args[0].unwrap_or(0);
+        if offset < 0 {
+            self.error(at, "offset out of the file");
+            return;
+        }
+        let count = match args[1] {
+            Some(c) if c < 0 => {
+                self.error(at, "count must not be negative");
+                return;
+            }
+            Some(c) => Some(c as u64),
+            None => None,
+        };
+        // Read no more than the output may still take (a device file such
+        // as /dev/zero never ends).
+        let room = MAX_BULK_BYTES - self.bulk_bytes;
+        let limit = (offset as u64).saturating_add(count.unwrap_or(room).min(room));
+        let content = match read_bounded(&path, limit) {
+            Ok(Some(c)) => c,
+            Ok(None) if count.is_some_and(|c| c <= room) => {
+                // Only the requested part was read; the file goes on.
+                match read_prefix(&path, limit) {
+                    Ok(c) => c,
+                    Err(err) => {
+                        self.error(at, format!("cannot read file '{name}': {err}"));
+                        return;
+                    }
+                }
+            }
+            Ok(None) => {
+                self.bulk_room(at, room.saturating_add(1), ".incbin");
+                return;
+            }
             Err(err) => {
                 self.error(at, format!("cannot read file '{name}': {err}"));
                 return;
             }
         };
         self.files_read.push(path.clone());
-        let offset = args[0].unwrap_or(0);
-        if offset < 0 || offset as usize > content.len() {
+        if offset as usize > content.len() {
             self.error(at, "offset out of the file");
             return;
         }
         let rest = &content[offset as usize..];
-        let count = match args[1] {
-            Some(c) if c < 0 => {
-                self.error(at, "count must not be negative");
-                return;
-            }
-            Some(c) => (c as usize).min(rest.len()),
-            None => rest.len(),
-        };
+        let count = count.map_or(rest.len(), |c| (c as usize).min(rest.len()));
+        if !self.bulk_room(at, count as u64, ".incbin") {
+            return;
+        }
         self.sections[section]
             .data
             .extend_from_slice(&rest[..count]);
     }
+}
+
+/// The contents of `path` when it has at most `limit` bytes, `None` when it
+/// has more (read no further than `limit + 1` bytes, so a device file or a
+/// huge file costs bounded memory and time).
+fn read_bounded(path: &std::path::Path, limit: u64) -> std::io::Result<Option<Vec<u8>>> {
+    let mut content = read_prefix(path, limit.saturating_add(1))?;
+    if content.len() as u64 > limit {
+        content.clear();
+        return Ok(None);
+    }
+    Ok(Some(content))
+}
+
+/// At most the first `limit` bytes of `path`.
+fn read_prefix(path: &std::path::Path, limit: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut content = Vec::new();
+    std::fs::File::open(path)?
+        .take(limit)
+        .read_to_end(&mut content)?;
+    Ok(content)
 }
