@@ -224,21 +224,62 @@ fn proginfo_entries() {
             },
         ]
     );
-    // Fewer entries are padded with zeros.
-    let b = gal(".gallium\n.kernel k\n .proginfo\n .entry 1, 2\n.text\nk: s_endpgm\n");
-    assert_eq!(
-        kernel(&b, "k").prog_info[1],
-        ProgInfoEntry {
-            address: 0,
-            value: 0
-        }
-    );
     // LLVM 3.9 binaries have 5 entries a kernel.
     let b = gal(
         ".gallium\n.llvm_version 30900\n.kernel k\n .proginfo\n .entry 1, 2\n\
         .entry 3, 4\n.entry 5, 6\n.entry 7, 8\n.entry 9, 10\n.text\nk: s_endpgm\n",
     );
     assert_eq!(kernel(&b, "k").prog_info.len(), 5);
+}
+
+/// The entries a `.proginfo` leaves out, as clrxasm fills them: its
+/// kernels start with PGM_RSRC1 = 0x000c0000, PGM_RSRC2 = 0x00001788,
+/// TMPRING_SIZE = 0, then two zero pairs (not the 0x4/0x8 spilled-register
+/// pseudo-addresses), and each `.entry` overwrites the next slot.
+#[test]
+fn proginfo_missing_entries_are_clrxasms() {
+    let e = |address, value| ProgInfoEntry { address, value };
+    let clrx = [
+        e(0xb848, 0x000c_0000),
+        e(0xb84c, 0x0000_1788),
+        e(0xb860, 0),
+        e(0, 0),
+        e(0, 0),
+    ];
+    // Distinct given entries, so that a filled slot cannot pass for one.
+    let given = [
+        e(0xb848, 0x000c_0183),
+        e(0xb84c, 0x0000_0088),
+        e(0xb860, 0x0000_2000),
+        e(0x4, 3),
+        e(0x8, 5),
+    ];
+    for (llvm, total) in [("", 3), (".llvm_version 30900\n", 5)] {
+        for n in 0..=total {
+            let mut src = format!(".gallium\n{llvm}.kernel k\n .proginfo\n");
+            for g in &given[..n] {
+                src += &format!(" .entry {:#x}, {:#x}\n", g.address, g.value);
+            }
+            src += ".text\nk: s_endpgm\n";
+            let b = gal(&src);
+            let mut want = given[..n].to_vec();
+            want.extend_from_slice(&clrx[n..total]);
+            assert_eq!(kernel(&b, "k").prog_info, want, "{n} of {total} given");
+        }
+    }
+    // The issue's case: two entries given, the third is TMPRING_SIZE = 0
+    // (gcnasm wrote `0x00000000, 0x00000000`).
+    let b = gal(
+        ".gallium\n.kernel k\n .proginfo\n .entry 0xb848, 0x000c0183\n\
+         .entry 0xb84c, 0x1788\n.text\nk: s_endpgm\n",
+    );
+    assert_eq!(
+        kernel(&b, "k").prog_info[2],
+        ProgInfoEntry {
+            address: 0x0000_b860,
+            value: 0
+        }
+    );
 }
 
 #[test]
@@ -588,7 +629,8 @@ fn kernel_symbol_errors_and_warnings() {
     );
     assert_err(".gallium\n.kernel\n", "expected a kernel name");
     assert_err(".gallium\n.kernel a b\n", "unexpected text");
-    // Neither .config nor .proginfo: zero entries and a warning.
+    // Neither .config nor .proginfo: clrxasm's default entries and a
+    // warning.
     let a = assembled(".gallium\n.kernel k\n.text\nk: s_endpgm");
     assert!(a
         .warnings
@@ -598,10 +640,17 @@ fn kernel_symbol_errors_and_warnings() {
         a.gallium.unwrap().kernels[0].prog_info,
         vec![
             ProgInfoEntry {
-                address: 0,
+                address: 0xb848,
+                value: 0x000c_0000
+            },
+            ProgInfoEntry {
+                address: 0xb84c,
+                value: 0x0000_1788
+            },
+            ProgInfoEntry {
+                address: 0xb860,
                 value: 0
-            };
-            3
+            },
         ]
     );
     // Gallium pseudo-ops need the Gallium format.

@@ -280,6 +280,39 @@ pub struct ProgInfoEntry {
     pub value: u32,
 }
 
+/// What clrxasm writes for the proginfo entries a kernel's `.proginfo`
+/// leaves out: entry `i` missing is `PROG_INFO_DEFAULTS[i]`.
+///
+/// clrxasm starts every kernel with these five slots (the first three are
+/// `GalliumInput::addEmptyKernel`'s defaults: PGM_RSRC1 with float mode
+/// 0xc0, PGM_RSRC2 with 4 user SGPRs and the three group ids, no scratch;
+/// the last two are zero-initialised, *not* the spilled-register
+/// pseudo-addresses [`SPILLED_SGPRS`]/[`SPILLED_VGPRS`]) and each `.entry`
+/// overwrites the next slot; the binary keeps the first 3, or 5 from LLVM
+/// 3.9 on. A kernel with neither `.config` nor `.proginfo` gets them all.
+pub const PROG_INFO_DEFAULTS: [ProgInfoEntry; 5] = [
+    ProgInfoEntry {
+        address: PGM_RSRC1,
+        value: 0x000c_0000,
+    },
+    ProgInfoEntry {
+        address: PGM_RSRC2,
+        value: 0x0000_1788,
+    },
+    ProgInfoEntry {
+        address: TMPRING_SIZE,
+        value: 0,
+    },
+    ProgInfoEntry {
+        address: 0,
+        value: 0,
+    },
+    ProgInfoEntry {
+        address: 0,
+        value: 0,
+    },
+];
+
 /// One kernel of a binary.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Kernel {

@@ -27,7 +27,7 @@ use crate::gallium::config::{
 };
 use crate::gallium::{
     ArgDecl, ArgSemantic, ArgType, GalliumBinary, Kernel, KernelArg, KernelDecl, ProgInfoEntry,
-    ScratchRelocation, ARGS_START, MAX_ARGS_SIZE,
+    ScratchRelocation, ARGS_START, MAX_ARGS_SIZE, PROG_INFO_DEFAULTS,
 };
 use rustc_hash::FxHashMap;
 
@@ -909,7 +909,7 @@ impl Assembler<'_> {
                 let mut given = state.prog_info.clone().unwrap_or_default();
                 if state.prog_info.is_none() {
                     let msg = format!(
-                        "kernel '{}' has neither .config nor .proginfo: its proginfo entries are zero",
+                        "kernel '{}' has neither .config nor .proginfo: its proginfo entries are clrxasm's defaults (PGM_RSRC1 0x000c0000, PGM_RSRC2 0x00001788, no scratch)",
                         state.name
                     );
                     self.diag_at(state.pos.clone(), msg, false);
@@ -924,13 +924,11 @@ impl Assembler<'_> {
                     ok = false;
                     continue;
                 }
-                given.resize(
-                    entries,
-                    ProgInfoEntry {
-                        address: 0,
-                        value: 0,
-                    },
-                );
+                // The entries left out are clrxasm's: each slot keeps its
+                // default (not zeros: a missing third entry is still
+                // COMPUTE_TMPRING_SIZE).
+                let given_len = given.len();
+                given.extend_from_slice(&PROG_INFO_DEFAULTS[given_len..entries]);
                 given
             };
             let Some(offset) = offset else {
