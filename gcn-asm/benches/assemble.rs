@@ -27,7 +27,7 @@ const FALLBACK: &[&str] = &[
 /// The benchmark source: `lines` lines of GCN 1.0 code.
 pub fn bench_source(lines: usize) -> String {
     let mut pool: Vec<String> = Vec::new();
-    if let Some(text) = common::encoding_cases() {
+    if let Some(text) = common::encoding_cases("the conformance cases in the benchmark source") {
         for line in text.lines() {
             let Ok(case) = serde_json::from_str::<serde_json::Value>(line) else {
                 continue;

@@ -26,7 +26,7 @@ const WORDS: usize = 1_000_000;
 /// The benchmark buffer for `arch` (`gcn1.0` …).
 fn buffer(arch: &str, version: GcnVersion) -> Vec<u32> {
     let mut pool: Vec<u32> = Vec::new();
-    if let Some(text) = common::encoding_cases() {
+    if let Some(text) = common::encoding_cases("the conformance cases in the benchmark source") {
         for line in text.lines() {
             let Ok(case) = serde_json::from_str::<serde_json::Value>(line) else {
                 continue;

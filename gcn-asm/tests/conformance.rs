@@ -75,9 +75,31 @@ struct Tally {
     failures: Vec<String>,
 }
 
+/// Without `shared/` the conformance test passes, but says on standard
+/// error what it skipped and how to point it at `shared/` (the test runs
+/// itself with `GCN_KERNELS_SHARED` naming a folder that does not exist).
+#[test]
+fn missing_shared_is_announced() {
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "clrx_encoding_cases", "--test-threads=1"])
+        .env("GCN_KERNELS_SHARED", "/nonexistent/gcn-kernels-shared")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("notice: /nonexistent/gcn-kernels-shared/conformance/clrx-encoding-cases.jsonl not found")
+            && stderr.contains("CLRX encoding conformance cases")
+            && stderr.contains("GCN_KERNELS_SHARED"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn clrx_encoding_cases() {
-    let Some(text) = common::encoding_cases() else {
+    let Some(text) =
+        common::encoding_cases("the CLRX encoding conformance cases (clrx_encoding_cases)")
+    else {
         return;
     };
     let mut tallies: BTreeMap<(String, &'static str), Tally> = BTreeMap::new();

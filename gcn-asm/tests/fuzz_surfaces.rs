@@ -106,7 +106,7 @@ const TOKENS: &[&str] = &[
 fn seeds() -> Vec<(String, Option<Device>)> {
     let mut seeds: Vec<(String, Option<Device>)> =
         KERNELS.iter().map(|k| (k.to_string(), None)).collect();
-    if let Some(dir) = common::shared_dir() {
+    if let Some(dir) = common::shared_dir_for("the conformance sources as fuzz seeds") {
         if let Ok(entries) = std::fs::read_dir(dir.join("conformance/gallium")) {
             for e in entries.flatten() {
                 if e.path().extension().is_some_and(|x| x == "s") {
@@ -117,7 +117,7 @@ fn seeds() -> Vec<(String, Option<Device>)> {
             }
         }
     }
-    if let Some(cases) = common::encoding_cases() {
+    if let Some(cases) = common::encoding_cases("the encoding cases as fuzz seeds") {
         for line in cases.lines().step_by(3) {
             let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
                 continue;

@@ -7,6 +7,8 @@ use gcn_asm::gallium::{
 };
 use gcn_asm::{assemble, AssembleOptions};
 
+mod common;
+
 fn assembled(src: &str) -> gcn_asm::Assembly {
     match assemble(src, &AssembleOptions::default()) {
         Ok(a) => a,
@@ -705,22 +707,17 @@ fn config_vadd_with_buffer_words() {
         },
     )
     .unwrap();
-    let Some(shared) = shared_dir() else {
-        println!("notice: ../shared not found; reference comparison skipped");
+    const WHAT: &str = "the byte comparison with clrxasm's config-vadd binary";
+    let Some(shared) = common::shared_dir_for(WHAT) else {
         return;
     };
-    let reference =
-        std::fs::read(shared.join("conformance/gallium/config-vadd.clrxasm.bin")).unwrap();
+    let path = shared.join("conformance/gallium/config-vadd.clrxasm.bin");
+    let Ok(reference) = std::fs::read(&path) else {
+        common::skipped(WHAT, &path);
+        return;
+    };
     assert_eq!(read(&ours).unwrap(), read(&reference).unwrap());
     assert!(ours == reference, "bytes differ from the reference");
-}
-
-fn shared_dir() -> Option<std::path::PathBuf> {
-    let manifest = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    manifest
-        .ancestors()
-        .map(|a| a.join("shared"))
-        .find(|s| s.join("conformance/gallium").is_dir())
 }
 
 #[test]

@@ -15,16 +15,13 @@ const CLRX_COMMENT: &str = "CLRX GalliumBinGenerator 0.1.9";
 
 #[test]
 fn gallium_sources_match_reference_binaries() {
-    let Some(shared) = common::shared_dir() else {
-        println!("notice: ../shared not found; Gallium conformance skipped");
+    const WHAT: &str = "the Gallium conformance (sources against clrxasm's binaries)";
+    let Some(shared) = common::shared_dir_for(WHAT) else {
         return;
     };
     let dir = shared.join("conformance/gallium");
     let Ok(entries) = std::fs::read_dir(&dir) else {
-        println!(
-            "notice: {} not found; Gallium conformance skipped",
-            dir.display()
-        );
+        common::skipped(WHAT, &dir);
         return;
     };
     let mut sources: Vec<_> = entries

@@ -37,13 +37,13 @@ fn source_device(source: &str) -> Option<Device> {
 
 #[test]
 fn reference_binaries_round_trip() {
-    let Some(shared) = common::shared_dir() else {
-        println!("notice: ../shared not found; Gallium disassembly skipped");
+    const WHAT: &str = "the disassembly round trip of clrxasm's Gallium binaries";
+    let Some(shared) = common::shared_dir_for(WHAT) else {
         return;
     };
     let dir = shared.join("conformance/gallium");
     let Ok(entries) = std::fs::read_dir(&dir) else {
-        println!("notice: {} not found; skipped", dir.display());
+        common::skipped(WHAT, &dir);
         return;
     };
     let mut bins: Vec<_> = entries

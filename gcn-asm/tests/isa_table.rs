@@ -196,7 +196,7 @@ fn row_matches(row: &InstrRow, version: GcnVersion, enc: Encoding, op: u16) -> b
 
 #[test]
 fn opcodes_match_clrx_cases() {
-    let Some(text) = common::encoding_cases() else {
+    let Some(text) = common::encoding_cases("the opcode check against the CLRX cases") else {
         return;
     };
     let mut checked: BTreeMap<String, usize> = BTreeMap::new();

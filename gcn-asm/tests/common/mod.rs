@@ -18,18 +18,41 @@ pub fn shared_dir() -> Option<PathBuf> {
         .find(|s| s.join("conformance").is_dir())
 }
 
-/// The text of `shared/conformance/clrx-encoding-cases.jsonl`, or `None`
-/// (after printing a notice) when it is not available.
+/// Tells the person running the tests that a check was skipped for want of
+/// `shared/`: written to the process's standard error directly, not through
+/// `eprintln!`, which the test harness captures. A fresh clone has no
+/// `../shared`, and a test that passes in 0.00 s without saying so reads as
+/// a test that ran.
 #[allow(dead_code)]
-pub fn encoding_cases() -> Option<String> {
-    let path = shared_dir()?.join("conformance/clrx-encoding-cases.jsonl");
+pub fn skipped(what: &str, missing: &std::path::Path) {
+    use std::io::Write as _;
+    let _ = writeln!(
+        std::io::stderr(),
+        "notice: {} not found: {what} skipped (set GCN_KERNELS_SHARED to the project's \
+         shared/ folder, or check it out beside this repository as ../shared)",
+        missing.display()
+    );
+}
+
+/// [`shared_dir`], or `None` after a [`skipped`] notice naming `what`.
+#[allow(dead_code)]
+pub fn shared_dir_for(what: &str) -> Option<PathBuf> {
+    let dir = shared_dir();
+    if dir.is_none() {
+        skipped(what, std::path::Path::new("shared/ (../shared)"));
+    }
+    dir
+}
+
+/// The text of `shared/conformance/clrx-encoding-cases.jsonl`, or `None`
+/// (after a [`skipped`] notice naming `what`) when it is not available.
+#[allow(dead_code)]
+pub fn encoding_cases(what: &str) -> Option<String> {
+    let path = shared_dir_for(what)?.join("conformance/clrx-encoding-cases.jsonl");
     match std::fs::read_to_string(&path) {
         Ok(text) => Some(text),
         Err(_) => {
-            println!(
-                "notice: {} not found; conformance cases skipped",
-                path.display()
-            );
+            skipped(what, &path);
             None
         }
     }
