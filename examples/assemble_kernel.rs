@@ -8,11 +8,7 @@ use gcn_asm::{assemble, AssembleOptions};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let path = std::env::args().nth(1).unwrap_or_else(|| {
-        concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/examples/kernels/scale_offsets.s"
-        )
-        .to_string()
+        concat!(env!("CARGO_MANIFEST_DIR"), "/kernels/scale_offsets.s").to_string()
     });
     let source = std::fs::read_to_string(&path)?;
     let options = AssembleOptions {

@@ -6,7 +6,8 @@
 use gcn_runtime::kernel::{DevicePtr, Dispatch, KernelArgs};
 
 mod kernel {
-    gcn_runtime::gcn_kernel!(file = "examples/kernels/scale_offsets.s");
+    // Relative to this package's manifest, examples/Cargo.toml.
+    gcn_runtime::gcn_kernel!(file = "kernels/scale_offsets.s");
 }
 
 fn main() {

@@ -164,6 +164,10 @@ pub struct Assembly {
     /// With [`AssembleOptions::line_table`]: the source position of each
     /// instruction of `.text`, in code order (empty otherwise).
     pub line_table: Vec<LineEntry>,
+    /// The named labels of `.text` (`name:`, not the numbered local
+    /// labels), by offset: one name per offset, the first defined there.
+    /// Tools that show code print these instead of `.L<offset>`.
+    pub text_labels: Vec<(u32, String)>,
 }
 
 /// One row of a line table: the instruction at byte `offset` of `.text`
@@ -1166,6 +1170,7 @@ impl<'o> Assembler<'o> {
         }
         let gallium = self.gallium_finish();
         let gallium_decls = self.gallium_decls();
+        let text_labels = self.text_labels();
         let has_errors = self.diags.iter().any(|d| d.is_error()) || self.errors > 0;
         if has_errors {
             return Err(Diagnostics(self.diags));
@@ -1189,7 +1194,36 @@ impl<'o> Assembler<'o> {
             gallium_decls,
             files_read: self.files_read,
             line_table: self.line_table,
+            text_labels,
         })
+    }
+
+    /// [`Assembly::text_labels`]: the labels whose value is an offset in
+    /// `.text`, in definition order first, then sorted by offset.
+    fn text_labels(&self) -> Vec<(u32, String)> {
+        let Some(&text) = self.section_index.get(".text") else {
+            return Vec::new();
+        };
+        let mut labels: Vec<(u32, String)> = Vec::new();
+        for sym in &self.syms.syms {
+            if sym.kind != SymKind::Label || sym.name.starts_with(|c: char| c.is_ascii_digit()) {
+                continue;
+            }
+            let SymState::Known(value) = &sym.state else {
+                continue;
+            };
+            if value.section.map(|s| s.0 as usize) != Some(text) {
+                continue;
+            }
+            let Ok(offset) = u32::try_from(value.value) else {
+                continue;
+            };
+            labels.push((offset, sym.name.to_string()));
+        }
+        // Stable: the first label defined at an offset stays first.
+        labels.sort_by_key(|&(offset, _)| offset);
+        labels.dedup_by_key(|&mut (offset, _)| offset);
+        labels
     }
 
     /// A fix-up whose value is the scratch symbol: a 32-bit literal of an

@@ -81,11 +81,12 @@ use target::{Selected, TargetArgs};
                       [--local X[,Y[,Z]]] [--offset X[,Y[,Z]]] [--out N=FILE]... \
                       [--max-steps N] [--timeout SECONDS] [--threads N] [--check NAME=LEVEL]... \
                       [--trace [--trace-group X[,Y[,Z]]] [--trace-wave N]]",
-    after_help = "ARG forms: TYPE:V[,V...] (TYPE: u8 i8 u16 i16 u32 i32 u64 i64 f16 f32 f64; \
-                  0x... is a bit pattern), hex:BYTES, @FILE, zero:N (buffers), local:N,\n\
-                  vsharp:BUF[,stride=N][,records=N][,format=DFMT:NFMT][,dst_sel=rgba][,tid]\
-                  [,swizzle=ES:IS] (a 16-byte V# over a new buffer BUF = @FILE or zero:N).\n\
-                  Exit status: 0 success, 1 run or file error, 2 usage error."
+    after_help = "ARG forms: TYPE:V[,V...] and hex:BYTES (by value), @FILE, zero:N and \
+                  TYPE[]:V[,V...] (buffers), local:N, image:KEY=V,..., sampler:KEY=V,...,\n\
+                  vsharp:BUF[,KEY=V...] (TYPE: u8 i8 u16 i16 u32 i32 u64 i64 f16 f32 f64). \
+                  --help describes each.\n\
+                  Exit status: 0 success, 1 run or file error, 2 usage error.",
+    after_long_help = ARG_FORMS_HELP
 )]
 struct Cli {
     #[command(flatten)]
@@ -115,6 +116,13 @@ struct Cli {
     /// ARG list) to FILE.
     #[arg(long = "out", value_name = "N=FILE")]
     out: Vec<String>,
+    /// After the run, print buffer argument N (or image) on standard
+    /// output as values of TYPE: u8 i8 u16 i16 u32 i32 u64 i64 (decimal),
+    /// f16 f32 f64 (shortest text that reads back to the same bits), x8
+    /// x16 x32 x64 (hex). Default: the ARG's own type for `TYPE[]:`, else
+    /// x32.
+    #[arg(long = "print", value_name = "N[:TYPE]")]
+    print: Vec<String>,
     /// Most instructions a wave may execute (ends runaway loops; default
     /// 134217728).
     #[arg(long = "max-steps", value_name = "N")]
@@ -140,6 +148,71 @@ struct Cli {
     #[arg(long = "trace-wave", value_name = "N", requires = "trace")]
     trace_wave: Option<u32>,
 }
+
+/// `--help`'s description of every ARG form (the forms `parse_arg` reads).
+const ARG_FORMS_HELP: &str = "\
+ARG forms (one ARG per argument the caller supplies: each `.arg` of semantic
+`general`, in order; a usage error lists the kernel's arguments and the forms
+each takes):
+
+  By value (`.arg` type scalar):
+    TYPE:V[,V...]     the values, little-endian, in order; TYPE is one of
+                      u8 i8 u16 i16 u32 i32 u64 i64 f16 f32 f64; `0x...` is a
+                      bit pattern; the rest of the argument is zero-filled
+                      (u32:7, f32:1.5,2.5, i16:-3, f16:0x3c00)
+    hex:BYTES         raw bytes in memory order (hex:0100ff00), zero-filled
+    vsharp:BUF[,KEY=V...]
+                      a 16-byte buffer resource (V#) over a new buffer BUF,
+                      `@FILE` or `zero:N`; keys: stride=N (bytes, default 0:
+                      raw), records=N (default: the size, or size / stride),
+                      format=DFMT:NFMT (16_16_16_16:float; default 32:uint),
+                      dst_sel=SSSS (each of 0 1 r g b a; default rgba), tid
+                      (TID_ENABLE), swizzle=ES:IS (element size 2/4/8/16,
+                      index stride 8/16/32/64)
+
+  Buffers (`.arg` type global or constant; the kernel gets the address):
+    @FILE             a buffer holding FILE's bytes
+    zero:N            a buffer of N zero bytes
+    TYPE[]:V[,V...]   a buffer holding the values, little-endian, in order
+                      (f32[]:1,2.5,3  u32[]:0x10,7  i8[]:-1,2); TYPE as above;
+                      decimal (floats: any Rust float text, 1e-3, inf, nan)
+                      in the type's range, or `0x...`, the bit pattern
+
+  Local memory (`.arg` type local):
+    local:N           N bytes of local memory (the kernel gets their offset)
+
+  Images (`.arg` type image2d_rdonly, image2d_wronly, image3d_*):
+    image:KEY=V,...[,data=FILE]
+                      a device image and its T#: type=2d|3d|..., format=DFMT
+                      (8_8_8_8, 32, ...), num=NFMT (unorm, float, ...),
+                      size=WxH[xD], levels=N, and any T# field by name (see
+                      gcn_runtime::descriptor::spec); its levels' bytes from
+                      FILE in the linear layout, else zeros
+                      (image:type=2d,format=8_8_8_8,num=unorm,size=64x64)
+
+  Samplers (`.arg` type sampler):
+    sampler:KEY=V,... an S#, fields by name
+                      (sampler:clamp=mirror,xy_filter=bilinear)
+
+Output:
+  --out N=FILE        writes ARG N's buffer (@FILE, zero:N, TYPE[]:, vsharp:)
+                      or image (every level, linear layout) after the run
+  --print N[:TYPE]    prints it on standard output, eight values a line:
+                      `ARG N 'NAME' as TYPE, COUNT values:` then
+                      `  [INDEX] V V ...`; TYPE as above (integers in decimal,
+                      floats in the shortest text that reads back to the same
+                      bits) or x8 x16 x32 x64 (hex); default: the ARG's own
+                      type for TYPE[]:, else x32
+
+Trace (--trace): per instruction, the registers it wrote, with their new
+values (`s4=0x10 scc=1 v3[0-63]=0x3f800000 (1.0)`; lanes that differ as
+`v3={0:0x1, 1:0x2, ...}`): every register the instruction writes, even with
+the value it had; the float value beside the hex where the ISA row's operand
+type is a float (f16, f32, f64 pairs as `v[2:3]`, packed halves); branch
+targets by the source's label when gcnrun assembled the source (`.L<offset>`
+otherwise).
+
+Exit status: 0 success, 1 run or file error (and check errors), 2 usage error.";
 
 /// `--timeout SECONDS`: a positive number of seconds.
 fn parse_seconds(text: &str) -> Result<std::time::Duration, String> {
@@ -204,6 +277,9 @@ enum Value {
     File(PathBuf),
     /// A buffer of zero bytes.
     Zero(u64),
+    /// A buffer holding typed values (`TYPE[]:V,…`): their bytes, and the
+    /// type (`--print`'s default).
+    Data(Vec<u8>, Elem),
     /// Local memory.
     Local(u32),
     /// A device image and the file with its levels' bytes.
@@ -364,7 +440,7 @@ fn run(cli: &Cli) -> Result<(), Failure> {
     let path = &cli.binary;
     let bytes = std::fs::read(path).map_err(|e| run_error(format!("{}: {e}", path.display())))?;
     let memory = Memory::default();
-    let (program, decls) = load(&memory, path, &bytes, &cli.target, requested)?;
+    let (program, decls, labels) = load(&memory, path, &bytes, &cli.target, requested)?;
     let signature_of = |kernel: &ProgramKernel| {
         let decl = decls.iter().find(|d| d.name == kernel.name);
         signature(kernel, &user_args(kernel, decl))
@@ -418,12 +494,16 @@ fn run(cli: &Cli) -> Result<(), Failure> {
             .parse()
             .map_err(|_| usage(format!("--out {spec}: `{n}` is not an argument number")))?;
         match values.get(n) {
-            Some(Value::File(_) | Value::Zero(_) | Value::VSharp(..) | Value::Image(..)) => {
-                outs.push((n, PathBuf::from(file)))
-            }
+            Some(
+                Value::File(_)
+                | Value::Zero(_)
+                | Value::Data(..)
+                | Value::VSharp(..)
+                | Value::Image(..),
+            ) => outs.push((n, PathBuf::from(file))),
             Some(_) => {
                 return Err(usage(format!(
-                    "--out {spec}: ARG {n} (`{}`) is not a buffer (@FILE, zero:N or vsharp:) or an image\n{signature}",
+                    "--out {spec}: ARG {n} (`{}`) is not a buffer (@FILE, zero:N, TYPE[]: or vsharp:) or an image\n{signature}",
                     cli.args[n]
                 )))
             }
@@ -435,6 +515,12 @@ fn run(cli: &Cli) -> Result<(), Failure> {
             }
         }
     }
+
+    let prints = cli
+        .print
+        .iter()
+        .map(|spec| parse_print(spec, &values, &cli.args, &signature))
+        .collect::<Result<Vec<_>, _>>()?;
 
     // Device memory for the buffers, then the values the launch takes.
     let mut buffers: Vec<Option<Buffer<u8>>> = Vec::with_capacity(values.len());
@@ -464,7 +550,7 @@ fn run(cli: &Cli) -> Result<(), Failure> {
             ),
             Value::Scalar(b) => (None, ArgValue::Scalar(b.clone())),
             Value::Local(n) => (None, ArgValue::Local(LocalMemory(*n))),
-            Value::File(_) | Value::Zero(_) => {
+            Value::File(_) | Value::Zero(_) | Value::Data(..) => {
                 let b = allocate(&memory, value)?;
                 let p = b.ptr();
                 (Some(b), ArgValue::Pointer(p))
@@ -507,7 +593,13 @@ fn run(cli: &Cli) -> Result<(), Failure> {
     let sink = |r: &TraceRecord| {
         use std::io::Write as _;
         let mut out = stdout.lock().unwrap_or_else(|e| e.into_inner());
-        let _ = writeln!(out, "{r}");
+        if labels.is_empty() {
+            let _ = writeln!(out, "{r}");
+        } else {
+            let mut r = r.clone();
+            r.instruction = with_labels(&r.instruction, &labels);
+            let _ = writeln!(out, "{r}");
+        }
     };
     let result = if cli.trace {
         program.launch_traced(
@@ -536,6 +628,20 @@ fn run(cli: &Cli) -> Result<(), Failure> {
             _ => continue,
         };
         std::fs::write(file, bytes).map_err(|e| run_error(format!("{}: {e}", file.display())))?;
+    }
+    for p in &prints {
+        let bytes = match (buffers.get(p.arg), images.get(p.arg)) {
+            (Some(Some(b)), _) => b.to_bytes(),
+            (_, Some(Some(img))) => img.read_all(),
+            _ => continue,
+        };
+        let elem = p.elem.unwrap_or(match &values[p.arg] {
+            Value::Data(_, elem) => *elem,
+            _ => Elem::Hex { bytes: 4 },
+        });
+        use std::io::Write as _;
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(print_text(p.arg, &user[p.arg].name, elem, &bytes).as_bytes());
     }
     for r in &reports {
         // With a line table the report starts with its `FILE:LINE:COL`.
@@ -588,14 +694,15 @@ fn rate(per_second: f64) -> String {
 
 /// Reads BINARY: a GalliumCompute binary, or CLRX source assembled as
 /// `gcnasm` would. Returns the program and, for source, the kernels'
-/// declarations (argument names).
+/// declarations (argument names) and the named labels of `.text` (which
+/// the trace shows for branch targets).
 fn load(
     memory: &Memory,
     path: &Path,
     bytes: &[u8],
     target: &TargetArgs,
     requested: Option<GcnVersion>,
-) -> Result<(Program, Vec<KernelDecl>), Failure> {
+) -> Result<(Program, Vec<KernelDecl>, Vec<(u32, String)>), Failure> {
     let shown = path.display();
     let binary_error = match gallium::read(bytes) {
         Ok(binary) => {
@@ -604,7 +711,7 @@ fn load(
             let version = requested.unwrap_or(Device::CapeVerde.version());
             let program = Program::from_binary(memory, &binary, version)
                 .map_err(|e| run_error(format!("{shown}: {e}")))?;
-            return Ok((program, Vec::new()));
+            return Ok((program, Vec::new(), Vec::new()));
         }
         Err(e) => e.message,
     };
@@ -660,7 +767,7 @@ fn load(
         e => run_error(format!("{shown}: {e}")),
     })?;
     program.set_line_table(LineTable::from_assembly(&assembly.line_table));
-    Ok((program, assembly.gallium_decls))
+    Ok((program, assembly.gallium_decls, assembly.text_labels))
 }
 
 /// The device buffer of a `@FILE` or `zero:N` value.
@@ -673,6 +780,9 @@ fn allocate(memory: &Memory, value: &Value) -> Result<Buffer<u8>, Failure> {
                 .buffer_from_slice(&data)
                 .map_err(|e| run_error(format!("{}: {e}", file.display())))
         }
+        Value::Data(data, _) => memory
+            .buffer_from_slice(data)
+            .map_err(|e| run_error(format!("typed buffer: {e}"))),
         Value::Zero(n) => {
             let len = usize::try_from(*n)
                 .map_err(|_| run_error(format!("zero:{n}: too large for this host")))?;
@@ -726,7 +836,7 @@ fn arg_form(r: &gallium::KernelArg) -> String {
             "TYPE:V[,V...], hex:BYTES or vsharp:BUF[,...], 16 bytes".to_string()
         }
         ArgType::Scalar => format!("TYPE:V[,V...] or hex:BYTES, {} bytes", r.size),
-        ArgType::Global | ArgType::Constant => "@FILE or zero:N".to_string(),
+        ArgType::Global | ArgType::Constant => "@FILE, zero:N or TYPE[]:V[,V...]".to_string(),
         ArgType::Local => "local:N".to_string(),
         ArgType::Sampler => "sampler:KEY=V,...".to_string(),
         _ => "image:type=..,format=..,num=..,size=WxH[,data=FILE]".to_string(),
@@ -775,7 +885,9 @@ fn parse_arg(text: &str, arg: &UserArg) -> Result<Value, String> {
         Value::File(PathBuf::from(file))
     } else {
         let (form, rest) = text.split_once(':').ok_or_else(|| {
-            "expected TYPE:V[,V...], hex:BYTES, @FILE, zero:N or local:N".to_string()
+            "expected TYPE:V[,V...], hex:BYTES, @FILE, zero:N, TYPE[]:V[,V...], local:N, \
+             image:KEY=V,..., sampler:KEY=V,... or vsharp:BUF[,...]"
+                .to_string()
         })?;
         match form {
             "zero" => Value::Zero(
@@ -802,12 +914,14 @@ fn parse_arg(text: &str, arg: &UserArg) -> Result<Value, String> {
             }
             "sampler" => Value::Sampler(parse_sampler(rest)?),
             "vsharp" => parse_vsharp(rest)?,
+            form if form.ends_with("[]") => parse_typed_buffer(form, rest)
+                .unwrap_or_else(|| Err(format!("`{form}:` is not a typed buffer")))?,
             ty => Value::Scalar(parse_scalar(ty, rest)?),
         }
     };
     let want = match r.ty {
         ArgType::Scalar => "a by-value argument (TYPE:V[,V...], hex:BYTES or vsharp:)",
-        ArgType::Global | ArgType::Constant => "a buffer (@FILE or zero:N)",
+        ArgType::Global | ArgType::Constant => "a buffer (@FILE, zero:N or TYPE[]:V[,V...])",
         ArgType::Local => "local memory (local:N)",
         ArgType::Sampler => "a sampler (sampler:KEY=V,...)",
         _ => "an image (image:KEY=V,...)",
@@ -817,7 +931,7 @@ fn parse_arg(text: &str, arg: &UserArg) -> Result<Value, String> {
         (ArgType::Scalar, Value::Scalar(_) | Value::VSharp(..))
             | (
                 ArgType::Global | ArgType::Constant,
-                Value::File(_) | Value::Zero(_)
+                Value::File(_) | Value::Zero(_) | Value::Data(..)
             )
             | (ArgType::Local, Value::Local(_))
             | (ArgType::Sampler, Value::Sampler(_))
@@ -1001,4 +1115,329 @@ fn parse_dispatch(cli: &Cli) -> Result<Dispatch, Failure> {
         o[..offset.len()].copy_from_slice(&offset);
     }
     Ok(Dispatch::new(dims as u32, g, l).with_offset(o))
+}
+
+/// An element type of a typed buffer (`TYPE[]:V,…`) or of `--print`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Elem {
+    /// An integer of `bytes` bytes, signed or not.
+    Int { bytes: usize, signed: bool },
+    /// An IEEE float of 2, 4 or 8 bytes.
+    Float { bytes: usize },
+    /// `--print` only: the bits in hex, `bytes` bytes a value.
+    Hex { bytes: usize },
+}
+
+impl Elem {
+    /// The element types of typed buffers.
+    const TYPES: &'static str = "u8 i8 u16 i16 u32 i32 u64 i64 f16 f32 f64";
+
+    /// A type name: `u8` … `f64`, and with `hex` the `x8` … `x64` of
+    /// `--print`.
+    fn parse(name: &str, hex: bool) -> Option<Elem> {
+        let (kind, bits) = name.split_at(name.len().min(1));
+        let bytes = match bits {
+            "8" => 1,
+            "16" => 2,
+            "32" => 4,
+            "64" => 8,
+            _ => return None,
+        };
+        match kind {
+            "u" => Some(Elem::Int {
+                bytes,
+                signed: false,
+            }),
+            "i" => Some(Elem::Int {
+                bytes,
+                signed: true,
+            }),
+            "f" if bytes >= 2 => Some(Elem::Float { bytes }),
+            "x" if hex => Some(Elem::Hex { bytes }),
+            _ => None,
+        }
+    }
+
+    fn bytes(self) -> usize {
+        match self {
+            Elem::Int { bytes, .. } | Elem::Float { bytes } | Elem::Hex { bytes } => bytes,
+        }
+    }
+
+    fn name(self) -> String {
+        match self {
+            Elem::Int { bytes, signed } => {
+                format!("{}{}", if signed { 'i' } else { 'u' }, 8 * bytes)
+            }
+            Elem::Float { bytes } => format!("f{}", 8 * bytes),
+            Elem::Hex { bytes } => format!("x{}", 8 * bytes),
+        }
+    }
+
+    /// The bits of one value, or why it is not one: a decimal (or, for the
+    /// floats, any Rust float literal: `1e-3`, `inf`, `nan`) in the type's
+    /// range, or `0x…`, the bit pattern.
+    fn bits(self, v: &str) -> Result<u64, String> {
+        let ty = self.name();
+        let width = 8 * self.bytes() as u32;
+        let mask = if width == 64 {
+            u64::MAX
+        } else {
+            (1 << width) - 1
+        };
+        if v.is_empty() {
+            return Err("empty value".into());
+        }
+        if let Some(hex) = v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {
+            let b = u64::from_str_radix(hex, 16)
+                .map_err(|_| format!("`{v}` is not a hex bit pattern"))?;
+            if b & !mask != 0 {
+                return Err(format!("`{v}` has more than {width} bits"));
+            }
+            return Ok(b);
+        }
+        match self {
+            Elem::Float { bytes } => {
+                let x: f64 = v
+                    .parse()
+                    .map_err(|_| format!("`{v}` is not a number (for {ty})"))?;
+                let bits = match bytes {
+                    2 => u64::from(half::f16::from_f64(x).to_bits()),
+                    4 => u64::from((x as f32).to_bits()),
+                    _ => x.to_bits(),
+                };
+                // A finite number too large for the type is an error, not
+                // an infinity.
+                let back = match bytes {
+                    2 => half::f16::from_bits(bits as u16).to_f64(),
+                    4 => f64::from(f32::from_bits(bits as u32)),
+                    _ => f64::from_bits(bits),
+                };
+                if x.is_finite() && back.is_infinite() {
+                    return Err(format!("`{v}` is out of range for {ty}"));
+                }
+                // f32 from the decimal text directly (f64 then f32 could
+                // round twice).
+                if bytes == 4 {
+                    if let Ok(f) = v.parse::<f32>() {
+                        return Ok(u64::from(f.to_bits()));
+                    }
+                }
+                Ok(bits)
+            }
+            Elem::Int { signed: false, .. } | Elem::Hex { .. } => {
+                let x: u64 = v.parse().map_err(|_| {
+                    if v.starts_with('-') {
+                        format!("`{v}` is negative (for {ty})")
+                    } else {
+                        format!("`{v}` is not a number (for {ty})")
+                    }
+                })?;
+                if x & !mask != 0 {
+                    return Err(format!("`{v}` is out of range for {ty} (0..={mask})"));
+                }
+                Ok(x)
+            }
+            Elem::Int { signed: true, .. } => {
+                let x: i128 = v
+                    .parse()
+                    .map_err(|_| format!("`{v}` is not a number (for {ty})"))?;
+                let min = -(1i128 << (width - 1));
+                let max = (1i128 << (width - 1)) - 1;
+                if !(min..=max).contains(&x) {
+                    return Err(format!("`{v}` is out of range for {ty} ({min}..={max})"));
+                }
+                Ok(x as u64 & mask)
+            }
+        }
+    }
+
+    /// One value of `bytes` (little-endian) as text: integers in decimal,
+    /// floats in the shortest form that reads back to the same bits
+    /// (`1.0`, `0.1`, `1e-7`, `NaN`, `inf`), `x…` as `0x` hex.
+    fn show(self, bytes: &[u8]) -> String {
+        let mut raw = [0u8; 8];
+        raw[..bytes.len()].copy_from_slice(bytes);
+        let bits = u64::from_le_bytes(raw);
+        match self {
+            Elem::Int { signed: false, .. } => bits.to_string(),
+            Elem::Int {
+                bytes: n,
+                signed: true,
+            } => {
+                let shift = 64 - 8 * n as u32;
+                (((bits << shift) as i64) >> shift).to_string()
+            }
+            Elem::Float { bytes: 2 } => float_text(f64::from(half::f16::from_bits(bits as u16))),
+            Elem::Float { bytes: 4 } => format!("{:?}", f32::from_bits(bits as u32)),
+            Elem::Float { .. } => format!("{:?}", f64::from_bits(bits)),
+            Elem::Hex { bytes: n } => format!("{bits:#0w$x}", w = 2 + 2 * n),
+        }
+    }
+}
+
+/// An f16 value (exact in f64) in the shortest decimal that reads back to
+/// the same half: the fewest significant digits that round-trip.
+fn float_text(x: f64) -> String {
+    if !x.is_finite() {
+        return format!("{x:?}");
+    }
+    let h = half::f16::from_f64(x);
+    for digits in 1..=17 {
+        let text = format!("{x:.*e}", digits - 1);
+        if let Ok(y) = text.parse::<f64>() {
+            if half::f16::from_f64(y) == h {
+                // As Rust prints floats: `0.1`, `1.0`, `65504.0`, `6e-8`.
+                return format!("{:?}", y);
+            }
+        }
+    }
+    format!("{x:?}")
+}
+
+/// `TYPE[]:V,…`: a buffer holding the values, little-endian, in order.
+/// `None` when `form` is not `TYPE[]`.
+fn parse_typed_buffer(form: &str, values: &str) -> Option<Result<Value, String>> {
+    let ty = form.strip_suffix("[]")?;
+    let Some(elem) = Elem::parse(ty, false) else {
+        return Some(Err(format!(
+            "unknown element type `{ty}` in `{form}:` (types: {})",
+            Elem::TYPES
+        )));
+    };
+    if values.trim().is_empty() {
+        return Some(Err(format!(
+            "`{form}:` lists no values (zero:0 is an empty buffer)"
+        )));
+    }
+    let mut data = Vec::new();
+    for (i, v) in values.split(',').enumerate() {
+        match elem.bits(v.trim()) {
+            Ok(bits) => data.extend_from_slice(&bits.to_le_bytes()[..elem.bytes()]),
+            Err(why) => return Some(Err(format!("element {i}: {why}"))),
+        }
+    }
+    Some(Ok(Value::Data(data, elem)))
+}
+
+/// One `--print N[:TYPE]`: the ARG and how to show it.
+struct PrintSpec {
+    arg: usize,
+    /// `None`: the ARG's own type (`TYPE[]:`), else `x32`.
+    elem: Option<Elem>,
+}
+
+/// Parses `--print N[:TYPE]` against the ARG values.
+fn parse_print(
+    spec: &str,
+    values: &[Value],
+    args: &[String],
+    signature: &str,
+) -> Result<PrintSpec, Failure> {
+    let (n, ty) = match spec.split_once(':') {
+        Some((n, ty)) => (n, Some(ty)),
+        None => (spec, None),
+    };
+    let arg: usize = n
+        .trim()
+        .parse()
+        .map_err(|_| usage(format!("--print {spec}: `{n}` is not an argument number")))?;
+    let elem = match ty {
+        None => None,
+        Some(ty) => Some(Elem::parse(ty.trim(), true).ok_or_else(|| {
+            usage(format!(
+                "--print {spec}: unknown type `{ty}` (types: {} x8 x16 x32 x64)",
+                Elem::TYPES
+            ))
+        })?),
+    };
+    match values.get(arg) {
+        Some(
+            Value::File(_)
+            | Value::Zero(_)
+            | Value::Data(..)
+            | Value::VSharp(..)
+            | Value::Image(..),
+        ) => Ok(PrintSpec { arg, elem }),
+        Some(_) => Err(usage(format!(
+            "--print {spec}: ARG {arg} (`{}`) is not a buffer or an image\n{signature}",
+            args[arg]
+        ))),
+        None => Err(usage(format!(
+            "--print {spec}: there is no ARG {arg} (the kernel takes {})\n{signature}",
+            values.len()
+        ))),
+    }
+}
+
+/// The text `--print` writes for `bytes`, the contents of ARG `arg`: a
+/// header line, then the values eight a line, each line led by the index
+/// of its first value.
+fn print_text(arg: usize, name: &str, elem: Elem, bytes: &[u8]) -> String {
+    let width = elem.bytes();
+    let count = bytes.len() / width;
+    let mut out = format!("ARG {arg} '{name}' as {}, {count} values:\n", elem.name());
+    let index_width = count.saturating_sub(1).to_string().len();
+    for (row, chunk) in bytes[..count * width].chunks(8 * width).enumerate() {
+        let _ = write!(out, "  [{:>index_width$}]", row * 8);
+        for v in chunk.chunks(width) {
+            let _ = write!(out, " {}", elem.show(v));
+        }
+        out.push('\n');
+    }
+    let rest = &bytes[count * width..];
+    if !rest.is_empty() {
+        let _ = write!(
+            out,
+            "  ({} trailing byte{}:",
+            rest.len(),
+            if rest.len() == 1 { "" } else { "s" }
+        );
+        for b in rest {
+            let _ = write!(out, " {b:02x}");
+        }
+        out.push_str(")\n");
+    }
+    out
+}
+
+/// The instruction text of a trace record with each `.L<offset>` branch
+/// target that has a label in the source (`labels`, by offset) written as
+/// that label.
+fn with_labels(instruction: &str, labels: &[(u32, String)]) -> String {
+    if labels.is_empty() || !instruction.contains(".L") {
+        return instruction.to_string();
+    }
+    let mut out = String::with_capacity(instruction.len());
+    let mut rest = instruction;
+    while let Some(at) = rest.find(".L") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 2..];
+        let digits = after.len() - after.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        // A whole token: `.L` then digits, then not a name character.
+        let whole = digits > 0
+            && !after[digits..]
+                .starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '.');
+        let label = whole
+            .then(|| after[..digits].parse::<u32>().ok())
+            .flatten()
+            .and_then(|offset| {
+                labels
+                    .binary_search_by_key(&offset, |(o, _)| *o)
+                    .ok()
+                    .map(|i| labels[i].1.as_str())
+            });
+        match label {
+            Some(name) => {
+                out.push_str(name);
+                rest = &after[digits..];
+            }
+            None => {
+                out.push_str(".L");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }

@@ -521,7 +521,11 @@ impl<'a> GroupCheck<'a> {
 
     /// The hook of wave `wave` for [`exec::run_wave_checked`].
     pub fn hook(&mut self, wave: u32) -> WaveHook<'_, 'a> {
-        WaveHook { group: self, wave }
+        WaveHook {
+            group: self,
+            wave,
+            pc: 0,
+        }
     }
 
     fn instruction(&self, pc: u32) -> String {
@@ -571,10 +575,14 @@ impl<'a> GroupCheck<'a> {
 pub struct WaveHook<'g, 'a> {
     group: &'g mut GroupCheck<'a>,
     wave: u32,
+    /// The PC of the instruction between `before` and `after` (`after`
+    /// cannot derive it from the next PC: a taken branch moved it).
+    pc: u32,
 }
 
 impl Hook for WaveHook<'_, '_> {
     fn before(&mut self, wave: &Wave, op: &Op, _env: &Env<'_>) {
+        self.pc = wave.pc;
         let g = &mut *self.group;
         let Some(f) = facts_at(g.ops, g.facts, wave.pc) else {
             return;
@@ -600,7 +608,7 @@ impl Hook for WaveHook<'_, '_> {
 
     fn after(&mut self, wave: &Wave, op: &Op, _env: &Env<'_>) {
         let g = &mut *self.group;
-        let pc = wave.pc.wrapping_sub(u32::from(op.len));
+        let pc = self.pc;
         let Some(f) = facts_at(g.ops, g.facts, pc) else {
             return;
         };
