@@ -591,7 +591,7 @@ impl Hook for WaveHook<'_, '_> {
             if filter.selects(g.group, wave.id) {
                 g.snapshot
                     .get_or_insert_with(Default::default)
-                    .take(wave, f);
+                    .take(wave, op);
             }
         }
         if g.options.uninit != Level::Off {

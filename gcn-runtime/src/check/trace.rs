@@ -6,8 +6,11 @@
 
 use std::fmt::{self, Write as _};
 
-use super::facts::{Facts, Regs};
-use crate::exec::{Wave, WAVE_SIZE};
+use gcn_asm::decode::Location;
+use gcn_asm::isa::{DataType, ImplicitReg};
+
+use super::facts::Regs;
+use crate::exec::{sreg, Op, Wave, WAVE_SIZE};
 
 /// Which waves to trace.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -66,63 +69,200 @@ impl fmt::Display for TraceRecord {
 /// The callback that receives the records (from any host thread).
 pub type TraceSink<'a> = &'a (dyn Fn(&TraceRecord) + Sync);
 
-/// The state saved before an instruction, to report what it changed.
+/// The state saved before an instruction, to report what it wrote.
 #[derive(Default)]
 pub(crate) struct Snapshot {
     sgpr: Vec<u32>,
     scc: bool,
+    /// EXEC before the instruction: the lanes a vector write covers.
+    exec: u64,
+    /// The registers the instruction writes (its resolved operand set).
+    writes: Vec<Written>,
     /// (VGPR, lanes before).
     vgprs: Vec<(u16, [u32; WAVE_SIZE])>,
 }
 
+/// One register run the instruction writes.
+#[derive(Clone, Copy)]
+struct Written {
+    location: Location,
+    /// The type of the ISA row's operand (`None`: an implicit register).
+    ty: Option<DataType>,
+    /// A write that keeps part of the old value (`Access::partial`): shown
+    /// only where the value changed, since it may not have happened at all
+    /// (`s_cmov` with SCC clear).
+    partial: bool,
+}
+
+impl Written {
+    /// True when the row's operand type is a float: the trace shows the
+    /// value as a number beside the bits.
+    fn float(&self) -> bool {
+        matches!(
+            self.ty,
+            Some(DataType::F16 | DataType::F32 | DataType::F64 | DataType::PkF16)
+        )
+    }
+}
+
 impl Snapshot {
-    pub(crate) fn take(&mut self, wave: &Wave, f: &Facts) {
+    pub(crate) fn take(&mut self, wave: &Wave, op: &Op) {
         self.sgpr.clear();
         self.sgpr.extend_from_slice(&wave.sgpr);
         self.scc = wave.scc;
+        self.exec = u64::from(wave.sgpr[usize::from(sreg::EXEC)])
+            | u64::from(wave.sgpr[usize::from(sreg::EXEC) + 1]) << 32;
+        self.writes.clear();
         self.vgprs.clear();
-        for r in f.writes().iter().filter(|r| r.vector) {
-            for v in r.first..r.first + r.count {
-                if let Some(lanes) = wave.vgpr.get(usize::from(v)) {
-                    self.vgprs.push((v, *lanes));
+        let row = op.instr.row;
+        for access in op.instr.accesses().iter().filter(|a| a.role.writes()) {
+            let ty = access
+                .operand
+                .and_then(|i| row.operands.get(usize::from(i)))
+                .map(|spec| spec.ty);
+            self.writes.push(Written {
+                location: access.location,
+                ty,
+                partial: access.partial,
+            });
+            if let Location::Vgprs { index, count } = access.location {
+                for v in index..index + count {
+                    if self.vgprs.iter().any(|(r, _)| *r == v) {
+                        continue;
+                    }
+                    if let Some(lanes) = wave.vgpr.get(usize::from(v)) {
+                        self.vgprs.push((v, *lanes));
+                    }
                 }
             }
         }
     }
 
-    /// The changes since [`Snapshot::take`], as text.
+    /// The registers written since [`Snapshot::take`], as text: every
+    /// register the instruction writes (even with the value it had) and
+    /// any other that changed; floats also as numbers.
     pub(crate) fn changes(&self, wave: &Wave) -> String {
         let mut out = String::new();
         for (code, (&before, &after)) in self.sgpr.iter().zip(wave.sgpr.iter()).enumerate() {
-            if before != after {
-                let _ = write!(out, "{}={after:#x} ", Regs::s(code as u16, 1));
+            let code = code as u16;
+            let written = self.writes.iter().find(|w| {
+                matches!(w.location, Location::Sgprs { code: c, count } if (c..c + count).contains(&code))
+            });
+            if before == after && written.is_none_or(|w| w.partial) {
+                continue;
             }
+            let _ = write!(out, "{}={after:#x}", Regs::s(code, 1));
+            if let Some(w) = written.filter(|w| w.float() && w.ty != Some(DataType::F64)) {
+                let _ = write!(out, " ({})", float_value(w.ty, u64::from(after)));
+            }
+            out.push(' ');
         }
-        if self.scc != wave.scc {
+        let scc_written = self
+            .writes
+            .iter()
+            .any(|w| !w.partial && matches!(w.location, Location::State(ImplicitReg::Scc)));
+        if self.scc != wave.scc || scc_written {
             let _ = write!(out, "scc={} ", u8::from(wave.scc));
         }
-        for (v, before) in &self.vgprs {
-            let after = &wave.vgpr[usize::from(*v)];
-            let changed: Vec<usize> = (0..WAVE_SIZE).filter(|&l| before[l] != after[l]).collect();
-            let Some(&first) = changed.first() else {
+        let mut shown: Vec<u16> = Vec::new();
+        for w in &self.writes {
+            let Location::Vgprs { index, count } = w.location else {
                 continue;
             };
-            let mask = changed.iter().fold(0u64, |m, &l| m | 1 << l);
-            if changed.iter().all(|&l| after[l] == after[first]) {
-                let _ = write!(out, "v{v}[{}]={:#x} ", super::lane_list(mask), after[first]);
-            } else {
-                let _ = write!(out, "v{v}={{");
-                for (i, &l) in changed.iter().enumerate() {
-                    if i == 4 {
-                        let _ = write!(out, " … {} lanes", changed.len());
-                        break;
-                    }
-                    let _ = write!(out, "{}{l}:{:#x}", if i > 0 { ", " } else { "" }, after[l]);
+            // A 64-bit float is a register pair: shown as one value.
+            let pairs = w.ty == Some(DataType::F64) && count % 2 == 0;
+            let step = if pairs { 2 } else { 1 };
+            for v in (index..index + count).step_by(step) {
+                if shown.contains(&v) {
+                    continue;
                 }
-                out.push_str("} ");
+                shown.extend(v..v + step as u16);
+                self.vgpr_text(&mut out, wave, w, v, pairs);
             }
         }
         out.truncate(out.trim_end().len());
         out
+    }
+
+    /// Appends VGPR `v` (with `pair`, `v` and `v + 1` as one 64-bit value)
+    /// of write `w`: its written lanes (EXEC before, unless the write is
+    /// partial) and the lanes whose value changed.
+    fn vgpr_text(&self, out: &mut String, wave: &Wave, w: &Written, v: u16, pair: bool) {
+        let before = |r: u16| self.vgprs.iter().find(|(x, _)| *x == r).map(|(_, l)| l);
+        let value = |regs: &[[u32; WAVE_SIZE]], r: usize, l: usize| -> u64 {
+            if pair {
+                u64::from(regs[r][l]) | u64::from(regs.get(r + 1).map_or(0, |x| x[l])) << 32
+            } else {
+                u64::from(regs[r][l])
+            }
+        };
+        let r = usize::from(v);
+        if r >= wave.vgpr.len() || (pair && r + 1 >= wave.vgpr.len()) {
+            return;
+        }
+        let (Some(b0), b1) = (before(v), before(v + 1)) else {
+            return;
+        };
+        let old = |l: usize| -> u64 {
+            if pair {
+                u64::from(b0[l]) | u64::from(b1.map_or(0, |x| x[l])) << 32
+            } else {
+                u64::from(b0[l])
+            }
+        };
+        let mut mask = if w.partial { 0 } else { self.exec };
+        for l in 0..WAVE_SIZE {
+            if old(l) != value(&wave.vgpr, r, l) {
+                mask |= 1 << l;
+            }
+        }
+        if mask == 0 {
+            return;
+        }
+        let lanes: Vec<usize> = (0..WAVE_SIZE).filter(|&l| mask >> l & 1 != 0).collect();
+        let name = if pair {
+            format!("v[{v}:{}]", v + 1)
+        } else {
+            format!("v{v}")
+        };
+        let shown = |x: u64| -> String {
+            if w.float() {
+                format!("{x:#x} ({})", float_value(w.ty, x))
+            } else {
+                format!("{x:#x}")
+            }
+        };
+        let first = value(&wave.vgpr, r, lanes[0]);
+        if lanes.iter().all(|&l| value(&wave.vgpr, r, l) == first) {
+            let _ = write!(out, "{name}[{}]={} ", super::lane_list(mask), shown(first));
+        } else {
+            let _ = write!(out, "{name}={{");
+            for (i, &l) in lanes.iter().enumerate() {
+                if i == 4 {
+                    let _ = write!(out, " … {} lanes", lanes.len());
+                    break;
+                }
+                let sep = if i > 0 { ", " } else { "" };
+                let _ = write!(out, "{sep}{l}:{}", shown(value(&wave.vgpr, r, l)));
+            }
+            out.push_str("} ");
+        }
+    }
+}
+
+/// The number the bits `x` of a float-typed register hold, in the shortest
+/// text that reads back to the same value (`1.0`, `0.1`, `NaN`): an f32, the
+/// low half for f16, both halves for packed f16 (`1.0, 2.0`), the pair for
+/// f64.
+fn float_value(ty: Option<DataType>, x: u64) -> String {
+    match ty {
+        Some(DataType::F64) => format!("{:?}", f64::from_bits(x)),
+        Some(DataType::F16) => format!("{:?}", half::f16::from_bits(x as u16).to_f32()),
+        Some(DataType::PkF16) => format!(
+            "{:?}, {:?}",
+            half::f16::from_bits(x as u16).to_f32(),
+            half::f16::from_bits((x >> 16) as u16).to_f32()
+        ),
+        _ => format!("{:?}", f32::from_bits(x as u32)),
     }
 }
