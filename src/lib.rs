@@ -1,6 +1,8 @@
-//! The `gcn-kernels` workspace package: it holds the runnable examples
-//! (`examples/`) and the cross-crate tests (`tests/`). The libraries are
-//! `gcn-asm`, `gcn-macros` and `gcn-runtime`.
+//! The `gcn-kernels` workspace package: it holds the cross-crate tests
+//! (`tests/`) and the examples that need its dev-dependencies (`blur`,
+//! `mutation_study`); the other examples are the `gcn-kernels-examples`
+//! package (`examples/Cargo.toml`), so that running one builds only the
+//! libraries. The libraries are `gcn-asm`, `gcn-macros` and `gcn-runtime`.
 
 pub use gcn_asm;
 pub use gcn_runtime;

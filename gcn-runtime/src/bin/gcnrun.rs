@@ -3,15 +3,19 @@
 //!
 //! ```text
 //! gcnrun [-g DEVICE | -A ARCH] BINARY KERNEL [ARG]... --global X[,Y[,Z]] [--local X[,Y[,Z]]]
-//!        [--offset X[,Y[,Z]]] [--out N=FILE]... [--max-steps N] [--timeout SECONDS] [--threads N]
+//!        [--offset X[,Y[,Z]]] [--out N=FILE]... [--print N[:TYPE]]... [--max-steps N]
+//!        [--timeout SECONDS] [--threads N]
 //!        [--check NAME=LEVEL]... [--trace [--trace-group X[,Y[,Z]]] [--trace-wave N]]
 //! ```
 //!
 //! `--trace` prints, on standard output, one line per instruction executed
 //! by the selected waves (every wave, or those of `--trace-group` /
 //! `--trace-wave`): group, wave, step, PC, disassembly and the registers it
-//! changed (`s4=0x10 scc=1 v3[0–63]=0x3f800000`, differing lanes as
-//! `v3={0:0x1, 1:0x2, …}`). Tracing runs one host thread unless `--threads`
+//! wrote (`s4=0x10 scc=1 v3[0–63]=0x3f800000 (1.0)`, differing lanes as
+//! `v3={0:0x1, 1:0x2, …}`), also those written with the value they had,
+//! with the number beside the bits where the ISA row types the
+//! destination as a float. Branch targets carry the source's labels when
+//! gcnrun assembled it. Tracing runs one host thread unless `--threads`
 //! says otherwise.
 //!
 //! The sanitizer checks (`gcn_runtime::check`: `waitcnt`, `wait-states`,
@@ -30,15 +34,17 @@
 //! | `hex:BYTES` | `scalar` | raw bytes (`hex:0100ff00`), zero-filled like the above |
 //! | `@FILE` | `global`, `constant` | a buffer holding FILE's bytes |
 //! | `zero:N` | `global`, `constant` | a buffer of N zero bytes |
+//! | `TYPE[]:V[,V…]` | `global`, `constant` | a buffer holding the values, little-endian, in order; TYPE and values as for `TYPE:` |
 //! | `local:N` | `local` | N bytes of local memory (the kernel gets their offset) |
 //! | `image:KEY=V,…[,data=FILE]` | `image*` | a device image (`type=2d,format=8_8_8_8,num=unorm,size=WxH[xD],levels=N`, any T# field by name; see `gcn_runtime::descriptor::spec`), its levels' bytes from FILE in the linear layout (else zeros); the kernel gets its T# |
 //! | `sampler:KEY=V,…` | `sampler` | an S#, fields by name (`clamp=mirror,xy_filter=bilinear,…`) |
-//!
 //! | `vsharp:BUF[,KEY=V…]` | `scalar` of 16 bytes | a buffer resource (V#) over a new buffer, BUF being `@FILE` or `zero:N`; keys: `stride=N` (bytes, default 0: raw), `records=N` (default: the byte size, or the size / stride), `format=DFMT:NFMT` (`16_16_16_16:float`; default `32:uint`), `dst_sel=SSSS` (each of `0 1 r g b a`, default `rgba`), `tid` (TID_ENABLE), `swizzle=ES:IS` (swizzled addressing, element size 2/4/8/16 bytes, index stride 8/16/32/64) |
 //!
-//! `--out N=FILE` writes the buffer of ARG N (`@FILE`, `zero:N` or
-//! `vsharp:`), or the image of an `image:` ARG (every level, in the linear
-//! layout), after the run.
+//! `--out N=FILE` writes the buffer of ARG N (`@FILE`, `zero:N`,
+//! `TYPE[]:` or `vsharp:`), or the image of an `image:` ARG (every level,
+//! in the linear layout), after the run. `--print N[:TYPE]` prints it on
+//! standard output as values of TYPE (`TYPE:`'s types, or `x8`…`x64` for
+//! hex; default the ARG's own type for `TYPE[]:`, else `x32`).
 //!
 //! Exit status: 0 on success (a one-line summary on standard error); 1 for
 //! a run error (a fault, a bad dispatch shape, a configuration the emulator
@@ -79,7 +85,7 @@ use target::{Selected, TargetArgs};
     about = "Runs a kernel of a GalliumCompute binary (or CLRX source) in the GCN emulator",
     override_usage = "gcnrun [-g DEVICE | -A ARCH] BINARY KERNEL [ARG]... --global X[,Y[,Z]] \
                       [--local X[,Y[,Z]]] [--offset X[,Y[,Z]]] [--out N=FILE]... \
-                      [--max-steps N] [--timeout SECONDS] [--threads N] [--check NAME=LEVEL]... \
+                      [--print N[:TYPE]]... [--max-steps N] [--timeout SECONDS] [--threads N] [--check NAME=LEVEL]... \
                       [--trace [--trace-group X[,Y[,Z]]] [--trace-wave N]]",
     after_help = "ARG forms: TYPE:V[,V...] and hex:BYTES (by value), @FILE, zero:N and \
                   TYPE[]:V[,V...] (buffers), local:N, image:KEY=V,..., sampler:KEY=V,...,\n\
