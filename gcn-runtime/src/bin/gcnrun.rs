@@ -708,7 +708,7 @@ fn load(
     bytes: &[u8],
     target: &TargetArgs,
     requested: Option<GcnVersion>,
-) -> Result<(Program, Vec<KernelDecl>, Vec<(u32, String)>), Failure> {
+) -> Result<(Program, Vec<KernelDecl>, TextLabels), Failure> {
     let shown = path.display();
     let binary_error = match gallium::read(bytes) {
         Ok(binary) => {
@@ -1122,6 +1122,9 @@ fn parse_dispatch(cli: &Cli) -> Result<Dispatch, Failure> {
     }
     Ok(Dispatch::new(dims as u32, g, l).with_offset(o))
 }
+
+/// The named labels of `.text` by offset ([`gcn_asm::Assembly::text_labels`]).
+type TextLabels = Vec<(u32, String)>;
 
 /// An element type of a typed buffer (`TYPE[]:V,…`) or of `--print`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
