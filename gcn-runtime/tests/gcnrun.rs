@@ -516,7 +516,7 @@ fn usage_errors_exit_2_and_show_the_arguments() {
         (
             0,
             "u32:1",
-            "a global argument takes a buffer (@FILE or zero:N)",
+            "a global argument takes a buffer (@FILE, zero:N or TYPE[]:V[,V...])",
         ),
         (1, "@x.bin", "a scalar argument takes a by-value argument"),
         (1, "local:4", "a scalar argument takes a by-value argument"),
@@ -531,7 +531,7 @@ fn usage_errors_exit_2_and_show_the_arguments() {
         (
             5,
             "5",
-            "expected TYPE:V[,V...], hex:BYTES, @FILE, zero:N or local:N",
+            "expected TYPE:V[,V...], hex:BYTES, @FILE, zero:N, TYPE[]:V[,V...], local:N, image:KEY=V,..., sampler:KEY=V,... or vsharp:BUF[,...]",
         ),
         (11, "f32:one", "`one` is not a valid f32 value"),
         (0, "zero:x", "`x` is not a byte count"),

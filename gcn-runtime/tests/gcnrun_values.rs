@@ -274,6 +274,8 @@ fn bad_typed_values_say_which_arg_which_element_and_why() {
         ("f16[]:1,,2", "element 1: empty value"),
         ("u32[]:0x1ffffffff", "element 0: `0x1ffffffff` has more than 32 bits"),
         ("u32[]:", "`u32[]:` lists no values (zero:0 is an empty buffer)"),
+        ("é8[]:1", "unknown element type `é8`"),
+        ("[]:1", "unknown element type ``"),
         ("q7[]:1", "unknown element type `q7` in `q7[]:` (types: u8 i8 u16 i16 u32 i32 u64 i64 f16 f32 f64)"),
     ];
     for (arg, message) in cases {
@@ -307,6 +309,8 @@ fn bad_typed_values_say_which_arg_which_element_and_why() {
     for (spec, message) in [
         ("9", "--print 9: there is no ARG 9 (the kernel takes 3)"),
         ("0:q", "--print 0:q: unknown type `q`"),
+        ("0:é", "--print 0:é: unknown type `é`"),
+        ("0:", "--print 0:: unknown type ``"),
         (
             "2",
             "--print 2: ARG 2 (`u32:0`) is not a buffer or an image",

@@ -1144,7 +1144,10 @@ impl Elem {
     /// A type name: `u8` … `f64`, and with `hex` the `x8` … `x64` of
     /// `--print`.
     fn parse(name: &str, hex: bool) -> Option<Elem> {
-        let (kind, bits) = name.split_at(name.len().min(1));
+        // The first character (any, so that `é8` is an unknown type, not a
+        // split inside a character), then the width.
+        let kind = name.chars().next()?;
+        let bits = &name[kind.len_utf8()..];
         let bytes = match bits {
             "8" => 1,
             "16" => 2,
@@ -1153,16 +1156,16 @@ impl Elem {
             _ => return None,
         };
         match kind {
-            "u" => Some(Elem::Int {
+            'u' => Some(Elem::Int {
                 bytes,
                 signed: false,
             }),
-            "i" => Some(Elem::Int {
+            'i' => Some(Elem::Int {
                 bytes,
                 signed: true,
             }),
-            "f" if bytes >= 2 => Some(Elem::Float { bytes }),
-            "x" if hex => Some(Elem::Hex { bytes }),
+            'f' if bytes >= 2 => Some(Elem::Float { bytes }),
+            'x' if hex => Some(Elem::Hex { bytes }),
             _ => None,
         }
     }
