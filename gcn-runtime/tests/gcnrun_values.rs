@@ -512,3 +512,47 @@ pk:
         run.stdout
     );
 }
+
+/// `v_writelane` writes one lane, whatever EXEC says: with the value the
+/// lane had it is still that lane's write, and no other lane's.
+#[test]
+fn trace_shows_the_lane_a_writelane_writes() {
+    let dir = workdir("trace_writelane");
+    let source = r#"
+.gallium
+.gpu tonga
+.kernel wl
+    .args
+        .arg griddim
+        .arg gridoffset
+    .config
+        .dims x
+.text
+wl:
+    v_mov_b32           v1, 7
+    s_mov_b32           s8, 5
+    v_writelane_b32     v1, s8, 3
+    v_writelane_b32     v1, 7, s8
+    s_endpgm
+"#;
+    std::fs::write(dir.join("wl.s"), source).unwrap();
+    let run = gcnrun(&dir, &["wl.s", "wl", "--global", "64", "--trace"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let line = |needle: &str| -> &str {
+        run.stdout
+            .lines()
+            .find(|l| l.contains(needle))
+            .unwrap_or_else(|| panic!("no `{needle}` in\n{}", run.stdout))
+    };
+    // Lane 3 changes, lane 5 keeps its 7: both are writes, of one lane.
+    assert!(
+        line("v_writelane_b32 v1, s8, 3").ends_with("; v1[3]=0x5"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        line("v_writelane_b32 v1, 7, s8").ends_with("; v1[5]=0x7"),
+        "{}",
+        run.stdout
+    );
+}

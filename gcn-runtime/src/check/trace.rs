@@ -7,10 +7,10 @@
 use std::fmt::{self, Write as _};
 
 use gcn_asm::decode::Location;
-use gcn_asm::isa::{DataType, ImplicitReg};
+use gcn_asm::isa::{flags, DataType, ImplicitReg};
 
 use super::facts::Regs;
-use crate::exec::{sreg, Op, Wave, WAVE_SIZE};
+use crate::exec::{sreg, Op, Src, Wave, WAVE_SIZE};
 
 /// Which waves to trace.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -74,8 +74,12 @@ pub type TraceSink<'a> = &'a (dyn Fn(&TraceRecord) + Sync);
 pub(crate) struct Snapshot {
     sgpr: Vec<u32>,
     scc: bool,
-    /// EXEC before the instruction: the lanes a vector write covers.
-    exec: u64,
+    /// The lanes a vector write covers: EXEC before the instruction, or
+    /// for `v_writelane` (the row's WRITE_LANE flag) its selected lane.
+    lanes: u64,
+    /// `v_writelane`: its VGPR write is partial (it keeps the other lanes)
+    /// but certain for the selected lane.
+    lane_write: bool,
     /// The registers the instruction writes (its resolved operand set).
     writes: Vec<Written>,
     /// (VGPR, lanes before).
@@ -88,9 +92,10 @@ struct Written {
     location: Location,
     /// The type of the ISA row's operand (`None`: an implicit register).
     ty: Option<DataType>,
-    /// A write that keeps part of the old value (`Access::partial`): shown
-    /// only where the value changed, since it may not have happened at all
-    /// (`s_cmov` with SCC clear).
+    /// A write that keeps part of the old value (`Access::partial`: a d16
+    /// half, SDWA with UNUSED_PRESERVE, DPP lanes the masks leave alone):
+    /// shown only where the value changed, since the record cannot tell
+    /// which lanes or bits it wrote.
     partial: bool,
 }
 
@@ -110,11 +115,22 @@ impl Snapshot {
         self.sgpr.clear();
         self.sgpr.extend_from_slice(&wave.sgpr);
         self.scc = wave.scc;
-        self.exec = u64::from(wave.sgpr[usize::from(sreg::EXEC)])
-            | u64::from(wave.sgpr[usize::from(sreg::EXEC) + 1]) << 32;
+        let row = op.instr.row;
+        self.lane_write = row.has(flags::WRITE_LANE);
+        self.lanes = if self.lane_write {
+            // The lane select is source slot 1 (SSRC1 & 63, as the
+            // emulator reads it), read before the write; a VGPR select
+            // faults before any write.
+            match op.slot_src(1) {
+                Src::Vgpr(_) => 0,
+                src => 1 << (wave.read_s32(src) & 63),
+            }
+        } else {
+            u64::from(wave.sgpr[usize::from(sreg::EXEC)])
+                | u64::from(wave.sgpr[usize::from(sreg::EXEC) + 1]) << 32
+        };
         self.writes.clear();
         self.vgprs.clear();
-        let row = op.instr.row;
         for access in op.instr.accesses().iter().filter(|a| a.role.writes()) {
             let ty = access
                 .operand
@@ -185,8 +201,9 @@ impl Snapshot {
     }
 
     /// Appends VGPR `v` (with `pair`, `v` and `v + 1` as one 64-bit value)
-    /// of write `w`: its written lanes (EXEC before, unless the write is
-    /// partial) and the lanes whose value changed.
+    /// of write `w`: its written lanes (EXEC before, or `v_writelane`'s
+    /// lane, unless the write is partial) and the lanes whose value
+    /// changed.
     fn vgpr_text(&self, out: &mut String, wave: &Wave, w: &Written, v: u16, pair: bool) {
         let before = |r: u16| self.vgprs.iter().find(|(x, _)| *x == r).map(|(_, l)| l);
         let value = |regs: &[[u32; WAVE_SIZE]], r: usize, l: usize| -> u64 {
@@ -210,7 +227,11 @@ impl Snapshot {
                 u64::from(b0[l])
             }
         };
-        let mut mask = if w.partial { 0 } else { self.exec };
+        let mut mask = if w.partial && !self.lane_write {
+            0
+        } else {
+            self.lanes
+        };
         for l in 0..WAVE_SIZE {
             if old(l) != value(&wave.vgpr, r, l) {
                 mask |= 1 << l;
