@@ -342,11 +342,6 @@ pub fn program_facts(ops: &Decoded, version: GcnVersion) -> Vec<Facts> {
     ops.ops().iter().map(|op| Facts::of(op, version)).collect()
 }
 
-/// The facts of the instruction at `pc`.
-fn facts_at<'a>(ops: &Decoded, facts: &'a [Facts], pc: u32) -> Option<&'a Facts> {
-    facts.get(ops.slot(pc)?)
-}
-
 /// The reports of a dispatch, merged from its work-groups.
 #[derive(Debug, Default)]
 pub struct Reports {
@@ -581,10 +576,12 @@ pub struct WaveHook<'g, 'a> {
 }
 
 impl Hook for WaveHook<'_, '_> {
-    fn before(&mut self, wave: &Wave, op: &Op, _env: &Env<'_>) {
+    #[inline(always)]
+    fn before(&mut self, wave: &Wave, op: &Op, slot: usize, _env: &Env<'_>) {
         self.pc = wave.pc;
         let g = &mut *self.group;
-        let Some(f) = facts_at(g.ops, g.facts, wave.pc) else {
+        // The facts table is parallel to the pre-decoded ops.
+        let Some(f) = g.facts.get(slot) else {
             return;
         };
         if let Some((filter, _)) = g.trace {
@@ -606,10 +603,11 @@ impl Hook for WaveHook<'_, '_> {
         debug_assert_eq!(self.wave, wave.id);
     }
 
-    fn after(&mut self, wave: &Wave, op: &Op, _env: &Env<'_>) {
+    #[inline(always)]
+    fn after(&mut self, wave: &Wave, op: &Op, slot: usize, _env: &Env<'_>) {
         let g = &mut *self.group;
         let pc = self.pc;
-        let Some(f) = facts_at(g.ops, g.facts, pc) else {
+        let Some(f) = g.facts.get(slot) else {
             return;
         };
         if let Some((filter, sink)) = g.trace {
@@ -627,10 +625,13 @@ impl Hook for WaveHook<'_, '_> {
                 }
             }
         }
-        // The memory accesses of the instruction (the buffer goes back for
-        // reuse: no allocation per instruction).
-        let log = std::mem::take(&mut *g.log.borrow_mut());
-        if !log.is_empty() && f.lds != facts::LdsUse::None && g.options.lds_race != Level::Off {
+        // The memory accesses of the instruction. The log lives outside
+        // the group state (the interpreter fills it), so it is read in
+        // place while the checks update the group.
+        let cell = g.log;
+        let log = cell.borrow();
+        let had = !log.is_empty();
+        if had && f.lds != facts::LdsUse::None && g.options.lds_race != Level::Off {
             lds::after(g, wave.id, pc, f.lds, &log);
         }
         if g.options.uninit != Level::Off {
@@ -639,12 +640,13 @@ impl Hook for WaveHook<'_, '_> {
         if g.options.waitcnt != Level::Off {
             waitcnt::after(g, wave, f, &log, pc);
         }
-        if !log.is_empty() && g.options.oob != Level::Off {
+        if had && g.options.oob != Level::Off {
             oob::after(g, wave.id, pc, op, f, &log);
         }
-        let mut log = log;
-        log.clear();
-        *g.log.borrow_mut() = log;
+        drop(log);
+        if had {
+            cell.borrow_mut().clear();
+        }
     }
 }
 

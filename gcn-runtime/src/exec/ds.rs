@@ -313,7 +313,7 @@ fn dword_align(n: usize, version: GcnVersion) -> u32 {
 /// allocation and under the M0 limit: the access then needs no per-lane
 /// test (while checks run, the lanes' accesses are logged here at once). `None` sends it down the per-lane
 /// path, which drops or faults lane by lane.
-#[inline]
+#[inline(always)]
 fn lds_indices(
     env: &Env<'_>,
     limit: u64,

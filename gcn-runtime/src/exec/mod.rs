@@ -721,10 +721,12 @@ impl Env<'_> {
 /// Hooks the interpreter calls around each instruction while checks run
 /// ([`run_wave_checked`]; [`crate::check`] implements them).
 pub trait Hook {
-    /// Before the instruction executes (`wave.pc` is its PC).
-    fn before(&mut self, wave: &Wave, op: &Op, env: &Env<'_>);
+    /// Before the instruction executes (`wave.pc` is its PC; `slot` its
+    /// index in [`Decoded::ops`], so that tables parallel to it need no
+    /// lookup by PC).
+    fn before(&mut self, wave: &Wave, op: &Op, slot: usize, env: &Env<'_>);
     /// After it executed without a fault (`wave.pc` is the next PC).
-    fn after(&mut self, wave: &Wave, op: &Op, env: &Env<'_>);
+    fn after(&mut self, wave: &Wave, op: &Op, slot: usize, env: &Env<'_>);
 }
 
 /// The hook that does nothing: [`run_wave`] compiles to the plain loop.
@@ -732,9 +734,9 @@ struct NoHook;
 
 impl Hook for NoHook {
     #[inline(always)]
-    fn before(&mut self, _: &Wave, _: &Op, _: &Env<'_>) {}
+    fn before(&mut self, _: &Wave, _: &Op, _: usize, _: &Env<'_>) {}
     #[inline(always)]
-    fn after(&mut self, _: &Wave, _: &Op, _: &Env<'_>) {}
+    fn after(&mut self, _: &Wave, _: &Op, _: usize, _: &Env<'_>) {}
 }
 
 /// Handler of rows without semantics: the fault names the instruction and
@@ -1260,11 +1262,11 @@ fn run_wave_popcnt(wave: &mut Wave, ops: &Decoded, env: &mut Env<'_>) -> Result<
 /// [`run_wave`] calling `hook` around each instruction (the checks); it
 /// runs every instruction on its own, superinstructions never.
 #[inline(never)]
-pub fn run_wave_checked(
+pub fn run_wave_checked<H: Hook + ?Sized>(
     wave: &mut Wave,
     ops: &Decoded,
     env: &mut Env<'_>,
-    hook: &mut dyn Hook,
+    hook: &mut H,
 ) -> Result<Step, Fault> {
     run_loop::<false, _>(wave, ops, env, hook)
 }
@@ -1297,8 +1299,11 @@ fn run_loop<const FUSED: bool, H: Hook + ?Sized>(
     loop {
         let word = (wave.pc >> 2) as usize;
         // The markers of `Decoded::index` lie past the end of `table`.
-        let op = match index.get(word).and_then(|&i| table.get(i as usize)) {
-            Some(op) if wave.pc & 3 == 0 => op,
+        let (slot, op) = match index
+            .get(word)
+            .and_then(|&i| Some((i as usize, table.get(i as usize)?)))
+        {
+            Some(found) if wave.pc & 3 == 0 => found,
             _ => return Err(bad_pc(wave.pc, ops)),
         };
         if op.vgpr_end > wave.vgpr_limit || op.sgpr_end > wave.sgpr_limit {
@@ -1322,12 +1327,12 @@ fn run_loop<const FUSED: bool, H: Hook + ?Sized>(
             } else {
                 (op, if FUSED { op.fast } else { op.handler })
             };
-        hook.before(wave, op, env);
+        hook.before(wave, op, slot, env);
         wave.pc = wave.pc.wrapping_add(u32::from(op.len));
         match handler(wave, op, env) {
-            Ok(Step::Next) => hook.after(wave, op, env),
+            Ok(Step::Next) => hook.after(wave, op, slot, env),
             Ok(step) => {
-                hook.after(wave, op, env);
+                hook.after(wave, op, slot, env);
                 return Ok(step);
             }
             Err(fault) => {
