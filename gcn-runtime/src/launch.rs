@@ -29,8 +29,10 @@ use crate::check::{
     self, Check, CheckOptions, CheckReport, Facts, GroupCheck, GroupSetup, Level, Reports,
     TraceFilter, TraceSink,
 };
-use crate::exec::{self, Decoded, Env, Fault, FaultKind, Step, Wave, WAVE_SIZE};
+use crate::exec::{self, Decoded, Env, Fault, FaultKind, NoHook, Step, Wave, WAVE_SIZE};
 use crate::kernel::{ArgError, ArgValue, Dispatch, KernelArgs};
+use crate::launcher::{LaunchArgs, LaunchOutcome};
+use crate::profile::{self, Counting};
 use crate::memory::{AllocError, MemView};
 use crate::program::{LoadError, Program, ProgramKernel};
 
@@ -371,23 +373,29 @@ struct Shared<'a> {
     values: &'a [ArgValue],
     /// Source positions of the instructions, when known.
     lines: Option<&'a crate::lines::LineTable>,
+    /// The profile's counters, one table per host thread, when profiling.
+    profile: Option<&'a [Mutex<Vec<profile::Cell>>]>,
 }
 
 impl Program {
-    /// Runs the kernel of a typed `gcn_kernel!` argument struct.
+    /// Runs the kernel of a typed `gcn_kernel!` argument struct: the short
+    /// form of `self.launcher(args, dispatch).options(options).run()`
+    /// ([`Program::launcher`]), returning the statistics.
     pub fn launch_args<A: KernelArgs>(
         &self,
         args: &A,
         dispatch: &Dispatch,
         options: &LaunchOptions,
     ) -> Result<LaunchStats, LaunchError> {
-        self.launch(A::KERNEL.name, &args.values(), dispatch, options)
+        Ok(self.launcher(args, dispatch).options(options).run()?.stats)
     }
 
     /// Runs kernel `name` with one value per user argument (checked against
     /// the `.arg` table: kind, size) over `dispatch`. Fails with
     /// [`LaunchError::Check`] when a check at [`Level::Error`] reports
     /// something; warnings are only counted ([`LaunchStats::check_warnings`]).
+    /// The short form of [`Program::launcher`]`(LaunchArgs::new(name,
+    /// values), dispatch).options(options).run()`.
     pub fn launch(
         &self,
         name: &str,
@@ -395,16 +403,14 @@ impl Program {
         dispatch: &Dispatch,
         options: &LaunchOptions,
     ) -> Result<LaunchStats, LaunchError> {
-        let (stats, reports) = self.launch_reports(name, values, dispatch, options)?;
-        if reports.iter().any(|r| r.level == Level::Error) {
-            return Err(LaunchError::Check(reports));
-        }
-        Ok(stats)
+        let launcher = self.launcher(LaunchArgs::new(name, values), dispatch);
+        Ok(launcher.options(options).run()?.stats)
     }
 
     /// [`Program::launch`] returning every check report (errors and
     /// warnings, deduplicated per (check, PC), ordered by PC) instead of
     /// failing on them. A fault still fails the launch.
+    #[deprecated(note = "use `program.launcher(..).options(..).reports()`")]
     pub fn launch_reports(
         &self,
         name: &str,
@@ -412,15 +418,15 @@ impl Program {
         dispatch: &Dispatch,
         options: &LaunchOptions,
     ) -> Result<(LaunchStats, Vec<CheckReport>), LaunchError> {
-        self.run_dispatch(name, values, dispatch, options, None)
+        let launcher = self.launcher(LaunchArgs::new(name, values), dispatch);
+        let outcome = launcher.options(options).reports()?;
+        Ok((outcome.stats, outcome.reports))
     }
 
     /// [`Program::launch_reports`] that also calls `sink` with a
     /// [`check::TraceRecord`] for every instruction executed by the waves
-    /// `filter` selects (PC, disassembly, registers changed). Work-groups
-    /// run on several host threads unless `options.threads` is `Some(1)`,
-    /// so records of different groups can interleave; each record names
-    /// its group, wave and step.
+    /// `filter` selects.
+    #[deprecated(note = "use `program.launcher(..).options(..).trace(filter, sink).reports()`")]
     pub fn launch_traced(
         &self,
         name: &str,
@@ -430,17 +436,23 @@ impl Program {
         filter: TraceFilter,
         sink: TraceSink<'_>,
     ) -> Result<(LaunchStats, Vec<CheckReport>), LaunchError> {
-        self.run_dispatch(name, values, dispatch, options, Some((filter, sink)))
+        let launcher = self.launcher(LaunchArgs::new(name, values), dispatch);
+        let outcome = launcher.options(options).trace(filter, sink).reports()?;
+        Ok((outcome.stats, outcome.reports))
     }
 
-    fn run_dispatch(
+    /// Runs a dispatch: every check report is returned (the caller decides
+    /// whether an error fails the launch); `profile` counts the
+    /// instructions ([`crate::profile`]).
+    pub(crate) fn run_dispatch(
         &self,
         name: &str,
         values: &[ArgValue],
         dispatch: &Dispatch,
         options: &LaunchOptions,
         trace: Option<(TraceFilter, TraceSink<'_>)>,
-    ) -> Result<(LaunchStats, Vec<CheckReport>), LaunchError> {
+        profile: bool,
+    ) -> Result<LaunchOutcome, LaunchError> {
         let start = Instant::now();
         let kernel = self.kernel(name)?;
         let groups = dispatch.groups()?;
@@ -537,7 +549,9 @@ impl Program {
                 &*cached
             }
         };
+        let tables = profile.then(|| profile::tables(threads as usize, ops.words()));
         let shared = Shared {
+            profile: tables.as_deref(),
             facts: (!options.checks.is_off() || trace.is_some())
                 .then(|| check::program_facts(ops, self.version())),
             trace,
@@ -624,8 +638,9 @@ impl Program {
             .unwrap_or_else(|e| e.into_inner())
             .into_vec();
         let check_warnings = reports.iter().filter(|r| r.level == Level::Warn).count() as u64;
-        Ok((
-            LaunchStats {
+        let profile = tables.map(|t| profile::collect(t, ops, self.line_table()));
+        Ok(LaunchOutcome {
+            stats: LaunchStats {
                 work_groups: total_groups,
                 waves: total_groups.saturating_mul(u64::from(waves_per_group)),
                 instructions: instructions.into_inner(),
@@ -634,7 +649,8 @@ impl Program {
                 check_warnings,
             },
             reports,
-        ))
+            profile,
+        })
     }
 }
 
@@ -823,6 +839,10 @@ fn run_group(
             || s.checks.level(Check::Uninit) != Level::Off
             || s.checks.level(Check::Waitcnt) != Level::Off
             || s.checks.level(Check::Oob) != Level::Off);
+    // This thread's profile counters, held for the whole group.
+    let mut table = s
+        .profile
+        .map(|t| t[slot as usize % t.len()].lock().unwrap_or_else(|e| e.into_inner()));
     loop {
         for (w, st) in waves.iter_mut().zip(state.iter_mut()) {
             if *st != Step::Next {
@@ -847,9 +867,25 @@ fn run_group(
                         s.timeout.unwrap_or_default(),
                     )));
                 }
-                let result = match checker.as_mut() {
-                    None => exec::run_wave(w, s.ops, &mut env),
-                    Some(c) => exec::run_wave_checked(w, s.ops, &mut env, &mut c.hook(w.id)),
+                let result = match (checker.as_mut(), table.as_mut()) {
+                    (None, None) => exec::run_wave(w, s.ops, &mut env),
+                    (Some(c), None) => {
+                        exec::run_wave_checked(w, s.ops, &mut env, &mut c.hook(w.id))
+                    }
+                    (None, Some(t)) => {
+                        let mut hook = Counting {
+                            cells: &mut t[..],
+                            inner: NoHook,
+                        };
+                        exec::run_wave_hooked(w, s.ops, &mut env, &mut hook)
+                    }
+                    (Some(c), Some(t)) => {
+                        let mut hook = Counting {
+                            cells: &mut t[..],
+                            inner: c.hook(w.id),
+                        };
+                        exec::run_wave_checked(w, s.ops, &mut env, &mut hook)
+                    }
                 };
                 // A slice of the budget spent: look at the clock, then go on
                 // (the fault comes before the instruction runs).

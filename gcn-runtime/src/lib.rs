@@ -250,12 +250,19 @@ pub mod format;
 pub mod image;
 pub mod kernel;
 pub mod launch;
+mod launcher;
 pub mod lines;
 pub mod memory;
+pub mod profile;
 pub mod program;
 
-pub use check::{Check, CheckOptions, CheckReport, Level};
+pub use check::{
+    Check, CheckOptions, CheckReport, LaneChange, Level, TraceChange, TraceFilter, TraceRecord,
+    TraceSink,
+};
 pub use kernel::{ArgValue, DevicePtr, Dispatch, KernelArgs, LocalMemory};
 pub use launch::{ExecError, LaunchError, LaunchOptions, LaunchStats};
+pub use launcher::{LaunchArgs, LaunchOutcome, Launcher};
+pub use profile::{FamilyProfile, InstructionProfile, Profile};
 pub use memory::{Buffer, Memory};
 pub use program::Program;

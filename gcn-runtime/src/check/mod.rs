@@ -43,7 +43,7 @@ pub mod wait_states;
 pub mod waitcnt;
 
 pub use facts::Facts;
-pub use trace::{TraceFilter, TraceRecord, TraceSink};
+pub use trace::{LaneChange, TraceChange, TraceFilter, TraceRecord, TraceSink};
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;

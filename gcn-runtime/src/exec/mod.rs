@@ -728,7 +728,7 @@ pub trait Hook {
 }
 
 /// The hook that does nothing: [`run_wave`] compiles to the plain loop.
-struct NoHook;
+pub(crate) struct NoHook;
 
 impl Hook for NoHook {
     #[inline(always)]
@@ -1265,6 +1265,19 @@ pub fn run_wave_checked(
     ops: &Decoded,
     env: &mut Env<'_>,
     hook: &mut dyn Hook,
+) -> Result<Step, Fault> {
+    run_loop::<false, _>(wave, ops, env, hook)
+}
+
+/// [`run_wave_checked`] with a hook known at compile time (the profile's
+/// counting, around the checks or around nothing): its own copy of the
+/// loop, so that [`run_wave`] stays as it is.
+#[inline(never)]
+pub(crate) fn run_wave_hooked<H: Hook>(
+    wave: &mut Wave,
+    ops: &Decoded,
+    env: &mut Env<'_>,
+    hook: &mut H,
 ) -> Result<Step, Fault> {
     run_loop::<false, _>(wave, ops, env, hook)
 }
