@@ -50,6 +50,41 @@ pub const DEFAULT_MAX_STEPS: u64 = 1 << 27;
 const STEP_SLICE: u64 = 1 << 20;
 
 /// How to run a dispatch.
+///
+/// ```
+/// use gcn_runtime::{gcn_kernel, Dispatch, FaultKind, LaunchError, LaunchOptions, Memory, Program};
+///
+/// gcn_kernel! {
+///     mod spin;
+///     .gallium
+///     .gpu tonga
+///     .kernel spin                 // never ends
+///         .args
+///             .arg out, global, 8
+///         .config
+///             .dims x
+///     .text
+///     spin:
+///         s_branch         spin
+/// }
+/// let memory = Memory::default();
+/// let program = Program::from_kernel(&memory, &spin::SPIN)?;
+/// let out = memory.buffer_zeroed::<u32>(1)?;
+/// let options = LaunchOptions {
+///     max_steps: 1000,                      // instructions per wave
+///     threads: Some(1),                     // host threads (default: one per core)
+///     timeout: Some(std::time::Duration::from_secs(10)),
+///     ..LaunchOptions::default()            // checks: every one an error
+/// };
+/// let err = program
+///     .launcher(&spin::SpinArgs { out: out.ptr() }, &Dispatch::new_1d(64, 64))
+///     .options(&options)
+///     .run()
+///     .unwrap_err();
+/// let LaunchError::Exec(fault) = err else { panic!("{err}") };
+/// assert_eq!(fault.kind, FaultKind::StepBudget(1000));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LaunchOptions {
     /// Most instructions any wave may execute before the dispatch stops
@@ -91,7 +126,7 @@ pub struct LaunchStats {
     /// Wall-clock time of the dispatch.
     pub elapsed: Duration,
     /// Check findings at [`Level::Warn`] (distinct (check, PC) pairs);
-    /// [`Program::launch_reports`] returns them.
+    /// [`Launcher::reports`](crate::Launcher::reports) returns them.
     pub check_warnings: u64,
 }
 

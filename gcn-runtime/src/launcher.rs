@@ -1,20 +1,4 @@
-//! The launch builder: one way to run a dispatch with any of its options —
-//! the [`LaunchOptions`], the instruction trace, the profile — and to get
-//! the check reports back rather than failing on them.
-//!
-//! ```text
-//! program.launcher(&args, &dispatch)      // a gcn_kernel! argument struct, or
-//!                                         // LaunchArgs::new("name", &values)
-//!     .options(&options)                  // LaunchOptions (default: all checks errors)
-//!     .trace(filter, &sink)               // a TraceRecord per instruction of the selected waves
-//!     .profile(true)                      // counts per instruction and family
-//!     .run()?                             // check errors fail the launch; or
-//!     .reports()?                         // every report returned, only faults fail
-//! ```
-//!
-//! Both ends return a [`LaunchOutcome`]: the [`LaunchStats`], the check
-//! reports and the [`Profile`] when asked for. [`Program::launch`] and
-//! [`Program::launch_args`] are the short forms for the statistics alone.
+//! The launch builder ([`Launcher`]).
 
 use std::borrow::Cow;
 
@@ -76,8 +60,24 @@ pub struct LaunchOutcome {
     pub profile: Option<Profile>,
 }
 
-/// A launch being set up ([`Program::launcher`]); [`Launcher::run`] or
-/// [`Launcher::reports`] runs it.
+/// A launch being set up ([`Program::launcher`]): one way to run a
+/// dispatch with any of its options — the [`LaunchOptions`], the
+/// instruction trace, the profile — and to get the check reports back
+/// rather than failing on them.
+///
+/// ```text
+/// program.launcher(&args, &dispatch)      // a gcn_kernel! argument struct, or
+///                                         // LaunchArgs::new("name", &values)
+///     .options(&options)                  // LaunchOptions (default: all checks errors)
+///     .trace(filter, &sink)               // a TraceRecord per instruction of the selected waves
+///     .profile(true)                      // counts per instruction and family
+///     .run()?                             // check errors fail the launch; or
+///     .reports()?                         // every report returned, only faults fail
+/// ```
+///
+/// Both ends return a [`LaunchOutcome`]: the [`LaunchStats`], the check
+/// reports and the [`Profile`] when asked for. [`Program::launch`] and
+/// [`Program::launch_args`] are the short forms for the statistics alone.
 #[must_use = "a launcher does nothing until `run` or `reports`"]
 pub struct Launcher<'a> {
     program: &'a Program,

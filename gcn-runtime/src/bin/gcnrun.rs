@@ -4,15 +4,20 @@
 //! ```text
 //! gcnrun [-g DEVICE | -A ARCH] BINARY KERNEL [ARG]... --global X[,Y[,Z]] [--local X[,Y[,Z]]]
 //!        [--offset X[,Y[,Z]]] [--out N=FILE]... [--max-steps N] [--timeout SECONDS] [--threads N]
-//!        [--check NAME=LEVEL]... [--trace [--trace-group X[,Y[,Z]]] [--trace-wave N]]
+//!        [--check NAME=LEVEL]... [--trace [--trace-group X[,Y[,Z]]] [--trace-wave N]] [--profile]
 //! ```
 //!
 //! `--trace` prints, on standard output, one line per instruction executed
 //! by the selected waves (every wave, or those of `--trace-group` /
 //! `--trace-wave`): group, wave, step, PC, disassembly and the registers it
-//! changed (`s4=0x10 scc=1 v3[0–63]=0x3f800000`, differing lanes as
+//! changed (`s4=0x10 scc=1 vcc=0x3 v3[0–63]=0x3f800000`, differing lanes as
 //! `v3={0:0x1, 1:0x2, …}`). Tracing runs one host thread unless `--threads`
 //! says otherwise.
+//!
+//! `--profile` prints, on standard output after the run, each instruction
+//! that ran with its count, share, average active lanes, family (SOP2,
+//! VOP3, MUBUF, …), PC, disassembly and source line, hottest first, then
+//! the same per family (`gcn_runtime::profile`).
 //!
 //! The sanitizer checks (`gcn_runtime::check`: `waitcnt`, `wait-states`,
 //! `lds-race`, `uninit`, `oob`) all run as errors by default; `--check
@@ -54,7 +59,7 @@ use std::process::ExitCode;
 use clap::Parser;
 use gcn_asm::gallium::{self, KernelDecl};
 use gcn_asm::{assemble, AssembleOptions, Device, GcnVersion};
-use gcn_runtime::check::{CheckOptions, Level, TraceFilter, TraceRecord};
+use gcn_runtime::{CheckOptions, LaunchArgs, Level, TraceFilter, TraceRecord};
 use gcn_runtime::descriptor::spec::{parse_image, parse_sampler};
 use gcn_runtime::descriptor::{BufferResource, ElementSize, IndexStride, ResourceError};
 use gcn_runtime::format::{DataFormat, DstSel, NumFormat};
@@ -80,7 +85,7 @@ use target::{Selected, TargetArgs};
     override_usage = "gcnrun [-g DEVICE | -A ARCH] BINARY KERNEL [ARG]... --global X[,Y[,Z]] \
                       [--local X[,Y[,Z]]] [--offset X[,Y[,Z]]] [--out N=FILE]... \
                       [--max-steps N] [--timeout SECONDS] [--threads N] [--check NAME=LEVEL]... \
-                      [--trace [--trace-group X[,Y[,Z]]] [--trace-wave N]]",
+                      [--trace [--trace-group X[,Y[,Z]]] [--trace-wave N]] [--profile]",
     after_help = "ARG forms: TYPE:V[,V...] (TYPE: u8 i8 u16 i16 u32 i32 u64 i64 f16 f32 f64; \
                   0x... is a bit pattern), hex:BYTES, @FILE, zero:N (buffers), local:N,\n\
                   vsharp:BUF[,stride=N][,records=N][,format=DFMT:NFMT][,dst_sel=rgba][,tid]\
@@ -139,6 +144,11 @@ struct Cli {
     /// Trace only this wave (index in its work-group).
     #[arg(long = "trace-wave", value_name = "N", requires = "trace")]
     trace_wave: Option<u32>,
+    /// After the run, print how often each instruction ran and with how
+    /// many active lanes, hottest first, and the same per instruction
+    /// family (standard output).
+    #[arg(long)]
+    profile: bool,
 }
 
 /// `--timeout SECONDS`: a positive number of seconds.
@@ -509,25 +519,24 @@ fn run(cli: &Cli) -> Result<(), Failure> {
         let mut out = stdout.lock().unwrap_or_else(|e| e.into_inner());
         let _ = writeln!(out, "{r}");
     };
-    let result = if cli.trace {
-        program.launch_traced(
-            &kernel.name,
-            &launch_values,
-            &dispatch,
-            &options,
-            filter,
-            &sink,
-        )
-    } else {
-        program.launch_reports(&kernel.name, &launch_values, &dispatch, &options)
-    };
-    let (stats, reports) = result.map_err(|e| match e {
+    let mut launcher = program
+        .launcher(LaunchArgs::new(&kernel.name, &launch_values), &dispatch)
+        .options(&options)
+        .profile(cli.profile);
+    if cli.trace {
+        launcher = launcher.trace(filter, &sink);
+    }
+    let outcome = launcher.reports().map_err(|e| match e {
         // The values were checked against the table above; should the
         // writer still refuse one, it is the caller's argument.
         LaunchError::Args(ArgError::BadDispatch(_)) => run_error(e.to_string()),
         LaunchError::Args(_) | LaunchError::Load(_) => usage(format!("{e}\n{signature}")),
         _ => run_error(e.to_string()),
     })?;
+    let (stats, reports) = (outcome.stats, outcome.reports);
+    if let Some(profile) = &outcome.profile {
+        print!("{profile}");
+    }
 
     for (n, file) in &outs {
         let bytes = match (buffers.get(*n), images.get(*n)) {
