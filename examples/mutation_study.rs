@@ -49,8 +49,8 @@ use std::time::Instant;
 use gcn_asm::{assemble, AssembleOptions, Device};
 use gcn_runtime::kernel::{ArgSemantic, ArgValue, Dispatch, LocalMemory};
 use gcn_runtime::{
-    Buffer, Check, CheckOptions, CheckReport, LaunchArgs, LaunchError, LaunchOptions, Level, Memory,
-    Program,
+    Buffer, Check, CheckOptions, CheckReport, LaunchArgs, LaunchError, LaunchOptions, Level,
+    Memory, Program,
 };
 use serde_json::Value;
 

@@ -4,10 +4,10 @@
 //! the global offset.
 
 use gcn_asm::GcnVersion;
-use gcn_runtime::FaultKind;
+use gcn_runtime::gcn_asm::isa::Encoding;
 use gcn_runtime::kernel::{ArgError, ArgValue, Dispatch, LocalMemory};
 use gcn_runtime::program::LoadError;
-use gcn_runtime::gcn_asm::isa::Encoding;
+use gcn_runtime::FaultKind;
 use gcn_runtime::{
     CheckOptions, ExecError, LaunchArgs, LaunchError, LaunchOptions, LaunchStats, Memory, Program,
     TraceChange, TraceFilter, TraceRecord,
@@ -951,7 +951,7 @@ fn errors_print_their_message_through_box_dyn_error() {
     assert!(!format!("{boxed:?}").contains("ExecError {"));
 }
 
-/// axpy over 100 work-items in groups of 64: group 1's wave has 36 lanes.
+/// axpy over 100 work-items (two groups of 50: waves of 50 lanes).
 fn axpy_setup(memory: &Memory) -> (Vec<gcn_runtime::Buffer<f32>>, axpy::AxpyArgs) {
     let x: Vec<f32> = (0..100).map(|i| i as f32).collect();
     let dx = memory.buffer_from_slice(&x).unwrap();
@@ -967,7 +967,7 @@ fn axpy_setup(memory: &Memory) -> (Vec<gcn_runtime::Buffer<f32>>, axpy::AxpyArgs
 #[test]
 fn the_launcher_takes_typed_arguments_or_values_alike() {
     let (memory, program) = memory_and(&axpy::AXPY);
-    let dispatch = Dispatch::new_1d(100, 64);
+    let dispatch = Dispatch::new_1d(100, 50);
     let (buffers, args) = axpy_setup(&memory);
     let typed = program.launcher(&args, &dispatch).run().unwrap();
     let expected: Vec<f32> = (0..100).map(|i| 1.0 + 2.0 * i as f32).collect();
@@ -992,7 +992,10 @@ fn the_launcher_takes_typed_arguments_or_values_alike() {
         .launcher(LaunchArgs::new("nope", &values), &dispatch)
         .run()
         .unwrap_err();
-    assert!(matches!(err, LaunchError::Load(LoadError::NoKernel { .. })), "{err}");
+    assert!(
+        matches!(err, LaunchError::Load(LoadError::NoKernel { .. })),
+        "{err}"
+    );
 }
 
 #[test]
@@ -1002,7 +1005,7 @@ fn trace_records_carry_typed_changes() {
     let records = std::sync::Mutex::new(Vec::new());
     let sink = |r: &TraceRecord| records.lock().unwrap().push(r.clone());
     let outcome = program
-        .launcher(&args, &Dispatch::new_1d(100, 64))
+        .launcher(&args, &Dispatch::new_1d(100, 50))
         .trace(
             TraceFilter {
                 group: Some([1, 0, 0]),
@@ -1018,25 +1021,25 @@ fn trace_records_carry_typed_changes() {
     assert!(records.iter().all(|r| r.group == [1, 0, 0] && r.wave == 0));
     assert!(records.iter().enumerate().all(|(i, r)| r.step == i as u64));
     assert_eq!(outcome.stats.instructions, 40);
-    // s_mul_i32 s2, s2, s4: local size 64 × group 1.
+    // s_mul_i32 s2, s2, s4: local size 50 × group 1.
     let mul = &records[5];
     assert_eq!(mul.instruction, "s_mul_i32 s2, s2, s4");
-    // 64 × 1 leaves s2 as it was: no change to report.
+    // 50 × 1 leaves s2 as it was: no change to report.
     assert!(mul.changes.is_empty(), "{mul}");
-    // v_add_u32 v0, vcc, s2, v0: global ids 64..100 in the 36 active
+    // v_add_u32 v0, vcc, s2, v0: global ids 50..100 in the 50 active
     // lanes, each lane its own value; VCC (no carry) unchanged.
     let add = &records[6];
     let [TraceChange::Vgpr { reg: 0, lanes }] = &add.changes[..] else {
         panic!("{add}")
     };
-    assert_eq!(lanes.len(), 36);
+    assert_eq!(lanes.len(), 50);
     assert!(lanes
         .iter()
-        .all(|l| l.old == u32::from(l.lane) && l.new == 64 + u32::from(l.lane)));
-    assert_eq!(add.changes[0].lane_mask(), (1 << 36) - 1);
+        .all(|l| l.old == u32::from(l.lane) && l.new == 50 + u32::from(l.lane)));
+    assert_eq!(add.changes[0].lane_mask(), (1 << 50) - 1);
     assert!(
         add.to_string()
-            .ends_with("; v0={0:0x40, 1:0x41, 2:0x42, 3:0x43 … 36 lanes}"),
+            .ends_with("; v0={0:0x32, 1:0x33, 2:0x34, 3:0x35 … 50 lanes}"),
         "{add}"
     );
     // The flat store changes no register.
@@ -1069,7 +1072,10 @@ fn trace_changes_of_vcc_exec_m0_and_scc_are_typed() {
     let records = std::sync::Mutex::new(Vec::new());
     let sink = |r: &TraceRecord| records.lock().unwrap().push(r.clone());
     program
-        .launcher(&special::SpecialArgs { out: out.ptr() }, &Dispatch::new_1d(8, 8))
+        .launcher(
+            &special::SpecialArgs { out: out.ptr() },
+            &Dispatch::new_1d(8, 8),
+        )
         .trace(TraceFilter::default(), &sink)
         .run()
         .unwrap();
@@ -1096,18 +1102,28 @@ fn trace_changes_of_vcc_exec_m0_and_scc_are_typed() {
             },
         ]
     );
-    assert_eq!(changes[3], [TraceChange::Exec { old: 0b111, new: 0xff }]);
+    assert_eq!(
+        changes[3],
+        [TraceChange::Exec {
+            old: 0b111,
+            new: 0xff
+        }]
+    );
     assert!(changes[4].is_empty(), "SCC was already 1");
     let text = records[2].to_string();
     assert!(text.ends_with("; s10=0xff exec=0x7 scc=1"), "{text}");
-    assert!(records[1].to_string().ends_with("; vcc=0x7"), "{}", records[1]);
+    assert!(
+        records[1].to_string().ends_with("; vcc=0x7"),
+        "{}",
+        records[1]
+    );
 }
 
 #[test]
 fn the_profile_counts_each_instruction_and_family() {
     let (memory, program) = memory_and(&axpy::AXPY);
     let (_buffers, args) = axpy_setup(&memory);
-    let dispatch = Dispatch::new_1d(100, 64);
+    let dispatch = Dispatch::new_1d(100, 50);
     let one = LaunchOptions {
         threads: Some(1),
         ..LaunchOptions::default()
@@ -1120,15 +1136,21 @@ fn the_profile_counts_each_instruction_and_family() {
         .unwrap();
     let profile = outcome.profile.expect("asked for");
     // Two waves, 20 instructions each, every one run once per wave, with
-    // 64 and 36 lanes: 50 on average.
+    // 50 lanes each.
     assert_eq!(profile.total, outcome.stats.instructions);
     assert_eq!(profile.instructions.len(), 20);
     for i in &profile.instructions {
-        assert_eq!((i.count, i.lanes, i.average_lanes()), (2, 100, 50.0), "{i:?}");
+        assert_eq!(
+            (i.count, i.lanes, i.average_lanes()),
+            (2, 100, 50.0),
+            "{i:?}"
+        );
         assert_eq!(i.instruction, program.instruction_text(i.pc));
         // gcn_kernel! gives the line table: this file's lines.
         assert!(
-            i.location.as_deref().is_some_and(|l| l.contains("launch.rs:")),
+            i.location
+                .as_deref()
+                .is_some_and(|l| l.contains("launch.rs:")),
             "{i:?}"
         );
     }
@@ -1160,7 +1182,10 @@ fn the_profile_counts_each_instruction_and_family() {
         profile.families.iter().map(|f| f.count).sum::<u64>(),
         profile.total
     );
-    assert!(profile.families.windows(2).all(|w| w[0].count >= w[1].count));
+    assert!(profile
+        .families
+        .windows(2)
+        .all(|w| w[0].count >= w[1].count));
     // The same counts without the checks (another interpreter path), and
     // on several threads (summed over the threads' tables).
     for options in [
@@ -1182,7 +1207,10 @@ fn the_profile_counts_each_instruction_and_family() {
         assert_eq!(again.profile.as_ref(), Some(&profile));
     }
     let text = profile.to_string();
-    assert!(text.starts_with("profile: 40 instructions executed\n"), "{text}");
+    assert!(
+        text.starts_with("profile: 40 instructions executed\n"),
+        "{text}"
+    );
     assert!(text.contains("v_fma_f32 v7, s3, v6, v7"), "{text}");
 }
 
@@ -1230,15 +1258,21 @@ fn the_profile_is_hottest_first() {
     assert_eq!(rows[0], ("v_add_i32 v1, vcc, 1, v1", 10, 16.0));
     assert_eq!(rows[1], ("s_sub_u32 s2, s2, 1", 10, 16.0));
     assert_eq!(rows[2], ("s_cmp_lg_u32 s2, 0", 10, 16.0));
-    assert!(rows[3].0.starts_with("s_cbranch_scc1 ") && rows[3].1 == 10, "{rows:?}");
+    assert!(
+        rows[3].0.starts_with("s_cbranch_scc1 ") && rows[3].1 == 10,
+        "{rows:?}"
+    );
     assert_eq!(rows[4], ("s_mov_b32 s2, 10", 1, 64.0));
     assert!(rows[5..].iter().all(|r| r.1 == 1), "{rows:?}");
     // s_mov_b64 exec ran with the loop's 16 lanes.
     assert_eq!(rows[7], ("s_mov_b64 exec, s[10:11]", 1, 16.0));
     // SOPP: the branch (10) and s_endpgm (1); then VOP2, SOP2, SOPC with
     // 10 each, in the order of their instructions.
-    let families: Vec<(Encoding, u64)> =
-        profile.families.iter().map(|f| (f.family, f.count)).collect();
+    let families: Vec<(Encoding, u64)> = profile
+        .families
+        .iter()
+        .map(|f| (f.family, f.count))
+        .collect();
     assert_eq!(
         families[..4],
         [

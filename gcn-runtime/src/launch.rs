@@ -32,8 +32,8 @@ use crate::check::{
 use crate::exec::{self, Decoded, Env, Fault, FaultKind, NoHook, Step, Wave, WAVE_SIZE};
 use crate::kernel::{ArgError, ArgValue, Dispatch, KernelArgs};
 use crate::launcher::{LaunchArgs, LaunchOutcome};
-use crate::profile::{self, Counting};
 use crate::memory::{AllocError, MemView};
+use crate::profile::{self, Counting};
 use crate::program::{LoadError, Program, ProgramKernel};
 
 /// Most work-items in a work-group (16 waves).
@@ -875,9 +875,11 @@ fn run_group(
             || s.checks.level(Check::Waitcnt) != Level::Off
             || s.checks.level(Check::Oob) != Level::Off);
     // This thread's profile counters, held for the whole group.
-    let mut table = s
-        .profile
-        .map(|t| t[slot as usize % t.len()].lock().unwrap_or_else(|e| e.into_inner()));
+    let mut table = s.profile.map(|t| {
+        t[slot as usize % t.len()]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+    });
     loop {
         for (w, st) in waves.iter_mut().zip(state.iter_mut()) {
             if *st != Step::Next {

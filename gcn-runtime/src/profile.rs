@@ -299,7 +299,7 @@ pub(crate) fn collect(
         }
     }
     // Stable: equal counts keep the order of their hottest instruction.
-    families.sort_by(|a, b| b.count.cmp(&a.count));
+    families.sort_by_key(|f| std::cmp::Reverse(f.count));
     Profile {
         total: instructions.iter().map(|i| i.count).sum(),
         instructions,

@@ -1127,27 +1127,26 @@ fn profile_prints_instructions_and_families() {
     let dir = workdir("profile");
     std::fs::write(dir.join("vadd.s"), VADD).unwrap();
     // 100 work-items in groups of 50: two waves of 50 lanes.
-    let out = gcnrun(
-        &dir,
-        &[
-            "vadd.s",
-            "vadd",
-            "zero:400",
-            "zero:400",
-            "zero:400",
-            "--global",
-            "100",
-            "--local",
-            "50",
-            "--profile",
-        ],
-    );
+    let run = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_gcnrun"))
+            .args(["vadd.s", "vadd", "zero:400", "zero:400", "zero:400"])
+            .args(["--global", "100", "--local", "50"])
+            .args(extra)
+            .current_dir(&dir)
+            .output()
+            .unwrap()
+    };
+    let out = run(&["--profile"]);
     assert!(out.status.success(), "{out:?}");
     let stdout = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = stdout.lines().collect();
     // 21 instructions, each once per wave.
     assert_eq!(lines[0], "profile: 42 instructions executed", "{stdout}");
-    let rows: Vec<&str> = lines.iter().copied().filter(|l| l.contains("  0x")).collect();
+    let rows: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| l.contains("  0x"))
+        .collect();
     assert_eq!(rows.len(), 21, "{stdout}");
     // Equal counts: in PC order, the first the s_load at vadd.s line 15.
     assert!(
@@ -1172,11 +1171,6 @@ fn profile_prints_instructions_and_families() {
         "{stdout}"
     );
     // Without --profile nothing is printed.
-    let out = gcnrun(
-        &dir,
-        &[
-            "vadd.s", "vadd", "zero:400", "zero:400", "zero:400", "--global", "100",
-        ],
-    );
+    let out = run(&[]);
     assert!(out.status.success() && out.stdout.is_empty(), "{out:?}");
 }

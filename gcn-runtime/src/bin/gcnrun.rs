@@ -59,7 +59,6 @@ use std::process::ExitCode;
 use clap::Parser;
 use gcn_asm::gallium::{self, KernelDecl};
 use gcn_asm::{assemble, AssembleOptions, Device, GcnVersion};
-use gcn_runtime::{CheckOptions, LaunchArgs, Level, TraceFilter, TraceRecord};
 use gcn_runtime::descriptor::spec::{parse_image, parse_sampler};
 use gcn_runtime::descriptor::{BufferResource, ElementSize, IndexStride, ResourceError};
 use gcn_runtime::format::{DataFormat, DstSel, NumFormat};
@@ -71,6 +70,7 @@ use gcn_runtime::launch::{LaunchError, LaunchOptions, DEFAULT_MAX_STEPS};
 use gcn_runtime::lines::LineTable;
 use gcn_runtime::memory::{Buffer, Memory};
 use gcn_runtime::program::{LoadError, Program, ProgramKernel};
+use gcn_runtime::{CheckOptions, LaunchArgs, Level, TraceFilter, TraceRecord};
 
 // The -g/-A options and their resolution, shared with gcnasm and gcndisasm.
 #[path = "../../../gcn-asm/src/bin/common/target.rs"]

@@ -59,7 +59,6 @@ impl Regs {
             count: hi - lo,
         })
     }
-
 }
 
 impl std::fmt::Display for Regs {

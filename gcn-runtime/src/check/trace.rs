@@ -242,7 +242,11 @@ impl Snapshot {
                 out.push(if code == sreg::M0 {
                     TraceChange::M0 { old, new }
                 } else {
-                    TraceChange::Sgpr { reg: code, old, new }
+                    TraceChange::Sgpr {
+                        reg: code,
+                        old,
+                        new,
+                    }
                 });
             }
             code += 1;
