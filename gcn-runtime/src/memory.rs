@@ -73,6 +73,9 @@ impl fmt::Display for MemFault {
     }
 }
 
+/// So that host code's `?` carries it (`Memory::read`/`write`).
+impl std::error::Error for MemFault {}
+
 /// Why an allocation could not be made.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AllocError {
