@@ -18,7 +18,7 @@
 //! Host-side views keep the exact size: [`Buffer`]'s accessors and
 //! [`Memory::read`]/[`Memory::write`] fault on a byte past the allocated
 //! ones. The memory limit and [`Memory::in_use`] count what is reserved:
-//! whole pages ([`Allocation::mapped_size`]).
+//! whole pages (`Allocation::mapped_size`).
 //!
 //! Work-groups run on several host threads at once and share global
 //! memory, so the storage is made of `AtomicU32` words: plain loads and
@@ -26,9 +26,9 @@
 //! ordinary ones on x86-64 and AArch64), racy kernels are merely racy (as on
 //! a GPU) instead of undefined behaviour, and 32-bit atomics are real host
 //! atomics. The word runs of coalesced wave accesses are copied by
-//! [`load_words`] and [`store_words`] (inline assembly on x86-64, each
+//! `load_words` and `store_words` (inline assembly on x86-64, each
 //! aligned word read or written whole). 64-bit atomics take a striped lock
-//! (documented on [`Allocation::atomic_u64`]).
+//! (documented on `Allocation::atomic_u64`).
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -963,7 +963,7 @@ pub(crate) fn load_words(words: &[AtomicU32], out: &mut [u32]) {
 }
 
 /// Copies `values` into device words (of the same length): the word runs
-/// of dense wave stores ([`load_words`] tells how).
+/// of dense wave stores (`load_words` tells how).
 #[inline]
 pub(crate) fn store_words(values: &[u32], words: &[AtomicU32]) {
     assert_eq!(words.len(), values.len(), "store_words: lengths differ");

@@ -31,7 +31,7 @@
 //!   of bytes computed from undefined data — the forgotten accumulator
 //!   initialisation; an atomic that computes with undefined bytes there.
 //!
-//! Each report names the *origin* ([`Origin`]): the register (lane, byte)
+//! Each report names the *origin* (`Origin`): the register (lane, byte)
 //! or memory byte nothing wrote, the instruction that first read it, and
 //! the instruction where it mattered.
 //!

@@ -32,7 +32,7 @@
 //! pointers); their rare LDS-aperture accesses are not counted in lgkmcnt.
 //!
 //! The checks are compiled in and cost nothing when every check is off:
-//! the interpreter then runs the loop without hooks ([`crate::exec::run_wave`]).
+//! the interpreter then runs the loop without hooks (`exec::run_wave`).
 
 pub mod defined;
 pub(crate) mod facts;
