@@ -1,6 +1,13 @@
 //! The interpreter: wave state, the pre-decoded program and the loop that
 //! runs the waves of one work-group.
 //!
+//! Its machinery is crate-private (a launch is the way in:
+//! [`crate::Launcher`]); what this module shows users is what they meet or
+//! ask about: [`FaultKind`] (in [`crate::ExecError::kind`]), [`WAVE_SIZE`],
+//! the fidelity of each instruction ([`fidelity`], [`fidelity_table`],
+//! [`coverage`], [`gaps`]) and the image rules ([`mimg`]). The rest of this
+//! page describes the inside, for contributors.
+//!
 //! `.text` is decoded once per kernel entry (`predecode_from`: the code
 //! reachable from it; `predecode`: all of it; through `gcn_asm::decode`,
 //! the one ISA table) into a `Decoded` table, the `Op` of the
