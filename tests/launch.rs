@@ -1,7 +1,8 @@
 //! The launch API end to end: typed arguments through `gcn_kernel!`,
 //! argument, load and dispatch errors, faults with everything they name,
-//! host threads, 2-D/3-D grids, partial EXEC, barriers through LDS and
-//! the global offset.
+//! host threads, 2-D/3-D grids, partial EXEC, barriers through LDS, the
+//! global offset, and the launch builder with its typed trace changes and
+//! per-instruction profile.
 
 use gcn_asm::GcnVersion;
 use gcn_runtime::gcn_asm::isa::Encoding;
