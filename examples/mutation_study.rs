@@ -49,7 +49,8 @@ use std::time::Instant;
 use gcn_asm::{assemble, AssembleOptions, Device};
 use gcn_runtime::kernel::{ArgSemantic, ArgValue, Dispatch, LocalMemory};
 use gcn_runtime::{
-    Buffer, Check, CheckOptions, CheckReport, LaunchError, LaunchOptions, Level, Memory, Program,
+    Buffer, Check, CheckOptions, CheckReport, LaunchArgs, LaunchError, LaunchOptions, Level,
+    Memory, Program,
 };
 use serde_json::Value;
 
@@ -266,12 +267,13 @@ fn run(case: &Case, gpu: &str, text: &str, max_steps: u64) -> Outcome {
         checks: CheckOptions::all(Level::Warn),
         ..LaunchOptions::default()
     };
-    match program.launch_reports(&case.kernel, &values, &dispatch, &launch) {
-        Ok((stats, reports)) => Outcome::Ran {
-            reports,
+    let args = LaunchArgs::new(&case.kernel, &values);
+    match program.launcher(args, &dispatch).options(&launch).reports() {
+        Ok(outcome) => Outcome::Ran {
+            reports: outcome.reports,
             fault: None,
             outputs: case.compare(&buffers),
-            instructions: stats.instructions,
+            instructions: outcome.stats.instructions,
         },
         Err(LaunchError::Exec(e)) => Outcome::Ran {
             reports: e.checks.clone(),

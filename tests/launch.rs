@@ -1,13 +1,18 @@
 //! The launch API end to end: typed arguments through `gcn_kernel!`,
 //! argument, load and dispatch errors, faults with everything they name,
-//! host threads, 2-D/3-D grids, partial EXEC, barriers through LDS and
-//! the global offset.
+//! host threads, 2-D/3-D grids, partial EXEC, barriers through LDS, the
+//! global offset, and the launch builder with its typed trace changes and
+//! per-instruction profile.
 
 use gcn_asm::GcnVersion;
-use gcn_runtime::exec::FaultKind;
+use gcn_runtime::gcn_asm::isa::Encoding;
 use gcn_runtime::kernel::{ArgError, ArgValue, Dispatch, LocalMemory};
 use gcn_runtime::program::LoadError;
-use gcn_runtime::{ExecError, LaunchError, LaunchOptions, LaunchStats, Memory, Program};
+use gcn_runtime::FaultKind;
+use gcn_runtime::{
+    CheckOptions, ExecError, LaunchArgs, LaunchError, LaunchOptions, LaunchStats, Memory, Program,
+    TraceChange, TraceFilter, TraceRecord,
+};
 
 /// y[i] = a * x[i] + y[i] on GCN 1.2, `a` by value.
 mod axpy {
@@ -945,4 +950,376 @@ fn errors_print_their_message_through_box_dyn_error() {
         LaunchError::Exec(Box::new(e)).to_string()
     );
     assert!(!format!("{boxed:?}").contains("ExecError {"));
+}
+
+/// axpy over 100 work-items (two groups of 50: waves of 50 lanes).
+fn axpy_setup(memory: &Memory) -> (Vec<gcn_runtime::Buffer<f32>>, axpy::AxpyArgs) {
+    let x: Vec<f32> = (0..100).map(|i| i as f32).collect();
+    let dx = memory.buffer_from_slice(&x).unwrap();
+    let dy = memory.buffer_from_slice(&[1.0f32; 100]).unwrap();
+    let args = axpy::AxpyArgs {
+        a: 2.0f32.to_bits(),
+        x: dx.ptr(),
+        y: dy.ptr(),
+    };
+    (vec![dx, dy], args)
+}
+
+#[test]
+fn the_launcher_takes_typed_arguments_or_values_alike() {
+    let (memory, program) = memory_and(&axpy::AXPY);
+    let dispatch = Dispatch::new_1d(100, 50);
+    let (buffers, args) = axpy_setup(&memory);
+    let typed = program.launcher(&args, &dispatch).run().unwrap();
+    let expected: Vec<f32> = (0..100).map(|i| 1.0 + 2.0 * i as f32).collect();
+    assert_eq!(buffers[1].to_vec(), expected);
+    // The same kernel by name and values: the same work, again.
+    let values = gcn_runtime::KernelArgs::values(&args);
+    let by_name = program
+        .launcher(LaunchArgs::new("axpy", &values), &dispatch)
+        .options(&LaunchOptions {
+            threads: Some(1),
+            ..LaunchOptions::default()
+        })
+        .run()
+        .unwrap();
+    let expected: Vec<f32> = (0..100).map(|i| 1.0 + 4.0 * i as f32).collect();
+    assert_eq!(buffers[1].to_vec(), expected);
+    assert_eq!(typed.stats.instructions, by_name.stats.instructions);
+    assert_eq!((typed.stats.waves, typed.stats.lane_ops), (2, 100 * 9));
+    assert!(typed.reports.is_empty() && typed.profile.is_none());
+    // A wrong kernel name is the launch's load error.
+    let err = program
+        .launcher(LaunchArgs::new("nope", &values), &dispatch)
+        .run()
+        .unwrap_err();
+    assert!(
+        matches!(err, LaunchError::Load(LoadError::NoKernel { .. })),
+        "{err}"
+    );
+}
+
+#[test]
+fn trace_records_carry_typed_changes() {
+    let (memory, program) = memory_and(&axpy::AXPY);
+    let (_buffers, args) = axpy_setup(&memory);
+    let records = std::sync::Mutex::new(Vec::new());
+    let sink = |r: &TraceRecord| records.lock().unwrap().push(r.clone());
+    let outcome = program
+        .launcher(&args, &Dispatch::new_1d(100, 50))
+        .trace(
+            TraceFilter {
+                group: Some([1, 0, 0]),
+                wave: None,
+            },
+            &sink,
+        )
+        .run()
+        .unwrap();
+    let records = records.into_inner().unwrap();
+    // Only group 1's wave: its 20 instructions, steps 0..20 in order.
+    assert_eq!(records.len(), 20);
+    assert!(records.iter().all(|r| r.group == [1, 0, 0] && r.wave == 0));
+    assert!(records.iter().enumerate().all(|(i, r)| r.step == i as u64));
+    assert_eq!(outcome.stats.instructions, 40);
+    // s_mul_i32 s2, s2, s4: local size 50 × group 1.
+    let mul = &records[5];
+    assert_eq!(mul.instruction, "s_mul_i32 s2, s2, s4");
+    // 50 × 1 leaves s2 as it was: still a write, so it is listed, with
+    // the same value before and after (an integer: no float type).
+    let [TraceChange::Sgpr {
+        reg: 2,
+        old,
+        new,
+        float: None,
+    }] = &mul.changes[..]
+    else {
+        panic!("{mul}")
+    };
+    assert_eq!((old, new), (&50, &50), "{mul}");
+    // v_add_u32 v0, vcc, s2, v0: global ids 50..100 in the 50 active
+    // lanes, each lane its own value; VCC (no carry) written unchanged.
+    let add = &records[6];
+    let [TraceChange::Vcc {
+        old: vcc_old,
+        new: vcc_new,
+    }, TraceChange::Vgpr {
+        reg: 0,
+        lanes,
+        float: None,
+    }] = &add.changes[..]
+    else {
+        panic!("{add}")
+    };
+    assert_eq!(vcc_old, vcc_new, "{add}");
+    assert_eq!(lanes.len(), 50);
+    assert!(lanes
+        .iter()
+        .all(|l| l.old == u32::from(l.lane) && l.new == 50 + u32::from(l.lane)));
+    assert_eq!(add.changes[0].lane_mask(), 0);
+    assert_eq!(add.changes[1].lane_mask(), (1 << 50) - 1);
+    assert!(
+        add.to_string()
+            .ends_with("; vcc=0x0 v0={0:0x32, 1:0x33, 2:0x34, 3:0x35 … 50 lanes}"),
+        "{add}"
+    );
+    // The flat store changes no register.
+    assert!(records[18].changes.is_empty(), "{}", records[18]);
+}
+
+#[test]
+fn trace_changes_of_vcc_exec_m0_and_scc_are_typed() {
+    gcn_runtime::gcn_kernel! {
+        mod special;
+        .gallium
+        .gpu tonga
+        .kernel special
+            .args
+                .arg out, global, 8
+            .config
+                .dims x
+        .text
+        special:
+            s_mov_b32        m0, 0x100
+            v_cmp_gt_u32     vcc, 3, v0           // lanes 0-2
+            s_and_saveexec_b64 s[10:11], vcc
+            s_mov_b64        exec, s[10:11]
+            s_cmp_eq_u32     s10, s10
+            s_endpgm
+    }
+    let memory = Memory::default();
+    let program = Program::from_kernel(&memory, &special::SPECIAL).unwrap();
+    let out = memory.buffer_zeroed::<u32>(1).unwrap();
+    let records = std::sync::Mutex::new(Vec::new());
+    let sink = |r: &TraceRecord| records.lock().unwrap().push(r.clone());
+    program
+        .launcher(
+            &special::SpecialArgs { out: out.ptr() },
+            &Dispatch::new_1d(8, 8),
+        )
+        .trace(TraceFilter::default(), &sink)
+        .run()
+        .unwrap();
+    let records = records.into_inner().unwrap();
+    let changes: Vec<&[TraceChange]> = records.iter().map(|r| &r.changes[..]).collect();
+    assert_eq!(changes[0], [TraceChange::M0 { old: 0, new: 0x100 }]);
+    assert_eq!(changes[1], [TraceChange::Vcc { old: 0, new: 0b111 }]);
+    // s_and_saveexec: s[10:11] = old EXEC (8 lanes), EXEC &= VCC, SCC = 1.
+    assert_eq!(
+        changes[2],
+        [
+            TraceChange::Sgpr {
+                reg: 10,
+                old: 0,
+                new: 0xff,
+                float: None,
+            },
+            // Written with the value it had: listed all the same.
+            TraceChange::Sgpr {
+                reg: 11,
+                old: 0,
+                new: 0,
+                float: None,
+            },
+            TraceChange::Exec {
+                old: 0xff,
+                new: 0b111
+            },
+            TraceChange::Scc {
+                old: false,
+                new: true
+            },
+        ]
+    );
+    assert_eq!(
+        changes[3],
+        [TraceChange::Exec {
+            old: 0b111,
+            new: 0xff
+        }]
+    );
+    // SCC was already 1: the compare writes it, so it is listed.
+    assert_eq!(
+        changes[4],
+        [TraceChange::Scc {
+            old: true,
+            new: true
+        }]
+    );
+    let text = records[2].to_string();
+    assert!(
+        text.ends_with("; s10=0xff s11=0x0 exec=0x7 scc=1"),
+        "{text}"
+    );
+    assert!(
+        records[1].to_string().ends_with("; vcc=0x7"),
+        "{}",
+        records[1]
+    );
+}
+
+#[test]
+fn the_profile_counts_each_instruction_and_family() {
+    let (memory, program) = memory_and(&axpy::AXPY);
+    let (_buffers, args) = axpy_setup(&memory);
+    let dispatch = Dispatch::new_1d(100, 50);
+    let one = LaunchOptions {
+        threads: Some(1),
+        ..LaunchOptions::default()
+    };
+    let outcome = program
+        .launcher(&args, &dispatch)
+        .options(&one)
+        .profile(true)
+        .run()
+        .unwrap();
+    let profile = outcome.profile.expect("asked for");
+    // Two waves, 20 instructions each, every one run once per wave, with
+    // 50 lanes each.
+    assert_eq!(profile.total, outcome.stats.instructions);
+    assert_eq!(profile.instructions.len(), 20);
+    for i in &profile.instructions {
+        assert_eq!(
+            (i.count, i.lanes, i.average_lanes()),
+            (2, 100, 50.0),
+            "{i:?}"
+        );
+        assert_eq!(i.instruction, program.instruction_text(i.pc));
+        // gcn_kernel! gives the line table: this file's lines.
+        assert!(
+            i.location
+                .as_deref()
+                .is_some_and(|l| l.contains("launch.rs:")),
+            "{i:?}"
+        );
+    }
+    // Equal counts: ordered by PC.
+    assert!(profile.instructions.windows(2).all(|w| w[0].pc < w[1].pc));
+    let family = |e: Encoding| profile.families.iter().find(|f| f.family == e).unwrap();
+    assert_eq!(family(Encoding::Smem).instructions, 4);
+    assert_eq!(family(Encoding::Flat).count, 3 * 2);
+    assert_eq!(family(Encoding::Vop2).instructions, 6);
+    assert_eq!(family(Encoding::Vop1).instructions, 2);
+    // v_fma_f32 exists only as VOP3; v_addc_u32 with a constant carry-in
+    // source is VOP2.
+    assert_eq!(family(Encoding::Vop3).instructions, 1);
+    assert_eq!(gcn_runtime::profile::family_name(Encoding::Vop3), "VOP3");
+    // The VALU families' lanes are the statistics' lane operations.
+    let valu: u64 = profile
+        .families
+        .iter()
+        .filter(|f| {
+            matches!(
+                f.family,
+                Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc | Encoding::Vop3 | Encoding::Vop3p
+            )
+        })
+        .map(|f| f.lanes)
+        .sum();
+    assert_eq!(valu, outcome.stats.lane_ops);
+    assert_eq!(
+        profile.families.iter().map(|f| f.count).sum::<u64>(),
+        profile.total
+    );
+    assert!(profile
+        .families
+        .windows(2)
+        .all(|w| w[0].count >= w[1].count));
+    // The same counts without the checks (another interpreter path), and
+    // on several threads (summed over the threads' tables).
+    for options in [
+        LaunchOptions {
+            checks: CheckOptions::off(),
+            ..one
+        },
+        LaunchOptions {
+            threads: Some(2),
+            ..LaunchOptions::default()
+        },
+    ] {
+        let again = program
+            .launcher(&args, &dispatch)
+            .options(&options)
+            .profile(true)
+            .run()
+            .unwrap();
+        assert_eq!(again.profile.as_ref(), Some(&profile));
+    }
+    let text = profile.to_string();
+    assert!(
+        text.starts_with("profile: 40 instructions executed\n"),
+        "{text}"
+    );
+    assert!(text.contains("v_fma_f32 v7, s3, v6, v7"), "{text}");
+}
+
+#[test]
+fn the_profile_is_hottest_first() {
+    gcn_runtime::gcn_kernel! {
+        mod hot;
+        .gallium
+        .gpu pitcairn
+        .kernel hot
+            .args
+                .arg out, global, 8
+            .config
+                .dims x
+        .text
+        hot:
+            s_mov_b32        s2, 10
+            v_cmp_gt_u32     vcc, 16, v0          // 16 of 64 lanes loop
+            s_and_saveexec_b64 s[10:11], vcc
+        again:
+            v_add_i32        v1, vcc, 1, v1
+            s_sub_u32        s2, s2, 1
+            s_cmp_lg_u32     s2, 0
+            s_cbranch_scc1   again
+            s_mov_b64        exec, s[10:11]
+            s_endpgm
+    }
+    let memory = Memory::default();
+    let program = Program::from_kernel(&memory, &hot::HOT).unwrap();
+    let out = memory.buffer_zeroed::<u32>(1).unwrap();
+    let profile = program
+        .launcher(&hot::HotArgs { out: out.ptr() }, &Dispatch::new_1d(64, 64))
+        .profile(true)
+        .run()
+        .unwrap()
+        .profile
+        .unwrap();
+    let rows: Vec<(&str, u64, f64)> = profile
+        .instructions
+        .iter()
+        .map(|i| (i.instruction.as_str(), i.count, i.average_lanes()))
+        .collect();
+    // The loop's four instructions, 10 times each with 16 lanes, in PC
+    // order; then the rest, once each.
+    assert_eq!(rows[0], ("v_add_i32 v1, vcc, 1, v1", 10, 16.0));
+    assert_eq!(rows[1], ("s_sub_u32 s2, s2, 1", 10, 16.0));
+    assert_eq!(rows[2], ("s_cmp_lg_u32 s2, 0", 10, 16.0));
+    assert!(
+        rows[3].0.starts_with("s_cbranch_scc1 ") && rows[3].1 == 10,
+        "{rows:?}"
+    );
+    assert_eq!(rows[4], ("s_mov_b32 s2, 10", 1, 64.0));
+    assert!(rows[5..].iter().all(|r| r.1 == 1), "{rows:?}");
+    // s_mov_b64 exec ran with the loop's 16 lanes.
+    assert_eq!(rows[7], ("s_mov_b64 exec, s[10:11]", 1, 16.0));
+    // SOPP: the branch (10) and s_endpgm (1); then VOP2, SOP2, SOPC with
+    // 10 each, in the order of their instructions.
+    let families: Vec<(Encoding, u64)> = profile
+        .families
+        .iter()
+        .map(|f| (f.family, f.count))
+        .collect();
+    assert_eq!(
+        families[..4],
+        [
+            (Encoding::Sopp, 11),
+            (Encoding::Vop2, 10),
+            (Encoding::Sop2, 10),
+            (Encoding::Sopc, 10)
+        ]
+    );
+    assert_eq!(profile.total, 3 + 40 + 2);
 }

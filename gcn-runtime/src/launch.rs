@@ -29,9 +29,11 @@ use crate::check::{
     self, Check, CheckOptions, CheckReport, Facts, GroupCheck, GroupSetup, Level, Reports,
     TraceFilter, TraceSink,
 };
-use crate::exec::{self, Decoded, Env, Fault, FaultKind, Step, Wave, WAVE_SIZE};
+use crate::exec::{self, Decoded, Env, Fault, FaultKind, NoHook, Step, Wave, WAVE_SIZE};
 use crate::kernel::{ArgError, ArgValue, Dispatch, KernelArgs};
+use crate::launcher::{LaunchArgs, LaunchOutcome};
 use crate::memory::{AllocError, MemView};
+use crate::profile::{self, Counting};
 use crate::program::{LoadError, Program, ProgramKernel};
 
 /// Most work-items in a work-group (16 waves).
@@ -48,6 +50,41 @@ pub const DEFAULT_MAX_STEPS: u64 = 1 << 27;
 const STEP_SLICE: u64 = 1 << 20;
 
 /// How to run a dispatch.
+///
+/// ```
+/// use gcn_runtime::{gcn_kernel, Dispatch, FaultKind, LaunchError, LaunchOptions, Memory, Program};
+///
+/// gcn_kernel! {
+///     mod spin;
+///     .gallium
+///     .gpu tonga
+///     .kernel spin                 // never ends
+///         .args
+///             .arg out, global, 8
+///         .config
+///             .dims x
+///     .text
+///     spin:
+///         s_branch         spin
+/// }
+/// let memory = Memory::default();
+/// let program = Program::from_kernel(&memory, &spin::SPIN)?;
+/// let out = memory.buffer_zeroed::<u32>(1)?;
+/// let options = LaunchOptions {
+///     max_steps: 1000,                      // instructions per wave
+///     threads: Some(1),                     // host threads (default: one per core)
+///     timeout: Some(std::time::Duration::from_secs(10)),
+///     ..LaunchOptions::default()            // checks: every one an error
+/// };
+/// let err = program
+///     .launcher(&spin::SpinArgs { out: out.ptr() }, &Dispatch::new_1d(64, 64))
+///     .options(&options)
+///     .run()
+///     .unwrap_err();
+/// let LaunchError::Exec(fault) = err else { panic!("{err}") };
+/// assert_eq!(fault.kind, FaultKind::StepBudget(1000));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LaunchOptions {
     /// Most instructions any wave may execute before the dispatch stops
@@ -89,7 +126,7 @@ pub struct LaunchStats {
     /// Wall-clock time of the dispatch.
     pub elapsed: Duration,
     /// Check findings at [`Level::Warn`] (distinct (check, PC) pairs);
-    /// [`Program::launch_reports`] returns them.
+    /// [`Launcher::reports`](crate::Launcher::reports) returns them.
     pub check_warnings: u64,
 }
 
@@ -371,23 +408,29 @@ struct Shared<'a> {
     values: &'a [ArgValue],
     /// Source positions of the instructions, when known.
     lines: Option<&'a crate::lines::LineTable>,
+    /// The profile's counters, one table per host thread, when profiling.
+    profile: Option<&'a [Mutex<Vec<profile::Cell>>]>,
 }
 
 impl Program {
-    /// Runs the kernel of a typed `gcn_kernel!` argument struct.
+    /// Runs the kernel of a typed `gcn_kernel!` argument struct: the short
+    /// form of `self.launcher(args, dispatch).options(options).run()`
+    /// ([`Program::launcher`]), returning the statistics.
     pub fn launch_args<A: KernelArgs>(
         &self,
         args: &A,
         dispatch: &Dispatch,
         options: &LaunchOptions,
     ) -> Result<LaunchStats, LaunchError> {
-        self.launch(A::KERNEL.name, &args.values(), dispatch, options)
+        Ok(self.launcher(args, dispatch).options(options).run()?.stats)
     }
 
     /// Runs kernel `name` with one value per user argument (checked against
     /// the `.arg` table: kind, size) over `dispatch`. Fails with
     /// [`LaunchError::Check`] when a check at [`Level::Error`] reports
     /// something; warnings are only counted ([`LaunchStats::check_warnings`]).
+    /// The short form of [`Program::launcher`]`(LaunchArgs::new(name,
+    /// values), dispatch).options(options).run()`.
     pub fn launch(
         &self,
         name: &str,
@@ -395,16 +438,14 @@ impl Program {
         dispatch: &Dispatch,
         options: &LaunchOptions,
     ) -> Result<LaunchStats, LaunchError> {
-        let (stats, reports) = self.launch_reports(name, values, dispatch, options)?;
-        if reports.iter().any(|r| r.level == Level::Error) {
-            return Err(LaunchError::Check(reports));
-        }
-        Ok(stats)
+        let launcher = self.launcher(LaunchArgs::new(name, values), dispatch);
+        Ok(launcher.options(options).run()?.stats)
     }
 
     /// [`Program::launch`] returning every check report (errors and
     /// warnings, deduplicated per (check, PC), ordered by PC) instead of
     /// failing on them. A fault still fails the launch.
+    #[deprecated(note = "use `program.launcher(..).options(..).reports()`")]
     pub fn launch_reports(
         &self,
         name: &str,
@@ -412,15 +453,15 @@ impl Program {
         dispatch: &Dispatch,
         options: &LaunchOptions,
     ) -> Result<(LaunchStats, Vec<CheckReport>), LaunchError> {
-        self.run_dispatch(name, values, dispatch, options, None)
+        let launcher = self.launcher(LaunchArgs::new(name, values), dispatch);
+        let outcome = launcher.options(options).reports()?;
+        Ok((outcome.stats, outcome.reports))
     }
 
     /// [`Program::launch_reports`] that also calls `sink` with a
     /// [`check::TraceRecord`] for every instruction executed by the waves
-    /// `filter` selects (PC, disassembly, registers changed). Work-groups
-    /// run on several host threads unless `options.threads` is `Some(1)`,
-    /// so records of different groups can interleave; each record names
-    /// its group, wave and step.
+    /// `filter` selects.
+    #[deprecated(note = "use `program.launcher(..).options(..).trace(filter, sink).reports()`")]
     pub fn launch_traced(
         &self,
         name: &str,
@@ -430,17 +471,23 @@ impl Program {
         filter: TraceFilter,
         sink: TraceSink<'_>,
     ) -> Result<(LaunchStats, Vec<CheckReport>), LaunchError> {
-        self.run_dispatch(name, values, dispatch, options, Some((filter, sink)))
+        let launcher = self.launcher(LaunchArgs::new(name, values), dispatch);
+        let outcome = launcher.options(options).trace(filter, sink).reports()?;
+        Ok((outcome.stats, outcome.reports))
     }
 
-    fn run_dispatch(
+    /// Runs a dispatch: every check report is returned (the caller decides
+    /// whether an error fails the launch); `profile` counts the
+    /// instructions ([`crate::profile`]).
+    pub(crate) fn run_dispatch(
         &self,
         name: &str,
         values: &[ArgValue],
         dispatch: &Dispatch,
         options: &LaunchOptions,
         trace: Option<(TraceFilter, TraceSink<'_>)>,
-    ) -> Result<(LaunchStats, Vec<CheckReport>), LaunchError> {
+        profile: bool,
+    ) -> Result<LaunchOutcome, LaunchError> {
         let start = Instant::now();
         let kernel = self.kernel(name)?;
         let groups = dispatch.groups()?;
@@ -537,7 +584,9 @@ impl Program {
                 &*cached
             }
         };
+        let tables = profile.then(|| profile::tables(threads as usize, ops.words()));
         let shared = Shared {
+            profile: tables.as_deref(),
             facts: (!options.checks.is_off() || trace.is_some())
                 .then(|| check::program_facts(ops, self.version())),
             trace,
@@ -624,8 +673,9 @@ impl Program {
             .unwrap_or_else(|e| e.into_inner())
             .into_vec();
         let check_warnings = reports.iter().filter(|r| r.level == Level::Warn).count() as u64;
-        Ok((
-            LaunchStats {
+        let profile = tables.map(|t| profile::collect(t, ops, self.line_table()));
+        Ok(LaunchOutcome {
+            stats: LaunchStats {
                 work_groups: total_groups,
                 waves: total_groups.saturating_mul(u64::from(waves_per_group)),
                 instructions: instructions.into_inner(),
@@ -634,7 +684,8 @@ impl Program {
                 check_warnings,
             },
             reports,
-        ))
+            profile,
+        })
     }
 }
 
@@ -823,6 +874,12 @@ fn run_group(
             || s.checks.level(Check::Uninit) != Level::Off
             || s.checks.level(Check::Waitcnt) != Level::Off
             || s.checks.level(Check::Oob) != Level::Off);
+    // This thread's profile counters, held for the whole group.
+    let mut table = s.profile.map(|t| {
+        t[slot as usize % t.len()]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+    });
     loop {
         for (w, st) in waves.iter_mut().zip(state.iter_mut()) {
             if *st != Step::Next {
@@ -847,9 +904,25 @@ fn run_group(
                         s.timeout.unwrap_or_default(),
                     )));
                 }
-                let result = match checker.as_mut() {
-                    None => exec::run_wave(w, s.ops, &mut env),
-                    Some(c) => exec::run_wave_checked(w, s.ops, &mut env, &mut c.hook(w.id)),
+                let result = match (checker.as_mut(), table.as_mut()) {
+                    (None, None) => exec::run_wave(w, s.ops, &mut env),
+                    (Some(c), None) => {
+                        exec::run_wave_checked(w, s.ops, &mut env, &mut c.hook(w.id))
+                    }
+                    (None, Some(t)) => {
+                        let mut hook = Counting {
+                            cells: &mut t[..],
+                            inner: NoHook,
+                        };
+                        exec::run_wave_checked(w, s.ops, &mut env, &mut hook)
+                    }
+                    (Some(c), Some(t)) => {
+                        let mut hook = Counting {
+                            cells: &mut t[..],
+                            inner: c.hook(w.id),
+                        };
+                        exec::run_wave_checked(w, s.ops, &mut env, &mut hook)
+                    }
                 };
                 // A slice of the budget spent: look at the clock, then go on
                 // (the fault comes before the instruction runs).

@@ -1,7 +1,8 @@
 //! Runtime support for GCN kernels: kernel handles and the Gallium kernel
 //! input buffer ([`kernel`]), device memory ([`memory`]), loaded programs
-//! ([`program`]), dispatch ([`launch`]) and the CPU emulator that runs them
-//! ([`exec`]), the sanitizer checks it runs them under — missing
+//! ([`program`]), dispatch ([`launch`], [`Launcher`]) and the CPU emulator
+//! that runs them (its fidelity: [`exec`]), the per-instruction profile
+//! ([`profile`]), the sanitizer checks it runs them under — missing
 //! `s_waitcnt` (also at barriers), missing wait states, LDS races, undefined
 //! values used where they matter — with
 //! the instruction trace ([`check`]), buffer resources (V#s,
@@ -113,6 +114,57 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! [`Program::launcher`] is the same launch with every option: the
+//! [`LaunchOptions`], the check reports returned instead of failing on
+//! them ([`Launcher::reports`]), an instruction trace
+//! ([`Launcher::trace`]) and a per-instruction profile
+//! ([`Launcher::profile`]):
+//!
+//! ```
+//! # gcn_runtime::gcn_kernel! {
+//! #     mod scale;
+//! #     .gallium
+//! #     .gpu tonga
+//! #     .kernel scale
+//! #         .args
+//! #             .arg data, global, 8
+//! #             .arg factor, scalar, 4
+//! #             .arg griddim
+//! #             .arg gridoffset
+//! #         .config
+//! #             .dims x
+//! #     .text
+//! #     scale:
+//! #         s_load_dword     s2, s[0:1], 0x18
+//! #         s_load_dwordx2   s[6:7], s[0:1], scale::data
+//! #         s_load_dword     s3, s[0:1], scale::factor
+//! #         s_waitcnt        lgkmcnt(0)
+//! #         s_mul_i32        s2, s2, s4
+//! #         v_add_u32        v0, vcc, s2, v0
+//! #         v_lshlrev_b32    v1, 2, v0
+//! #         v_mov_b32        v3, s7
+//! #         v_add_u32        v2, vcc, s6, v1
+//! #         v_addc_u32       v3, vcc, v3, 0, vcc
+//! #         flat_load_dword  v4, v[2:3]
+//! #         s_waitcnt        vmcnt(0) & lgkmcnt(0)
+//! #         v_mul_lo_u32     v4, v4, s3
+//! #         flat_store_dword v[2:3], v4
+//! #         s_endpgm
+//! # }
+//! # use gcn_runtime::{Dispatch, Memory, Program};
+//! # let memory = Memory::default();
+//! # let program = Program::from_kernel(&memory, &scale::SCALE)?;
+//! # let data = memory.buffer_from_slice(&(0..256).collect::<Vec<u32>>())?;
+//! let run = program
+//!     .launcher(&scale::ScaleArgs { data: data.ptr(), factor: 3 }, &Dispatch::new_1d(256, 64))
+//!     .profile(true)
+//!     .run()?;
+//! let profile = run.profile.expect("asked for");
+//! assert_eq!(profile.total, run.stats.instructions);
+//! assert_eq!(profile.instructions[0].count, 4); // each instruction once per wave
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! ## 3. Errors are values
 //!
 //! A kernel that goes wrong stops the dispatch with an error naming the
@@ -201,7 +253,63 @@
 //! assert_eq!(out.to_vec(), (0..256).collect::<Vec<u32>>());
 //! ```
 //!
-//! ## 5. From the command line
+//! ## 5. Work-groups, LDS and barriers
+//!
+//! The waves of a work-group share its LDS and meet at `s_barrier`. Here a
+//! group of 128 work-items (two waves) reverses its 128 values through
+//! LDS: each wave writes its half, the barrier waits for both, then each
+//! reads the other's. A `local` argument is LDS the caller sizes
+//! ([`LocalMemory`]); the kernel receives its offset.
+//!
+//! ```
+//! use gcn_runtime::{gcn_kernel, Dispatch, LocalMemory, Memory, Program};
+//!
+//! gcn_kernel! {
+//!     mod rev;
+//!     .gallium
+//!     .gpu tonga
+//!     .kernel rev
+//!         .args
+//!             .arg data, global, 8
+//!             .arg tmp, local, 4
+//!         .config
+//!             .dims x
+//!     .text
+//!     rev:
+//!         s_load_dwordx2   s[6:7], s[0:1], rev::data
+//!         s_load_dword     s3, s[0:1], rev::tmp      // tmp's offset in LDS
+//!         s_mov_b32        m0, -1                    // DS address limit: all of LDS
+//!         v_lshlrev_b32    v1, 2, v0                 // 4 × local id
+//!         s_waitcnt        lgkmcnt(0)
+//!         v_mov_b32        v3, s7
+//!         v_add_u32        v2, vcc, s6, v1
+//!         v_addc_u32       v3, vcc, v3, 0, vcc
+//!         flat_load_dword  v4, v[2:3]                // data[id]
+//!         v_add_u32        v5, vcc, s3, v1
+//!         s_waitcnt        vmcnt(0) & lgkmcnt(0)
+//!         ds_write_b32     v5, v4                    // tmp[id] = data[id]
+//!         s_waitcnt        lgkmcnt(0)
+//!         s_barrier                                  // both waves wrote
+//!         s_add_u32        s5, s3, 127 * 4
+//!         v_sub_u32        v6, vcc, s5, v1
+//!         ds_read_b32      v7, v6                    // tmp[127 - id]
+//!         s_waitcnt        lgkmcnt(0)
+//!         flat_store_dword v[2:3], v7
+//!         s_endpgm
+//! }
+//!
+//! let memory = Memory::default();
+//! let program = Program::from_kernel(&memory, &rev::REV)?;
+//! let data = memory.buffer_from_slice(&(0..128).collect::<Vec<u32>>())?;
+//! let args = rev::RevArgs { data: data.ptr(), tmp: LocalMemory(128 * 4) };
+//! // The checks are on: a missing barrier would be an `lds-race` error.
+//! let run = program.launcher(&args, &Dispatch::new_1d(128, 128)).run()?;
+//! assert_eq!(data.to_vec(), (0..128).rev().collect::<Vec<u32>>());
+//! assert_eq!((run.stats.work_groups, run.stats.waves), (1, 2));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! ## 6. From the command line
 //!
 //! `gcnrun` (this crate's `cli` feature: `cargo install --path gcn-runtime
 //! --features cli`) runs a kernel of a binary or a source file with
@@ -250,12 +358,20 @@ pub mod format;
 pub mod image;
 pub mod kernel;
 pub mod launch;
+mod launcher;
 pub mod lines;
 pub mod memory;
+pub mod profile;
 pub mod program;
 
-pub use check::{Check, CheckOptions, CheckReport, Level};
-pub use kernel::{ArgValue, DevicePtr, Dispatch, KernelArgs, LocalMemory};
+pub use check::{
+    Check, CheckOptions, CheckReport, LaneChange, LanePairChange, Level, TraceChange, TraceFilter,
+    TraceFloat, TraceRecord, TraceSink,
+};
+pub use exec::{FaultKind, WAVE_SIZE};
+pub use kernel::{ArgError, ArgValue, DevicePtr, Dispatch, KernelArgs, LocalMemory};
 pub use launch::{ExecError, LaunchError, LaunchOptions, LaunchStats};
-pub use memory::{Buffer, Memory};
-pub use program::Program;
+pub use launcher::{LaunchArgs, LaunchOutcome, Launcher};
+pub use memory::{AllocError, Buffer, MemFault, Memory};
+pub use profile::{FamilyProfile, InstructionProfile, Profile};
+pub use program::{LoadError, Program};

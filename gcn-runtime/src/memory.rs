@@ -1,6 +1,6 @@
 //! Device memory: one 64-bit address space with explicit allocations.
 //!
-//! Every byte a kernel can reach belongs to an [`Allocation`]; an access
+//! Every byte a kernel can reach belongs to an allocation; an access
 //! outside all of them is a [`MemFault`], never host undefined behaviour.
 //!
 //! Allocations are mapped in pages, as the GPU's virtual memory maps them:
@@ -18,7 +18,7 @@
 //! Host-side views keep the exact size: [`Buffer`]'s accessors and
 //! [`Memory::read`]/[`Memory::write`] fault on a byte past the allocated
 //! ones. The memory limit and [`Memory::in_use`] count what is reserved:
-//! whole pages ([`Allocation::mapped_size`]).
+//! whole pages (`Allocation::mapped_size`).
 //!
 //! Work-groups run on several host threads at once and share global
 //! memory, so the storage is made of `AtomicU32` words: plain loads and
@@ -26,9 +26,9 @@
 //! ordinary ones on x86-64 and AArch64), racy kernels are merely racy (as on
 //! a GPU) instead of undefined behaviour, and 32-bit atomics are real host
 //! atomics. The word runs of coalesced wave accesses are copied by
-//! [`load_words`] and [`store_words`] (inline assembly on x86-64, each
+//! `load_words` and `store_words` (inline assembly on x86-64, each
 //! aligned word read or written whole). 64-bit atomics take a striped lock
-//! (documented on [`Allocation::atomic_u64`]).
+//! (documented on `Allocation::atomic_u64`).
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -72,6 +72,9 @@ impl fmt::Display for MemFault {
         )
     }
 }
+
+/// So that host code's `?` carries it (`Memory::read`/`write`).
+impl std::error::Error for MemFault {}
 
 /// Why an allocation could not be made.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -128,7 +131,7 @@ impl fmt::Display for AllocError {
 impl std::error::Error for AllocError {}
 
 /// One allocation: a range of device addresses backed by host words.
-pub struct Allocation {
+pub(crate) struct Allocation {
     base: u64,
     /// The bytes asked for (what host views see).
     size: u64,
@@ -423,6 +426,27 @@ struct Space {
 /// A device's memory: the address space and its allocations.
 ///
 /// Cloning gives another handle to the same memory.
+///
+/// ```
+/// use gcn_runtime::{AllocError, Memory};
+///
+/// // 64 KiB of device memory; each allocation takes whole 4 KiB pages.
+/// let memory = Memory::with_limit(64 * 1024);
+/// let a = memory.buffer_from_slice(&[1u32, 2, 3, 4])?;
+/// let b = memory.buffer_zeroed::<f32>(1500)?; // 6000 bytes: 2 pages
+/// assert_eq!(memory.in_use(), 3 * 4096);
+/// // Past the limit an allocation is an error value, not an abort.
+/// let too_big = memory.buffer_zeroed::<u8>(64 * 1024).unwrap_err();
+/// assert!(matches!(too_big, AllocError::LimitExceeded { .. }));
+/// // Reads and writes by device address (a kernel's view of it).
+/// memory.write(a.ptr_at(2).0, &7u32.to_le_bytes())?;
+/// assert_eq!(a.to_vec(), [1, 2, 7, 4]);
+/// // An address no allocation holds is a fault value.
+/// assert!(memory.read(0x10, &mut [0u8; 4]).is_err());
+/// drop((a, b)); // frees their pages
+/// assert_eq!(memory.in_use(), 0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct Memory {
     space: Arc<RwLock<Space>>,
@@ -454,7 +478,7 @@ impl Memory {
     }
 
     /// Bytes reserved now: each live allocation counts its whole pages
-    /// ([`Allocation::mapped_size`]), which is what the limit bounds.
+    /// (its mapped size), which is what the limit bounds.
     pub fn in_use(&self) -> u64 {
         self.read_space().in_use
     }
@@ -469,7 +493,7 @@ impl Memory {
 
     /// Allocates `size` zeroed bytes, mapped in whole pages of their own (at
     /// least one).
-    pub fn allocate(&self, size: u64) -> Result<Arc<Allocation>, AllocError> {
+    pub(crate) fn allocate(&self, size: u64) -> Result<Arc<Allocation>, AllocError> {
         self.allocate_with(size, false)
     }
 
@@ -503,7 +527,7 @@ impl Memory {
     }
 
     /// An immutable snapshot of the allocations, for a dispatch.
-    pub fn view(&self) -> MemView {
+    pub(crate) fn view(&self) -> MemView {
         MemView::of(self.read_space().allocations.clone())
     }
 
@@ -580,7 +604,7 @@ fn fits(offset: u64, len: u64, size: u64) -> bool {
 
 /// A snapshot of the allocations for lookups during a dispatch.
 #[derive(Debug, Clone)]
-pub struct MemView {
+pub(crate) struct MemView {
     allocations: Vec<Arc<Allocation>>,
     /// `[base, mapped size]` of each allocation, in the same order: the
     /// lookup searches this contiguous array, so that each step of the
@@ -927,7 +951,7 @@ impl MemView {
 /// GPU guarantees a non-atomic load. Elsewhere, and for a tail of fewer
 /// than 16 words, they are relaxed atomic loads.
 #[inline]
-pub fn load_words(words: &[AtomicU32], out: &mut [u32]) {
+pub(crate) fn load_words(words: &[AtomicU32], out: &mut [u32]) {
     assert_eq!(words.len(), out.len(), "load_words: lengths differ");
     let bulk = bulk_words(out.len());
     // SAFETY: `words` and `out` are valid for `bulk <= len` words each
@@ -939,9 +963,9 @@ pub fn load_words(words: &[AtomicU32], out: &mut [u32]) {
 }
 
 /// Copies `values` into device words (of the same length): the word runs
-/// of dense wave stores ([`load_words`] tells how).
+/// of dense wave stores (`load_words` tells how).
 #[inline]
-pub fn store_words(values: &[u32], words: &[AtomicU32]) {
+pub(crate) fn store_words(values: &[u32], words: &[AtomicU32]) {
     assert_eq!(words.len(), values.len(), "store_words: lengths differ");
     let bulk = bulk_words(values.len());
     // SAFETY: as in `load_words`; the words are `AtomicU32`s, whose storage
@@ -957,7 +981,7 @@ pub fn store_words(values: &[u32], words: &[AtomicU32]) {
 /// `N` words at `l * N`), into `N` register rows (`rows[k][l]` = word `k`
 /// of lane `l`): the dense path of every wave load of `N` dwords.
 #[inline]
-pub fn load_rows<const N: usize>(words: &[AtomicU32], rows: &mut [[u32; 64]; N]) {
+pub(crate) fn load_rows<const N: usize>(words: &[AtomicU32], rows: &mut [[u32; 64]; N]) {
     if N == 1 {
         load_words(words, &mut rows[0]);
         return;
@@ -975,7 +999,7 @@ pub fn load_rows<const N: usize>(words: &[AtomicU32], rows: &mut [[u32; 64]; N])
 /// Copies `N` register rows into a dense run of `64 * N` device words,
 /// lane-major: the inverse of [`load_rows`], for wave stores.
 #[inline]
-pub fn store_rows<const N: usize>(rows: &[[u32; 64]; N], words: &[AtomicU32]) {
+pub(crate) fn store_rows<const N: usize>(rows: &[[u32; 64]; N], words: &[AtomicU32]) {
     if N == 1 {
         store_words(&rows[0], words);
         return;
@@ -1041,6 +1065,24 @@ unsafe fn copy_bulk(src: *const u8, dst: *mut u8, bytes: usize) {
 
 /// A typed buffer in device memory. Dropping it frees the allocation (its
 /// addresses are never reused, so a kernel given a stale pointer faults).
+///
+/// ```
+/// use gcn_runtime::Memory;
+///
+/// let memory = Memory::default();
+/// let buffer = memory.buffer_from_slice(&[1u16, 2, 3])?;
+/// assert_eq!((buffer.len(), buffer.byte_len()), (3, 6));
+/// buffer.write_from(&[7, 8, 9])?; // the length must match
+/// assert!(buffer.write_from(&[1, 2]).is_err());
+/// assert_eq!(buffer.to_vec(), [7, 8, 9]);
+/// // Device addresses, for kernel arguments (`ArgValue::Pointer`, or a
+/// // `gcn_kernel!` struct's pointer field).
+/// assert_eq!(buffer.ptr_at(2).0, buffer.ptr().0 + 4);
+/// // Or filled with one value, or left undefined for the `uninit` check.
+/// let ones = memory.buffer_filled(4, 1.0f32)?;
+/// assert_eq!(ones.to_vec(), [1.0; 4]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct Buffer<T: Pod> {
     allocation: Arc<Allocation>,
     memory: Memory,

@@ -1,7 +1,7 @@
 //! A loaded GalliumCompute binary: code and constant data placed in device
 //! memory as Clover places them, and its kernels. The code is pre-decoded
 //! at a kernel's first launch, from that kernel's entry
-//! ([`crate::exec::predecode_from`]), and kept for later launches.
+//! (`exec::predecode_from`), and kept for later launches.
 
 use std::fmt;
 use std::sync::{Arc, LazyLock, Mutex};

@@ -1118,3 +1118,59 @@ fn oob_accesses_are_check_errors_and_outputs_are_written() {
     let out = gcnrun(&dir, &bad);
     expect(&out, 2, &["uninit or oob"]);
 }
+
+/// `--profile`: each instruction with its count, share, average lanes,
+/// family, PC, disassembly and source line, hottest first, then the
+/// families, on standard output after the run.
+#[test]
+fn profile_prints_instructions_and_families() {
+    let dir = workdir("profile");
+    std::fs::write(dir.join("vadd.s"), VADD).unwrap();
+    // 100 work-items in groups of 50: two waves of 50 lanes.
+    let run = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_gcnrun"))
+            .args(["vadd.s", "vadd", "zero:400", "zero:400", "zero:400"])
+            .args(["--global", "100", "--local", "50"])
+            .args(extra)
+            .current_dir(&dir)
+            .output()
+            .unwrap()
+    };
+    let out = run(&["--profile"]);
+    assert!(out.status.success(), "{out:?}");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    // 21 instructions, each once per wave.
+    assert_eq!(lines[0], "profile: 42 instructions executed", "{stdout}");
+    let rows: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| l.contains("  0x"))
+        .collect();
+    assert_eq!(rows.len(), 21, "{stdout}");
+    // Equal counts: in PC order, the first the s_load at vadd.s line 15.
+    assert!(
+        rows[0].split_whitespace().collect::<Vec<_>>()[..6]
+            == ["2", "4.76", "50.0", "SMRD", "0x0000", "s_load_dword"],
+        "{stdout}"
+    );
+    assert!(rows[0].ends_with("(vadd.s:15:5)"), "{stdout}");
+    let store = rows
+        .iter()
+        .find(|r| r.contains("buffer_store_dword"))
+        .unwrap();
+    assert!(store.contains(" MUBUF "), "{store}");
+    // The families: MUBUF's three instructions, twice each.
+    let mubuf = lines
+        .iter()
+        .find(|l| l.split_whitespace().nth(3) == Some("MUBUF") && !l.contains("0x"))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert_eq!(
+        mubuf.split_whitespace().collect::<Vec<_>>(),
+        ["6", "14.29", "50.0", "MUBUF", "3"],
+        "{stdout}"
+    );
+    // Without --profile nothing is printed.
+    let out = run(&[]);
+    assert!(out.status.success() && out.stdout.is_empty(), "{out:?}");
+}

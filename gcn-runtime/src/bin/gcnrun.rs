@@ -5,18 +5,23 @@
 //! gcnrun [-g DEVICE | -A ARCH] BINARY KERNEL [ARG]... --global X[,Y[,Z]] [--local X[,Y[,Z]]]
 //!        [--offset X[,Y[,Z]]] [--out N=FILE]... [--print N[:TYPE]]... [--max-steps N]
 //!        [--timeout SECONDS] [--threads N]
-//!        [--check NAME=LEVEL]... [--trace [--trace-group X[,Y[,Z]]] [--trace-wave N]]
+//!        [--check NAME=LEVEL]... [--trace [--trace-group X[,Y[,Z]]] [--trace-wave N]] [--profile]
 //! ```
 //!
 //! `--trace` prints, on standard output, one line per instruction executed
 //! by the selected waves (every wave, or those of `--trace-group` /
 //! `--trace-wave`): group, wave, step, PC, disassembly and the registers it
-//! wrote (`s4=0x10 scc=1 v3[0–63]=0x3f800000 (1.0)`, differing lanes as
-//! `v3={0:0x1, 1:0x2, …}`), also those written with the value they had,
-//! with the number beside the bits where the ISA row types the
+//! wrote (`s4=0x10 scc=1 vcc=0x3 v3[0–63]=0x3f800000 (1.0)`, differing
+//! lanes as `v3={0:0x1, 1:0x2, …}`), also those written with the value
+//! they had, with the number beside the bits where the ISA row types the
 //! destination as a float. Branch targets carry the source's labels when
 //! gcnrun assembled it. Tracing runs one host thread unless `--threads`
 //! says otherwise.
+//!
+//! `--profile` prints, on standard output after the run, each instruction
+//! that ran with its count, share, average active lanes, family (SOP2,
+//! VOP3, MUBUF, …), PC, disassembly and source line, hottest first, then
+//! the same per family (`gcn_runtime::profile`).
 //!
 //! The sanitizer checks (`gcn_runtime::check`: `waitcnt`, `wait-states`,
 //! `lds-race`, `uninit`, `oob`) all run as errors by default; `--check
@@ -60,7 +65,6 @@ use std::process::ExitCode;
 use clap::Parser;
 use gcn_asm::gallium::{self, KernelDecl};
 use gcn_asm::{assemble, AssembleOptions, Device, GcnVersion};
-use gcn_runtime::check::{CheckOptions, Level, TraceFilter, TraceRecord};
 use gcn_runtime::descriptor::spec::{parse_image, parse_sampler};
 use gcn_runtime::descriptor::{BufferResource, ElementSize, IndexStride, ResourceError};
 use gcn_runtime::format::{DataFormat, DstSel, NumFormat};
@@ -72,6 +76,7 @@ use gcn_runtime::launch::{LaunchError, LaunchOptions, DEFAULT_MAX_STEPS};
 use gcn_runtime::lines::LineTable;
 use gcn_runtime::memory::{Buffer, Memory};
 use gcn_runtime::program::{LoadError, Program, ProgramKernel};
+use gcn_runtime::{CheckOptions, LaunchArgs, Level, TraceFilter, TraceRecord};
 
 // The -g/-A options and their resolution, shared with gcnasm and gcndisasm.
 #[path = "../../../gcn-asm/src/bin/common/target.rs"]
@@ -86,7 +91,7 @@ use target::{Selected, TargetArgs};
     override_usage = "gcnrun [-g DEVICE | -A ARCH] BINARY KERNEL [ARG]... --global X[,Y[,Z]] \
                       [--local X[,Y[,Z]]] [--offset X[,Y[,Z]]] [--out N=FILE]... \
                       [--print N[:TYPE]]... [--max-steps N] [--timeout SECONDS] [--threads N] [--check NAME=LEVEL]... \
-                      [--trace [--trace-group X[,Y[,Z]]] [--trace-wave N]]",
+                      [--trace [--trace-group X[,Y[,Z]]] [--trace-wave N]] [--profile]",
     after_help = "ARG forms: TYPE:V[,V...] and hex:BYTES (by value), @FILE, zero:N and \
                   TYPE[]:V[,V...] (buffers), local:N, image:KEY=V,..., sampler:KEY=V,...,\n\
                   vsharp:BUF[,KEY=V...] (TYPE: u8 i8 u16 i16 u32 i32 u64 i64 f16 f32 f64). \
@@ -153,6 +158,11 @@ struct Cli {
     /// Trace only this wave (index in its work-group).
     #[arg(long = "trace-wave", value_name = "N", requires = "trace")]
     trace_wave: Option<u32>,
+    /// After the run, print how often each instruction ran and with how
+    /// many active lanes, hottest first, and the same per instruction
+    /// family (standard output).
+    #[arg(long)]
+    profile: bool,
 }
 
 /// `--help`'s description of every ARG form (the forms `parse_arg` reads).
@@ -214,8 +224,8 @@ Trace (--trace): per instruction, the registers it wrote, with their new
 values (`s4=0x10 scc=1 v3[0-63]=0x3f800000 (1.0)`; lanes that differ as
 `v3={0:0x1, 1:0x2, ...}`): every register the instruction writes, even with
 the value it had; the float value beside the hex where the ISA row's operand
-type is a float (f16, f32, f64 pairs as `v[2:3]`, packed halves); branch
-targets by the source's label when gcnrun assembled the source (`.L<offset>`
+type is a float (f16, f32, f64 pairs as `v[2:3]`, packed halves); VCC and
+EXEC as one 64-bit value (`vcc=0x7`); branch targets by the source's label when gcnrun assembled the source (`.L<offset>`
 otherwise).
 
 Exit status: 0 success, 1 run or file error (and check errors), 2 usage error.";
@@ -607,25 +617,24 @@ fn run(cli: &Cli) -> Result<(), Failure> {
             let _ = writeln!(out, "{r}");
         }
     };
-    let result = if cli.trace {
-        program.launch_traced(
-            &kernel.name,
-            &launch_values,
-            &dispatch,
-            &options,
-            filter,
-            &sink,
-        )
-    } else {
-        program.launch_reports(&kernel.name, &launch_values, &dispatch, &options)
-    };
-    let (stats, reports) = result.map_err(|e| match e {
+    let mut launcher = program
+        .launcher(LaunchArgs::new(&kernel.name, &launch_values), &dispatch)
+        .options(&options)
+        .profile(cli.profile);
+    if cli.trace {
+        launcher = launcher.trace(filter, &sink);
+    }
+    let outcome = launcher.reports().map_err(|e| match e {
         // The values were checked against the table above; should the
         // writer still refuse one, it is the caller's argument.
         LaunchError::Args(ArgError::BadDispatch(_)) => run_error(e.to_string()),
         LaunchError::Args(_) | LaunchError::Load(_) => usage(format!("{e}\n{signature}")),
         _ => run_error(e.to_string()),
     })?;
+    let (stats, reports) = (outcome.stats, outcome.reports);
+    if let Some(profile) = &outcome.profile {
+        print!("{profile}");
+    }
 
     for (n, file) in &outs {
         let bytes = match (buffers.get(*n), images.get(*n)) {

@@ -31,7 +31,7 @@
 //!   of bytes computed from undefined data — the forgotten accumulator
 //!   initialisation; an atomic that computes with undefined bytes there.
 //!
-//! Each report names the *origin* ([`Origin`]): the register (lane, byte)
+//! Each report names the *origin* (`Origin`): the register (lane, byte)
 //! or memory byte nothing wrote, the instruction that first read it, and
 //! the instruction where it mattered.
 //!
@@ -65,7 +65,7 @@ const MAX: usize = 6;
 
 /// Why an undefined source matters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Sink {
+pub(crate) enum Sink {
     /// A memory address, base, offset or descriptor.
     Address,
     /// M0 as an LDS limit, GDS window, index or message.
@@ -92,7 +92,7 @@ impl Sink {
 
 /// A register run an instruction reads as data.
 #[derive(Debug, Clone, Copy)]
-pub struct Source {
+pub(crate) struct Source {
     regs: Regs,
     /// The bits of each register it reads.
     bits: u32,
@@ -103,7 +103,7 @@ pub struct Source {
 
 /// A register run an instruction writes.
 #[derive(Debug, Clone, Copy)]
-pub struct Dest {
+pub(crate) struct Dest {
     regs: Regs,
     /// The bits of each register it writes.
     bits: u32,
@@ -132,7 +132,7 @@ impl Dest {
 
 /// How an instruction touches memory, for the definedness flow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MemKind {
+pub(crate) enum MemKind {
     /// No memory (or none the checks follow).
     None,
     /// Memory to registers.
@@ -149,7 +149,7 @@ pub enum MemKind {
 /// The definedness flow of one instruction, derived from its row and its
 /// resolved operand set.
 #[derive(Debug, Clone)]
-pub struct FlowFacts {
+pub(crate) struct FlowFacts {
     rule: Flow,
     /// Per-lane semantics (vector units).
     vector: bool,
@@ -386,12 +386,14 @@ fn sel_bits(sel: u8) -> u32 {
 /// Where undefined bits came from: what nothing wrote, and the instruction
 /// that first read it.
 #[derive(Debug, Clone)]
-pub struct Origin {
+pub(crate) struct Origin {
     /// `v5 lane 3 byte 0`, `s33`, `LDS byte 0x40`, `device byte 0x…`.
     pub what: String,
     /// PC of the first instruction that read it.
     pub pc: u32,
-    /// The wave of that instruction.
+    /// The wave of that instruction (shown by `Debug` only: the messages
+    /// name the reporting wave, which is this one or a wave it raced).
+    #[allow(dead_code)]
     pub wave: u32,
 }
 

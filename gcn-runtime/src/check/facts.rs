@@ -59,11 +59,6 @@ impl Regs {
             count: hi - lo,
         })
     }
-
-    /// True when the run contains scalar operand code `code`.
-    pub fn has_scalar(&self, code: u16) -> bool {
-        !self.vector && (self.first..self.first + self.count).contains(&code)
-    }
 }
 
 impl std::fmt::Display for Regs {

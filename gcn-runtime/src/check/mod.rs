@@ -12,7 +12,7 @@
 //! Every check is on at [`Level::Error`] by default ([`CheckOptions`], in
 //! [`crate::LaunchOptions::checks`], `gcnrun --check NAME=LEVEL`). The
 //! reports of a dispatch are deduplicated per (check, PC) with a count and
-//! capped at [`MAX_REPORTS`]; [`crate::Program::launch_reports`] returns
+//! capped at [`MAX_REPORTS`]; [`crate::Launcher::reports`] returns
 //! them, [`crate::Program::launch`] fails with [`crate::LaunchError::Check`]
 //! when one is an error.
 //!
@@ -32,18 +32,20 @@
 //! pointers); their rare LDS-aperture accesses are not counted in lgkmcnt.
 //!
 //! The checks are compiled in and cost nothing when every check is off:
-//! the interpreter then runs the loop without hooks ([`crate::exec::run_wave`]).
+//! the interpreter then runs the loop without hooks (`exec::run_wave`).
 
 pub mod defined;
-pub mod facts;
+pub(crate) mod facts;
 mod lds;
 pub mod oob;
 pub mod trace;
 pub mod wait_states;
 pub mod waitcnt;
 
-pub use facts::Facts;
-pub use trace::{TraceFilter, TraceRecord, TraceSink};
+pub(crate) use facts::Facts;
+pub use trace::{
+    LaneChange, LanePairChange, TraceChange, TraceFilter, TraceFloat, TraceRecord, TraceSink,
+};
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -155,6 +157,48 @@ impl FromStr for Level {
 }
 
 /// The level of each check for one launch.
+///
+/// ```
+/// use gcn_runtime::{gcn_kernel, Check, CheckOptions, Dispatch, LaunchOptions, Level, Memory, Program};
+///
+/// let mut checks = CheckOptions::default(); // every check an error
+/// assert_eq!(checks.level(Check::Waitcnt), Level::Error);
+/// checks.apply("waitcnt=warn")?; // gcnrun's `--check NAME=LEVEL`
+/// checks.set(Check::LdsRace, Level::Off);
+/// assert_eq!(checks.level(Check::Waitcnt), Level::Warn);
+/// assert!(CheckOptions::off().is_off() && !checks.is_off());
+///
+/// // A kernel that reads s7 before the s_waitcnt for its load: at `warn`
+/// // the launch succeeds and counts the finding.
+/// gcn_kernel! {
+///     mod nowait;
+///     .gallium
+///     .gpu tonga
+///     .kernel nowait
+///         .args
+///             .arg out, global, 8
+///         .config
+///             .dims x
+///     .text
+///     nowait:
+///         s_load_dwordx2   s[6:7], s[0:1], nowait::out
+///         v_mov_b32        v3, s7              // too early
+///         s_waitcnt        lgkmcnt(0)
+///         v_mov_b32        v2, s6
+///         v_lshlrev_b32    v1, 2, v0
+///         v_add_u32        v2, vcc, v2, v1
+///         v_addc_u32       v3, vcc, v3, 0, vcc
+///         flat_store_dword v[2:3], v0
+///         s_endpgm
+/// }
+/// let memory = Memory::default();
+/// let program = Program::from_kernel(&memory, &nowait::NOWAIT)?;
+/// let out = memory.buffer_zeroed::<u32>(64)?;
+/// let options = LaunchOptions { checks, ..LaunchOptions::default() };
+/// let stats = program.launch_args(&nowait::NowaitArgs { out: out.ptr() }, &Dispatch::new_1d(64, 64), &options)?;
+/// assert_eq!(stats.check_warnings, 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CheckOptions {
     /// [`Check::Waitcnt`].
@@ -314,7 +358,7 @@ impl fmt::Display for CheckReport {
 }
 
 /// `0–63`, `3`, `0–3, 8` …
-pub fn lane_list(mask: u64) -> String {
+pub(crate) fn lane_list(mask: u64) -> String {
     let mut parts = Vec::new();
     let mut lane = 0;
     while lane < 64 {
@@ -338,13 +382,13 @@ pub fn lane_list(mask: u64) -> String {
 /// The per-instruction facts of a program, computed once per launch: one
 /// per entry of [`Decoded::ops`] (look them up by PC with
 /// [`Decoded::slot`]).
-pub fn program_facts(ops: &Decoded, version: GcnVersion) -> Vec<Facts> {
+pub(crate) fn program_facts(ops: &Decoded, version: GcnVersion) -> Vec<Facts> {
     ops.ops().iter().map(|op| Facts::of(op, version)).collect()
 }
 
 /// The reports of a dispatch, merged from its work-groups.
 #[derive(Debug, Default)]
-pub struct Reports {
+pub(crate) struct Reports {
     /// (check, PC) → (linear index of the work-group of the first
     /// occurrence, report).
     map: BTreeMap<(Check, u32), (u64, CheckReport)>,
@@ -400,7 +444,7 @@ pub(crate) struct WaveState {
 }
 
 /// Everything the checks of one work-group keep.
-pub struct GroupCheck<'a> {
+pub(crate) struct GroupCheck<'a> {
     options: CheckOptions,
     version: GcnVersion,
     facts: &'a [Facts],
@@ -427,11 +471,11 @@ pub struct GroupCheck<'a> {
     /// The state before the current instruction of a traced wave.
     snapshot: Option<trace::Snapshot>,
     /// The work-group's findings.
-    pub reports: Reports,
+    pub(crate) reports: Reports,
 }
 
 /// What a group check needs to know about the dispatch.
-pub struct GroupSetup<'a> {
+pub(crate) struct GroupSetup<'a> {
     /// Check levels.
     pub options: CheckOptions,
     /// GCN version.
@@ -567,7 +611,7 @@ impl<'a> GroupCheck<'a> {
 
 /// The hook of one wave ([`Hook`]): runs the enabled checks around each
 /// instruction.
-pub struct WaveHook<'g, 'a> {
+pub(crate) struct WaveHook<'g, 'a> {
     group: &'g mut GroupCheck<'a>,
     wave: u32,
     /// The PC of the instruction between `before` and `after` (`after`

@@ -5,7 +5,7 @@
 //! GPU maps them: an access that leaves the allocated bytes but stays in
 //! the allocation's last page completes as on hardware (a read returns
 //! what the slack holds, a write lands there). This check finds those
-//! accesses in the instruction's access log ([`crate::exec::Env::log`]),
+//! accesses in the instruction's access log (`exec::Env::log`),
 //! comparing each logged device-memory access of a lane with the exact
 //! bounds of its allocation. Not reported: LDS (its own bounds fault),
 //! private (scratch) memory, and buffer accesses outside their

@@ -117,14 +117,14 @@ k:
         checks: CheckOptions::all(Level::Warn),
         ..LaunchOptions::default()
     };
-    let (_, reports) = program
-        .launch_reports(
-            "k",
-            &[ArgValue::Pointer(out.ptr())],
-            &Dispatch::new_1d(items, items),
-            &options,
-        )
-        .unwrap_or_else(|e| panic!("{v}: {e}\n{source}"));
+    let values = [ArgValue::Pointer(out.ptr())];
+    let dispatch = Dispatch::new_1d(items, items);
+    let reports = program
+        .launcher(crate::LaunchArgs::new("k", &values), &dispatch)
+        .options(&options)
+        .reports()
+        .unwrap_or_else(|e| panic!("{v}: {e}\n{source}"))
+        .reports;
     Run {
         reports,
         marks: mark_pcs,
@@ -1010,10 +1010,11 @@ fn reads_of_uninitialised_device_memory() {
                 .gallium_bytes()
                 .unwrap();
             let program = Program::load(&memory, &binary, v).unwrap();
-            let (_, reports) = program
-                .launch_reports("k", &[ArgValue::Pointer(out.ptr())], &d, &options)
-                .unwrap();
-            reports
+            let values = [ArgValue::Pointer(out.ptr())];
+            let launcher = program.launcher(crate::LaunchArgs::new("k", &values), &d);
+            let outcome = launcher.options(&options).reports().unwrap();
+            outcome
+                .reports
                 .into_iter()
                 .filter(|r| r.check == Check::Uninit)
                 .collect::<Vec<_>>()

@@ -231,6 +231,49 @@ impl BufferResource {
 
     /// A raw V# covering the whole of `buffer` (one call for the common
     /// case: `buffer_load_dword … offen` over a `Buffer<T>`).
+    ///
+    /// GCN 1.0 has no FLAT instructions: its kernels reach memory through
+    /// a V# such as this one, here passed by value (a 16-byte argument is a
+    /// `[u32; 4]` field of the `gcn_kernel!` struct):
+    ///
+    /// ```
+    /// use gcn_runtime::descriptor::BufferResource;
+    /// use gcn_runtime::{gcn_kernel, Dispatch, Memory, Program};
+    ///
+    /// gcn_kernel! {
+    ///     mod inc;
+    ///     .gallium
+    ///     .gpu pitcairn                                    // GCN 1.0
+    ///     .kernel inc                                      // data[i] += 1
+    ///         .args
+    ///             .arg data, scalar, 16                    // the V#
+    ///         .config
+    ///             .dims x
+    ///     .text
+    ///     inc:
+    ///         s_load_dwordx4     s[8:11], s[0:1], inc::data/4  // SMRD offsets count dwords
+    ///         v_lshlrev_b32      v1, 2, v0                     // byte offset (one group)
+    ///         s_waitcnt          lgkmcnt(0)
+    ///         buffer_load_dword  v2, v1, s[8:11], 0 offen
+    ///         s_waitcnt          vmcnt(0)
+    ///         v_add_i32          v2, vcc, 1, v2
+    ///         buffer_store_dword v2, v1, s[8:11], 0 offen
+    ///         s_endpgm
+    /// }
+    /// let memory = Memory::default();
+    /// let program = Program::from_kernel(&memory, &inc::INC)?;
+    /// let data = memory.buffer_from_slice(&[10u32; 64])?;
+    /// let all = BufferResource::for_buffer(&data)?; // stride 0, NUM_RECORDS = 256 bytes
+    /// let dispatch = Dispatch::new_1d(64, 64);
+    /// program.launcher(&inc::IncArgs { data: all.into() }, &dispatch).run()?;
+    /// assert_eq!(data.to_vec(), [11; 64]);
+    /// // A V# over the first 32 bytes: past NUM_RECORDS loads read 0 and
+    /// // stores are dropped, so only lanes 0–7 change.
+    /// let part = BufferResource::raw(data.ptr().0, 32)?;
+    /// program.launcher(&inc::IncArgs { data: part.into() }, &dispatch).run()?;
+    /// assert_eq!(data.to_vec()[..9], [12, 12, 12, 12, 12, 12, 12, 12, 11]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn for_buffer<T: bytemuck::Pod>(
         buffer: &Buffer<T>,
     ) -> Result<BufferResource, ResourceError> {

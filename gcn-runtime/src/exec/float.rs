@@ -16,8 +16,6 @@
 use rustc_apfloat::ieee::{Double, Single};
 use rustc_apfloat::{Float, FloatConvert, Round};
 
-/// MODE.DX10_CLAMP.
-pub const MODE_DX10_CLAMP: u32 = 1 << 8;
 /// MODE.IEEE.
 pub const MODE_IEEE: u32 = 1 << 9;
 
@@ -236,15 +234,6 @@ pub fn fma_f32(a: f32, b: f32, c: f32, r: RoundMode) -> f32 {
     s_out(s(a).mul_add_r(s(b), s(c), r.ap()).value)
 }
 
-/// `a / b` rounded per `r`.
-#[inline]
-pub fn div_f32(a: f32, b: f32, r: RoundMode) -> f32 {
-    if r == RoundMode::NearestEven || a.is_nan() || b.is_nan() {
-        return a / b;
-    }
-    s_out(s(a).div_r(s(b), r.ap()).value)
-}
-
 /// `a + b` rounded per `r`.
 #[inline]
 pub fn add_f64(a: f64, b: f64, r: RoundMode) -> f64 {
@@ -274,6 +263,7 @@ pub fn fma_f64(a: f64, b: f64, c: f64, r: RoundMode) -> f64 {
 
 /// `a / b` rounded per `r`.
 #[inline]
+#[cfg(test)]
 pub fn div_f64(a: f64, b: f64, r: RoundMode) -> f64 {
     if r == RoundMode::NearestEven || a.is_nan() || b.is_nan() {
         return a / b;

@@ -1258,7 +1258,7 @@ fn gather(
 
 /// The handler of a MIMG row. `image_gather4h`, `image_gather4h_pck` and
 /// `image_gather8h_pck` (GCN 1.4) have none: no document describes them.
-pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
+pub(crate) fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
     use sflag::*;
     if row.encoding != Encoding::Mimg {
         return None;

@@ -1,47 +1,54 @@
 //! The interpreter: wave state, the pre-decoded program and the loop that
 //! runs the waves of one work-group.
 //!
-//! `.text` is decoded once per kernel entry ([`predecode_from`]: the code
-//! reachable from it; [`predecode`]: all of it; through `gcn_asm::decode`,
-//! the one ISA table) into a [`Decoded`] table, the [`Op`] of the
+//! Its machinery is crate-private (a launch is the way in:
+//! [`crate::Launcher`]); what this module shows users is what they meet or
+//! ask about: [`FaultKind`] (in [`crate::ExecError::kind`]), [`WAVE_SIZE`],
+//! the fidelity of each instruction ([`fidelity`], [`fidelity_table`],
+//! [`coverage`], [`gaps`]) and the image rules ([`mimg`]). The rest of this
+//! page describes the inside, for contributors.
+//!
+//! `.text` is decoded once per kernel entry (`predecode_from`: the code
+//! reachable from it; `predecode`: all of it; through `gcn_asm::decode`,
+//! the one ISA table) into a `Decoded` table, the `Op` of the
 //! instruction at each word (repeated instructions share one): each holds the
 //! handler chosen for its ISA row and its operands resolved to register
-//! indices and typed immediates ([`Src`]). The loop ([`run_wave`]) never
+//! indices and typed immediates (`Src`). The loop (`run_wave`) never
 //! re-parses words, never looks anything up by name and never allocates.
 //!
 //! Semantics live in one module per family, each exporting
-//! `handler(row) -> Option<Handler>`: [`scalar`] (SOP2/SOP1/SOPK/SOPC/SOPP),
-//! [`smem`] (SMRD/SMEM), [`valu_int`], [`valu_float`] and [`valu_f16`]
+//! `handler(row) -> Option<Handler>`: `scalar` (SOP2/SOP1/SOPK/SOPC/SOPP),
+//! `smem` (SMRD/SMEM), `valu_int`, `valu_float` and `valu_f16`
 //! (VOP1/VOP2/VOPC/VOP3/VOP3P by data type, over the shared source/destination
-//! machinery of [`vector`], which applies SDWA, DPP and the float modifiers),
-//! [`ds`] (DS), [`buffer`] (MUBUF/MTBUF), [`mimg`] (MIMG: images and
-//! samplers), [`flat`] (FLAT/GLOBAL/SCRATCH) — the memory families named as
-//! in `gcn_asm::encode` and `gcn_asm::decode` — with [`atomic`] (the atomic
+//! machinery of `vector`, which applies SDWA, DPP and the float modifiers),
+//! `ds` (DS), `buffer` (MUBUF/MTBUF), [`mimg`] (MIMG: images and
+//! samplers), `flat` (FLAT/GLOBAL/SCRATCH) — the memory families named as
+//! in `gcn_asm::encode` and `gcn_asm::decode` — with `atomic` (the atomic
 //! operations of every memory family, chosen by the row's `AtomicOp`),
-//! [`float`] (the MODE register's rounding and denormal rules). Handlers are
+//! `float` (the MODE register's rounding and denormal rules). Handlers are
 //! bound by the row's `Mnemonic` enum and read operand widths, atomic
-//! operations and compare predicates from the row. [`fuse`]
+//! operations and compare predicates from the row. `fuse`
 //! marks, at pre-decode, the first instruction of the 64-bit address idiom
 //! (move, add with carry-out, add with carry-in) with a superinstruction
-//! that [`run_wave`] runs as one step, bit for bit as the three. A row whose
-//! family module has no handler gets [`not_emulated`], which stops the
+//! that `run_wave` runs as one step, bit for bit as the three. A row whose
+//! family module has no handler gets `not_emulated`, which stops the
 //! dispatch naming the instruction and why ([`gaps`]); [`coverage`] lists
 //! which rows execute.
 
-pub mod atomic;
-pub mod buffer;
-pub mod ds;
-pub mod flat;
-pub mod float;
-pub mod fuse;
+pub(crate) mod atomic;
+pub(crate) mod buffer;
+pub(crate) mod ds;
+pub(crate) mod flat;
+pub(crate) mod float;
+pub(crate) mod fuse;
 pub mod gaps;
 pub mod mimg;
-pub mod scalar;
-pub mod smem;
-pub mod valu_f16;
-pub mod valu_float;
-pub mod valu_int;
-pub mod vector;
+pub(crate) mod scalar;
+pub(crate) mod smem;
+pub(crate) mod valu_f16;
+pub(crate) mod valu_float;
+pub(crate) mod valu_int;
+pub(crate) mod vector;
 
 use std::fmt;
 
@@ -55,7 +62,7 @@ use crate::memory::{MemFault, MemView};
 pub const WAVE_SIZE: usize = 64;
 
 /// Operand codes of the scalar registers with a fixed role.
-pub mod sreg {
+pub(crate) mod sreg {
     /// VCC_LO (VCC_HI is the next code).
     pub const VCC: u16 = 106;
     /// M0.
@@ -74,7 +81,7 @@ pub mod sreg {
 
 /// A resolved operand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Src {
+pub(crate) enum Src {
     /// No operand.
     None,
     /// A scalar register by operand code (0-127: SGPRs, VCC, TTMP, M0,
@@ -94,7 +101,7 @@ pub enum Src {
 
 /// What the loop does after an instruction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Step {
+pub(crate) enum Step {
     /// Go on at `wave.pc`.
     Next,
     /// The wave waits at `s_barrier`.
@@ -133,7 +140,7 @@ pub enum FaultKind {
     BadPc,
     /// The PC is at an instruction that no direct branch or fall-through
     /// reaches from the kernel entry, so it was not pre-decoded
-    /// ([`predecode_from`]): reached by a jump the pre-decoder could not
+    /// (`predecode_from`): reached by a jump the pre-decoder could not
     /// follow.
     Unreached,
     /// The PC left the code (a jump or branch past its end or before its
@@ -211,7 +218,7 @@ impl fmt::Display for FaultKind {
 /// A fault raised by an instruction handler; the loop adds where it
 /// happened ([`crate::launch::ExecError`]).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Fault {
+pub(crate) struct Fault {
     /// What went wrong.
     pub kind: FaultKind,
     /// The lane, for per-lane faults.
@@ -258,9 +265,9 @@ impl From<MemFault> for Fault {
 }
 
 /// The semantics of one instruction.
-pub type Handler = fn(&mut Wave, &Op, &mut Env<'_>) -> Result<Step, Fault>;
+pub(crate) type Handler = fn(&mut Wave, &Op, &mut Env<'_>) -> Result<Step, Fault>;
 
-/// Coerces a function or non-capturing closure to a [`Handler`]: each
+/// Coerces a function or non-capturing closure to a `Handler`: each
 /// family's `handler` returns `h(|w, op, env| …)` per mnemonic.
 pub(crate) const fn h(f: Handler) -> Option<Handler> {
     Some(f)
@@ -268,14 +275,14 @@ pub(crate) const fn h(f: Handler) -> Option<Handler> {
 
 /// One pre-decoded instruction.
 #[derive(Clone)]
-pub struct Op {
+pub(crate) struct Op {
     /// The semantics.
     pub handler: Handler,
-    /// What [`run_wave`] calls: `handler`, or for the first instruction of
+    /// What `run_wave` calls: `handler`, or for the first instruction of
     /// a run that runs as one superinstruction, that run's handler
-    /// ([`fuse`]).
+    /// (`fuse`).
     pub fast: Handler,
-    /// The run [`Op::fast`] executes, resolved at pre-decode (`None` for an
+    /// The run `Op::fast` executes, resolved at pre-decode (`None` for an
     /// instruction that starts none).
     pub(crate) fused: Option<std::sync::Arc<fuse::FusedRun>>,
     /// The decoded instruction (row, operands, modifiers).
@@ -381,7 +388,7 @@ impl Op {
 
 /// Architectural state of one wavefront.
 #[derive(Clone)]
-pub struct Wave {
+pub(crate) struct Wave {
     /// Scalar registers by operand code 0-127 (SGPRs, FLAT_SCRATCH,
     /// XNACK_MASK, VCC, TBA/TMA/TTMP, M0, EXEC).
     pub sgpr: [u32; 128],
@@ -488,6 +495,7 @@ impl Wave {
 
     /// Sets VCC.
     #[inline]
+    #[cfg(test)]
     pub fn set_vcc(&mut self, v: u64) {
         self.set_s64(sreg::VCC, v);
     }
@@ -558,7 +566,7 @@ impl Wave {
 
 /// What a handler can reach besides its wave: memory, the work-group's
 /// LDS, and facts about the dispatch.
-pub struct Env<'a> {
+pub(crate) struct Env<'a> {
     /// Global memory.
     pub mem: &'a MemView,
     /// The work-group's LDS (its size is the kernel's LDS allocation).
@@ -577,13 +585,13 @@ pub struct Env<'a> {
 }
 
 /// Memory accesses of a run of lanes, logged while checks run
-/// ([`Env::log`]): what the checks know of where an instruction's data
+/// (`Env::log`): what the checks know of where an instruction's data
 /// went. Lanes `lane ..lane + count` each access `len` bytes, lane
 /// `lane + i` at `address + i * len` (a dense wave access is one entry);
 /// [`MemAccess::lanes`] gives them one by one. The interpreter logs at the
 /// one place each family touches memory, before the access.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct MemAccess {
+pub(crate) struct MemAccess {
     /// First byte of the first lane.
     pub address: u64,
     /// Bytes each lane accesses.
@@ -623,17 +631,6 @@ impl MemAccess {
     #[inline]
     pub fn span(&self) -> u64 {
         u64::from(self.len) * u64::from(self.count)
-    }
-
-    /// The lanes of the run as a mask.
-    #[inline]
-    pub fn lane_mask(&self) -> u64 {
-        let bits = if self.count >= 64 {
-            u64::MAX
-        } else {
-            (1u64 << self.count) - 1
-        };
-        bits << (self.lane & 63)
     }
 
     /// The run's accesses lane by lane.
@@ -720,7 +717,7 @@ impl Env<'_> {
 
 /// Hooks the interpreter calls around each instruction while checks run
 /// ([`run_wave_checked`]; [`crate::check`] implements them).
-pub trait Hook {
+pub(crate) trait Hook {
     /// Before the instruction executes (`wave.pc` is its PC; `slot` its
     /// index in [`Decoded::ops`], so that tables parallel to it need no
     /// lookup by PC).
@@ -729,8 +726,8 @@ pub trait Hook {
     fn after(&mut self, wave: &Wave, op: &Op, slot: usize, env: &Env<'_>);
 }
 
-/// The hook that does nothing: [`run_wave`] compiles to the plain loop.
-struct NoHook;
+/// The hook that does nothing: `run_wave` compiles to the plain loop.
+pub(crate) struct NoHook;
 
 impl Hook for NoHook {
     #[inline(always)]
@@ -741,7 +738,7 @@ impl Hook for NoHook {
 
 /// Handler of rows without semantics: the fault names the instruction and
 /// why it has none ([`gaps::gap_reason`]).
-pub fn not_emulated(_: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fault> {
+pub(crate) fn not_emulated(_: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fault> {
     Err(Fault::new(FaultKind::Gap {
         instruction: op.instr.row.mnemonic,
         reason: gaps::gap_reason(op.instr.row, env.version),
@@ -749,7 +746,7 @@ pub fn not_emulated(_: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fa
 }
 
 /// The handler of `row` on `version`, if the emulator has semantics for it.
-pub fn handler(row: &'static InstrRow, version: GcnVersion) -> Option<Handler> {
+pub(crate) fn handler(row: &'static InstrRow, version: GcnVersion) -> Option<Handler> {
     match row.encoding {
         Encoding::Sop2 | Encoding::Sop1 | Encoding::Sopk | Encoding::Sopc | Encoding::Sopp => {
             scalar::handler(row, version)
@@ -908,7 +905,7 @@ fn is_16bit(ty: DataType) -> bool {
 }
 
 /// The value of inline constant `code` for an operand of type `ty`.
-pub fn inline_constant(code: u16, ty: DataType) -> u64 {
+pub(crate) fn inline_constant(code: u16, ty: DataType) -> u64 {
     let wide = ty.registers() >= 2;
     match code {
         128..=192 => u64::from(code - 128),
@@ -955,19 +952,19 @@ fn resolve(operand: Operand, ty: DataType) -> Src {
 /// words that do not decode).
 const NO_OP: u32 = u32::MAX;
 /// A word where an instruction starts that the pre-decoder did not reach
-/// from the kernel entry ([`predecode_from`]).
+/// from the kernel entry (`predecode_from`).
 const UNREACHED: u32 = u32::MAX - 1;
 
 /// Pre-decoded `.text`: the distinct decoded instructions, and for each
 /// word the index of the one that starts there.
 ///
-/// An instruction costs its [`Op`] once however often it occurs (an `Op`
+/// An instruction costs its `Op` once however often it occurs (an `Op`
 /// whose meaning does not depend on where it stands, i.e. one without a
 /// branch target or superinstruction, is shared by every word that holds
 /// the same instruction words); every other word costs 4 bytes. The loop
 /// reads `ops[index[pc / 4]]`.
 #[derive(Debug, Clone, Default)]
-pub struct Decoded {
+pub(crate) struct Decoded {
     /// Per word: an index in `ops`, [`NO_OP`] or [`UNREACHED`].
     index: Vec<u32>,
     ops: Vec<Op>,
@@ -988,7 +985,7 @@ impl Decoded {
         self.slot(pc).map(|i| &self.ops[i])
     }
 
-    /// The index in [`Decoded::ops`] of the instruction at byte offset
+    /// The index in `Decoded::ops` of the instruction at byte offset
     /// `pc` (parallel tables such as the checks' facts use it).
     #[inline]
     pub fn slot(&self, pc: u32) -> Option<usize> {
@@ -1021,7 +1018,7 @@ impl Decoded {
     }
 }
 
-/// Builds a [`Decoded`], sharing position-independent ops.
+/// Builds a `Decoded`, sharing position-independent ops.
 struct Builder<'w> {
     words: &'w [u32],
     version: GcnVersion,
@@ -1089,7 +1086,7 @@ impl<'w> Builder<'w> {
 /// Pre-decodes all of `.text` for `version`, as a linear sweep: an
 /// instruction starts at word 0 and after each instruction; a word that
 /// does not decode is skipped.
-pub fn predecode(words: &[u32], version: GcnVersion) -> Decoded {
+pub(crate) fn predecode(words: &[u32], version: GcnVersion) -> Decoded {
     let mut b = Builder::new(words, version, NO_OP);
     let mut i = 0;
     while i < words.len() {
@@ -1098,7 +1095,7 @@ pub fn predecode(words: &[u32], version: GcnVersion) -> Decoded {
     b.finish()
 }
 
-/// How control leaves an instruction, for [`predecode_from`].
+/// How control leaves an instruction, for `predecode_from`.
 enum Flow {
     /// To the next instruction, and to its branch target if it has one.
     Next,
@@ -1121,12 +1118,12 @@ fn flow(row: &InstrRow) -> Flow {
 
 /// Pre-decodes the code reachable from byte offset `entry`, following
 /// fall-through and branch targets; the instruction boundaries are those of
-/// [`predecode`]'s linear sweep. When a reachable instruction jumps to an
+/// `predecode`'s linear sweep. When a reachable instruction jumps to an
 /// address computed at run time (`s_setpc_b64`, `s_swappc_b64`, …) the
 /// whole of `.text` is decoded instead. Data after the code (a constant
 /// table, a string) is never decoded: memory grows with the code a kernel
 /// can run, not with `.text`.
-pub fn predecode_from(words: &[u32], version: GcnVersion, entry: u32) -> Decoded {
+pub(crate) fn predecode_from(words: &[u32], version: GcnVersion, entry: u32) -> Decoded {
     // The instruction boundaries: lengths only.
     let mut starts = vec![false; words.len()];
     let mut i = 0;
@@ -1235,13 +1232,13 @@ fn make_op(instr: Instruction, version: GcnVersion) -> Op {
 }
 
 /// The disassembled instruction starting at byte offset `pc`, if one does.
-pub fn instruction_at(ops: &Decoded, pc: u32) -> Option<String> {
+pub(crate) fn instruction_at(ops: &Decoded, pc: u32) -> Option<String> {
     ops.at(pc).map(|op| op.instr.to_string())
 }
 
 /// Runs `wave` from its PC until it ends, reaches a barrier or faults.
 #[inline(never)]
-pub fn run_wave(wave: &mut Wave, ops: &Decoded, env: &mut Env<'_>) -> Result<Step, Fault> {
+pub(crate) fn run_wave(wave: &mut Wave, ops: &Decoded, env: &mut Env<'_>) -> Result<Step, Fault> {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("popcnt") {
         // SAFETY: the CPU has POPCNT, the only requirement of the function.
@@ -1250,7 +1247,7 @@ pub fn run_wave(wave: &mut Wave, ops: &Decoded, env: &mut Env<'_>) -> Result<Ste
     run_loop::<true, _>(wave, ops, env, &mut NoHook)
 }
 
-/// [`run_wave`] built with POPCNT, which counts each vector instruction's
+/// `run_wave` built with POPCNT, which counts each vector instruction's
 /// active lanes in one host instruction (the baseline x86-64 target counts
 /// them in software).
 #[cfg(target_arch = "x86_64")]
@@ -1259,10 +1256,12 @@ fn run_wave_popcnt(wave: &mut Wave, ops: &Decoded, env: &mut Env<'_>) -> Result<
     run_loop::<true, _>(wave, ops, env, &mut NoHook)
 }
 
-/// [`run_wave`] calling `hook` around each instruction (the checks); it
-/// runs every instruction on its own, superinstructions never.
+/// `run_wave` calling `hook` around each instruction (the checks, the
+/// profile's counting); it runs every instruction on its own,
+/// superinstructions never. Generic: each hook type gets its own copy of
+/// the loop, so that `run_wave` stays as it is.
 #[inline(never)]
-pub fn run_wave_checked<H: Hook + ?Sized>(
+pub(crate) fn run_wave_checked<H: Hook + ?Sized>(
     wave: &mut Wave,
     ops: &Decoded,
     env: &mut Env<'_>,
@@ -1284,8 +1283,8 @@ fn bad_pc(pc: u32, ops: &Decoded) -> Fault {
     })
 }
 
-/// The interpreter loop; monomorphised without hooks for [`run_wave`].
-/// `FUSED`: call [`Op::fast`] (superinstructions), else [`Op::handler`].
+/// The interpreter loop; monomorphised without hooks for `run_wave`.
+/// `FUSED`: call `Op::fast` (superinstructions), else [`Op::handler`].
 #[inline(always)]
 fn run_loop<const FUSED: bool, H: Hook + ?Sized>(
     wave: &mut Wave,
@@ -1417,6 +1416,8 @@ fn register_fault(wave: &Wave, op: &Op) -> Fault {
 
 #[cfg(test)]
 mod invariant;
+#[cfg(test)]
+mod no_panic;
 #[cfg(test)]
 pub(crate) mod testing;
 #[cfg(test)]

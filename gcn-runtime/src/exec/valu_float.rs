@@ -117,7 +117,7 @@ fn arith3_f32(
 }
 
 /// `D = fma(S0, S1, c)` on f32: the host's FMA instructions in round to
-/// nearest (see [`super::vector::fma_f32_lanes`]), soft-float otherwise.
+/// nearest (see [`super::vector::fma_f32_lanes_into`]), soft-float otherwise.
 #[inline]
 fn fused_f32(w: &mut Wave, op: &Op, m: FpMode, c: &mut F32s) {
     if m.round != RoundMode::NearestEven {

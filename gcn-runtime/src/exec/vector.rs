@@ -793,70 +793,6 @@ unsafe fn store_chunk(out: *mut Chunk, values: Chunk, exec: u64, c: usize) {
     std::ptr::write_unaligned(out, merged);
 }
 
-/// `D = f(S0)` over u32 lanes.
-#[inline]
-pub fn unary_u32(w: &mut Wave, op: &Op, f: impl Fn(u32) -> u32) {
-    let mut a = src_u32(w, op, 0);
-    for x in a.iter_mut() {
-        *x = f(*x);
-    }
-    write_u32(w, op, &a);
-}
-
-/// `D = f(S0, S1)` over u32 lanes.
-#[inline]
-pub fn binary_u32(w: &mut Wave, op: &Op, f: impl Fn(u32, u32) -> u32) {
-    let mut a = src_u32(w, op, 0);
-    let b = src_u32(w, op, 1);
-    for (x, &y) in a.iter_mut().zip(&b) {
-        *x = f(*x, y);
-    }
-    write_u32(w, op, &a);
-}
-
-/// `D = f(S0, S1, S2)` over u32 lanes.
-#[inline]
-pub fn ternary_u32(w: &mut Wave, op: &Op, f: impl Fn(u32, u32, u32) -> u32) {
-    let a = src_u32(w, op, 0);
-    let b = src_u32(w, op, 1);
-    let c = src_u32(w, op, 2);
-    let r: Lanes = std::array::from_fn(|l| f(a[l], b[l], c[l]));
-    write_u32(w, op, &r);
-}
-
-/// `D = f(S0)` over f32 lanes.
-#[inline]
-pub fn unary_f32(w: &mut Wave, op: &Op, f: impl Fn(f32) -> f32) {
-    let mut a = src_f32(w, op, 0);
-    for x in a.iter_mut() {
-        *x = f(*x);
-    }
-    write_f32(w, op, &a);
-}
-
-/// `D = f(S0, S1)` over f32 lanes.
-#[inline]
-pub fn binary_f32(w: &mut Wave, op: &Op, f: impl Fn(f32, f32) -> f32) {
-    let mut a = src_f32(w, op, 0);
-    let b = src_f32(w, op, 1);
-    for (x, &y) in a.iter_mut().zip(&b) {
-        *x = f(*x, y);
-    }
-    write_f32(w, op, &a);
-}
-
-/// `D = f(S0, S1, S2)` over f32 lanes.
-#[inline]
-pub fn ternary_f32(w: &mut Wave, op: &Op, f: impl Fn(f32, f32, f32) -> f32) {
-    let mut a = src_f32(w, op, 0);
-    let b = src_f32(w, op, 1);
-    let c = src_f32(w, op, 2);
-    for l in 0..WAVE_SIZE {
-        a[l] = f(a[l], b[l], c[l]);
-    }
-    write_f32(w, op, &a);
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1009,6 +945,7 @@ mod tests {
 /// instructions are used when the host CPU has them (checked at run time,
 /// cached by the standard library).
 #[inline]
+#[cfg(test)]
 pub fn fma_f32_lanes(
     a: &[f32; WAVE_SIZE],
     b: &[f32; WAVE_SIZE],
@@ -1175,19 +1112,6 @@ fn fma_f64_x86(
     for l in 0..WAVE_SIZE {
         out[l] = a[l].mul_add(b[l], c[l]);
     }
-}
-
-/// `D = fma(S0, S1, S2)` over f32 lanes (one rounding).
-#[inline]
-pub fn fma_f32(w: &mut Wave, op: &Op) {
-    let mut a = [0f32; WAVE_SIZE];
-    let mut b = [0f32; WAVE_SIZE];
-    let mut c = [0f32; WAVE_SIZE];
-    src_f32_into(w, op, 0, &mut a);
-    src_f32_into(w, op, 1, &mut b);
-    src_f32_into(w, op, 2, &mut c);
-    let r = fma_f32_lanes(&a, &b, &c);
-    write_f32(w, op, &r);
 }
 
 #[cfg(test)]

@@ -1,9 +1,10 @@
 //! Random instruction words and random kernels never panic the emulator:
 //! every outcome is a clean end or a fault.
 
-use gcn_runtime::exec::{predecode, run_wave, Env, Step, Wave};
-use gcn_runtime::gcn_asm::GcnVersion;
-use gcn_runtime::Memory;
+// Inside the crate: the interpreter's entry points are not public.
+use super::{predecode, run_wave, Env, Step, Wave};
+use crate::Memory;
+use gcn_asm::GcnVersion;
 use proptest::prelude::*;
 
 fn run_words(words: &[u32], version: GcnVersion, vgprs: u16, seed: u32) {
