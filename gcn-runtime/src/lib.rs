@@ -252,6 +252,7 @@ pub mod kernel;
 pub mod launch;
 pub mod lines;
 pub mod memory;
+pub mod printf;
 pub mod program;
 
 pub use check::{Check, CheckOptions, CheckReport, Level};
