@@ -1,0 +1,308 @@
+//! The code-object reader on clang-15 output (fixtures in `tests/rocm/`,
+//! made by `tests/rocm/make-fixtures.sh` from `kernels.cl`) and on the
+//! clrxasm goldens of `shared/conformance/rocm/`, plus malformed input.
+
+mod common;
+
+use gcn_asm::rocm::{
+    self, AddressSpace, CodeObject, RelocKind, RocmError, ValueKind, AMD_KERNEL_CODE_SIZE,
+};
+use gcn_asm::GcnVersion;
+
+fn fixture(name: &str) -> Vec<u8> {
+    let path = format!("{}/tests/rocm/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn read_fixture(name: &str) -> CodeObject {
+    rocm::read(&fixture(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// What every clang-15 build of kernels.cl has, whatever the version.
+fn check_kernels_cl(co: &CodeObject, name: &str) {
+    let names: Vec<_> = co.kernels.iter().map(|k| k.name.as_str()).collect();
+    assert_eq!(names, ["reverse", "scale"], "{name}");
+    let reverse = &co.kernels[0];
+    let scale = &co.kernels[1];
+    assert_eq!(reverse.reqd_workgroup_size, Some([64, 1, 1]), "{name}");
+    assert_eq!(reverse.max_flat_workgroup_size, Some(64), "{name}");
+    assert_eq!(scale.reqd_workgroup_size, None, "{name}");
+    assert_eq!(scale.max_flat_workgroup_size, Some(256), "{name}");
+    for k in &co.kernels {
+        assert_eq!(k.wavefront_size, 64, "{name}");
+        assert_eq!(k.kernarg_segment_align, 8, "{name}");
+        assert!(k.descriptor.user_sgpr_setup().kernarg_segment_ptr, "{name}");
+        assert_eq!(
+            k.descriptor.workgroup_id_enabled(),
+            [true, false, false],
+            "{name}"
+        );
+        // The entry is inside .text and 256-byte aligned.
+        let text = co.text.as_ref().expect(".text");
+        assert!(k.entry >= text.vaddr && k.entry < text.vaddr + text.data.len() as u64);
+        assert_eq!(k.entry % 256, 0, "{name}");
+        // The first instruction is an SMEM load of the kernel arguments
+        // (opcode bits of s_load_dword* on GCN 1.2+: 0b110000).
+        let at = (k.entry - text.vaddr) as usize;
+        let word = u32::from_le_bytes(text.data[at..at + 4].try_into().unwrap());
+        assert_eq!(word >> 26, 0b110000, "{name}: {word:#x}");
+        assert!(k.sgpr_count > 0 && k.vgpr_count > 0, "{name}");
+    }
+    let a = &scale.args;
+    assert_eq!(a[0].name.as_deref(), Some("in"));
+    assert_eq!(a[0].type_name.as_deref(), Some("float*"));
+    assert_eq!((a[0].offset, a[0].size), (0, 8));
+    assert_eq!(a[0].value_kind, ValueKind::GlobalBuffer);
+    assert_eq!(a[0].address_space, Some(AddressSpace::Global));
+    assert!(a[0].is_const && !a[1].is_const);
+    assert_eq!(a[2].name.as_deref(), Some("k"));
+    assert_eq!((a[2].offset, a[2].size), (16, 4));
+    assert_eq!(a[2].value_kind, ValueKind::ByValue);
+    assert!(!a[2].value_kind.is_hidden());
+    let tmp = &reverse.args[2];
+    assert_eq!(tmp.value_kind, ValueKind::DynamicSharedPointer);
+    assert_eq!(tmp.address_space, Some(AddressSpace::Local));
+    assert!(a[3..].iter().all(|a| a.value_kind.is_hidden()), "{name}");
+    let last = a.last().unwrap();
+    assert!(scale.kernarg_segment_size >= last.offset + last.size);
+    for seg in &co.segments {
+        assert!(seg.mem_size >= seg.data.len() as u64);
+    }
+    assert!(co.segments.iter().any(|s| s.executable && !s.writable));
+}
+
+#[test]
+fn reads_clang15_code_objects() {
+    for (name, version, processor, gcn, xnack) in [
+        (
+            "kernels-gfx803-v2.co",
+            2,
+            "gfx803",
+            GcnVersion::Gcn1_2,
+            None,
+        ),
+        (
+            "kernels-gfx900-v2.co",
+            2,
+            "gfx900",
+            GcnVersion::Gcn1_4,
+            Some(true),
+        ),
+        (
+            "kernels-gfx900-v3.co",
+            3,
+            "gfx900",
+            GcnVersion::Gcn1_4,
+            Some(true),
+        ),
+        (
+            "kernels-gfx900-v4.co",
+            4,
+            "gfx900",
+            GcnVersion::Gcn1_4,
+            None,
+        ),
+        (
+            "kernels-gfx900-v5.co",
+            5,
+            "gfx900",
+            GcnVersion::Gcn1_4,
+            None,
+        ),
+        (
+            "kernels-gfx906-v4.co",
+            4,
+            "gfx906",
+            GcnVersion::Gcn1_4_1,
+            None,
+        ),
+        (
+            "kernels-gfx803-v5.co",
+            5,
+            "gfx803",
+            GcnVersion::Gcn1_2,
+            None,
+        ),
+    ] {
+        let co = read_fixture(name);
+        assert_eq!(co.code_object_version, version, "{name}");
+        assert_eq!(co.processor.name, processor, "{name}");
+        assert_eq!(co.processor.version, gcn, "{name}");
+        assert_eq!(co.processor.xnack, xnack, "{name}");
+        assert!(co.metadata.is_some(), "{name}");
+        check_kernels_cl(&co, name);
+        for k in &co.kernels {
+            if version == 2 {
+                // v2: the symbol is the amd_kernel_code_t, the code follows it.
+                let code = k.amd_kernel_code.expect("v2 has amd_kernel_code_t");
+                assert_eq!(
+                    code.kernel_code_entry_byte_offset,
+                    AMD_KERNEL_CODE_SIZE as i64
+                );
+                assert_eq!(k.entry, k.descriptor_vaddr + 256);
+                assert_eq!(code.private_element_size(), 4);
+                assert!(code.is_ptr64());
+            } else {
+                assert!(k.amd_kernel_code.is_none());
+                assert_eq!(
+                    k.entry as i64 - k.descriptor_vaddr as i64,
+                    k.descriptor.kernel_code_entry_byte_offset
+                );
+            }
+        }
+        let args = &co.kernels[1].args;
+        if version == 5 {
+            // v5: the implicit arguments are the block counts, group sizes ...
+            assert_eq!(args[3].value_kind, ValueKind::HiddenBlockCountX);
+            assert_eq!((args[3].offset, args[3].size), (24, 4));
+            assert!(args
+                .iter()
+                .any(|a| a.value_kind == ValueKind::HiddenGridDims));
+            assert_eq!(co.kernels[1].kernarg_segment_size, 280);
+        } else {
+            assert_eq!(args[3].value_kind, ValueKind::HiddenGlobalOffsetX);
+            assert_eq!((args[3].offset, args[3].size), (24, 8));
+            assert_eq!(co.kernels[1].kernarg_segment_size, 80);
+        }
+    }
+}
+
+#[test]
+fn reads_clrxasm_goldens() {
+    let Some(shared) = common::shared_dir() else {
+        println!("notice: ../shared not found; ROCm golden reading skipped");
+        return;
+    };
+    let dir = shared.join("conformance/rocm");
+    let read = |name: &str| {
+        let path = dir.join(name);
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        rocm::read(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"))
+    };
+    let scale = read("scale-gfx900.clrxasm.bin");
+    assert_eq!(scale.code_object_version, 2);
+    assert_eq!(scale.processor.name, "gfx900");
+    assert!(scale.metadata.is_none());
+    let k = &scale.kernels[0];
+    assert_eq!(k.name, "scale");
+    assert_eq!(k.entry, k.descriptor_vaddr + 0x100);
+    let code = k.amd_kernel_code.unwrap();
+    assert_eq!(code.compute_pgm_rsrc1, 0x00ac0081);
+    assert_eq!(code.compute_pgm_rsrc2, 0x90);
+    assert_eq!(
+        (code.wavefront_sgpr_count, code.workitem_vgpr_count),
+        (24, 8)
+    );
+    assert_eq!(code.kernarg_segment_byte_size, 24);
+    assert_eq!(k.kernarg_segment_align, 16);
+
+    let fiji = read("vectoradd-metadata-fiji.clrxasm.bin");
+    assert_eq!(fiji.code_object_version, 2);
+    assert_eq!(fiji.processor.version, GcnVersion::Gcn1_2);
+    let k = &fiji.kernels[0];
+    assert_eq!(k.name, "vectorAdd");
+    assert_eq!(k.args.len(), 8);
+    assert_eq!(k.args[0].name.as_deref(), Some("n"));
+    assert_eq!(k.args[1].offset, 8);
+    assert_eq!(k.args[7].value_kind, ValueKind::HiddenPrintfBuffer);
+    assert_eq!(k.kernarg_segment_size, 64);
+    assert_eq!(k.max_flat_workgroup_size, Some(256));
+    assert!(k.amd_kernel_code.unwrap().is_ptr64());
+    assert_eq!(k.amd_kernel_code.unwrap().private_element_size(), 4);
+
+    let negate = read("negate-llvm10-gfx906.clrxasm.bin");
+    assert_eq!(negate.code_object_version, 3);
+    assert_eq!(negate.processor.name, "gfx906");
+    assert_eq!(negate.processor.version, GcnVersion::Gcn1_4_1);
+    let k = &negate.kernels[0];
+    assert_eq!(k.name, "negate");
+    assert_eq!(k.descriptor.kernel_code_entry_byte_offset, 0xb40);
+    assert_eq!(k.entry, 0x1000);
+    assert_eq!((k.sgpr_count, k.vgpr_count), (9, 3));
+    assert_eq!(k.descriptor.compute_pgm_rsrc1, 0x00ac0040);
+    assert_eq!(negate.rodata.as_ref().unwrap().data.len(), 64);
+}
+
+#[test]
+fn printf_strings_parse() {
+    let f = gcn_asm::rocm::parse_printf("1:2:4:8:a=%d b=%ld: done\n").unwrap();
+    assert_eq!(
+        (f.id, f.arg_sizes.clone(), f.format.as_str()),
+        (1, vec![4, 8], "a=%d b=%ld: done\n")
+    );
+    assert!(gcn_asm::rocm::parse_printf("1:3:4:fmt").is_none());
+    assert!(gcn_asm::rocm::parse_printf("x:0:fmt").is_none());
+}
+
+fn err(bytes: &[u8]) -> RocmError {
+    match rocm::read(bytes) {
+        Ok(_) => panic!("read accepted malformed input"),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn malformed_code_objects_are_errors() {
+    let good = fixture("kernels-gfx900-v4.co");
+    assert!(rocm::is_code_object(&good));
+    assert!(!rocm::is_code_object(b"\x7fELF"));
+    assert!(err(b"").to_string().contains("not an ELF64"));
+    // Every truncation is an error or a smaller object, never a panic.
+    for len in (0..good.len()).step_by(7) {
+        let _ = rocm::read(&good[..len]);
+    }
+    assert!(rocm::read(&good[..good.len() / 2]).is_err());
+    // Every single-byte corruption likewise.
+    for at in 0..good.len() {
+        let mut bad = good.clone();
+        bad[at] ^= 0xff;
+        let _ = rocm::read(&bad);
+    }
+    // An unknown processor.
+    let mut bad = good.clone();
+    bad[48] = 0x41; // e_flags: gfx1100
+    assert!(
+        err(&bad).to_string().contains("EF_AMDGPU_MACH"),
+        "{}",
+        err(&bad)
+    );
+    // Not AMDGPU.
+    let mut bad = good.clone();
+    bad[18] = 62;
+    assert!(err(&bad).to_string().contains("e_machine"));
+}
+
+#[test]
+fn reloc_kinds_map_elf_types() {
+    assert_eq!(RelocKind::from_elf(13), Some(RelocKind::Relative64));
+    assert_eq!(RelocKind::from_elf(3), Some(RelocKind::Abs64));
+    assert_eq!(RelocKind::from_elf(7), None);
+}
+
+#[test]
+fn reads_dynamic_relocations_and_data_segments() {
+    let co = read_fixture("globals-gfx900-v4.co");
+    assert_eq!(co.kernels.len(), 1);
+    assert_eq!(co.kernels[0].name, "pick");
+    assert_eq!(
+        co.dynamic_relocations,
+        [rocm::DynamicReloc {
+            offset: 0x3848,
+            kind: RelocKind::Relative64,
+            symbol_value: 0,
+            addend: 0x3840,
+        }]
+    );
+    // The relocated pointer lives in a writable segment next to `table`.
+    let data = co
+        .segments
+        .iter()
+        .find(|s| s.writable && s.vaddr <= 0x3838 && 0x3850 <= s.vaddr + s.mem_size)
+        .expect("the .data segment");
+    let at = (0x3838 - data.vaddr) as usize;
+    let table: Vec<u32> = data.data[at..at + 16]
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    assert_eq!(table, [1, 2, 3, 4]);
+}
