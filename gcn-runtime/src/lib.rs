@@ -247,6 +247,7 @@ pub mod check;
 pub mod descriptor;
 pub mod exec;
 pub mod format;
+pub mod hsa;
 pub mod image;
 pub mod kernel;
 pub mod launch;

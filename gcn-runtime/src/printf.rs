@@ -158,7 +158,7 @@ pub fn format_record(format: &str, args: &[&[u8]]) -> Result<String, String> {
             }
             chars.next();
         }
-        let mut number = |chars: &mut std::iter::Peekable<std::str::Chars<'_>>| {
+        let number = |chars: &mut std::iter::Peekable<std::str::Chars<'_>>| {
             let mut n: Option<usize> = None;
             while let Some(d) = chars.peek().and_then(|c| c.to_digit(10)) {
                 n = Some(n.unwrap_or(0).saturating_mul(10).saturating_add(d as usize));

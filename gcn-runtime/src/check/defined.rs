@@ -1171,16 +1171,23 @@ fn register_flow(
     if !fl.vector {
         // Scalar: one value.
         let mut input = Val::default();
+        // The sources' low dwords alone (for Flow::Carry).
+        let mut low = Val::default();
         for s in fl.sources() {
             for r in s.regs.first..s.regs.first + s.regs.count {
-                input = input.join(read_val(sh, origins, s.regs.vector, r, 0, s.bits, pc, id));
+                let x = read_val(sh, origins, s.regs.vector, r, 0, s.bits, pc, id);
+                input = input.join(x);
+                if r == s.regs.first {
+                    low = low.join(x);
+                }
             }
         }
         let values = two_values(wave, op, fl, 0);
         for d in fl.dests() {
             for (i, r) in (d.regs.first..d.regs.first + d.regs.count).enumerate() {
+                let input = carry_input(fl, d, i, input, low);
                 // SCC of an AND/OR says whether the whole result is 0.
-                let out = if matches!(fl.rule, Flow::And | Flow::Or) && r == sreg::SCC {
+                let out = if is_bitwise(fl.rule) && r == sreg::SCC {
                     compute(input)
                 } else {
                     result(sh, origins, fl, (values, wave), i, (0, 0), input, false, pc)
@@ -1237,6 +1244,8 @@ fn register_flow(
     // The slow path: per lane.
     let exec = wave.exec();
     let mut lane_in = [Val::default(); WAVE_SIZE];
+    // Each lane's sources' low dwords alone (for Flow::Carry).
+    let mut lane_low = [Val::default(); WAVE_SIZE];
     // The cross-lane union (DPP, DS permutes).
     let mut union = Val::default();
     let mut lanes = if cross { exec } else { read_mask };
@@ -1244,6 +1253,7 @@ fn register_flow(
         let lane = lanes.trailing_zeros() as usize;
         lanes &= lanes - 1;
         let mut v = Val::default();
+        let mut low = Val::default();
         for s in fl.sources() {
             for r in s.regs.first..s.regs.first + s.regs.count {
                 let x = if s.lane_bit {
@@ -1262,9 +1272,13 @@ fn register_flow(
                     read_val(sh, origins, s.regs.vector, r, lane, s.bits, pc, id)
                 };
                 v = v.join(x);
+                if r == s.regs.first {
+                    low = low.join(x);
+                }
             }
         }
         lane_in[lane] = v;
+        lane_low[lane] = low;
         union = union.join(v);
     }
     let first_read = read_mask.trailing_zeros() as usize & 63;
@@ -1279,13 +1293,18 @@ fn register_flow(
             _ => lane,
         };
         let input = if cross { union } else { lane_in[src_lane] };
-        let values = if matches!(fl.rule, Flow::And | Flow::Or) {
+        let values = if is_bitwise(fl.rule) {
             two_values(wave, op, fl, lane)
         } else {
             None
         };
         for d in fl.dests() {
             for (i, r) in (d.regs.first..d.regs.first + d.regs.count).enumerate() {
+                let input = if cross || d.lane_bit {
+                    input
+                } else {
+                    carry_input(fl, d, i, input, lane_low[src_lane])
+                };
                 let out = result(
                     sh,
                     origins,
@@ -1436,11 +1455,28 @@ fn result(
             _ => input,
         },
         Flow::Select => input,
-        Flow::And | Flow::Or if values.is_some() => {
+        Flow::And | Flow::Or | Flow::AndN2 | Flow::OrN2 if values.is_some() => {
             bitwise(sh, origins, fl, values, i, lane, pc, id, wave)
         }
         _ => compute(input),
     }
+}
+
+/// What dword `i` of destination `d` depends on: for a [`Flow::Carry`]
+/// row's multi-dword result, its low dword only on the sources' low dwords
+/// (`low`); otherwise on everything read (`all`).
+fn carry_input(fl: &FlowFacts, d: &Dest, i: usize, all: Val, low: Val) -> Val {
+    if fl.rule == Flow::Carry && d.regs.count > 1 && i == 0 {
+        low
+    } else {
+        all
+    }
+}
+
+/// True for the rows whose result bits are defined bit by bit from their
+/// two sources (AND, OR and their inverted-operand forms).
+fn is_bitwise(rule: Flow) -> bool {
+    matches!(rule, Flow::And | Flow::Or | Flow::AndN2 | Flow::OrN2)
 }
 
 /// The union of the undefined lanes of a run of VGPRs.
@@ -1453,7 +1489,7 @@ fn undefined_lanes_of(sh: &Shadow, regs: Regs) -> u64 {
 /// The two value operands of an AND/OR row: its explicit read operands,
 /// or one and the implicit EXEC of `s_*_saveexec`.
 fn two_values(_wave: &Wave, op: &Op, fl: &FlowFacts, _lane: usize) -> Option<[Src; 2]> {
-    if !matches!(fl.rule, Flow::And | Flow::Or) {
+    if !is_bitwise(fl.rule) {
         return None;
     }
     let row = op.instr.row;
@@ -1508,7 +1544,13 @@ fn bitwise(
     let (va, a) = operand(srcs[0]);
     let (vb, b) = operand(srcs[1]);
     let (ua, ub) = (a.bits, b.bits);
-    let bits = if fl.rule == Flow::And {
+    // ANDN2/ORN2 are AND/OR of the inverted second source.
+    let vb = if matches!(fl.rule, Flow::AndN2 | Flow::OrN2) {
+        !vb
+    } else {
+        vb
+    };
+    let bits = if matches!(fl.rule, Flow::And | Flow::AndN2) {
         (ua & ub) | (ua & !ub & vb) | (ub & !ua & va)
     } else {
         (ua & ub) | (ua & !ub & !vb) | (ub & !ua & !va)
