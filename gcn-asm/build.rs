@@ -165,6 +165,7 @@ const FLOWS: &[(&str, &str)] = &[
     ("or", "Or"),
     ("andn2", "AndN2"),
     ("orn2", "OrN2"),
+    ("xor", "Xor"),
     ("carry", "Carry"),
     ("jump", "Jump"),
 ];

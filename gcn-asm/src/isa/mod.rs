@@ -640,6 +640,10 @@ pub enum Flow {
     /// a defined 1 in the first or a defined 0 in the second source
     /// defines the result bit.
     OrN2,
+    /// Bitwise XOR/XNOR: a result bit is undefined where either source
+    /// bit is (LLVM inverts lane masks whose inactive lanes' bits it never
+    /// defines with `s_xor_b64 …, -1`).
+    Xor,
     /// Integer arithmetic whose carries only move up (64-bit adds,
     /// multiplies, left shifts: `v_mad_u64_u32`, `v_lshlrev_b64`): the low
     /// dword of a multi-dword result is undefined only where the low

@@ -1455,7 +1455,7 @@ fn result(
             _ => input,
         },
         Flow::Select => input,
-        Flow::And | Flow::Or | Flow::AndN2 | Flow::OrN2 if values.is_some() => {
+        Flow::And | Flow::Or | Flow::AndN2 | Flow::OrN2 | Flow::Xor if values.is_some() => {
             bitwise(sh, origins, fl, values, i, lane, pc, id, wave)
         }
         _ => compute(input),
@@ -1474,9 +1474,12 @@ fn carry_input(fl: &FlowFacts, d: &Dest, i: usize, all: Val, low: Val) -> Val {
 }
 
 /// True for the rows whose result bits are defined bit by bit from their
-/// two sources (AND, OR and their inverted-operand forms).
+/// two sources (AND, OR, their inverted-operand forms, XOR).
 fn is_bitwise(rule: Flow) -> bool {
-    matches!(rule, Flow::And | Flow::Or | Flow::AndN2 | Flow::OrN2)
+    matches!(
+        rule,
+        Flow::And | Flow::Or | Flow::AndN2 | Flow::OrN2 | Flow::Xor
+    )
 }
 
 /// The union of the undefined lanes of a run of VGPRs.
@@ -1550,7 +1553,9 @@ fn bitwise(
     } else {
         vb
     };
-    let bits = if matches!(fl.rule, Flow::And | Flow::AndN2) {
+    let bits = if fl.rule == Flow::Xor {
+        ua | ub
+    } else if matches!(fl.rule, Flow::And | Flow::AndN2) {
         (ua & ub) | (ua & !ub & vb) | (ub & !ua & va)
     } else {
         (ua & ub) | (ua & !ub & !vb) | (ub & !ua & !va)
