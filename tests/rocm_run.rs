@@ -94,7 +94,10 @@ fn run_case(case: &Case, path: &Path, options: &LaunchOptions) -> Result<(), Str
                     .collect();
                 // A 3-element vector is given 4 values; the metadata's size
                 // decides (float3: 16 bytes).
-                let size = kernel.args.get(i).map_or(bytes.len(), |a| a.record.size as usize);
+                let size = kernel
+                    .args
+                    .get(i)
+                    .map_or(bytes.len(), |a| a.record.size as usize);
                 bytes.resize(size, 0);
                 values.push(ArgValue::Scalar(bytes));
                 buffers.push(None);
@@ -163,7 +166,9 @@ fn run_case(case: &Case, path: &Path, options: &LaunchOptions) -> Result<(), Str
             l
         };
         if sorted(&got) != sorted(&want) {
-            return Err(format!("printf printed:\n{got}\nexpected (in any order):\n{want}"));
+            return Err(format!(
+                "printf printed:\n{got}\nexpected (in any order):\n{want}"
+            ));
         }
     }
     Ok(())

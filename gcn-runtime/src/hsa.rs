@@ -96,7 +96,12 @@ pub(crate) fn load(memory: &Memory, co: &CodeObject) -> Result<Loaded, LoadError
         let end = s
             .vaddr
             .checked_add(s.mem_size.max(s.data.len() as u64))
-            .ok_or_else(|| bad(format!("PT_LOAD segment at {:#x}: its size overflows", s.vaddr)))?;
+            .ok_or_else(|| {
+                bad(format!(
+                    "PT_LOAD segment at {:#x}: its size overflows",
+                    s.vaddr
+                ))
+            })?;
         extent = extent.max(end);
     }
     // Checked before allocating: a damaged header must not make the host
@@ -140,10 +145,7 @@ pub(crate) fn load(memory: &Memory, co: &CodeObject) -> Result<Loaded, LoadError
             }
         };
         let at = usize::try_from(r.offset).unwrap_or(usize::MAX);
-        let Some(slot) = at
-            .checked_add(size)
-            .and_then(|end| bytes.get_mut(at..end))
-        else {
+        let Some(slot) = at.checked_add(size).and_then(|end| bytes.get_mut(at..end)) else {
             return Err(bad(format!(
                 "dynamic relocation at {:#x} is outside the loaded segments (which end at {extent:#x})",
                 r.offset
@@ -248,7 +250,11 @@ fn kind_name(k: &ValueKind) -> String {
 /// The execution setup of a code object kernel, from its descriptor.
 pub(crate) fn config(k: &RocmKernel, version: GcnVersion) -> KernelConfig {
     let d = &k.descriptor;
-    let max_sgprs = if version.is_gcn12_or_later() { 102 } else { 104 };
+    let max_sgprs = if version.is_gcn12_or_later() {
+        102
+    } else {
+        104
+    };
     // A lane's private bytes, 64 lanes, in the 1 KiB units the hardware
     // allocates scratch in.
     let per_wave = u64::from(k.private_segment_fixed_size) * 64;
@@ -263,8 +269,10 @@ pub(crate) fn config(k: &RocmKernel, version: GcnVersion) -> KernelConfig {
         tidig_comp_cnt: d.workitem_id_vgprs().min(2),
         lds_bytes: k.group_segment_fixed_size,
         scratch_enabled: d.private_segment_wave_offset_enabled(),
-        scratch_per_wave: per_wave.div_ceil(1024).saturating_mul(1024).min(u64::from(u32::MAX))
-            as u32,
+        scratch_per_wave: per_wave
+            .div_ceil(1024)
+            .saturating_mul(1024)
+            .min(u64::from(u32::MAX)) as u32,
     }
 }
 
@@ -429,7 +437,13 @@ pub(crate) fn prepare(
                             ))
                         })?;
                 }
-                (kind @ (ValueKind::Image | ValueKind::Sampler | ValueKind::Pipe | ValueKind::Queue), _)
+                (
+                    kind @ (ValueKind::Image
+                    | ValueKind::Sampler
+                    | ValueKind::Pipe
+                    | ValueKind::Queue),
+                    _,
+                )
                 | (kind @ ValueKind::Other(_), _) => {
                     return Err(mismatch(format!(
                         "arguments of value kind {} are not supported by the emulator's HSA ABI",

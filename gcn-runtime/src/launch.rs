@@ -494,7 +494,9 @@ impl Program {
         let memory = self.memory();
         // The ABI: the kernel input buffer of the Gallium ABI, or the
         // kernarg segment, dispatch packet and queue of the HSA ABI.
-        let (config, groups, lds_bytes, input_buffer, input_address, hsa) = match &kernel.code_object {
+        let (config, groups, lds_bytes, input_buffer, input_address, hsa) = match &kernel
+            .code_object
+        {
             Some(rk) => {
                 let info = self.code_object.as_ref();
                 let opencl = info
@@ -1003,14 +1005,17 @@ fn run_group(
                         location: s.lines.and_then(|l| l.at(w.pc)).map(|l| l.to_string()),
                         lane: fault.lane,
                         note: match &fault.kind {
+                            // Below the first address anything is allocated
+                            // at: a null pointer dereferenced, which for an
+                            // HSA kernel is a hidden argument left null.
+                            FaultKind::Memory(m)
+                                if m.address < crate::memory::FIRST_ADDRESS
+                                    && s.null_note.is_some() =>
+                            {
+                                s.null_note.map(str::to_string)
+                            }
                             FaultKind::Memory(m) => {
                                 nearest_note(&s.mem, m.address, s.values, s.input_address)
-                                    .or_else(|| {
-                                        // A null hidden argument dereferenced.
-                                        (m.address < NEAR_BYTES)
-                                            .then(|| s.null_note.map(str::to_string))
-                                            .flatten()
-                                    })
                             }
                             _ => None,
                         },
@@ -1019,7 +1024,7 @@ fn run_group(
                             .take()
                             .map(|c| c.reports.into_vec())
                             .unwrap_or_default(),
-                    }))
+                    }));
                 }
             }
         }

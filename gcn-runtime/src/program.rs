@@ -161,7 +161,8 @@ impl Program {
     /// whatever its `e_flags` say (gcnrun's `-g`).
     pub fn load(memory: &Memory, bytes: &[u8], version: GcnVersion) -> Result<Program, LoadError> {
         if gcn_asm::rocm::is_code_object(bytes) {
-            let co = gcn_asm::rocm::read(bytes).map_err(|e| LoadError::CodeObject(e.to_string()))?;
+            let co =
+                gcn_asm::rocm::read(bytes).map_err(|e| LoadError::CodeObject(e.to_string()))?;
             return Program::from_code_object(memory, &co, version);
         }
         let binary = gallium::read(bytes).map_err(|e| LoadError::Gallium(e.message))?;

@@ -1218,7 +1218,11 @@ fn make_op(instr: Instruction, version: GcnVersion) -> Op {
     // The general SGPRs end at 104, or at 102 on GCN 1.2+, where 102-103
     // are FLAT_SCRATCH (which LLVM's HSA kernels write): not counted
     // against the kernel's SGPR allocation, as VCC is not.
-    let general = if version.is_gcn12_or_later() { 102 } else { 104 };
+    let general = if version.is_gcn12_or_later() {
+        102
+    } else {
+        104
+    };
     for access in instr.accesses().iter() {
         match access.location {
             Location::Vgprs { index, count } => {
