@@ -718,13 +718,28 @@ fn user_args(kernel: &ProgramKernel, decl: Option<&KernelDecl>) -> Vec<UserArg> 
         .filter(|(_, a)| a.record.semantic == ArgSemantic::General)
         .map(|(i, a)| {
             let d = decl.and_then(|d| d.args.get(i));
+            // A code object's metadata names and types its arguments.
+            let meta = kernel
+                .code_object
+                .as_ref()
+                .and_then(|k| k.args.iter().filter(|m| !m.value_kind.is_hidden()).nth(i));
             UserArg {
                 index: i,
                 name: d
                     .and_then(|d| d.name.clone())
+                    .or_else(|| meta.and_then(|m| m.name.clone()))
                     .unwrap_or_else(|| a.name.to_string()),
                 record: a.record,
-                declaration: d.map_or_else(String::new, |d| d.declaration.clone()),
+                declaration: match (d, meta) {
+                    (Some(d), _) => d.declaration.clone(),
+                    (None, Some(m)) => format!(
+                        "{} ({}, {} bytes)",
+                        m.type_name.as_deref().unwrap_or("?"),
+                        m.value_kind.v3_name().unwrap_or("?"),
+                        m.size
+                    ),
+                    (None, None) => String::new(),
+                },
             }
         })
         .collect()
