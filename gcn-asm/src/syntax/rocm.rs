@@ -1377,7 +1377,10 @@ impl Assembler<'_> {
                 let d = KernelDescriptor {
                     group_segment_fixed_size: group_size,
                     private_segment_fixed_size: private_size,
-                    kernarg_size: u32::try_from(kernarg_size).unwrap_or(u32::MAX),
+                    // clrxasm leaves the descriptor's kernarg size 0 unless given.
+                    kernarg_size: config
+                        .kernarg_size
+                        .map_or(0, |v| u32::try_from(v).unwrap_or(u32::MAX)),
                     kernel_code_entry_byte_offset: 0,
                     compute_pgm_rsrc1: rsrc1,
                     compute_pgm_rsrc2: rsrc2,
