@@ -64,6 +64,10 @@ pub struct CodeObject {
     pub text: Option<SectionData>,
     /// The `.rodata` section (CLRX's global data), if there is one.
     pub rodata: Option<SectionData>,
+    /// Loaded sections other than the ones every code object has (`.note`,
+    /// `.dynsym`, `.hash`, `.gnu.hash`, `.dynstr`, `.rodata`, `.text`,
+    /// `.dynamic`, `.rela.dyn`): `.data`, `.bss`, `.got` ... (names in file order).
+    pub other_sections: Vec<String>,
     /// The other named symbols of `.symtab`/`.dynsym` that are not kernels
     /// nor kernel descriptors (for listings), sorted by address.
     pub other_symbols: Vec<(String, u64)>,

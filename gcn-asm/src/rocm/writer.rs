@@ -117,21 +117,17 @@ pub fn write(input: &RocmInput) -> Result<Vec<u8>, RocmError> {
         if k.text_offset > input.text.len() as u64 {
             return Err(RocmError::new(at, "its symbol lies past the end of .text"));
         }
+        let fits = |off: u64| matches!(off.checked_add(KERNEL_DESCRIPTOR_SIZE as u64), Some(end) if end <= input.rodata.len() as u64);
         match (&k.descriptor, v) {
             (None, 3..) => return Err(RocmError::new(at, "a v3+ kernel needs a descriptor")),
-            (Some((off, _)), _) => {
-                if off
-                    .checked_add(KERNEL_DESCRIPTOR_SIZE as u64)
-                    .map_or(true, |end| end > input.rodata.len() as u64)
-                {
-                    return Err(RocmError::new(
-                        at,
-                        format!(
-                            "its descriptor at {off:#x} does not fit in .rodata ({} bytes)",
-                            input.rodata.len()
-                        ),
-                    ));
-                }
+            (Some((off, _)), _) if !fits(*off) => {
+                return Err(RocmError::new(
+                    at,
+                    format!(
+                        "its descriptor at {off:#x} does not fit in .rodata ({} bytes)",
+                        input.rodata.len()
+                    ),
+                ))
             }
             _ => {}
         }
@@ -140,6 +136,9 @@ pub fn write(input: &RocmInput) -> Result<Vec<u8>, RocmError> {
 
     let mut buffer = Vec::new();
     let mut w = Writer::new(Endianness::Little, true, &mut buffer);
+    // The string tables exist even without a kernel (DT_STRTAB needs one).
+    w.require_dynstr();
+    w.require_strtab();
     // Symbols: v2 one per kernel; v3+ the entry (FUNC) and NAME.kd (OBJECT).
     let kd_names: Vec<Vec<u8>> = input
         .kernels

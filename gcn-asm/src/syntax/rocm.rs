@@ -119,6 +119,8 @@ struct HsaConfig {
     call_convention: Option<i32>,
     loader_symbol: Option<u64>,
     pgm_rsrc3: u32,
+    /// `.pgmrsrc2` was given: its LDS size field is kept, not computed.
+    pgm_rsrc2_given: bool,
 }
 
 /// A kernel being described.
@@ -307,7 +309,7 @@ pub(crate) fn device_isa(device: Device) -> (u32, u32, u32) {
     }
 }
 
-fn lookup_word<'t>(table: &'t [(&[&str], &str, &str)], word: &str) -> Option<usize> {
+fn lookup_word(table: &[(&[&str], &str, &str)], word: &str) -> Option<usize> {
     let lower = word.to_ascii_lowercase();
     table
         .iter()
@@ -389,17 +391,14 @@ impl Assembler<'_> {
                 self.rocm.md_version = Some((v[0].unwrap_or(0), v[1].unwrap_or(0)));
                 self.rocm_md_used(start);
             }
-            ".globaldata" => {
-                if self.expect_end(text, p) {
-                    self.enter_section(".rodata", false);
-                }
+            ".globaldata" if self.expect_end(text, p) => {
+                self.enter_section(".rodata", false);
             }
             ".kernel" => self.rocm_kernel(text, p),
-            ".fkernel" => {
-                if self.expect_end(text, p) {
-                    self.error(start, ".fkernel (a kernel as a function) is not supported by this assembler's ROCm writer");
-                }
-            }
+            ".fkernel" => self.error(
+                start,
+                ".fkernel (a kernel as a function) is not supported by this assembler's ROCm writer",
+            ),
             ".config" | ".control_directive" => {
                 if !self.expect_end(text, p) {
                     return;
@@ -424,20 +423,14 @@ impl Assembler<'_> {
                     self.rocm.inside = RocmInside::Control;
                 }
             }
-            ".metadata" => {
-                if self.expect_end(text, p) {
-                    self.enter_section(".metadata", false);
-                }
+            ".metadata" if self.expect_end(text, p) => {
+                self.enter_section(".metadata", false);
             }
             ".kcode" => self.rocm_kcode(text, start, p),
-            ".kcodeend" => {
-                if self.expect_end(text, p) {
-                    match self.rocm.kcode_stack.pop() {
-                        Some((saved, _)) => self.rocm.kcode_selection = saved,
-                        None => self.error(start, ".kcodeend without .kcode"),
-                    }
-                }
-            }
+            ".kcodeend" if self.expect_end(text, p) => match self.rocm.kcode_stack.pop() {
+                Some((saved, _)) => self.rocm.kcode_selection = saved,
+                None => self.error(start, ".kcodeend without .kcode"),
+            },
             ".printf" => self.rocm_printf(text, start, p),
             ".gotsym" => self.error(
                 start,
@@ -909,7 +902,10 @@ impl Assembler<'_> {
                     ".sgprsnum" => c.base.sgprs = Some(v32),
                     ".vgprsnum" => c.base.vgprs = Some(v32),
                     ".pgmrsrc1" => c.base.pgm_rsrc1 = v32,
-                    ".pgmrsrc2" => c.base.pgm_rsrc2 = v32,
+                    ".pgmrsrc2" => {
+                        c.base.pgm_rsrc2 = v32;
+                        c.pgm_rsrc2_given = true;
+                    }
                     ".pgmrsrc3" => c.pgm_rsrc3 = v32,
                     ".scratchbuffer" | ".private_segment_fixed_size" => c.private_size = Some(v32),
                     ".localsize"
@@ -1338,7 +1334,14 @@ impl Assembler<'_> {
             let mut base = config.base.clone();
             base.user_data = user_data;
             base.scratch_buffer = private_size;
-            base.local_size = if self.rocm.new_binfmt { 0 } else { group_size };
+            // clrxasm puts the group size in PGM_RSRC2.LDS_SIZE for the old
+            // binary format; a given `.pgmrsrc2` keeps its own field (what a
+            // listing of a code object needs to come back the same).
+            base.local_size = if self.rocm.new_binfmt || config.pgm_rsrc2_given {
+                0
+            } else {
+                group_size
+            };
             let prog = match prog_info(&base, &usage, version, 0) {
                 Ok(p) => p,
                 Err(message) => {
