@@ -1084,11 +1084,18 @@ impl Assembler<'_> {
                 return self.error(align_at, "the argument alignment is not a power of two");
             }
         }
-        let natural = size.next_power_of_two().max(1);
+        if size > u64::from(u32::MAX) {
+            return self.error(size_at, "the argument size must fit in 32 bits");
+        }
+        if align > u64::from(u32::MAX) {
+            return self.error(align_at, "the alignment or offset must fit in 32 bits");
+        }
+        let natural = size.next_power_of_two();
         if align == 0 {
             if !v3 {
                 align = natural;
             } else if let Some(prev) = self.rocm.kernels[k].md.args.last() {
+                // Both below 2^32: no overflow in u64.
                 align = (prev.align_or_offset + prev.size).div_ceil(natural) * natural;
             }
         }
@@ -1361,11 +1368,16 @@ impl Assembler<'_> {
                 } else if v3 {
                     args.last().map_or(0, |a| a.align_or_offset + a.size)
                 } else {
+                    // Sizes and alignments are below 2^32 each: saturating
+                    // only matters for absurd argument counts.
                     let mut size = 0u64;
                     for a in args {
-                        size = size.div_ceil(a.align_or_offset) * a.align_or_offset + a.size;
+                        size = size
+                            .div_ceil(a.align_or_offset.max(1))
+                            .saturating_mul(a.align_or_offset.max(1))
+                            .saturating_add(a.size);
                     }
-                    size.div_ceil(16) * 16
+                    size.div_ceil(16).saturating_mul(16)
                 }
             });
             let kernarg_align = config.kernarg_align.unwrap_or(4);
