@@ -191,7 +191,16 @@ pub fn listing(co: &CodeObject) -> Result<String, RocmError> {
         out.push_str(".metadata\n");
         match md.format {
             MetadataFormat::Yaml => write_ascii(&mut out, &md.raw),
-            MetadataFormat::MsgPack => write_bytes(&mut out, &md.raw),
+            MetadataFormat::MsgPack => {
+                // The bytes are what is assembled; the tree, as YAML in
+                // comments, is for the reader.
+                if let Ok(yaml) = md.root.to_yaml() {
+                    for l in yaml.lines() {
+                        let _ = writeln!(out, "    # {l}");
+                    }
+                }
+                write_bytes(&mut out, &md.raw)
+            }
         }
     }
     if let Some(r) = rodata.as_ref().filter(|r| !r.data.is_empty()) {
