@@ -9,7 +9,7 @@
 //! AMDGPU user guide ("Code Object Metadata", "Kernel Descriptor",
 //! `amd_kernel_code_t`, the ELF header `e_flags`, the note records).
 //!
-//! [`write`] (the back end of `gcnasm -b rocm`) makes a code object from a
+//! [`write()`] (the back end of `gcnasm -b rocm`) makes a code object from a
 //! [`RocmInput`]; `crate::decode::rocm` lists one as CLRX ROCm source.
 //!
 //! Malformed input is never a panic: every reader failure is a [`RocmError`]
