@@ -3,6 +3,10 @@
 //! clrxasm goldens of `shared/conformance/rocm/`, plus malformed input.
 
 mod common;
+#[path = "rocm_support/mod.rs"]
+mod rocm_support;
+
+use rocm_support::{assert_equivalent, llvm_accepts};
 
 use gcn_asm::rocm::{
     self, AddressSpace, CodeObject, RelocKind, RocmError, ValueKind, AMD_KERNEL_CODE_SIZE,
@@ -305,4 +309,223 @@ fn reads_dynamic_relocations_and_data_segments() {
         .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
         .collect();
     assert_eq!(table, [1, 2, 3, 4]);
+}
+
+/// gcndisasm's listing of every fixture and golden reassembles (gcnasm -b
+/// rocm) into an equivalent code object; what a listing cannot say is an
+/// error naming it (the relocated global of `globals-gfx900-v4.co`).
+#[test]
+fn listings_reassemble_to_equivalent_code_objects() {
+    let mut inputs: Vec<(String, Vec<u8>)> = Vec::new();
+    let dir = format!("{}/tests/rocm", env!("CARGO_MANIFEST_DIR"));
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "co") {
+            inputs.push((p.display().to_string(), std::fs::read(&p).unwrap()));
+        }
+    }
+    match common::shared_dir() {
+        Some(shared) => {
+            let dir = shared.join("conformance/rocm");
+            for e in std::fs::read_dir(&dir).unwrap() {
+                let p = e.unwrap().path();
+                if p.to_string_lossy().ends_with(".clrxasm.bin") {
+                    inputs.push((p.display().to_string(), std::fs::read(&p).unwrap()));
+                }
+            }
+        }
+        None => println!("notice: ../shared not found; the goldens' round trip skipped"),
+    }
+    inputs.sort();
+    let mut listed = 0;
+    for (name, bytes) in &inputs {
+        let co = rocm::read(bytes).unwrap();
+        let text = match gcn_asm::decode::rocm::listing(&co) {
+            Ok(t) => t,
+            Err(e) => {
+                assert!(name.ends_with("globals-gfx900-v4.co"), "{name}: {e}");
+                assert!(e.to_string().contains("relocation"), "{e}");
+                continue;
+            }
+        };
+        let options = gcn_asm::AssembleOptions {
+            format: gcn_asm::syntax::assembler::BinaryFormat::Rocm,
+            ..Default::default()
+        };
+        let assembly = gcn_asm::assemble(&text, &options)
+            .unwrap_or_else(|d| panic!("{name}: the listing does not assemble:\n{d}\n{text}"));
+        let again = assembly.rocm_bytes().unwrap();
+        let back = rocm::read(&again).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_equivalent(&back, &co, name);
+        let path = std::env::temp_dir().join(format!(
+            "gcn-asm-rocm-roundtrip-{}-{listed}.co",
+            std::process::id()
+        ));
+        std::fs::write(&path, &again).unwrap();
+        // LLVM has no gfx804 (CLRX's Fiji stepping 4): gfx803 decodes it.
+        let mcpu = if co.processor.name == "gfx804" {
+            "gfx803"
+        } else {
+            &co.processor.name
+        };
+        llvm_accepts(&path, mcpu);
+        let _ = std::fs::remove_file(&path);
+        // And the listing of the reassembled object is the same text.
+        assert_eq!(
+            gcn_asm::decode::rocm::listing(&back).unwrap(),
+            text,
+            "{name}"
+        );
+        listed += 1;
+    }
+    assert!(listed >= 7, "only {listed} listings");
+}
+
+fn rocm_source(src: &str) -> Result<CodeObject, String> {
+    let asm =
+        gcn_asm::assemble(src, &gcn_asm::AssembleOptions::default()).map_err(|d| d.to_string())?;
+    let bytes = asm.rocm_bytes().map_err(|e| e.to_string())?;
+    rocm::read(&bytes).map_err(|e| format!("our output does not read back: {e}"))
+}
+
+/// The metadata pseudo-ops, written as YAML (v2) and MessagePack (v3..v5),
+/// read back as the runtime sees them.
+#[test]
+fn metadata_pseudo_ops_read_back() {
+    let body = |v3: bool| {
+        format!(
+            ".kernel k\n  .config\n    .dims xy\n    .use_private_segment_buffer\n    .use_kernarg_segment_ptr\n    .private_segment_fixed_size 32\n    .md_language \"OpenCL C\", 2, 0\n    .reqd_work_group_size 8, 4\n    .max_flat_work_group_size 32\n    .arg buf, \"float*\", 8, {a}, globalbuf, f32, global, default const restrict\n    .arg tmp, \"int*\", 4, , dynshptr, i32, 16, local\n    .arg img, \"image2d_t\", 8, , image, struct, read_only\n    .arg n, \"uint\", 4, , value, u32\n    .arg , \"\", 8, , printfbuf, i8\n.text\nk:\n{skip}  s_load_dwordx2 s[0:1], s[4:5], 0x0\n  v_mov_b32 v5, s9\n  s_endpgm\n",
+            a = if v3 { "0" } else { "" },
+            skip = if v3 { "" } else { "  .skip 256\n" },
+        )
+    };
+    for (header, version) in [
+        (".rocm\n.gpu gfx900\n.md_version 1, 0\n.printf 7, 4, 8, \"a=%d: b=%ld\"\n.printf 4, \"hi\"\n", 2),
+        (".rocm\n.gpu gfx906\n.llvm10binfmt\n.metadatav3\n.md_version 1, 0\n.printf 7, 4, 8, \"a=%d: b=%ld\"\n.printf 4, \"hi\"\n.globaldata\n.skip 64\n", 3),
+        (".rocm\n.gpu gfx906\n.llvm10binfmt\n.metadatav3\n.md_version 1, 1\n.printf 7, 4, 8, \"a=%d: b=%ld\"\n.printf 4, \"hi\"\n.globaldata\n.skip 64\n", 4),
+        (".rocm\n.gpu fiji\n.llvm10binfmt\n.metadatav3\n.md_version 1, 2\n.printf 7, 4, 8, \"a=%d: b=%ld\"\n.printf 4, \"hi\"\n.globaldata\n.skip 64\n", 5),
+    ] {
+        let src = format!("{header}{}", body(version > 2));
+        let co = rocm_source(&src).unwrap_or_else(|e| panic!("v{version}: {e}\n{src}"));
+        assert_eq!(co.code_object_version, version);
+        let k = &co.kernels[0];
+        assert_eq!(k.name, "k");
+        assert_eq!(k.reqd_workgroup_size, Some([8, 4, 1]));
+        assert_eq!(k.max_flat_workgroup_size, Some(32));
+        assert_eq!(k.private_segment_fixed_size, 32);
+        assert!(k.descriptor.private_segment_wave_offset_enabled(), "SCRATCH_EN from the private size");
+        assert_eq!(k.descriptor.workgroup_id_enabled(), [true, true, false]);
+        assert_eq!(k.descriptor.workitem_id_vgprs(), 1);
+        assert_eq!(k.descriptor.user_sgpr_count(), 6);
+        // s0..s9 used (6 user + 2 group ids + the scratch wave offset
+        // reach s8), plus VCC; v0..v5.
+        assert_eq!(k.vgpr_count, 6);
+        assert_eq!(k.sgpr_count, 12, "v{version}");
+        let a = &k.args;
+        assert_eq!(a.len(), 5);
+        assert_eq!(a[0].name.as_deref(), Some("buf"));
+        assert!(a[0].is_const && a[0].is_restrict && !a[0].is_volatile);
+        assert_eq!(a[0].address_space, Some(AddressSpace::Global));
+        assert_eq!(a[1].value_kind, ValueKind::DynamicSharedPointer);
+        assert_eq!(a[1].pointee_align, Some(16));
+        assert_eq!(a[1].address_space, Some(AddressSpace::Local));
+        assert_eq!(a[2].value_kind, ValueKind::Image);
+        assert_eq!(a[2].access, Some(rocm::Access::ReadOnly));
+        assert_eq!(a[3].offset, 24, "after an 8-byte image at 16");
+        assert_eq!(a[4].value_kind, ValueKind::HiddenPrintfBuffer);
+        assert_eq!(a[4].offset, 32);
+        assert_eq!(co.printf_formats.len(), 2);
+        assert_eq!(co.printf_formats[0].id, 7);
+        assert_eq!(co.printf_formats[0].arg_sizes, [4, 8]);
+        assert_eq!(co.printf_formats[0].format, "a=%d: b=%ld");
+        assert_eq!((co.printf_formats[1].id, co.printf_formats[1].arg_sizes.len()), (4, 0));
+        if version == 5 {
+            assert_eq!(co.processor.version, GcnVersion::Gcn1_2);
+        }
+    }
+}
+
+/// Mistakes in a ROCm source are located errors, never a panic.
+#[test]
+fn rocm_source_errors_are_located() {
+    for (src, want) in [
+        (".rocm\n.config\n", "must follow .kernel"),
+        (".rocm\n.kernel k\n.use_dispatch_ptr\n", "inside a kernel's .config"),
+        (".rocm\n.kernel k\n.config\n.arg x, \"int\", 4, , values, i32\n", "unknown value kind"),
+        (".rocm\n.kernel k\n.config\n.arg x, \"int\", 4, , value, int33\n", "unknown value type"),
+        (".rocm\n.kernel k\n.config\n.arg x, \"int\", 4, 3, value, i32\n", "not a power of two"),
+        (".rocm\n.kernel k\n.config\n.private_elem_size 3\n", "power of two"),
+        (".rocm\n.kernel k\n.config\n.priority 4\n", "out of range"),
+        (".rocm\n.gotsym x\n", "not supported"),
+        (".rocm\n.kernel k\n.config\n.text\nk: s_endpgm\n", "too small for its configuration"),
+        (".rocm\n.kernel k\n.config\n", "define the label 'k:'"),
+        (".rocm\n.llvm10binfmt\n.metadatav3\n.kernel k\n.config\n.text\nk: s_endpgm\n", "too small for its descriptor"),
+        (".rocm\n.metadatav3\n.kernel k\n.text\nk: .skip 256\n", "needs .llvm10binfmt"),
+        (".rocm\n.llvm10binfmt\n.metadatav3\n.md_version 2, 0\n", "1.0, 1.1 or 1.2"),
+        (".rocm\n.metadata\n.ascii \"x\"\n.kernel k\n.config\n.md_symname \"k@kd\"\n.text\nk: .skip 256\n", "cannot be used with a .metadata"),
+        (".rocm\n.kernel k\n.control_directive\n.byte 1\n.text\nk: .skip 256\n", "not 128"),
+    ] {
+        let err = match rocm_source(src) {
+            Ok(_) => panic!("accepted: {src}"),
+            Err(e) => e,
+        };
+        assert!(err.contains(want), "{src}: {err}");
+        assert!(err.starts_with("<stdin>:"), "not located: {err}");
+    }
+}
+
+/// gcnasm and gcndisasm on code objects: the round trip through files, and
+/// errors as `FILE: error: MESSAGE` with status 1.
+#[test]
+fn cli_round_trip_and_errors() {
+    let dir = std::env::temp_dir().join(format!("gcn-asm-rocm-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = format!(
+        "{}/tests/rocm/kernels-gfx906-v4.co",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let listing = std::process::Command::new(env!("CARGO_BIN_EXE_gcndisasm"))
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert!(
+        listing.status.success(),
+        "{}",
+        String::from_utf8_lossy(&listing.stderr)
+    );
+    let s = dir.join("k.s");
+    std::fs::write(&s, &listing.stdout).unwrap();
+    let out = dir.join("k.co");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_gcnasm"))
+        .args(["-b", "rocm", "-o"])
+        .arg(&out)
+        .arg(&s)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let back = rocm::read(&std::fs::read(&out).unwrap()).unwrap();
+    assert_equivalent(&back, &read_fixture("kernels-gfx906-v4.co"), "cli");
+    // Without -b the source's .rocm selects the format.
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_gcnasm"))
+        .arg("-o")
+        .arg(&out)
+        .arg(&s)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert!(rocm::is_code_object(&std::fs::read(&out).unwrap()));
+    // A truncated code object.
+    let bad = dir.join("bad.co");
+    std::fs::write(&bad, &std::fs::read(&input).unwrap()[..300]).unwrap();
+    let r = std::process::Command::new(env!("CARGO_BIN_EXE_gcndisasm"))
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert_eq!(r.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(
+        err.starts_with(&format!("{}: error: ", bad.display())),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -593,3 +593,78 @@ fn plain_scalar(text: String) -> MetaValue {
     }
     MetaValue::Str(text)
 }
+
+impl MetaValue {
+    /// This tree as MessagePack (the v3+ note), through `rmpv`.
+    pub fn to_msgpack(&self) -> Result<Vec<u8>, RocmError> {
+        let mut out = Vec::new();
+        rmpv::encode::write_value(&mut out, &self.to_rmpv())
+            .map_err(|e| RocmError::new("the metadata", format!("cannot encode it: {e}")))?;
+        Ok(out)
+    }
+
+    fn to_rmpv(&self) -> rmpv::Value {
+        use rmpv::Value;
+        match self {
+            MetaValue::Nil => Value::Nil,
+            MetaValue::Bool(b) => Value::Boolean(*b),
+            MetaValue::Int(i) => Value::from(*i),
+            MetaValue::UInt(u) => Value::from(*u),
+            MetaValue::Float(f) => Value::F64(*f),
+            MetaValue::Str(s) => Value::from(s.as_str()),
+            MetaValue::Bin(b) => Value::Binary(b.clone()),
+            MetaValue::Array(a) => Value::Array(a.iter().map(MetaValue::to_rmpv).collect()),
+            MetaValue::Map(m) => Value::Map(
+                m.iter()
+                    .map(|(k, v)| (Value::from(k.as_str()), v.to_rmpv()))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// This tree as a YAML document (the v2 note), through `yaml-rust2`'s
+    /// emitter; binary data has no YAML form and is an error.
+    pub fn to_yaml(&self) -> Result<String, RocmError> {
+        let yaml = self.to_yaml_value()?;
+        let mut out = String::new();
+        let mut emitter = yaml_rust2::YamlEmitter::new(&mut out);
+        emitter
+            .dump(&yaml)
+            .map_err(|e| RocmError::new("the metadata", format!("cannot encode it: {e}")))?;
+        out.push_str("\n...\n");
+        Ok(out)
+    }
+
+    fn to_yaml_value(&self) -> Result<yaml_rust2::Yaml, RocmError> {
+        use yaml_rust2::Yaml;
+        Ok(match self {
+            MetaValue::Nil => Yaml::Null,
+            MetaValue::Bool(b) => Yaml::Boolean(*b),
+            MetaValue::Int(i) => Yaml::Integer(*i),
+            MetaValue::UInt(u) => match i64::try_from(*u) {
+                Ok(i) => Yaml::Integer(i),
+                Err(_) => Yaml::Real(u.to_string()),
+            },
+            MetaValue::Float(f) => Yaml::Real(format!("{f:?}")),
+            MetaValue::Str(s) => Yaml::String(s.clone()),
+            MetaValue::Bin(_) => {
+                return Err(RocmError::new(
+                    "the metadata",
+                    "binary data cannot be written as YAML",
+                ))
+            }
+            MetaValue::Array(a) => Yaml::Array(
+                a.iter()
+                    .map(MetaValue::to_yaml_value)
+                    .collect::<Result<_, _>>()?,
+            ),
+            MetaValue::Map(m) => {
+                let mut h = yaml_rust2::yaml::Hash::new();
+                for (k, v) in m {
+                    h.insert(Yaml::String(k.clone()), v.to_yaml_value()?);
+                }
+                Yaml::Hash(h)
+            }
+        })
+    }
+}

@@ -9,6 +9,9 @@
 //! AMDGPU user guide ("Code Object Metadata", "Kernel Descriptor",
 //! `amd_kernel_code_t`, the ELF header `e_flags`, the note records).
 //!
+//! [`write()`] (the back end of `gcnasm -b rocm`) makes a code object from a
+//! [`RocmInput`]; `crate::decode::rocm` lists one as CLRX ROCm source.
+//!
 //! Malformed input is never a panic: every reader failure is a [`RocmError`]
 //! that says what was wrong and where (file offset, section or kernel).
 
@@ -19,10 +22,12 @@ use crate::GcnVersion;
 mod descriptor;
 mod metadata;
 mod reader;
+mod writer;
 
 pub use descriptor::{AmdKernelCode, KernelDescriptor, UserSgprs, AMD_KERNEL_CODE_SIZE};
 pub use metadata::{parse_printf, KernelMeta, MetaValue, Metadata, MetadataFormat};
 pub use reader::{is_code_object, read};
+pub use writer::{write, RocmInput, RocmInputKernel};
 
 /// ELF `e_machine` of AMD GPU code objects.
 pub const EM_AMDGPU: u16 = 224;
@@ -59,6 +64,10 @@ pub struct CodeObject {
     pub text: Option<SectionData>,
     /// The `.rodata` section (CLRX's global data), if there is one.
     pub rodata: Option<SectionData>,
+    /// Loaded sections other than the ones every code object has (`.note`,
+    /// `.dynsym`, `.hash`, `.gnu.hash`, `.dynstr`, `.rodata`, `.text`,
+    /// `.dynamic`, `.rela.dyn`): `.data`, `.bss`, `.got` ... (names in file order).
+    pub other_sections: Vec<String>,
     /// The other named symbols of `.symtab`/`.dynsym` that are not kernels
     /// nor kernel descriptors (for listings), sorted by address.
     pub other_symbols: Vec<(String, u64)>,

@@ -396,6 +396,27 @@ pub fn read(bytes: &[u8]) -> Result<CodeObject, RocmError> {
         }
         Ok(None)
     };
+    let mut other_sections = Vec::new();
+    for sh in sections.iter() {
+        if sh.sh_flags(endian) & u64::from(elf::SHF_ALLOC) == 0 {
+            continue;
+        }
+        let name = sections.section_name(endian, sh).unwrap_or(b"");
+        let known: &[&[u8]] = &[
+            b".note",
+            b".dynsym",
+            b".hash",
+            b".gnu.hash",
+            b".dynstr",
+            b".rodata",
+            b".text",
+            b".dynamic",
+            b".rela.dyn",
+        ];
+        if !known.contains(&name) {
+            other_sections.push(String::from_utf8_lossy(name).into_owned());
+        }
+    }
     let text = section(b".text")?;
     let rodata = section(b".rodata")?;
 
@@ -428,6 +449,7 @@ pub fn read(bytes: &[u8]) -> Result<CodeObject, RocmError> {
         metadata,
         text,
         rodata,
+        other_sections,
         other_symbols,
     })
 }
