@@ -1,22 +1,22 @@
 //! AMDHSA code objects (ROCm: clang's `amdgcn-amd-amdhsa` target, hipcc)
 //! under the HSA ABI of LLVM's AMDGPU user guide.
 //!
-//! Loading ([`load`]): every `PT_LOAD` segment is placed in one device
-//! allocation at its virtual address from a common base, the dynamic
+//! Loading ([`Program::load_code_object`](crate::Program::load_code_object)):
+//! every `PT_LOAD` segment is placed in one device allocation at its virtual address from a common base, the dynamic
 //! relocations are applied (`R_AMDGPU_RELATIVE64`: base + addend; the
 //! absolute kinds: the symbol's loaded address + addend), and the code is
 //! the executable segment (so the PC of an instruction is its offset in
 //! that segment, and `s_getpc_b64` returns its loaded address).
 //!
-//! A launch ([`prepare`], then [`user_sgprs`] once the scratch is placed)
-//! builds what the packet processor and the HSA runtime would:
+//! A launch ([`Program::launch`](crate::Program::launch)) builds what the
+//! packet processor and the HSA runtime would:
 //! - the **kernarg segment**: the explicit arguments at their metadata
 //!   offsets, and the hidden ones: global offsets, printf buffer, the v5
 //!   block counts, group sizes, remainders and grid dimensions, the dynamic
 //!   LDS size, the private and shared apertures and the queue pointer. A
 //!   hidden argument the emulator does not serve (hostcall buffer, default
 //!   queue, completion action, multigrid sync, heap) is null; a fault near
-//!   address 0 names them ([`Prepared::null_note`]);
+//!   address 0 names them;
 //! - the 64-byte **AQL dispatch packet** (`hsa_kernel_dispatch_packet_t`:
 //!   setup dimensions, work-group and grid sizes, private and group segment
 //!   sizes, kernel object, kernarg address) and a 256-byte **queue**
@@ -63,6 +63,16 @@ pub const PRINTF_BUFFER_BYTES: u32 = 1 << 20;
 /// against it before anything is allocated).
 pub const MAX_KERNARG_BYTES: u32 = 1 << 20;
 
+/// Most bytes the loaded segments of a code object may span (from virtual
+/// address 0): far more than compiled kernels need, little enough that a
+/// damaged program header cannot make the host reserve gigabytes.
+pub const MAX_IMAGE_BYTES: u64 = 256 << 20;
+
+/// Private bytes per work-item a kernel with a dynamic stack
+/// (`USES_DYNAMIC_STACK`: recursion, calls through pointers) gets on top of
+/// its fixed private segment, as the HSA runtime adds a default stack.
+pub const DYNAMIC_STACK_BYTES: u32 = 1024;
+
 /// Bytes of the dispatch packet.
 pub const PACKET_BYTES: usize = 64;
 
@@ -106,10 +116,10 @@ pub(crate) fn load(memory: &Memory, co: &CodeObject) -> Result<Loaded, LoadError
     }
     // Checked before allocating: a damaged header must not make the host
     // reserve gigabytes.
-    if extent > memory.limit() {
+    if extent > MAX_IMAGE_BYTES.min(memory.limit()) {
         return Err(bad(format!(
-            "the PT_LOAD segments reach virtual address {extent:#x}, more than the device memory limit ({} bytes)",
-            memory.limit()
+            "the PT_LOAD segments reach virtual address {extent:#x}, more than the {} bytes a loaded code object may span",
+            MAX_IMAGE_BYTES.min(memory.limit())
         )));
     }
     let mut bytes = vec![0u8; extent as usize];
@@ -180,7 +190,7 @@ pub(crate) fn load(memory: &Memory, co: &CodeObject) -> Result<Loaded, LoadError
     };
     let code_end = code_vaddr + 4 * code_words.len() as u64;
     for k in &co.kernels {
-        if k.entry < code_vaddr || k.entry >= code_end || k.entry % 4 != 0 {
+        if k.entry < code_vaddr || k.entry >= code_end || !k.entry.is_multiple_of(4) {
             return Err(bad(format!(
                 "kernel '{}': its entry {:#x} is not in the executable segment [{code_vaddr:#x}, {code_end:#x}) of the first kernel",
                 k.name, k.entry
@@ -247,6 +257,17 @@ fn kind_name(k: &ValueKind) -> String {
     }
 }
 
+/// Private (scratch) bytes a work-item of `k` gets: its fixed private
+/// segment, plus [`DYNAMIC_STACK_BYTES`] with a dynamic stack.
+pub(crate) fn private_bytes(k: &RocmKernel) -> u32 {
+    let stack = if k.descriptor.uses_dynamic_stack() {
+        DYNAMIC_STACK_BYTES
+    } else {
+        0
+    };
+    k.private_segment_fixed_size.saturating_add(stack)
+}
+
 /// The execution setup of a code object kernel, from its descriptor.
 pub(crate) fn config(k: &RocmKernel, version: GcnVersion) -> KernelConfig {
     let d = &k.descriptor;
@@ -257,7 +278,7 @@ pub(crate) fn config(k: &RocmKernel, version: GcnVersion) -> KernelConfig {
     };
     // A lane's private bytes, 64 lanes, in the 1 KiB units the hardware
     // allocates scratch in.
-    let per_wave = u64::from(k.private_segment_fixed_size) * 64;
+    let per_wave = u64::from(private_bytes(k)) * 64;
     KernelConfig {
         vgprs: d.vgpr_limit().min(256) as u16,
         sgprs: d.sgpr_limit().min(max_sgprs) as u16,
@@ -346,7 +367,7 @@ pub(crate) fn prepare(
                 global[d], local[d]
             )));
         }
-        if global[d] % local[d] != 0 {
+        if !global[d].is_multiple_of(local[d]) {
             if uniform {
                 return Err(LaunchError::Dispatch(format!(
                     "global size {} is not a multiple of local size {} in dimension {d}, and kernel '{}' needs uniform work-groups ({})",
@@ -533,7 +554,7 @@ pub(crate) fn prepare(
         p[4 + 2 * d..6 + 2 * d].copy_from_slice(&(local[d].min(0xffff) as u16).to_le_bytes());
         p[12 + 4 * d..16 + 4 * d].copy_from_slice(&global[d].to_le_bytes());
     }
-    p[24..28].copy_from_slice(&k.private_segment_fixed_size.to_le_bytes());
+    p[24..28].copy_from_slice(&private_bytes(k).to_le_bytes());
     p[28..32].copy_from_slice(&lds.to_le_bytes());
     p[32..40].copy_from_slice(&image_base.wrapping_add(k.descriptor_vaddr).to_le_bytes());
     p[40..48].copy_from_slice(&kernarg_buffer.ptr().0.to_le_bytes());
@@ -621,11 +642,11 @@ pub(crate) fn user_sgprs(
             // gfx8: the scratch offset from the private base (the wave
             // adds its own), and the private bytes of a lane.
             s.push(0);
-            s.push(k.private_segment_fixed_size);
+            s.push(private_bytes(k));
         }
     }
     if u.private_segment_size {
-        s.push(k.private_segment_fixed_size);
+        s.push(private_bytes(k));
     }
     let count = k.descriptor.user_sgpr_count() as usize;
     if s.len() > count {
