@@ -60,6 +60,20 @@ def build():
                                           for k in range(0, 300, 128)], dtype=U32)}
     cs.append(c)
 
+    def generic_spaces(n, local):
+        o = np.zeros(2 * n, dtype=I32)
+        for g in range(n):
+            l_ = g % local
+            priv = [g + i + 3 * i for i in range(8)]
+            tmp = 10 * g + (5 if l_ % 2 == 1 else 0)   # bump(tmp + l - 1, 2, 5): [1] += 5
+            o[2 * g] = priv[g % 8] + priv[(g + 3) % 8]
+            o[2 * g + 1] = tmp + 7
+        return o
+    c = case("generic_spaces", "generic.cl", "generic_spaces", [256], [64],
+             [zero(I32, 512), {"kind": "local", "size": 64 * 4}], [out(0, I32)])
+    c["host"] = lambda ins: {0: generic_spaces(256, 64)}
+    cs.append(c)
+
     # HIP: global sizes in work-items (grid × block), as for OpenCL.
     r = rng(103)
     x, y = floats(r, 1000, -10, 10), floats(r, 1000, -10, 10)
