@@ -529,3 +529,35 @@ fn cli_round_trip_and_errors() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Metadata that would cost unbounded time or memory is refused: YAML
+/// aliases (a "billion laughs" note), nesting past the limit, huge
+/// MessagePack lengths that the bytes do not back.
+#[test]
+fn hostile_metadata_is_refused() {
+    use gcn_asm::rocm::Metadata;
+    let laughs = "a: &a [1, 1]\nb: &b [*a, *a]\nc: [*b, *b]\n";
+    let e = Metadata::from_yaml(laughs.as_bytes()).unwrap_err();
+    assert!(e.to_string().contains("alias"), "{e}");
+    let deep = "[".repeat(100_000);
+    assert!(Metadata::from_yaml(deep.as_bytes()).is_err());
+    let deep = "[".repeat(100) + &"]".repeat(100);
+    assert!(Metadata::from_yaml(deep.as_bytes())
+        .unwrap_err()
+        .to_string()
+        .contains("deeper"));
+    // An array of 2^32-1 elements in five bytes.
+    assert!(Metadata::from_msgpack(&[0xdd, 0xff, 0xff, 0xff, 0xff]).is_err());
+    let deep = vec![0x91u8; 100_000];
+    assert!(Metadata::from_msgpack(&deep).is_err());
+    // A map key that is not a string.
+    assert!(Metadata::from_msgpack(&[0x81, 0x01, 0x02]).is_err());
+    // Good metadata: both encodings give back the tree.
+    let good = Metadata::from_yaml(b"Version: [ 1, 0 ]\nKernels:\n  - Name: k\n    Args: []\n\0\0")
+        .unwrap();
+    assert_eq!(good.version(), Some((1, 0)));
+    let again = Metadata::from_msgpack(&good.root.to_msgpack().unwrap()).unwrap();
+    assert_eq!(again.root, good.root);
+    let again = Metadata::from_yaml(good.root.to_yaml().unwrap().as_bytes()).unwrap();
+    assert_eq!(again.root, good.root);
+}
