@@ -17,3 +17,4 @@ cl kernels-gfx900-v5.co gfx900 5 kernels.cl
 cl kernels-gfx906-v4.co gfx906 4 kernels.cl
 cl kernels-gfx803-v5.co gfx803 5 kernels.cl
 cl globals-gfx900-v4.co gfx900 4 globals.cl
+cl kernels-gfx701-v4.co gfx701 4 kernels.cl
