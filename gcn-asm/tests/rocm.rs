@@ -171,6 +171,46 @@ fn reads_clang15_code_objects() {
     }
 }
 
+/// hipcc's kind of code object (HIP, no headers): v4 with XNACK and SRAMECC
+/// "any", v5.
+#[test]
+fn reads_hip_code_objects() {
+    for (name, version) in [("hip-axpy-gfx906-v4.co", 4), ("hip-axpy-gfx900-v5.co", 5)] {
+        let co = read_fixture(name);
+        assert_eq!(co.code_object_version, version, "{name}");
+        assert_eq!(
+            (co.processor.xnack, co.processor.sramecc),
+            (None, None),
+            "{name}"
+        );
+        let k = &co.kernels[0];
+        assert_eq!(k.name, "axpy");
+        let kinds: Vec<_> = k
+            .args
+            .iter()
+            .take(4)
+            .map(|a| (a.offset, a.size, a.value_kind.clone()))
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                (0, 4, ValueKind::ByValue),
+                (8, 8, ValueKind::GlobalBuffer),
+                (16, 8, ValueKind::GlobalBuffer),
+                (24, 4, ValueKind::ByValue)
+            ],
+            "{name}"
+        );
+        assert_eq!(k.entry % 256, 0);
+        let md = co.metadata.as_ref().unwrap();
+        assert!(
+            md.target()
+                .is_some_and(|t| t.starts_with("amdgcn-amd-amdhsa--gfx90")),
+            "{name}"
+        );
+    }
+}
+
 #[test]
 fn reads_clrxasm_goldens() {
     let Some(shared) = common::shared_dir() else {
