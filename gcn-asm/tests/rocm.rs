@@ -602,3 +602,21 @@ fn hostile_metadata_is_refused() {
     let again = Metadata::from_yaml(good.root.to_yaml().unwrap().as_bytes()).unwrap();
     assert_eq!(again.root, good.root);
 }
+
+/// Register counting: code belongs to the kernel whose label precedes it,
+/// and `.kcode` code to the kernels it names.
+#[test]
+fn register_counts_follow_labels_and_kcode() {
+    let src = ".rocm\n.gpu gfx900\n.kernel a\n  .config\n    .use_kernarg_segment_ptr\n.kernel b\n  .config\n    .use_kernarg_segment_ptr\n.text\na: .skip 256\n  v_mov_b32 v7, s11\n  s_endpgm\nb: .skip 256\n  s_endpgm\n.kcode b\n  v_mov_b32 v20, s30\n.kcodeend\n";
+    let co = rocm_source(src).unwrap();
+    let counts: Vec<_> = co
+        .kernels
+        .iter()
+        .map(|k| (k.name.as_str(), k.sgpr_count, k.vgpr_count))
+        .collect();
+    // a: s0..s11 + VCC; b: s0..s30 + VCC (the .kcode block is b's only).
+    assert_eq!(counts, [("a", 14, 8), ("b", 33, 21)]);
+    let kb = &co.kernels[1];
+    assert_eq!(kb.descriptor.sgpr_limit(), 40);
+    assert_eq!(kb.descriptor.vgpr_limit(), 24);
+}
