@@ -140,8 +140,7 @@ fn listing_with(co: &CodeObject, md_ops: bool) -> Result<String, RocmError> {
     })?;
     let device = device_for(info);
     let v2 = co.code_object_version == 2;
-    let (major, minor, mut stepping) = info.isa;
-    let _ = major;
+    let (_, minor, mut stepping) = info.isa;
     // Code object v2 names XNACK by the odd stepping (gfx901 = gfx900 + XNACK).
     if v2 && co.processor.xnack == Some(true) && stepping % 2 == 0 {
         stepping += 1;
@@ -260,7 +259,7 @@ fn listing_with(co: &CodeObject, md_ops: bool) -> Result<String, RocmError> {
         write_bytes(&mut out, &r.data[slots..]);
     }
     for k in &kernels {
-        write_config(&mut out, k, co)?;
+        write_config(&mut out, k)?;
         if md_ops {
             write_md(&mut out, k, co)?;
         }
@@ -288,43 +287,53 @@ fn listing_with(co: &CodeObject, md_ops: bool) -> Result<String, RocmError> {
         .write_with_symbols(&mut body, &labels, &[])
         .map_err(|_| err("the listing", "cannot format it"))?;
     // The amd_kernel_code_t areas: `.skip 256` (the writer fills them).
+    // Label lines wait for the next instruction line to know where they are.
     let mut skipping: Option<u64> = None;
+    let mut pending: Vec<&str> = Vec::new();
     for line in body.lines() {
-        let offset = line
+        let Some(o) = line
             .strip_prefix("/*")
             .and_then(|l| l.get(..8))
-            .and_then(|h| u64::from_str_radix(h, 16).ok());
-        let inside = offset.and_then(|o| headers.iter().copied().find(|&h| o >= h && o < h + 256));
-        match (offset, inside) {
-            (Some(o), Some(h)) => {
-                if skipping != Some(h) {
-                    if o != h {
-                        return Err(err(
-                            "the listing",
-                            format!("an instruction runs into the amd_kernel_code_t at {h:#x}"),
-                        ));
-                    }
-                    skipping = Some(h);
-                    out.push_str(".skip 256\n");
+            .and_then(|h| u64::from_str_radix(h, 16).ok())
+        else {
+            pending.push(line);
+            continue;
+        };
+        match headers.iter().copied().find(|&h| o >= h && o < h + 256) {
+            Some(h) if skipping == Some(h) => {
+                if let Some(label) = pending.first() {
+                    return Err(err(
+                        "the listing",
+                        format!("label {label} lies inside the amd_kernel_code_t at {h:#x}"),
+                    ));
                 }
             }
-            (None, _) if skipping.is_some() && !line.ends_with(':') => {}
-            (None, _) => {
-                if let Some(h) = skipping {
-                    if line.starts_with(".L") && !labels.iter().any(|(o, _)| *o == h + 256) {
-                        // A branch label inside the header would move.
-                        let _ = h;
-                    }
+            Some(h) => {
+                if o != h {
+                    return Err(err(
+                        "the listing",
+                        format!("an instruction runs into the amd_kernel_code_t at {h:#x}"),
+                    ));
                 }
-                out.push_str(line);
-                out.push('\n');
+                for l in pending.drain(..) {
+                    out.push_str(l);
+                    out.push('\n');
+                }
+                skipping = Some(h);
+                out.push_str(".skip 256\n");
             }
-            (Some(_), None) => {
+            None => {
                 skipping = None;
-                out.push_str(line);
-                out.push('\n');
+                for l in pending.drain(..).chain([line]) {
+                    out.push_str(l);
+                    out.push('\n');
+                }
             }
         }
+    }
+    for l in pending {
+        out.push_str(l);
+        out.push('\n');
     }
     write_bytes(&mut out, &code[whole..]);
     Ok(out)
@@ -344,7 +353,7 @@ fn write_escaped(out: &mut String, s: &str) {
 }
 
 /// Writes `.kernel NAME` and its `.config`.
-fn write_config(out: &mut String, k: &RocmKernel, co: &CodeObject) -> Result<(), RocmError> {
+fn write_config(out: &mut String, k: &RocmKernel) -> Result<(), RocmError> {
     let at = format!("kernel `{}`", k.name);
     let d: &KernelDescriptor = &k.descriptor;
     let _ = writeln!(out, ".kernel {}\n    .config", k.name);
@@ -443,7 +452,6 @@ fn write_config(out: &mut String, k: &RocmKernel, co: &CodeObject) -> Result<(),
         }
         Some(c) => write_v2_fields(out, c, &at)?,
     }
-    let _ = co;
     Ok(())
 }
 
