@@ -163,6 +163,10 @@ const FLOWS: &[(&str, &str)] = &[
     ("select", "Select"),
     ("and", "And"),
     ("or", "Or"),
+    ("andn2", "AndN2"),
+    ("orn2", "OrN2"),
+    ("xor", "Xor"),
+    ("carry", "Carry"),
     ("jump", "Jump"),
 ];
 

@@ -23,6 +23,7 @@ pub mod diag;
 pub mod encode;
 pub mod gallium;
 pub mod isa;
+pub mod rocm;
 pub mod syntax;
 
 pub use arch::{Device, GcnVersion};

@@ -1,7 +1,8 @@
 //! Issue 23, "fuzz every input surface", for the assembler crate: source
 //! text (mutated kernels and conformance sources), Gallium binary bytes
-//! (the reader and the Gallium disassembler) and instruction words (the
-//! decoder and its listing). Each campaign is time-boxed by
+//! (the reader and the Gallium disassembler), ROCm code-object bytes (the
+//! reader and its listing) and instruction words (the decoder and its
+//! listing). Each campaign is time-boxed by
 //! `GCN_FUZZ_SECONDS` (see `common/fuzz.rs`); no panic, no hang, bounded
 //! memory, and every error non-empty and, for text, located.
 
@@ -14,7 +15,7 @@ use std::time::Duration;
 use fuzz::{campaign, mutate_bytes, mutated_text, Rng, Verdict, Violation};
 use gcn_asm::decode::gallium::{listing, Target};
 use gcn_asm::decode::{decode, disassemble, Item};
-use gcn_asm::{assemble, gallium, AssembleOptions, Device, Diagnostics, GcnVersion};
+use gcn_asm::{assemble, gallium, rocm, AssembleOptions, Device, Diagnostics, GcnVersion};
 
 #[global_allocator]
 static ALLOC: fuzz::Counting = fuzz::Counting;
@@ -30,6 +31,7 @@ const KERNELS: &[&str] = &[
     ".gallium\n.gpu tonga\n.kernel k\n  .args\n    .arg out, global, 8\n    .arg n, scalar, 4\n    .arg griddim\n  .config\n    .dims xy\n    .sgprsnum 16\n    .vgprsnum 8\n    .localsize 1024\n    .pgmrsrc2 0x10\n.text\nk:\n  s_load_dwordx2 s[2:3], s[0:1], 0x24\n  s_waitcnt lgkmcnt(0)\n  v_mov_b32 v1, s3\n  flat_store_dword v[0:1], v1\n  s_endpgm\n",
     ".macro m a, b=2\n  s_add_u32 s\\a, s\\b, \\a + \\b\n.endm\n.rept 3\n  m 1\n.endr\n.irp x, 1, 2\n  v_add_f32 v\\x, -|v1|, 1.5 clamp\n.endr\n.if 1 << 3 > 7\n  .int 0x10, 077, 'a'\n.else\n  .error \"no\"\n.endif\n.set y, . - 4\n1: s_cbranch_scc0 1b\n.float 1.5e3\n.rodata\n.byte 1, 2\n",
     ".rocm\n.gpu gfx900\n.kernel k\n  .config\n    .dims x\n    .use_kernarg_segment_ptr\n.text\nk:\n  .skip 256\n  s_endpgm\n",
+    ".rocm\n.gpu gfx906\n.llvm10binfmt\n.metadatav3\n.md_version 1, 1\n.printf 1, 4, \"x=%d\"\n.globaldata\n.skip 128\n.kernel a\n  .config\n    .dims xy\n    .use_private_segment_buffer\n    .use_kernarg_segment_ptr\n    .private_segment_fixed_size 16\n    .arg p, \"int*\", 8, 0, globalbuf, i32, global, default restrict\n    .arg l, \"int*\", 4, , dynshptr, i32, 4, local\n    .arg , \"\", 8, , printfbuf, i8\n.kernel b\n  .config\n    .reqd_work_group_size 64, 1, 1\n.text\na: s_endpgm\n.p2align 8\nb: v_mov_b32 v3, s9\n  s_endpgm\n",
     ".rawcode\n.gpu gfx906\nv_fma_mix_f32 v0, v1, v2, v3 op_sel:[1,0,0]\nglobal_load_dword v0, v[1:2], off offset:-8\nds_read_b32 v1, v2 offset:4\n",
 ];
 
@@ -107,11 +109,13 @@ fn seeds() -> Vec<(String, Option<Device>)> {
     let mut seeds: Vec<(String, Option<Device>)> =
         KERNELS.iter().map(|k| (k.to_string(), None)).collect();
     if let Some(dir) = common::shared_dir_for("the conformance sources as fuzz seeds") {
-        if let Ok(entries) = std::fs::read_dir(dir.join("conformance/gallium")) {
-            for e in entries.flatten() {
-                if e.path().extension().is_some_and(|x| x == "s") {
-                    if let Ok(text) = std::fs::read_to_string(e.path()) {
-                        seeds.push((text, None));
+        for sub in ["conformance/gallium", "conformance/rocm"] {
+            if let Ok(entries) = std::fs::read_dir(dir.join(sub)) {
+                for e in entries.flatten() {
+                    if e.path().extension().is_some_and(|x| x == "s") {
+                        if let Ok(text) = std::fs::read_to_string(e.path()) {
+                            seeds.push((text, None));
+                        }
                     }
                 }
             }
@@ -204,8 +208,9 @@ fn fuzz_assembler_text() {
             };
             match assemble(&input.text, &options) {
                 Ok(out) => {
-                    // The writer and the line table of whatever assembles.
+                    // The writers of whatever assembles.
                     let _ = out.gallium_bytes();
+                    let _ = out.rocm_bytes();
                     Ok(Verdict::Ok)
                 }
                 Err(d) => located(&d, &input.text, "<stdin>"),
@@ -311,6 +316,91 @@ fn fuzz_gallium_reader() {
                 }
                 Err(_) => Ok(Verdict::Rejected),
             }
+        },
+    );
+}
+
+/// Code objects of each kind: the clang-15 fixtures (v2-v5, gfx803-906,
+/// a relocated global), the clrxasm goldens and our own writer's output,
+/// with the offsets of their ELF, program and section headers and notes.
+fn code_object_seeds() -> Vec<(Vec<u8>, Vec<usize>)> {
+    let mut objects = Vec::new();
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rocm");
+    for e in std::fs::read_dir(&dir).unwrap().flatten() {
+        if e.path().extension().is_some_and(|x| x == "co") {
+            objects.push(std::fs::read(e.path()).unwrap());
+        }
+    }
+    if let Some(shared) = common::shared_dir() {
+        if let Ok(entries) = std::fs::read_dir(shared.join("conformance/rocm")) {
+            for e in entries.flatten() {
+                if e.path().to_string_lossy().ends_with(".clrxasm.bin") {
+                    objects.push(std::fs::read(e.path()).unwrap());
+                }
+            }
+        }
+    }
+    for src in KERNELS.iter().filter(|k| k.contains(".rocm")) {
+        let asm = assemble(src, &AssembleOptions::default()).expect("the ROCm seeds assemble");
+        objects.push(asm.rocm_bytes().expect("the ROCm seeds write"));
+    }
+    let le64 = |b: &[u8], at: usize| u64::from_le_bytes(b[at..at + 8].try_into().unwrap()) as usize;
+    let le16 = |b: &[u8], at: usize| u16::from_le_bytes(b[at..at + 2].try_into().unwrap()) as usize;
+    objects
+        .into_iter()
+        .map(|bytes| {
+            let mut hot: Vec<usize> = (0..64).collect();
+            let (phoff, phnum) = (le64(&bytes, 32), le16(&bytes, 56));
+            let (shoff, shnum) = (le64(&bytes, 40), le16(&bytes, 60));
+            hot.extend((0..phnum * 56).step_by(4).map(|k| phoff + k));
+            hot.extend((0..shnum * 64).step_by(4).map(|k| shoff + k));
+            // The notes (metadata) of a clang or CLRX object start at 0x200.
+            hot.extend((0x200..0x300).step_by(2));
+            hot.retain(|&h| h < bytes.len());
+            (bytes, hot)
+        })
+        .collect()
+}
+
+#[test]
+fn fuzz_code_object_reader() {
+    let seeds = code_object_seeds();
+    assert!(seeds.len() >= 9, "the code-object seeds");
+    let gen = move |rng: &mut Rng| {
+        let (seed, hot) = &seeds[rng.below(seeds.len())];
+        let mut bytes = seed.clone();
+        for _ in 0..1 + rng.below(4) {
+            mutate_bytes(rng, &mut bytes, hot);
+        }
+        BinaryInput { bytes }
+    };
+    campaign(
+        "code object reader",
+        Duration::from_secs(20),
+        gen,
+        |input: &BinaryInput| match rocm::read(&input.bytes) {
+            Ok(co) => {
+                // The listing takes whatever the reader accepts, and what
+                // it lists assembles.
+                match gcn_asm::decode::rocm::listing(&co) {
+                    Ok(text) => {
+                        let options = AssembleOptions {
+                            format: gcn_asm::syntax::assembler::BinaryFormat::Rocm,
+                            ..AssembleOptions::default()
+                        };
+                        if let Ok(asm) = assemble(&text, &options) {
+                            let _ = asm.rocm_bytes();
+                        }
+                        Ok(Verdict::Ok)
+                    }
+                    Err(e) if e.message.trim().is_empty() => {
+                        Err("the listing failed with an empty message".into())
+                    }
+                    Err(_) => Ok(Verdict::Ok),
+                }
+            }
+            Err(e) if e.message.trim().is_empty() => Err("an error with an empty message".into()),
+            Err(_) => Ok(Verdict::Rejected),
         },
     );
 }

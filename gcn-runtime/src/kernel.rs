@@ -349,6 +349,10 @@ pub struct Dispatch {
     pub local_size: [u32; 3],
     /// Global offset per dimension; 0 for unused dimensions.
     pub global_offset: [u32; 3],
+    /// Bytes of LDS a work-group gets on top of the kernel's own and its
+    /// `__local` arguments' (HIP's dynamic shared memory, `extern
+    /// __shared__`, which no argument asks for); 0 by default.
+    pub dynamic_lds: u32,
 }
 
 impl Dispatch {
@@ -360,6 +364,7 @@ impl Dispatch {
             global_size: [global, 1, 1],
             local_size: [local, 1, 1],
             global_offset: [0; 3],
+            dynamic_lds: 0,
         }
     }
 
@@ -370,6 +375,7 @@ impl Dispatch {
             global_size: global,
             local_size: local,
             global_offset: [0; 3],
+            dynamic_lds: 0,
         };
         for i in (dims as usize).min(3)..3 {
             d.global_size[i] = 1;
@@ -381,6 +387,12 @@ impl Dispatch {
     /// The same dispatch with global offsets.
     pub const fn with_offset(mut self, offset: [u32; 3]) -> Self {
         self.global_offset = offset;
+        self
+    }
+
+    /// The same dispatch with `bytes` of dynamic LDS per work-group.
+    pub const fn with_dynamic_lds(mut self, bytes: u32) -> Self {
+        self.dynamic_lds = bytes;
         self
     }
 
@@ -648,7 +660,7 @@ pub fn write_input_with_local_base(
     })
 }
 
-fn value_kind(v: &ArgValue) -> &'static str {
+pub(crate) fn value_kind(v: &ArgValue) -> &'static str {
     match v {
         ArgValue::Scalar(_) => "a scalar",
         ArgValue::Pointer(_) => "a device pointer",

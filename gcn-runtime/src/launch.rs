@@ -269,6 +269,9 @@ pub enum LaunchError {
     Alloc(AllocError),
     /// A fault while running.
     Exec(Box<ExecError>),
+    /// The kernel's printf buffer holds a record that cannot be formatted
+    /// ([`crate::printf`]).
+    Printf(String),
     /// Checks at [`Level::Error`] found something ([`crate::check`]): every
     /// report of the dispatch, errors and warnings, ordered by PC.
     Check(Vec<CheckReport>),
@@ -283,6 +286,7 @@ impl fmt::Display for LaunchError {
             LaunchError::Config(m) => write!(f, "kernel configuration: {m}"),
             LaunchError::Alloc(e) => write!(f, "{e}"),
             LaunchError::Exec(e) => write!(f, "{e}"),
+            LaunchError::Printf(m) => write!(f, "printf: {m}"),
             LaunchError::Check(reports) => {
                 let errors = reports.iter().filter(|r| r.level == Level::Error).count();
                 write!(f, "{errors} check error(s):")?;
@@ -410,6 +414,15 @@ struct Shared<'a> {
     lines: Option<&'a crate::lines::LineTable>,
     /// The profile's counters, one table per host thread, when profiling.
     profile: Option<&'a [Mutex<Vec<profile::Cell>>]>,
+    /// The user SGPRs of an HSA launch (`None`: the Gallium ABI's).
+    user_sgpr_values: Option<Vec<u32>>,
+    /// Global size (work-items) per dimension.
+    global: [u32; 3],
+    /// Whether the last group of a dimension may be partial.
+    partial: bool,
+    /// The note of a fault near address 0 (HSA: the hidden arguments left
+    /// null).
+    null_note: Option<&'a str>,
 }
 
 impl Program {
@@ -476,32 +489,14 @@ impl Program {
         Ok((outcome.stats, outcome.reports))
     }
 
-    /// Runs a dispatch: every check report is returned (the caller decides
-    /// whether an error fails the launch); `profile` counts the
-    /// instructions ([`crate::profile`]).
-    pub(crate) fn run_dispatch(
+    /// A Gallium kernel set up for more dimensions than the dispatch has
+    /// would read ids of dimensions nobody set: say so instead of running.
+    fn check_dims(
         &self,
         name: &str,
-        values: &[ArgValue],
+        config: &KernelConfig,
         dispatch: &Dispatch,
-        options: &LaunchOptions,
-        trace: Option<(TraceFilter, TraceSink<'_>)>,
-        profile: bool,
-    ) -> Result<LaunchOutcome, LaunchError> {
-        let start = Instant::now();
-        let kernel = self.kernel(name)?;
-        let groups = dispatch.groups()?;
-        let local = dispatch.local_size;
-        let group_size: u64 = local.iter().map(|&l| u64::from(l)).product();
-        if group_size > u64::from(MAX_GROUP_SIZE) {
-            return Err(LaunchError::Dispatch(format!(
-                "a work-group of {}×{}×{} = {group_size} work-items is larger than {MAX_GROUP_SIZE} (16 waves)",
-                local[0], local[1], local[2]
-            )));
-        }
-        let config = KernelConfig::of(kernel, self.version());
-        // A kernel set up for more dimensions than the dispatch has would
-        // read ids of dimensions nobody set: say so instead of running.
+    ) -> Result<(), LaunchError> {
         let declared = config
             .tgid_enabled
             .iter()
@@ -518,21 +513,85 @@ impl Program {
                 if declared == 3 { ",Z" } else { "" }
             )));
         }
-        let input = crate::kernel::write_input_with_local_base(
-            &kernel.args,
-            values,
-            dispatch,
-            config.lds_bytes,
-        )?;
-        let lds_bytes = config.lds_bytes + input.local_memory;
-        if lds_bytes > MAX_LDS {
-            return Err(LaunchError::Config(format!(
-                "{lds_bytes} bytes of LDS ({} the kernel's, {} for local arguments) exceed {MAX_LDS}",
-                config.lds_bytes, input.local_memory
+        Ok(())
+    }
+
+    /// Runs a dispatch: every check report is returned (the caller decides
+    /// whether an error fails the launch); `profile` counts the
+    /// instructions ([`crate::profile`]).
+    pub(crate) fn run_dispatch(
+        &self,
+        name: &str,
+        values: &[ArgValue],
+        dispatch: &Dispatch,
+        options: &LaunchOptions,
+        trace: Option<(TraceFilter, TraceSink<'_>)>,
+        profile: bool,
+    ) -> Result<LaunchOutcome, LaunchError> {
+        let start = Instant::now();
+        let kernel = self.kernel(name)?;
+        let local = dispatch.local_size;
+        let group_size: u64 = local.iter().map(|&l| u64::from(l)).product();
+        if group_size > u64::from(MAX_GROUP_SIZE) {
+            return Err(LaunchError::Dispatch(format!(
+                "a work-group of {}×{}×{} = {group_size} work-items is larger than {MAX_GROUP_SIZE} (16 waves)",
+                local[0], local[1], local[2]
             )));
         }
         let memory = self.memory();
-        let input_buffer = memory.buffer_from_slice(&input.bytes)?;
+        // The ABI: the kernel input buffer of the Gallium ABI, or the
+        // kernarg segment, dispatch packet and queue of the HSA ABI.
+        let (config, groups, lds_bytes, input_buffer, input_address, hsa) = match &kernel
+            .code_object
+        {
+            Some(rk) => {
+                let info = self.code_object.as_ref();
+                let opencl = info
+                    .and_then(|c| c.opencl.iter().find(|(n, _)| *n == kernel.name))
+                    .and_then(|(_, v)| *v);
+                let config = crate::hsa::config(rk, self.version());
+                let prepared = crate::hsa::prepare(
+                    memory,
+                    rk,
+                    opencl,
+                    values,
+                    dispatch,
+                    info.map_or(0, |c| c.base),
+                )?;
+                (
+                    config,
+                    prepared.groups,
+                    prepared.lds_bytes,
+                    None,
+                    prepared.kernarg.ptr().0,
+                    Some((&**rk, prepared)),
+                )
+            }
+            None => {
+                let groups = dispatch.groups()?;
+                let config = KernelConfig::of(kernel, self.version());
+                self.check_dims(name, &config, dispatch)?;
+                let input = crate::kernel::write_input_with_local_base(
+                    &kernel.args,
+                    values,
+                    dispatch,
+                    config.lds_bytes,
+                )?;
+                let lds_bytes = config
+                    .lds_bytes
+                    .saturating_add(input.local_memory)
+                    .saturating_add(dispatch.dynamic_lds);
+                if lds_bytes > MAX_LDS {
+                    return Err(LaunchError::Config(format!(
+                        "{lds_bytes} bytes of LDS ({} the kernel's, {} for local arguments, {} dynamic) exceed {MAX_LDS}",
+                        config.lds_bytes, input.local_memory, dispatch.dynamic_lds
+                    )));
+                }
+                let input_buffer = memory.buffer_from_slice(&input.bytes)?;
+                let address = input_buffer.ptr().0;
+                (config, groups, lds_bytes, Some(input_buffer), address, None)
+            }
+        };
         let waves_per_group = group_size.div_ceil(WAVE_SIZE as u64) as u32;
         // Never more host threads than work-groups (a pool of idle threads
         // costs their start-up), nor, by default, than cores.
@@ -576,6 +635,17 @@ impl Program {
         } else {
             None
         };
+        let user_sgpr_values = match &hsa {
+            Some((rk, prepared)) => Some(crate::hsa::user_sgprs(
+                rk,
+                prepared,
+                self.version(),
+                scratch_base,
+                config.scratch_per_wave,
+                self.dispatches.fetch_add(1, Ordering::Relaxed),
+            )?),
+            None => None,
+        };
         let cached;
         let ops = match &patched {
             Some(ops) => ops,
@@ -600,7 +670,7 @@ impl Program {
             mem: memory.view(),
             version: self.version(),
             code_base: self.code_base(),
-            input_address: input_buffer.ptr().0,
+            input_address,
             groups,
             local,
             waves_per_group,
@@ -609,6 +679,10 @@ impl Program {
             max_steps: options.max_steps,
             deadline: options.timeout.map(|t| std::time::Instant::now() + t),
             timeout: options.timeout,
+            user_sgpr_values,
+            global: dispatch.global_size,
+            partial: hsa.as_ref().is_some_and(|(_, p)| p.partial),
+            null_note: hsa.as_ref().and_then(|(_, p)| p.null_note.as_deref()),
         };
         let total_groups = group_count;
         let instructions = AtomicU64::new(0);
@@ -665,9 +739,28 @@ impl Program {
         });
         drop(input_buffer);
         drop(scratch);
+        // printf text, also of a launch that failed (what it printed up to
+        // the fault helps find it).
+        let printed = match hsa.as_ref().and_then(|(_, p)| p.printf.as_ref()) {
+            Some(buffer) => {
+                let formats = self
+                    .code_object
+                    .as_ref()
+                    .map_or(&[][..], |c| &c.printf_formats[..]);
+                let result = crate::hsa::printf_text(formats, buffer);
+                if let Ok(text) = &result {
+                    if !text.is_empty() {
+                        self.emit_printf(text);
+                    }
+                }
+                result.map(|_| ())
+            }
+            None => Ok(()),
+        };
         if let Some((_, e)) = first_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
             return Err(LaunchError::Exec(e));
         }
+        printed.map_err(|e| LaunchError::Printf(e.to_string()))?;
         let reports = reports
             .into_inner()
             .unwrap_or_else(|e| e.into_inner())
@@ -701,6 +794,21 @@ fn group_id(index: u64, groups: [u32; 3]) -> [u32; 3] {
 }
 
 impl Shared<'_> {
+    /// The local size and wave count of group `id`: the dispatch's, or,
+    /// for the last group of a dimension of a partial dispatch, what is
+    /// left of the global size.
+    fn group_shape(&self, id: [u32; 3]) -> ([u32; 3], u32) {
+        if !self.partial {
+            return (self.local, self.waves_per_group);
+        }
+        let local = [0, 1, 2].map(|d| {
+            let first = u64::from(id[d]) * u64::from(self.local[d]);
+            (u64::from(self.global[d]) - first).min(u64::from(self.local[d])) as u32
+        });
+        let items: u64 = local.iter().map(|&l| u64::from(l)).product();
+        (local, items.div_ceil(WAVE_SIZE as u64) as u32)
+    }
+
     /// Byte offset of the private-memory slot of wave `wave` of the group
     /// running in host-thread slot `slot` (one slot per wave that can run
     /// at once).
@@ -721,17 +829,24 @@ struct GroupScratch {
 }
 
 /// Sets up the waves of one work-group in `waves` (reusing their storage).
-fn make_waves(s: &Shared<'_>, id: [u32; 3], slot: u64, waves: &mut Vec<Wave>) {
+fn make_waves(
+    s: &Shared<'_>,
+    id: [u32; 3],
+    (local, group_waves): ([u32; 3], u32),
+    slot: u64,
+    waves: &mut Vec<Wave>,
+) {
     let c = &s.config;
-    let [lx, ly, lz] = s.local;
+    let [lx, ly, lz] = local;
     let items = lx * ly * lz;
-    waves.resize_with(s.waves_per_group as usize, || Wave::new(c.vgprs, c.sgprs));
-    for (wave_index, w) in (0..s.waves_per_group).zip(waves.iter_mut()) {
+    waves.truncate(group_waves as usize);
+    waves.resize_with(group_waves as usize, || Wave::new(c.vgprs, c.sgprs));
+    for (wave_index, w) in (0..group_waves).zip(waves.iter_mut()) {
         {
             w.reset(c.vgprs, c.sgprs);
             w.id = wave_index;
             // STATUS.IN_TG: the work-group has more than one wave.
-            if s.waves_per_group > 1 {
+            if group_waves > 1 {
                 w.status |= 1 << 11;
             }
             w.pc = s.kernel.offset;
@@ -740,14 +855,18 @@ fn make_waves(s: &Shared<'_>, id: [u32; 3], slot: u64, waves: &mut Vec<Wave>) {
             let scratch_offset = s.scratch_offset(slot, wave_index);
             // User SGPRs.
             let user = c.user_sgprs as usize;
-            if user >= 2 {
-                w.sgpr[0] = s.input_address as u32;
-                w.sgpr[1] = (s.input_address >> 32) as u32;
-            }
-            if user >= 4 && c.scratch_enabled {
-                let [d0, d1] = scratch_descriptor(s.scratch_base, c.scratch_per_wave);
-                w.sgpr[2] = d0;
-                w.sgpr[3] = d1;
+            if let Some(values) = &s.user_sgpr_values {
+                w.sgpr[..values.len()].copy_from_slice(values);
+            } else {
+                if user >= 2 {
+                    w.sgpr[0] = s.input_address as u32;
+                    w.sgpr[1] = (s.input_address >> 32) as u32;
+                }
+                if user >= 4 && c.scratch_enabled {
+                    let [d0, d1] = scratch_descriptor(s.scratch_base, c.scratch_per_wave);
+                    w.sgpr[2] = d0;
+                    w.sgpr[3] = d1;
+                }
             }
             let mut next = user;
             for (&enabled, &group) in c.tgid_enabled.iter().zip(&id) {
@@ -757,7 +876,7 @@ fn make_waves(s: &Shared<'_>, id: [u32; 3], slot: u64, waves: &mut Vec<Wave>) {
                 }
             }
             if c.tg_size_enabled {
-                w.sgpr[next] = s.waves_per_group | (wave_index << 6);
+                w.sgpr[next] = group_waves | (wave_index << 6);
                 next += 1;
             }
             if c.scratch_enabled {
@@ -832,7 +951,8 @@ fn run_group(
 ) -> Result<(u64, u64, Option<Reports>), Box<ExecError>> {
     let id = group_id(index, s.groups);
     let GroupScratch { lds, waves, state } = scratch;
-    make_waves(s, id, slot, waves);
+    let shape = s.group_shape(id);
+    make_waves(s, id, shape, slot, waves);
     state.clear();
     state.resize(waves.len(), Step::Next);
     let log = RefCell::new(Vec::new());
@@ -855,7 +975,7 @@ fn run_group(
             kernel: &s.kernel.name,
             lines: s.lines,
             group: id,
-            waves: s.waves_per_group,
+            waves: shape.1,
             vgprs: s.config.vgprs,
             abi_sgprs: abi_sgprs(&s.config),
             abi_vgprs: s.config.tidig_comp_cnt as u16 + 1,
@@ -958,6 +1078,15 @@ fn run_group(
                         location: s.lines.and_then(|l| l.at(w.pc)).map(|l| l.to_string()),
                         lane: fault.lane,
                         note: match &fault.kind {
+                            // Below the first address anything is allocated
+                            // at: a null pointer dereferenced, which for an
+                            // HSA kernel is a hidden argument left null.
+                            FaultKind::Memory(m)
+                                if m.address < crate::memory::FIRST_ADDRESS
+                                    && s.null_note.is_some() =>
+                            {
+                                s.null_note.map(str::to_string)
+                            }
                             FaultKind::Memory(m) => {
                                 nearest_note(&s.mem, m.address, s.values, s.input_address)
                             }
@@ -968,7 +1097,7 @@ fn run_group(
                             .take()
                             .map(|c| c.reports.into_vec())
                             .unwrap_or_default(),
-                    }))
+                    }));
                 }
             }
         }

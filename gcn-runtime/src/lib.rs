@@ -1,8 +1,10 @@
 //! Runtime support for GCN kernels: kernel handles and the Gallium kernel
 //! input buffer ([`kernel`]), device memory ([`memory`]), loaded programs
-//! ([`program`]), dispatch ([`launch`], [`Launcher`]) and the CPU emulator
-//! that runs them (its fidelity: [`exec`]), the per-instruction profile
-//! ([`profile`]), the sanitizer checks it runs them under — missing
+//! ([`program`]: Gallium binaries, and AMDHSA code objects run under the
+//! HSA ABI, [`hsa`], with device `printf`, [`printf`](mod@printf)),
+//! dispatch ([`launch`], [`Launcher`]) and the CPU emulator that runs them
+//! (its fidelity: [`exec`]), the per-instruction profile ([`profile`]),
+//! the sanitizer checks it runs them under — missing
 //! `s_waitcnt` (also at barriers), missing wait states, LDS races, undefined
 //! values used where they matter — with
 //! the instruction trace ([`check`]), buffer resources (V#s,
@@ -309,7 +311,35 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! ## 6. From the command line
+//! ## 6. Code objects
+//!
+//! An AMDHSA code object (clang's `amdgcn-amd-amdhsa` target, hipcc)
+//! loads with [`Program::load_code_object`] (on the processor its
+//! `e_flags` name) and runs the same way, one [`ArgValue`] per explicit
+//! argument of its metadata; the hidden arguments, the dispatch packet and
+//! the user SGPRs are the runtime's ([`hsa`]). Here an OpenCL C kernel
+//! compiled by clang-15 (a fixture of the repository's `tests/rocm/`):
+//!
+//! ```
+//! use gcn_runtime::{ArgValue, Dispatch, LaunchOptions, Memory, Program};
+//!
+//! let bytes = include_bytes!("../../tests/rocm/gen/v4/gfx900/grids.co");
+//! let memory = Memory::default();
+//! let program = Program::load_code_object(&memory, bytes)?;
+//! // grid3d writes 4 ints per work-item of an 8×6×4 grid.
+//! let out = memory.buffer_zeroed::<i32>(4 * 8 * 6 * 4)?;
+//! program.launch(
+//!     "grid3d",
+//!     &[ArgValue::Pointer(out.ptr())],
+//!     &Dispatch::new(3, [8, 6, 4], [4, 3, 2]),
+//!     &LaunchOptions::default(),
+//! )?;
+//! let last = &out.to_vec()[4 * (8 * 6 * 4 - 1)..];
+//! assert_eq!(last[0], 7 + 1000 * 5 + 1_000_000 * 3); // x + 1000 y + 1000000 z
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! ## 7. From the command line
 //!
 //! `gcnrun` (this crate's `cli` feature: `cargo install --path gcn-runtime
 //! --features cli`) runs a kernel of a binary or a source file with
@@ -355,12 +385,14 @@ pub mod check;
 pub mod descriptor;
 pub mod exec;
 pub mod format;
+pub mod hsa;
 pub mod image;
 pub mod kernel;
 pub mod launch;
 mod launcher;
 pub mod lines;
 pub mod memory;
+pub mod printf;
 pub mod profile;
 pub mod program;
 

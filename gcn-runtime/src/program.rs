@@ -1,5 +1,7 @@
-//! A loaded GalliumCompute binary: code and constant data placed in device
-//! memory as Clover places them, and its kernels. The code is pre-decoded
+//! A loaded program: a GalliumCompute binary (code and constant data placed
+//! in device memory as Clover places them) or an AMDHSA code object (its
+//! segments and relocations, [`crate::hsa`]), and its kernels. The code is
+//! pre-decoded
 //! at a kernel's first launch, from that kernel's entry
 //! (`exec::predecode_from`), and kept for later launches.
 
@@ -19,6 +21,8 @@ use crate::memory::{AllocError, Buffer, Memory};
 pub enum LoadError {
     /// The bytes are not a GalliumCompute binary.
     Gallium(String),
+    /// The bytes are an AMDHSA code object that cannot be read or loaded.
+    CodeObject(String),
     /// No kernel of that name.
     NoKernel {
         /// The name asked for.
@@ -36,6 +40,7 @@ impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             LoadError::Gallium(m) => write!(f, "not a GalliumCompute binary: {m}"),
+            LoadError::CodeObject(m) => write!(f, "bad code object: {m}"),
             LoadError::NoKernel { name, available } => write!(
                 f,
                 "no kernel named '{name}' (the binary has: {})",
@@ -63,8 +68,14 @@ pub struct ProgramKernel {
     /// The `.AMDGPU.config` pairs.
     pub prog_info: Vec<gallium::ProgInfoEntry>,
     /// The arguments (named `argN` unless the program came from a
-    /// `gcn_kernel!` handle, which knows the names).
+    /// `gcn_kernel!` handle, which knows the names). For a code object
+    /// kernel: its explicit arguments, as the records of the equivalent
+    /// Gallium arguments (`global`, `constant`, `local`, `scalar` of the
+    /// metadata's size), which is what callers pass values for.
     pub args: Vec<Arg>,
+    /// For a kernel of an AMDHSA code object: its descriptor and metadata
+    /// (`None` for Gallium kernels).
+    pub code_object: Option<Box<gcn_asm::rocm::RocmKernel>>,
 }
 
 impl ProgramKernel {
@@ -79,7 +90,7 @@ impl ProgramKernel {
 
 /// `argN` names for kernels loaded at run time (interned: the argument
 /// table wants `&'static str`, and the set of indices is small).
-fn arg_name(index: usize) -> &'static str {
+pub(crate) fn arg_name(index: usize) -> &'static str {
     static NAMES: LazyLock<Mutex<Vec<&'static str>>> = LazyLock::new(|| Mutex::new(Vec::new()));
     let mut names = NAMES.lock().unwrap_or_else(|e| e.into_inner());
     while names.len() <= index {
@@ -89,7 +100,26 @@ fn arg_name(index: usize) -> &'static str {
     names[index]
 }
 
-/// A GalliumCompute binary loaded into device memory for one GCN version.
+/// Receives the text a kernel's `printf` calls printed, once per launch
+/// ([`Program::set_printf_handler`]).
+pub type PrintfHandler = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// What a program loaded from a code object keeps of it.
+pub(crate) struct CodeObjectInfo {
+    /// The code object version (2-5).
+    pub version: u8,
+    /// The processor name of `e_flags` (`gfx900`).
+    pub processor: String,
+    /// The printf formats, unescaped.
+    pub printf_formats: Vec<crate::printf::Format>,
+    /// Each kernel's OpenCL C version (`None`: not OpenCL C, or not said).
+    pub opencl: Vec<(String, Option<(u64, u64)>)>,
+    /// Device address of virtual address 0.
+    pub base: u64,
+}
+
+/// A GalliumCompute binary or an AMDHSA code object loaded into device
+/// memory for one GCN version.
 pub struct Program {
     version: GcnVersion,
     kernels: Vec<ProgramKernel>,
@@ -102,6 +132,14 @@ pub struct Program {
     memory: Memory,
     /// Source positions of the instructions, when known.
     lines: Option<Arc<LineTable>>,
+    /// Bytes from the start of `image` to the code.
+    code_offset: u64,
+    /// What a code object's launches need of it.
+    pub(crate) code_object: Option<CodeObjectInfo>,
+    /// Dispatch ids handed out (the HSA `dispatch_id` user SGPR).
+    pub(crate) dispatches: std::sync::atomic::AtomicU64,
+    /// Where printf text goes (`None`: standard output).
+    printf_handler: Option<PrintfHandler>,
 }
 
 impl fmt::Debug for Program {
@@ -117,9 +155,123 @@ impl fmt::Debug for Program {
 impl Program {
     /// Loads a GalliumCompute binary (as `gcnasm -b gallium` or clrxasm
     /// writes it) into `memory`, to run on `version`.
+    ///
+    /// An AMDHSA code object ([`gcn_asm::rocm::is_code_object`]) is loaded
+    /// as [`Program::load_code_object`] loads it, but run on `version`
+    /// whatever its `e_flags` say (gcnrun's `-g`).
     pub fn load(memory: &Memory, bytes: &[u8], version: GcnVersion) -> Result<Program, LoadError> {
+        if gcn_asm::rocm::is_code_object(bytes) {
+            let co = read_code_object(bytes)?;
+            return Program::from_code_object(memory, &co, version);
+        }
         let binary = gallium::read(bytes).map_err(|e| LoadError::Gallium(e.message))?;
         Program::from_binary(memory, &binary, version)
+    }
+
+    /// Loads an AMDHSA code object (v2-v5, as clang's `amdgcn-amd-amdhsa`
+    /// target and hipcc write them) to run on the GCN version of the
+    /// processor its `e_flags` name; its kernels run under the HSA ABI
+    /// ([`crate::hsa`]).
+    pub fn load_code_object(memory: &Memory, bytes: &[u8]) -> Result<Program, LoadError> {
+        let co = read_code_object(bytes)?;
+        let version = co.processor.version;
+        Program::from_code_object(memory, &co, version)
+    }
+
+    /// Loads an already read code object, to run on `version`.
+    pub fn from_code_object(
+        memory: &Memory,
+        co: &gcn_asm::rocm::CodeObject,
+        version: GcnVersion,
+    ) -> Result<Program, LoadError> {
+        let loaded = crate::hsa::load(memory, co)?;
+        let kernels = co
+            .kernels
+            .iter()
+            .map(|k| ProgramKernel {
+                name: k.name.clone(),
+                offset: (k.entry - loaded.code_vaddr) as u32,
+                prog_info: Vec::new(),
+                args: k
+                    .args
+                    .iter()
+                    .filter(|a| !a.value_kind.is_hidden())
+                    .enumerate()
+                    .map(|(i, a)| Arg {
+                        name: arg_name(i),
+                        record: crate::hsa::arg_record(a),
+                        declaration: "",
+                    })
+                    .collect(),
+                code_object: Some(Box::new(k.clone())),
+            })
+            .collect();
+        let info = CodeObjectInfo {
+            version: co.code_object_version,
+            processor: co.processor.name.clone(),
+            printf_formats: co
+                .printf_formats
+                .iter()
+                .map(|f| crate::printf::Format {
+                    id: f.id,
+                    arg_sizes: f.arg_sizes.clone(),
+                    format: crate::printf::unescape(&f.format),
+                })
+                .collect(),
+            opencl: co
+                .kernels
+                .iter()
+                .map(|k| (k.name.clone(), crate::hsa::opencl_version(co, &k.name)))
+                .collect(),
+            base: loaded.base(),
+        };
+        Ok(Program {
+            version,
+            kernels,
+            decoded: Mutex::new(Vec::new()),
+            code_words: loaded.code_words,
+            scratch_relocations: Vec::new(),
+            image: loaded.image,
+            memory: memory.clone(),
+            lines: None,
+            code_offset: loaded.code_vaddr,
+            code_object: Some(info),
+            dispatches: std::sync::atomic::AtomicU64::new(0),
+            printf_handler: None,
+        })
+    }
+
+    /// True for a program loaded from an AMDHSA code object.
+    pub fn is_code_object(&self) -> bool {
+        self.code_object.is_some()
+    }
+
+    /// The code object version and processor name of a program loaded
+    /// from a code object (`None` for a Gallium binary).
+    pub fn code_object_target(&self) -> Option<(u8, &str)> {
+        self.code_object
+            .as_ref()
+            .map(|c| (c.version, c.processor.as_str()))
+    }
+
+    /// Sends the text a launch's `printf` calls print to `handler` (once
+    /// per launch, after it, the records in the order the device wrote
+    /// them) instead of standard output.
+    pub fn set_printf_handler(&mut self, handler: PrintfHandler) {
+        self.printf_handler = Some(handler);
+    }
+
+    /// Delivers printf text.
+    pub(crate) fn emit_printf(&self, text: &str) {
+        match &self.printf_handler {
+            Some(h) => h(text),
+            None => {
+                use std::io::Write as _;
+                let mut out = std::io::stdout().lock();
+                let _ = out.write_all(text.as_bytes());
+                let _ = out.flush();
+            }
+        }
     }
 
     /// Loads the binary of a `gcn_kernel!` kernel handle, on the GCN version
@@ -172,6 +324,7 @@ impl Program {
                         declaration: "",
                     })
                     .collect(),
+                code_object: None,
             })
             .collect();
         Ok(Program {
@@ -183,6 +336,10 @@ impl Program {
             image,
             memory: memory.clone(),
             lines: None,
+            code_offset: 0,
+            code_object: None,
+            dispatches: std::sync::atomic::AtomicU64::new(0),
+            printf_handler: None,
         })
     }
 
@@ -223,9 +380,10 @@ impl Program {
             })
     }
 
-    /// Device address of the code (`.text`); `.rodata` follows it.
+    /// Device address of the code (`.text`; for a code object, its
+    /// executable segment); a Gallium binary's `.rodata` follows it.
     pub fn code_base(&self) -> u64 {
-        self.image.ptr().0
+        self.image.ptr().0 + self.code_offset
     }
 
     /// The code pre-decoded from byte offset `entry` (a kernel's first
@@ -280,6 +438,20 @@ impl Program {
             _ => format!(".int {:#010x}", words[0]),
         }
     }
+}
+
+/// Reads a code object from `bytes` wherever they lie: the ELF reader
+/// wants them 8-byte aligned (`include_bytes!` and sub-slices need not
+/// be), so unaligned bytes are copied into an aligned buffer first.
+fn read_code_object(bytes: &[u8]) -> Result<gcn_asm::rocm::CodeObject, LoadError> {
+    let read = |b: &[u8]| gcn_asm::rocm::read(b).map_err(|e| LoadError::CodeObject(e.to_string()));
+    if bytes.as_ptr().align_offset(8) == 0 {
+        return read(bytes);
+    }
+    let mut words = vec![0u64; bytes.len().div_ceil(8)];
+    let aligned: &mut [u8] = bytemuck::cast_slice_mut(&mut words);
+    aligned[..bytes.len()].copy_from_slice(bytes);
+    read(&aligned[..bytes.len()])
 }
 
 /// The readable message (what [`fmt::Display`] writes), so that

@@ -1174,3 +1174,128 @@ fn profile_prints_instructions_and_families() {
     let out = run(&[]);
     assert!(out.status.success() && out.stdout.is_empty(), "{out:?}");
 }
+
+/// A code object of `tests/rocm/gen/` (the ROCm fixtures).
+fn code_object(set: &str, name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/rocm/gen")
+        .join(set)
+        .join(format!("{name}.co"))
+}
+
+#[test]
+fn code_objects_run_with_printf_on_stdout() {
+    let dir = workdir("code_object_printf");
+    let input: Vec<u8> = (0..64i32).flat_map(|v| (v * 10).to_le_bytes()).collect();
+    std::fs::write(dir.join("in.bin"), &input).unwrap();
+    let co = code_object("v4/gfx900", "printf");
+    let out = Command::new(env!("CARGO_BIN_EXE_gcnrun"))
+        .args([
+            co.to_str().unwrap(),
+            "printf_formats",
+            "@in.bin",
+            "zero:256",
+        ])
+        .args(["--global", "64", "--local", "64", "--out", "1=out.bin"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("hello from the device\n"), "{stdout}");
+    assert!(
+        stdout.contains("item 3: 30    30 30   | 1e 0X1E 36 a str %\n"),
+        "{stdout}"
+    );
+    let got = std::fs::read(dir.join("out.bin")).unwrap();
+    let want: Vec<u8> = (0..64i32)
+        .flat_map(|v| (v * 10 + 1).to_le_bytes())
+        .collect();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn hip_code_objects_with_dynamic_lds() {
+    let dir = workdir("code_object_hip");
+    let input: Vec<u8> = (0..512u32).flat_map(|v| v.to_le_bytes()).collect();
+    std::fs::write(dir.join("in.bin"), &input).unwrap();
+    let co = code_object("hip/gfx906", "hip_kernels");
+    let args = [co.to_str().unwrap(), "block_sum", "@in.bin", "zero:8"];
+    // Without --lds the kernel's shared array is outside the LDS.
+    let out = gcnrun(
+        &dir,
+        &[&args[..], &["--global", "512", "--local", "256"]].concat(),
+    );
+    expect(&out, 1, &["gcnrun: error:", "block_sum"]);
+    let out = gcnrun(
+        &dir,
+        &[
+            &args[..],
+            &[
+                "--global",
+                "512",
+                "--local",
+                "256",
+                "--lds",
+                "1024",
+                "--out",
+                "1=sums.bin",
+            ],
+        ]
+        .concat(),
+    );
+    expect(&out, 0, &[]);
+    let sums: Vec<u32> = words(&std::fs::read(dir.join("sums.bin")).unwrap());
+    assert_eq!(sums, [(0..256).sum::<u32>(), (256..512).sum::<u32>()]);
+}
+
+#[test]
+fn code_object_errors() {
+    let dir = workdir("code_object_errors");
+    let co = code_object("v5/gfx803", "grids");
+    let bytes = std::fs::read(&co).unwrap();
+    std::fs::write(dir.join("cut.co"), &bytes[..bytes.len() / 2]).unwrap();
+    let out = gcnrun(&dir, &["cut.co", "grid2d", "zero:64", "--global", "4,4"]);
+    expect(&out, 1, &["gcnrun: error: cut.co: bad code object"]);
+    // The kernels there, with their metadata's argument types.
+    let out = gcnrun(&dir, &[co.to_str().unwrap(), "grid5d", "--global", "4"]);
+    expect(
+        &out,
+        2,
+        &[
+            "no kernel named 'grid5d'",
+            "kernel 'grid2d' arguments:",
+            "int* (global_buffer, 8 bytes)",
+        ],
+    );
+    let out = gcnrun(
+        &dir,
+        &[co.to_str().unwrap(), "grid2d", "u32:1", "--global", "4"],
+    );
+    expect(&out, 2, &["ARG 0 (`u32:1`)"]);
+    // OpenCL C 1.2: uniform work-groups only.
+    let out = gcnrun(
+        &dir,
+        &[
+            co.to_str().unwrap(),
+            "grid2d",
+            "zero:4096",
+            "--global",
+            "10,4",
+            "--local",
+            "4,4",
+        ],
+    );
+    expect(
+        &out,
+        1,
+        &[
+            "not a multiple of local size 4",
+            "needs uniform work-groups",
+        ],
+    );
+}

@@ -1,7 +1,7 @@
 //! `gcnasm`: the command-line assembler, with clrxasm-compatible flags.
 //!
 //! ```text
-//! gcnasm [-g DEVICE | -A ARCH] [-b rawcode|gallium] [-o OUT] [-I DIR]... [-D SYM[=VAL]]...
+//! gcnasm [-g DEVICE | -A ARCH] [-b rawcode|gallium|rocm] [-o OUT] [-I DIR]... [-D SYM[=VAL]]...
 //!        [--llvmVersion=N] [--driverVersion=N] [-w] [--line-table FILE] FILE...
 //! ```
 //!
@@ -34,6 +34,8 @@ enum BinaryFormat {
     Rawcode,
     /// A GalliumCompute (Mesa Clover) binary.
     Gallium,
+    /// An AMDHSA (ROCm) code object.
+    Rocm,
 }
 
 #[derive(Debug, Parser)]
@@ -104,10 +106,11 @@ fn main() -> ExitCode {
     let args = Args::parse();
     let mut options = AssembleOptions {
         warnings: !args.no_warnings,
-        // Without -b the source picks the format (`.gallium`); raw code
-        // otherwise.
+        // Without -b the source picks the format (`.gallium`, `.rocm`); raw
+        // code otherwise.
         format: match args.format {
             Some(BinaryFormat::Gallium) => gcn_asm::syntax::assembler::BinaryFormat::Gallium,
+            Some(BinaryFormat::Rocm) => gcn_asm::syntax::assembler::BinaryFormat::Rocm,
             _ => gcn_asm::syntax::assembler::BinaryFormat::RawCode,
         },
         include_dirs: args.include.clone(),
@@ -205,20 +208,25 @@ fn main() -> ExitCode {
             let _ = writeln!(err, "{w}");
         }
     }
-    let gallium = match args.format {
-        Some(f) => f == BinaryFormat::Gallium,
-        None => assembly.format == gcn_asm::syntax::assembler::BinaryFormat::Gallium,
+    let format = match args.format {
+        Some(f) => f,
+        None => match assembly.format {
+            gcn_asm::syntax::assembler::BinaryFormat::Gallium => BinaryFormat::Gallium,
+            gcn_asm::syntax::assembler::BinaryFormat::Rocm => BinaryFormat::Rocm,
+            gcn_asm::syntax::assembler::BinaryFormat::RawCode => BinaryFormat::Rawcode,
+        },
     };
-    let bytes = if gallium {
-        match assembly.gallium_bytes() {
-            Ok(bytes) => bytes,
-            Err(e) => {
-                let _ = writeln!(err, "{}: error: {e}", options.file_name);
-                return ExitCode::from(1);
-            }
+    let written = match format {
+        BinaryFormat::Gallium => assembly.gallium_bytes().map_err(|e| e.to_string()),
+        BinaryFormat::Rocm => assembly.rocm_bytes().map_err(|e| e.to_string()),
+        BinaryFormat::Rawcode => Ok(assembly.text().to_vec()),
+    };
+    let bytes = match written {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            let _ = writeln!(err, "{}: error: {e}", options.file_name);
+            return ExitCode::from(1);
         }
-    } else {
-        assembly.text().to_vec()
     };
     let output = args.output.unwrap_or_else(|| PathBuf::from("a.out"));
     let written = if output.as_os_str() == "-" {

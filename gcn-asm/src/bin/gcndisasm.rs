@@ -5,8 +5,14 @@
 //! gcndisasm [-g DEVICE | -A ARCH] [-r] FILE
 //! ```
 //!
-//! Without `-r`, `FILE` (`-` for standard input) is a GalliumCompute
-//! binary: the listing has `.gallium`, the target, `.32bit`/`.64bit`, each
+//! Without `-r`, `FILE` (`-` for standard input) is an AMDHSA (ROCm) code
+//! object (an ELF64 with `e_machine` EM_AMDGPU, as clang, hipcc and
+//! `clrxasm -b rocm` write it: code object v2 to v5) or a GalliumCompute
+//! binary. A code object's listing is CLRX ROCm source (`.rocm`, the
+//! target from the code object itself, each kernel's `.config`, the
+//! metadata note, `.globaldata`, `.text`) that `gcnasm -b rocm` assembles
+//! into an equivalent code object; `-g`/`-A` do not apply to it. A Gallium
+//! binary's listing has `.gallium`, the target, `.32bit`/`.64bit`, each
 //! kernel's `.args` and `.proginfo`, `.globaldata` and `.text` with the
 //! kernel labels, and `gcnasm` assembles it into an equivalent binary (the
 //! same kernels, arguments, proginfo, code and global data). With `-r` the
@@ -96,6 +102,19 @@ fn main() -> ExitCode {
             (Err(_), None) => Err(std::io::Error::other("formatting failed")),
         };
         return finish(flushed);
+    }
+    if gcn_asm::rocm::is_code_object(&bytes) {
+        let listed = gcn_asm::rocm::read(&bytes).and_then(|co| gcn_asm::decode::rocm::listing(&co));
+        let text = match listed {
+            Ok(text) => text,
+            Err(e) => {
+                eprintln!("{}: error: {e}", args.file.display());
+                return ExitCode::from(1);
+            }
+        };
+        let mut out = std::io::stdout().lock();
+        let written = out.write_all(text.as_bytes());
+        return finish(written.and_then(|()| out.flush()));
     }
     let text = {
         let binary = match gcn_asm::gallium::read(&bytes) {

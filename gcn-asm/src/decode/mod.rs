@@ -32,6 +32,7 @@ pub mod gallium;
 pub mod memory;
 mod mimg;
 pub(crate) mod operand;
+pub mod rocm;
 pub mod scalar;
 pub mod smem;
 pub mod vector;

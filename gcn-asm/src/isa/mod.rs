@@ -632,6 +632,24 @@ pub enum Flow {
     And,
     /// Bitwise OR: a defined 1 in either source defines the result bit.
     Or,
+    /// Bitwise AND with the second source inverted (`s_andn2_*`: S0 &
+    /// ~S1): a defined 0 in the first or a defined 1 in the second source
+    /// defines the result bit.
+    AndN2,
+    /// Bitwise OR with the second source inverted (`s_orn2_*`: S0 | ~S1):
+    /// a defined 1 in the first or a defined 0 in the second source
+    /// defines the result bit.
+    OrN2,
+    /// Bitwise XOR/XNOR: a result bit is undefined where either source
+    /// bit is (LLVM inverts lane masks whose inactive lanes' bits it never
+    /// defines with `s_xor_b64 …, -1`).
+    Xor,
+    /// Integer arithmetic whose carries only move up (64-bit adds,
+    /// multiplies, left shifts: `v_mad_u64_u32`, `v_lshlrev_b64`): the low
+    /// dword of a multi-dword result is undefined only where the low
+    /// dwords of the sources are (LLVM feeds the high half of a 64-bit
+    /// addend it does not need from a register it never wrote).
+    Carry,
     /// The first source becomes the program counter, or decides it
     /// (`s_setpc`, `s_swappc`, `s_rfe*`, `s_cbranch_g_fork`,
     /// `s_cbranch_join`): a jump to an address computed at run time, whose

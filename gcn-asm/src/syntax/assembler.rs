@@ -63,6 +63,8 @@ pub enum BinaryFormat {
     Gallium,
     /// Raw code: only the `.text` bytes.
     RawCode,
+    /// An AMDHSA (ROCm) code object (`.rocm`, `-b rocm`).
+    Rocm,
 }
 
 impl BinaryFormat {
@@ -71,6 +73,7 @@ impl BinaryFormat {
         match self {
             BinaryFormat::Gallium => 1,
             BinaryFormat::RawCode => 2,
+            BinaryFormat::Rocm => 4,
         }
     }
 }
@@ -158,6 +161,9 @@ pub struct Assembly {
     /// The Gallium kernels as declared, in source order, with argument
     /// names and positions (which the binary does not keep).
     pub gallium_decls: Vec<KernelDecl>,
+    /// What the code object is made of, when the format is ROCm
+    /// ([`Assembly::rocm_bytes`] writes it).
+    pub rocm: Option<crate::rocm::RocmInput>,
     /// Files read by `.include` and `.incbin`, in order (for build systems
     /// that rebuild when one changes).
     pub files_read: Vec<PathBuf>,
@@ -199,6 +205,17 @@ impl Assembly {
             Some(binary) => crate::gallium::write(binary),
             None => Err(GalliumError::new(
                 "the source was not assembled for the Gallium format",
+            )),
+        }
+    }
+
+    /// The ROCm code object file (`gcnasm -b rocm`).
+    pub fn rocm_bytes(&self) -> Result<Vec<u8>, crate::rocm::RocmError> {
+        match &self.rocm {
+            Some(input) => crate::rocm::write(input),
+            None => Err(crate::rocm::RocmError::new(
+                "",
+                "the source was not assembled for the ROCm format",
             )),
         }
     }
@@ -393,6 +410,8 @@ pub(crate) struct Assembler<'o> {
     pending_sources: Vec<(Arc<str>, Rc<str>)>,
     /// Kernels, their descriptions and register usage (Gallium format).
     pub(crate) gallium: super::gallium::GalliumState,
+    /// Kernels, their configuration and register usage (ROCm format).
+    pub(crate) rocm: super::rocm::RocmState,
 }
 
 /// Skips spaces and tabs from `p`.
@@ -471,6 +490,7 @@ impl<'o> Assembler<'o> {
             line_table: Vec::new(),
             pending_sources: Vec::new(),
             gallium: Default::default(),
+            rocm: Default::default(),
         };
         asm.gallium
             .set_versions(opts.llvm_version, opts.driver_version);
@@ -961,6 +981,9 @@ impl<'o> Assembler<'o> {
         if self.format == BinaryFormat::Gallium && self.in_code_section() {
             self.gallium.label(name);
         }
+        if self.format == BinaryFormat::Rocm && self.in_code_section() {
+            self.rocm.label(name);
+        }
     }
 
     fn define_local_label(&mut self, digits: &str, at: usize) {
@@ -1066,7 +1089,8 @@ impl<'o> Assembler<'o> {
         let mut ctx = InstrCtx::new(self, start);
         ctx.section = section;
         ctx.offset = offset;
-        ctx.count_registers = section == 0 && ctx.asm.format == BinaryFormat::Gallium;
+        ctx.count_registers =
+            section == 0 && matches!(ctx.asm.format, BinaryFormat::Gallium | BinaryFormat::Rocm);
         let result = crate::encode::assemble_instruction(&mut ctx, statement, mnemonic_end - start);
         match result {
             Ok(()) => {
@@ -1171,6 +1195,7 @@ impl<'o> Assembler<'o> {
         let gallium = self.gallium_finish();
         let gallium_decls = self.gallium_decls();
         let text_labels = self.text_labels();
+        let rocm = self.rocm_finish();
         let has_errors = self.diags.iter().any(|d| d.is_error()) || self.errors > 0;
         if has_errors {
             return Err(Diagnostics(self.diags));
@@ -1192,6 +1217,7 @@ impl<'o> Assembler<'o> {
             printed: self.printed,
             gallium,
             gallium_decls,
+            rocm,
             files_read: self.files_read,
             line_table: self.line_table,
             text_labels,
@@ -1425,7 +1451,11 @@ impl OperandContext for InstrCtx<'_, '_> {
     fn register_used(&mut self, code: u16, count: u16) {
         if self.count_registers {
             let version = self.asm.version;
-            self.asm.gallium.register_used(code, count, version);
+            if self.asm.format == BinaryFormat::Rocm {
+                self.asm.rocm.register_used(code, count, version);
+            } else {
+                self.asm.gallium.register_used(code, count, version);
+            }
         }
     }
 }

@@ -824,7 +824,7 @@ impl Assembler<'_> {
     }
 
     /// `.dims DIMS` or `.dims GROUP_DIMS, LOCAL_DIMS` (letters x, y, z).
-    fn gallium_dims(&mut self, text: &str, p: usize) -> Option<Dims> {
+    pub(super) fn gallium_dims(&mut self, text: &str, p: usize) -> Option<Dims> {
         let fields = match split_fields(text, p) {
             Ok(fields) => fields,
             Err(at) => {
@@ -1046,7 +1046,7 @@ fn is_arg_type_keyword(field: &str) -> bool {
 /// Splits the operands from `p` at top-level commas into trimmed fields
 /// with their start offsets (at least one field, possibly empty); `Err`
 /// with the offset of the opening quote of a quoted text that does not end.
-fn split_fields(text: &str, p: usize) -> Result<Vec<(usize, &str)>, usize> {
+pub(super) fn split_fields(text: &str, p: usize) -> Result<Vec<(usize, &str)>, usize> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut start = p;

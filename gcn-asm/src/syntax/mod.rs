@@ -17,6 +17,7 @@ pub mod float;
 mod gallium;
 mod macros;
 mod pseudo_ops;
+mod rocm;
 pub mod sections;
 pub mod source;
 pub mod symbols;

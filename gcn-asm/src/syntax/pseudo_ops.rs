@@ -221,7 +221,8 @@ impl Assembler<'_> {
                 match name.as_str() {
                     "gallium" => self.format = BinaryFormat::Gallium,
                     "raw" | "rawcode" => self.format = BinaryFormat::RawCode,
-                    "amd" | "catalyst" | "amdcl2" | "rocm" | "amd3" => {
+                    "rocm" => self.format = BinaryFormat::Rocm,
+                    "amd" | "catalyst" | "amdcl2" | "amd3" => {
                         self.error(p, format!("binary format '{name}' is not implemented yet"))
                     }
                     _ => self.error(p, format!("unknown binary format '{name}'")),
@@ -343,6 +344,9 @@ impl Assembler<'_> {
             ".nooldmodparam" => self.old_mod_param = false,
             _ => {
                 if self.conditional(text, lower, start, end) {
+                    return true;
+                }
+                if self.rocm_pseudo_op(text, lower, start, p) {
                     return true;
                 }
                 if self.gallium_pseudo_op(text, lower, start, p) {
@@ -942,6 +946,7 @@ impl Assembler<'_> {
 
     pub(super) fn enter_section(&mut self, name: &str, code: bool) -> usize {
         self.gallium.leave_kernel();
+        self.rocm.leave_kernel();
         let i = match self.section_index.get(name) {
             Some(&i) => i,
             None => {

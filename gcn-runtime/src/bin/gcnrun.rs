@@ -1,10 +1,12 @@
-//! `gcnrun`: runs a kernel of a GalliumCompute binary (or of CLRX source,
-//! assembled first) in the emulator.
+//! `gcnrun`: runs a kernel of a GalliumCompute binary, of an AMDHSA code
+//! object (clang `-target amdgcn-amd-amdhsa`, hipcc; run under the HSA ABI,
+//! on the processor its `e_flags` name unless `-g`/`-A` says otherwise),
+//! or of CLRX source (assembled first) in the emulator.
 //!
 //! ```text
 //! gcnrun [-g DEVICE | -A ARCH] BINARY KERNEL [ARG]... --global X[,Y[,Z]] [--local X[,Y[,Z]]]
-//!        [--offset X[,Y[,Z]]] [--out N=FILE]... [--print N[:TYPE]]... [--max-steps N]
-//!        [--timeout SECONDS] [--threads N]
+//!        [--offset X[,Y[,Z]]] [--lds BYTES] [--out N=FILE]... [--print N[:TYPE]]...
+//!        [--max-steps N] [--timeout SECONDS] [--threads N]
 //!        [--check NAME=LEVEL]... [--trace [--trace-group X[,Y[,Z]]] [--trace-wave N]] [--profile]
 //! ```
 //!
@@ -44,6 +46,15 @@
 //! | `image:KEY=V,…[,data=FILE]` | `image*` | a device image (`type=2d,format=8_8_8_8,num=unorm,size=WxH[xD],levels=N`, any T# field by name; see `gcn_runtime::descriptor::spec`), its levels' bytes from FILE in the linear layout (else zeros); the kernel gets its T# |
 //! | `sampler:KEY=V,…` | `sampler` | an S#, fields by name (`clamp=mirror,xy_filter=bilinear,…`) |
 //! | `vsharp:BUF[,KEY=V…]` | `scalar` of 16 bytes | a buffer resource (V#) over a new buffer, BUF being `@FILE` or `zero:N`; keys: `stride=N` (bytes, default 0: raw), `records=N` (default: the byte size, or the size / stride), `format=DFMT:NFMT` (`16_16_16_16:float`; default `32:uint`), `dst_sel=SSSS` (each of `0 1 r g b a`, default `rgba`), `tid` (TID_ENABLE), `swizzle=ES:IS` (swizzled addressing, element size 2/4/8/16 bytes, index stride 8/16/32/64) |
+//!
+//! For a code object, KERNEL is the kernel's symbol name (a HIP kernel's
+//! mangled name unless it is `extern "C"`), and there is one ARG per
+//! explicit argument of its metadata: a pointer (`global_buffer`) takes
+//! `@FILE` or `zero:N`, a `__local` pointer (`dynamic_shared_pointer`)
+//! `local:N`, a value (`by_value`) the scalar forms, of the metadata's size.
+//! The hidden arguments are the runtime's. `--lds BYTES` gives each
+//! work-group that much dynamic LDS (HIP's `extern __shared__`). What the
+//! kernel's `printf` calls print goes to standard output after the run.
 //!
 //! `--out N=FILE` writes the buffer of ARG N (`@FILE`, `zero:N`,
 //! `TYPE[]:` or `vsharp:`), or the image of an `image:` ARG (every level,
@@ -87,9 +98,9 @@ use target::{Selected, TargetArgs};
 #[command(
     name = "gcnrun",
     version,
-    about = "Runs a kernel of a GalliumCompute binary (or CLRX source) in the GCN emulator",
+    about = "Runs a kernel of a GalliumCompute binary, an AMDHSA code object or CLRX source in the GCN emulator",
     override_usage = "gcnrun [-g DEVICE | -A ARCH] BINARY KERNEL [ARG]... --global X[,Y[,Z]] \
-                      [--local X[,Y[,Z]]] [--offset X[,Y[,Z]]] [--out N=FILE]... \
+                      [--local X[,Y[,Z]]] [--offset X[,Y[,Z]]] [--lds BYTES] [--out N=FILE]... \
                       [--print N[:TYPE]]... [--max-steps N] [--timeout SECONDS] [--threads N] [--check NAME=LEVEL]... \
                       [--trace [--trace-group X[,Y[,Z]]] [--trace-wave N]] [--profile]",
     after_help = "ARG forms: TYPE:V[,V...] and hex:BYTES (by value), @FILE, zero:N and \
@@ -102,8 +113,8 @@ use target::{Selected, TargetArgs};
 struct Cli {
     #[command(flatten)]
     target: TargetArgs,
-    /// A GalliumCompute binary (`gcnasm -b gallium`, clrxasm), or CLRX
-    /// source, which is assembled first.
+    /// A GalliumCompute binary (`gcnasm -b gallium`, clrxasm), an AMDHSA
+    /// code object, or CLRX source, which is assembled first.
     #[arg(value_name = "BINARY")]
     binary: PathBuf,
     /// The kernel to run.
@@ -123,6 +134,10 @@ struct Cli {
     /// Global offset (passed in the `gridoffset` argument).
     #[arg(long, value_name = "X[,Y[,Z]]")]
     offset: Option<String>,
+    /// Bytes of dynamic LDS each work-group gets besides the kernel's own
+    /// and its `local:` arguments' (HIP's `extern __shared__`).
+    #[arg(long, value_name = "BYTES", default_value_t = 0)]
+    lds: u32,
     /// After the run, write the bytes of buffer argument N (0-based, in the
     /// ARG list) to FILE.
     #[arg(long = "out", value_name = "N=FILE")]
@@ -209,6 +224,12 @@ each takes):
   Samplers (`.arg` type sampler):
     sampler:KEY=V,... an S#, fields by name
                       (sampler:clamp=mirror,xy_filter=bilinear)
+
+Code objects (AMDHSA): one ARG per explicit argument of the metadata: a
+pointer (global_buffer) takes @FILE, zero:N or TYPE[]:, a __local pointer
+(dynamic_shared_pointer) local:N, a value (by_value) the by-value forms; the
+hidden arguments are the runtime's. --lds BYTES adds dynamic LDS per
+work-group; the kernel's printf output goes to standard output after the run.
 
 Output:
   --out N=FILE        writes ARG N's buffer (@FILE, zero:N, TYPE[]:, vsharp:)
@@ -719,6 +740,21 @@ fn load(
     requested: Option<GcnVersion>,
 ) -> Result<(Program, Vec<KernelDecl>, TextLabels), Failure> {
     let shown = path.display();
+    if gcn_asm::rocm::is_code_object(bytes) {
+        let co = gcn_asm::rocm::read(bytes)
+            .map_err(|e| run_error(format!("{shown}: bad code object: {e}")))?;
+        // The processor of e_flags, unless -g/-A says otherwise.
+        let version = requested.unwrap_or(co.processor.version);
+        if version != co.processor.version {
+            eprintln!(
+                "gcnrun: warning: {shown} is compiled for {} ({}) but runs on {version} (-g/-A)",
+                co.processor.name, co.processor.version
+            );
+        }
+        let program = Program::from_code_object(memory, &co, version)
+            .map_err(|e| run_error(format!("{shown}: {e}")))?;
+        return Ok((program, Vec::new(), Vec::new()));
+    }
     let binary_error = match gallium::read(bytes) {
         Ok(binary) => {
             // A binary does not record its device: -g/-A, else gcnasm's
@@ -819,13 +855,28 @@ fn user_args(kernel: &ProgramKernel, decl: Option<&KernelDecl>) -> Vec<UserArg> 
         .filter(|(_, a)| a.record.semantic == ArgSemantic::General)
         .map(|(i, a)| {
             let d = decl.and_then(|d| d.args.get(i));
+            // A code object's metadata names and types its arguments.
+            let meta = kernel
+                .code_object
+                .as_ref()
+                .and_then(|k| k.args.iter().filter(|m| !m.value_kind.is_hidden()).nth(i));
             UserArg {
                 index: i,
                 name: d
                     .and_then(|d| d.name.clone())
+                    .or_else(|| meta.and_then(|m| m.name.clone()))
                     .unwrap_or_else(|| a.name.to_string()),
                 record: a.record,
-                declaration: d.map_or_else(String::new, |d| d.declaration.clone()),
+                declaration: match (d, meta) {
+                    (Some(d), _) => d.declaration.clone(),
+                    (None, Some(m)) => format!(
+                        "{} ({}, {} bytes)",
+                        m.type_name.as_deref().unwrap_or("?"),
+                        m.value_kind.v3_name().unwrap_or("?"),
+                        m.size
+                    ),
+                    (None, None) => String::new(),
+                },
             }
         })
         .collect()
@@ -1129,7 +1180,9 @@ fn parse_dispatch(cli: &Cli) -> Result<Dispatch, Failure> {
         }
         o[..offset.len()].copy_from_slice(&offset);
     }
-    Ok(Dispatch::new(dims as u32, g, l).with_offset(o))
+    Ok(Dispatch::new(dims as u32, g, l)
+        .with_offset(o)
+        .with_dynamic_lds(cli.lds))
 }
 
 /// The named labels of `.text` by offset ([`gcn_asm::Assembly::text_labels`]).

@@ -1173,16 +1173,23 @@ fn register_flow(
     if !fl.vector {
         // Scalar: one value.
         let mut input = Val::default();
+        // The sources' low dwords alone (for Flow::Carry).
+        let mut low = Val::default();
         for s in fl.sources() {
             for r in s.regs.first..s.regs.first + s.regs.count {
-                input = input.join(read_val(sh, origins, s.regs.vector, r, 0, s.bits, pc, id));
+                let x = read_val(sh, origins, s.regs.vector, r, 0, s.bits, pc, id);
+                input = input.join(x);
+                if r == s.regs.first {
+                    low = low.join(x);
+                }
             }
         }
         let values = two_values(wave, op, fl, 0);
         for d in fl.dests() {
             for (i, r) in (d.regs.first..d.regs.first + d.regs.count).enumerate() {
+                let input = carry_input(fl, d, i, input, low);
                 // SCC of an AND/OR says whether the whole result is 0.
-                let out = if matches!(fl.rule, Flow::And | Flow::Or) && r == sreg::SCC {
+                let out = if is_bitwise(fl.rule) && r == sreg::SCC {
                     compute(input)
                 } else {
                     result(sh, origins, fl, (values, wave), i, (0, 0), input, false, pc)
@@ -1281,13 +1288,34 @@ fn register_flow(
             _ => lane,
         };
         let input = if cross { union } else { lane_in[src_lane] };
-        let values = if matches!(fl.rule, Flow::And | Flow::Or) {
+        let values = if is_bitwise(fl.rule) {
             two_values(wave, op, fl, lane)
         } else {
             None
         };
         for d in fl.dests() {
             for (i, r) in (d.regs.first..d.regs.first + d.regs.count).enumerate() {
+                // A carry row's low dword: from the sources' low dwords in
+                // the lane (read before this lane's results are written).
+                let input = if fl.rule == Flow::Carry && !cross && !d.lane_bit {
+                    let mut low = Val::default();
+                    for s in fl.sources().iter().filter(|s| !s.lane_bit) {
+                        let r = s.regs.first;
+                        low = low.join(read_val(
+                            sh,
+                            origins,
+                            s.regs.vector,
+                            r,
+                            src_lane,
+                            s.bits,
+                            pc,
+                            id,
+                        ));
+                    }
+                    carry_input(fl, d, i, input, low)
+                } else {
+                    input
+                };
                 let out = result(
                     sh,
                     origins,
@@ -1438,11 +1466,31 @@ fn result(
             _ => input,
         },
         Flow::Select => input,
-        Flow::And | Flow::Or if values.is_some() => {
+        Flow::And | Flow::Or | Flow::AndN2 | Flow::OrN2 | Flow::Xor if values.is_some() => {
             bitwise(sh, origins, fl, values, i, lane, pc, id, wave)
         }
         _ => compute(input),
     }
+}
+
+/// What dword `i` of destination `d` depends on: for a [`Flow::Carry`]
+/// row's multi-dword result, its low dword only on the sources' low dwords
+/// (`low`); otherwise on everything read (`all`).
+fn carry_input(fl: &FlowFacts, d: &Dest, i: usize, all: Val, low: Val) -> Val {
+    if fl.rule == Flow::Carry && d.regs.count > 1 && i == 0 {
+        low
+    } else {
+        all
+    }
+}
+
+/// True for the rows whose result bits are defined bit by bit from their
+/// two sources (AND, OR, their inverted-operand forms, XOR).
+fn is_bitwise(rule: Flow) -> bool {
+    matches!(
+        rule,
+        Flow::And | Flow::Or | Flow::AndN2 | Flow::OrN2 | Flow::Xor
+    )
 }
 
 /// The union of the undefined lanes of a run of VGPRs.
@@ -1455,7 +1503,7 @@ fn undefined_lanes_of(sh: &Shadow, regs: Regs) -> u64 {
 /// The two value operands of an AND/OR row: its explicit read operands,
 /// or one and the implicit EXEC of `s_*_saveexec`.
 fn two_values(_wave: &Wave, op: &Op, fl: &FlowFacts, _lane: usize) -> Option<[Src; 2]> {
-    if !matches!(fl.rule, Flow::And | Flow::Or) {
+    if !is_bitwise(fl.rule) {
         return None;
     }
     let row = op.instr.row;
@@ -1510,7 +1558,15 @@ fn bitwise(
     let (va, a) = operand(srcs[0]);
     let (vb, b) = operand(srcs[1]);
     let (ua, ub) = (a.bits, b.bits);
-    let bits = if fl.rule == Flow::And {
+    // ANDN2/ORN2 are AND/OR of the inverted second source.
+    let vb = if matches!(fl.rule, Flow::AndN2 | Flow::OrN2) {
+        !vb
+    } else {
+        vb
+    };
+    let bits = if fl.rule == Flow::Xor {
+        ua | ub
+    } else if matches!(fl.rule, Flow::And | Flow::AndN2) {
         (ua & ub) | (ua & !ub & vb) | (ub & !ua & va)
     } else {
         (ua & ub) | (ua & !ub & !vb) | (ub & !ua & !va)

@@ -56,10 +56,13 @@ use super::vector::{active, dense_rows, lanes_u32, lanes_u64, write_vgpr, Lanes}
 use super::{h, Env, Fault, Handler, Op, Src, Step, Wave, WAVE_SIZE};
 use crate::memory::{load_rows, store_rows};
 
-/// Start of the shared (LDS) aperture of flat addresses.
-pub const SHARED_APERTURE: u64 = 0x1000_0000_0000;
+/// Start of the shared (LDS) aperture of flat addresses. Like the
+/// private one, a multiple of 2^48, as GCN 1.4's SH_MEM_BASES register
+/// gives the apertures by their bits 48-63 (LLVM's HSA code reads them
+/// there, with `s_getreg`, to cast pointers to the generic address space).
+pub const SHARED_APERTURE: u64 = 1 << 48;
 /// Start of the private (scratch) aperture of flat addresses.
-pub const PRIVATE_APERTURE: u64 = 0x2000_0000_0000;
+pub const PRIVATE_APERTURE: u64 = 2 << 48;
 /// Size of each aperture.
 pub const APERTURE_SIZE: u64 = 1 << 32;
 

@@ -1214,13 +1214,21 @@ fn make_op(instr: Instruction, version: GcnVersion) -> Op {
     // its modifier bits applied (a MUBUF VADDR without OFFEN/IDXEN/ADDR64
     // is not used; a GLOBAL VADDR beside an SGPR base is one register). An
     // MIMG address longer than the row's minimum is checked by its handler.
+    // The general SGPRs end at 104, or at 102 on GCN 1.2+, where 102-103
+    // are FLAT_SCRATCH (which LLVM's HSA kernels write): not counted
+    // against the kernel's SGPR allocation, as VCC is not.
+    let general = if version.is_gcn12_or_later() {
+        102
+    } else {
+        104
+    };
     for access in instr.accesses().iter() {
         match access.location {
             Location::Vgprs { index, count } => {
                 op.vgpr_end = op.vgpr_end.max(index + count);
             }
-            Location::Sgprs { code, count } if code < 104 => {
-                op.sgpr_end = op.sgpr_end.max((code + count).min(104));
+            Location::Sgprs { code, count } if code < general => {
+                op.sgpr_end = op.sgpr_end.max((code + count).min(general));
             }
             _ => {}
         }

@@ -237,6 +237,8 @@ mod hwreg {
     pub const GPR_ALLOC: u32 = 5;
     pub const LDS_ALLOC: u32 = 6;
     pub const IB_STS: u32 = 7;
+    /// GCN 1.4.
+    pub const SH_MEM_BASES: u32 = 15;
 }
 
 /// The `hwreg(ID, OFFSET, SIZE)` immediate split: id, bit offset, mask of
@@ -265,7 +267,9 @@ fn hwreg_fields(v: u32) -> (u32, u32, u32) {
 ///   bases 0, from the kernel's VGPR and SGPR counts;
 /// - LDS_ALLOC: LDS_SIZE (bits 12-20) in granules of 64 dwords (128 on
 ///   GCN 1.1+), base 0;
-/// - IB_STS: 0 (every memory operation has completed).
+/// - IB_STS: 0 (every memory operation has completed);
+/// - SH_MEM_BASES (GCN 1.4): bits 48-63 of the private aperture (bits
+///   0-15) and of the shared aperture (bits 16-31).
 fn read_hwreg(w: &Wave, env: &Env<'_>, id: u32) -> Result<u32, Fault> {
     let gcn12 = env.version.is_gcn12_or_later();
     Ok(match id {
@@ -295,6 +299,10 @@ fn read_hwreg(w: &Wave, env: &Env<'_>, id: u32) -> Result<u32, Fault> {
             (size & 0x1ff) << 12
         }
         hwreg::IB_STS => 0,
+        hwreg::SH_MEM_BASES if env.version.is_gcn14() => {
+            use super::flat::{PRIVATE_APERTURE, SHARED_APERTURE};
+            ((SHARED_APERTURE >> 48) << 16 | PRIVATE_APERTURE >> 48) as u32
+        }
         _ => {
             return Err(Fault::new(FaultKind::NotEmulated(format!(
                 "s_getreg of hardware register {id}"

@@ -1,0 +1,791 @@
+//! A code object back to CLRX ROCm source, in the spirit of `clrxdisasm
+//! -C`: a listing that `gcnasm -b rocm` (and [`crate::assemble`]) turns into
+//! an equivalent code object (the same version, processor, `e_flags`,
+//! kernels with every descriptor or `amd_kernel_code_t` field, metadata,
+//! global data and code, as [`crate::rocm::read`] sees them).
+//!
+//! The listing has `.rocm`, `.gpu`, `.arch_minor`/`.arch_stepping`,
+//! `.eflags`, `.llvm10binfmt`/`.metadatav3` for code objects v3+, the ISA
+//! name (`.target`) of a v2 object, the metadata note as raw `.metadata`
+//! bytes (exact whatever the compiler put there), `.globaldata`, each
+//! kernel's `.config` (the register counts, `.pgmrsrc1/2/3` as read, the
+//! `.use_*` flags and, for v2, every `amd_kernel_code_t` field and the
+//! `.control_directive`), then `.text` with a label at each kernel symbol,
+//! `.skip 256` where a v2 kernel's `amd_kernel_code_t` lies, and the
+//! disassembled code.
+//!
+//! What CLRX source cannot say is an error naming it: dynamic relocations,
+//! data sections other than `.rodata` (`.data`, `.bss`), v3+ descriptors
+//! that are not 64-byte slots at the start of `.rodata`, reserved property
+//! bits.
+
+use std::fmt::Write;
+
+use super::{disassemble, words_from_bytes};
+use crate::rocm::{
+    AmdKernelCode, CodeObject, KernelDescriptor, MetadataFormat, ProcessorInfo, RocmError,
+    RocmKernel,
+};
+use crate::{Device, GcnVersion};
+
+/// The device a listing names for `processor` (`.gpu`), with its GCN
+/// version; the exact ISA version follows in `.arch_minor`/`.arch_stepping`.
+pub fn device_for(info: &ProcessorInfo) -> Device {
+    if let Some(d) = Device::from_name(info.name) {
+        return d;
+    }
+    match info.isa {
+        (6, 0, 0) => Device::Tahiti,
+        (6, 0, 1) => Device::Pitcairn,
+        (6, 0, _) => Device::Oland,
+        (7, 0, 0) => Device::Spectre,
+        (7, 0, 1) | (7, 0, 2) => Device::Hawaii,
+        (7, 0, 3) => Device::Kalindi,
+        (7, 0, 5) => Device::Mullins,
+        (7, 0, _) => Device::Bonaire,
+        (8, 0, 1) => Device::Carrizo,
+        (8, 0, 2) | (8, 0, 5) => Device::Tonga,
+        (8, 1, _) => Device::Stoney,
+        (8, _, _) => Device::Fiji,
+        _ => match info.version {
+            GcnVersion::Gcn1_4_1 => Device::Gfx906,
+            _ => Device::Gfx900,
+        },
+    }
+}
+
+fn err(at: impl Into<String>, message: impl Into<String>) -> RocmError {
+    RocmError::new(at, message)
+}
+
+/// Writes `bytes` as `.byte` lines of 16 values.
+fn write_bytes(out: &mut String, bytes: &[u8]) {
+    for chunk in bytes.chunks(16) {
+        out.push_str("    .byte ");
+        for (i, b) in chunk.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            let _ = write!(out, "{b:#04x}");
+        }
+        out.push('\n');
+    }
+}
+
+/// Writes YAML text as `.ascii` lines, one per line of text.
+fn write_ascii(out: &mut String, bytes: &[u8]) {
+    for line in bytes.split_inclusive(|&b| b == b'\n') {
+        out.push_str("    .ascii \"");
+        for &b in line {
+            match b {
+                b'"' => out.push_str("\\\""),
+                b'\\' => out.push_str("\\\\"),
+                b'\n' => out.push_str("\\n"),
+                0x20..=0x7e => out.push(b as char),
+                _ => {
+                    let _ = write!(out, "\\{b:03o}");
+                }
+            }
+        }
+        out.push_str("\"\n");
+    }
+}
+
+/// True when `name` can be written as a label.
+fn is_symbol(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '$')
+}
+
+/// The listing of a code object. Errors name what CLRX source cannot
+/// express.
+///
+/// The metadata is written with the metadata pseudo-ops (`.md_version`,
+/// `.printf`, and in each `.config` `.md_*`, `.arg` …, as `clrxdisasm -C`
+/// does) when they give back the very same metadata tree (checked by
+/// assembling the listing), else as the raw note (`.metadata`): compilers
+/// write keys that CLRX has no pseudo-op for.
+pub fn listing(co: &CodeObject) -> Result<String, RocmError> {
+    if co.metadata.is_some() {
+        if let Ok(text) = listing_with(co, true) {
+            let options = crate::AssembleOptions {
+                format: crate::syntax::assembler::BinaryFormat::Rocm,
+                ..crate::AssembleOptions::default()
+            };
+            let same = crate::assemble(&text, &options)
+                .ok()
+                .and_then(|a| a.rocm_bytes().ok())
+                .and_then(|b| crate::rocm::read(&b).ok())
+                .is_some_and(|back| {
+                    back.metadata.as_ref().map(|m| &m.root) == co.metadata.as_ref().map(|m| &m.root)
+                });
+            if same {
+                return Ok(text);
+            }
+        }
+    }
+    listing_with(co, false)
+}
+
+/// The listing, with the metadata as pseudo-ops (`md_ops`) or raw.
+fn listing_with(co: &CodeObject, md_ops: bool) -> Result<String, RocmError> {
+    let info = ProcessorInfo::from_name(&co.processor.name).ok_or_else(|| {
+        err(
+            "the code object",
+            format!("processor {} has no CLRX device", co.processor.name),
+        )
+    })?;
+    let device = device_for(info);
+    let v2 = co.code_object_version == 2;
+    let (_, minor, mut stepping) = info.isa;
+    // Code object v2 names XNACK by the odd stepping (gfx901 = gfx900 + XNACK).
+    if v2 && co.processor.xnack == Some(true) && stepping % 2 == 0 {
+        stepping += 1;
+    }
+    if !co.dynamic_relocations.is_empty() {
+        return Err(err(
+            "the code object",
+            format!(
+                "it has {} dynamic relocation(s), which CLRX ROCm source cannot write",
+                co.dynamic_relocations.len()
+            ),
+        ));
+    }
+    if let Some(s) = co.other_sections.first() {
+        return Err(err(
+            format!("section {s}"),
+            "CLRX ROCm source has only .text and .rodata (.globaldata) for contents",
+        ));
+    }
+    let text = co.text.clone().unwrap_or(crate::rocm::SectionData {
+        vaddr: 0,
+        data: Vec::new(),
+    });
+    let mut names = std::collections::HashSet::new();
+    for k in &co.kernels {
+        if !is_symbol(&k.name) || k.name.starts_with(".L") {
+            return Err(err(
+                format!("kernel {:?}", k.name),
+                "its name cannot be written as a label",
+            ));
+        }
+        names.insert(k.name.as_str());
+    }
+    // Kernels in the order their descriptors lie (v3+: slot i of .rodata).
+    let mut kernels: Vec<&RocmKernel> = co.kernels.iter().collect();
+    kernels.sort_by_key(|k| k.descriptor_vaddr);
+    let rodata = co.rodata.clone();
+    if !v2 {
+        for (i, k) in kernels.iter().enumerate() {
+            let slot = rodata.as_ref().map(|r| r.vaddr + 64 * i as u64);
+            if slot != Some(k.descriptor_vaddr) {
+                return Err(err(
+                    format!("kernel `{}`", k.name),
+                    "its descriptor is not in slot i of the 64-byte slots at the start of .rodata, where CLRX source puts them",
+                ));
+            }
+        }
+    }
+    let symbol_offset = |k: &RocmKernel| -> Result<u64, RocmError> {
+        let at = if v2 { k.descriptor_vaddr } else { k.entry };
+        at.checked_sub(text.vaddr)
+            .filter(|&o| o + if v2 { 256 } else { 0 } <= text.data.len() as u64)
+            .ok_or_else(|| {
+                err(
+                    format!("kernel `{}`", k.name),
+                    "its symbol is not inside .text",
+                )
+            })
+    };
+
+    let mut out = String::new();
+    let _ = writeln!(out, ".rocm\n.gpu {}", device.name());
+    let _ = writeln!(
+        out,
+        ".arch_minor {minor}\n.arch_stepping {stepping}\n.eflags {:#x}",
+        co.e_flags
+    );
+    if !v2 {
+        out.push_str(".llvm10binfmt\n.metadatav3\n");
+    } else if let Some(t) = &co.target {
+        out.push_str(".target \"");
+        write_escaped(&mut out, t);
+        out.push_str("\"\n");
+    }
+    if let (true, Some(md)) = (md_ops, &co.metadata) {
+        let (a, b) = md
+            .version()
+            .ok_or_else(|| err("the metadata", "it has no version"))?;
+        let _ = writeln!(out, ".md_version {a}, {b}");
+        for p in &co.printf_formats {
+            let _ = write!(out, ".printf {}", p.id);
+            for z in &p.arg_sizes {
+                let _ = write!(out, ", {z}");
+            }
+            out.push_str(", \"");
+            write_escaped(&mut out, &p.format);
+            out.push_str("\"\n");
+        }
+    } else if let Some(md) = &co.metadata {
+        out.push_str(".metadata\n");
+        match md.format {
+            MetadataFormat::Yaml => write_ascii(&mut out, &md.raw),
+            MetadataFormat::MsgPack => {
+                // The bytes are what is assembled; the tree, as YAML in
+                // comments, is for the reader.
+                if let Ok(yaml) = md.root.to_yaml() {
+                    for l in yaml.lines() {
+                        let _ = writeln!(out, "    # {l}");
+                    }
+                }
+                write_bytes(&mut out, &md.raw)
+            }
+        }
+    }
+    if let Some(r) = rodata.as_ref().filter(|r| !r.data.is_empty()) {
+        out.push_str(".globaldata\n");
+        // v3+: the descriptor slots, which the assembler fills from `.config`.
+        let slots = if v2 {
+            0
+        } else {
+            (64 * kernels.len()).min(r.data.len())
+        };
+        if slots > 0 {
+            let _ = writeln!(out, "    .skip {slots}");
+        }
+        write_bytes(&mut out, &r.data[slots..]);
+    }
+    for k in &kernels {
+        write_config(&mut out, k)?;
+        if md_ops {
+            write_md(&mut out, k, co)?;
+        }
+    }
+    out.push_str(".text\n");
+    let mut labels: Vec<(u64, &str)> = Vec::new();
+    let mut headers = Vec::new();
+    for k in &kernels {
+        let o = symbol_offset(k)?;
+        labels.push((o, k.name.as_str()));
+        if v2 {
+            headers.push(o);
+        }
+    }
+    labels.sort();
+    let mut code = text.data.clone();
+    for &h in &headers {
+        code[h as usize..h as usize + 256].fill(0);
+    }
+    let whole = code.len() / 4 * 4;
+    let words = words_from_bytes(&code[..whole]);
+    let decoded = disassemble(&words, device.version());
+    let mut body = String::new();
+    decoded
+        .write_with_symbols(&mut body, &labels, &[])
+        .map_err(|_| err("the listing", "cannot format it"))?;
+    // The amd_kernel_code_t areas: `.skip 256` (the writer fills them).
+    // Label lines wait for the next instruction line to know where they are.
+    let mut skipping: Option<u64> = None;
+    let mut pending: Vec<&str> = Vec::new();
+    for line in body.lines() {
+        let Some(o) = line
+            .strip_prefix("/*")
+            .and_then(|l| l.get(..8))
+            .and_then(|h| u64::from_str_radix(h, 16).ok())
+        else {
+            pending.push(line);
+            continue;
+        };
+        match headers.iter().copied().find(|&h| o >= h && o < h + 256) {
+            Some(h) if skipping == Some(h) => {
+                if let Some(label) = pending.first() {
+                    return Err(err(
+                        "the listing",
+                        format!("label {label} lies inside the amd_kernel_code_t at {h:#x}"),
+                    ));
+                }
+            }
+            Some(h) => {
+                if o != h {
+                    return Err(err(
+                        "the listing",
+                        format!("an instruction runs into the amd_kernel_code_t at {h:#x}"),
+                    ));
+                }
+                for l in pending.drain(..) {
+                    out.push_str(l);
+                    out.push('\n');
+                }
+                skipping = Some(h);
+                out.push_str(".skip 256\n");
+            }
+            None => {
+                skipping = None;
+                for l in pending.drain(..).chain([line]) {
+                    out.push_str(l);
+                    out.push('\n');
+                }
+            }
+        }
+    }
+    for l in pending {
+        out.push_str(l);
+        out.push('\n');
+    }
+    write_bytes(&mut out, &code[whole..]);
+    Ok(out)
+}
+
+fn write_escaped(out: &mut String, s: &str) {
+    for b in s.bytes() {
+        match b {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            0x20..=0x7e => out.push(b as char),
+            _ => {
+                let _ = write!(out, "\\{b:03o}");
+            }
+        }
+    }
+}
+
+/// Writes `.kernel NAME` and its `.config`.
+fn write_config(out: &mut String, k: &RocmKernel) -> Result<(), RocmError> {
+    let at = format!("kernel `{}`", k.name);
+    let d: &KernelDescriptor = &k.descriptor;
+    let _ = writeln!(out, ".kernel {}\n    .config", k.name);
+    let mut line = |s: String| {
+        out.push_str("        ");
+        out.push_str(&s);
+        out.push('\n');
+    };
+    // Counts whose granules are those of PGM_RSRC1 (the smallest such).
+    line(format!(".sgprsnum {}", d.granulated_sgprs() * 8 + 1));
+    line(format!(".vgprsnum {}", d.granulated_vgprs() * 4 + 1));
+    line(format!(".floatmode {:#04x}", d.float_mode()));
+    if d.priority() != 0 {
+        line(format!(".priority {}", d.priority()));
+    }
+    for (on, op) in [
+        (d.dx10_clamp(), ".dx10clamp"),
+        (d.ieee_mode(), ".ieeemode"),
+        (d.priv_mode(), ".privmode"),
+        (d.debug_mode(), ".debugmode"),
+    ] {
+        if on {
+            line(op.to_string());
+        }
+    }
+    line(format!(".userdatanum {}", d.user_sgpr_count()));
+    line(format!(".pgmrsrc1 {:#010x}", d.compute_pgm_rsrc1));
+    line(format!(".pgmrsrc2 {:#010x}", d.compute_pgm_rsrc2));
+    if d.compute_pgm_rsrc3 != 0 {
+        line(format!(".pgmrsrc3 {:#010x}", d.compute_pgm_rsrc3));
+    }
+    let props = match &k.amd_kernel_code {
+        Some(c) => c.kernel_code_properties,
+        None => {
+            let p = u32::from(d.kernel_code_properties);
+            if p & !0xc7f != 0 {
+                return Err(err(
+                    &at,
+                    format!("kernel_code_properties {p:#x} has bits CLRX source cannot set"),
+                ));
+            }
+            // USES_DYNAMIC_STACK (bit 11) is `.use_dynamic_call_stack`.
+            (p & 0x47f) | ((p >> 11 & 1) << 20)
+        }
+    };
+    if props & 0xff81_f800 != 0 {
+        return Err(err(
+            &at,
+            format!("kernel_code_properties {props:#x} has reserved bits set"),
+        ));
+    }
+    for (name, bit) in [
+        (".use_private_segment_buffer", 0),
+        (".use_dispatch_ptr", 1),
+        (".use_queue_ptr", 2),
+        (".use_kernarg_segment_ptr", 3),
+        (".use_dispatch_id", 4),
+        (".use_flat_scratch_init", 5),
+        (".use_private_segment_size", 6),
+        (".use_wave32", 10),
+        (".use_ptr64", 19),
+        (".use_dynamic_call_stack", 20),
+        (".use_debug_enabled", 21),
+        (".use_xnack_enabled", 22),
+    ] {
+        if props >> bit & 1 != 0 {
+            line(name.to_string());
+        }
+    }
+    let grid: String = ['x', 'y', 'z']
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| props >> (7 + i) & 1 != 0)
+        .map(|(_, c)| *c)
+        .collect();
+    if !grid.is_empty() {
+        line(format!(".use_grid_workgroup_count {grid}"));
+    }
+    if d.private_segment_fixed_size != 0 {
+        line(format!(
+            ".private_segment_fixed_size {}",
+            d.private_segment_fixed_size
+        ));
+    }
+    if d.group_segment_fixed_size != 0 {
+        line(format!(
+            ".group_segment_fixed_size {}",
+            d.group_segment_fixed_size
+        ));
+    }
+    match &k.amd_kernel_code {
+        None => {
+            if d.kernarg_size != 0 {
+                line(format!(".kernarg_segment_size {}", d.kernarg_size));
+            }
+        }
+        Some(c) => write_v2_fields(out, c, &at)?,
+    }
+    Ok(())
+}
+
+/// The `amd_kernel_code_t` fields beyond the descriptor's.
+fn write_v2_fields(out: &mut String, c: &AmdKernelCode, at: &str) -> Result<(), RocmError> {
+    let mut line = |s: String| {
+        out.push_str("        ");
+        out.push_str(&s);
+        out.push('\n');
+    };
+    line(format!(
+        ".codeversion {}, {}",
+        c.version_major, c.version_minor
+    ));
+    line(format!(
+        ".machine {}, {}, {}, {}",
+        c.machine_kind,
+        c.machine_version_major,
+        c.machine_version_minor,
+        c.machine_version_stepping
+    ));
+    line(format!(
+        ".kernel_code_entry_offset {:#x}",
+        c.kernel_code_entry_byte_offset
+    ));
+    if c.kernel_code_prefetch_byte_offset != 0 {
+        line(format!(
+            ".kernel_code_prefetch_offset {:#x}",
+            c.kernel_code_prefetch_byte_offset
+        ));
+    }
+    if c.kernel_code_prefetch_byte_size != 0 {
+        line(format!(
+            ".kernel_code_prefetch_size {:#x}",
+            c.kernel_code_prefetch_byte_size
+        ));
+    }
+    if c.max_scratch_backing_memory_byte_size != 0 {
+        line(format!(
+            ".max_scratch_backing_memory {:#x}",
+            c.max_scratch_backing_memory_byte_size
+        ));
+    }
+    line(format!(".private_elem_size {}", c.private_element_size()));
+    if c.gds_segment_byte_size != 0 {
+        line(format!(".gds_segment_size {}", c.gds_segment_byte_size));
+    }
+    line(format!(
+        ".kernarg_segment_size {}",
+        c.kernarg_segment_byte_size
+    ));
+    if c.workgroup_fbarrier_count != 0 {
+        line(format!(
+            ".workgroup_fbarrier_count {}",
+            c.workgroup_fbarrier_count
+        ));
+    }
+    line(format!(".wavefront_sgpr_count {}", c.wavefront_sgpr_count));
+    line(format!(".workitem_vgpr_count {}", c.workitem_vgpr_count));
+    for (first, count, op) in [
+        (
+            c.reserved_vgpr_first,
+            c.reserved_vgpr_count,
+            ".reserved_vgprs",
+        ),
+        (
+            c.reserved_sgpr_first,
+            c.reserved_sgpr_count,
+            ".reserved_sgprs",
+        ),
+    ] {
+        match (first, count) {
+            (0, 0) => {}
+            (_, 0) => {
+                return Err(err(
+                    at,
+                    format!("{op}: a first register {first} with no count cannot be written"),
+                ))
+            }
+            (f, n) => match f.checked_add(n - 1) {
+                Some(last) => line(format!("{op} {f}, {last}")),
+                None => return Err(err(at, format!("{op}: {f} + {n} registers overflow"))),
+            },
+        }
+    }
+    if c.debug_wavefront_private_segment_offset_sgpr != 0 {
+        line(format!(
+            ".debug_wavefront_private_segment_offset_sgpr {}",
+            c.debug_wavefront_private_segment_offset_sgpr
+        ));
+    }
+    if c.debug_private_segment_buffer_sgpr != 0 {
+        line(format!(
+            ".debug_private_segment_buffer_sgpr {}",
+            c.debug_private_segment_buffer_sgpr
+        ));
+    }
+    for (log, op) in [
+        (c.kernarg_segment_alignment, ".kernarg_segment_align"),
+        (c.group_segment_alignment, ".group_segment_align"),
+        (c.private_segment_alignment, ".private_segment_align"),
+        (c.wavefront_size, ".wavefront_size"),
+    ] {
+        if log > 30 {
+            return Err(err(at, format!("{op}: 2^{log} cannot be written")));
+        }
+        line(format!("{op} {}", 1u64 << log));
+    }
+    line(format!(".call_convention {:#x}", c.call_convention));
+    if c.runtime_loader_kernel_symbol != 0 {
+        line(format!(
+            ".runtime_loader_kernel_symbol {:#x}",
+            c.runtime_loader_kernel_symbol
+        ));
+    }
+    if c.control_directives.iter().any(|&b| b != 0) {
+        out.push_str("    .control_directive\n");
+        write_bytes(out, &c.control_directives);
+    }
+    Ok(())
+}
+
+/// CLRX's `.arg` word for a value kind, if it has one.
+fn arg_kind_word(kind: &crate::rocm::ValueKind) -> Option<&'static str> {
+    use crate::rocm::ValueKind::*;
+    Some(match kind {
+        ByValue => "value",
+        GlobalBuffer => "globalbuf",
+        DynamicSharedPointer => "dynshptr",
+        Sampler => "sampler",
+        Image => "image",
+        Pipe => "pipe",
+        Queue => "queue",
+        HiddenGlobalOffsetX => "gox",
+        HiddenGlobalOffsetY => "goy",
+        HiddenGlobalOffsetZ => "goz",
+        HiddenNone => "none",
+        HiddenPrintfBuffer => "printfbuf",
+        HiddenDefaultQueue => "defqueue",
+        HiddenCompletionAction => "complact",
+        HiddenMultigridSyncArg => "multigridsyncarg",
+        _ => return None,
+    })
+}
+
+/// A kernel's metadata as the `.config` pseudo-ops of CLRX; an error for
+/// what they cannot say (the caller then lists the raw note).
+fn write_md(out: &mut String, k: &RocmKernel, co: &CodeObject) -> Result<(), RocmError> {
+    use crate::rocm::MetaValue;
+    let at = format!("the metadata of kernel `{}`", k.name);
+    let md = co
+        .metadata
+        .as_ref()
+        .ok_or_else(|| err(&at, "there is none"))?;
+    let v2 = md.format == MetadataFormat::Yaml;
+    let list = md
+        .root
+        .get(if v2 { "Kernels" } else { "amdhsa.kernels" })
+        .and_then(MetaValue::as_array);
+    let name_key = if v2 { "Name" } else { ".name" };
+    let map = list
+        .and_then(|l| {
+            l.iter()
+                .find(|m| m.get(name_key).and_then(MetaValue::as_str) == Some(k.name.as_str()))
+        })
+        .ok_or_else(|| err(&at, "it is not in the note"))?;
+    let empty = MetaValue::Map(Vec::new());
+    let (props, attrs) = if v2 {
+        (
+            map.get("CodeProps").unwrap_or(&empty),
+            map.get("Attrs").unwrap_or(&empty),
+        )
+    } else {
+        (map, map)
+    };
+    let key = |v2k: &'static str, v3k: &'static str| if v2 { v2k } else { v3k };
+    let mut line = |s: String| {
+        out.push_str("        ");
+        out.push_str(&s);
+        out.push('\n');
+    };
+    let quoted = |s: &str| {
+        let mut q = String::from("\"");
+        write_escaped(&mut q, s);
+        q.push('"');
+        q
+    };
+    if let Some(s) = map
+        .get(key("SymbolName", ".symbol"))
+        .and_then(MetaValue::as_str)
+    {
+        line(format!(".md_symname {}", quoted(s)));
+    }
+    let version = map
+        .get(key("LanguageVersion", ".language_version"))
+        .and_then(MetaValue::as_array);
+    match (
+        map.get(key("Language", ".language"))
+            .and_then(MetaValue::as_str),
+        version,
+    ) {
+        (Some(l), Some([a, b])) => line(format!(
+            ".md_language {}, {}, {}",
+            quoted(l),
+            a.as_u64()
+                .ok_or_else(|| err(&at, "a language version is not a number"))?,
+            b.as_u64()
+                .ok_or_else(|| err(&at, "a language version is not a number"))?
+        )),
+        (Some(l), None) => line(format!(".md_language {}", quoted(l))),
+        (None, None) => {}
+        _ => return Err(err(&at, "its language version cannot be written")),
+    }
+    for (k2, k3, op) in [
+        (
+            "KernargSegmentSize",
+            ".kernarg_segment_size",
+            ".md_kernarg_segment_size",
+        ),
+        (
+            "KernargSegmentAlign",
+            ".kernarg_segment_align",
+            ".md_kernarg_segment_align",
+        ),
+        (
+            "GroupSegmentFixedSize",
+            ".group_segment_fixed_size",
+            ".md_group_segment_fixed_size",
+        ),
+        (
+            "PrivateSegmentFixedSize",
+            ".private_segment_fixed_size",
+            ".md_private_segment_fixed_size",
+        ),
+        ("WavefrontSize", ".wavefront_size", ".md_wavefront_size"),
+        ("NumSGPRs", ".sgpr_count", ".md_sgprsnum"),
+        ("NumVGPRs", ".vgpr_count", ".md_vgprsnum"),
+        ("NumSpilledSGPRs", ".sgpr_spill_count", ".spilledsgprs"),
+        ("NumSpilledVGPRs", ".vgpr_spill_count", ".spilledvgprs"),
+        (
+            "MaxFlatWorkGroupSize",
+            ".max_flat_workgroup_size",
+            ".max_flat_work_group_size",
+        ),
+    ] {
+        if let Some(v) = props.get(key(k2, k3)) {
+            let v = v
+                .as_u64()
+                .ok_or_else(|| err(&at, format!("{op}: not a number")))?;
+            line(format!("{op} {v}"));
+        }
+    }
+    for (k2, k3, op, from) in [
+        (
+            "ReqdWorkGroupSize",
+            ".reqd_workgroup_size",
+            ".reqd_work_group_size",
+            attrs,
+        ),
+        (
+            "WorkGroupSizeHint",
+            ".workgroup_size_hint",
+            ".work_group_size_hint",
+            attrs,
+        ),
+        (
+            "FixedWorkGroupSize",
+            ".fixed_workgroup_size",
+            ".fixed_work_group_size",
+            props,
+        ),
+    ] {
+        if let Some(v) = from.get(key(k2, k3)).and_then(MetaValue::as_array) {
+            let d: Option<Vec<u64>> = v.iter().map(MetaValue::as_u64).collect();
+            match d.as_deref() {
+                Some([x, y, z]) => line(format!("{op} {x}, {y}, {z}")),
+                _ => return Err(err(&at, format!("{op}: not three numbers"))),
+            }
+        }
+    }
+    for (k2, k3, op) in [
+        ("VecTypeHint", ".vec_type_hint", ".vectypehint"),
+        ("RuntimeHandle", ".runtime_handle", ".runtime_handle"),
+    ] {
+        if let Some(s) = attrs.get(key(k2, k3)).and_then(MetaValue::as_str) {
+            line(format!("{op} {}", quoted(s)));
+        }
+    }
+    for a in &k.args {
+        let kind = arg_kind_word(&a.value_kind).ok_or_else(|| {
+            err(
+                &at,
+                format!("value kind {:?} has no .arg word", a.value_kind),
+            )
+        })?;
+        let vtype = a
+            .value_type
+            .as_deref()
+            .ok_or_else(|| err(&at, "an argument has no value type"))?
+            .to_ascii_lowercase();
+        let mut s = format!(
+            ".arg {}, {}, {}, {}, {kind}, {vtype}",
+            a.name.as_deref().unwrap_or(""),
+            quoted(a.type_name.as_deref().unwrap_or("")),
+            a.size,
+            if v2 { a.align } else { a.offset },
+        );
+        if let Some(p) = a.pointee_align {
+            let _ = write!(s, ", {p}");
+        }
+        if let Some(sp) = a.address_space {
+            let _ = write!(s, ", {}", sp.name());
+        }
+        let name = |x: Option<crate::rocm::Access>| x.map_or("default", crate::rocm::Access::name);
+        match a.value_kind {
+            crate::rocm::ValueKind::Image | crate::rocm::ValueKind::Pipe => {
+                let _ = write!(s, ", {}, {}", name(a.access), name(a.actual_access));
+            }
+            crate::rocm::ValueKind::GlobalBuffer => {
+                let _ = write!(s, ", {}", name(a.actual_access));
+            }
+            _ => {}
+        }
+        for (on, flag) in [
+            (a.is_const, "const"),
+            (a.is_restrict, "restrict"),
+            (a.is_volatile, "volatile"),
+            (a.is_pipe, "pipe"),
+        ] {
+            if on {
+                let _ = write!(s, " {flag}");
+            }
+        }
+        line(s);
+    }
+    Ok(())
+}

@@ -1,0 +1,1966 @@
+//! The ROCm pseudo-ops (`ClrxAsmRocm.md`): the code object's target and
+//! format (`.arch_minor`, `.arch_stepping`, `.eflags`, `.newbinfmt`,
+//! `.llvm10binfmt`, `.metadatav3`, `.target`, `.tripple`, `.md_version`),
+//! kernels with their configuration (`.config`: the `amd_kernel_code_t` /
+//! kernel descriptor fields, register counts, the metadata of each kernel
+//! and its `.arg`s), `.control_directive`, a raw `.metadata` note,
+//! `.globaldata`, `.kcode`, `.printf`; the per-kernel register counting;
+//! and the final assembly of a [`RocmInput`].
+//!
+//! What clrxasm fills in by itself is filled in the same way, so that a
+//! CLRX source gives the code object `clrxasm -b rocm` gives (read back):
+//! the defaults of `amd_kernel_code_t` (`AsmROCmFormat.cpp`), the register
+//! counts from the code (user and system SGPRs, VCC and the extra SGPRs
+//! included), the metadata fields derived from the configuration, and the
+//! two oddities of clrxasm's metadata: a default kernarg alignment that is
+//! the configuration's log2 value, and v3 spill counts of 0xfffffffe when
+//! not given.
+
+use crate::diag::SourcePos;
+use crate::encode::context::SectionId;
+use crate::gallium::config::{prog_info, KernelConfig, RegisterUsage};
+use crate::rocm::{
+    AmdKernelCode, KernelDescriptor, MetaValue, Metadata, ProcessorInfo, RocmInput,
+    RocmInputKernel, ValueKind,
+};
+use crate::{Device, GcnVersion};
+use rustc_hash::FxHashMap;
+
+use super::assembler::{skip_spaces, Assembler, BinaryFormat};
+use super::expr::{parse_string_literal, resolve_symbol, scan_symbol};
+use super::gallium::split_fields;
+
+/// Which block of a kernel is open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum RocmInside {
+    /// None.
+    #[default]
+    Main,
+    /// `.config`.
+    Config,
+    /// `.control_directive`.
+    Control,
+}
+
+/// One `.arg` of a kernel's metadata.
+#[derive(Debug, Clone)]
+struct MdArg {
+    name: String,
+    type_name: String,
+    size: u64,
+    /// Alignment (v2) or offset (v3).
+    align_or_offset: u64,
+    kind: ValueKind,
+    value_type: usize,
+    pointee_align: u64,
+    address_space: Option<&'static str>,
+    access: usize,
+    actual_access: usize,
+    is_const: bool,
+    is_restrict: bool,
+    is_volatile: bool,
+    is_pipe: bool,
+}
+
+/// The metadata pseudo-ops of one kernel.
+#[derive(Debug, Clone, Default)]
+struct MdKernel {
+    args: Vec<MdArg>,
+    language: Option<String>,
+    language_version: Option<(u64, u64)>,
+    reqd: Option<[u64; 3]>,
+    hint: Option<[u64; 3]>,
+    fixed: Option<[u64; 3]>,
+    max_flat: Option<u64>,
+    vec_type_hint: Option<String>,
+    runtime_handle: Option<String>,
+    kernarg_align: Option<u64>,
+    kernarg_size: Option<u64>,
+    group_size: Option<u64>,
+    private_size: Option<u64>,
+    symbol: Option<String>,
+    sgprs: Option<u64>,
+    vgprs: Option<u64>,
+    spilled_sgprs: Option<u64>,
+    spilled_vgprs: Option<u64>,
+    wavefront_size: Option<u64>,
+}
+
+/// The `amd_kernel_code_t` fields a `.config` sets (`None`: the default).
+#[derive(Debug, Clone, Default)]
+struct HsaConfig {
+    /// What the register and PGM_RSRC computation shares with Gallium.
+    base: KernelConfig,
+    user_data: Option<u32>,
+    code_version: Option<(u32, u32)>,
+    machine: Option<(u16, u16, u16, u16)>,
+    entry_offset: Option<i64>,
+    /// Where `.kernel_code_entry_offset` was given.
+    entry_offset_pos: Option<SourcePos>,
+    prefetch_offset: Option<i64>,
+    prefetch_size: Option<u64>,
+    max_scratch: Option<u64>,
+    /// `kernel_code_properties` bits set by `.use_*` (v2 layout).
+    properties: u32,
+    private_elem_size: Option<u32>,
+    private_size: Option<u32>,
+    group_size: Option<u32>,
+    gds_size: Option<u32>,
+    kernarg_size: Option<u64>,
+    fbarrier: Option<u32>,
+    wavefront_sgpr_count: Option<u16>,
+    workitem_vgpr_count: Option<u16>,
+    reserved_vgprs: Option<(u16, u16)>,
+    reserved_sgprs: Option<(u16, u16)>,
+    debug_wave_offset_sgpr: Option<u16>,
+    debug_buffer_sgpr: Option<u16>,
+    kernarg_align: Option<u8>,
+    group_align: Option<u8>,
+    private_align: Option<u8>,
+    wavefront_size: Option<u8>,
+    call_convention: Option<i32>,
+    loader_symbol: Option<u64>,
+    pgm_rsrc3: u32,
+    /// `.pgmrsrc2` was given: its LDS size field is kept, not computed.
+    pgm_rsrc2_given: bool,
+}
+
+/// A kernel being described.
+#[derive(Debug)]
+struct RocmKernelState {
+    name: String,
+    pos: SourcePos,
+    config: Option<HsaConfig>,
+    md: MdKernel,
+    /// Registers of the `.kcode` blocks that include it.
+    usage: RegisterUsage,
+    /// Its `.control_directive` section.
+    control: Option<usize>,
+}
+
+/// The ROCm part of an assembly's state.
+#[derive(Debug, Default)]
+pub(crate) struct RocmState {
+    kernels: Vec<RocmKernelState>,
+    index: FxHashMap<String, usize>,
+    current: Option<usize>,
+    pub inside: RocmInside,
+    arch_minor: Option<u32>,
+    arch_stepping: Option<u32>,
+    eflags: Option<u32>,
+    new_binfmt: bool,
+    llvm10: bool,
+    metadata_v3: bool,
+    target: Option<String>,
+    tripple: Option<String>,
+    md_version: Option<(u64, u64)>,
+    /// `.printf`: id, argument sizes, format.
+    printf: Vec<(Option<u64>, Vec<u64>, String)>,
+    /// A metadata pseudo-op was used (so the note is made from them).
+    uses_md: bool,
+    /// Where the first metadata pseudo-op was (for the conflict with `.metadata`).
+    md_pos: Option<SourcePos>,
+    kcode_stack: Vec<(Vec<usize>, SourcePos)>,
+    kcode_selection: Vec<usize>,
+    regions: Vec<(String, RegisterUsage)>,
+}
+
+impl RocmState {
+    /// A section switch closes the open `.config`/`.control_directive`.
+    pub fn leave_kernel(&mut self) {
+        self.inside = RocmInside::Main;
+        self.current = None;
+    }
+
+    /// Charges a register operand of an instruction in `.text`.
+    pub fn register_used(&mut self, code: u16, count: u16, version: GcnVersion) {
+        if self.kcode_stack.is_empty() {
+            if let Some((_, usage)) = self.regions.last_mut() {
+                usage.record(code, count, version);
+            }
+        } else {
+            for &k in &self.kcode_selection {
+                self.kernels[k].usage.record(code, count, version);
+            }
+        }
+    }
+
+    /// A label defined in `.text`: it may start a kernel's code.
+    pub fn label(&mut self, name: &str) {
+        if self.kcode_stack.is_empty() {
+            self.regions
+                .push((name.to_string(), RegisterUsage::default()));
+        }
+    }
+}
+
+/// The ROCm pseudo-ops outside `.config`.
+const ROCM_OPS: &[&str] = &[
+    ".arch_minor",
+    ".arch_stepping",
+    ".eflags",
+    ".newbinfmt",
+    ".llvm10binfmt",
+    ".metadatav3",
+    ".target",
+    ".tripple",
+    ".md_version",
+    ".globaldata",
+    ".kernel",
+    ".fkernel",
+    ".config",
+    ".control_directive",
+    ".metadata",
+    ".kcode",
+    ".kcodeend",
+    ".printf",
+    ".gotsym",
+    ".nosectdiffs",
+];
+
+/// `.use_*` flags: their `kernel_code_properties` bit (v2 layout).
+const USE_FLAGS: &[(&str, u32)] = &[
+    (".use_private_segment_buffer", 1),
+    (".use_dispatch_ptr", 1 << 1),
+    (".use_queue_ptr", 1 << 2),
+    (".use_kernarg_segment_ptr", 1 << 3),
+    (".use_dispatch_id", 1 << 4),
+    (".use_flat_scratch_init", 1 << 5),
+    (".use_private_segment_size", 1 << 6),
+    (".use_wave32", 1 << 10),
+    (".use_ptr64", 1 << 19),
+    (".use_dynamic_call_stack", 1 << 20),
+    (".use_debug_enabled", 1 << 21),
+    (".use_xnack_enabled", 1 << 22),
+];
+
+/// CLRX's `.arg` value kinds.
+const ARG_KINDS: &[(&str, ValueKind)] = &[
+    ("value", ValueKind::ByValue),
+    ("globalbuf", ValueKind::GlobalBuffer),
+    ("dynshptr", ValueKind::DynamicSharedPointer),
+    ("sampler", ValueKind::Sampler),
+    ("image", ValueKind::Image),
+    ("pipe", ValueKind::Pipe),
+    ("queue", ValueKind::Queue),
+    ("gox", ValueKind::HiddenGlobalOffsetX),
+    ("globaloffsetx", ValueKind::HiddenGlobalOffsetX),
+    ("goy", ValueKind::HiddenGlobalOffsetY),
+    ("globaloffsety", ValueKind::HiddenGlobalOffsetY),
+    ("goz", ValueKind::HiddenGlobalOffsetZ),
+    ("globaloffsetz", ValueKind::HiddenGlobalOffsetZ),
+    ("none", ValueKind::HiddenNone),
+    ("printfbuf", ValueKind::HiddenPrintfBuffer),
+    ("defqueue", ValueKind::HiddenDefaultQueue),
+    ("complact", ValueKind::HiddenCompletionAction),
+    ("multigridsyncarg", ValueKind::HiddenMultigridSyncArg),
+];
+
+/// CLRX's value types: (its words, the v2 and v3 spellings).
+const VALUE_TYPES: &[(&[&str], &str, &str)] = &[
+    (&["struct"], "Struct", "struct"),
+    (&["i8", "char"], "I8", "i8"),
+    (&["u8", "uchar"], "U8", "u8"),
+    (&["i16", "short"], "I16", "i16"),
+    (&["u16", "ushort"], "U16", "u16"),
+    (&["f16", "half"], "F16", "f16"),
+    (&["i32", "int"], "I32", "i32"),
+    (&["u32", "uint"], "U32", "u32"),
+    (&["f32", "float"], "F32", "f32"),
+    (&["i64", "long"], "I64", "i64"),
+    (&["u64", "ulong"], "U64", "u64"),
+    (&["f64", "double"], "F64", "f64"),
+];
+
+/// Access qualifiers: (words, v2, v3).
+const ACCESS: &[(&[&str], &str, &str)] = &[
+    (&["default"], "Default", "default"),
+    (&["read_only", "rdonly"], "ReadOnly", "read_only"),
+    (&["write_only", "wronly"], "WriteOnly", "write_only"),
+    (&["read_write", "rdwr"], "ReadWrite", "read_write"),
+];
+
+const ADDRESS_SPACES: &[&str] = &[
+    "private", "global", "constant", "local", "generic", "region",
+];
+
+/// The ISA version a device has by default (clrxasm's open-source table).
+pub(crate) fn device_isa(device: Device) -> (u32, u32, u32) {
+    use Device::*;
+    match device {
+        Tahiti => (6, 0, 0),
+        Pitcairn | CapeVerde => (6, 0, 1),
+        Oland | Hainan => (6, 0, 2),
+        Spectre | Spooky => (7, 0, 0),
+        Hawaii => (7, 0, 1),
+        Kalindi | Mullins => (7, 0, 3),
+        Bonaire => (7, 0, 4),
+        Carrizo => (8, 0, 1),
+        Iceland | Tonga | Dummy | Goose | Horse => (8, 0, 2),
+        Fiji | Ellesmere | Baffin => (8, 0, 3),
+        Gfx804 => (8, 0, 4),
+        Stoney => (8, 1, 0),
+        Gfx900 => (9, 0, 0),
+        Gfx901 => (9, 0, 1),
+        Gfx902 => (9, 0, 2),
+        Gfx903 => (9, 0, 3),
+        Gfx904 => (9, 0, 4),
+        Gfx905 => (9, 0, 5),
+        Gfx906 => (9, 0, 6),
+        Gfx907 => (9, 0, 7),
+    }
+}
+
+fn lookup_word(table: &[(&[&str], &str, &str)], word: &str) -> Option<usize> {
+    let lower = word.to_ascii_lowercase();
+    table
+        .iter()
+        .position(|(words, _, _)| words.contains(&lower.as_str()))
+}
+
+impl Assembler<'_> {
+    /// Runs ROCm pseudo-op `lower` whose operands start at `p`; false when
+    /// it is not one (or the format is not ROCm).
+    pub(crate) fn rocm_pseudo_op(
+        &mut self,
+        text: &str,
+        lower: &str,
+        start: usize,
+        p: usize,
+    ) -> bool {
+        if lower == ".rocm" {
+            if self.expect_end(text, p) {
+                self.format = BinaryFormat::Rocm;
+            }
+            return true;
+        }
+        if self.format != BinaryFormat::Rocm {
+            return false;
+        }
+        if ROCM_OPS.contains(&lower) {
+            self.rocm_global_op(text, lower, start, p);
+            return true;
+        }
+        if is_config_op(lower) {
+            self.rocm_config_op(text, lower, start, p);
+            return true;
+        }
+        false
+    }
+
+    fn rocm_global_op(&mut self, text: &str, lower: &str, start: usize, p: usize) {
+        match lower {
+            ".arch_minor" | ".arch_stepping" | ".eflags" => {
+                let Some(v) = self.rocm_u32(text, p) else {
+                    return;
+                };
+                match lower {
+                    ".arch_minor" => self.rocm.arch_minor = Some(v),
+                    ".arch_stepping" => self.rocm.arch_stepping = Some(v),
+                    _ => self.rocm.eflags = Some(v),
+                }
+            }
+            ".newbinfmt" | ".llvm10binfmt" | ".metadatav3" | ".nosectdiffs" => {
+                if !self.expect_end(text, p) {
+                    return;
+                }
+                match lower {
+                    ".newbinfmt" => self.rocm.new_binfmt = true,
+                    ".llvm10binfmt" => {
+                        self.rocm.llvm10 = true;
+                        self.rocm.new_binfmt = true;
+                    }
+                    ".metadatav3" => self.rocm.metadata_v3 = true,
+                    // Section differences are never resolved here, so the
+                    // old absolute mode is what this assembler does anyway.
+                    _ => {}
+                }
+            }
+            ".target" | ".tripple" => {
+                let Some(s) = self.rocm_string(text, p) else {
+                    return;
+                };
+                if lower == ".target" {
+                    self.rocm.target = Some(s);
+                } else {
+                    self.rocm.tripple = Some(s);
+                }
+            }
+            ".md_version" => {
+                let Some(v) = self.rocm_numbers(text, p, 2, 2) else {
+                    return;
+                };
+                self.rocm.md_version = Some((v[0].unwrap_or(0), v[1].unwrap_or(0)));
+                self.rocm_md_used(start);
+            }
+            ".globaldata" if self.expect_end(text, p) => {
+                self.enter_section(".rodata", false);
+            }
+            ".kernel" => self.rocm_kernel(text, p),
+            ".fkernel" => self.error(
+                start,
+                ".fkernel (a kernel as a function) is not supported by this assembler's ROCm writer",
+            ),
+            ".config" | ".control_directive" => {
+                if !self.expect_end(text, p) {
+                    return;
+                }
+                let Some(k) = self.rocm.current else {
+                    self.error(
+                        start,
+                        format!("{lower} must follow .kernel (there is no current kernel here)"),
+                    );
+                    return;
+                };
+                if lower == ".config" {
+                    self.rocm.kernels[k]
+                        .config
+                        .get_or_insert_with(HsaConfig::default);
+                    self.rocm.inside = RocmInside::Config;
+                } else {
+                    let name = format!(".control_directive.{}", self.rocm.kernels[k].name);
+                    let i = self.enter_section(&name, false);
+                    self.rocm.kernels[k].control = Some(i);
+                    self.rocm.current = Some(k);
+                    self.rocm.inside = RocmInside::Control;
+                }
+            }
+            ".metadata" if self.expect_end(text, p) => {
+                self.enter_section(".metadata", false);
+            }
+            ".kcode" => self.rocm_kcode(text, start, p),
+            ".kcodeend" if self.expect_end(text, p) => match self.rocm.kcode_stack.pop() {
+                Some((saved, _)) => self.rocm.kcode_selection = saved,
+                None => self.error(start, ".kcodeend without .kcode"),
+            },
+            ".printf" => self.rocm_printf(text, start, p),
+            ".gotsym" => self.error(
+                start,
+                ".gotsym (GOT entries) is not supported by this assembler's ROCm writer",
+            ),
+            _ => {}
+        }
+    }
+
+    /// Notes that a metadata pseudo-op was used at `start`.
+    fn rocm_md_used(&mut self, start: usize) {
+        self.rocm.uses_md = true;
+        if self.rocm.md_pos.is_none() {
+            self.rocm.md_pos = Some(self.pos_at(start));
+        }
+    }
+
+    fn rocm_kernel(&mut self, text: &str, p: usize) {
+        let bytes = text.as_bytes();
+        let q = skip_spaces(bytes, p);
+        let Some(e) = scan_symbol(bytes, q).filter(|&e| &text[q..e] != ".") else {
+            self.error(q, "expected a kernel name");
+            return;
+        };
+        if !self.expect_end(text, e) {
+            return;
+        }
+        let name = text[q..e].to_string();
+        self.enter_section(".text", true);
+        let index = match self.rocm.index.get(&name) {
+            Some(&i) => i,
+            None => {
+                let pos = self.pos_at(q);
+                self.rocm.kernels.push(RocmKernelState {
+                    name: name.clone(),
+                    pos,
+                    config: None,
+                    md: MdKernel::default(),
+                    usage: RegisterUsage::default(),
+                    control: None,
+                });
+                let i = self.rocm.kernels.len() - 1;
+                self.rocm.index.insert(name, i);
+                i
+            }
+        };
+        self.rocm.current = Some(index);
+    }
+
+    fn rocm_kcode(&mut self, text: &str, start: usize, p: usize) {
+        let bytes = text.as_bytes();
+        let mut selection = if self.rocm.kcode_stack.is_empty() {
+            Vec::new()
+        } else {
+            self.rocm.kcode_selection.clone()
+        };
+        let mut q = skip_spaces(bytes, p);
+        if q >= text.len() {
+            self.error(q, "expected kernel names or '+'");
+            return;
+        }
+        loop {
+            let mut remove = false;
+            let mut plus = false;
+            match bytes.get(q) {
+                Some(b'-') => {
+                    remove = true;
+                    q = skip_spaces(bytes, q + 1);
+                }
+                Some(b'+') => {
+                    plus = true;
+                    q = skip_spaces(bytes, q + 1);
+                }
+                _ => {}
+            }
+            if plus && (q >= text.len() || bytes[q] == b',') {
+                selection = (0..self.rocm.kernels.len()).collect();
+            } else {
+                let Some(e) = scan_symbol(bytes, q) else {
+                    self.error(q, "expected a kernel name");
+                    return;
+                };
+                let name = &text[q..e];
+                let Some(&k) = self.rocm.index.get(name) else {
+                    self.error(q, format!("unknown kernel '{name}' (.kcode names kernels declared earlier with .kernel)"));
+                    return;
+                };
+                if remove {
+                    selection.retain(|&x| x != k);
+                } else if !selection.contains(&k) {
+                    selection.push(k);
+                }
+                q = e;
+            }
+            q = skip_spaces(bytes, q);
+            if q >= text.len() {
+                break;
+            }
+            if bytes[q] != b',' {
+                self.error(q, "expected ',' or the end of the statement");
+                return;
+            }
+            q = skip_spaces(bytes, q + 1);
+        }
+        let pos = self.pos_at(start);
+        let saved = std::mem::replace(&mut self.rocm.kcode_selection, selection);
+        self.rocm.kcode_stack.push((saved, pos));
+    }
+
+    /// `.printf [ID][, SIZE...], "FORMAT"`.
+    fn rocm_printf(&mut self, text: &str, start: usize, p: usize) {
+        let fields = match split_fields(text, p) {
+            Ok(f) => f,
+            Err(at) => return self.error(at, "unterminated quoted text"),
+        };
+        let Some(&(fmt_at, fmt)) = fields.last() else {
+            return;
+        };
+        if !fmt.starts_with('"') {
+            return self.error(fmt_at, "expected the format string (in quotes) last");
+        }
+        let mut e = fmt_at;
+        let mut buf = Vec::new();
+        if let Err(err) = parse_string_literal(text, &mut e, &mut buf) {
+            return self.error(err.at, err.message);
+        }
+        let mut values = Vec::new();
+        for &(at, f) in &fields[..fields.len() - 1] {
+            if f.is_empty() {
+                values.push(None);
+                continue;
+            }
+            let mut q = at;
+            let Some(v) = self.abs_expr(text, &mut q) else {
+                return;
+            };
+            match u64::try_from(v) {
+                Ok(v) => values.push(Some(v)),
+                Err(_) => return self.error(at, "expected a non-negative value"),
+            }
+        }
+        let id = values.first().copied().flatten();
+        let sizes: Vec<u64> = values.iter().skip(1).map(|v| v.unwrap_or(0)).collect();
+        self.rocm
+            .printf
+            .push((id, sizes, String::from_utf8_lossy(&buf).into_owned()));
+        self.rocm_md_used(start);
+    }
+
+    fn rocm_string(&mut self, text: &str, p: usize) -> Option<String> {
+        let q = skip_spaces(text.as_bytes(), p);
+        let mut e = q;
+        let mut buf = Vec::new();
+        if let Err(err) = parse_string_literal(text, &mut e, &mut buf) {
+            self.error(err.at, err.message);
+            return None;
+        }
+        if !self.expect_end(text, e) {
+            return None;
+        }
+        Some(String::from_utf8_lossy(&buf).into_owned())
+    }
+
+    fn rocm_u32(&mut self, text: &str, p: usize) -> Option<u32> {
+        let mut q = p;
+        let at = skip_spaces(text.as_bytes(), p);
+        let v = self.abs_expr(text, &mut q)?;
+        if !self.expect_end(text, q) {
+            return None;
+        }
+        match u32::try_from(v)
+            .ok()
+            .or_else(|| i32::try_from(v).ok().map(|v| v as u32))
+        {
+            Some(v) => Some(v),
+            None => {
+                self.error(at, format!("{v} does not fit in 32 bits"));
+                None
+            }
+        }
+    }
+
+    /// `min..=max` comma-separated non-negative values; an empty one is `None`.
+    fn rocm_numbers(
+        &mut self,
+        text: &str,
+        p: usize,
+        min: usize,
+        max: usize,
+    ) -> Option<Vec<Option<u64>>> {
+        let fields = match split_fields(text, p) {
+            Ok(f) => f,
+            Err(at) => {
+                self.error(at, "unterminated quoted text");
+                return None;
+            }
+        };
+        if fields.len() > max {
+            self.error(fields[max].0, format!("too many operands (at most {max})"));
+            return None;
+        }
+        let mut out = Vec::new();
+        for &(at, f) in &fields {
+            if f.is_empty() {
+                out.push(None);
+                continue;
+            }
+            let mut q = at;
+            let v = self.abs_expr(text, &mut q)?;
+            if skip_spaces(text.as_bytes(), q) < at + f.len() {
+                self.error(q, "expected ',' or the end of the statement");
+                return None;
+            }
+            match u64::try_from(v) {
+                Ok(v) => out.push(Some(v)),
+                Err(_) => {
+                    self.error(at, format!("{v} is negative"));
+                    return None;
+                }
+            }
+        }
+        if out.len() < min || out.iter().take(min).any(Option::is_none) {
+            let at = fields
+                .iter()
+                .zip(&out)
+                .find(|(_, v)| v.is_none())
+                .map_or(p, |(f, _)| f.0);
+            self.error(at, format!("expected {min} operand(s)"));
+            return None;
+        }
+        Some(out)
+    }
+
+    /// One value that must fit `max`.
+    fn rocm_value(&mut self, text: &str, p: usize, max: u64) -> Option<u64> {
+        let at = skip_spaces(text.as_bytes(), p);
+        let mut q = p;
+        let v = self.abs_expr(text, &mut q)?;
+        if !self.expect_end(text, q) {
+            return None;
+        }
+        match u64::try_from(v) {
+            Ok(v) if v <= max => Some(v),
+            _ => {
+                self.error(at, format!("{v} is out of range (0..={max})"));
+                None
+            }
+        }
+    }
+
+    /// An SGPR operand (`s12`) or its number.
+    fn rocm_sgpr(&mut self, text: &str, p: usize) -> Option<u16> {
+        let q = skip_spaces(text.as_bytes(), p);
+        let t = text[q..].trim();
+        if let Some(n) = t.strip_prefix('s').or_else(|| t.strip_prefix('S')) {
+            if let Ok(n) = n.parse::<u16>() {
+                return Some(n);
+            }
+        }
+        self.rocm_value(text, p, u64::from(u16::MAX))
+            .map(|v| v as u16)
+    }
+
+    /// The pseudo-ops of `.config`.
+    fn rocm_config_op(&mut self, text: &str, lower: &str, start: usize, p: usize) {
+        let Some(k) = self
+            .rocm
+            .current
+            .filter(|_| self.rocm.inside == RocmInside::Config)
+        else {
+            self.error(start, format!("{lower} must be inside a kernel's .config"));
+            return;
+        };
+        if is_md_op(lower) {
+            self.rocm_md_used(start);
+            if lower == ".arg" {
+                self.rocm_arg(k, text, p);
+                return;
+            }
+            self.rocm_md_op(k, text, lower, p);
+            return;
+        }
+        if let Some(&(_, bit)) = USE_FLAGS.iter().find(|(n, _)| *n == lower) {
+            if self.expect_end(text, p) {
+                self.rocm_config(k).properties |= bit;
+            }
+            return;
+        }
+        match lower {
+            ".tgsize" | ".debugmode" | ".dx10clamp" | ".ieeemode" | ".privmode" => {
+                if self.expect_end(text, p) {
+                    let c = &mut self.rocm_config(k).base;
+                    match lower {
+                        ".tgsize" => c.tg_size = true,
+                        ".debugmode" => c.debug_mode = true,
+                        ".dx10clamp" => c.dx10_clamp = true,
+                        ".ieeemode" => c.ieee_mode = true,
+                        _ => c.priv_mode = true,
+                    }
+                }
+            }
+            ".default_hsa_features" => {
+                if self.expect_end(text, p) {
+                    let c = self.rocm_config(k);
+                    c.properties |= 1 | 2 | 8 | (1 << 19);
+                    c.private_elem_size = Some(4);
+                }
+            }
+            ".dims" => {
+                if let Some(d) = self.gallium_dims(text, p) {
+                    self.rocm_config(k).base.dims = Some(d);
+                }
+            }
+            ".use_grid_workgroup_count" => {
+                if let Some(d) = self.gallium_dims(text, p) {
+                    self.rocm_config(k).properties |= u32::from(d.group) << 7;
+                }
+            }
+            ".codeversion" => {
+                if let Some(v) = self.rocm_numbers(text, p, 2, 2) {
+                    let (a, b) = (v[0].unwrap_or(0), v[1].unwrap_or(0));
+                    match (u32::try_from(a), u32::try_from(b)) {
+                        (Ok(a), Ok(b)) => self.rocm_config(k).code_version = Some((a, b)),
+                        _ => self.error(p, "a code version field does not fit in 32 bits"),
+                    }
+                }
+            }
+            ".machine" => {
+                if let Some(v) = self.rocm_numbers(text, p, 4, 4) {
+                    let f: Vec<u16> = v
+                        .iter()
+                        .filter_map(|x| x.and_then(|x| u16::try_from(x).ok()))
+                        .collect();
+                    if f.len() != 4 {
+                        return self.error(p, "a machine field does not fit in 16 bits");
+                    }
+                    self.rocm_config(k).machine = Some((f[0], f[1], f[2], f[3]));
+                }
+            }
+            ".reserved_vgprs" | ".reserved_sgprs" => {
+                if let Some(v) = self.rocm_numbers(text, p, 2, 2) {
+                    let (first, last) = (v[0].unwrap_or(0), v[1].unwrap_or(0));
+                    if last < first || last > u64::from(u16::MAX) {
+                        return self.error(p, "expected FIRST, LAST with FIRST <= LAST");
+                    }
+                    let pair = Some((first as u16, (last - first + 1) as u16));
+                    if lower == ".reserved_vgprs" {
+                        self.rocm_config(k).reserved_vgprs = pair;
+                    } else {
+                        self.rocm_config(k).reserved_sgprs = pair;
+                    }
+                }
+            }
+            ".debug_wavefront_private_segment_offset_sgpr"
+            | ".debug_private_segment_buffer_sgpr" => {
+                if let Some(r) = self.rocm_sgpr(text, p) {
+                    if lower == ".debug_private_segment_buffer_sgpr" {
+                        self.rocm_config(k).debug_buffer_sgpr = Some(r);
+                    } else {
+                        self.rocm_config(k).debug_wave_offset_sgpr = Some(r);
+                    }
+                }
+            }
+            ".kernel_code_entry_offset" | ".kernel_code_prefetch_offset" => {
+                let mut q = p;
+                let Some(v) = self.abs_expr(text, &mut q) else {
+                    return;
+                };
+                if !self.expect_end(text, q) {
+                    return;
+                }
+                if lower == ".kernel_code_entry_offset" {
+                    let pos = self.pos_at(start);
+                    let c = self.rocm_config(k);
+                    c.entry_offset = Some(v);
+                    c.entry_offset_pos = Some(pos);
+                } else {
+                    self.rocm_config(k).prefetch_offset = Some(v);
+                }
+            }
+            ".kernarg_segment_align"
+            | ".group_segment_align"
+            | ".private_segment_align"
+            | ".wavefront_size"
+            | ".private_elem_size" => {
+                let Some(v) = self.rocm_value(text, p, 1 << 30) else {
+                    return;
+                };
+                let at = skip_spaces(text.as_bytes(), p);
+                if !v.is_power_of_two() {
+                    return self.error(at, format!("{v} is not a power of two"));
+                }
+                let log = v.trailing_zeros() as u8;
+                let c = self.rocm_config(k);
+                match lower {
+                    ".kernarg_segment_align" => c.kernarg_align = Some(log),
+                    ".group_segment_align" => c.group_align = Some(log),
+                    ".private_segment_align" => c.private_align = Some(log),
+                    ".wavefront_size" => c.wavefront_size = Some(log),
+                    _ => {
+                        if !(2..=16).contains(&v) {
+                            return self.error(at, "the private element size is 2, 4, 8 or 16");
+                        }
+                        c.private_elem_size = Some(v as u32);
+                    }
+                }
+            }
+            ".call_convention" => {
+                let mut q = p;
+                let at = skip_spaces(text.as_bytes(), p);
+                let Some(v) = self.abs_expr(text, &mut q) else {
+                    return;
+                };
+                if !self.expect_end(text, q) {
+                    return;
+                }
+                match i32::try_from(v)
+                    .ok()
+                    .or_else(|| u32::try_from(v).ok().map(|v| v as i32))
+                {
+                    Some(v) => self.rocm_config(k).call_convention = Some(v),
+                    None => self.error(at, "the call convention is 32 bits"),
+                }
+            }
+            ".use_ordered_append_gds" | ".shared_vgprs" => {
+                self.error(start, format!("{lower} is not supported by this assembler's ROCm writer (GCN 1.0-1.4.1 code objects have no such field)"));
+            }
+            _ => {
+                let max = match lower {
+                    ".kernel_code_prefetch_size"
+                    | ".max_scratch_backing_memory"
+                    | ".kernarg_segment_size"
+                    | ".runtime_loader_kernel_symbol" => u64::MAX,
+                    ".floatmode" => 0xff,
+                    ".priority" => 3,
+                    ".exceptions" => 0x7f,
+                    ".userdatanum" => 16,
+                    ".sgprsnum" => u64::from(crate::gallium::config::max_sgprs(self.version)),
+                    ".vgprsnum" => 256,
+                    ".wavefront_sgpr_count" | ".workitem_vgpr_count" => u64::from(u16::MAX),
+                    _ => u64::from(u32::MAX),
+                };
+                // `.pgmrsrc*` take any 32-bit pattern, negative ones included.
+                let v = if matches!(lower, ".pgmrsrc1" | ".pgmrsrc2" | ".pgmrsrc3") {
+                    let mut q = p;
+                    let Some(v) = self.abs_expr(text, &mut q) else {
+                        return;
+                    };
+                    if !self.expect_end(text, q) {
+                        return;
+                    }
+                    if !(-(1i64 << 31)..=i64::from(u32::MAX)).contains(&v) {
+                        return self.error(
+                            skip_spaces(text.as_bytes(), p),
+                            format!("{v} does not fit in 32 bits"),
+                        );
+                    }
+                    (v & 0xffff_ffff) as u64
+                } else {
+                    let Some(v) = self.rocm_value(text, p, max) else {
+                        return;
+                    };
+                    v
+                };
+                let v32 = v as u32;
+                let c = self.rocm_config(k);
+                match lower {
+                    ".floatmode" => c.base.float_mode = v32 as u8,
+                    ".priority" => c.base.priority = v32 as u8,
+                    ".exceptions" => c.base.exceptions = v32 as u8,
+                    ".userdatanum" => c.user_data = Some(v32),
+                    ".sgprsnum" => c.base.sgprs = Some(v32),
+                    ".vgprsnum" => c.base.vgprs = Some(v32),
+                    ".pgmrsrc1" => c.base.pgm_rsrc1 = v32,
+                    ".pgmrsrc2" => {
+                        c.base.pgm_rsrc2 = v32;
+                        c.pgm_rsrc2_given = true;
+                    }
+                    ".pgmrsrc3" => c.pgm_rsrc3 = v32,
+                    ".scratchbuffer" | ".private_segment_fixed_size" => c.private_size = Some(v32),
+                    ".localsize"
+                    | ".group_segment_fixed_size"
+                    | ".group_segment_fixes_size"
+                    | ".workgroup_group_segment_size" => c.group_size = Some(v32),
+                    ".gds_segment_size" => c.gds_size = Some(v32),
+                    ".kernarg_segment_size" => c.kernarg_size = Some(v),
+                    ".workgroup_fbarrier_count" => c.fbarrier = Some(v32),
+                    ".wavefront_sgpr_count" => c.wavefront_sgpr_count = Some(v as u16),
+                    ".workitem_vgpr_count" => c.workitem_vgpr_count = Some(v as u16),
+                    ".kernel_code_prefetch_size" => c.prefetch_size = Some(v),
+                    ".max_scratch_backing_memory" => c.max_scratch = Some(v),
+                    ".runtime_loader_kernel_symbol" => c.loader_symbol = Some(v),
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    fn rocm_config(&mut self, k: usize) -> &mut HsaConfig {
+        self.rocm.kernels[k]
+            .config
+            .get_or_insert_with(HsaConfig::default)
+    }
+
+    /// The metadata pseudo-ops other than `.arg`.
+    fn rocm_md_op(&mut self, k: usize, text: &str, lower: &str, p: usize) {
+        match lower {
+            ".md_language" => {
+                let fields = match split_fields(text, p) {
+                    Ok(f) => f,
+                    Err(at) => return self.error(at, "unterminated quoted text"),
+                };
+                let (at, first) = fields[0];
+                if !first.starts_with('"') {
+                    return self.error(at, "expected the language name (in quotes)");
+                }
+                let mut e = at;
+                let mut buf = Vec::new();
+                if let Err(err) = parse_string_literal(text, &mut e, &mut buf) {
+                    return self.error(err.at, err.message);
+                }
+                self.rocm.kernels[k].md.language = Some(String::from_utf8_lossy(&buf).into_owned());
+                if fields.len() > 1 {
+                    let rest = fields[1].0;
+                    let Some(v) = self.rocm_numbers(text, rest, 2, 2) else {
+                        return;
+                    };
+                    self.rocm.kernels[k].md.language_version =
+                        Some((v[0].unwrap_or(0), v[1].unwrap_or(0)));
+                }
+            }
+            ".cws"
+            | ".reqd_work_group_size"
+            | ".work_group_size_hint"
+            | ".fixed_work_group_size" => {
+                let Some(v) = self.rocm_numbers(text, p, 0, 3) else {
+                    return;
+                };
+                let mut dims = [1u64; 3];
+                for (d, x) in dims.iter_mut().zip(&v) {
+                    if let Some(x) = x {
+                        *d = *x;
+                    }
+                }
+                let md = &mut self.rocm.kernels[k].md;
+                match lower {
+                    ".work_group_size_hint" => md.hint = Some(dims),
+                    ".fixed_work_group_size" => md.fixed = Some(dims),
+                    _ => md.reqd = Some(dims),
+                }
+            }
+            ".vectypehint" | ".runtime_handle" | ".md_symname" => {
+                let Some(s) = self.rocm_string(text, p) else {
+                    return;
+                };
+                let md = &mut self.rocm.kernels[k].md;
+                match lower {
+                    ".vectypehint" => md.vec_type_hint = Some(s),
+                    ".runtime_handle" => md.runtime_handle = Some(s),
+                    _ => md.symbol = Some(s),
+                }
+            }
+            _ => {
+                let Some(v) = self.rocm_value(text, p, u64::MAX) else {
+                    return;
+                };
+                let md = &mut self.rocm.kernels[k].md;
+                let slot = match lower {
+                    ".max_flat_work_group_size" => &mut md.max_flat,
+                    ".md_kernarg_segment_align" => &mut md.kernarg_align,
+                    ".md_kernarg_segment_size" => &mut md.kernarg_size,
+                    ".md_group_segment_fixed_size" => &mut md.group_size,
+                    ".md_private_segment_fixed_size" => &mut md.private_size,
+                    ".md_sgprsnum" => &mut md.sgprs,
+                    ".md_vgprsnum" => &mut md.vgprs,
+                    ".spilledsgprs" => &mut md.spilled_sgprs,
+                    ".spilledvgprs" => &mut md.spilled_vgprs,
+                    _ => &mut md.wavefront_size,
+                };
+                *slot = Some(v);
+            }
+        }
+    }
+
+    /// `.arg [NAME], ["TYPE",] SIZE, [ALIGN|OFFSET], KIND, TYPE[, POINTEEALIGN][, ADDRSPACE][, ACCESS][, ACTUALACCESS] [FLAGS...]`
+    fn rocm_arg(&mut self, k: usize, text: &str, p: usize) {
+        let fields = match split_fields(text, p) {
+            Ok(f) => f,
+            Err(at) => return self.error(at, "unterminated quoted text"),
+        };
+        let mut fields: Vec<(usize, String)> =
+            fields.iter().map(|&(a, f)| (a, f.to_string())).collect();
+        // The flags follow the last field, separated by spaces.
+        let mut flags: Vec<(usize, String)> = Vec::new();
+        if let Some(last) = fields.last_mut().filter(|(_, f)| !f.starts_with('"')) {
+            let mut words = last.1.split_whitespace().map(str::to_string);
+            let first = words.next().unwrap_or_default();
+            flags = words.map(|w| (last.0, w)).collect();
+            last.1 = first;
+        }
+        let name = fields[0].1.clone();
+        if !name.is_empty() && scan_symbol(name.as_bytes(), 0) != Some(name.len()) {
+            return self.error(fields[0].0, "expected an argument name");
+        }
+        let mut i = 1;
+        let mut type_name = String::new();
+        if let Some((at, _)) = fields.get(i).filter(|(_, f)| f.starts_with('"')) {
+            let mut e = *at;
+            let mut buf = Vec::new();
+            if let Err(err) = parse_string_literal(text, &mut e, &mut buf) {
+                return self.error(err.at, err.message);
+            }
+            type_name = String::from_utf8_lossy(&buf).into_owned();
+            i += 1;
+        }
+        let need = |this: &mut Self, i: usize, what: &str| -> Option<(usize, String)> {
+            match fields.get(i) {
+                Some((at, f)) => Some((*at, f.clone())),
+                None => {
+                    this.error(text.len(), format!("expected {what}"));
+                    None
+                }
+            }
+        };
+        let Some((size_at, _)) = need(self, i, "the argument size") else {
+            return;
+        };
+        i += 1;
+        let mut q = size_at;
+        let Some(size) = self.abs_expr(text, &mut q) else {
+            return;
+        };
+        if size <= 0 {
+            return self.error(size_at, "the argument size must be positive");
+        }
+        let size = size as u64;
+        let Some((align_at, align_f)) = need(self, i, "the alignment or offset (may be empty)")
+        else {
+            return;
+        };
+        i += 1;
+        let v3 = self.rocm.metadata_v3;
+        let mut align = 0u64;
+        if !align_f.is_empty() {
+            let mut q = align_at;
+            let Some(v) = self.abs_expr(text, &mut q) else {
+                return;
+            };
+            if v < 0 {
+                return self.error(align_at, "expected a non-negative value");
+            }
+            align = v as u64;
+            if !v3 && !align.is_power_of_two() {
+                return self.error(align_at, "the argument alignment is not a power of two");
+            }
+        }
+        if size > u64::from(u32::MAX) {
+            return self.error(size_at, "the argument size must fit in 32 bits");
+        }
+        if align > u64::from(u32::MAX) {
+            return self.error(align_at, "the alignment or offset must fit in 32 bits");
+        }
+        let natural = size.next_power_of_two();
+        if align == 0 {
+            if !v3 {
+                align = natural;
+            } else if let Some(prev) = self.rocm.kernels[k].md.args.last() {
+                // Both below 2^32: no overflow in u64.
+                align = (prev.align_or_offset + prev.size).div_ceil(natural) * natural;
+            }
+        }
+        let Some((kind_at, kind_f)) = need(self, i, "the value kind") else {
+            return;
+        };
+        i += 1;
+        let Some(kind) = ARG_KINDS
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(&kind_f))
+            .map(|(_, k)| k.clone())
+        else {
+            return self.error(kind_at, format!("unknown value kind '{kind_f}'"));
+        };
+        let Some((type_at, type_f)) = need(self, i, "the value type") else {
+            return;
+        };
+        i += 1;
+        let Some(value_type) = lookup_word(VALUE_TYPES, &type_f) else {
+            return self.error(type_at, format!("unknown value type '{type_f}'"));
+        };
+        let mut pointee_align = 0;
+        if kind == ValueKind::DynamicSharedPointer {
+            let Some((at, f)) = need(self, i, "the pointee alignment") else {
+                return;
+            };
+            i += 1;
+            let mut q = at;
+            let Some(v) = self.abs_expr(text, &mut q) else {
+                return;
+            };
+            if v <= 0 || !(v as u64).is_power_of_two() {
+                return self.error(at, format!("pointee alignment '{f}' is not a power of two"));
+            }
+            pointee_align = v as u64;
+        }
+        let mut address_space = None;
+        if matches!(
+            kind,
+            ValueKind::DynamicSharedPointer | ValueKind::GlobalBuffer
+        ) {
+            let Some((at, f)) = need(self, i, "the address space") else {
+                return;
+            };
+            i += 1;
+            let lower = f.to_ascii_lowercase();
+            match ADDRESS_SPACES.iter().find(|s| **s == lower) {
+                Some(s) => address_space = Some(*s),
+                None => return self.error(at, format!("unknown address space '{f}'")),
+            }
+        }
+        // Then the access qualifier (images, pipes) and the actual one
+        // (global buffers, images, pipes), each optional.
+        let takes_access = matches!(kind, ValueKind::Image | ValueKind::Pipe);
+        let takes_actual = takes_access || kind == ValueKind::GlobalBuffer;
+        let mut quals = Vec::new();
+        for (at, f) in &fields[i.min(fields.len())..] {
+            if f.is_empty() {
+                quals.push(0);
+                continue;
+            }
+            match lookup_word(ACCESS, f) {
+                Some(q) => quals.push(q),
+                None => return self.error(*at, format!("unknown access qualifier '{f}'")),
+            }
+        }
+        let (access, actual_access) = match (takes_access, takes_actual, quals.as_slice()) {
+            (_, _, []) => (0, 0),
+            (true, _, [a]) => (*a, 0),
+            (true, _, [a, b]) => (*a, *b),
+            (false, true, [b]) => (0, *b),
+            _ => return self.error(fields[i].0, "too many operands for this value kind"),
+        };
+        let mut arg = MdArg {
+            name,
+            type_name,
+            size,
+            align_or_offset: align,
+            kind,
+            value_type,
+            pointee_align,
+            address_space,
+            access,
+            actual_access,
+            is_const: false,
+            is_restrict: false,
+            is_volatile: false,
+            is_pipe: false,
+        };
+        for (at, w) in flags {
+            match w.as_str() {
+                "const" => arg.is_const = true,
+                "restrict" => arg.is_restrict = true,
+                "volatile" => arg.is_volatile = true,
+                "pipe" => arg.is_pipe = true,
+                _ => return self.error(at, format!("unknown argument flag '{w}'")),
+            }
+        }
+        self.rocm.kernels[k].md.args.push(arg);
+    }
+
+    /// The offset of a label in `.text`, or an error at the kernel.
+    fn rocm_label_offset(&mut self, state: &RocmKernelState) -> Option<u64> {
+        let name = &state.name;
+        let id = self.syms.lookup(&format!("::{name}"));
+        let value = match id.map(|id| resolve_symbol(&mut self.syms, id, 0)) {
+            Some(Ok(Some(v))) => v,
+            _ => {
+                let msg =
+                    format!("kernel '{name}' has no code: define the label '{name}:' in .text");
+                self.diag_at(state.pos.clone(), msg, true);
+                return None;
+            }
+        };
+        if value.section != Some(SectionId(0)) {
+            let msg = format!("the symbol of kernel '{name}' must be a label in .text");
+            self.diag_at(state.pos.clone(), msg, true);
+            return None;
+        }
+        match u64::try_from(value.value) {
+            Ok(v) => Some(v),
+            Err(_) => {
+                let msg = format!("kernel '{name}' starts outside .text");
+                self.diag_at(state.pos.clone(), msg, true);
+                None
+            }
+        }
+    }
+
+    /// Builds the code object's input at the end of the assembly; `None`
+    /// after an error (reported at the kernel or the pseudo-op).
+    pub(crate) fn rocm_finish(&mut self) -> Option<RocmInput> {
+        if self.format != BinaryFormat::Rocm {
+            return None;
+        }
+        if let Some((_, pos)) = self.rocm.kcode_stack.first() {
+            let pos = pos.clone();
+            self.diag_at(pos, "missing .kcodeend".into(), true);
+        }
+        let mut owner = None;
+        let regions = std::mem::take(&mut self.rocm.regions);
+        for (label, usage) in &regions {
+            if let Some(&k) = self.rocm.index.get(label) {
+                owner = Some(k);
+            }
+            if let Some(k) = owner {
+                self.rocm.kernels[k].usage.merge(usage);
+            }
+        }
+        let version = self.version;
+        let (major, mut minor, mut stepping) = device_isa(self.device);
+        if let Some(m) = self.rocm.arch_minor {
+            minor = m;
+        }
+        if let Some(s) = self.rocm.arch_stepping {
+            stepping = s;
+        }
+        let llvm10 = self.rocm.llvm10;
+        let v3 = self.rocm.metadata_v3;
+        let file = self.pos_at(0);
+        if v3 && !llvm10 {
+            self.diag_at(file.clone(), ".metadatav3 needs .llvm10binfmt (the MessagePack note goes with the kernel descriptors of code object v3+)".into(), true);
+            return None;
+        }
+        if llvm10 && !v3 {
+            self.diag_at(
+                file.clone(),
+                ".llvm10binfmt with YAML metadata is not supported: add .metadatav3".into(),
+                true,
+            );
+            return None;
+        }
+        let raw_md = self
+            .sections
+            .iter()
+            .find(|s| s.name == ".metadata")
+            .map(|s| s.data.clone())
+            .filter(|d| !d.is_empty());
+        if raw_md.is_some() && self.rocm.uses_md {
+            let pos = self.rocm.md_pos.clone().unwrap_or(file.clone());
+            self.diag_at(pos, "metadata pseudo-ops cannot be used with a .metadata section (the note is one or the other)".into(), true);
+            return None;
+        }
+        // The code object version: v2, or v3..v5 by the metadata version.
+        let mut co_version = 2u8;
+        if llvm10 {
+            let md_version = match (&raw_md, self.rocm.md_version) {
+                (_, Some(v)) => Some(v),
+                (Some(raw), None) => match Metadata::from_msgpack(raw) {
+                    Ok(m) => m.version(),
+                    Err(e) => {
+                        self.diag_at(file.clone(), format!("the .metadata section: {e}"), true);
+                        return None;
+                    }
+                },
+                (None, None) => None,
+            };
+            co_version = match md_version {
+                None | Some((1, 0)) => 3,
+                Some((1, 1)) => 4,
+                Some((1, 2)) => 5,
+                Some((a, b)) => {
+                    self.diag_at(
+                        file.clone(),
+                        format!(
+                            "metadata version {a}.{b} is not 1.0, 1.1 or 1.2 (code object v3..v5)"
+                        ),
+                        true,
+                    );
+                    return None;
+                }
+            };
+        }
+        let mut ok = true;
+        let states = std::mem::take(&mut self.rocm.kernels);
+        let mut text = self.sections[0].data.clone();
+        let rodata = self
+            .sections
+            .iter()
+            .find(|s| s.name == ".rodata")
+            .map(|s| s.data.clone())
+            .unwrap_or_default();
+        let use_md = raw_md.is_none() && (self.rocm.uses_md || self.rocm.new_binfmt);
+        let mut kernels = Vec::new();
+        let mut md_kernels = Vec::new();
+        for (i, state) in states.iter().enumerate() {
+            let Some(offset) = self.rocm_label_offset(state) else {
+                ok = false;
+                continue;
+            };
+            let config = state.config.clone().unwrap_or_default();
+            let mut usage = state.usage;
+            let props = config.properties;
+            usage.flat_scratch |= props & (1 << 5) != 0;
+            usage.xnack_mask |= props & (1 << 22) != 0;
+            let user_data = config.user_data.unwrap_or_else(|| {
+                let u = crate::rocm::UserSgprs::from_properties(props).count()
+                    + (props >> 7 & 7).count_ones();
+                u.min(16)
+            });
+            let private_size = config.private_size.unwrap_or(0);
+            let group_size = config.group_size.unwrap_or(0);
+            let mut base = config.base.clone();
+            base.user_data = user_data;
+            base.scratch_buffer = private_size;
+            // clrxasm puts the group size in PGM_RSRC2.LDS_SIZE for the old
+            // binary format; a given `.pgmrsrc2` keeps its own field (what a
+            // listing of a code object needs to come back the same).
+            base.local_size = if self.rocm.new_binfmt || config.pgm_rsrc2_given {
+                0
+            } else {
+                group_size
+            };
+            let prog = match prog_info(&base, &usage, version, 0) {
+                Ok(p) => p,
+                Err(message) => {
+                    let msg = format!("kernel '{}': {message}", state.name);
+                    self.diag_at(state.pos.clone(), msg, true);
+                    ok = false;
+                    continue;
+                }
+            };
+            let rsrc1 = prog.entries[0].value;
+            // SCRATCH_EN as given is kept too (a listing's exact value).
+            let rsrc2 = prog.entries[1].value | (config.base.pgm_rsrc2 & 1);
+            let args = &state.md.args;
+            let kernarg_size = config.kernarg_size.unwrap_or_else(|| {
+                if !use_md || args.is_empty() {
+                    0
+                } else if v3 {
+                    args.last().map_or(0, |a| a.align_or_offset + a.size)
+                } else {
+                    // Sizes and alignments are below 2^32 each: saturating
+                    // only matters for absurd argument counts.
+                    let mut size = 0u64;
+                    for a in args {
+                        size = size
+                            .div_ceil(a.align_or_offset.max(1))
+                            .saturating_mul(a.align_or_offset.max(1))
+                            .saturating_add(a.size);
+                    }
+                    size.div_ceil(16).saturating_mul(16)
+                }
+            });
+            let kernarg_align = config.kernarg_align.unwrap_or(4);
+            let wavefront_size = config.wavefront_size.unwrap_or(6);
+            let sgprs = config
+                .wavefront_sgpr_count
+                .unwrap_or(prog.sgprs.max(1) as u16);
+            let vgprs = config
+                .workitem_vgpr_count
+                .unwrap_or(prog.vgprs.max(1) as u16);
+            if llvm10 {
+                if let Some(pos) = config.entry_offset_pos.clone() {
+                    // clrxasm takes the value as given; here the layout
+                    // decides, so that the entry is always the label.
+                    let msg = format!(
+                        "kernel '{}': .kernel_code_entry_offset is not used in the LLVM 10 binary format: the offset from the descriptor to the label '{}' is computed",
+                        state.name, state.name
+                    );
+                    self.diag_at(pos, msg, false);
+                }
+                let d = KernelDescriptor {
+                    group_segment_fixed_size: group_size,
+                    private_segment_fixed_size: private_size,
+                    // clrxasm leaves the descriptor's kernarg size 0 unless given.
+                    kernarg_size: config
+                        .kernarg_size
+                        .map_or(0, |v| u32::try_from(v).unwrap_or(u32::MAX)),
+                    kernel_code_entry_byte_offset: 0,
+                    compute_pgm_rsrc1: rsrc1,
+                    compute_pgm_rsrc2: rsrc2,
+                    compute_pgm_rsrc3: config.pgm_rsrc3,
+                    kernel_code_properties: ((props & 0x47f) | ((props >> 20 & 1) << 11)) as u16,
+                };
+                kernels.push(RocmInputKernel {
+                    name: state.name.clone(),
+                    text_offset: offset,
+                    descriptor: Some(((i * 64) as u64, d)),
+                });
+                if rodata.len() < (i + 1) * 64 {
+                    let msg = format!(
+                        "global data for kernel '{}' is too small for its descriptor: .globaldata must start with 64 bytes per kernel (`.skip {}`)",
+                        state.name,
+                        64 * states.len()
+                    );
+                    self.diag_at(state.pos.clone(), msg, true);
+                    ok = false;
+                    continue;
+                }
+                if state.control.is_some() {
+                    let msg = format!("kernel '{}': a .control_directive has no place in the LLVM 10 binary format", state.name);
+                    self.diag_at(state.pos.clone(), msg, true);
+                    ok = false;
+                }
+            } else {
+                let mut control = [0u8; 128];
+                if let Some(c) = state.control {
+                    let data = &self.sections[c].data;
+                    if data.len() != 128 {
+                        let msg = format!(
+                            "kernel '{}': its .control_directive is {} bytes, not 128",
+                            state.name,
+                            data.len()
+                        );
+                        self.diag_at(state.pos.clone(), msg, true);
+                        ok = false;
+                        continue;
+                    }
+                    control.copy_from_slice(data);
+                }
+                let (cv_major, cv_minor) = config
+                    .code_version
+                    .unwrap_or((1, u32::from(self.rocm.new_binfmt)));
+                let machine =
+                    config
+                        .machine
+                        .unwrap_or((1, major as u16, minor as u16, stepping as u16));
+                let elem = config
+                    .private_elem_size
+                    .map_or(props >> 17 & 3, |e| e.trailing_zeros() - 1);
+                let code = AmdKernelCode {
+                    version_major: cv_major,
+                    version_minor: cv_minor,
+                    machine_kind: machine.0,
+                    machine_version_major: machine.1,
+                    machine_version_minor: machine.2,
+                    machine_version_stepping: machine.3,
+                    kernel_code_entry_byte_offset: config.entry_offset.unwrap_or(256),
+                    kernel_code_prefetch_byte_offset: config.prefetch_offset.unwrap_or(0),
+                    kernel_code_prefetch_byte_size: config.prefetch_size.unwrap_or(0),
+                    max_scratch_backing_memory_byte_size: config.max_scratch.unwrap_or(0),
+                    compute_pgm_rsrc1: rsrc1,
+                    compute_pgm_rsrc2: rsrc2,
+                    kernel_code_properties: (props & !(3 << 17)) | (elem << 17),
+                    workitem_private_segment_byte_size: private_size,
+                    workgroup_group_segment_byte_size: group_size,
+                    gds_segment_byte_size: config.gds_size.unwrap_or(0),
+                    kernarg_segment_byte_size: kernarg_size,
+                    workgroup_fbarrier_count: config.fbarrier.unwrap_or(0),
+                    wavefront_sgpr_count: sgprs,
+                    workitem_vgpr_count: vgprs,
+                    reserved_vgpr_first: config.reserved_vgprs.map_or(0, |r| r.0),
+                    reserved_vgpr_count: config.reserved_vgprs.map_or(0, |r| r.1),
+                    reserved_sgpr_first: config.reserved_sgprs.map_or(0, |r| r.0),
+                    reserved_sgpr_count: config.reserved_sgprs.map_or(0, |r| r.1),
+                    debug_wavefront_private_segment_offset_sgpr: config
+                        .debug_wave_offset_sgpr
+                        .unwrap_or(0),
+                    debug_private_segment_buffer_sgpr: config.debug_buffer_sgpr.unwrap_or(0),
+                    kernarg_segment_alignment: kernarg_align,
+                    group_segment_alignment: config.group_align.unwrap_or(4),
+                    private_segment_alignment: config.private_align.unwrap_or(4),
+                    wavefront_size,
+                    call_convention: config.call_convention.unwrap_or(0),
+                    runtime_loader_kernel_symbol: config.loader_symbol.unwrap_or(0),
+                    control_directives: control,
+                };
+                let at = offset as usize;
+                if state.config.is_some() {
+                    match text.get_mut(at..at + 256) {
+                        Some(dest) => dest.copy_from_slice(&code.to_bytes()),
+                        None => {
+                            let msg = format!(
+                                "code for kernel '{}' is too small for its configuration: leave 256 bytes at its label (`.skip 256`)",
+                                state.name
+                            );
+                            self.diag_at(state.pos.clone(), msg, true);
+                            ok = false;
+                            continue;
+                        }
+                    }
+                }
+                kernels.push(RocmInputKernel {
+                    name: state.name.clone(),
+                    text_offset: offset,
+                    descriptor: None,
+                });
+            }
+            md_kernels.push(self.rocm_kernel_md(
+                state,
+                co_version,
+                kernarg_size,
+                kernarg_align,
+                wavefront_size,
+                group_size,
+                private_size,
+                u64::from(sgprs),
+                u64::from(vgprs),
+            ));
+        }
+        self.rocm.kernels = states;
+        if !ok {
+            return None;
+        }
+        let metadata = match raw_md {
+            Some(raw) => Some(raw),
+            None if use_md => {
+                let root = self.rocm_metadata(md_kernels, co_version);
+                let encoded = if co_version == 2 {
+                    root.to_yaml().map(String::into_bytes)
+                } else {
+                    root.to_msgpack()
+                };
+                match encoded {
+                    Ok(b) => Some(b),
+                    Err(e) => {
+                        self.diag_at(file, e.to_string(), true);
+                        return None;
+                    }
+                }
+            }
+            None => None,
+        };
+        let isa_name = self.rocm.target.clone().or_else(|| {
+            self.rocm.tripple.as_ref().map(|t| {
+                let name = ProcessorInfo::from_isa(major, minor, stepping)
+                    .filter(|p| p.isa == (major, minor, stepping))
+                    .map_or_else(
+                        || format!("gfx{major}{minor}{stepping}"),
+                        |p| p.name.to_string(),
+                    );
+                format!("{t}-{name}")
+            })
+        });
+        let mach = ProcessorInfo::from_isa(major, minor, stepping).map_or(0, |p| p.mach);
+        let e_flags = self
+            .rocm
+            .eflags
+            .unwrap_or(if co_version == 2 { 0 } else { mach });
+        Some(RocmInput {
+            code_object_version: co_version,
+            e_flags,
+            isa_version: (major, minor, stepping),
+            isa_name: if co_version == 2 { isa_name } else { None },
+            metadata,
+            text,
+            rodata,
+            kernels,
+        })
+    }
+
+    /// One kernel's metadata map, with clrxasm's defaults.
+    #[allow(clippy::too_many_arguments)]
+    fn rocm_kernel_md(
+        &self,
+        state: &RocmKernelState,
+        co_version: u8,
+        kernarg_size: u64,
+        kernarg_align_log2: u8,
+        wavefront_log2: u8,
+        group_size: u32,
+        private_size: u32,
+        sgprs: u64,
+        vgprs: u64,
+    ) -> MetaValue {
+        use MetaValue::{Array, Bool, Map, Str, UInt};
+        let md = &state.md;
+        let dims = |d: [u64; 3]| Array(d.iter().map(|&x| UInt(x)).collect());
+        let kernarg_size = md.kernarg_size.unwrap_or(kernarg_size);
+        // clrxasm's default is the configuration's log2 alignment itself.
+        let kernarg_align = md.kernarg_align.unwrap_or(u64::from(kernarg_align_log2));
+        let wavefront = md.wavefront_size.unwrap_or(1 << wavefront_log2);
+        let group = md.group_size.unwrap_or(u64::from(group_size));
+        let private = md.private_size.unwrap_or(u64::from(private_size));
+        let sgprs = md.sgprs.unwrap_or(sgprs);
+        let vgprs = md.vgprs.unwrap_or(vgprs);
+        let max_flat = md.max_flat.unwrap_or(256);
+        let mut m: Vec<(String, MetaValue)> = Vec::new();
+        let put =
+            |m: &mut Vec<(String, MetaValue)>, k: &str, v: MetaValue| m.push((k.to_string(), v));
+        if co_version == 2 {
+            put(&mut m, "Name", Str(state.name.clone()));
+            put(
+                &mut m,
+                "SymbolName",
+                Str(md
+                    .symbol
+                    .clone()
+                    .unwrap_or_else(|| format!("{}@kd", state.name))),
+            );
+            if let Some(l) = &md.language {
+                put(&mut m, "Language", Str(l.clone()));
+            }
+            if let Some((a, b)) = md.language_version {
+                put(&mut m, "LanguageVersion", Array(vec![UInt(a), UInt(b)]));
+            }
+            let mut attrs = Vec::new();
+            if let Some(h) = md.hint {
+                put(&mut attrs, "WorkGroupSizeHint", dims(h));
+            }
+            if let Some(r) = md.reqd {
+                put(&mut attrs, "ReqdWorkGroupSize", dims(r));
+            }
+            if let Some(v) = &md.vec_type_hint {
+                put(&mut attrs, "VecTypeHint", Str(v.clone()));
+            }
+            if let Some(r) = &md.runtime_handle {
+                put(&mut attrs, "RuntimeHandle", Str(r.clone()));
+            }
+            if !attrs.is_empty() {
+                put(&mut m, "Attrs", Map(attrs));
+            }
+            if !md.args.is_empty() {
+                let args = md
+                    .args
+                    .iter()
+                    .map(|a| {
+                        let mut am = Vec::new();
+                        if !a.name.is_empty() {
+                            put(&mut am, "Name", Str(a.name.clone()));
+                        }
+                        if !a.type_name.is_empty() {
+                            put(&mut am, "TypeName", Str(a.type_name.clone()));
+                        }
+                        put(&mut am, "Size", UInt(a.size));
+                        put(&mut am, "Align", UInt(a.align_or_offset));
+                        put(
+                            &mut am,
+                            "ValueKind",
+                            Str(a.kind.v2_name().unwrap_or("ByValue").to_string()),
+                        );
+                        put(
+                            &mut am,
+                            "ValueType",
+                            Str(VALUE_TYPES[a.value_type].1.to_string()),
+                        );
+                        if a.kind == ValueKind::DynamicSharedPointer {
+                            put(&mut am, "PointeeAlign", UInt(a.pointee_align));
+                        }
+                        if let Some(s) = a.address_space {
+                            let mut c = s.chars();
+                            let first = c.next().map(|c| c.to_ascii_uppercase()).unwrap_or('G');
+                            put(
+                                &mut am,
+                                "AddrSpaceQual",
+                                Str(format!("{first}{}", c.as_str())),
+                            );
+                        }
+                        if matches!(a.kind, ValueKind::Image | ValueKind::Pipe) {
+                            put(&mut am, "AccQual", Str(ACCESS[a.access].1.to_string()));
+                        }
+                        if matches!(
+                            a.kind,
+                            ValueKind::Image | ValueKind::Pipe | ValueKind::GlobalBuffer
+                        ) {
+                            put(
+                                &mut am,
+                                "ActualAccQual",
+                                Str(ACCESS[a.actual_access].1.to_string()),
+                            );
+                        }
+                        for (on, key) in [
+                            (a.is_const, "IsConst"),
+                            (a.is_restrict, "IsRestrict"),
+                            (a.is_volatile, "IsVolatile"),
+                            (a.is_pipe, "IsPipe"),
+                        ] {
+                            if on {
+                                put(&mut am, key, Bool(true));
+                            }
+                        }
+                        Map(am)
+                    })
+                    .collect();
+                put(&mut m, "Args", Array(args));
+            }
+            let mut props = Vec::new();
+            put(&mut props, "KernargSegmentSize", UInt(kernarg_size));
+            put(&mut props, "GroupSegmentFixedSize", UInt(group));
+            put(&mut props, "PrivateSegmentFixedSize", UInt(private));
+            put(&mut props, "KernargSegmentAlign", UInt(kernarg_align));
+            put(&mut props, "WavefrontSize", UInt(wavefront));
+            put(&mut props, "NumSGPRs", UInt(sgprs));
+            put(&mut props, "NumVGPRs", UInt(vgprs));
+            if let Some(s) = md.spilled_sgprs {
+                put(&mut props, "NumSpilledSGPRs", UInt(s));
+            }
+            if let Some(s) = md.spilled_vgprs {
+                put(&mut props, "NumSpilledVGPRs", UInt(s));
+            }
+            put(&mut props, "MaxFlatWorkGroupSize", UInt(max_flat));
+            if let Some(f) = md.fixed {
+                put(&mut props, "FixedWorkGroupSize", dims(f));
+            }
+            put(&mut m, "CodeProps", Map(props));
+        } else {
+            let args = md
+                .args
+                .iter()
+                .map(|a| {
+                    let mut am = Vec::new();
+                    let image_or_pipe = matches!(a.kind, ValueKind::Image | ValueKind::Pipe);
+                    if a.access != 0 && image_or_pipe {
+                        put(&mut am, ".access", Str(ACCESS[a.access].2.to_string()));
+                    }
+                    if a.actual_access != 0 && (image_or_pipe || a.kind == ValueKind::GlobalBuffer)
+                    {
+                        put(
+                            &mut am,
+                            ".actual_access",
+                            Str(ACCESS[a.actual_access].2.to_string()),
+                        );
+                    }
+                    if let Some(s) = a.address_space {
+                        put(&mut am, ".address_space", Str(s.to_string()));
+                    }
+                    for (on, key) in [
+                        (a.is_const, ".is_const"),
+                        (a.is_pipe, ".is_pipe"),
+                        (a.is_restrict, ".is_restrict"),
+                        (a.is_volatile, ".is_volatile"),
+                    ] {
+                        if on {
+                            put(&mut am, key, Bool(true));
+                        }
+                    }
+                    if !a.name.is_empty() {
+                        put(&mut am, ".name", Str(a.name.clone()));
+                    }
+                    put(&mut am, ".offset", UInt(a.align_or_offset));
+                    put(&mut am, ".size", UInt(a.size));
+                    if a.pointee_align != 0 {
+                        put(&mut am, ".pointee_align", UInt(a.pointee_align));
+                    }
+                    if !a.type_name.is_empty() {
+                        put(&mut am, ".type_name", Str(a.type_name.clone()));
+                    }
+                    put(
+                        &mut am,
+                        ".value_kind",
+                        Str(a.kind.v3_name().unwrap_or("by_value").to_string()),
+                    );
+                    put(
+                        &mut am,
+                        ".value_type",
+                        Str(VALUE_TYPES[a.value_type].2.to_string()),
+                    );
+                    Map(am)
+                })
+                .collect();
+            put(&mut m, ".args", Array(args));
+            put(&mut m, ".group_segment_fixed_size", UInt(group));
+            put(&mut m, ".kernarg_segment_align", UInt(kernarg_align));
+            put(&mut m, ".kernarg_segment_size", UInt(kernarg_size));
+            if let Some(l) = &md.language {
+                put(&mut m, ".language", Str(l.clone()));
+            }
+            if let Some((a, b)) = md.language_version {
+                put(&mut m, ".language_version", Array(vec![UInt(a), UInt(b)]));
+            }
+            put(&mut m, ".max_flat_workgroup_size", UInt(max_flat));
+            put(&mut m, ".name", Str(state.name.clone()));
+            put(&mut m, ".private_segment_fixed_size", UInt(private));
+            if let Some(r) = md.reqd {
+                put(&mut m, ".reqd_workgroup_size", dims(r));
+            }
+            put(&mut m, ".sgpr_count", UInt(sgprs));
+            // clrxasm writes its "not supplied" marker when not given.
+            put(
+                &mut m,
+                ".sgpr_spill_count",
+                UInt(md.spilled_sgprs.unwrap_or(0xffff_fffe)),
+            );
+            put(
+                &mut m,
+                ".symbol",
+                Str(md
+                    .symbol
+                    .clone()
+                    .unwrap_or_else(|| format!("{}.kd", state.name))),
+            );
+            if let Some(v) = &md.vec_type_hint {
+                put(&mut m, ".vec_type_hint", Str(v.clone()));
+            }
+            put(&mut m, ".vgpr_count", UInt(vgprs));
+            put(
+                &mut m,
+                ".vgpr_spill_count",
+                UInt(md.spilled_vgprs.unwrap_or(0xffff_fffe)),
+            );
+            put(&mut m, ".wavefront_size", UInt(wavefront));
+            if let Some(h) = md.hint {
+                put(&mut m, ".workgroup_size_hint", dims(h));
+            }
+        }
+        Map(m)
+    }
+
+    /// The whole metadata tree.
+    fn rocm_metadata(&self, kernels: Vec<MetaValue>, co_version: u8) -> MetaValue {
+        use MetaValue::{Array, Map, Str, UInt};
+        // Printf ids: given ones kept, the others numbered from 1 skipping them.
+        let used: Vec<u64> = self.rocm.printf.iter().filter_map(|p| p.0).collect();
+        let mut free = 1u64;
+        let printf: Vec<MetaValue> = self
+            .rocm
+            .printf
+            .iter()
+            .map(|(id, sizes, fmt)| {
+                let id = id.unwrap_or_else(|| {
+                    while used.contains(&free) {
+                        free += 1;
+                    }
+                    free += 1;
+                    free - 1
+                });
+                let mut s = format!("{id}:{}:", sizes.len());
+                for z in sizes {
+                    s.push_str(&format!("{z}:"));
+                }
+                s.push_str(fmt);
+                Str(s)
+            })
+            .collect();
+        let (major, minor) = self.rocm.md_version.unwrap_or((
+            1,
+            if co_version > 2 {
+                u64::from(co_version) - 3
+            } else {
+                0
+            },
+        ));
+        let version = Array(vec![UInt(major), UInt(minor)]);
+        let mut root = Vec::new();
+        if co_version == 2 {
+            root.push(("Version".to_string(), version));
+            if !printf.is_empty() {
+                root.push(("Printf".to_string(), Array(printf)));
+            }
+            if !kernels.is_empty() {
+                root.push(("Kernels".to_string(), Array(kernels)));
+            }
+        } else {
+            root.push(("amdhsa.kernels".to_string(), Array(kernels)));
+            if !printf.is_empty() {
+                root.push(("amdhsa.printf".to_string(), Array(printf)));
+            }
+            root.push(("amdhsa.version".to_string(), version));
+        }
+        Map(root)
+    }
+}
+
+fn is_md_op(lower: &str) -> bool {
+    matches!(
+        lower,
+        ".arg"
+            | ".md_language"
+            | ".cws"
+            | ".reqd_work_group_size"
+            | ".work_group_size_hint"
+            | ".fixed_work_group_size"
+            | ".max_flat_work_group_size"
+            | ".vectypehint"
+            | ".runtime_handle"
+            | ".md_kernarg_segment_align"
+            | ".md_kernarg_segment_size"
+            | ".md_group_segment_fixed_size"
+            | ".md_private_segment_fixed_size"
+            | ".md_symname"
+            | ".md_sgprsnum"
+            | ".md_vgprsnum"
+            | ".spilledsgprs"
+            | ".spilledvgprs"
+            | ".md_wavefront_size"
+    )
+}
+
+fn is_config_op(lower: &str) -> bool {
+    is_md_op(lower)
+        || USE_FLAGS.iter().any(|(n, _)| *n == lower)
+        || matches!(
+            lower,
+            ".tgsize"
+                | ".debugmode"
+                | ".dx10clamp"
+                | ".ieeemode"
+                | ".privmode"
+                | ".default_hsa_features"
+                | ".dims"
+                | ".use_grid_workgroup_count"
+                | ".codeversion"
+                | ".machine"
+                | ".reserved_vgprs"
+                | ".reserved_sgprs"
+                | ".debug_wavefront_private_segment_offset_sgpr"
+                | ".debug_private_segment_buffer_sgpr"
+                | ".kernel_code_entry_offset"
+                | ".kernel_code_prefetch_offset"
+                | ".kernel_code_prefetch_size"
+                | ".max_scratch_backing_memory"
+                | ".kernarg_segment_align"
+                | ".group_segment_align"
+                | ".private_segment_align"
+                | ".wavefront_size"
+                | ".private_elem_size"
+                | ".call_convention"
+                | ".floatmode"
+                | ".priority"
+                | ".exceptions"
+                | ".userdatanum"
+                | ".sgprsnum"
+                | ".vgprsnum"
+                | ".pgmrsrc1"
+                | ".pgmrsrc2"
+                | ".pgmrsrc3"
+                | ".scratchbuffer"
+                | ".private_segment_fixed_size"
+                | ".localsize"
+                | ".group_segment_fixed_size"
+                | ".group_segment_fixes_size"
+                | ".workgroup_group_segment_size"
+                | ".gds_segment_size"
+                | ".kernarg_segment_size"
+                | ".workgroup_fbarrier_count"
+                | ".wavefront_sgpr_count"
+                | ".workitem_vgpr_count"
+                | ".runtime_loader_kernel_symbol"
+                | ".use_ordered_append_gds"
+                | ".shared_vgprs"
+        )
+}

@@ -1,0 +1,622 @@
+//! The code-object reader on clang-15 output (fixtures in `tests/rocm/`,
+//! made by `tests/rocm/make-fixtures.sh` from `kernels.cl`) and on the
+//! clrxasm goldens of `shared/conformance/rocm/`, plus malformed input.
+
+mod common;
+#[path = "rocm_support/mod.rs"]
+mod rocm_support;
+
+use rocm_support::{assert_equivalent, llvm_accepts};
+
+use gcn_asm::rocm::{
+    self, AddressSpace, CodeObject, RelocKind, RocmError, ValueKind, AMD_KERNEL_CODE_SIZE,
+};
+use gcn_asm::GcnVersion;
+
+fn fixture(name: &str) -> Vec<u8> {
+    let path = format!("{}/tests/rocm/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn read_fixture(name: &str) -> CodeObject {
+    rocm::read(&fixture(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// What every clang-15 build of kernels.cl has, whatever the version.
+fn check_kernels_cl(co: &CodeObject, name: &str) {
+    let names: Vec<_> = co.kernels.iter().map(|k| k.name.as_str()).collect();
+    assert_eq!(names, ["reverse", "scale"], "{name}");
+    let reverse = &co.kernels[0];
+    let scale = &co.kernels[1];
+    assert_eq!(reverse.reqd_workgroup_size, Some([64, 1, 1]), "{name}");
+    assert_eq!(reverse.max_flat_workgroup_size, Some(64), "{name}");
+    assert_eq!(scale.reqd_workgroup_size, None, "{name}");
+    assert_eq!(scale.max_flat_workgroup_size, Some(256), "{name}");
+    for k in &co.kernels {
+        assert_eq!(k.wavefront_size, 64, "{name}");
+        assert_eq!(k.kernarg_segment_align, 8, "{name}");
+        assert!(k.descriptor.user_sgpr_setup().kernarg_segment_ptr, "{name}");
+        assert_eq!(
+            k.descriptor.workgroup_id_enabled(),
+            [true, false, false],
+            "{name}"
+        );
+        // The entry is inside .text and 256-byte aligned.
+        let text = co.text.as_ref().expect(".text");
+        assert!(k.entry >= text.vaddr && k.entry < text.vaddr + text.data.len() as u64);
+        assert_eq!(k.entry % 256, 0, "{name}");
+        // The first instruction is an SMEM load of the kernel arguments
+        // (opcode bits of s_load_dword* on GCN 1.2+: 0b110000).
+        let at = (k.entry - text.vaddr) as usize;
+        let word = u32::from_le_bytes(text.data[at..at + 4].try_into().unwrap());
+        assert_eq!(word >> 26, 0b110000, "{name}: {word:#x}");
+        assert!(k.sgpr_count > 0 && k.vgpr_count > 0, "{name}");
+    }
+    let a = &scale.args;
+    assert_eq!(a[0].name.as_deref(), Some("in"));
+    assert_eq!(a[0].type_name.as_deref(), Some("float*"));
+    assert_eq!((a[0].offset, a[0].size), (0, 8));
+    assert_eq!(a[0].value_kind, ValueKind::GlobalBuffer);
+    assert_eq!(a[0].address_space, Some(AddressSpace::Global));
+    assert!(a[0].is_const && !a[1].is_const);
+    assert_eq!(a[2].name.as_deref(), Some("k"));
+    assert_eq!((a[2].offset, a[2].size), (16, 4));
+    assert_eq!(a[2].value_kind, ValueKind::ByValue);
+    assert!(!a[2].value_kind.is_hidden());
+    let tmp = &reverse.args[2];
+    assert_eq!(tmp.value_kind, ValueKind::DynamicSharedPointer);
+    assert_eq!(tmp.address_space, Some(AddressSpace::Local));
+    assert!(a[3..].iter().all(|a| a.value_kind.is_hidden()), "{name}");
+    let last = a.last().unwrap();
+    assert!(scale.kernarg_segment_size >= last.offset + last.size);
+    for seg in &co.segments {
+        assert!(seg.mem_size >= seg.data.len() as u64);
+    }
+    assert!(co.segments.iter().any(|s| s.executable && !s.writable));
+}
+
+#[test]
+fn reads_clang15_code_objects() {
+    for (name, version, processor, gcn, xnack) in [
+        (
+            "kernels-gfx803-v2.co",
+            2,
+            "gfx803",
+            GcnVersion::Gcn1_2,
+            None,
+        ),
+        (
+            "kernels-gfx900-v2.co",
+            2,
+            "gfx900",
+            GcnVersion::Gcn1_4,
+            Some(true),
+        ),
+        (
+            "kernels-gfx900-v3.co",
+            3,
+            "gfx900",
+            GcnVersion::Gcn1_4,
+            Some(true),
+        ),
+        (
+            "kernels-gfx900-v4.co",
+            4,
+            "gfx900",
+            GcnVersion::Gcn1_4,
+            None,
+        ),
+        (
+            "kernels-gfx900-v5.co",
+            5,
+            "gfx900",
+            GcnVersion::Gcn1_4,
+            None,
+        ),
+        (
+            "kernels-gfx906-v4.co",
+            4,
+            "gfx906",
+            GcnVersion::Gcn1_4_1,
+            None,
+        ),
+        (
+            "kernels-gfx803-v5.co",
+            5,
+            "gfx803",
+            GcnVersion::Gcn1_2,
+            None,
+        ),
+    ] {
+        let co = read_fixture(name);
+        assert_eq!(co.code_object_version, version, "{name}");
+        assert_eq!(co.processor.name, processor, "{name}");
+        assert_eq!(co.processor.version, gcn, "{name}");
+        assert_eq!(co.processor.xnack, xnack, "{name}");
+        assert!(co.metadata.is_some(), "{name}");
+        check_kernels_cl(&co, name);
+        for k in &co.kernels {
+            if version == 2 {
+                // v2: the symbol is the amd_kernel_code_t, the code follows it.
+                let code = k.amd_kernel_code.expect("v2 has amd_kernel_code_t");
+                assert_eq!(
+                    code.kernel_code_entry_byte_offset,
+                    AMD_KERNEL_CODE_SIZE as i64
+                );
+                assert_eq!(k.entry, k.descriptor_vaddr + 256);
+                assert_eq!(code.private_element_size(), 4);
+                assert!(code.is_ptr64());
+            } else {
+                assert!(k.amd_kernel_code.is_none());
+                assert_eq!(
+                    k.entry as i64 - k.descriptor_vaddr as i64,
+                    k.descriptor.kernel_code_entry_byte_offset
+                );
+            }
+        }
+        let args = &co.kernels[1].args;
+        if version == 5 {
+            // v5: the implicit arguments are the block counts, group sizes ...
+            assert_eq!(args[3].value_kind, ValueKind::HiddenBlockCountX);
+            assert_eq!((args[3].offset, args[3].size), (24, 4));
+            assert!(args
+                .iter()
+                .any(|a| a.value_kind == ValueKind::HiddenGridDims));
+            assert_eq!(co.kernels[1].kernarg_segment_size, 280);
+        } else {
+            assert_eq!(args[3].value_kind, ValueKind::HiddenGlobalOffsetX);
+            assert_eq!((args[3].offset, args[3].size), (24, 8));
+            assert_eq!(co.kernels[1].kernarg_segment_size, 80);
+        }
+    }
+}
+
+/// hipcc's kind of code object (HIP, no headers): v4 with XNACK and SRAMECC
+/// "any", v5.
+#[test]
+fn reads_hip_code_objects() {
+    for (name, version) in [("hip-axpy-gfx906-v4.co", 4), ("hip-axpy-gfx900-v5.co", 5)] {
+        let co = read_fixture(name);
+        assert_eq!(co.code_object_version, version, "{name}");
+        assert_eq!(
+            (co.processor.xnack, co.processor.sramecc),
+            (None, None),
+            "{name}"
+        );
+        let k = &co.kernels[0];
+        assert_eq!(k.name, "axpy");
+        let kinds: Vec<_> = k
+            .args
+            .iter()
+            .take(4)
+            .map(|a| (a.offset, a.size, a.value_kind.clone()))
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                (0, 4, ValueKind::ByValue),
+                (8, 8, ValueKind::GlobalBuffer),
+                (16, 8, ValueKind::GlobalBuffer),
+                (24, 4, ValueKind::ByValue)
+            ],
+            "{name}"
+        );
+        assert_eq!(k.entry % 256, 0);
+        let md = co.metadata.as_ref().unwrap();
+        assert!(
+            md.target()
+                .is_some_and(|t| t.starts_with("amdgcn-amd-amdhsa--gfx90")),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn reads_clrxasm_goldens() {
+    let Some(shared) = common::shared_dir() else {
+        println!("notice: ../shared not found; ROCm golden reading skipped");
+        return;
+    };
+    let dir = shared.join("conformance/rocm");
+    let read = |name: &str| {
+        let path = dir.join(name);
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        rocm::read(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"))
+    };
+    let scale = read("scale-gfx900.clrxasm.bin");
+    assert_eq!(scale.code_object_version, 2);
+    assert_eq!(scale.processor.name, "gfx900");
+    assert!(scale.metadata.is_none());
+    let k = &scale.kernels[0];
+    assert_eq!(k.name, "scale");
+    assert_eq!(k.entry, k.descriptor_vaddr + 0x100);
+    let code = k.amd_kernel_code.unwrap();
+    assert_eq!(code.compute_pgm_rsrc1, 0x00ac0081);
+    assert_eq!(code.compute_pgm_rsrc2, 0x90);
+    assert_eq!(
+        (code.wavefront_sgpr_count, code.workitem_vgpr_count),
+        (24, 8)
+    );
+    assert_eq!(code.kernarg_segment_byte_size, 24);
+    assert_eq!(k.kernarg_segment_align, 16);
+
+    let fiji = read("vectoradd-metadata-fiji.clrxasm.bin");
+    assert_eq!(fiji.code_object_version, 2);
+    assert_eq!(fiji.processor.version, GcnVersion::Gcn1_2);
+    let k = &fiji.kernels[0];
+    assert_eq!(k.name, "vectorAdd");
+    assert_eq!(k.args.len(), 8);
+    assert_eq!(k.args[0].name.as_deref(), Some("n"));
+    assert_eq!(k.args[1].offset, 8);
+    assert_eq!(k.args[7].value_kind, ValueKind::HiddenPrintfBuffer);
+    assert_eq!(k.kernarg_segment_size, 64);
+    assert_eq!(k.max_flat_workgroup_size, Some(256));
+    assert!(k.amd_kernel_code.unwrap().is_ptr64());
+    assert_eq!(k.amd_kernel_code.unwrap().private_element_size(), 4);
+
+    let negate = read("negate-llvm10-gfx906.clrxasm.bin");
+    assert_eq!(negate.code_object_version, 3);
+    assert_eq!(negate.processor.name, "gfx906");
+    assert_eq!(negate.processor.version, GcnVersion::Gcn1_4_1);
+    let k = &negate.kernels[0];
+    assert_eq!(k.name, "negate");
+    assert_eq!(k.descriptor.kernel_code_entry_byte_offset, 0xb40);
+    assert_eq!(k.entry, 0x1000);
+    assert_eq!((k.sgpr_count, k.vgpr_count), (9, 3));
+    assert_eq!(k.descriptor.compute_pgm_rsrc1, 0x00ac0040);
+    assert_eq!(negate.rodata.as_ref().unwrap().data.len(), 64);
+}
+
+#[test]
+fn printf_strings_parse() {
+    let f = gcn_asm::rocm::parse_printf("1:2:4:8:a=%d b=%ld: done\n").unwrap();
+    assert_eq!(
+        (f.id, f.arg_sizes.clone(), f.format.as_str()),
+        (1, vec![4, 8], "a=%d b=%ld: done\n")
+    );
+    assert!(gcn_asm::rocm::parse_printf("1:3:4:fmt").is_none());
+    assert!(gcn_asm::rocm::parse_printf("x:0:fmt").is_none());
+}
+
+fn err(bytes: &[u8]) -> RocmError {
+    match rocm::read(bytes) {
+        Ok(_) => panic!("read accepted malformed input"),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn malformed_code_objects_are_errors() {
+    let good = fixture("kernels-gfx900-v4.co");
+    assert!(rocm::is_code_object(&good));
+    assert!(!rocm::is_code_object(b"\x7fELF"));
+    assert!(err(b"").to_string().contains("not an ELF64"));
+    // Every truncation is an error or a smaller object, never a panic.
+    for len in (0..good.len()).step_by(7) {
+        let _ = rocm::read(&good[..len]);
+    }
+    assert!(rocm::read(&good[..good.len() / 2]).is_err());
+    // Every single-byte corruption likewise.
+    for at in 0..good.len() {
+        let mut bad = good.clone();
+        bad[at] ^= 0xff;
+        let _ = rocm::read(&bad);
+    }
+    // An unknown processor.
+    let mut bad = good.clone();
+    bad[48] = 0x41; // e_flags: gfx1100
+    assert!(
+        err(&bad).to_string().contains("EF_AMDGPU_MACH"),
+        "{}",
+        err(&bad)
+    );
+    // Not AMDGPU.
+    let mut bad = good.clone();
+    bad[18] = 62;
+    assert!(err(&bad).to_string().contains("e_machine"));
+}
+
+#[test]
+fn reloc_kinds_map_elf_types() {
+    assert_eq!(RelocKind::from_elf(13), Some(RelocKind::Relative64));
+    assert_eq!(RelocKind::from_elf(3), Some(RelocKind::Abs64));
+    assert_eq!(RelocKind::from_elf(7), None);
+}
+
+#[test]
+fn reads_dynamic_relocations_and_data_segments() {
+    let co = read_fixture("globals-gfx900-v4.co");
+    assert_eq!(co.kernels.len(), 1);
+    assert_eq!(co.kernels[0].name, "pick");
+    assert_eq!(
+        co.dynamic_relocations,
+        [rocm::DynamicReloc {
+            offset: 0x3848,
+            kind: RelocKind::Relative64,
+            symbol_value: 0,
+            addend: 0x3840,
+        }]
+    );
+    // The relocated pointer lives in a writable segment next to `table`.
+    let data = co
+        .segments
+        .iter()
+        .find(|s| s.writable && s.vaddr <= 0x3838 && 0x3850 <= s.vaddr + s.mem_size)
+        .expect("the .data segment");
+    let at = (0x3838 - data.vaddr) as usize;
+    let table: Vec<u32> = data.data[at..at + 16]
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    assert_eq!(table, [1, 2, 3, 4]);
+}
+
+/// gcndisasm's listing of every fixture and golden reassembles (gcnasm -b
+/// rocm) into an equivalent code object; what a listing cannot say is an
+/// error naming it (the relocated global of `globals-gfx900-v4.co`).
+#[test]
+fn listings_reassemble_to_equivalent_code_objects() {
+    let mut inputs: Vec<(String, Vec<u8>)> = Vec::new();
+    let dir = format!("{}/tests/rocm", env!("CARGO_MANIFEST_DIR"));
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "co") {
+            inputs.push((p.display().to_string(), std::fs::read(&p).unwrap()));
+        }
+    }
+    match common::shared_dir() {
+        Some(shared) => {
+            let dir = shared.join("conformance/rocm");
+            for e in std::fs::read_dir(&dir).unwrap() {
+                let p = e.unwrap().path();
+                if p.to_string_lossy().ends_with(".clrxasm.bin") {
+                    inputs.push((p.display().to_string(), std::fs::read(&p).unwrap()));
+                }
+            }
+        }
+        None => println!("notice: ../shared not found; the goldens' round trip skipped"),
+    }
+    inputs.sort();
+    let mut listed = 0;
+    for (name, bytes) in &inputs {
+        let co = rocm::read(bytes).unwrap();
+        let text = match gcn_asm::decode::rocm::listing(&co) {
+            Ok(t) => t,
+            Err(e) => {
+                assert!(name.ends_with("globals-gfx900-v4.co"), "{name}: {e}");
+                assert!(e.to_string().contains("relocation"), "{e}");
+                continue;
+            }
+        };
+        let options = gcn_asm::AssembleOptions {
+            format: gcn_asm::syntax::assembler::BinaryFormat::Rocm,
+            ..Default::default()
+        };
+        let assembly = gcn_asm::assemble(&text, &options)
+            .unwrap_or_else(|d| panic!("{name}: the listing does not assemble:\n{d}\n{text}"));
+        let again = assembly.rocm_bytes().unwrap();
+        let back = rocm::read(&again).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_equivalent(&back, &co, name);
+        let path = std::env::temp_dir().join(format!(
+            "gcn-asm-rocm-roundtrip-{}-{listed}.co",
+            std::process::id()
+        ));
+        std::fs::write(&path, &again).unwrap();
+        // LLVM has no gfx804 (CLRX's Fiji stepping 4): gfx803 decodes it.
+        let mcpu = if co.processor.name == "gfx804" {
+            "gfx803"
+        } else {
+            &co.processor.name
+        };
+        let gcn12 = co.processor.version >= GcnVersion::Gcn1_2;
+        llvm_accepts(&path, gcn12.then_some(mcpu));
+        let _ = std::fs::remove_file(&path);
+        // And the listing of the reassembled object is the same text.
+        assert_eq!(
+            gcn_asm::decode::rocm::listing(&back).unwrap(),
+            text,
+            "{name}"
+        );
+        listed += 1;
+    }
+    assert!(listed >= 7, "only {listed} listings");
+}
+
+fn rocm_source(src: &str) -> Result<CodeObject, String> {
+    let asm =
+        gcn_asm::assemble(src, &gcn_asm::AssembleOptions::default()).map_err(|d| d.to_string())?;
+    let bytes = asm.rocm_bytes().map_err(|e| e.to_string())?;
+    rocm::read(&bytes).map_err(|e| format!("our output does not read back: {e}"))
+}
+
+/// The metadata pseudo-ops, written as YAML (v2) and MessagePack (v3..v5),
+/// read back as the runtime sees them.
+#[test]
+fn metadata_pseudo_ops_read_back() {
+    let body = |v3: bool| {
+        format!(
+            ".kernel k\n  .config\n    .dims xy\n    .use_private_segment_buffer\n    .use_kernarg_segment_ptr\n    .private_segment_fixed_size 32\n    .md_language \"OpenCL C\", 2, 0\n    .reqd_work_group_size 8, 4\n    .max_flat_work_group_size 32\n    .arg buf, \"float*\", 8, {a}, globalbuf, f32, global, default const restrict\n    .arg tmp, \"int*\", 4, , dynshptr, i32, 16, local\n    .arg img, \"image2d_t\", 8, , image, struct, read_only\n    .arg n, \"uint\", 4, , value, u32\n    .arg , \"\", 8, , printfbuf, i8\n.text\nk:\n{skip}  s_load_dwordx2 s[0:1], s[4:5], 0x0\n  v_mov_b32 v5, s9\n  s_endpgm\n",
+            a = if v3 { "0" } else { "" },
+            skip = if v3 { "" } else { "  .skip 256\n" },
+        )
+    };
+    for (header, version) in [
+        (".rocm\n.gpu gfx900\n.md_version 1, 0\n.printf 7, 4, 8, \"a=%d: b=%ld\"\n.printf 4, \"hi\"\n", 2),
+        (".rocm\n.gpu gfx906\n.llvm10binfmt\n.metadatav3\n.md_version 1, 0\n.printf 7, 4, 8, \"a=%d: b=%ld\"\n.printf 4, \"hi\"\n.globaldata\n.skip 64\n", 3),
+        (".rocm\n.gpu gfx906\n.llvm10binfmt\n.metadatav3\n.md_version 1, 1\n.printf 7, 4, 8, \"a=%d: b=%ld\"\n.printf 4, \"hi\"\n.globaldata\n.skip 64\n", 4),
+        (".rocm\n.gpu fiji\n.llvm10binfmt\n.metadatav3\n.md_version 1, 2\n.printf 7, 4, 8, \"a=%d: b=%ld\"\n.printf 4, \"hi\"\n.globaldata\n.skip 64\n", 5),
+    ] {
+        let src = format!("{header}{}", body(version > 2));
+        let co = rocm_source(&src).unwrap_or_else(|e| panic!("v{version}: {e}\n{src}"));
+        assert_eq!(co.code_object_version, version);
+        let k = &co.kernels[0];
+        assert_eq!(k.name, "k");
+        assert_eq!(k.reqd_workgroup_size, Some([8, 4, 1]));
+        assert_eq!(k.max_flat_workgroup_size, Some(32));
+        assert_eq!(k.private_segment_fixed_size, 32);
+        assert!(k.descriptor.private_segment_wave_offset_enabled(), "SCRATCH_EN from the private size");
+        assert_eq!(k.descriptor.workgroup_id_enabled(), [true, true, false]);
+        assert_eq!(k.descriptor.workitem_id_vgprs(), 1);
+        assert_eq!(k.descriptor.user_sgpr_count(), 6);
+        // s0..s9 used (6 user + 2 group ids + the scratch wave offset
+        // reach s8), plus VCC; v0..v5.
+        assert_eq!(k.vgpr_count, 6);
+        assert_eq!(k.sgpr_count, 12, "v{version}");
+        let a = &k.args;
+        assert_eq!(a.len(), 5);
+        assert_eq!(a[0].name.as_deref(), Some("buf"));
+        assert!(a[0].is_const && a[0].is_restrict && !a[0].is_volatile);
+        assert_eq!(a[0].address_space, Some(AddressSpace::Global));
+        assert_eq!(a[1].value_kind, ValueKind::DynamicSharedPointer);
+        assert_eq!(a[1].pointee_align, Some(16));
+        assert_eq!(a[1].address_space, Some(AddressSpace::Local));
+        assert_eq!(a[2].value_kind, ValueKind::Image);
+        assert_eq!(a[2].access, Some(rocm::Access::ReadOnly));
+        assert_eq!(a[3].offset, 24, "after an 8-byte image at 16");
+        assert_eq!(a[4].value_kind, ValueKind::HiddenPrintfBuffer);
+        assert_eq!(a[4].offset, 32);
+        assert_eq!(co.printf_formats.len(), 2);
+        assert_eq!(co.printf_formats[0].id, 7);
+        assert_eq!(co.printf_formats[0].arg_sizes, [4, 8]);
+        assert_eq!(co.printf_formats[0].format, "a=%d: b=%ld");
+        assert_eq!((co.printf_formats[1].id, co.printf_formats[1].arg_sizes.len()), (4, 0));
+        if version == 5 {
+            assert_eq!(co.processor.version, GcnVersion::Gcn1_2);
+        }
+    }
+}
+
+/// Mistakes in a ROCm source are located errors, never a panic.
+#[test]
+fn rocm_source_errors_are_located() {
+    for (src, want) in [
+        (".rocm\n.config\n", "must follow .kernel"),
+        (".rocm\n.kernel k\n.use_dispatch_ptr\n", "inside a kernel's .config"),
+        (".rocm\n.kernel k\n.config\n.arg x, \"int\", 4, , values, i32\n", "unknown value kind"),
+        (".rocm\n.kernel k\n.config\n.arg x, \"int\", 4, , value, int33\n", "unknown value type"),
+        (".rocm\n.kernel k\n.config\n.arg x, \"int\", 4, 3, value, i32\n", "not a power of two"),
+        (".rocm\n.kernel k\n.config\n.private_elem_size 3\n", "power of two"),
+        (".rocm\n.kernel k\n.config\n.priority 4\n", "out of range"),
+        (".rocm\n.gotsym x\n", "not supported"),
+        (".rocm\n.kernel k\n.config\n.text\nk: s_endpgm\n", "too small for its configuration"),
+        (".rocm\n.kernel k\n.config\n", "define the label 'k:'"),
+        (".rocm\n.llvm10binfmt\n.metadatav3\n.kernel k\n.config\n.text\nk: s_endpgm\n", "too small for its descriptor"),
+        (".rocm\n.metadatav3\n.kernel k\n.text\nk: .skip 256\n", "needs .llvm10binfmt"),
+        (".rocm\n.llvm10binfmt\n.metadatav3\n.md_version 2, 0\n", "1.0, 1.1 or 1.2"),
+        (".rocm\n.metadata\n.ascii \"x\"\n.kernel k\n.config\n.md_symname \"k@kd\"\n.text\nk: .skip 256\n", "cannot be used with a .metadata"),
+        (".rocm\n.kernel k\n.control_directive\n.byte 1\n.text\nk: .skip 256\n", "not 128"),
+    ] {
+        let err = match rocm_source(src) {
+            Ok(_) => panic!("accepted: {src}"),
+            Err(e) => e,
+        };
+        assert!(err.contains(want), "{src}: {err}");
+        assert!(err.starts_with("<stdin>:"), "not located: {err}");
+    }
+}
+
+/// gcnasm and gcndisasm on code objects: the round trip through files, and
+/// errors as `FILE: error: MESSAGE` with status 1.
+#[test]
+fn cli_round_trip_and_errors() {
+    let dir = std::env::temp_dir().join(format!("gcn-asm-rocm-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = format!(
+        "{}/tests/rocm/kernels-gfx906-v4.co",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let listing = std::process::Command::new(env!("CARGO_BIN_EXE_gcndisasm"))
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert!(
+        listing.status.success(),
+        "{}",
+        String::from_utf8_lossy(&listing.stderr)
+    );
+    let s = dir.join("k.s");
+    std::fs::write(&s, &listing.stdout).unwrap();
+    let out = dir.join("k.co");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_gcnasm"))
+        .args(["-b", "rocm", "-o"])
+        .arg(&out)
+        .arg(&s)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let back = rocm::read(&std::fs::read(&out).unwrap()).unwrap();
+    assert_equivalent(&back, &read_fixture("kernels-gfx906-v4.co"), "cli");
+    // Without -b the source's .rocm selects the format.
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_gcnasm"))
+        .arg("-o")
+        .arg(&out)
+        .arg(&s)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert!(rocm::is_code_object(&std::fs::read(&out).unwrap()));
+    // A truncated code object.
+    let bad = dir.join("bad.co");
+    std::fs::write(&bad, &std::fs::read(&input).unwrap()[..300]).unwrap();
+    let r = std::process::Command::new(env!("CARGO_BIN_EXE_gcndisasm"))
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert_eq!(r.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(
+        err.starts_with(&format!("{}: error: ", bad.display())),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Metadata that would cost unbounded time or memory is refused: YAML
+/// aliases (a "billion laughs" note), nesting past the limit, huge
+/// MessagePack lengths that the bytes do not back.
+#[test]
+fn hostile_metadata_is_refused() {
+    use gcn_asm::rocm::Metadata;
+    let laughs = "a: &a [1, 1]\nb: &b [*a, *a]\nc: [*b, *b]\n";
+    let e = Metadata::from_yaml(laughs.as_bytes()).unwrap_err();
+    assert!(e.to_string().contains("alias"), "{e}");
+    let deep = "[".repeat(100_000);
+    assert!(Metadata::from_yaml(deep.as_bytes()).is_err());
+    let deep = "[".repeat(100) + &"]".repeat(100);
+    assert!(Metadata::from_yaml(deep.as_bytes())
+        .unwrap_err()
+        .to_string()
+        .contains("deeper"));
+    // An array of 2^32-1 elements in five bytes.
+    assert!(Metadata::from_msgpack(&[0xdd, 0xff, 0xff, 0xff, 0xff]).is_err());
+    let deep = vec![0x91u8; 100_000];
+    assert!(Metadata::from_msgpack(&deep).is_err());
+    // A map key that is not a string.
+    assert!(Metadata::from_msgpack(&[0x81, 0x01, 0x02]).is_err());
+    // Good metadata: both encodings give back the tree.
+    let good = Metadata::from_yaml(b"Version: [ 1, 0 ]\nKernels:\n  - Name: k\n    Args: []\n\0\0")
+        .unwrap();
+    assert_eq!(good.version(), Some((1, 0)));
+    let again = Metadata::from_msgpack(&good.root.to_msgpack().unwrap()).unwrap();
+    assert_eq!(again.root, good.root);
+    let again = Metadata::from_yaml(good.root.to_yaml().unwrap().as_bytes()).unwrap();
+    assert_eq!(again.root, good.root);
+}
+
+/// Register counting: code belongs to the kernel whose label precedes it,
+/// and `.kcode` code to the kernels it names.
+#[test]
+fn register_counts_follow_labels_and_kcode() {
+    let src = ".rocm\n.gpu gfx900\n.kernel a\n  .config\n    .use_kernarg_segment_ptr\n.kernel b\n  .config\n    .use_kernarg_segment_ptr\n.text\na: .skip 256\n  v_mov_b32 v7, s11\n  s_endpgm\nb: .skip 256\n  s_endpgm\n.kcode b\n  v_mov_b32 v20, s30\n.kcodeend\n";
+    let co = rocm_source(src).unwrap();
+    let counts: Vec<_> = co
+        .kernels
+        .iter()
+        .map(|k| (k.name.as_str(), k.sgpr_count, k.vgpr_count))
+        .collect();
+    // a: s0..s11 + VCC; b: s0..s30 + VCC (the .kcode block is b's only).
+    assert_eq!(counts, [("a", 14, 8), ("b", 33, 21)]);
+    let kb = &co.kernels[1];
+    assert_eq!(kb.descriptor.sgpr_limit(), 40);
+    assert_eq!(kb.descriptor.vgpr_limit(), 24);
+}

@@ -1,0 +1,151 @@
+//! Shared by the ROCm tests: what "an equivalent code object" means, and
+//! the check that LLVM's tools accept one.
+
+use std::path::Path;
+
+use gcn_asm::rocm::CodeObject;
+
+/// Everything but the layout (addresses): what must match.
+pub fn assert_equivalent(ours: &CodeObject, theirs: &CodeObject, name: &str) {
+    assert_eq!(
+        ours.code_object_version, theirs.code_object_version,
+        "{name}: version"
+    );
+    assert_eq!(ours.processor, theirs.processor, "{name}: processor");
+    assert_eq!(ours.e_flags, theirs.e_flags, "{name}: e_flags");
+    assert_eq!(ours.target, theirs.target, "{name}: target");
+    assert_eq!(
+        ours.metadata.as_ref().map(|m| (&m.root, m.format)),
+        theirs.metadata.as_ref().map(|m| (&m.root, m.format)),
+        "{name}: metadata"
+    );
+    assert_eq!(ours.printf_formats, theirs.printf_formats, "{name}: printf");
+    let (ot, tt) = (ours.text.as_ref().unwrap(), theirs.text.as_ref().unwrap());
+    assert_eq!(ot.data, tt.data, "{name}: .text");
+    assert_eq!(
+        ours.kernels.len(),
+        theirs.kernels.len(),
+        "{name}: kernel count"
+    );
+    let mut o_ro = ours
+        .rodata
+        .as_ref()
+        .map(|r| r.data.clone())
+        .unwrap_or_default();
+    let mut t_ro = theirs
+        .rodata
+        .as_ref()
+        .map(|r| r.data.clone())
+        .unwrap_or_default();
+    for (o, t) in ours.kernels.iter().zip(&theirs.kernels) {
+        let k = format!("{name}: kernel {}", t.name);
+        assert_eq!(o.name, t.name, "{k}");
+        assert_eq!(
+            o.entry - ot.vaddr,
+            t.entry - tt.vaddr,
+            "{k}: entry in .text"
+        );
+        assert_eq!(
+            o.amd_kernel_code, t.amd_kernel_code,
+            "{k}: amd_kernel_code_t"
+        );
+        let mut od = o.descriptor;
+        let mut td = t.descriptor;
+        if ours.code_object_version >= 3 {
+            // The entry offset spans .rodata to .text: layout, checked above
+            // through the entry address. The descriptor bytes in .rodata
+            // likewise.
+            od.kernel_code_entry_byte_offset = 0;
+            td.kernel_code_entry_byte_offset = 0;
+            for (ro, co, kd) in [
+                (&mut o_ro, ours, o.descriptor_vaddr),
+                (&mut t_ro, theirs, t.descriptor_vaddr),
+            ] {
+                let at = (kd - co.rodata.as_ref().unwrap().vaddr) as usize;
+                ro[at + 16..at + 24].fill(0);
+            }
+        }
+        assert_eq!(od, td, "{k}: descriptor");
+        assert_eq!(o.args, t.args, "{k}: args");
+        assert_eq!(
+            (
+                o.kernarg_segment_size,
+                o.kernarg_segment_align,
+                o.group_segment_fixed_size,
+                o.private_segment_fixed_size
+            ),
+            (
+                t.kernarg_segment_size,
+                t.kernarg_segment_align,
+                t.group_segment_fixed_size,
+                t.private_segment_fixed_size
+            ),
+            "{k}: segments"
+        );
+        assert_eq!(
+            (
+                o.wavefront_size,
+                o.sgpr_count,
+                o.vgpr_count,
+                o.max_flat_workgroup_size,
+                o.reqd_workgroup_size,
+                o.uniform_work_group_size
+            ),
+            (
+                t.wavefront_size,
+                t.sgpr_count,
+                t.vgpr_count,
+                t.max_flat_workgroup_size,
+                t.reqd_workgroup_size,
+                t.uniform_work_group_size
+            ),
+            "{k}: resources"
+        );
+    }
+    assert_eq!(o_ro, t_ro, "{name}: .rodata");
+}
+
+/// `llvm-readelf-15 --notes` and `llvm-objdump-15 -d` accept `path`
+/// (skipped with a notice when they are not installed). `mcpu` `None`: no
+/// disassembly (LLVM 15 has no disassembler for GCN 1.0/1.1).
+pub fn llvm_accepts(path: &Path, mcpu: Option<&str>) {
+    let readelf = std::process::Command::new("llvm-readelf-15")
+        .args(["--notes", "--dyn-syms", "-l"])
+        .arg(path)
+        .output();
+    let Ok(readelf) = readelf else {
+        println!("notice: llvm-readelf-15 not installed; LLVM acceptance skipped");
+        return;
+    };
+    let err = String::from_utf8_lossy(&readelf.stderr);
+    assert!(
+        readelf.status.success() && err.is_empty(),
+        "{}: llvm-readelf-15: {err}",
+        path.display()
+    );
+    let Some(mcpu) = mcpu else { return };
+    let objdump = std::process::Command::new("llvm-objdump-15")
+        .args([
+            "-d",
+            "--triple=amdgcn-amd-amdhsa",
+            &format!("--mcpu={mcpu}"),
+        ])
+        .arg(path)
+        .output();
+    let Ok(objdump) = objdump else {
+        println!("notice: llvm-objdump-15 not installed; LLVM acceptance skipped");
+        return;
+    };
+    let err = String::from_utf8_lossy(&objdump.stderr);
+    let out = String::from_utf8_lossy(&objdump.stdout);
+    assert!(
+        objdump.status.success() && err.is_empty(),
+        "{}: llvm-objdump-15: {err}",
+        path.display()
+    );
+    assert!(
+        out.contains("s_endpgm"),
+        "{}: no code disassembled:\n{out}",
+        path.display()
+    );
+}

@@ -1,0 +1,77 @@
+#!/bin/sh
+# Compiles the ROCm (AMDHSA) fixtures: every OpenCL C source of
+# tests/opencl/src/ and tests/rocm/src/ into code objects with clang-15 and
+# the ROCm device libraries, and tests/rocm/src/*.hip with hipcc (device
+# code only, taken out of the offload bundle). See README.md.
+#
+#   gen/vV/GPU/NAME.co   OpenCL C, code object version V, processor GPU
+#   gen/hip/GPU/NAME.co  HIP (hipcc's default code object version)
+#
+# Needs (Debian 12): clang-15, rocm-device-libs (and hipcc for the HIP set).
+# The code objects are checked in: the tests and CI need no compiler.
+set -e
+cd "$(dirname "$0")"
+LIBS=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode
+LLVM=/usr/lib/llvm-15/bin
+BUNDLER=$LLVM/clang-offload-bundler
+# v4 (clang-15's default) and v5 on every processor; v2 and v3 on gfx900
+# only (the ABI is the same per processor; this keeps the data small).
+SETS="4:gfx803 4:gfx900 4:gfx906 5:gfx803 5:gfx900 5:gfx906 3:gfx900 2:gfx900"
+rm -rf gen
+for set in $SETS; do
+    v=${set%%:*}
+    gpu=${set#*:}
+    mkdir -p "gen/v$v/$gpu"
+    for src in ../opencl/src/*.cl src/*.cl; do
+        [ -e "$src" ] || continue
+        name=$(basename "$src" .cl)
+        # OpenCL C 1.2 unless the source asks for 2.0 in its first line
+        # (`// std: CL2.0`: kernels that may run partial work-groups).
+        std=CL1.2
+        if head -n 1 "$src" | grep -q 'std: CL2.0'; then std=CL2.0; fi
+        flags="-cl-std=$std -target amdgcn-amd-amdhsa -mcpu=$gpu -O2 -mcode-object-version=$v"
+        if ! grep -q 'printf(' "$src"; then
+            clang-15 -x cl $flags -Xclang -finclude-default-header \
+                --rocm-device-lib-path=$LIBS "$src" -o "gen/v$v/$gpu/$name.co"
+            continue
+        fi
+        # printf: the device libraries' opencl.bc defines a weak `printf`
+        # stub (returns -1), which the driver links in before LLVM's printf
+        # lowering (AMDGPUPrintfRuntimeBinding) runs, and that pass misses
+        # format strings under opaque pointers. So: lower printf first, on
+        # typed-pointer IR without the libraries, then link and compile.
+        tmp=$(mktemp -d)
+        clang-15 -x cl $flags -Xclang -finclude-default-header -nogpulib \
+            -Xclang -no-opaque-pointers -Xclang -disable-llvm-passes -emit-llvm -c \
+            "$src" -o "$tmp/a.bc"
+        $LLVM/opt -enable-new-pm=0 -mtriple=amdgcn-amd-amdhsa -mcpu="$gpu" \
+            -amdgpu-printf-runtime-binding "$tmp/a.bc" -o "$tmp/b.bc"
+        abi=400
+        if [ "$v" = 5 ]; then abi=500; fi
+        # Back to opaque pointers (what the libraries are written in).
+        $LLVM/opt -opaque-pointers "$tmp/b.bc" -o "$tmp/b2.bc"
+        libs=""
+        for lib in opencl ocml ockl oclc_daz_opt_off oclc_unsafe_math_off \
+            oclc_finite_only_off oclc_correctly_rounded_sqrt_off oclc_wavefrontsize64_on \
+            "oclc_isa_version_${gpu#gfx}" "oclc_abi_version_$abi"; do
+            libs="$libs $LIBS/$lib.bc"
+        done
+        # As the driver's -mlink-builtin-bitcode does: only what is used,
+        # internalized.
+        $LLVM/llvm-link "$tmp/b2.bc" --internalize --only-needed $libs -o "$tmp/c.bc"
+        clang-15 -x ir $flags -nogpulib "$tmp/c.bc" -o "gen/v$v/$gpu/$name.co"
+        rm -r "$tmp"
+    done
+done
+for gpu in gfx906; do
+    mkdir -p "gen/hip/$gpu"
+    for src in src/*.hip; do
+        [ -e "$src" ] || continue
+        name=$(basename "$src" .hip)
+        hipcc --offload-arch="$gpu" --cuda-device-only -O2 -c "$src" -o "gen/hip/$gpu/$name.bundle"
+        $BUNDLER --unbundle --type=o --input="gen/hip/$gpu/$name.bundle" \
+            --targets="hipv4-amdgcn-amd-amdhsa--$gpu" --output="gen/hip/$gpu/$name.co"
+        rm "gen/hip/$gpu/$name.bundle"
+    done
+done
+du -sh gen

@@ -1,0 +1,188 @@
+//! Code objects that cannot run, and what the runtime says about them:
+//! truncated files, kernels that are not there, arguments of the wrong
+//! kind, a partial work-group for a kernel that needs uniform ones, and a
+//! kernel that dereferences a hidden argument the emulator leaves null.
+
+use std::path::PathBuf;
+
+use gcn_runtime::kernel::{ArgValue, Dispatch};
+use gcn_runtime::program::LoadError;
+use gcn_runtime::{LaunchError, LaunchOptions, Memory, Program};
+
+fn fixture(set: &str, name: &str) -> Vec<u8> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/rocm/gen")
+        .join(set)
+        .join(format!("{name}.co"));
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn truncated_code_objects_are_load_errors() {
+    for set in ["v4/gfx900", "v5/gfx803", "v2/gfx900", "hip/gfx906"] {
+        let name = if set.starts_with("hip") {
+            "hip_kernels"
+        } else {
+            "grids"
+        };
+        let bytes = fixture(set, name);
+        let memory = Memory::default();
+        // Every cut (in steps, plus the ELF header's edges): an error
+        // naming the code object, never a panic.
+        let cuts = (0..bytes.len())
+            .step_by(61)
+            .chain([1, 4, 16, 52, 63, 64, 65, bytes.len() - 1]);
+        for cut in cuts {
+            match Program::load(&memory, &bytes[..cut], gcn_asm::GcnVersion::Gcn1_4) {
+                Err(LoadError::CodeObject(m)) => assert!(!m.is_empty()),
+                // Too short to be recognised as a code object at all.
+                Err(LoadError::Gallium(_)) => assert!(cut < 64, "{set} cut at {cut}"),
+                Err(e) => panic!("{set} cut at {cut}: {e}"),
+                Ok(_) => panic!("{set} cut at {cut} of {} loads", bytes.len()),
+            }
+        }
+        assert!(Program::load_code_object(&memory, &bytes).is_ok());
+    }
+}
+
+#[test]
+fn a_missing_kernel_names_the_kernels_there() {
+    let memory = Memory::default();
+    let program = Program::load_code_object(&memory, &fixture("v4/gfx900", "grids")).unwrap();
+    let err = program
+        .launch(
+            "grid4d",
+            &[],
+            &Dispatch::new_1d(64, 64),
+            &LaunchOptions::default(),
+        )
+        .unwrap_err();
+    let text = err.to_string();
+    assert!(matches!(err, LaunchError::Load(LoadError::NoKernel { .. })));
+    assert!(
+        text.contains("no kernel named 'grid4d'") && text.contains("grid2d, grid3d"),
+        "{text}"
+    );
+}
+
+#[test]
+fn argument_values_are_checked_against_the_metadata() {
+    let memory = Memory::default();
+    let program = Program::load_code_object(&memory, &fixture("v5/gfx906", "grids")).unwrap();
+    let run = |values: &[ArgValue]| {
+        program
+            .launch(
+                "grid2d",
+                values,
+                &Dispatch::new(2, [8, 8, 1], [8, 8, 1]),
+                &LaunchOptions::default(),
+            )
+            .unwrap_err()
+            .to_string()
+    };
+    let text = run(&[ArgValue::Scalar(vec![0; 8])]);
+    assert!(
+        text.contains("argument 0") && text.contains("global_buffer"),
+        "{text}"
+    );
+    assert!(run(&[]).contains("no value for argument 0"));
+    let out = memory.buffer_zeroed::<u8>(8 * 64 * 4).unwrap();
+    let text = run(&[ArgValue::Pointer(out.ptr()), ArgValue::Scalar(vec![0; 4])]);
+    assert!(text.contains("2 argument values for 1 arguments"), "{text}");
+}
+
+#[test]
+fn partial_work_groups_need_a_kernel_that_allows_them() {
+    let memory = Memory::default();
+    for set in ["v4/gfx900", "v5/gfx900"] {
+        // OpenCL C 1.2: uniform work-groups only (v5 metadata says so; for
+        // v4, the language version does).
+        let program = Program::load_code_object(&memory, &fixture(set, "grids")).unwrap();
+        let out = memory.buffer_zeroed::<u8>(8 * 100 * 4).unwrap();
+        let err = program
+            .launch(
+                "grid2d",
+                &[ArgValue::Pointer(out.ptr())],
+                &Dispatch::new(2, [100, 1, 1], [64, 1, 1]),
+                &LaunchOptions::default(),
+            )
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("not a multiple of local size 64") && err.contains("uniform"),
+            "{set}: {err}"
+        );
+        // OpenCL C 2.0 allows them (tests/rocm_run.rs checks the results).
+        let program = Program::load_code_object(&memory, &fixture(set, "partial")).unwrap();
+        let out = memory.buffer_zeroed::<u32>(4 * 100).unwrap();
+        program
+            .launch(
+                "partial_ids",
+                &[ArgValue::Pointer(out.ptr())],
+                &Dispatch::new_1d(100, 64),
+                &LaunchOptions::default(),
+            )
+            .unwrap();
+    }
+}
+
+#[test]
+fn a_null_hidden_argument_dereferenced_is_a_fault_naming_it() {
+    let memory = Memory::default();
+    let program = Program::load_code_object(&memory, &fixture("hip/gfx906", "hip_printf")).unwrap();
+    let out = memory.buffer_zeroed::<u32>(64).unwrap();
+    let err = program
+        .launch(
+            "hip_printf",
+            &[ArgValue::Pointer(out.ptr())],
+            &Dispatch::new_1d(64, 64),
+            &LaunchOptions::default(),
+        )
+        .unwrap_err();
+    let LaunchError::Exec(fault) = &err else {
+        panic!("{err}")
+    };
+    let note = fault.note.as_deref().unwrap_or_default();
+    assert!(
+        note.contains("hidden_hostcall_buffer (kernarg byte 32)"),
+        "{err}"
+    );
+    assert!(err.to_string().contains("kernel 'hip_printf'"), "{err}");
+}
+
+#[test]
+fn printf_text_goes_to_the_handler() {
+    use std::sync::{Arc, Mutex};
+    let memory = Memory::default();
+    let mut program = Program::load_code_object(&memory, &fixture("v5/gfx900", "printf")).unwrap();
+    let text = Arc::new(Mutex::new(String::new()));
+    let sink = text.clone();
+    program.set_printf_handler(Arc::new(move |t: &str| sink.lock().unwrap().push_str(t)));
+    let input = memory.buffer_from_slice(&[5i32; 64]).unwrap();
+    let out = memory.buffer_zeroed::<i32>(64).unwrap();
+    program
+        .launch(
+            "printf_formats",
+            &[ArgValue::Pointer(input.ptr()), ArgValue::Pointer(out.ptr())],
+            &Dispatch::new_1d(64, 64),
+            &LaunchOptions::default(),
+        )
+        .unwrap();
+    let text = text.lock().unwrap().clone();
+    assert!(text.contains("hello from the device\n"), "{text}");
+    assert!(
+        text.contains("item 3: 5     5 5    | 5 0X5 5 a str %\n"),
+        "{text}"
+    );
+    assert_eq!(out.to_vec(), vec![6; 64]);
+}
+
+#[test]
+fn code_objects_load_from_unaligned_bytes() {
+    let bytes = fixture("v4/gfx906", "grids");
+    let mut shifted = vec![0u8; bytes.len() + 1];
+    shifted[1..].copy_from_slice(&bytes);
+    let memory = Memory::default();
+    let program = Program::load_code_object(&memory, &shifted[1..]).unwrap();
+    assert!(program.kernel("grid3d").is_ok());
+}

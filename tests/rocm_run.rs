@@ -1,0 +1,264 @@
+//! AMDHSA code objects (test layer 4): every case of
+//! `tests/opencl/cases.json` and `tests/rocm/cases.json`, compiled by
+//! clang-15 with the ROCm device libraries (and hipcc for the HIP cases)
+//! into the code objects of `tests/rocm/gen/` (see `tests/rocm/README.md`),
+//! run in the emulator under the HSA ABI with every check on as an error,
+//! on every processor and code object version there, and compared with
+//! the reference outputs (pocl's, or the host's): integers bit-exact,
+//! floats within the case's ULP tolerance, printf text line for line.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use gcn_runtime::kernel::{ArgValue, Dispatch, LocalMemory};
+use gcn_runtime::{Buffer, LaunchOptions, Memory, Program};
+use serde_json::Value;
+
+#[path = "opencl/case_values.rs"]
+mod case_values;
+use case_values::{dims, scalar_bytes, ulp_distance};
+
+fn tests_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests")
+}
+
+/// A case and the directory its data paths are relative to.
+struct Case {
+    value: Value,
+    dir: PathBuf,
+}
+
+fn cases() -> Vec<Case> {
+    let mut all = Vec::new();
+    for dir in ["opencl", "rocm"] {
+        let dir = tests_dir().join(dir);
+        let text = std::fs::read_to_string(dir.join("cases.json")).unwrap();
+        let list: Value = serde_json::from_str(&text).unwrap();
+        for value in list.as_array().unwrap() {
+            all.push(Case {
+                value: value.clone(),
+                dir: dir.clone(),
+            });
+        }
+    }
+    all
+}
+
+/// Runs `case` from the code object `path` with `options`; `Err` says
+/// what differs.
+fn run_case(case: &Case, path: &Path, options: &LaunchOptions) -> Result<(), String> {
+    let c = &case.value;
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let memory = Memory::default();
+    let mut program = Program::load_code_object(&memory, &bytes).map_err(|e| e.to_string())?;
+    let printed = Arc::new(Mutex::new(String::new()));
+    let sink = printed.clone();
+    program.set_printf_handler(Arc::new(move |text: &str| {
+        sink.lock().unwrap().push_str(text);
+    }));
+    let kernel_name = c["kernel"].as_str().unwrap();
+    let kernel = program.kernel(kernel_name).map_err(|e| e.to_string())?;
+    let mut buffers: Vec<Option<Buffer<u8>>> = Vec::new();
+    let mut values = Vec::new();
+    for (i, arg) in c["args"].as_array().unwrap().iter().enumerate() {
+        match arg["kind"].as_str().unwrap() {
+            "buffer" => {
+                let bytes = std::fs::read(case.dir.join(arg["file"].as_str().unwrap()))
+                    .map_err(|e| e.to_string())?;
+                let b = memory
+                    .buffer_from_slice(&bytes)
+                    .map_err(|e| e.to_string())?;
+                values.push(ArgValue::Pointer(b.ptr()));
+                buffers.push(Some(b));
+            }
+            "zero" => {
+                let b = memory
+                    .buffer_zeroed::<u8>(arg["size"].as_u64().unwrap() as usize)
+                    .map_err(|e| e.to_string())?;
+                values.push(ArgValue::Pointer(b.ptr()));
+                buffers.push(Some(b));
+            }
+            "local" => {
+                values.push(ArgValue::Local(LocalMemory(
+                    arg["size"].as_u64().unwrap() as u32
+                )));
+                buffers.push(None);
+            }
+            "scalar" => {
+                let ty = arg["type"].as_str().unwrap();
+                let mut bytes: Vec<u8> = arg["values"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .flat_map(|v| scalar_bytes(ty, v))
+                    .collect();
+                // A 3-element vector is given 4 values; the metadata's size
+                // decides (float3: 16 bytes).
+                let size = kernel
+                    .args
+                    .get(i)
+                    .map_or(bytes.len(), |a| a.record.size as usize);
+                bytes.resize(size, 0);
+                values.push(ArgValue::Scalar(bytes));
+                buffers.push(None);
+            }
+            k => return Err(format!("unknown argument kind {k}")),
+        }
+    }
+    let dispatch = Dispatch::new(
+        c["dims"].as_u64().unwrap() as u32,
+        dims(&c["global"]),
+        dims(&c["local"]),
+    )
+    .with_offset(dims(&c["offset"]))
+    .with_dynamic_lds(c["dynamic_lds"].as_u64().unwrap_or(0) as u32);
+    program
+        .launch(kernel_name, &values, &dispatch, options)
+        .map_err(|e| e.to_string())?;
+    for out in c["outputs"].as_array().unwrap() {
+        let i = out["arg"].as_u64().unwrap() as usize;
+        let got = buffers[i]
+            .as_ref()
+            .ok_or("output is not a buffer")?
+            .to_bytes();
+        let want = std::fs::read(case.dir.join(out["file"].as_str().unwrap()))
+            .map_err(|e| e.to_string())?;
+        if got.len() != want.len() {
+            return Err(format!(
+                "output {i}: {} bytes, expected {}",
+                got.len(),
+                want.len()
+            ));
+        }
+        let ty = out["type"].as_str().unwrap();
+        let tolerance = out["tolerance_ulp"].as_u64().unwrap_or(0);
+        let any_zero_sign = out["any_zero_sign"].as_bool().unwrap_or(false);
+        let is_zero = |b: &[u8]| {
+            b.iter().rev().skip(1).all(|&x| x == 0) && b.last().is_some_and(|&x| x & 0x7f == 0)
+        };
+        let size = match ty {
+            "u8" | "i8" => 1,
+            "u16" | "i16" => 2,
+            "u32" | "i32" | "f32" => 4,
+            _ => 8,
+        };
+        for (e, (g, w)) in got.chunks(size).zip(want.chunks(size)).enumerate() {
+            let ok = match ty {
+                "f32" | "f64" => {
+                    ulp_distance(g, w) <= tolerance || (any_zero_sign && is_zero(g) && is_zero(w))
+                }
+                _ => g == w,
+            };
+            if !ok {
+                return Err(format!(
+                    "output {i} ({ty}) element {e}: got {g:02x?}, expected {w:02x?} (tolerance {tolerance} ulp)"
+                ));
+            }
+        }
+    }
+    if let Some(file) = c["printf"].as_str() {
+        let want = std::fs::read_to_string(case.dir.join(file)).map_err(|e| e.to_string())?;
+        let got = printed.lock().unwrap().clone();
+        // Work-items print in no fixed order: compare the lines as sets.
+        let sorted = |t: &str| {
+            let mut l: Vec<String> = t.lines().map(str::to_string).collect();
+            l.sort();
+            l
+        };
+        if sorted(&got) != sorted(&want) {
+            return Err(format!(
+                "printf printed:\n{got}\nexpected (in any order):\n{want}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A run that knowingly fails (`tests/rocm/known_failures.json`): the error
+/// must contain `contains`; an entry that starts passing fails the test.
+struct KnownFailure {
+    case: String,
+    set: String,
+    contains: String,
+}
+
+fn known_failures() -> Vec<KnownFailure> {
+    let text = std::fs::read_to_string(tests_dir().join("rocm/known_failures.json")).unwrap();
+    let list: Value = serde_json::from_str(&text).unwrap();
+    let mut out = Vec::new();
+    for k in list.as_array().unwrap() {
+        for set in k["sets"].as_array().unwrap() {
+            out.push(KnownFailure {
+                case: k["case"].as_str().unwrap().to_string(),
+                set: set.as_str().unwrap().to_string(),
+                contains: k["contains"].as_str().unwrap().to_string(),
+            });
+        }
+    }
+    out
+}
+
+/// Runs every case that the code objects of `set` (`v4/gfx900`,
+/// `hip/gfx906`) have.
+fn run_set(set: &str) {
+    let dir = tests_dir().join("rocm/gen").join(set);
+    let hip = set.starts_with("hip/");
+    let known = known_failures();
+    let mut failures = Vec::new();
+    let mut passed = 0;
+    let mut expected = 0;
+    for case in cases() {
+        let c = &case.value;
+        if c["hip"].as_bool().unwrap_or(false) != hip {
+            continue;
+        }
+        let source = c["source"].as_str().unwrap();
+        let stem = Path::new(source).file_stem().unwrap().to_str().unwrap();
+        let path = dir.join(format!("{stem}.co"));
+        let name = c["name"].as_str().unwrap();
+        let known = known.iter().find(|k| k.case == name && k.set == set);
+        match (run_case(&case, &path, &LaunchOptions::default()), known) {
+            (Ok(()), None) => passed += 1,
+            (Err(e), None) => failures.push(format!("{name} on {set}: {e}")),
+            (Ok(()), Some(_)) => failures.push(format!(
+                "{name} on {set} now passes: remove it from tests/rocm/known_failures.json"
+            )),
+            (Err(e), Some(k)) if !e.contains(&k.contains) => failures.push(format!(
+                "{name} on {set}: expected an error containing `{}`, got: {e}",
+                k.contains
+            )),
+            (Err(_), Some(_)) => expected += 1,
+        }
+    }
+    println!(
+        "{set}: {passed} cases match the reference with every check on; {expected} known failures"
+    );
+    assert!(passed > 0, "{set}: no case ran");
+    assert!(
+        failures.is_empty(),
+        "{set}: {} runs differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+macro_rules! sets {
+    ($($test:ident => $set:literal,)*) => {$(
+        #[test]
+        fn $test() {
+            run_set($set);
+        }
+    )*};
+}
+
+sets! {
+    v4_gfx803 => "v4/gfx803",
+    v4_gfx900 => "v4/gfx900",
+    v4_gfx906 => "v4/gfx906",
+    v5_gfx803 => "v5/gfx803",
+    v5_gfx900 => "v5/gfx900",
+    v5_gfx906 => "v5/gfx906",
+    v3_gfx900 => "v3/gfx900",
+    v2_gfx900 => "v2/gfx900",
+    hip_gfx906 => "hip/gfx906",
+}
