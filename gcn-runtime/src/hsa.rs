@@ -228,25 +228,8 @@ pub(crate) fn opencl_version(co: &CodeObject, kernel: &str) -> Option<(u64, u64)
 /// The gallium-style argument record gcnrun and the generic argument
 /// tooling read for an explicit argument of the metadata.
 pub(crate) fn arg_record(a: &ArgMeta) -> crate::kernel::KernelArg {
-    use crate::kernel::{ArgSemantic, ArgType};
-    let ty = match a.value_kind {
-        ValueKind::GlobalBuffer => match a.address_space {
-            Some(gcn_asm::rocm::AddressSpace::Constant) => ArgType::Constant,
-            _ => ArgType::Global,
-        },
-        ValueKind::DynamicSharedPointer => ArgType::Local,
-        ValueKind::Image => ArgType::Image2dRdonly,
-        ValueKind::Sampler => ArgType::Sampler,
-        _ => ArgType::Scalar,
-    };
-    crate::kernel::KernelArg {
-        ty,
-        size: a.size,
-        target_size: a.size,
-        target_align: a.align.max(1),
-        sign_extended: false,
-        semantic: ArgSemantic::General,
-    }
+    // One rule, shared with `gcn_kernel!`'s kernel handles.
+    a.record()
 }
 
 /// The name of a hidden argument as the metadata spells it.
