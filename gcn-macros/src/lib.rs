@@ -13,6 +13,7 @@ use syn::LitStr;
 mod emit;
 #[cfg(test)]
 mod fuzz_tests;
+mod rocm;
 mod source;
 
 use gcn_asm::{assemble, AssembleOptions, Device, Diagnostic, GcnVersion};

@@ -172,6 +172,82 @@ pub trait KernelArgs {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct DevicePtr(pub u64);
 
+/// A device address of elements of type `T`: the field type `gcn_kernel!`
+/// gives a global-buffer argument whose metadata names its element type
+/// (`.arg out, "float*", …`: `TypedPtr<f32>`), so that passing a buffer of
+/// another element type does not compile. It passes the same address as a
+/// [`DevicePtr`]; make one from a buffer (`buffer.typed_ptr()`,
+/// `(&buffer).into()`) or, unchecked, from an address
+/// ([`TypedPtr::from_raw`]).
+pub struct TypedPtr<T> {
+    ptr: DevicePtr,
+    // `fn() -> T`: the pointer neither owns a `T` nor keeps it from being
+    // `Send`/`Sync`.
+    _element: std::marker::PhantomData<fn() -> T>,
+}
+
+impl<T> TypedPtr<T> {
+    /// The pointer for address `ptr`, trusted to point at `T`s.
+    pub const fn from_raw(ptr: DevicePtr) -> Self {
+        TypedPtr {
+            ptr,
+            _element: std::marker::PhantomData,
+        }
+    }
+
+    /// The untyped address.
+    pub const fn ptr(self) -> DevicePtr {
+        self.ptr
+    }
+}
+
+impl<T: bytemuck::Pod> From<&crate::memory::Buffer<T>> for TypedPtr<T> {
+    fn from(buffer: &crate::memory::Buffer<T>) -> Self {
+        buffer.typed_ptr()
+    }
+}
+
+// By hand: derives would ask `T` for the same traits, which the address
+// does not need.
+impl<T> Clone for TypedPtr<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for TypedPtr<T> {}
+
+impl<T> Default for TypedPtr<T> {
+    fn default() -> Self {
+        TypedPtr::from_raw(DevicePtr::default())
+    }
+}
+
+impl<T> PartialEq for TypedPtr<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.ptr == other.ptr
+    }
+}
+
+impl<T> Eq for TypedPtr<T> {}
+
+impl<T> std::hash::Hash for TypedPtr<T> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.ptr.hash(state);
+    }
+}
+
+impl<T> fmt::Debug for TypedPtr<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "TypedPtr<{}>({:#x})",
+            std::any::type_name::<T>(),
+            self.ptr.0
+        )
+    }
+}
+
 /// The size in bytes of a buffer in local memory (LDS), as a `local`
 /// argument asks for it; the kernel receives the buffer's offset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -315,6 +391,12 @@ impl<const N: usize> ArgField for [u32; N] {
 impl ArgField for DevicePtr {
     fn arg_value(&self) -> ArgValue {
         ArgValue::Pointer(*self)
+    }
+}
+
+impl<T> ArgField for TypedPtr<T> {
+    fn arg_value(&self) -> ArgValue {
+        ArgValue::Pointer(self.ptr)
     }
 }
 

@@ -287,7 +287,7 @@ pub mod printf;
 pub mod program;
 
 pub use check::{Check, CheckOptions, CheckReport, Level};
-pub use kernel::{ArgValue, DevicePtr, Dispatch, KernelArgs, LocalMemory};
+pub use kernel::{ArgValue, DevicePtr, Dispatch, KernelArgs, LocalMemory, TypedPtr};
 pub use launch::{ExecError, LaunchError, LaunchOptions, LaunchStats};
 pub use memory::{Buffer, Memory};
 pub use program::Program;
