@@ -134,12 +134,18 @@ impl Kernel {
     }
 
     /// Builds the kernel input buffer for `dispatch` from the user values
-    /// (one per [`Kernel::user_args`], in order).
+    /// (one per [`Kernel::user_args`], in order). For a kernel of an AMDHSA
+    /// code object (a `.rocm` source), the kernarg segment instead: the
+    /// explicit arguments at their metadata offsets, the hidden ones 0 (a
+    /// launch fills them from the dispatch), no header.
     pub fn write_input(
         &self,
         values: &[ArgValue],
         dispatch: &Dispatch,
     ) -> Result<KernelInput, ArgError> {
+        if gcn_asm::rocm::is_code_object(self.binary) {
+            return crate::hsa::explicit_kernarg(self, values);
+        }
         write_input(self.args, values, dispatch)
     }
 }
