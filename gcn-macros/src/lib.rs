@@ -755,6 +755,47 @@ mod tests {
         assert!(out.contains("pub const KERNELS"), "{out}");
     }
 
+    #[test]
+    fn positionless_rocm_sources_give_the_items() {
+        use std::str::FromStr;
+        // Code object v2 (alignments, the amd_kernel_code_t at the label)
+        // and v3 (offsets, a descriptor in `.globaldata`).
+        for (format, at, body) in [
+            ("", ["", "", ""], "k:\n.skip 256\ns_endpgm"),
+            (
+                ".llvm10binfmt\n.metadatav3\n.globaldata\n.skip 64",
+                ["0", "8", "16"],
+                "k: s_endpgm",
+            ),
+        ] {
+            let [a, b, c] = at;
+            let source = format!(
+                ".rocm\n.gpu gfx900\n{format}\n.md_version 1, 0\n.kernel k\n.config\n\
+                 .use_kernarg_segment_ptr\n\
+                 .arg out, \"float*\", 8, {a}, globalbuf, f32, global, default\n\
+                 .arg k, \"double\", 8, {b}, value, f64\n\
+                 .arg , \"\", 8, {c}, gox, i64\n.text\n{body}\nv_bogus v0\n"
+            );
+            let positionless: TokenStream = TokenStream::from_str(&source)
+                .unwrap()
+                .into_iter()
+                .map(|t| respan(t, Span::call_site()))
+                .collect();
+            let out = expand_str(positionless);
+            assert!(!out.contains("compile_error"), "{out}");
+            assert!(out.contains("pub struct KArgs"), "{out}");
+            assert!(
+                out.contains("pub out : :: gcn_runtime :: kernel :: TypedPtr < f32 >"),
+                "{out}"
+            );
+            assert!(out.contains("pub k : f64"), "{out}");
+            assert!(
+                out.contains("pub const BINARY : & [u8] = { b\"\" }"),
+                "{out}"
+            );
+        }
+    }
+
     /// `tree` with every span (inside groups too) set to `span`.
     fn respan(tree: TokenTree, span: Span) -> TokenTree {
         match tree {
