@@ -65,6 +65,18 @@ use source::TokenSource;
 ///   argument, the assembler symbol holding it (`vadd::out`; divide by 4
 ///   for GCN 1.0/1.1's dword SMRD offsets).
 ///
+/// A source that says `.rocm` gives an AMDHSA code object instead:
+/// `BINARY` is what `gcnasm -b rocm` writes, `KERNELS` and the per-kernel
+/// items come from its metadata (read back from `BINARY`), with one field
+/// per explicit argument (hidden arguments are the runtime's) typed by the
+/// metadata where it says the type: by-value `float`/`double`/… as
+/// `f32`/`f64`/…, global buffers of `T*` as
+/// `gcn_runtime::kernel::TypedPtr<T>`, other global buffers as `DevicePtr`,
+/// dynamic shared pointers as `LocalMemory`; the field's documentation
+/// gives its byte offset in the kernarg segment. Value kinds the
+/// emulator's HSA launch cannot pass (images, samplers, pipes, queues) are
+/// compile errors at their `.arg`.
+///
 /// All items are `const`s and types, so they work in `const` contexts. The
 /// expansion names only `::gcn_runtime` and `::core` paths. Item names are
 /// fixed, so one call fills one module: put each call in its own module
