@@ -176,3 +176,13 @@ fn printf_text_goes_to_the_handler() {
     );
     assert_eq!(out.to_vec(), vec![6; 64]);
 }
+
+#[test]
+fn code_objects_load_from_unaligned_bytes() {
+    let bytes = fixture("v4/gfx906", "grids");
+    let mut shifted = vec![0u8; bytes.len() + 1];
+    shifted[1..].copy_from_slice(&bytes);
+    let memory = Memory::default();
+    let program = Program::load_code_object(&memory, &shifted[1..]).unwrap();
+    assert!(program.kernel("grid3d").is_ok());
+}

@@ -161,8 +161,7 @@ impl Program {
     /// whatever its `e_flags` say (gcnrun's `-g`).
     pub fn load(memory: &Memory, bytes: &[u8], version: GcnVersion) -> Result<Program, LoadError> {
         if gcn_asm::rocm::is_code_object(bytes) {
-            let co =
-                gcn_asm::rocm::read(bytes).map_err(|e| LoadError::CodeObject(e.to_string()))?;
+            let co = read_code_object(bytes)?;
             return Program::from_code_object(memory, &co, version);
         }
         let binary = gallium::read(bytes).map_err(|e| LoadError::Gallium(e.message))?;
@@ -174,7 +173,7 @@ impl Program {
     /// processor its `e_flags` name; its kernels run under the HSA ABI
     /// ([`crate::hsa`]).
     pub fn load_code_object(memory: &Memory, bytes: &[u8]) -> Result<Program, LoadError> {
-        let co = gcn_asm::rocm::read(bytes).map_err(|e| LoadError::CodeObject(e.to_string()))?;
+        let co = read_code_object(bytes)?;
         let version = co.processor.version;
         Program::from_code_object(memory, &co, version)
     }
@@ -439,6 +438,20 @@ impl Program {
             _ => format!(".int {:#010x}", words[0]),
         }
     }
+}
+
+/// Reads a code object from `bytes` wherever they lie: the ELF reader
+/// wants them 8-byte aligned (`include_bytes!` and sub-slices need not
+/// be), so unaligned bytes are copied into an aligned buffer first.
+fn read_code_object(bytes: &[u8]) -> Result<gcn_asm::rocm::CodeObject, LoadError> {
+    let read = |b: &[u8]| gcn_asm::rocm::read(b).map_err(|e| LoadError::CodeObject(e.to_string()));
+    if bytes.as_ptr().align_offset(8) == 0 {
+        return read(bytes);
+    }
+    let mut words = vec![0u64; bytes.len().div_ceil(8)];
+    let aligned: &mut [u8] = bytemuck::cast_slice_mut(&mut words);
+    aligned[..bytes.len()].copy_from_slice(bytes);
+    read(&aligned[..bytes.len()])
 }
 
 /// The readable message (what [`fmt::Display`] writes), so that
