@@ -335,3 +335,59 @@ fn scale_kernarg_segment() {
     assert_eq!(bytes[20..24], 3u32.to_le_bytes());
     let _: DevicePtr = TypedPtr::<f32>::from_raw(out.ptr()).ptr();
 }
+
+/// A `.rocm` kernel that stores through an address it did not wait for.
+mod unwaited {
+    gcn_runtime::gcn_kernel! {
+        .rocm
+        .gpu gfx900
+        .md_version 1, 0
+        .kernel k
+            .config
+                .dims x
+                .use_kernarg_segment_ptr
+                .arg out, "uint*", 8, , globalbuf, u32, global, default
+        .text
+        k:
+            .skip 256
+            s_load_dwordx2 s[2:3], s[0:1], 0x0
+            v_lshlrev_b32 v1, 2, v0
+            global_store_dword v1, v0, s[2:3]      // no s_waitcnt lgkmcnt(0)
+            s_endpgm
+    }
+}
+
+#[test]
+fn check_reports_cite_the_rs_line() {
+    let memory = Memory::default();
+    let out = memory.buffer_zeroed::<u32>(64).unwrap();
+    let program = Program::from_kernel(&memory, &unwaited::K).unwrap();
+    let args = unwaited::KArgs {
+        out: out.typed_ptr(),
+    };
+    let err = program
+        .launch_args(&args, &Dispatch::new_1d(64, 64), &all_checks())
+        .unwrap_err();
+    let gcn_runtime::LaunchError::Check(reports) = err else {
+        panic!("not a check error: {err}");
+    };
+    let report = reports
+        .iter()
+        .find(|r| r.check == gcn_runtime::Check::Waitcnt)
+        .expect("a waitcnt report");
+    // The store's line in this file (the token form keeps `.rs`
+    // positions, and the code object's `.text` is the assembly's).
+    let line = include_str!("gcn_kernel_rocm.rs")
+        .lines()
+        .position(|l| {
+            l.trim_start()
+                .starts_with("global_store_dword v1, v0, s[2:3]")
+        })
+        .unwrap()
+        + 1;
+    let location = report.location.as_deref().unwrap_or("");
+    assert!(
+        location.ends_with(&format!("gcn_kernel_rocm.rs:{line}:13")),
+        "{report}"
+    );
+}

@@ -808,6 +808,65 @@ mod tests {
         }
     }
 
+    /// A code object v2 source with `args` as the kernel's `.arg` lines.
+    fn rocm_source(args: &str) -> String {
+        format!(
+            ".rocm\n.gpu gfx900\n.md_version 1, 0\n.kernel k\n.config\n\
+             .use_kernarg_segment_ptr\n{args}\n.text\nk:\n.skip 256\ns_endpgm\n"
+        )
+    }
+
+    #[test]
+    fn rocm_fields_follow_the_metadata() {
+        let source = rocm_source(
+            ".arg x, \"float*\", 8, , globalbuf, f32, global, default const\n\
+             .arg k, \"float\", 4, , value, f32\n\
+             .arg v, \"float4\", 16, , value, f32\n\
+             .arg , \"\", 8, , printfbuf, i8\n\
+             .arg m, \"\", 4, , value, i32",
+        );
+        let out = expand_str(quote!(#source));
+        assert!(!out.contains("compile_error"), "{out}");
+        assert!(
+            out.contains("pub x : :: gcn_runtime :: kernel :: TypedPtr < f32 >"),
+            "{out}"
+        );
+        assert!(out.contains("pub k : f32"), "{out}");
+        // A vector: untyped words; no type name: the value type.
+        assert!(out.contains("pub v : [u32 ; 4usize]"), "{out}");
+        assert!(out.contains("pub m : i32"), "{out}");
+        // The v2 layout: 8, 4, then 16 aligned to 16; the printf buffer
+        // hidden at 32; `m` after it.
+        assert!(
+            out.contains("Byte offset 16 in the kernarg segment"),
+            "{out}"
+        );
+        assert!(
+            out.contains("Filled by the runtime: hidden_printf_buffer (kernarg byte 32)"),
+            "{out}"
+        );
+        assert!(
+            out.contains("Byte offset 40 in the kernarg segment"),
+            "{out}"
+        );
+        assert!(!out.contains("pub arg3"), "{out}");
+        // Floats: neither `Eq` nor `Hash`.
+        assert!(!out.contains(":: core :: cmp :: Eq"), "{out}");
+    }
+
+    #[test]
+    fn rocm_duplicate_fields_are_errors_at_the_arg() {
+        let source =
+            rocm_source(".arg n, \"int\", 4, , value, i32\n.arg n, \"int\", 4, , value, i32");
+        let out = expand_str(quote!(#source));
+        assert!(
+            out.contains("argument 1 of kernel 'k' would be field `n`, like argument 0"),
+            "{out}"
+        );
+        // The message names the second `.arg`'s line in the literal.
+        assert_eq!(out.matches("compile_error").count(), 1, "{out}");
+    }
+
     /// `tree` with every span (inside groups too) set to `span`.
     fn respan(tree: TokenTree, span: Span) -> TokenTree {
         match tree {

@@ -167,7 +167,9 @@ pub trait KernelArgs {
     }
 
     /// The kernel input buffer for `dispatch`: header, these arguments and
-    /// the ones the dispatcher fills (`griddim`, `gridoffset`, …).
+    /// the ones the dispatcher fills (`griddim`, `gridoffset`, …); for a
+    /// kernel of a code object (a `.rocm` source), its kernarg segment
+    /// ([`Kernel::write_input`]).
     fn write_input(&self, dispatch: &Dispatch) -> Result<KernelInput, ArgError> {
         Self::KERNEL.write_input(&self.values(), dispatch)
     }
