@@ -64,12 +64,15 @@ pub struct Kernel {
     /// macro's option), lower case: the emulator runs the kernel on its GCN
     /// version.
     pub device: &'static str,
-    /// The whole GalliumCompute binary the kernel belongs to.
+    /// The whole GalliumCompute binary (or AMDHSA code object) the kernel
+    /// belongs to.
     pub binary: &'static [u8],
     /// Offset of the kernel's first instruction in the code (`.text`).
     pub offset: u32,
     /// The `.AMDGPU.config` register address/value pairs (PGM_RSRC1,
     /// PGM_RSRC2, scratch; plus spilled register counts from LLVM 3.9 on).
+    /// Empty for a kernel of a code object (a `.rocm` source), whose
+    /// setup is its kernel descriptor in `binary`.
     pub prog_info: &'static [ProgInfoEntry],
     /// The arguments, in `.arg` order.
     pub args: &'static [Arg],
