@@ -171,6 +171,46 @@ fn reads_clang15_code_objects() {
     }
 }
 
+/// hipcc's kind of code object (HIP, no headers): v4 with XNACK and SRAMECC
+/// "any", v5.
+#[test]
+fn reads_hip_code_objects() {
+    for (name, version) in [("hip-axpy-gfx906-v4.co", 4), ("hip-axpy-gfx900-v5.co", 5)] {
+        let co = read_fixture(name);
+        assert_eq!(co.code_object_version, version, "{name}");
+        assert_eq!(
+            (co.processor.xnack, co.processor.sramecc),
+            (None, None),
+            "{name}"
+        );
+        let k = &co.kernels[0];
+        assert_eq!(k.name, "axpy");
+        let kinds: Vec<_> = k
+            .args
+            .iter()
+            .take(4)
+            .map(|a| (a.offset, a.size, a.value_kind.clone()))
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                (0, 4, ValueKind::ByValue),
+                (8, 8, ValueKind::GlobalBuffer),
+                (16, 8, ValueKind::GlobalBuffer),
+                (24, 4, ValueKind::ByValue)
+            ],
+            "{name}"
+        );
+        assert_eq!(k.entry % 256, 0);
+        let md = co.metadata.as_ref().unwrap();
+        assert!(
+            md.target()
+                .is_some_and(|t| t.starts_with("amdgcn-amd-amdhsa--gfx90")),
+            "{name}"
+        );
+    }
+}
+
 #[test]
 fn reads_clrxasm_goldens() {
     let Some(shared) = common::shared_dir() else {
@@ -368,7 +408,8 @@ fn listings_reassemble_to_equivalent_code_objects() {
         } else {
             &co.processor.name
         };
-        llvm_accepts(&path, mcpu);
+        let gcn12 = co.processor.version >= GcnVersion::Gcn1_2;
+        llvm_accepts(&path, gcn12.then_some(mcpu));
         let _ = std::fs::remove_file(&path);
         // And the listing of the reassembled object is the same text.
         assert_eq!(
@@ -540,4 +581,54 @@ fn unaligned_bytes_read() {
     shifted[1..].copy_from_slice(&bytes);
     assert_ne!(shifted[1..].as_ptr().align_offset(8), 0);
     assert_eq!(rocm::read(&shifted[1..]).unwrap(), aligned);
+}
+
+/// Metadata that would cost unbounded time or memory is refused: YAML
+/// aliases (a "billion laughs" note), nesting past the limit, huge
+/// MessagePack lengths that the bytes do not back.
+#[test]
+fn hostile_metadata_is_refused() {
+    use gcn_asm::rocm::Metadata;
+    let laughs = "a: &a [1, 1]\nb: &b [*a, *a]\nc: [*b, *b]\n";
+    let e = Metadata::from_yaml(laughs.as_bytes()).unwrap_err();
+    assert!(e.to_string().contains("alias"), "{e}");
+    let deep = "[".repeat(100_000);
+    assert!(Metadata::from_yaml(deep.as_bytes()).is_err());
+    let deep = "[".repeat(100) + &"]".repeat(100);
+    assert!(Metadata::from_yaml(deep.as_bytes())
+        .unwrap_err()
+        .to_string()
+        .contains("deeper"));
+    // An array of 2^32-1 elements in five bytes.
+    assert!(Metadata::from_msgpack(&[0xdd, 0xff, 0xff, 0xff, 0xff]).is_err());
+    let deep = vec![0x91u8; 100_000];
+    assert!(Metadata::from_msgpack(&deep).is_err());
+    // A map key that is not a string.
+    assert!(Metadata::from_msgpack(&[0x81, 0x01, 0x02]).is_err());
+    // Good metadata: both encodings give back the tree.
+    let good = Metadata::from_yaml(b"Version: [ 1, 0 ]\nKernels:\n  - Name: k\n    Args: []\n\0\0")
+        .unwrap();
+    assert_eq!(good.version(), Some((1, 0)));
+    let again = Metadata::from_msgpack(&good.root.to_msgpack().unwrap()).unwrap();
+    assert_eq!(again.root, good.root);
+    let again = Metadata::from_yaml(good.root.to_yaml().unwrap().as_bytes()).unwrap();
+    assert_eq!(again.root, good.root);
+}
+
+/// Register counting: code belongs to the kernel whose label precedes it,
+/// and `.kcode` code to the kernels it names.
+#[test]
+fn register_counts_follow_labels_and_kcode() {
+    let src = ".rocm\n.gpu gfx900\n.kernel a\n  .config\n    .use_kernarg_segment_ptr\n.kernel b\n  .config\n    .use_kernarg_segment_ptr\n.text\na: .skip 256\n  v_mov_b32 v7, s11\n  s_endpgm\nb: .skip 256\n  s_endpgm\n.kcode b\n  v_mov_b32 v20, s30\n.kcodeend\n";
+    let co = rocm_source(src).unwrap();
+    let counts: Vec<_> = co
+        .kernels
+        .iter()
+        .map(|k| (k.name.as_str(), k.sgpr_count, k.vgpr_count))
+        .collect();
+    // a: s0..s11 + VCC; b: s0..s30 + VCC (the .kcode block is b's only).
+    assert_eq!(counts, [("a", 14, 8), ("b", 33, 21)]);
+    let kb = &co.kernels[1];
+    assert_eq!(kb.descriptor.sgpr_limit(), 40);
+    assert_eq!(kb.descriptor.vgpr_limit(), 24);
 }

@@ -74,7 +74,7 @@ fn rocm_sources_match_reference_code_objects() {
         } else {
             "gfx900"
         };
-        llvm_accepts(&out, mcpu);
+        llvm_accepts(&out, Some(mcpu));
         let _ = std::fs::remove_file(&out);
     }
 }

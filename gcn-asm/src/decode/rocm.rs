@@ -102,7 +102,36 @@ fn is_symbol(name: &str) -> bool {
 
 /// The listing of a code object. Errors name what CLRX source cannot
 /// express.
+///
+/// The metadata is written with the metadata pseudo-ops (`.md_version`,
+/// `.printf`, and in each `.config` `.md_*`, `.arg` …, as `clrxdisasm -C`
+/// does) when they give back the very same metadata tree (checked by
+/// assembling the listing), else as the raw note (`.metadata`): compilers
+/// write keys that CLRX has no pseudo-op for.
 pub fn listing(co: &CodeObject) -> Result<String, RocmError> {
+    if co.metadata.is_some() {
+        if let Ok(text) = listing_with(co, true) {
+            let options = crate::AssembleOptions {
+                format: crate::syntax::assembler::BinaryFormat::Rocm,
+                ..crate::AssembleOptions::default()
+            };
+            let same = crate::assemble(&text, &options)
+                .ok()
+                .and_then(|a| a.rocm_bytes().ok())
+                .and_then(|b| crate::rocm::read(&b).ok())
+                .is_some_and(|back| {
+                    back.metadata.as_ref().map(|m| &m.root) == co.metadata.as_ref().map(|m| &m.root)
+                });
+            if same {
+                return Ok(text);
+            }
+        }
+    }
+    listing_with(co, false)
+}
+
+/// The listing, with the metadata as pseudo-ops (`md_ops`) or raw.
+fn listing_with(co: &CodeObject, md_ops: bool) -> Result<String, RocmError> {
     let info = ProcessorInfo::from_name(&co.processor.name).ok_or_else(|| {
         err(
             "the code object",
@@ -111,8 +140,7 @@ pub fn listing(co: &CodeObject) -> Result<String, RocmError> {
     })?;
     let device = device_for(info);
     let v2 = co.code_object_version == 2;
-    let (major, minor, mut stepping) = info.isa;
-    let _ = major;
+    let (_, minor, mut stepping) = info.isa;
     // Code object v2 names XNACK by the odd stepping (gfx901 = gfx900 + XNACK).
     if v2 && co.processor.xnack == Some(true) && stepping % 2 == 0 {
         stepping += 1;
@@ -187,7 +215,21 @@ pub fn listing(co: &CodeObject) -> Result<String, RocmError> {
         write_escaped(&mut out, t);
         out.push_str("\"\n");
     }
-    if let Some(md) = &co.metadata {
+    if let (true, Some(md)) = (md_ops, &co.metadata) {
+        let (a, b) = md
+            .version()
+            .ok_or_else(|| err("the metadata", "it has no version"))?;
+        let _ = writeln!(out, ".md_version {a}, {b}");
+        for p in &co.printf_formats {
+            let _ = write!(out, ".printf {}", p.id);
+            for z in &p.arg_sizes {
+                let _ = write!(out, ", {z}");
+            }
+            out.push_str(", \"");
+            write_escaped(&mut out, &p.format);
+            out.push_str("\"\n");
+        }
+    } else if let Some(md) = &co.metadata {
         out.push_str(".metadata\n");
         match md.format {
             MetadataFormat::Yaml => write_ascii(&mut out, &md.raw),
@@ -217,7 +259,10 @@ pub fn listing(co: &CodeObject) -> Result<String, RocmError> {
         write_bytes(&mut out, &r.data[slots..]);
     }
     for k in &kernels {
-        write_config(&mut out, k, co)?;
+        write_config(&mut out, k)?;
+        if md_ops {
+            write_md(&mut out, k, co)?;
+        }
     }
     out.push_str(".text\n");
     let mut labels: Vec<(u64, &str)> = Vec::new();
@@ -242,43 +287,53 @@ pub fn listing(co: &CodeObject) -> Result<String, RocmError> {
         .write_with_symbols(&mut body, &labels, &[])
         .map_err(|_| err("the listing", "cannot format it"))?;
     // The amd_kernel_code_t areas: `.skip 256` (the writer fills them).
+    // Label lines wait for the next instruction line to know where they are.
     let mut skipping: Option<u64> = None;
+    let mut pending: Vec<&str> = Vec::new();
     for line in body.lines() {
-        let offset = line
+        let Some(o) = line
             .strip_prefix("/*")
             .and_then(|l| l.get(..8))
-            .and_then(|h| u64::from_str_radix(h, 16).ok());
-        let inside = offset.and_then(|o| headers.iter().copied().find(|&h| o >= h && o < h + 256));
-        match (offset, inside) {
-            (Some(o), Some(h)) => {
-                if skipping != Some(h) {
-                    if o != h {
-                        return Err(err(
-                            "the listing",
-                            format!("an instruction runs into the amd_kernel_code_t at {h:#x}"),
-                        ));
-                    }
-                    skipping = Some(h);
-                    out.push_str(".skip 256\n");
+            .and_then(|h| u64::from_str_radix(h, 16).ok())
+        else {
+            pending.push(line);
+            continue;
+        };
+        match headers.iter().copied().find(|&h| o >= h && o < h + 256) {
+            Some(h) if skipping == Some(h) => {
+                if let Some(label) = pending.first() {
+                    return Err(err(
+                        "the listing",
+                        format!("label {label} lies inside the amd_kernel_code_t at {h:#x}"),
+                    ));
                 }
             }
-            (None, _) if skipping.is_some() && !line.ends_with(':') => {}
-            (None, _) => {
-                if let Some(h) = skipping {
-                    if line.starts_with(".L") && !labels.iter().any(|(o, _)| *o == h + 256) {
-                        // A branch label inside the header would move.
-                        let _ = h;
-                    }
+            Some(h) => {
+                if o != h {
+                    return Err(err(
+                        "the listing",
+                        format!("an instruction runs into the amd_kernel_code_t at {h:#x}"),
+                    ));
                 }
-                out.push_str(line);
-                out.push('\n');
+                for l in pending.drain(..) {
+                    out.push_str(l);
+                    out.push('\n');
+                }
+                skipping = Some(h);
+                out.push_str(".skip 256\n");
             }
-            (Some(_), None) => {
+            None => {
                 skipping = None;
-                out.push_str(line);
-                out.push('\n');
+                for l in pending.drain(..).chain([line]) {
+                    out.push_str(l);
+                    out.push('\n');
+                }
             }
         }
+    }
+    for l in pending {
+        out.push_str(l);
+        out.push('\n');
     }
     write_bytes(&mut out, &code[whole..]);
     Ok(out)
@@ -298,7 +353,7 @@ fn write_escaped(out: &mut String, s: &str) {
 }
 
 /// Writes `.kernel NAME` and its `.config`.
-fn write_config(out: &mut String, k: &RocmKernel, co: &CodeObject) -> Result<(), RocmError> {
+fn write_config(out: &mut String, k: &RocmKernel) -> Result<(), RocmError> {
     let at = format!("kernel `{}`", k.name);
     let d: &KernelDescriptor = &k.descriptor;
     let _ = writeln!(out, ".kernel {}\n    .config", k.name);
@@ -397,7 +452,6 @@ fn write_config(out: &mut String, k: &RocmKernel, co: &CodeObject) -> Result<(),
         }
         Some(c) => write_v2_fields(out, c, &at)?,
     }
-    let _ = co;
     Ok(())
 }
 
@@ -516,6 +570,222 @@ fn write_v2_fields(out: &mut String, c: &AmdKernelCode, at: &str) -> Result<(), 
     if c.control_directives.iter().any(|&b| b != 0) {
         out.push_str("    .control_directive\n");
         write_bytes(out, &c.control_directives);
+    }
+    Ok(())
+}
+
+/// CLRX's `.arg` word for a value kind, if it has one.
+fn arg_kind_word(kind: &crate::rocm::ValueKind) -> Option<&'static str> {
+    use crate::rocm::ValueKind::*;
+    Some(match kind {
+        ByValue => "value",
+        GlobalBuffer => "globalbuf",
+        DynamicSharedPointer => "dynshptr",
+        Sampler => "sampler",
+        Image => "image",
+        Pipe => "pipe",
+        Queue => "queue",
+        HiddenGlobalOffsetX => "gox",
+        HiddenGlobalOffsetY => "goy",
+        HiddenGlobalOffsetZ => "goz",
+        HiddenNone => "none",
+        HiddenPrintfBuffer => "printfbuf",
+        HiddenDefaultQueue => "defqueue",
+        HiddenCompletionAction => "complact",
+        HiddenMultigridSyncArg => "multigridsyncarg",
+        _ => return None,
+    })
+}
+
+/// A kernel's metadata as the `.config` pseudo-ops of CLRX; an error for
+/// what they cannot say (the caller then lists the raw note).
+fn write_md(out: &mut String, k: &RocmKernel, co: &CodeObject) -> Result<(), RocmError> {
+    use crate::rocm::MetaValue;
+    let at = format!("the metadata of kernel `{}`", k.name);
+    let md = co
+        .metadata
+        .as_ref()
+        .ok_or_else(|| err(&at, "there is none"))?;
+    let v2 = md.format == MetadataFormat::Yaml;
+    let list = md
+        .root
+        .get(if v2 { "Kernels" } else { "amdhsa.kernels" })
+        .and_then(MetaValue::as_array);
+    let name_key = if v2 { "Name" } else { ".name" };
+    let map = list
+        .and_then(|l| {
+            l.iter()
+                .find(|m| m.get(name_key).and_then(MetaValue::as_str) == Some(k.name.as_str()))
+        })
+        .ok_or_else(|| err(&at, "it is not in the note"))?;
+    let empty = MetaValue::Map(Vec::new());
+    let (props, attrs) = if v2 {
+        (
+            map.get("CodeProps").unwrap_or(&empty),
+            map.get("Attrs").unwrap_or(&empty),
+        )
+    } else {
+        (map, map)
+    };
+    let key = |v2k: &'static str, v3k: &'static str| if v2 { v2k } else { v3k };
+    let mut line = |s: String| {
+        out.push_str("        ");
+        out.push_str(&s);
+        out.push('\n');
+    };
+    let quoted = |s: &str| {
+        let mut q = String::from("\"");
+        write_escaped(&mut q, s);
+        q.push('"');
+        q
+    };
+    if let Some(s) = map
+        .get(key("SymbolName", ".symbol"))
+        .and_then(MetaValue::as_str)
+    {
+        line(format!(".md_symname {}", quoted(s)));
+    }
+    let version = map
+        .get(key("LanguageVersion", ".language_version"))
+        .and_then(MetaValue::as_array);
+    match (
+        map.get(key("Language", ".language"))
+            .and_then(MetaValue::as_str),
+        version,
+    ) {
+        (Some(l), Some([a, b])) => line(format!(
+            ".md_language {}, {}, {}",
+            quoted(l),
+            a.as_u64()
+                .ok_or_else(|| err(&at, "a language version is not a number"))?,
+            b.as_u64()
+                .ok_or_else(|| err(&at, "a language version is not a number"))?
+        )),
+        (Some(l), None) => line(format!(".md_language {}", quoted(l))),
+        (None, None) => {}
+        _ => return Err(err(&at, "its language version cannot be written")),
+    }
+    for (k2, k3, op) in [
+        (
+            "KernargSegmentSize",
+            ".kernarg_segment_size",
+            ".md_kernarg_segment_size",
+        ),
+        (
+            "KernargSegmentAlign",
+            ".kernarg_segment_align",
+            ".md_kernarg_segment_align",
+        ),
+        (
+            "GroupSegmentFixedSize",
+            ".group_segment_fixed_size",
+            ".md_group_segment_fixed_size",
+        ),
+        (
+            "PrivateSegmentFixedSize",
+            ".private_segment_fixed_size",
+            ".md_private_segment_fixed_size",
+        ),
+        ("WavefrontSize", ".wavefront_size", ".md_wavefront_size"),
+        ("NumSGPRs", ".sgpr_count", ".md_sgprsnum"),
+        ("NumVGPRs", ".vgpr_count", ".md_vgprsnum"),
+        ("NumSpilledSGPRs", ".sgpr_spill_count", ".spilledsgprs"),
+        ("NumSpilledVGPRs", ".vgpr_spill_count", ".spilledvgprs"),
+        (
+            "MaxFlatWorkGroupSize",
+            ".max_flat_workgroup_size",
+            ".max_flat_work_group_size",
+        ),
+    ] {
+        if let Some(v) = props.get(key(k2, k3)) {
+            let v = v
+                .as_u64()
+                .ok_or_else(|| err(&at, format!("{op}: not a number")))?;
+            line(format!("{op} {v}"));
+        }
+    }
+    for (k2, k3, op, from) in [
+        (
+            "ReqdWorkGroupSize",
+            ".reqd_workgroup_size",
+            ".reqd_work_group_size",
+            attrs,
+        ),
+        (
+            "WorkGroupSizeHint",
+            ".workgroup_size_hint",
+            ".work_group_size_hint",
+            attrs,
+        ),
+        (
+            "FixedWorkGroupSize",
+            ".fixed_workgroup_size",
+            ".fixed_work_group_size",
+            props,
+        ),
+    ] {
+        if let Some(v) = from.get(key(k2, k3)).and_then(MetaValue::as_array) {
+            let d: Option<Vec<u64>> = v.iter().map(MetaValue::as_u64).collect();
+            match d.as_deref() {
+                Some([x, y, z]) => line(format!("{op} {x}, {y}, {z}")),
+                _ => return Err(err(&at, format!("{op}: not three numbers"))),
+            }
+        }
+    }
+    for (k2, k3, op) in [
+        ("VecTypeHint", ".vec_type_hint", ".vectypehint"),
+        ("RuntimeHandle", ".runtime_handle", ".runtime_handle"),
+    ] {
+        if let Some(s) = attrs.get(key(k2, k3)).and_then(MetaValue::as_str) {
+            line(format!("{op} {}", quoted(s)));
+        }
+    }
+    for a in &k.args {
+        let kind = arg_kind_word(&a.value_kind).ok_or_else(|| {
+            err(
+                &at,
+                format!("value kind {:?} has no .arg word", a.value_kind),
+            )
+        })?;
+        let vtype = a
+            .value_type
+            .as_deref()
+            .ok_or_else(|| err(&at, "an argument has no value type"))?
+            .to_ascii_lowercase();
+        let mut s = format!(
+            ".arg {}, {}, {}, {}, {kind}, {vtype}",
+            a.name.as_deref().unwrap_or(""),
+            quoted(a.type_name.as_deref().unwrap_or("")),
+            a.size,
+            if v2 { a.align } else { a.offset },
+        );
+        if let Some(p) = a.pointee_align {
+            let _ = write!(s, ", {p}");
+        }
+        if let Some(sp) = a.address_space {
+            let _ = write!(s, ", {}", sp.name());
+        }
+        let name = |x: Option<crate::rocm::Access>| x.map_or("default", crate::rocm::Access::name);
+        match a.value_kind {
+            crate::rocm::ValueKind::Image | crate::rocm::ValueKind::Pipe => {
+                let _ = write!(s, ", {}, {}", name(a.access), name(a.actual_access));
+            }
+            crate::rocm::ValueKind::GlobalBuffer => {
+                let _ = write!(s, ", {}", name(a.actual_access));
+            }
+            _ => {}
+        }
+        for (on, flag) in [
+            (a.is_const, "const"),
+            (a.is_restrict, "restrict"),
+            (a.is_volatile, "volatile"),
+            (a.is_pipe, "pipe"),
+        ] {
+            if on {
+                let _ = write!(s, " {flag}");
+            }
+        }
+        line(s);
     }
     Ok(())
 }

@@ -101,6 +101,8 @@ struct HsaConfig {
     code_version: Option<(u32, u32)>,
     machine: Option<(u16, u16, u16, u16)>,
     entry_offset: Option<i64>,
+    /// Where `.kernel_code_entry_offset` was given.
+    entry_offset_pos: Option<SourcePos>,
     prefetch_offset: Option<i64>,
     prefetch_size: Option<u64>,
     max_scratch: Option<u64>,
@@ -809,7 +811,10 @@ impl Assembler<'_> {
                     return;
                 }
                 if lower == ".kernel_code_entry_offset" {
-                    self.rocm_config(k).entry_offset = Some(v);
+                    let pos = self.pos_at(start);
+                    let c = self.rocm_config(k);
+                    c.entry_offset = Some(v);
+                    c.entry_offset_pos = Some(pos);
                 } else {
                     self.rocm_config(k).prefetch_offset = Some(v);
                 }
@@ -1345,7 +1350,7 @@ impl Assembler<'_> {
         let mut ok = true;
         let states = std::mem::take(&mut self.rocm.kernels);
         let mut text = self.sections[0].data.clone();
-        let mut rodata = self
+        let rodata = self
             .sections
             .iter()
             .find(|s| s.name == ".rodata")
@@ -1422,6 +1427,15 @@ impl Assembler<'_> {
                 .workitem_vgpr_count
                 .unwrap_or(prog.vgprs.max(1) as u16);
             if llvm10 {
+                if let Some(pos) = config.entry_offset_pos.clone() {
+                    // clrxasm takes the value as given; here the layout
+                    // decides, so that the entry is always the label.
+                    let msg = format!(
+                        "kernel '{}': .kernel_code_entry_offset is not used in the LLVM 10 binary format: the offset from the descriptor to the label '{}' is computed",
+                        state.name, state.name
+                    );
+                    self.diag_at(pos, msg, false);
+                }
                 let d = KernelDescriptor {
                     group_segment_fixed_size: group_size,
                     private_segment_fixed_size: private_size,
@@ -1574,9 +1588,6 @@ impl Assembler<'_> {
             }
             None => None,
         };
-        // Descriptor slots stay as the source left them until the writer
-        // fills them; nothing else to place here.
-        let _ = &mut rodata;
         let isa_name = self.rocm.target.clone().or_else(|| {
             self.rocm.tripple.as_ref().map(|t| {
                 let name = ProcessorInfo::from_isa(major, minor, stepping)

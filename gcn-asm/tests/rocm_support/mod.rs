@@ -106,8 +106,9 @@ pub fn assert_equivalent(ours: &CodeObject, theirs: &CodeObject, name: &str) {
 }
 
 /// `llvm-readelf-15 --notes` and `llvm-objdump-15 -d` accept `path`
-/// (skipped with a notice when they are not installed).
-pub fn llvm_accepts(path: &Path, mcpu: &str) {
+/// (skipped with a notice when they are not installed). `mcpu` `None`: no
+/// disassembly (LLVM 15 has no disassembler for GCN 1.0/1.1).
+pub fn llvm_accepts(path: &Path, mcpu: Option<&str>) {
     let readelf = std::process::Command::new("llvm-readelf-15")
         .args(["--notes", "--dyn-syms", "-l"])
         .arg(path)
@@ -122,6 +123,7 @@ pub fn llvm_accepts(path: &Path, mcpu: &str) {
         "{}: llvm-readelf-15: {err}",
         path.display()
     );
+    let Some(mcpu) = mcpu else { return };
     let objdump = std::process::Command::new("llvm-objdump-15")
         .args([
             "-d",

@@ -617,6 +617,12 @@ fn load(
             .map_err(|e| run_error(format!("{shown}: bad code object: {e}")))?;
         // The processor of e_flags, unless -g/-A says otherwise.
         let version = requested.unwrap_or(co.processor.version);
+        if version != co.processor.version {
+            eprintln!(
+                "gcnrun: warning: {shown} is compiled for {} ({}) but runs on {version} (-g/-A)",
+                co.processor.name, co.processor.version
+            );
+        }
         let program = Program::from_code_object(memory, &co, version)
             .map_err(|e| run_error(format!("{shown}: {e}")))?;
         return Ok((program, Vec::new()));

@@ -1244,8 +1244,6 @@ fn register_flow(
     // The slow path: per lane.
     let exec = wave.exec();
     let mut lane_in = [Val::default(); WAVE_SIZE];
-    // Each lane's sources' low dwords alone (for Flow::Carry).
-    let mut lane_low = [Val::default(); WAVE_SIZE];
     // The cross-lane union (DPP, DS permutes).
     let mut union = Val::default();
     let mut lanes = if cross { exec } else { read_mask };
@@ -1253,7 +1251,6 @@ fn register_flow(
         let lane = lanes.trailing_zeros() as usize;
         lanes &= lanes - 1;
         let mut v = Val::default();
-        let mut low = Val::default();
         for s in fl.sources() {
             for r in s.regs.first..s.regs.first + s.regs.count {
                 let x = if s.lane_bit {
@@ -1272,13 +1269,9 @@ fn register_flow(
                     read_val(sh, origins, s.regs.vector, r, lane, s.bits, pc, id)
                 };
                 v = v.join(x);
-                if r == s.regs.first {
-                    low = low.join(x);
-                }
             }
         }
         lane_in[lane] = v;
-        lane_low[lane] = low;
         union = union.join(v);
     }
     let first_read = read_mask.trailing_zeros() as usize & 63;
@@ -1300,10 +1293,26 @@ fn register_flow(
         };
         for d in fl.dests() {
             for (i, r) in (d.regs.first..d.regs.first + d.regs.count).enumerate() {
-                let input = if cross || d.lane_bit {
-                    input
+                // A carry row's low dword: from the sources' low dwords in
+                // the lane (read before this lane's results are written).
+                let input = if fl.rule == Flow::Carry && !cross && !d.lane_bit {
+                    let mut low = Val::default();
+                    for s in fl.sources().iter().filter(|s| !s.lane_bit) {
+                        let r = s.regs.first;
+                        low = low.join(read_val(
+                            sh,
+                            origins,
+                            s.regs.vector,
+                            r,
+                            src_lane,
+                            s.bits,
+                            pc,
+                            id,
+                        ));
+                    }
+                    carry_input(fl, d, i, input, low)
                 } else {
-                    carry_input(fl, d, i, input, lane_low[src_lane])
+                    input
                 };
                 let out = result(
                     sh,

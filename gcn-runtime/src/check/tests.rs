@@ -629,6 +629,55 @@ s_cbranch_scc1 .+4",
 }
 
 #[test]
+fn lane_masks_and_carries_are_exact_where_llvm_relies_on_it() {
+    for v in VERSIONS {
+        // LLVM's loop lane masks: an ANDN2 with EXEC and an XOR with -1 of
+        // a register nothing wrote keep undefined only the bits of the
+        // lanes EXEC excluded, which an AND with EXEC then drops.
+        run(
+            v,
+            "v_cmp_gt_u32 vcc, 32, v0
+             s_and_saveexec_b64 s[20:21], vcc
+             s_andn2_b64 s[22:23], s[22:23], exec
+             s_xor_b64 s[24:25], s[22:23], -1
+             s_and_b64 exec, exec, s[24:25]
+             s_cbranch_execz .+4",
+        )
+        .none(v);
+        // Without the ANDN2 the undefined bits of the active lanes decide.
+        let r = run(
+            v,
+            "v_cmp_gt_u32 vcc, 32, v0
+             s_and_saveexec_b64 s[20:21], vcc
+             @s_xor_b64 s[24:25], s[22:23], -1
+             @s_and_b64 exec, exec, s[24:25]",
+        );
+        r.one(v, Check::Uninit, 1, Some(0));
+        if !v.is_gcn12_or_later() {
+            continue;
+        }
+        // A 64-bit multiply-add whose addend's high dword nothing wrote:
+        // the low dword of the result is defined, the high one is not.
+        let mad = "v_mov_b32 v4, 5
+             v_mad_u64_u32 v[6:7], s[30:31], v0, 12, v[4:5]";
+        run(
+            v,
+            &format!("{mad}\nbuffer_store_dword v6, v1, s[8:11], 0 offen"),
+        )
+        .none(v);
+        let r = run(
+            v,
+            &format!("{mad}\n@buffer_store_dword v7, v1, s[8:11], 0 offen"),
+        );
+        let m = r.one(v, Check::Uninit, 0, None);
+        assert!(
+            m.contains("stores a value computed from undefined bits"),
+            "{v}: {m}"
+        );
+    }
+}
+
+#[test]
 fn undefinedness_travels_through_lds_and_scratch_like_memory() {
     for v in VERSIONS {
         // A never-written register written to LDS and read back is still
