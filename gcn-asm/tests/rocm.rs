@@ -571,6 +571,18 @@ fn cli_round_trip_and_errors() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A code object at an address that is not 8-byte aligned (a byte string
+/// in a `const`, `include_bytes!`) reads like an aligned one.
+#[test]
+fn unaligned_bytes_read() {
+    let bytes = fixture("kernels-gfx900-v4.co");
+    let aligned = rocm::read(&bytes).unwrap();
+    let mut shifted = vec![0u8; bytes.len() + 1];
+    shifted[1..].copy_from_slice(&bytes);
+    assert_ne!(shifted[1..].as_ptr().align_offset(8), 0);
+    assert_eq!(rocm::read(&shifted[1..]).unwrap(), aligned);
+}
+
 /// Metadata that would cost unbounded time or memory is refused: YAML
 /// aliases (a "billion laughs" note), nesting past the limit, huge
 /// MessagePack lengths that the bytes do not back.

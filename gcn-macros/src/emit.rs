@@ -17,10 +17,10 @@ use crate::{locate, report, source_place, Origin};
 
 /// Names of the items every expansion defines (kernel items must not take
 /// them).
-const FIXED_NAMES: [&str; 4] = ["BINARY", "CODE", "KERNELS", "LINES"];
+pub(crate) const FIXED_NAMES: [&str; 4] = ["BINARY", "CODE", "KERNELS", "LINES"];
 
 /// The marker item that makes a second call in one module an error.
-fn once_per_module() -> TokenStream {
+pub(crate) fn once_per_module() -> TokenStream {
     quote! {
         #[doc(hidden)]
         #[allow(dead_code, non_upper_case_globals)]
@@ -95,6 +95,10 @@ pub fn items(
     });
     let binary = match (&assembly.gallium, assembly.format) {
         (Some(binary), BinaryFormat::Gallium) => binary,
+        (_, BinaryFormat::Rocm) => {
+            out.extend(crate::rocm::items(assembly, origin, placeholder)?);
+            return Ok(out);
+        }
         _ => return Ok(out),
     };
     let bytes = assembly.gallium_bytes().map_err(|e| {
@@ -348,7 +352,7 @@ fn kernel_items(
 }
 
 /// A `KernelArg` literal.
-fn record_tokens(arg: &KernelArg) -> TokenStream {
+pub(crate) fn record_tokens(arg: &KernelArg) -> TokenStream {
     let k = quote!(::gcn_runtime::kernel);
     let ty = format_ident!("{}", format!("{:?}", arg.ty));
     let semantic = format_ident!("{}", format!("{:?}", arg.semantic));
@@ -430,7 +434,7 @@ fn rust_type(arg: &KernelArg) -> (TokenStream, String, usize) {
 }
 
 /// A field identifier for argument name `name` (raw for keywords).
-fn field_ident(name: &str) -> Result<Ident, String> {
+pub(crate) fn field_ident(name: &str) -> Result<Ident, String> {
     let valid = name
         .chars()
         .next()
@@ -455,7 +459,7 @@ fn field_ident(name: &str) -> Result<Ident, String> {
 }
 
 /// `vAdd.x` → `V_ADD_X`: a const name for a kernel.
-fn screaming_snake(name: &str) -> String {
+pub(crate) fn screaming_snake(name: &str) -> String {
     let mut out = String::new();
     let mut prev_lower = false;
     for c in name.chars() {
@@ -479,7 +483,7 @@ fn screaming_snake(name: &str) -> String {
 }
 
 /// `v_add`, `VADD`, `vAdd` → `VAdd`/`Vadd`: a type name stem for a kernel.
-fn upper_camel(name: &str) -> String {
+pub(crate) fn upper_camel(name: &str) -> String {
     let mut out = String::new();
     for word in screaming_snake(name).split('_').filter(|w| !w.is_empty()) {
         let mut chars = word.chars();

@@ -24,6 +24,7 @@ const TOKEN_KERNELS: &[&str] = &[
     "mod k;\n.gallium\n.gpu Pitcairn\n.kernel vadd\n    .args\n        .arg n, scalar, 4 // uint n\n        .arg a, global, 8\n        .arg griddim\n    .config\n        .dims x\n        .tgsize\n.text\nvadd:\n    s_load_dword s2, s[0:1], 9\n    s_waitcnt lgkmcnt(0)\n    v_cmp_gt_u32 vcc, s2, v0\n    s_and_saveexec_b64 s[4:5], vcc\n    v_add_f32 v1, -|v0|, 1.5 clamp\n    s_endpgm\n",
     "#![gpu = \"tonga\"]\n.kernel k\n.args\n.arg out, global, 8\n.text\nk:\n  s_load_dwordx2 s[2:3], s[0:1], 0x24\n  s_waitcnt lgkmcnt(0)\n  v_mov_b32 v1, s3\n  flat_store_dword v[0:1], v1 glc slc\n  s_endpgm\n",
     "pub(crate) mod m;\n#![arch = \"gcn1.4\"]\n.rawcode\n.macro m a, b = 2\n  s_add_u32 s\\a, s\\b, 1\n.endm\nm 1\n.rept 2\n  v_mad_f32 v0, v1, -v2, 1.5 div:2\n.endr\n",
+    ".rocm\n.gpu gfx900\n.md_version 1, 0\n.kernel s\n  .config\n    .dims x\n    .use_kernarg_segment_ptr\n    .arg in, \"float*\", 8, , globalbuf, f32, global, default const\n    .arg k, \"float\", 4, , value, f32\n    .arg t, \"int*\", 4, , dynshptr, i32, 4, local\n    .arg , \"\", 8, , gox, i64\n.text\ns:\n  .skip 256\n  s_load_dwordx2 s[2:3], s[4:5], 0\n  s_endpgm\n",
     ".gpu gfx900\n.gallium\n.kernel a\n.kernel b\n.config\n.dims xyz\n.localsize 1024\n.text\na:\nb:\n  ds_write_b32 v1, v2 offset:4\n  global_load_dword v0, v[1:2], off offset:-8\n  s_endpgm\n",
 ];
 
@@ -33,6 +34,7 @@ const TEXT_KERNELS: &[&str] = &[
     include_str!("../../tests/kernels/sample.s"),
     include_str!("../testdata/good.s"),
     include_str!("../testdata/bad.s"),
+    ".rocm\n.gpu gfx906\n.llvm10binfmt\n.metadatav3\n.md_version 1, 0\n.globaldata\n.skip 64\n.kernel h\n  .config\n    .dims x\n    .use_kernarg_segment_ptr\n    .printf 1, 4, \"%u\\n\"\n    .arg n, \"uint\", 4, 0, value, u32\n    .arg img, \"image2d_t\", 8, 8, image, struct, read_only\n    .arg , \"\", 8, 16, printfbuf, i8\n.text\nh:\n  s_endpgm\n",
 ];
 
 const TOKENS: &[&str] = &[

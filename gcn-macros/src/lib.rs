@@ -13,6 +13,7 @@ use syn::LitStr;
 mod emit;
 #[cfg(test)]
 mod fuzz_tests;
+mod rocm;
 mod source;
 
 use gcn_asm::{assemble, AssembleOptions, Device, Diagnostic, GcnVersion};
@@ -63,6 +64,18 @@ use source::TokenSource;
 ///   its byte offset in the kernel input buffer and, for a named
 ///   argument, the assembler symbol holding it (`vadd::out`; divide by 4
 ///   for GCN 1.0/1.1's dword SMRD offsets).
+///
+/// A source that says `.rocm` gives an AMDHSA code object instead:
+/// `BINARY` is what `gcnasm -b rocm` writes, `KERNELS` and the per-kernel
+/// items come from its metadata (read back from `BINARY`), with one field
+/// per explicit argument (hidden arguments are the runtime's) typed by the
+/// metadata where it says the type: by-value `float`/`double`/… as
+/// `f32`/`f64`/…, global buffers of `T*` as
+/// `gcn_runtime::kernel::TypedPtr<T>`, other global buffers as `DevicePtr`,
+/// dynamic shared pointers as `LocalMemory`; the field's documentation
+/// gives its byte offset in the kernarg segment. Value kinds the
+/// emulator's HSA launch cannot pass (images, samplers, pipes, queues) are
+/// compile errors at their `.arg`.
 ///
 /// All items are `const`s and types, so they work in `const` contexts. The
 /// expansion names only `::gcn_runtime` and `::core` paths. Item names are
@@ -752,6 +765,106 @@ mod tests {
         let out = expand_str(broken);
         assert!(!out.contains("compile_error"), "{out}");
         assert!(out.contains("pub const KERNELS"), "{out}");
+    }
+
+    #[test]
+    fn positionless_rocm_sources_give_the_items() {
+        use std::str::FromStr;
+        // Code object v2 (alignments, the amd_kernel_code_t at the label)
+        // and v3 (offsets, a descriptor in `.globaldata`).
+        for (format, at, body) in [
+            ("", ["", "", ""], "k:\n.skip 256\ns_endpgm"),
+            (
+                ".llvm10binfmt\n.metadatav3\n.globaldata\n.skip 64",
+                ["0", "8", "16"],
+                "k: s_endpgm",
+            ),
+        ] {
+            let [a, b, c] = at;
+            let source = format!(
+                ".rocm\n.gpu gfx900\n{format}\n.md_version 1, 0\n.kernel k\n.config\n\
+                 .use_kernarg_segment_ptr\n\
+                 .arg out, \"float*\", 8, {a}, globalbuf, f32, global, default\n\
+                 .arg k, \"double\", 8, {b}, value, f64\n\
+                 .arg , \"\", 8, {c}, gox, i64\n.text\n{body}\nv_bogus v0\n"
+            );
+            let positionless: TokenStream = TokenStream::from_str(&source)
+                .unwrap()
+                .into_iter()
+                .map(|t| respan(t, Span::call_site()))
+                .collect();
+            let out = expand_str(positionless);
+            assert!(!out.contains("compile_error"), "{out}");
+            assert!(out.contains("pub struct KArgs"), "{out}");
+            assert!(
+                out.contains("pub out : :: gcn_runtime :: kernel :: TypedPtr < f32 >"),
+                "{out}"
+            );
+            assert!(out.contains("pub k : f64"), "{out}");
+            assert!(
+                out.contains("pub const BINARY : & [u8] = { b\"\" }"),
+                "{out}"
+            );
+        }
+    }
+
+    /// A code object v2 source with `args` as the kernel's `.arg` lines.
+    fn rocm_source(args: &str) -> String {
+        format!(
+            ".rocm\n.gpu gfx900\n.md_version 1, 0\n.kernel k\n.config\n\
+             .use_kernarg_segment_ptr\n{args}\n.text\nk:\n.skip 256\ns_endpgm\n"
+        )
+    }
+
+    #[test]
+    fn rocm_fields_follow_the_metadata() {
+        let source = rocm_source(
+            ".arg x, \"float*\", 8, , globalbuf, f32, global, default const\n\
+             .arg k, \"float\", 4, , value, f32\n\
+             .arg v, \"float4\", 16, , value, f32\n\
+             .arg , \"\", 8, , printfbuf, i8\n\
+             .arg m, \"\", 4, , value, i32",
+        );
+        let out = expand_str(quote!(#source));
+        assert!(!out.contains("compile_error"), "{out}");
+        assert!(
+            out.contains("pub x : :: gcn_runtime :: kernel :: TypedPtr < f32 >"),
+            "{out}"
+        );
+        assert!(out.contains("pub k : f32"), "{out}");
+        // A vector: untyped words; no type name: the value type.
+        assert!(out.contains("pub v : [u32 ; 4usize]"), "{out}");
+        assert!(out.contains("pub m : i32"), "{out}");
+        // The v2 layout: 8, 4, then 16 aligned to 16; the printf buffer
+        // hidden at 32; `m` after it.
+        assert!(
+            out.contains("Byte offset 16 in the kernarg segment"),
+            "{out}"
+        );
+        assert!(
+            out.contains("Filled by the runtime: hidden_printf_buffer (kernarg byte 32)"),
+            "{out}"
+        );
+        assert!(
+            out.contains("Byte offset 40 in the kernarg segment"),
+            "{out}"
+        );
+        assert!(!out.contains("pub arg3"), "{out}");
+        // Floats: neither `Eq` nor `Hash`.
+        assert!(!out.contains(":: core :: cmp :: Eq"), "{out}");
+    }
+
+    #[test]
+    fn rocm_duplicate_fields_are_errors_at_the_arg() {
+        let source =
+            rocm_source(".arg n, \"int\", 4, , value, i32\n.arg n, \"int\", 4, , value, i32");
+        let out = expand_str(quote!(#source));
+        assert!(
+            out.contains("argument 1 of kernel 'k' would be field `n`, like argument 0"),
+            "{out}"
+        );
+        // The message names the second `.arg`'s line in the literal.
+        assert_eq!(out.matches("compile_error").count(), 1, "{out}");
     }
 
     /// `tree` with every span (inside groups too) set to `span`.

@@ -59,7 +59,9 @@ impl TokenSource {
 
     /// For [`positionless`](Self::positionless) input: a source holding only
     /// what the items `gcn_kernel!` emits depend on — the format and target
-    /// (`.gallium`, `.rawcode`, `.32bit`, `.64bit`, `.gpu`, `.arch`), each
+    /// (`.gallium`, `.rawcode`, `.32bit`, `.64bit`, `.gpu`, `.arch`; for
+    /// ROCm `.rocm`, `.llvm10binfmt`, `.metadatav3`, `.newbinfmt`,
+    /// `.md_version`), each
     /// `.kernel` with its `.args` (every `.arg`) and an empty `.config`, and a
     /// one-instruction body per kernel — so that names and argument types
     /// are right for the editor while the code is not assembled.
@@ -71,6 +73,10 @@ impl TokenSource {
         let starts = |i: usize| tokens[i] == "." && tokens.get(i + 1).is_some_and(|t| is_name(t));
         let mut out = String::new();
         let mut kernels = Vec::new();
+        // ROCm: code object v2 wants each kernel's 256-byte
+        // amd_kernel_code_t at its label, v3+ (`.llvm10binfmt`) a 64-byte
+        // descriptor per kernel in `.globaldata`.
+        let (mut rocm, mut llvm10) = (false, false);
         let mut i = 0;
         while i < tokens.len() {
             if !starts(i) {
@@ -84,9 +90,14 @@ impl TokenSource {
             }
             let operands = &tokens[i + 2..end];
             match op.as_str() {
-                "gallium" | "rawcode" | "32bit" | "64bit" | "args" => {
+                "gallium" | "rawcode" | "32bit" | "64bit" | "args" | "rocm" | "llvm10binfmt"
+                | "metadatav3" | "newbinfmt" => {
+                    rocm |= op == "rocm";
+                    llvm10 |= op == "llvm10binfmt";
                     out.push_str(&format!(".{op}\n"));
                 }
+                // Numbers: `1, 0`.
+                "md_version" => out.push_str(&format!(".{op} {}\n", operands.join(" "))),
                 // One word each (`gcn1.2` arrives as `gcn1` `.2`).
                 "gpu" | "arch" => out.push_str(&format!(".{op} {}\n", operands.concat())),
                 "kernel" => {
@@ -99,9 +110,16 @@ impl TokenSource {
             }
             i = end;
         }
+        if rocm && llvm10 && !kernels.is_empty() {
+            out.push_str(&format!(".globaldata\n.skip {}\n", 64 * kernels.len()));
+        }
         out.push_str(".text\n");
         for name in kernels {
-            out.push_str(&format!("{name}: s_endpgm\n"));
+            if rocm && !llvm10 {
+                out.push_str(&format!("{name}:\n.skip 256\ns_endpgm\n"));
+            } else {
+                out.push_str(&format!("{name}: s_endpgm\n"));
+            }
         }
         out
     }

@@ -228,25 +228,8 @@ pub(crate) fn opencl_version(co: &CodeObject, kernel: &str) -> Option<(u64, u64)
 /// The gallium-style argument record gcnrun and the generic argument
 /// tooling read for an explicit argument of the metadata.
 pub(crate) fn arg_record(a: &ArgMeta) -> crate::kernel::KernelArg {
-    use crate::kernel::{ArgSemantic, ArgType};
-    let ty = match a.value_kind {
-        ValueKind::GlobalBuffer => match a.address_space {
-            Some(gcn_asm::rocm::AddressSpace::Constant) => ArgType::Constant,
-            _ => ArgType::Global,
-        },
-        ValueKind::DynamicSharedPointer => ArgType::Local,
-        ValueKind::Image => ArgType::Image2dRdonly,
-        ValueKind::Sampler => ArgType::Sampler,
-        _ => ArgType::Scalar,
-    };
-    crate::kernel::KernelArg {
-        ty,
-        size: a.size,
-        target_size: a.size,
-        target_align: a.align.max(1),
-        sign_extended: false,
-        semantic: ArgSemantic::General,
-    }
+    // One rule, shared with `gcn_kernel!`'s kernel handles.
+    a.record()
 }
 
 /// The name of a hidden argument as the metadata spells it.
@@ -431,54 +414,7 @@ pub(crate) fn prepare(
                     name: crate::program::arg_name(explicit),
                 })
             })?;
-            match (&a.value_kind, value) {
-                (ValueKind::ByValue, ArgValue::Scalar(b)) => {
-                    if b.len() != a.size as usize {
-                        return Err(mismatch(format!(
-                            "{} bytes given for a {}-byte value",
-                            b.len(),
-                            a.size
-                        )));
-                    }
-                    let at = a.offset as usize;
-                    kernarg[at..at + b.len()].copy_from_slice(b);
-                }
-                (ValueKind::GlobalBuffer, ArgValue::Pointer(p)) => put(&mut kernarg, a, p.0),
-                (ValueKind::DynamicSharedPointer, ArgValue::Local(l)) => {
-                    let align = a.pointee_align.unwrap_or(4).clamp(1, 1 << 16);
-                    let at = lds.next_multiple_of(align);
-                    put(&mut kernarg, a, ext(at));
-                    lds = at
-                        .checked_add(l.0)
-                        .filter(|&e| e <= MAX_LDS)
-                        .ok_or_else(|| {
-                            mismatch(format!(
-                                "{} bytes of local memory at LDS offset {at} exceed the {MAX_LDS} bytes of LDS",
-                                l.0
-                            ))
-                        })?;
-                }
-                (
-                    kind @ (ValueKind::Image
-                    | ValueKind::Sampler
-                    | ValueKind::Pipe
-                    | ValueKind::Queue),
-                    _,
-                )
-                | (kind @ ValueKind::Other(_), _) => {
-                    return Err(mismatch(format!(
-                        "arguments of value kind {} are not supported by the emulator's HSA ABI",
-                        kind_name(kind)
-                    )))
-                }
-                (kind, v) => {
-                    return Err(mismatch(format!(
-                        "a {} argument cannot take {}",
-                        kind_name(kind),
-                        crate::kernel::value_kind(v)
-                    )))
-                }
-            }
+            put_explicit(&mut kernarg, a, value, &mut lds).map_err(mismatch)?;
             explicit += 1;
             continue;
         }
@@ -583,6 +519,141 @@ pub(crate) fn prepare(
         partial,
         lds_bytes: lds,
         null_note,
+    })
+}
+
+/// Writes the value of explicit argument `a` into `kernarg` at its
+/// metadata offset: by-value bytes as given (exactly its size), a global
+/// buffer's address, or for a dynamic shared pointer the LDS offset of a
+/// buffer of the given size placed at `lds` (aligned to the pointee
+/// alignment; `lds` moves past it). `Err`: why the value does not fit.
+/// The one layout of explicit arguments: launches and
+/// [`Kernel::write_input`](crate::kernel::Kernel::write_input) use it.
+fn put_explicit(
+    kernarg: &mut [u8],
+    a: &ArgMeta,
+    value: &ArgValue,
+    lds: &mut u32,
+) -> Result<(), String> {
+    let put = |kernarg: &mut [u8], value: u64| {
+        let n = (a.size as usize).min(8);
+        let at = a.offset as usize;
+        kernarg[at..at + n].copy_from_slice(&value.to_le_bytes()[..n]);
+    };
+    match (&a.value_kind, value) {
+        (ValueKind::ByValue, ArgValue::Scalar(b)) => {
+            if b.len() != a.size as usize {
+                return Err(format!(
+                    "{} bytes given for a {}-byte value",
+                    b.len(),
+                    a.size
+                ));
+            }
+            let at = a.offset as usize;
+            kernarg[at..at + b.len()].copy_from_slice(b);
+        }
+        (ValueKind::GlobalBuffer, ArgValue::Pointer(p)) => put(kernarg, p.0),
+        (ValueKind::DynamicSharedPointer, ArgValue::Local(l)) => {
+            let align = a.pointee_align.unwrap_or(4).clamp(1, 1 << 16);
+            let at = lds.next_multiple_of(align);
+            put(kernarg, u64::from(at));
+            *lds = at
+                .checked_add(l.0)
+                .filter(|&e| e <= MAX_LDS)
+                .ok_or_else(|| {
+                    format!(
+                    "{} bytes of local memory at LDS offset {at} exceed the {MAX_LDS} bytes of LDS",
+                    l.0
+                )
+                })?;
+        }
+        (
+            kind @ (ValueKind::Image | ValueKind::Sampler | ValueKind::Pipe | ValueKind::Queue),
+            _,
+        )
+        | (kind @ ValueKind::Other(_), _) => {
+            return Err(format!(
+                "arguments of value kind {} are not supported by the emulator's HSA ABI",
+                kind_name(kind)
+            ))
+        }
+        (kind, v) => {
+            return Err(format!(
+                "a {} argument cannot take {}",
+                kind_name(kind),
+                crate::kernel::value_kind(v)
+            ))
+        }
+    }
+    Ok(())
+}
+
+/// The explicit part of the kernarg segment of `kernel` (of a code
+/// object) for `values` (one per explicit argument): the bytes of the
+/// whole segment, the hidden arguments left 0 (a launch fills them), and
+/// the LDS the dynamic shared pointers take after the kernel's group
+/// segment.
+pub(crate) fn explicit_kernarg(
+    kernel: &crate::kernel::Kernel,
+    values: &[ArgValue],
+) -> Result<crate::kernel::KernelInput, crate::kernel::ArgError> {
+    use crate::kernel::ArgError;
+    let (binary, name) = (kernel.binary, kernel.name);
+    let arg_name = |i: usize| {
+        kernel
+            .args
+            .get(i)
+            .map_or_else(|| crate::program::arg_name(i), |a| a.name)
+    };
+    let bad = |message: String| ArgError::Mismatch {
+        index: 0,
+        name,
+        message,
+    };
+    let co = gcn_asm::rocm::read(binary).map_err(|e| bad(format!("the code object: {e}")))?;
+    let k = co
+        .kernels
+        .iter()
+        .find(|k| k.name == name)
+        .ok_or_else(|| bad(format!("no kernel '{name}' in the code object")))?;
+    let size = k
+        .args
+        .iter()
+        .map(|a| a.offset.saturating_add(a.size))
+        .max()
+        .unwrap_or(0)
+        .max(k.kernarg_segment_size);
+    if size > MAX_KERNARG_BYTES {
+        return Err(bad(format!(
+            "a kernarg segment of {size} bytes (more than {MAX_KERNARG_BYTES})"
+        )));
+    }
+    let mut bytes = vec![0u8; size as usize];
+    let mut lds = k.group_segment_fixed_size;
+    let mut values = values.iter();
+    let mut explicit = 0;
+    for a in k.args.iter().filter(|a| !a.value_kind.is_hidden()) {
+        let value = values.next().ok_or(ArgError::MissingValue {
+            index: explicit,
+            name: arg_name(explicit),
+        })?;
+        put_explicit(&mut bytes, a, value, &mut lds).map_err(|message| ArgError::Mismatch {
+            index: explicit,
+            name: arg_name(explicit),
+            message,
+        })?;
+        explicit += 1;
+    }
+    let extra = values.count();
+    if extra > 0 {
+        return Err(ArgError::TooManyValues {
+            expected: explicit,
+            given: explicit + extra,
+        });
+    }
+    Ok(crate::kernel::KernelInput {
+        bytes,
+        local_memory: lds - k.group_segment_fixed_size,
     })
 }
 

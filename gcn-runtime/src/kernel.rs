@@ -64,12 +64,15 @@ pub struct Kernel {
     /// macro's option), lower case: the emulator runs the kernel on its GCN
     /// version.
     pub device: &'static str,
-    /// The whole GalliumCompute binary the kernel belongs to.
+    /// The whole GalliumCompute binary (or AMDHSA code object) the kernel
+    /// belongs to.
     pub binary: &'static [u8],
     /// Offset of the kernel's first instruction in the code (`.text`).
     pub offset: u32,
     /// The `.AMDGPU.config` register address/value pairs (PGM_RSRC1,
     /// PGM_RSRC2, scratch; plus spilled register counts from LLVM 3.9 on).
+    /// Empty for a kernel of a code object (a `.rocm` source), whose
+    /// setup is its kernel descriptor in `binary`.
     pub prog_info: &'static [ProgInfoEntry],
     /// The arguments, in `.arg` order.
     pub args: &'static [Arg],
@@ -134,12 +137,18 @@ impl Kernel {
     }
 
     /// Builds the kernel input buffer for `dispatch` from the user values
-    /// (one per [`Kernel::user_args`], in order).
+    /// (one per [`Kernel::user_args`], in order). For a kernel of an AMDHSA
+    /// code object (a `.rocm` source), the kernarg segment instead: the
+    /// explicit arguments at their metadata offsets, the hidden ones 0 (a
+    /// launch fills them from the dispatch), no header.
     pub fn write_input(
         &self,
         values: &[ArgValue],
         dispatch: &Dispatch,
     ) -> Result<KernelInput, ArgError> {
+        if gcn_asm::rocm::is_code_object(self.binary) {
+            return crate::hsa::explicit_kernarg(self, values);
+        }
         write_input(self.args, values, dispatch)
     }
 }
@@ -161,7 +170,9 @@ pub trait KernelArgs {
     }
 
     /// The kernel input buffer for `dispatch`: header, these arguments and
-    /// the ones the dispatcher fills (`griddim`, `gridoffset`, …).
+    /// the ones the dispatcher fills (`griddim`, `gridoffset`, …); for a
+    /// kernel of a code object (a `.rocm` source), its kernarg segment
+    /// ([`Kernel::write_input`]).
     fn write_input(&self, dispatch: &Dispatch) -> Result<KernelInput, ArgError> {
         Self::KERNEL.write_input(&self.values(), dispatch)
     }
@@ -171,6 +182,82 @@ pub trait KernelArgs {
 /// passes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct DevicePtr(pub u64);
+
+/// A device address of elements of type `T`: the field type `gcn_kernel!`
+/// gives a global-buffer argument whose metadata names its element type
+/// (`.arg out, "float*", …`: `TypedPtr<f32>`), so that passing a buffer of
+/// another element type does not compile. It passes the same address as a
+/// [`DevicePtr`]; make one from a buffer (`buffer.typed_ptr()`,
+/// `(&buffer).into()`) or, unchecked, from an address
+/// ([`TypedPtr::from_raw`]).
+pub struct TypedPtr<T> {
+    ptr: DevicePtr,
+    // `fn() -> T`: the pointer neither owns a `T` nor keeps it from being
+    // `Send`/`Sync`.
+    _element: std::marker::PhantomData<fn() -> T>,
+}
+
+impl<T> TypedPtr<T> {
+    /// The pointer for address `ptr`, trusted to point at `T`s.
+    pub const fn from_raw(ptr: DevicePtr) -> Self {
+        TypedPtr {
+            ptr,
+            _element: std::marker::PhantomData,
+        }
+    }
+
+    /// The untyped address.
+    pub const fn ptr(self) -> DevicePtr {
+        self.ptr
+    }
+}
+
+impl<T: bytemuck::Pod> From<&crate::memory::Buffer<T>> for TypedPtr<T> {
+    fn from(buffer: &crate::memory::Buffer<T>) -> Self {
+        buffer.typed_ptr()
+    }
+}
+
+// By hand: derives would ask `T` for the same traits, which the address
+// does not need.
+impl<T> Clone for TypedPtr<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for TypedPtr<T> {}
+
+impl<T> Default for TypedPtr<T> {
+    fn default() -> Self {
+        TypedPtr::from_raw(DevicePtr::default())
+    }
+}
+
+impl<T> PartialEq for TypedPtr<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.ptr == other.ptr
+    }
+}
+
+impl<T> Eq for TypedPtr<T> {}
+
+impl<T> std::hash::Hash for TypedPtr<T> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.ptr.hash(state);
+    }
+}
+
+impl<T> fmt::Debug for TypedPtr<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "TypedPtr<{}>({:#x})",
+            std::any::type_name::<T>(),
+            self.ptr.0
+        )
+    }
+}
 
 /// The size in bytes of a buffer in local memory (LDS), as a `local`
 /// argument asks for it; the kernel receives the buffer's offset.
@@ -315,6 +402,12 @@ impl<const N: usize> ArgField for [u32; N] {
 impl ArgField for DevicePtr {
     fn arg_value(&self) -> ArgValue {
         ArgValue::Pointer(*self)
+    }
+}
+
+impl<T> ArgField for TypedPtr<T> {
+    fn arg_value(&self) -> ArgValue {
+        ArgValue::Pointer(self.ptr)
     }
 }
 

@@ -401,7 +401,7 @@ pub use check::{
     TraceFloat, TraceRecord, TraceSink,
 };
 pub use exec::{FaultKind, WAVE_SIZE};
-pub use kernel::{ArgError, ArgValue, DevicePtr, Dispatch, KernelArgs, LocalMemory};
+pub use kernel::{ArgError, ArgValue, DevicePtr, Dispatch, KernelArgs, LocalMemory, TypedPtr};
 pub use launch::{ExecError, LaunchError, LaunchOptions, LaunchStats};
 pub use launcher::{LaunchArgs, LaunchOutcome, Launcher};
 pub use memory::{AllocError, Buffer, MemFault, Memory};

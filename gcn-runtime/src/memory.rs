@@ -1123,6 +1123,18 @@ impl<T: Pod> Buffer<T> {
         DevicePtr(self.allocation.base)
     }
 
+    /// The device address of the first element, typed: for the pointer
+    /// fields `gcn_kernel!` types by their element (`TypedPtr<f32>` takes
+    /// a `Buffer<f32>`'s, not a `Buffer<u32>`'s).
+    pub fn typed_ptr(&self) -> crate::kernel::TypedPtr<T> {
+        crate::kernel::TypedPtr::from_raw(self.ptr())
+    }
+
+    /// The typed device address of element `index`.
+    pub fn typed_ptr_at(&self, index: usize) -> crate::kernel::TypedPtr<T> {
+        crate::kernel::TypedPtr::from_raw(self.ptr_at(index))
+    }
+
     /// The device address of element `index`.
     pub fn ptr_at(&self, index: usize) -> DevicePtr {
         DevicePtr(self.allocation.base + (index * std::mem::size_of::<T>()) as u64)

@@ -22,11 +22,13 @@ use crate::GcnVersion;
 mod descriptor;
 mod metadata;
 mod reader;
+mod types;
 mod writer;
 
 pub use descriptor::{AmdKernelCode, KernelDescriptor, UserSgprs, AMD_KERNEL_CODE_SIZE};
 pub use metadata::{parse_printf, KernelMeta, MetaValue, Metadata, MetadataFormat};
 pub use reader::{is_code_object, read};
+pub use types::ScalarType;
 pub use writer::{write, RocmInput, RocmInputKernel};
 
 /// ELF `e_machine` of AMD GPU code objects.

@@ -47,6 +47,15 @@ fn elf_err(at: &str) -> impl Fn(object::Error) -> RocmError + '_ {
 /// Reads a code object (v2..=v5). Everything malformed, inconsistent or not
 /// supported is a [`RocmError`] naming the place.
 pub fn read(bytes: &[u8]) -> Result<CodeObject, RocmError> {
+    // The ELF parser reads the headers in place, which needs 8-byte
+    // alignment; a `&'static [u8]` (`gcn_kernel!`'s `BINARY`,
+    // `include_bytes!`) has none: read a copy.
+    if bytes.as_ptr().align_offset(8) != 0 {
+        let mut words = vec![0u64; bytes.len().div_ceil(8)];
+        let copy = object::pod::bytes_of_slice_mut(&mut words);
+        copy[..bytes.len()].copy_from_slice(bytes);
+        return read(&copy[..bytes.len()]);
+    }
     if !is_code_object(bytes) {
         let what = match FileKind::parse(bytes) {
             Ok(FileKind::Elf64) => "an ELF64 file whose e_machine is not EM_AMDGPU (224)",

@@ -164,6 +164,10 @@ pub struct Assembly {
     /// What the code object is made of, when the format is ROCm
     /// ([`Assembly::rocm_bytes`] writes it).
     pub rocm: Option<crate::rocm::RocmInput>,
+    /// The ROCm kernels as declared, in source order, with the position
+    /// and text of each metadata `.arg` (parallel to the metadata's
+    /// arguments, hidden ones included; empty for a raw `.metadata` note).
+    pub rocm_decls: Vec<KernelDecl>,
     /// Files read by `.include` and `.incbin`, in order (for build systems
     /// that rebuild when one changes).
     pub files_read: Vec<PathBuf>,
@@ -1196,6 +1200,7 @@ impl<'o> Assembler<'o> {
         let gallium_decls = self.gallium_decls();
         let text_labels = self.text_labels();
         let rocm = self.rocm_finish();
+        let rocm_decls = self.rocm_decls();
         let has_errors = self.diags.iter().any(|d| d.is_error()) || self.errors > 0;
         if has_errors {
             return Err(Diagnostics(self.diags));
@@ -1218,6 +1223,7 @@ impl<'o> Assembler<'o> {
             gallium,
             gallium_decls,
             rocm,
+            rocm_decls,
             files_read: self.files_read,
             line_table: self.line_table,
             text_labels,

@@ -19,6 +19,7 @@
 use crate::diag::SourcePos;
 use crate::encode::context::SectionId;
 use crate::gallium::config::{prog_info, KernelConfig, RegisterUsage};
+use crate::gallium::{ArgDecl, KernelDecl};
 use crate::rocm::{
     AmdKernelCode, KernelDescriptor, MetaValue, Metadata, ProcessorInfo, RocmInput,
     RocmInputKernel, ValueKind,
@@ -46,6 +47,11 @@ pub(crate) enum RocmInside {
 #[derive(Debug, Clone)]
 struct MdArg {
     name: String,
+    /// Where the name is (where the `.arg` is, for an unnamed argument),
+    /// and the statement as written: for tools that present arguments to
+    /// people (`Assembly::rocm_decls`).
+    pos: SourcePos,
+    declaration: String,
     type_name: String,
     size: u64,
     /// Alignment (v2) or offset (v3).
@@ -709,7 +715,7 @@ impl Assembler<'_> {
         if is_md_op(lower) {
             self.rocm_md_used(start);
             if lower == ".arg" {
-                self.rocm_arg(k, text, p);
+                self.rocm_arg(k, text, start, p);
                 return;
             }
             self.rocm_md_op(k, text, lower, p);
@@ -1018,7 +1024,7 @@ impl Assembler<'_> {
     }
 
     /// `.arg [NAME], ["TYPE",] SIZE, [ALIGN|OFFSET], KIND, TYPE[, POINTEEALIGN][, ADDRSPACE][, ACCESS][, ACTUALACCESS] [FLAGS...]`
-    fn rocm_arg(&mut self, k: usize, text: &str, p: usize) {
+    fn rocm_arg(&mut self, k: usize, text: &str, start: usize, p: usize) {
         let fields = match split_fields(text, p) {
             Ok(f) => f,
             Err(at) => return self.error(at, "unterminated quoted text"),
@@ -1174,8 +1180,11 @@ impl Assembler<'_> {
             (false, true, [b]) => (0, *b),
             _ => return self.error(fields[i].0, "too many operands for this value kind"),
         };
+        let pos = self.pos_at(if name.is_empty() { start } else { fields[0].0 });
         let mut arg = MdArg {
             name,
+            pos,
+            declaration: text[start..].trim().to_string(),
             type_name,
             size,
             align_or_offset: align,
@@ -1232,6 +1241,30 @@ impl Assembler<'_> {
 
     /// Builds the code object's input at the end of the assembly; `None`
     /// after an error (reported at the kernel or the pseudo-op).
+    /// The ROCm kernels as the source declared them (order of `.kernel`),
+    /// with one [`ArgDecl`] per metadata `.arg` (none for a kernel whose
+    /// metadata is a raw `.metadata` note).
+    pub(crate) fn rocm_decls(&self) -> Vec<KernelDecl> {
+        self.rocm
+            .kernels
+            .iter()
+            .map(|k| KernelDecl {
+                name: k.name.clone(),
+                pos: k.pos.clone(),
+                args: k
+                    .md
+                    .args
+                    .iter()
+                    .map(|a| ArgDecl {
+                        name: (!a.name.is_empty()).then(|| a.name.clone()),
+                        pos: a.pos.clone(),
+                        declaration: a.declaration.clone(),
+                    })
+                    .collect(),
+            })
+            .collect()
+    }
+
     pub(crate) fn rocm_finish(&mut self) -> Option<RocmInput> {
         if self.format != BinaryFormat::Rocm {
             return None;

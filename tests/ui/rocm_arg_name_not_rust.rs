@@ -1,0 +1,17 @@
+gcn_runtime::gcn_kernel! {
+    .rocm
+    .gpu gfx900
+    .md_version 1, 0
+    .kernel k
+        .config
+            .dims x
+            .use_kernarg_segment_ptr
+            .arg out, "float*", 8, , globalbuf, f32, global, default
+            .arg first.value, "int", 4, , value, i32
+    .text
+    k:
+        .skip 256
+        s_endpgm
+}
+
+fn main() {}
