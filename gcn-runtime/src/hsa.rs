@@ -303,8 +303,9 @@ pub(crate) struct Prepared {
 }
 
 /// Builds the kernarg segment, dispatch packet and queue of a launch of
-/// `k` (of code object version `co_version`) with the explicit argument
-/// values `values` over `dispatch`.
+/// `k` (an OpenCL C kernel of version `opencl`, or `None`; its code object
+/// loaded at `image_base`) with the explicit argument values `values` over
+/// `dispatch`.
 pub(crate) fn prepare(
     memory: &Memory,
     k: &RocmKernel,
@@ -478,6 +479,20 @@ pub(crate) fn prepare(
                     dispatch.dynamic_lds
                 ))
             })?;
+    }
+    if lds > MAX_LDS {
+        return Err(LaunchError::Config(format!(
+            "kernel '{}': {lds} bytes of LDS (its group segment, local arguments and dynamic LDS) exceed {MAX_LDS}",
+            k.name
+        )));
+    }
+    // The scratch descriptor's stride (a lane's bytes) has 14 bits.
+    let private = private_bytes(k);
+    if private.div_ceil(16) * 16 > 0x3fff {
+        return Err(LaunchError::Config(format!(
+            "kernel '{}': {private} private bytes per work-item, more than the 16383 a scratch descriptor's stride can give",
+            k.name
+        )));
     }
     let kernarg_buffer = memory.buffer_from_slice(&kernarg)?;
     // The dispatch packet (hsa_kernel_dispatch_packet_t).
