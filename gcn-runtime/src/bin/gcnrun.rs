@@ -164,7 +164,7 @@ struct Cli {
     #[arg(long = "check", value_name = "NAME=LEVEL")]
     check: Vec<String>,
     /// Print every instruction the selected waves execute, with the
-    /// registers it changed (standard output).
+    /// registers it wrote (standard output).
     #[arg(long)]
     trace: bool,
     /// Trace only this work-group.

@@ -1,6 +1,7 @@
 //! The instruction trace: per executed instruction of the selected waves,
-//! the PC, the disassembly and the registers it changed (SGPRs, VCC, EXEC,
-//! M0, SCC; VGPRs per lane, compactly), each a typed [`TraceChange`].
+//! the PC, the disassembly and the registers it wrote (SGPRs, VCC, EXEC,
+//! M0, SCC; VGPRs per lane, compactly; also those written with the value
+//! they had), each a typed [`TraceChange`].
 //! [`Launcher::trace`](crate::Launcher::trace) delivers one [`TraceRecord`]
 //! per instruction to a callback; `gcnrun --trace` prints them.
 
