@@ -302,6 +302,17 @@ pub(crate) struct Prepared {
     pub null_note: Option<String>,
 }
 
+/// The bytes of `k`'s kernarg segment: the metadata's size, or past the
+/// last argument when that goes further (a damaged object).
+fn kernarg_bytes(k: &RocmKernel) -> u32 {
+    k.args
+        .iter()
+        .map(|a| a.offset.saturating_add(a.size))
+        .max()
+        .unwrap_or(0)
+        .max(k.kernarg_segment_size)
+}
+
 /// Builds the kernarg segment, dispatch packet and queue of a launch of
 /// `k` (an OpenCL C kernel of version `opencl`, or `None`; its code object
 /// loaded at `image_base`) with the explicit argument values `values` over
@@ -371,13 +382,7 @@ pub(crate) fn prepare(
         groups[d] = global[d].div_ceil(local[d]);
     }
     // The kernarg segment.
-    let size = k
-        .args
-        .iter()
-        .map(|a| a.offset.saturating_add(a.size))
-        .max()
-        .unwrap_or(0)
-        .max(k.kernarg_segment_size);
+    let size = kernarg_bytes(k);
     if size > MAX_KERNARG_BYTES {
         return Err(LaunchError::Config(format!(
             "kernel '{}': a kernarg segment of {size} bytes (more than {MAX_KERNARG_BYTES})",
@@ -631,13 +636,7 @@ pub(crate) fn explicit_kernarg(
         .iter()
         .find(|k| k.name == name)
         .ok_or_else(|| bad(format!("no kernel '{name}' in the code object")))?;
-    let size = k
-        .args
-        .iter()
-        .map(|a| a.offset.saturating_add(a.size))
-        .max()
-        .unwrap_or(0)
-        .max(k.kernarg_segment_size);
+    let size = kernarg_bytes(k);
     if size > MAX_KERNARG_BYTES {
         return Err(bad(format!(
             "a kernarg segment of {size} bytes (more than {MAX_KERNARG_BYTES})"

@@ -136,6 +136,22 @@ struct Spec {
     conversion: char,
 }
 
+impl Spec {
+    /// The sign a converted number starts with: `-` when negative, else
+    /// `+` or a space as the flags ask.
+    fn sign(&self, negative: bool) -> &'static str {
+        if negative {
+            "-"
+        } else if self.plus {
+            "+"
+        } else if self.space {
+            " "
+        } else {
+            ""
+        }
+    }
+}
+
 /// Formats one record: `format` with the arguments' bytes `args`.
 pub fn format_record(format: &str, args: &[&[u8]]) -> Result<String, String> {
     let mut out = String::new();
@@ -269,15 +285,7 @@ fn convert(spec: &Spec, bytes: &[u8]) -> Result<String, String> {
             if matches!(c, 'd' | 'i') {
                 let shift = 64 - bits;
                 let v = ((raw << shift) as i64) >> shift;
-                let sign = if v < 0 {
-                    "-"
-                } else if spec.plus {
-                    "+"
-                } else if spec.space {
-                    " "
-                } else {
-                    ""
-                };
+                let sign = spec.sign(v < 0);
                 (
                     sign.to_string(),
                     int_digits(spec, v.unsigned_abs().to_string()),
@@ -328,15 +336,7 @@ fn convert(spec: &Spec, bytes: &[u8]) -> Result<String, String> {
                 (8, _) => f64::from_bits(unsigned(bytes)),
                 (n, _) => return Err(format!("a {n}-byte argument for %{c}")),
             };
-            let sign = if v.is_sign_negative() && !v.is_nan() {
-                "-"
-            } else if spec.plus {
-                "+"
-            } else if spec.space {
-                " "
-            } else {
-                ""
-            };
+            let sign = spec.sign(v.is_sign_negative() && !v.is_nan());
             let body = float_body(spec, v.abs());
             let finite = v.is_finite();
             (sign.to_string(), body, finite)

@@ -328,6 +328,21 @@ enum Value {
     VSharp(Box<Value>, VSharp),
 }
 
+impl Value {
+    /// True for the arguments with device memory the run can write and
+    /// `--out`/`--print` can read back: buffers and images.
+    fn has_contents(&self) -> bool {
+        matches!(
+            self,
+            Value::File(_)
+                | Value::Zero(_)
+                | Value::Data(..)
+                | Value::VSharp(..)
+                | Value::Image(..)
+        )
+    }
+}
+
 /// The fields of a `vsharp:` argument.
 #[derive(Debug, Clone, Default)]
 struct VSharp {
@@ -531,13 +546,7 @@ fn run(cli: &Cli) -> Result<(), Failure> {
             .parse()
             .map_err(|_| usage(format!("--out {spec}: `{n}` is not an argument number")))?;
         match values.get(n) {
-            Some(
-                Value::File(_)
-                | Value::Zero(_)
-                | Value::Data(..)
-                | Value::VSharp(..)
-                | Value::Image(..),
-            ) => outs.push((n, PathBuf::from(file))),
+            Some(v) if v.has_contents() => outs.push((n, PathBuf::from(file))),
             Some(_) => {
                 return Err(usage(format!(
                     "--out {spec}: ARG {n} (`{}`) is not a buffer (@FILE, zero:N, TYPE[]: or vsharp:) or an image\n{signature}",
@@ -1426,13 +1435,7 @@ fn parse_print(
         })?),
     };
     match values.get(arg) {
-        Some(
-            Value::File(_)
-            | Value::Zero(_)
-            | Value::Data(..)
-            | Value::VSharp(..)
-            | Value::Image(..),
-        ) => Ok(PrintSpec { arg, elem }),
+        Some(v) if v.has_contents() => Ok(PrintSpec { arg, elem }),
         Some(_) => Err(usage(format!(
             "--print {spec}: ARG {arg} (`{}`) is not a buffer or an image\n{signature}",
             args[arg]
