@@ -968,27 +968,41 @@ impl Assembler<'_> {
 
     /// The offset of a kernel's label in `.text`, or an error.
     fn gallium_kernel_offset(&mut self, state: &KernelState) -> Option<u32> {
-        let name = &state.name;
+        let offset = self.kernel_label_offset(&state.name, &state.pos)?;
+        match u32::try_from(offset) {
+            Ok(v) => Some(v),
+            Err(_) => {
+                let msg = format!("kernel '{}' starts outside .text", state.name);
+                self.diag_at(state.pos.clone(), msg, true);
+                None
+            }
+        }
+    }
+
+    /// The offset in `.text` of the label of kernel `name` (declared at
+    /// `pos`), or an error there: the label every binary format's kernel
+    /// starts at.
+    pub(crate) fn kernel_label_offset(&mut self, name: &str, pos: &SourcePos) -> Option<u64> {
         let id = self.syms.lookup(&format!("::{name}"));
         let value = match id.map(|id| resolve_symbol(&mut self.syms, id, 0)) {
             Some(Ok(Some(v))) => v,
             _ => {
                 let msg =
                     format!("kernel '{name}' has no code: define the label '{name}:' in .text");
-                self.diag_at(state.pos.clone(), msg, true);
+                self.diag_at(pos.clone(), msg, true);
                 return None;
             }
         };
         if value.section != Some(SectionId(0)) {
             let msg = format!("the symbol of kernel '{name}' must be a label in .text");
-            self.diag_at(state.pos.clone(), msg, true);
+            self.diag_at(pos.clone(), msg, true);
             return None;
         }
-        match u32::try_from(value.value) {
+        match u64::try_from(value.value) {
             Ok(v) => Some(v),
             Err(_) => {
                 let msg = format!("kernel '{name}' starts outside .text");
-                self.diag_at(state.pos.clone(), msg, true);
+                self.diag_at(pos.clone(), msg, true);
                 None
             }
         }

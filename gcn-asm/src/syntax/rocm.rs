@@ -17,7 +17,6 @@
 //! not given.
 
 use crate::diag::SourcePos;
-use crate::encode::context::SectionId;
 use crate::gallium::config::{prog_info, KernelConfig, RegisterUsage};
 use crate::gallium::{ArgDecl, KernelDecl};
 use crate::rocm::{
@@ -28,7 +27,7 @@ use crate::{Device, GcnVersion};
 use rustc_hash::FxHashMap;
 
 use super::assembler::{skip_spaces, Assembler, BinaryFormat};
-use super::expr::{parse_string_literal, resolve_symbol, scan_symbol};
+use super::expr::{parse_string_literal, scan_symbol};
 use super::gallium::split_fields;
 
 /// Which block of a kernel is open.
@@ -1211,36 +1210,6 @@ impl Assembler<'_> {
         self.rocm.kernels[k].md.args.push(arg);
     }
 
-    /// The offset of a label in `.text`, or an error at the kernel.
-    fn rocm_label_offset(&mut self, state: &RocmKernelState) -> Option<u64> {
-        let name = &state.name;
-        let id = self.syms.lookup(&format!("::{name}"));
-        let value = match id.map(|id| resolve_symbol(&mut self.syms, id, 0)) {
-            Some(Ok(Some(v))) => v,
-            _ => {
-                let msg =
-                    format!("kernel '{name}' has no code: define the label '{name}:' in .text");
-                self.diag_at(state.pos.clone(), msg, true);
-                return None;
-            }
-        };
-        if value.section != Some(SectionId(0)) {
-            let msg = format!("the symbol of kernel '{name}' must be a label in .text");
-            self.diag_at(state.pos.clone(), msg, true);
-            return None;
-        }
-        match u64::try_from(value.value) {
-            Ok(v) => Some(v),
-            Err(_) => {
-                let msg = format!("kernel '{name}' starts outside .text");
-                self.diag_at(state.pos.clone(), msg, true);
-                None
-            }
-        }
-    }
-
-    /// Builds the code object's input at the end of the assembly; `None`
-    /// after an error (reported at the kernel or the pseudo-op).
     /// The ROCm kernels as the source declared them (order of `.kernel`),
     /// with one [`ArgDecl`] per metadata `.arg` (none for a kernel whose
     /// metadata is a raw `.metadata` note).
@@ -1265,6 +1234,8 @@ impl Assembler<'_> {
             .collect()
     }
 
+    /// Builds the code object's input at the end of the assembly; `None`
+    /// after an error (reported at the kernel or the pseudo-op).
     pub(crate) fn rocm_finish(&mut self) -> Option<RocmInput> {
         if self.format != BinaryFormat::Rocm {
             return None;
@@ -1360,7 +1331,7 @@ impl Assembler<'_> {
         let mut kernels = Vec::new();
         let mut md_kernels = Vec::new();
         for (i, state) in states.iter().enumerate() {
-            let Some(offset) = self.rocm_label_offset(state) else {
+            let Some(offset) = self.kernel_label_offset(&state.name, &state.pos) else {
                 ok = false;
                 continue;
             };
