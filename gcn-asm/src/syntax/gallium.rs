@@ -675,65 +675,18 @@ impl Assembler<'_> {
 
     /// `.kcode [+|[-|+]KERNEL, …]`: code that belongs to the given kernels.
     fn gallium_kcode(&mut self, text: &str, start: usize, p: usize) {
-        let bytes = text.as_bytes();
         // Nested `.kcode`s edit the enclosing selection; a top-level one
         // starts from no kernel.
-        let mut selection = if self.gallium.kcode_stack.is_empty() {
+        let initial = if self.gallium.kcode_stack.is_empty() {
             Vec::new()
         } else {
             self.gallium.kcode_selection.clone()
         };
-        let mut q = skip_spaces(bytes, p);
-        if q >= text.len() {
-            self.error(q, "expected kernel names or '+'");
-            return;
-        }
-        loop {
-            let mut remove = false;
-            let mut plus = false;
-            match bytes.get(q) {
-                Some(b'-') => {
-                    remove = true;
-                    q = skip_spaces(bytes, q + 1);
-                }
-                Some(b'+') => {
-                    plus = true;
-                    q = skip_spaces(bytes, q + 1);
-                }
-                _ => {}
-            }
-            if plus && (q >= text.len() || bytes[q] == b',') {
-                selection = (0..self.gallium.kernels.len()).collect();
-            } else {
-                let Some(e) = scan_symbol(bytes, q) else {
-                    self.error(q, "expected a kernel name");
-                    return;
-                };
-                let name = &text[q..e];
-                let Some(k) = self.gallium.find(name) else {
-                    self.error(
-                        q,
-                        format!("unknown kernel '{name}' (.kcode names kernels declared earlier with .kernel)"),
-                    );
-                    return;
-                };
-                if remove {
-                    selection.retain(|&x| x != k);
-                } else if !selection.contains(&k) {
-                    selection.push(k);
-                }
-                q = e;
-            }
-            q = skip_spaces(bytes, q);
-            if q >= text.len() {
-                break;
-            }
-            if bytes[q] != b',' {
-                self.error(q, "expected ',' or the end of the statement");
-                return;
-            }
-            q = skip_spaces(bytes, q + 1);
-        }
+        let g = &self.gallium;
+        let selection = match kcode_selection(text, p, initial, g.kernels.len(), |n| g.find(n)) {
+            Ok(selection) => selection,
+            Err((at, message)) => return self.error(at, message),
+        };
         let pos = self.pos_at(start);
         let saved = std::mem::replace(&mut self.gallium.kcode_selection, selection);
         self.gallium.kcode_stack.push((saved, pos));
@@ -1025,6 +978,68 @@ impl Assembler<'_> {
     /// True when `.` is in `.text` (where kernel labels start kernels).
     pub(crate) fn in_code_section(&self) -> bool {
         self.cur == CurrentSection::Section(0)
+    }
+}
+
+/// The kernel selection of a `.kcode` operand list (Gallium and ROCm
+/// alike): `initial` edited by each `KERNEL` (added), `-KERNEL` (removed),
+/// `+KERNEL` (added) or a lone `+` (every one of the `count` kernels);
+/// `find` gives a declared kernel's index. An error is its byte offset and
+/// message.
+pub(crate) fn kcode_selection(
+    text: &str,
+    p: usize,
+    mut selection: Vec<usize>,
+    count: usize,
+    find: impl Fn(&str) -> Option<usize>,
+) -> Result<Vec<usize>, (usize, String)> {
+    let bytes = text.as_bytes();
+    let mut q = skip_spaces(bytes, p);
+    if q >= text.len() {
+        return Err((q, "expected kernel names or '+'".into()));
+    }
+    loop {
+        let mut remove = false;
+        let mut plus = false;
+        match bytes.get(q) {
+            Some(b'-') => {
+                remove = true;
+                q = skip_spaces(bytes, q + 1);
+            }
+            Some(b'+') => {
+                plus = true;
+                q = skip_spaces(bytes, q + 1);
+            }
+            _ => {}
+        }
+        if plus && (q >= text.len() || bytes[q] == b',') {
+            selection = (0..count).collect();
+        } else {
+            let Some(e) = scan_symbol(bytes, q) else {
+                return Err((q, "expected a kernel name".into()));
+            };
+            let name = &text[q..e];
+            let Some(k) = find(name) else {
+                return Err((
+                    q,
+                    format!("unknown kernel '{name}' (.kcode names kernels declared earlier with .kernel)"),
+                ));
+            };
+            if remove {
+                selection.retain(|&x| x != k);
+            } else if !selection.contains(&k) {
+                selection.push(k);
+            }
+            q = e;
+        }
+        q = skip_spaces(bytes, q);
+        if q >= text.len() {
+            return Ok(selection);
+        }
+        if bytes[q] != b',' {
+            return Err((q, "expected ',' or the end of the statement".into()));
+        }
+        q = skip_spaces(bytes, q + 1);
     }
 }
 

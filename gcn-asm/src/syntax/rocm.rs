@@ -28,7 +28,7 @@ use rustc_hash::FxHashMap;
 
 use super::assembler::{skip_spaces, Assembler, BinaryFormat};
 use super::expr::{parse_string_literal, scan_symbol};
-use super::gallium::split_fields;
+use super::gallium::{kcode_selection, split_fields};
 
 /// Which block of a kernel is open.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -487,61 +487,20 @@ impl Assembler<'_> {
         self.rocm.current = Some(index);
     }
 
+    /// `.kcode`: code that belongs to the given kernels (the operand list
+    /// of [`kcode_selection`]).
     fn rocm_kcode(&mut self, text: &str, start: usize, p: usize) {
-        let bytes = text.as_bytes();
-        let mut selection = if self.rocm.kcode_stack.is_empty() {
+        let initial = if self.rocm.kcode_stack.is_empty() {
             Vec::new()
         } else {
             self.rocm.kcode_selection.clone()
         };
-        let mut q = skip_spaces(bytes, p);
-        if q >= text.len() {
-            self.error(q, "expected kernel names or '+'");
-            return;
-        }
-        loop {
-            let mut remove = false;
-            let mut plus = false;
-            match bytes.get(q) {
-                Some(b'-') => {
-                    remove = true;
-                    q = skip_spaces(bytes, q + 1);
-                }
-                Some(b'+') => {
-                    plus = true;
-                    q = skip_spaces(bytes, q + 1);
-                }
-                _ => {}
-            }
-            if plus && (q >= text.len() || bytes[q] == b',') {
-                selection = (0..self.rocm.kernels.len()).collect();
-            } else {
-                let Some(e) = scan_symbol(bytes, q) else {
-                    self.error(q, "expected a kernel name");
-                    return;
-                };
-                let name = &text[q..e];
-                let Some(&k) = self.rocm.index.get(name) else {
-                    self.error(q, format!("unknown kernel '{name}' (.kcode names kernels declared earlier with .kernel)"));
-                    return;
-                };
-                if remove {
-                    selection.retain(|&x| x != k);
-                } else if !selection.contains(&k) {
-                    selection.push(k);
-                }
-                q = e;
-            }
-            q = skip_spaces(bytes, q);
-            if q >= text.len() {
-                break;
-            }
-            if bytes[q] != b',' {
-                self.error(q, "expected ',' or the end of the statement");
-                return;
-            }
-            q = skip_spaces(bytes, q + 1);
-        }
+        let r = &self.rocm;
+        let find = |n: &str| r.index.get(n).copied();
+        let selection = match kcode_selection(text, p, initial, r.kernels.len(), find) {
+            Ok(selection) => selection,
+            Err((at, message)) => return self.error(at, message),
+        };
         let pos = self.pos_at(start);
         let saved = std::mem::replace(&mut self.rocm.kcode_selection, selection);
         self.rocm.kcode_stack.push((saved, pos));
