@@ -19,6 +19,57 @@ use crate::{locate, report, source_place, Origin};
 /// them).
 pub(crate) const FIXED_NAMES: [&str; 4] = ["BINARY", "CODE", "KERNELS", "LINES"];
 
+/// The item names an expansion has defined so far, with who defined them:
+/// a kernel's handle constant and argument struct must not clash with the
+/// fixed items or another kernel's (Gallium and ROCm sources alike).
+pub(crate) struct ItemNames(HashMap<String, String>);
+
+impl ItemNames {
+    /// The fixed items only.
+    pub(crate) fn new() -> Self {
+        ItemNames(
+            FIXED_NAMES
+                .iter()
+                .map(|n| (n.to_string(), "the expansion".to_string()))
+                .collect(),
+        )
+    }
+
+    /// Kernel `decl`'s (constant, struct) names, now taken; `None` after
+    /// an error at its `.kernel` for each name defined already.
+    pub(crate) fn claim(
+        &mut self,
+        decl: &KernelDecl,
+        errors: &mut TokenStream,
+        origin: &Origin,
+    ) -> Option<(String, String)> {
+        let const_name = screaming_snake(&decl.name);
+        let struct_name = format!("{}Args", upper_camel(&decl.name));
+        let mut clash = false;
+        for item in [&const_name, &struct_name] {
+            if let Some(owner) = self.0.get(item.as_str()) {
+                let message = format!(
+                    "kernel '{}' would define `{item}`, which {owner} defines already (rename the kernel)",
+                    decl.name
+                );
+                errors.extend(report(
+                    &Diagnostic::error(decl.pos.clone(), message),
+                    origin,
+                ));
+                clash = true;
+            }
+        }
+        if clash {
+            return None;
+        }
+        self.0
+            .insert(const_name.clone(), format!("kernel '{}'", decl.name));
+        self.0
+            .insert(struct_name.clone(), format!("kernel '{}'", decl.name));
+        Some((const_name, struct_name))
+    }
+}
+
 /// The marker item that makes a second call in one module an error.
 pub(crate) fn once_per_module() -> TokenStream {
     quote! {
@@ -116,36 +167,15 @@ pub fn items(
     });
 
     let mut errors = TokenStream::new();
-    let mut taken: HashMap<String, String> = FIXED_NAMES
-        .iter()
-        .map(|n| (n.to_string(), "the expansion".to_string()))
-        .collect();
+    let mut taken = ItemNames::new();
     let mut consts = Vec::new();
     for decl in &assembly.gallium_decls {
         let Some(kernel) = binary.kernels.iter().find(|k| k.name == decl.name) else {
             continue;
         };
-        let const_name = screaming_snake(&decl.name);
-        let struct_name = format!("{}Args", upper_camel(&decl.name));
-        let mut clash = false;
-        for item in [&const_name, &struct_name] {
-            if let Some(owner) = taken.get(item.as_str()) {
-                let message = format!(
-                    "kernel '{}' would define `{item}`, which {owner} defines already (rename the kernel)",
-                    decl.name
-                );
-                errors.extend(report(
-                    &Diagnostic::error(decl.pos.clone(), message),
-                    origin,
-                ));
-                clash = true;
-            }
-        }
-        if clash {
+        let Some((const_name, struct_name)) = taken.claim(decl, &mut errors, origin) else {
             continue;
-        }
-        taken.insert(const_name.clone(), format!("kernel '{}'", decl.name));
-        taken.insert(struct_name.clone(), format!("kernel '{}'", decl.name));
+        };
         match kernel_items(
             kernel,
             decl,

@@ -13,7 +13,7 @@ use gcn_asm::gallium::{ArgDecl, KernelDecl};
 use gcn_asm::rocm::{ArgMeta, CodeObject, RocmKernel, ScalarType, ValueKind};
 use gcn_asm::{Assembly, Diagnostic};
 
-use crate::emit::{field_ident, screaming_snake, upper_camel, FIXED_NAMES};
+use crate::emit::{field_ident, ItemNames};
 use crate::{report, Origin};
 
 /// `BINARY`, the kernel handles and argument structs, and `KERNELS`.
@@ -41,36 +41,15 @@ pub fn items(
     };
 
     let mut errors = TokenStream::new();
-    let mut taken: HashMap<String, String> = FIXED_NAMES
-        .iter()
-        .map(|n| (n.to_string(), "the expansion".to_string()))
-        .collect();
+    let mut taken = ItemNames::new();
     let mut consts = Vec::new();
     for decl in &assembly.rocm_decls {
         let Some(kernel) = co.kernels.iter().find(|k| k.name == decl.name) else {
             continue;
         };
-        let const_name = screaming_snake(&decl.name);
-        let struct_name = format!("{}Args", upper_camel(&decl.name));
-        let mut clash = false;
-        for item in [&const_name, &struct_name] {
-            if let Some(owner) = taken.get(item.as_str()) {
-                let message = format!(
-                    "kernel '{}' would define `{item}`, which {owner} defines already (rename the kernel)",
-                    decl.name
-                );
-                errors.extend(report(
-                    &Diagnostic::error(decl.pos.clone(), message),
-                    origin,
-                ));
-                clash = true;
-            }
-        }
-        if clash {
+        let Some((const_name, struct_name)) = taken.claim(decl, &mut errors, origin) else {
             continue;
-        }
-        taken.insert(const_name.clone(), format!("kernel '{}'", decl.name));
-        taken.insert(struct_name.clone(), format!("kernel '{}'", decl.name));
+        };
         let names = Names {
             constant: &const_name,
             strukt: &struct_name,
