@@ -56,7 +56,7 @@ use serde_json::Value;
 
 #[path = "../tests/opencl/case_values.rs"]
 mod case_values;
-use case_values::{dims, scalar_bytes, ulp_distance};
+use case_values::{dims, scalar_bytes, OutputRule};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/opencl")
@@ -71,8 +71,8 @@ struct Case {
     json: Value,
     /// Initial bytes of each buffer argument (`None` for other kinds).
     inputs: Vec<Option<Vec<u8>>>,
-    /// (argument, element type, tolerance in ULP, any zero sign, bytes).
-    outputs: Vec<(usize, String, u64, bool, Vec<u8>)>,
+    /// (argument, how it is compared, reference bytes).
+    outputs: Vec<(usize, OutputRule, Vec<u8>)>,
 }
 
 impl Case {
@@ -99,9 +99,7 @@ impl Case {
         for out in json["outputs"].as_array().ok_or("no outputs")? {
             outputs.push((
                 out["arg"].as_u64().ok_or("no arg")? as usize,
-                out["type"].as_str().ok_or("no type")?.to_string(),
-                out["tolerance_ulp"].as_u64().unwrap_or(0),
-                out["any_zero_sign"].as_bool().unwrap_or(false),
+                OutputRule::of(out)?,
                 read(&out["file"])?,
             ));
         }
@@ -123,41 +121,12 @@ impl Case {
 
     /// Compares the buffers after a run with pocl's outputs.
     fn compare(&self, buffers: &[Option<Buffer<u8>>]) -> Result<(), String> {
-        for (i, ty, tolerance, any_zero_sign, want) in &self.outputs {
+        for (i, rule, want) in &self.outputs {
             let got = buffers[*i]
                 .as_ref()
                 .ok_or("output is not a buffer")?
                 .to_bytes();
-            if got.len() != want.len() {
-                return Err(format!(
-                    "output {i}: {} bytes, expected {}",
-                    got.len(),
-                    want.len()
-                ));
-            }
-            let is_zero = |b: &[u8]| {
-                b.iter().rev().skip(1).all(|&x| x == 0) && b.last().is_some_and(|&x| x & 0x7f == 0)
-            };
-            let size = match ty.as_str() {
-                "u8" | "i8" => 1,
-                "u16" | "i16" => 2,
-                "u32" | "i32" | "f32" => 4,
-                _ => 8,
-            };
-            for (e, (g, w)) in got.chunks(size).zip(want.chunks(size)).enumerate() {
-                let ok = match ty.as_str() {
-                    "f32" | "f64" => {
-                        ulp_distance(g, w) <= *tolerance
-                            || (*any_zero_sign && is_zero(g) && is_zero(w))
-                    }
-                    _ => g == w,
-                };
-                if !ok {
-                    return Err(format!(
-                        "output {i} ({ty}) element {e}: got {g:02x?}, expected {w:02x?}"
-                    ));
-                }
-            }
+            rule.check(*i, &got, want)?;
         }
         Ok(())
     }

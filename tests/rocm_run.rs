@@ -16,7 +16,7 @@ use serde_json::Value;
 
 #[path = "opencl/case_values.rs"]
 mod case_values;
-use case_values::{dims, scalar_bytes, ulp_distance};
+use case_values::{dims, scalar_bytes, OutputRule};
 
 fn tests_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests")
@@ -123,38 +123,7 @@ fn run_case(case: &Case, path: &Path, options: &LaunchOptions) -> Result<(), Str
             .to_bytes();
         let want = std::fs::read(case.dir.join(out["file"].as_str().unwrap()))
             .map_err(|e| e.to_string())?;
-        if got.len() != want.len() {
-            return Err(format!(
-                "output {i}: {} bytes, expected {}",
-                got.len(),
-                want.len()
-            ));
-        }
-        let ty = out["type"].as_str().unwrap();
-        let tolerance = out["tolerance_ulp"].as_u64().unwrap_or(0);
-        let any_zero_sign = out["any_zero_sign"].as_bool().unwrap_or(false);
-        let is_zero = |b: &[u8]| {
-            b.iter().rev().skip(1).all(|&x| x == 0) && b.last().is_some_and(|&x| x & 0x7f == 0)
-        };
-        let size = match ty {
-            "u8" | "i8" => 1,
-            "u16" | "i16" => 2,
-            "u32" | "i32" | "f32" => 4,
-            _ => 8,
-        };
-        for (e, (g, w)) in got.chunks(size).zip(want.chunks(size)).enumerate() {
-            let ok = match ty {
-                "f32" | "f64" => {
-                    ulp_distance(g, w) <= tolerance || (any_zero_sign && is_zero(g) && is_zero(w))
-                }
-                _ => g == w,
-            };
-            if !ok {
-                return Err(format!(
-                    "output {i} ({ty}) element {e}: got {g:02x?}, expected {w:02x?} (tolerance {tolerance} ulp)"
-                ));
-            }
-        }
+        OutputRule::of(out)?.check(i, &got, &want)?;
     }
     if let Some(file) = c["printf"].as_str() {
         let want = std::fs::read_to_string(case.dir.join(file)).map_err(|e| e.to_string())?;

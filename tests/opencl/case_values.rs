@@ -87,3 +87,65 @@ pub fn ulp_distance(a: &[u8], b: &[u8]) -> u64 {
         m(x).abs_diff(m(y))
     }
 }
+
+/// How an output buffer of a case is compared with its reference (its
+/// `outputs` entry in cases.json): element type, tolerance in ULP for
+/// floats, and whether +0.0 and -0.0 compare equal (where the GPU code's
+/// sign of zero knowingly differs from pocl's, see cases.py).
+pub struct OutputRule {
+    /// Element type (`u8` … `f64`).
+    pub ty: String,
+    /// Largest ULP distance allowed for float elements.
+    pub tolerance: u64,
+    /// +0.0 and -0.0 compare equal.
+    pub any_zero_sign: bool,
+}
+
+impl OutputRule {
+    /// The rule of an `outputs` entry.
+    pub fn of(out: &Value) -> Result<OutputRule, String> {
+        Ok(OutputRule {
+            ty: out["type"].as_str().ok_or("no type")?.to_string(),
+            tolerance: out["tolerance_ulp"].as_u64().unwrap_or(0),
+            any_zero_sign: out["any_zero_sign"].as_bool().unwrap_or(false),
+        })
+    }
+
+    /// `Ok` when output `i` (`got`) matches the reference `want` under the
+    /// rule; else the size difference or the first element that does not.
+    pub fn check(&self, i: usize, got: &[u8], want: &[u8]) -> Result<(), String> {
+        if got.len() != want.len() {
+            return Err(format!(
+                "output {i}: {} bytes, expected {}",
+                got.len(),
+                want.len()
+            ));
+        }
+        let is_zero = |b: &[u8]| {
+            b.iter().rev().skip(1).all(|&x| x == 0) && b.last().is_some_and(|&x| x & 0x7f == 0)
+        };
+        let ty = self.ty.as_str();
+        let size = match ty {
+            "u8" | "i8" => 1,
+            "u16" | "i16" => 2,
+            "u32" | "i32" | "f32" => 4,
+            _ => 8,
+        };
+        for (e, (g, w)) in got.chunks(size).zip(want.chunks(size)).enumerate() {
+            let ok = match ty {
+                "f32" | "f64" => {
+                    ulp_distance(g, w) <= self.tolerance
+                        || (self.any_zero_sign && is_zero(g) && is_zero(w))
+                }
+                _ => g == w,
+            };
+            if !ok {
+                return Err(format!(
+                    "output {i} ({ty}) element {e}: got {g:02x?}, expected {w:02x?} (tolerance {} ulp)",
+                    self.tolerance
+                ));
+            }
+        }
+        Ok(())
+    }
+}
