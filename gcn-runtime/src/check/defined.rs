@@ -175,6 +175,13 @@ pub(crate) struct FlowFacts {
 const NO_REGS: Regs = Regs::s(0, 0);
 
 impl FlowFacts {
+    /// True when the instruction moves data between registers and memory
+    /// (what [`GroupCheck::defined_after`] follows).
+    #[inline]
+    pub(crate) fn touches_memory(&self) -> bool {
+        self.memory != MemKind::None
+    }
+
     fn sources(&self) -> &[Source] {
         &self.sources[..usize::from(self.n_sources)]
     }
@@ -1171,6 +1178,27 @@ fn register_flow(
 ) {
     let id = wave.id;
     if !fl.vector {
+        // The fast path when nothing read is undefined: every result bit
+        // is defined (what the per-value rules below give then too).
+        let defined = fl.sources().iter().all(|s| {
+            (s.regs.first..s.regs.first + s.regs.count).all(|r| {
+                let bits = if s.regs.vector {
+                    sh.v(r, 0).bits
+                } else {
+                    sh.s(r).bits
+                };
+                bits & s.bits == 0
+            })
+        });
+        if defined {
+            for d in fl.dests() {
+                for r in d.regs.first..d.regs.first + d.regs.count {
+                    let out = if d.keep { sh.s(r) } else { Val::default() };
+                    sh.set_s(r, out);
+                }
+            }
+            return;
+        }
         // Scalar: one value.
         let mut input = Val::default();
         // The sources' low dwords alone (for Flow::Carry).

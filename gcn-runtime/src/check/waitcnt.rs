@@ -13,7 +13,7 @@
 
 use gcn_asm::GcnVersion;
 
-use super::facts::{Counter, Facts, Regs, Unit};
+use super::facts::{Counter, Facts, RegMask, Regs, Unit};
 use super::{Check, GroupCheck};
 use crate::exec::{Decoded, MemAccess, Wave};
 
@@ -31,6 +31,8 @@ struct Event {
     data: bool,
     /// Issue number in the wave: the key of the bytes a store writes.
     seq: u64,
+    /// The registers it touches ([`touched`]) as a set.
+    regs: RegMask,
 }
 
 /// Bytes a store or atomic writes: (in LDS, first byte, end).
@@ -46,6 +48,9 @@ pub(crate) struct Counters {
     /// The bytes of the pending stores and atomics, by issue number.
     writes: Vec<(u64, [Span; SPANS], u8)>,
     issued: u64,
+    /// The registers the pending events touch: an instruction touching
+    /// none of them needs no look at the events.
+    regs: RegMask,
 }
 
 /// Bytes in flight at a barrier: what another wave must not touch until
@@ -117,6 +122,9 @@ impl Counters {
             // (Beyond 128 events, which capacity prevents, none retires.)
             done |= u128::from(finished).checked_shl(i as u32).unwrap_or(0);
         }
+        if done == 0 {
+            return;
+        }
         let mut i = 0;
         self.pending.retain(|_| {
             i += 1;
@@ -125,8 +133,17 @@ impl Counters {
         self.forget_retired();
     }
 
+    /// Events left the pending list: the register set again.
+    fn recount_regs(&mut self) {
+        self.regs = self
+            .pending
+            .iter()
+            .fold(RegMask::default(), |m, e| m.union(e.regs));
+    }
+
     /// Drops the bytes of stores whose events all finished.
     fn forget_retired(&mut self) {
+        self.recount_regs();
         if !self.writes.is_empty() {
             let pending = &self.pending;
             self.writes
@@ -153,6 +170,20 @@ fn touched<'f>(ops: &Decoded, facts: &'f [Facts], e: &Event) -> &'f [Regs] {
     }
 }
 
+/// True when [`before`] has something to do for `f` in wave `w`: it
+/// waits, issues events or is a barrier, or it touches registers a pending
+/// event touches. (Most instructions do none of these; the hook asks
+/// first, so that they cost one test.)
+#[inline(always)]
+pub(crate) fn needed(g: &GroupCheck<'_>, w: u32, f: &Facts) -> bool {
+    if f.waitcnt.is_some() || f.n_events != 0 || f.barrier {
+        return true;
+    }
+    g.waves
+        .get(w as usize)
+        .is_some_and(|s| !s.counters.pending.is_empty() && s.counters.regs.intersects(&f.touched))
+}
+
 /// Checks the instruction at `wave.pc` (facts `f`) against the wave's
 /// outstanding events, then retires and issues events.
 pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
@@ -168,7 +199,9 @@ pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
     let mut findings: Vec<(String, u32)> = Vec::new();
     {
         let c = &g.waves[w].counters;
-        if !c.pending.is_empty() {
+        // The exact tests only where a pending event's registers and the
+        // instruction's may meet.
+        if !c.pending.is_empty() && c.regs.intersects(&f.touched) {
             for e in &c.pending {
                 let regs = touched(g.ops, g.facts, e);
                 if e.data {
@@ -255,14 +288,18 @@ pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
                 }
             }
         }
+        let data = counter == Counter::Exp && f.unit == Unit::Vmem;
+        let regs = if data { f.data_mask } else { f.write_mask };
         c.pending.push(Event {
             counter,
             ordered,
             weight,
             pc: wave.pc,
-            data: counter == Counter::Exp && f.unit == Unit::Vmem,
+            data,
             seq: c.issued,
+            regs,
         });
+        c.regs = c.regs.union(regs);
     }
     c.issued += 1;
     // At the barrier: the bytes of the wave's stores still in flight.
