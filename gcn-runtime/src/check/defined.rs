@@ -689,7 +689,25 @@ impl GroupCheck<'_> {
     /// The definedness flow of the instruction about to execute: sinks
     /// checked, register results' shadows set, a store's data shadow
     /// captured for [`GroupCheck::defined_after`].
+    #[inline(always)]
     pub(crate) fn defined_before(&mut self, wave: &Wave, op: &Op, f: &Facts) {
+        let fl = &f.flow;
+        // The common case first, inline in the hook: no sink, no memory,
+        // EXEC lanes, nothing read undefined.
+        if fl.n_sinks == 0 && fl.memory == MemKind::None && f.lanes == Lanes::Exec {
+            let exec = wave.exec();
+            if let Some(sh) = self.shadows.get_mut(wave.id as usize) {
+                if flow_all_defined(sh, wave, fl, exec, exec) {
+                    return;
+                }
+            }
+        }
+        self.defined_before_general(wave, op, f);
+    }
+
+    /// [`GroupCheck::defined_before`] in general.
+    #[inline(never)]
+    fn defined_before_general(&mut self, wave: &Wave, op: &Op, f: &Facts) {
         let fl = &f.flow;
         let w = wave.id as usize;
         let pc = wave.pc;
@@ -1177,28 +1195,10 @@ fn register_flow(
     pc: u32,
 ) {
     let id = wave.id;
+    if flow_all_defined(sh, wave, fl, read_mask, write_mask) {
+        return;
+    }
     if !fl.vector {
-        // The fast path when nothing read is undefined: every result bit
-        // is defined (what the per-value rules below give then too).
-        let defined = fl.sources().iter().all(|s| {
-            (s.regs.first..s.regs.first + s.regs.count).all(|r| {
-                let bits = if s.regs.vector {
-                    sh.v(r, 0).bits
-                } else {
-                    sh.s(r).bits
-                };
-                bits & s.bits == 0
-            })
-        });
-        if defined {
-            for d in fl.dests() {
-                for r in d.regs.first..d.regs.first + d.regs.count {
-                    let out = if d.keep { sh.s(r) } else { Val::default() };
-                    sh.set_s(r, out);
-                }
-            }
-            return;
-        }
         // Scalar: one value.
         let mut input = Val::default();
         // The sources' low dwords alone (for Flow::Carry).
@@ -1232,46 +1232,8 @@ fn register_flow(
         }
         return;
     }
-    // Vector: the fast path when nothing read is undefined.
-    let mut undefined_lanes = 0u64;
-    let mut scalar_undefined = false;
-    for s in fl.sources() {
-        for r in s.regs.first..s.regs.first + s.regs.count {
-            if s.regs.vector {
-                undefined_lanes |= sh.v_lanes.get(usize::from(r)).copied().unwrap_or(0);
-            } else if sh.s(r).bits != 0 {
-                scalar_undefined = true;
-            }
-        }
-    }
-    let cross = fl.cross_lane;
-    if undefined_lanes & (if cross { wave.exec() } else { read_mask }) == 0 && !scalar_undefined {
-        for d in fl.dests() {
-            if d.regs.vector {
-                if !d.keep && d.bits == u32::MAX {
-                    sh.define_lanes(d.regs, write_mask);
-                } else {
-                    // Partial writes keep the other bits' shadow.
-                    let mut lanes = write_mask & undefined_lanes_of(sh, d.regs);
-                    while lanes != 0 {
-                        let lane = lanes.trailing_zeros() as usize;
-                        lanes &= lanes - 1;
-                        for r in d.regs.first..d.regs.first + d.regs.count {
-                            let kept = d.kept(sh.v(r, lane));
-                            sh.set_v(r, lane, kept);
-                        }
-                    }
-                }
-            } else {
-                for r in d.regs.first..d.regs.first + d.regs.count {
-                    let out = if d.keep { sh.s(r) } else { Val::default() };
-                    sh.set_s(r, out);
-                }
-            }
-        }
-        return;
-    }
     // The slow path: per lane.
+    let cross = fl.cross_lane;
     let exec = wave.exec();
     let mut lane_in = [Val::default(); WAVE_SIZE];
     // The cross-lane union (DPP, DS permutes).
@@ -1499,6 +1461,82 @@ fn result(
         }
         _ => compute(input),
     }
+}
+
+/// The flow of an instruction none of whose inputs is undefined (the
+/// common case): every bit it writes becomes defined (partial writes keep
+/// the shadow of the bits they leave) — what the per-value rules of
+/// [`register_flow`] give then too. Returns false, changing nothing, when
+/// an input is undefined.
+#[inline(always)]
+fn flow_all_defined(
+    sh: &mut Shadow,
+    wave: &Wave,
+    fl: &FlowFacts,
+    read_mask: u64,
+    write_mask: u64,
+) -> bool {
+    if !fl.vector {
+        let defined = fl.sources().iter().all(|s| {
+            (s.regs.first..s.regs.first + s.regs.count).all(|r| {
+                let bits = if s.regs.vector {
+                    sh.v(r, 0).bits
+                } else {
+                    sh.s(r).bits
+                };
+                bits & s.bits == 0
+            })
+        });
+        if !defined {
+            return false;
+        }
+        for d in fl.dests() {
+            for r in d.regs.first..d.regs.first + d.regs.count {
+                let out = if d.keep { sh.s(r) } else { Val::default() };
+                sh.set_s(r, out);
+            }
+        }
+        return true;
+    }
+    let mut undefined_lanes = 0u64;
+    let mut scalar_undefined = false;
+    for s in fl.sources() {
+        for r in s.regs.first..s.regs.first + s.regs.count {
+            if s.regs.vector {
+                undefined_lanes |= sh.v_lanes.get(usize::from(r)).copied().unwrap_or(0);
+            } else if sh.s(r).bits != 0 {
+                scalar_undefined = true;
+            }
+        }
+    }
+    let cross = fl.cross_lane;
+    if undefined_lanes & (if cross { wave.exec() } else { read_mask }) == 0 && !scalar_undefined {
+        for d in fl.dests() {
+            if d.regs.vector {
+                if !d.keep && d.bits == u32::MAX {
+                    sh.define_lanes(d.regs, write_mask);
+                } else {
+                    // Partial writes keep the other bits' shadow.
+                    let mut lanes = write_mask & undefined_lanes_of(sh, d.regs);
+                    while lanes != 0 {
+                        let lane = lanes.trailing_zeros() as usize;
+                        lanes &= lanes - 1;
+                        for r in d.regs.first..d.regs.first + d.regs.count {
+                            let kept = d.kept(sh.v(r, lane));
+                            sh.set_v(r, lane, kept);
+                        }
+                    }
+                }
+            } else {
+                for r in d.regs.first..d.regs.first + d.regs.count {
+                    let out = if d.keep { sh.s(r) } else { Val::default() };
+                    sh.set_s(r, out);
+                }
+            }
+        }
+        return true;
+    }
+    false
 }
 
 /// What dword `i` of destination `d` depends on: for a [`Flow::Carry`]

@@ -531,7 +531,7 @@ impl<'a> GroupCheck<'a> {
                     history: wait_states::History::new(usize::from(s.vgprs)),
                 })
                 .collect(),
-            lds: lds::Shadow::new(if race { s.lds_bytes } else { 0 }),
+            lds: lds::Shadow::new(if race { s.lds_bytes } else { 0 }, s.waves),
             barriers: waitcnt::Barriers::default(),
             log: s.log,
             shadows: if uninit {

@@ -51,6 +51,17 @@ pub(crate) struct Counters {
     /// The registers the pending events touch: an instruction touching
     /// none of them needs no look at the events.
     regs: RegMask,
+    /// The pending weight of each counter ([`slot`]).
+    weights: [u32; 3],
+}
+
+/// The index of `counter` in [`Counters::weights`].
+fn slot(counter: Counter) -> usize {
+    match counter {
+        Counter::Vm => 0,
+        Counter::Lgkm => 1,
+        Counter::Exp => 2,
+    }
 }
 
 /// Bytes in flight at a barrier: what another wave must not touch until
@@ -105,6 +116,13 @@ impl Counters {
     /// that of the in-order events after it exceeds `n`, an out-of-order
     /// one only when `n` is 0.
     fn retire(&mut self, counter: Counter, n: u32) {
+        // Nothing of the counter is pending, or everything pending fits
+        // in `n` (so no in-order event is certainly done, and an
+        // out-of-order one only for a wait for zero).
+        let total = self.weights[slot(counter)];
+        if total == 0 || (n > 0 && total <= n) {
+            return;
+        }
         // At most 63 + 15 + 7 events are outstanding (the capacities).
         let mut later = 0u32;
         let mut done = 0u128;
@@ -133,17 +151,22 @@ impl Counters {
         self.forget_retired();
     }
 
-    /// Events left the pending list: the register set again.
-    fn recount_regs(&mut self) {
-        self.regs = self
-            .pending
-            .iter()
-            .fold(RegMask::default(), |m, e| m.union(e.regs));
+    /// Events left the pending list: the register set and the weights
+    /// again.
+    fn recount(&mut self) {
+        let mut regs = RegMask::default();
+        let mut weights = [0u32; 3];
+        for e in &self.pending {
+            regs = regs.union(e.regs);
+            weights[slot(e.counter)] += u32::from(e.weight);
+        }
+        self.regs = regs;
+        self.weights = weights;
     }
 
     /// Drops the bytes of stores whose events all finished.
     fn forget_retired(&mut self) {
-        self.recount_regs();
+        self.recount();
         if !self.writes.is_empty() {
             let pending = &self.pending;
             self.writes
@@ -152,11 +175,7 @@ impl Counters {
     }
 
     fn weight(&self, counter: Counter) -> u32 {
-        self.pending
-            .iter()
-            .filter(|e| e.counter == counter)
-            .map(|e| u32::from(e.weight))
-            .sum()
+        self.weights[slot(counter)]
     }
 }
 
@@ -300,6 +319,7 @@ pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
             regs,
         });
         c.regs = c.regs.union(regs);
+        c.weights[slot(counter)] += u32::from(weight);
     }
     c.issued += 1;
     // At the barrier: the bytes of the wave's stores still in flight.
