@@ -692,12 +692,41 @@ impl GroupCheck<'_> {
     #[inline(always)]
     pub(crate) fn defined_before(&mut self, wave: &Wave, op: &Op, f: &Facts) {
         let fl = &f.flow;
-        // The common case first, inline in the hook: no sink, no memory,
-        // EXEC lanes, nothing read undefined.
-        if fl.n_sinks == 0 && fl.memory == MemKind::None && f.lanes == Lanes::Exec {
+        // The common case first, inline in the hook: EXEC lanes, nothing
+        // read undefined — no sink fires, a store's data is defined, every
+        // result is defined.
+        if f.lanes == Lanes::Exec {
             let exec = wave.exec();
             if let Some(sh) = self.shadows.get_mut(wave.id as usize) {
-                if flow_all_defined(sh, wave, fl, exec, exec) {
+                let defined = |regs: &Regs| {
+                    (regs.first..regs.first + regs.count).all(|r| {
+                        if regs.vector {
+                            sh.v_lanes.get(usize::from(r)).is_none_or(|l| l & exec == 0)
+                        } else {
+                            sh.s(r).bits == 0
+                        }
+                    })
+                };
+                let store = matches!(fl.memory, MemKind::Store | MemKind::Atomic { .. });
+                let data_lanes = if fl.vector { exec } else { 1 };
+                if fl.sinks().iter().all(|(regs, _)| defined(regs))
+                    && (!store
+                        || fl.data().iter().all(|d| {
+                            (d.first..d.first + d.count).all(|r| {
+                                if d.vector {
+                                    sh.v_lanes
+                                        .get(usize::from(r))
+                                        .is_none_or(|l| l & data_lanes == 0)
+                                } else {
+                                    sh.s(r).bits == 0
+                                }
+                            })
+                        }))
+                    && flow_all_defined(sh, wave, fl, exec, exec)
+                {
+                    if store {
+                        self.origins.pending_lanes = 0;
+                    }
                     return;
                 }
             }

@@ -123,6 +123,12 @@ impl Counters {
         if total == 0 || (n > 0 && total <= n) {
             return;
         }
+        // A wait for zero: every event of the counter is done.
+        if n == 0 {
+            self.pending.retain(|e| e.counter != counter);
+            self.forget_retired();
+            return;
+        }
         // At most 63 + 15 + 7 events are outstanding (the capacities).
         let mut later = 0u32;
         let mut done = 0u128;
@@ -189,6 +195,62 @@ fn touched<'f>(ops: &Decoded, facts: &'f [Facts], e: &Event) -> &'f [Regs] {
     }
 }
 
+/// The first conflict of the instruction `f` with the pending events of
+/// `c`: (message, PC of the event's instruction).
+#[inline(never)]
+fn first_overlap(g: &GroupCheck<'_>, c: &Counters, f: &Facts) -> Option<(String, u32)> {
+    for e in &c.pending {
+        let regs = touched(g.ops, g.facts, e);
+        if e.data {
+            // A store still reading its data: overwriting it races.
+            for wr in f.writes() {
+                for r in regs {
+                    if let Some(o) = wr.overlap(r) {
+                        return Some((
+                            format!(
+                                "overwrites {o} before the store has read it (s_waitcnt expcnt)"
+                            ),
+                            e.pc,
+                        ));
+                    }
+                }
+            }
+            continue;
+        }
+        for rd in f.reads() {
+            for r in regs {
+                if let Some(o) = rd.overlap(r) {
+                    return Some((
+                        format!("reads {o} before the s_waitcnt for the load that writes it"),
+                        e.pc,
+                    ));
+                }
+            }
+        }
+        // A later load of the same in-order counter writes after
+        // the earlier one: no wait needed.
+        let in_order = e.ordered
+            && f.events()
+                .iter()
+                .any(|&(c, ordered, _)| c == e.counter && ordered)
+            && f.unit != Unit::Salu
+            && f.unit != Unit::Valu;
+        if !in_order {
+            for wr in f.writes() {
+                for r in regs {
+                    if let Some(o) = wr.overlap(r) {
+                        return Some((
+                            format!("overwrites {o}, which a load still in flight will write"),
+                            e.pc,
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
 /// True when [`before`] has something to do for `f` in wave `w`: it
 /// waits, issues events or is a barrier, or it touches registers a pending
 /// event touches. (Most instructions do none of these; the hook asks
@@ -215,70 +277,19 @@ pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
         c.retire(Counter::Exp, exp);
         c.retire(Counter::Lgkm, lgkm);
     }
-    let mut findings: Vec<(String, u32)> = Vec::new();
-    {
+    // The exact tests only where a pending event's registers and the
+    // instruction's may meet.
+    let finding = {
         let c = &g.waves[w].counters;
-        // The exact tests only where a pending event's registers and the
-        // instruction's may meet.
         if !c.pending.is_empty() && c.regs.intersects(&f.touched) {
-            for e in &c.pending {
-                let regs = touched(g.ops, g.facts, e);
-                if e.data {
-                    // A store still reading its data: overwriting it races.
-                    for wr in f.writes() {
-                        for r in regs {
-                            if let Some(o) = wr.overlap(r) {
-                                findings.push((
-                                    format!(
-                                        "overwrites {o} before the store has read it (s_waitcnt expcnt)"
-                                    ),
-                                    e.pc,
-                                ));
-                            }
-                        }
-                    }
-                    continue;
-                }
-                for rd in f.reads() {
-                    for r in regs {
-                        if let Some(o) = rd.overlap(r) {
-                            findings.push((
-                                format!(
-                                    "reads {o} before the s_waitcnt for the load that writes it"
-                                ),
-                                e.pc,
-                            ));
-                        }
-                    }
-                }
-                // A later load of the same in-order counter writes after
-                // the earlier one: no wait needed.
-                let in_order = e.ordered
-                    && f.events()
-                        .iter()
-                        .any(|&(c, ordered, _)| c == e.counter && ordered)
-                    && f.unit != Unit::Salu
-                    && f.unit != Unit::Valu;
-                if !in_order {
-                    for wr in f.writes() {
-                        for r in regs {
-                            if let Some(o) = wr.overlap(r) {
-                                findings.push((
-                                    format!(
-                                        "overwrites {o}, which a load still in flight will write"
-                                    ),
-                                    e.pc,
-                                ));
-                            }
-                        }
-                    }
-                }
-            }
+            first_overlap(g, c, f)
+        } else {
+            None
         }
-    }
+    };
     // One report per executed instruction (the first finding), so that a
     // report's count is the number of times the instruction went wrong.
-    if let Some((message, related)) = findings.into_iter().next() {
+    if let Some((message, related)) = finding {
         g.report(
             Check::Waitcnt,
             wave.id,
