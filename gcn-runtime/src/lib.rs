@@ -385,6 +385,7 @@ pub mod check;
 pub mod descriptor;
 pub mod exec;
 pub mod format;
+pub mod hostcall;
 pub mod hsa;
 pub mod image;
 pub mod kernel;
