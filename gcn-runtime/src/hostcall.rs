@@ -411,3 +411,278 @@ fn unserved(service: u32) -> String {
 fn hostcall_fault(message: String) -> Fault {
     Fault::new(FaultKind::Hostcall(message))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The words of a NUL-terminated string, padded to 8 bytes, as the
+    /// device sends it.
+    fn string_words(s: &str) -> Vec<u64> {
+        let mut b = s.as_bytes().to_vec();
+        b.push(0);
+        b.resize(b.len().next_multiple_of(8), 0);
+        b.chunks(8)
+            .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+            .collect()
+    }
+
+    /// A launch's buffer seen from the device side of the protocol.
+    struct Device {
+        memory: Memory,
+        buffer: HostcallBuffer,
+    }
+
+    impl Device {
+        fn new(packets: u32) -> Device {
+            let memory = Memory::default();
+            let buffer = HostcallBuffer::new(&memory, packets).unwrap();
+            Device { memory, buffer }
+        }
+
+        fn read(&self, at: u64) -> u64 {
+            let mut w = [0u8; 8];
+            self.memory.read(at, &mut w).unwrap();
+            u64::from_le_bytes(w)
+        }
+
+        fn write(&self, at: u64, v: u64) {
+            self.memory.write(at, &v.to_le_bytes()).unwrap();
+        }
+
+        fn field(&self, offset: u64) -> u64 {
+            self.read(self.buffer.address() + offset)
+        }
+
+        fn header(&self, packet: u64) -> u64 {
+            self.field(HEADERS_PTR) + (packet & self.field(INDEX_MASK)) * HEADER_BYTES
+        }
+
+        fn slot(&self, packet: u64, lane: u64) -> u64 {
+            self.field(PAYLOADS_PTR)
+                + (packet & self.field(INDEX_MASK)) * PAYLOAD_BYTES
+                + lane * SLOT_BYTES
+        }
+
+        /// What `__ockl_hostcall_internal` does before it rings the
+        /// doorbell: pops a packet off the free stack, fills it for the
+        /// lanes of `exec` (one slot each, in lane order) and pushes it
+        /// onto the ready stack. The packet's tagged pointer.
+        fn submit(&self, service: u32, exec: u64, slots: &[Vec<u64>]) -> u64 {
+            let base = self.buffer.address();
+            let packet = self.field(FREE_STACK);
+            let header = self.header(packet);
+            self.write(base + FREE_STACK, self.read(header));
+            self.write(header + 8, exec);
+            self.write(header + 16, u64::from(service) | 1 << 32);
+            let lanes = (0..64u64).filter(|l| exec >> l & 1 != 0);
+            for (lane, slot) in lanes.zip(slots) {
+                for (i, &w) in slot.iter().enumerate() {
+                    self.write(self.slot(packet, lane) + 8 * i as u64, w);
+                }
+            }
+            self.write(header, self.field(READY_STACK));
+            self.write(base + READY_STACK, packet);
+            packet
+        }
+
+        /// Words 0 and 1 of a lane's slot: the answer.
+        fn answer(&self, packet: u64, lane: u64) -> [u64; 2] {
+            let s = self.slot(packet, lane);
+            [self.read(s), self.read(s + 8)]
+        }
+
+        fn ready(&self, packet: u64) -> bool {
+            self.read(self.header(packet) + 16) >> 32 & 1 != 0
+        }
+    }
+
+    /// Runs `f` with a server of `device`'s buffer whose printf text goes
+    /// into the returned string.
+    fn serving<T>(
+        device: &Device,
+        f: impl FnOnce(&HostcallServer<'_>, &MemView) -> T,
+    ) -> (T, String) {
+        let text = Mutex::new(String::new());
+        let emit = |t: &str| text.lock().unwrap().push_str(t);
+        let server = HostcallServer::new(&device.buffer, &emit);
+        let out = f(&server, &device.memory.view());
+        drop(server);
+        (out, text.into_inner().unwrap())
+    }
+
+    /// A printf descriptor: BEGIN, END, the words that follow, the id.
+    fn desc(begin: bool, end: bool, len: u64, id: u64) -> u64 {
+        u64::from(begin) | u64::from(end) << 1 | len << 5 | id << 8
+    }
+
+    #[test]
+    fn the_buffer_starts_with_every_packet_free() {
+        let d = Device::new(5);
+        assert_eq!(d.field(INDEX_MASK), 7);
+        assert_eq!(d.field(READY_STACK), 0);
+        // The free stack: 7, 6, …, 1, then packet 0 with tag 1.
+        let mut top = d.field(FREE_STACK);
+        let mut seen = Vec::new();
+        while top != 0 {
+            seen.push(top);
+            top = d.read(d.header(top));
+        }
+        assert_eq!(seen, [7, 6, 5, 4, 3, 2, 1, 8]);
+        // The doorbell: a user signal at value 1 whose mailbox is set.
+        let signal = d.field(DOORBELL);
+        assert_eq!(d.read(signal), SIGNAL_KIND_USER);
+        assert_eq!(d.read(signal + 8), SIGNAL_INIT);
+        assert_ne!(d.read(signal + 16), 0);
+        assert_eq!(d.read(signal + 24), u64::from(EVENT_ID));
+    }
+
+    #[test]
+    fn printf_messages_are_assembled_per_lane_and_printed_at_their_end() {
+        let d = Device::new(4);
+        // Lanes 0 and 5 begin a message each (control word 0: stdout).
+        let exec = 1 | 1 << 5;
+        let begin = vec![desc(true, false, 1, 0), 0];
+        let format = string_words("x=%d s=%s %5.2f|%c\n");
+        assert!(format.len() <= 7);
+        let fmt = |id: u64| {
+            let mut v = vec![desc(false, false, format.len() as u64, id)];
+            v.extend(&format);
+            v
+        };
+        let args = |id: u64, x: i32, s: &str, f: f64, c: u8| {
+            let s = string_words(s);
+            let mut v = vec![
+                desc(false, true, 3 + s.len() as u64, id),
+                u64::from(x as u32),
+            ];
+            v.extend(s);
+            v.extend([f.to_bits(), u64::from(c)]);
+            v
+        };
+        let (_, text) = serving(&d, |s, mem| {
+            let p = d.submit(SERVICE_PRINTF, exec, &[begin.clone(), begin.clone()]);
+            assert_eq!(s.serve(mem), Ok(1));
+            assert!(!d.ready(p));
+            // Each lane got its own id, BEGIN cleared.
+            let [a, b] = [d.answer(p, 0)[0], d.answer(p, 5)[0]];
+            assert_eq!(a & 0xff, desc(false, false, 1, 0));
+            assert_eq!(b & 0xff, desc(false, false, 1, 0));
+            assert_ne!(a >> 8, b >> 8);
+            // The format string, then the arguments (an int, a string, a
+            // double, a char), the last hostcall with END.
+            let p = d.submit(SERVICE_PRINTF, exec, &[fmt(a >> 8), fmt(b >> 8)]);
+            s.serve(mem).unwrap();
+            let p2 = d.submit(
+                SERVICE_PRINTF,
+                exec,
+                &[
+                    args(a >> 8, 42, "str", 3.14159, b'q'),
+                    args(b >> 8, -7, "", -0.5, b'!'),
+                ],
+            );
+            s.serve(mem).unwrap();
+            assert!(!d.ready(p) && !d.ready(p2));
+            // The answer at END: the bytes printed.
+            assert_eq!(d.answer(p2, 0)[0], "x=42 s=str  3.14|q\n".len() as u64);
+            // Both messages ended: an id sent again is not open.
+            d.submit(SERVICE_PRINTF, 1, &[vec![desc(false, true, 0, a >> 8)]]);
+            assert!(s.serve(mem).unwrap_err().contains("is not open"));
+        });
+        assert_eq!(text, "x=42 s=str  3.14|q\nx=-7 s= -0.50|!\n");
+    }
+
+    #[test]
+    fn a_control_word_other_than_a_stream_answers_minus_one() {
+        let d = Device::new(2);
+        let mut slot = vec![desc(true, true, 3, 0), 4];
+        slot.extend(string_words("hi\n"));
+        let ((p, r), text) = serving(&d, |s, mem| {
+            let p = d.submit(SERVICE_PRINTF, 1, &[slot]);
+            (p, s.serve(mem))
+        });
+        assert_eq!((r, text.as_str()), (Ok(1), ""));
+        assert_eq!(d.answer(p, 0)[0], u64::MAX);
+    }
+
+    #[test]
+    fn other_services_and_damaged_buffers_are_errors() {
+        let serve = |d: &Device| serving(d, |s, mem| s.serve(mem)).0.unwrap_err();
+        let d = Device::new(2);
+        d.submit(SERVICE_DEVMEM, 1, &[vec![0, 64]]);
+        let e = serve(&d);
+        assert!(
+            e.contains("service 3 (device memory") && e.contains("lane 0"),
+            "{e}"
+        );
+        let d = Device::new(2);
+        d.submit(9, 2, &[vec![0]]);
+        assert!(serve(&d).contains("hostcall service 9 is not served"));
+        // Reserved descriptor bits; a message nobody opened.
+        let d = Device::new(2);
+        d.submit(SERVICE_PRINTF, 1, &[vec![desc(true, false, 0, 0) | 4]]);
+        assert!(serve(&d).contains("reserved bits"));
+        let d = Device::new(2);
+        d.submit(SERVICE_PRINTF, 1, &[vec![desc(false, true, 0, 3)]]);
+        assert!(serve(&d).contains("printf message 3"));
+        // A format that does not format, a format with no NUL.
+        let d = Device::new(2);
+        let mut slot = vec![desc(true, true, 2, 0), 0];
+        slot.extend(string_words("%d\n"));
+        d.submit(SERVICE_PRINTF, 1, &[slot]);
+        assert!(serve(&d).contains("no argument for %d"));
+        let d = Device::new(2);
+        d.submit(
+            SERVICE_PRINTF,
+            1,
+            &[vec![desc(true, true, 2, 0), 0, u64::MAX]],
+        );
+        assert!(serve(&d).contains("no NUL"));
+        // A ready stack whose `next` pointers loop.
+        let d = Device::new(2);
+        let p = d.submit(SERVICE_PRINTF, 0, &[]);
+        d.write(d.header(p), p);
+        assert!(serve(&d).contains("twice"));
+    }
+
+    #[test]
+    fn a_wave_that_sleeps_with_nothing_to_serve_stops() {
+        let d = Device::new(2);
+        let mut wave = Wave::new(1, 1);
+        let (result, _) = serving(&d, |s, mem| {
+            for _ in 1..MAX_IDLE_SLEEPS {
+                s.sleep(&mut wave, mem)?;
+            }
+            // The interrupt starts the count again, and so does a packet
+            // served at a sleep.
+            s.interrupt(&mut wave, mem)?;
+            s.sleep(&mut wave, mem)?;
+            assert_eq!(wave.hostcall_sleeps, 1);
+            let p = d.submit(SERVICE_PRINTF, 0, &[]);
+            s.sleep(&mut wave, mem)?;
+            assert!(!d.ready(p));
+            assert_eq!(wave.hostcall_sleeps, 0);
+            for _ in 0..MAX_IDLE_SLEEPS {
+                s.sleep(&mut wave, mem)?;
+            }
+            Ok::<(), Fault>(())
+        });
+        let fault = result.unwrap_err();
+        assert!(
+            matches!(&fault.kind, FaultKind::Hostcall(m) if m.contains("waits for an answer")),
+            "{fault:?}"
+        );
+    }
+
+    #[test]
+    fn hip_messages_format_with_c_rules() {
+        let mut m = string_words("%*d|%-*d|%.*f|%s|%p\n");
+        m.extend([5, 42, (-4i32) as u32 as u64, 7, 2, 1.0f64.to_bits()]);
+        m.extend(string_words("abcdefgh"));
+        m.push(0xbeef);
+        assert_eq!(
+            hip_printf_text(&m).unwrap(),
+            "   42|7   |1.00|abcdefgh|0xbeef\n"
+        );
+    }
+}

@@ -558,7 +558,8 @@ impl Program {
                 let config = crate::hsa::config(rk, self.version());
                 // A hostcall packet for every wave that can run at once
                 // (a wave holds at most one).
-                let packets = (wanted.min(1 << 16) as u32).saturating_mul(MAX_GROUP_SIZE / WAVE_SIZE as u32);
+                let packets =
+                    (wanted.min(1 << 16) as u32).saturating_mul(MAX_GROUP_SIZE / WAVE_SIZE as u32);
                 let prepared = crate::hsa::prepare(
                     memory,
                     rk,

@@ -180,7 +180,9 @@ pub(crate) fn format_with<'a>(
     let mut out = String::new();
     let mut chars = format.chars().peekable();
     // A width or precision `*`: an `int` argument.
-    fn star<'a>(next_arg: &mut impl FnMut(char) -> Result<&'a [u8], String>) -> Result<i32, String> {
+    fn star<'a>(
+        next_arg: &mut impl FnMut(char) -> Result<&'a [u8], String>,
+    ) -> Result<i32, String> {
         next_arg('*').map(|b| unsigned(&b[..b.len().min(4)]) as u32 as i32)
     }
     while let Some(c) = chars.next() {
@@ -673,6 +675,37 @@ mod tests {
         assert!(format_record("%d %d", &[&v[..4]])
             .unwrap_err()
             .contains("no argument"));
+    }
+
+    #[test]
+    fn widths_and_precisions_from_arguments() {
+        let f = 2.5f64.to_le_bytes();
+        assert_eq!(
+            format_record(
+                "%*d|%*d|%.*f|%.*f|%*.*s|",
+                &[
+                    &i32b(4),
+                    &i32b(7),
+                    &i32b(-3),
+                    &i32b(7),
+                    &i32b(2),
+                    &f,
+                    &i32b(-1),
+                    &f,
+                    &i32b(5),
+                    &i32b(2),
+                    b"abc\0"
+                ]
+            )
+            .unwrap(),
+            "   7|7  |2.50|2.500000|   ab|"
+        );
+        assert!(format_record("%*d", &[&i32b(4)])
+            .unwrap_err()
+            .contains("no argument for %d"));
+        assert!(format_record("%*d", &[])
+            .unwrap_err()
+            .contains("no argument for %*"));
     }
 
     #[test]
