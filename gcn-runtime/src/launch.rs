@@ -556,10 +556,15 @@ impl Program {
                     .and_then(|c| c.opencl.iter().find(|(n, _)| *n == kernel.name))
                     .and_then(|(_, v)| *v);
                 let config = crate::hsa::config(rk, self.version());
-                // A hostcall packet for every wave that can run at once
-                // (a wave holds at most one).
-                let packets =
-                    (wanted.min(1 << 16) as u32).saturating_mul(MAX_GROUP_SIZE / WAVE_SIZE as u32);
+                // Hostcall packets: a wave holds at most one, and a host
+                // thread runs one wave at a time (a wave does not stop at
+                // a barrier inside a hostcall), so one per host thread
+                // would do; one per wave of a group of each thread, up to
+                // 4096 (16 MiB), leaves a margin.
+                let threads = wanted.clamp(1, 1 << 16) as u32;
+                let packets = (threads * (MAX_GROUP_SIZE / WAVE_SIZE as u32))
+                    .min(4096)
+                    .max(threads);
                 let prepared = crate::hsa::prepare(
                     memory,
                     rk,

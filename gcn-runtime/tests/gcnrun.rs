@@ -1237,7 +1237,10 @@ fn hip_printf_prints_on_stdout() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(stdout.contains("thread 27 of block 0: 1b1cb b\n"), "{stdout}");
+    assert!(
+        stdout.contains("thread 27 of block 0: 1b1cb b\n"),
+        "{stdout}"
+    );
     assert!(
         stdout.contains("3: -300000000000 3298534883328 literal and on the device\n"),
         "{stdout}"
