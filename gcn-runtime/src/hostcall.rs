@@ -48,8 +48,8 @@
 //! floats as doubles, pointers) or, for `%s`, as its bytes (NUL-terminated,
 //! padded). The text is formatted by [`crate::printf`]'s formatter with C's
 //! rules and delivered at once, as HIP prints it; the answer (word 0) is
-//! the number of bytes printed, or -1 for a control word other than 0 or
-//! 1. Any other service id, a descriptor with reserved bits, a message id
+//! the number of bytes printed, or -1 for a control word other than 0
+//! or 1. Any other service id, a descriptor with reserved bits, a message id
 //! that is not open, a damaged ready stack or a message that does not
 //! format is a [`FaultKind::Hostcall`] fault of the wave that sent the
 //! interrupt (named with its PC and instruction by the launch), never a
@@ -577,7 +577,7 @@ mod tests {
                 SERVICE_PRINTF,
                 exec,
                 &[
-                    args(a >> 8, 42, "str", 3.14159, b'q'),
+                    args(a >> 8, 42, "str", 3.13579, b'q'),
                     args(b >> 8, -7, "", -0.5, b'!'),
                 ],
             );
