@@ -31,11 +31,14 @@
 //! the packet's service for every lane of its active mask, and clears
 //! READY. The wave's wait loop then ends at its first look. A wave that
 //! executes `s_sleep` polls the ready stack the same way (the host thread
-//! also notices a doorbell that rings without an interrupt); one that
-//! sleeps [`MAX_IDLE_SLEEPS`] times in a row with nothing to serve waits
-//! for an answer nobody will give, and stops with a
-//! [`FaultKind::Hostcall`] fault instead of spinning until its step budget
-//! is spent.
+//! also notices a doorbell that rings without an interrupt), so a packet
+//! pushed without an interrupt is served too. A wave can then only wait
+//! in vain for a packet that is READY but not on the ready stack (a kernel
+//! that damaged the buffer): one that sleeps [`MAX_IDLE_SLEEPS`] times in
+//! a row with nothing to serve while such a packet is there stops with a
+//! [`FaultKind::Hostcall`] fault naming the packet, instead of spinning
+//! until its step budget is spent. (A wave that sleeps for another reason,
+//! with no packet READY, is not counted.)
 //!
 //! **Services**: [`SERVICE_PRINTF`] only. Its requests are *messages*: the
 //! first `u64` of a lane's slot is a descriptor (bit 0 BEGIN, bit 1 END,
@@ -58,7 +61,7 @@
 use std::sync::Mutex;
 
 use crate::exec::{Fault, FaultKind, Wave, WAVE_SIZE};
-use crate::memory::{AllocError, Buffer, MemView, Memory};
+use crate::memory::{AllocError, Allocation, Buffer, MemView, Memory};
 
 /// The service id of a call of a host function (not served).
 pub const SERVICE_FUNCTION_CALL: u32 = 1;
@@ -69,8 +72,13 @@ pub const SERVICE_PRINTF: u32 = 2;
 pub const SERVICE_DEVMEM: u32 = 3;
 
 /// Times in a row a wave may execute `s_sleep` with no hostcall packet to
-/// serve before it is taken to wait for an answer that will not come.
+/// serve while a packet is READY off the ready stack, before it is taken
+/// to wait for an answer that will not come.
 pub const MAX_IDLE_SLEEPS: u32 = 1 << 16;
+
+/// A sleeping wave looks for READY packets off the ready stack once every
+/// this many idle sleeps.
+const SLEEPS_PER_LOOK: u32 = 1 << 12;
 
 /// Bytes of a packet header: `next`, the active mask, the service id, the
 /// control word.
@@ -225,32 +233,73 @@ impl<'a> HostcallServer<'a> {
 
     /// `wave` executes `s_sleep`: serve what is ready; a fault when the
     /// wave has slept [`MAX_IDLE_SLEEPS`] times in a row with nothing to
-    /// serve.
+    /// serve while a packet is READY off the ready stack (looked at every
+    /// [`SLEEPS_PER_LOOK`] sleeps: a wave that finds none sleeps for
+    /// another reason, and its count starts again).
     pub fn sleep(&self, wave: &mut Wave, mem: &MemView) -> Result<(), Fault> {
         if self.serve(mem).map_err(hostcall_fault)? > 0 {
             wave.hostcall_sleeps = 0;
             return Ok(());
         }
         wave.hostcall_sleeps += 1;
-        if wave.hostcall_sleeps >= MAX_IDLE_SLEEPS {
-            return Err(hostcall_fault(format!(
-                "the wave executed s_sleep {MAX_IDLE_SLEEPS} times in a row while no hostcall \
-                 packet was ready for the host: it waits for an answer that will not come (a \
-                 packet never pushed onto the ready stack, or READY set again after the host \
-                 served it)"
-            )));
+        if !wave.hostcall_sleeps.is_multiple_of(SLEEPS_PER_LOOK) {
+            return Ok(());
+        }
+        match self.stranded(mem).map_err(hostcall_fault)? {
+            None => wave.hostcall_sleeps = 0,
+            Some(packet) if wave.hostcall_sleeps >= MAX_IDLE_SLEEPS => {
+                return Err(hostcall_fault(format!(
+                    "the wave executed s_sleep {MAX_IDLE_SLEEPS} times in a row while packet \
+                     {packet} of the hostcall buffer was READY but not on the ready stack, where \
+                     the host takes packets from: it waits for an answer that will not come (the \
+                     packet was never pushed, the stack's `next` pointers are damaged, or READY \
+                     was set again after the host served it)"
+                )));
+            }
+            Some(_) => {}
         }
         Ok(())
+    }
+
+    /// The first packet that is READY but not on the ready stack, if any.
+    fn stranded(&self, mem: &MemView) -> Result<Option<u64>, String> {
+        let b = self.buffer;
+        let (alloc, at) = self.allocation(mem)?;
+        let mask = b.packets - 1;
+        let mut on_stack = vec![false; b.packets as usize];
+        let mut next = {
+            let mut w = [0u8; 8];
+            alloc.read(at + READY_STACK, &mut w);
+            u64::from_le_bytes(w)
+        };
+        // Bounded: a looping stack is cut after every packet was seen.
+        for _ in 0..b.packets {
+            if next == 0 {
+                break;
+            }
+            on_stack[(next & mask) as usize] = true;
+            let mut w = [0u8; 8];
+            alloc.read(at + HEADERS_AT + (next & mask) * HEADER_BYTES, &mut w);
+            next = u64::from_le_bytes(w);
+        }
+        Ok((0..b.packets).find(|&p| {
+            !on_stack[p as usize]
+                && alloc.load_u32(at + HEADERS_AT + p * HEADER_BYTES + 20) & 1 != 0
+        }))
+    }
+
+    /// The buffer's allocation and the buffer's offset in it.
+    fn allocation<'m>(&self, mem: &'m MemView) -> Result<(&'m Allocation, u64), String> {
+        let base = self.buffer.address();
+        mem.find_exact(base, self.buffer.buffer.byte_len())
+            .map_err(|e| format!("the hostcall buffer at {base:#x} is no longer allocated ({e})"))
     }
 
     /// Takes the whole ready stack and serves each packet on it, as
     /// ROCclr's `HostcallBuffer::processPackets`; the number served.
     fn serve(&self, mem: &MemView) -> Result<u64, String> {
         let b = self.buffer;
-        let base = b.address();
-        let (alloc, at) = mem.find_exact(base, b.buffer.byte_len()).map_err(|e| {
-            format!("the hostcall buffer at {base:#x} is no longer allocated ({e})")
-        })?;
+        let (alloc, at) = self.allocation(mem)?;
         let ready = alloc.atomic_u64(at + READY_STACK, |_| 0);
         if ready == 0 {
             return Ok(0);
@@ -646,30 +695,39 @@ mod tests {
     }
 
     #[test]
-    fn a_wave_that_sleeps_with_nothing_to_serve_stops() {
+    fn a_wave_that_waits_for_a_stranded_packet_stops() {
         let d = Device::new(2);
         let mut wave = Wave::new(1, 1);
         let (result, _) = serving(&d, |s, mem| {
-            for _ in 1..MAX_IDLE_SLEEPS {
+            // Nothing READY: sleeping for another reason, never a fault.
+            for _ in 0..2 * MAX_IDLE_SLEEPS {
                 s.sleep(&mut wave, mem)?;
             }
-            // The interrupt starts the count again, and so does a packet
-            // served at a sleep.
-            s.interrupt(&mut wave, mem)?;
-            s.sleep(&mut wave, mem)?;
-            assert_eq!(wave.hostcall_sleeps, 1);
+            // A packet pushed without an interrupt is served at a sleep.
             let p = d.submit(SERVICE_PRINTF, 0, &[]);
             s.sleep(&mut wave, mem)?;
             assert!(!d.ready(p));
             assert_eq!(wave.hostcall_sleeps, 0);
+            // A packet READY that nobody pushed: the wave waits in vain.
+            let stranded = d.field(FREE_STACK);
+            d.write(d.header(stranded) + 16, u64::from(SERVICE_PRINTF) | 1 << 32);
+            for _ in 1..MAX_IDLE_SLEEPS {
+                s.sleep(&mut wave, mem)?;
+            }
+            // The interrupt starts the count again.
+            s.interrupt(&mut wave, mem)?;
+            assert_eq!(wave.hostcall_sleeps, 0);
             for _ in 0..MAX_IDLE_SLEEPS {
                 s.sleep(&mut wave, mem)?;
             }
-            Ok::<(), Fault>(())
+            Ok::<u64, Fault>(stranded & d.field(INDEX_MASK))
         });
+        let _ = result.as_ref().map(|p| panic!("no fault (packet {p})"));
         let fault = result.unwrap_err();
+        let packet = d.field(FREE_STACK) & d.field(INDEX_MASK);
         assert!(
-            matches!(&fault.kind, FaultKind::Hostcall(m) if m.contains("waits for an answer")),
+            matches!(&fault.kind, FaultKind::Hostcall(m)
+                if m.contains("waits for an answer") && m.contains(&format!("packet {packet} of"))),
             "{fault:?}"
         );
     }
