@@ -40,30 +40,35 @@ struct WaveBits {
     runs: Vec<Run>,
 }
 
-/// The words of a bitmap covering bytes `[start, end)`, with the mask of
-/// the bits in range of each.
+/// The bitmap words of bytes `[start, end)` (not empty): the first and
+/// last word, and the masks of the bits in range in those two (the words
+/// between are whole).
 #[inline(always)]
-fn words(start: usize, end: usize) -> impl Iterator<Item = (usize, u64)> {
+fn span(start: usize, end: usize) -> (usize, usize, u64, u64) {
     let (first, last) = (start / 64, (end - 1) / 64);
-    (first..=last).map(move |w| {
-        let lo = if w == first { start % 64 } else { 0 };
-        let hi = if w == last { (end - 1) % 64 + 1 } else { 64 };
-        let mask = if hi - lo == 64 {
-            u64::MAX
-        } else {
-            ((1u64 << (hi - lo)) - 1) << lo
-        };
-        (w, mask)
-    })
+    let head = u64::MAX << (start % 64);
+    let tail = u64::MAX >> (63 - (end - 1) % 64);
+    (first, last, head, tail)
+}
+
+/// The mask of word `w` of a [`span`].
+#[inline(always)]
+fn mask(w: usize, (first, last, head, tail): (usize, usize, u64, u64)) -> u64 {
+    (if w == first { head } else { u64::MAX }) & (if w == last { tail } else { u64::MAX })
 }
 
 /// The first byte of `[start, end)` set in `bits`.
 #[inline(always)]
 fn first_set(bits: &[u64], start: usize, end: usize) -> Option<usize> {
-    words(start, end).find_map(|(w, mask)| {
-        let hit = bits.get(w).copied().unwrap_or(0) & mask;
-        (hit != 0).then(|| w * 64 + hit.trailing_zeros() as usize)
-    })
+    let sp = span(start, end);
+    let words = bits.get(sp.0..=sp.1)?;
+    for (k, &word) in words.iter().enumerate() {
+        let hit = word & mask(sp.0 + k, sp);
+        if hit != 0 {
+            return Some((sp.0 + k) * 64 + hit.trailing_zeros() as usize);
+        }
+    }
+    None
 }
 
 /// The LDS shadow of a work-group.
@@ -140,11 +145,11 @@ impl Shadow {
             let Some(bits) = self.waves.get_mut(w) else {
                 continue;
             };
+            // Every bit of the wave goes, so whole words may be cleared.
             for run in bits.runs.drain(..) {
-                for (i, mask) in words(run.start, run.end) {
-                    bits.read[i] &= !mask;
-                    bits.written[i] &= !mask;
-                }
+                let words = run.start / 64..=(run.end - 1) / 64;
+                bits.read[words.clone()].fill(0);
+                bits.written[words].fill(0);
             }
         }
         self.active = 0;
@@ -238,8 +243,9 @@ pub(crate) fn after(g: &mut GroupCheck<'_>, wave: u32, pc: u32, kind: LdsUse, lo
         } else {
             &mut bits.read
         };
-        for (i, mask) in words(start, end) {
-            map[i] |= mask;
+        let sp = span(start, end);
+        for (k, word) in map[sp.0..=sp.1].iter_mut().enumerate() {
+            *word |= mask(sp.0 + k, sp);
         }
         // Consecutive runs of one instruction join.
         match bits.runs.last_mut() {
