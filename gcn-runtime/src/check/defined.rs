@@ -854,7 +854,38 @@ impl GroupCheck<'_> {
     /// The memory half of the flow, after the instruction executed: a
     /// load's registers take the shadow of the bytes it read, a store's
     /// bytes the shadow of its data.
+    #[inline(always)]
     pub(crate) fn defined_after(&mut self, wave: &Wave, f: &Facts, log: &[MemAccess], pc: u32) {
+        let fl = &f.flow;
+        // The common cases first, inline in the hook: a load of defined
+        // bytes, a store of defined data.
+        match fl.memory {
+            MemKind::None => return,
+            MemKind::Load
+                if f.lds != super::facts::LdsUse::Write && !self.touches_undefined(log) =>
+            {
+                let lanes_of = if fl.vector { wave.exec() } else { 1 };
+                if let Some(sh) = self.shadows.get_mut(wave.id as usize) {
+                    for &r in fl.filled() {
+                        define_filled(sh, r, lanes_of, fl.fill_bits);
+                    }
+                }
+                return;
+            }
+            MemKind::Store if self.origins.pending_lanes == 0 => {
+                for a in log.iter().filter(|a| a.lds) {
+                    self.lds.define(a.address as usize, a.span() as usize);
+                }
+                return;
+            }
+            _ => {}
+        }
+        self.defined_after_general(wave, f, log, pc);
+    }
+
+    /// [`GroupCheck::defined_after`] in general.
+    #[inline(never)]
+    fn defined_after_general(&mut self, wave: &Wave, f: &Facts, log: &[MemAccess], pc: u32) {
         let fl = &f.flow;
         if fl.memory == MemKind::None {
             return;
@@ -1074,8 +1105,14 @@ impl GroupCheck<'_> {
     }
 
     /// True when one of the bytes `log` names is undefined.
+    #[inline]
     fn touches_undefined(&self, log: &[MemAccess]) -> bool {
-        if lds_runs(log).any(|(start, len)| self.lds.any_undefined(start as usize, len as usize)) {
+        if log.iter().any(|a| {
+            a.lds
+                && self
+                    .lds
+                    .any_undefined(a.address as usize, a.span() as usize)
+        }) {
             return true;
         }
         let mut last: Option<&crate::memory::Allocation> = None;
