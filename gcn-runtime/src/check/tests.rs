@@ -768,6 +768,43 @@ fn lds_race_and_uninitialised_lds() {
 }
 
 #[test]
+fn a_barrier_ends_an_lds_epoch_and_races_after_it_are_found() {
+    // Before the barrier each wave writes its own 64 dwords (no race);
+    // after it, each reads the other wave's dwords and then overwrites
+    // its own: wave 1 reads what wave 0 wrote after the barrier (RAW) and
+    // writes what wave 0 read after it (WAR).
+    for v in VERSIONS {
+        let r = run_items(
+            v,
+            "v_xor_b32 v2, 0x100, v1
+             ds_write_b32 v1, v0
+             s_waitcnt lgkmcnt(0)
+             s_barrier
+             @ds_read_b32 v3, v2
+             s_waitcnt lgkmcnt(0)
+             @ds_write_b32 v1, v3
+             s_waitcnt lgkmcnt(0)",
+            128,
+        );
+        let [read, write] = [r.marks[0], r.marks[1]];
+        let found: Vec<(Check, u32, u32, Option<u32>)> = r
+            .reports
+            .iter()
+            .map(|x| (x.check, x.pc, x.wave, x.related.as_ref().map(|y| y.0)))
+            .collect();
+        assert_eq!(
+            found,
+            vec![
+                (Check::LdsRace, read, 1, Some(write)),
+                (Check::LdsRace, write, 1, Some(read)),
+            ],
+            "{v}: {:#?}",
+            r.reports
+        );
+    }
+}
+
+#[test]
 fn levels_error_warn_off() {
     let v = GcnVersion::Gcn1_2;
     let source = format!(
