@@ -684,7 +684,8 @@ impl Hook for WaveHook<'_, '_> {
         if had && g.options.waitcnt != Level::Off {
             waitcnt::after(g, wave, f, &log, pc);
         }
-        if had && g.options.oob != Level::Off {
+        // DS instructions touch LDS and GDS only, never device memory.
+        if had && g.options.oob != Level::Off && f.unit != facts::Unit::Ds {
             oob::after(g, wave.id, pc, op, f, &log);
         }
         drop(log);
