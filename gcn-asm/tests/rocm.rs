@@ -334,6 +334,7 @@ fn reads_dynamic_relocations_and_data_segments() {
             offset: 0x3848,
             kind: RelocKind::Relative64,
             symbol_value: 0,
+            symbol: None,
             addend: 0x3840,
         }]
     );

@@ -29,7 +29,10 @@ pub use descriptor::{AmdKernelCode, KernelDescriptor, UserSgprs, AMD_KERNEL_CODE
 pub use metadata::{parse_printf, KernelMeta, MetaValue, Metadata, MetadataFormat};
 pub use reader::{is_code_object, read};
 pub use types::ScalarType;
-pub use writer::{write, RocmInput, RocmInputKernel};
+pub use writer::{
+    layout, write, RocmInput, RocmInputKernel, RocmInputReloc, RocmInputSymbol, RocmLayout,
+    RocmSection,
+};
 
 /// ELF `e_machine` of AMD GPU code objects.
 pub const EM_AMDGPU: u16 = 224;
@@ -66,6 +69,10 @@ pub struct CodeObject {
     pub text: Option<SectionData>,
     /// The `.rodata` section (CLRX's global data), if there is one.
     pub rodata: Option<SectionData>,
+    /// The `.data` section (writable data), if there is one.
+    pub data: Option<SectionData>,
+    /// The `.got` section (global offset table), if there is one.
+    pub got: Option<SectionData>,
     /// Loaded sections other than the ones every code object has (`.note`,
     /// `.dynsym`, `.hash`, `.gnu.hash`, `.dynstr`, `.rodata`, `.text`,
     /// `.dynamic`, `.rela.dyn`): `.data`, `.bss`, `.got` ... (names in file order).
@@ -201,17 +208,30 @@ pub enum RelocKind {
     Relative64,
 }
 
+/// Each kind and its ELF relocation type.
+const RELOC_TYPES: [(RelocKind, u32); 5] = [
+    (RelocKind::Abs32Lo, 1),
+    (RelocKind::Abs32Hi, 2),
+    (RelocKind::Abs64, 3),
+    (RelocKind::Abs32, 6),
+    (RelocKind::Relative64, 13),
+];
+
 impl RelocKind {
     /// The kind of an ELF relocation type, if it is one of these.
     pub fn from_elf(r_type: u32) -> Option<RelocKind> {
-        Some(match r_type {
-            1 => RelocKind::Abs32Lo,
-            2 => RelocKind::Abs32Hi,
-            3 => RelocKind::Abs64,
-            6 => RelocKind::Abs32,
-            13 => RelocKind::Relative64,
-            _ => return None,
-        })
+        RELOC_TYPES
+            .iter()
+            .find(|(_, t)| *t == r_type)
+            .map(|(k, _)| *k)
+    }
+
+    /// Its ELF relocation type (`R_AMDGPU_*`).
+    pub fn elf_type(self) -> u32 {
+        RELOC_TYPES
+            .iter()
+            .find(|(k, _)| *k == self)
+            .map_or(0, |(_, t)| *t)
     }
 }
 
@@ -224,6 +244,8 @@ pub struct DynamicReloc {
     pub kind: RelocKind,
     /// The value of its symbol (0 without one).
     pub symbol_value: u64,
+    /// The name of its symbol (`None` without one).
+    pub symbol: Option<String>,
     /// Its addend.
     pub addend: i64,
 }

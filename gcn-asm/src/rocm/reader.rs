@@ -369,18 +369,23 @@ pub fn read(bytes: &[u8]) -> Result<CodeObject, RocmError> {
                 RocmError::new(&at, format!("relocation type {r_type} is not supported (only ABS32_LO/HI, ABS32, ABS64, RELATIVE64)"))
             })?;
             let sym_index = r.r_sym(endian, false);
-            let symbol_value = if sym_index == 0 {
-                0
+            let (symbol_value, symbol) = if sym_index == 0 {
+                (0, None)
             } else {
-                dynsym
+                let sym = dynsym
                     .symbol(object::SymbolIndex(sym_index as usize))
-                    .map_err(elf_err(&at))?
-                    .st_value(endian)
+                    .map_err(elf_err(&at))?;
+                let name = dynsym.symbol_name(endian, sym).map_err(elf_err(&at))?;
+                (
+                    sym.st_value(endian),
+                    Some(String::from_utf8_lossy(name).into_owned()),
+                )
             };
             dynamic_relocations.push(DynamicReloc {
                 offset: r.r_offset(endian),
                 kind,
                 symbol_value,
+                symbol,
                 addend: r.r_addend(endian),
             });
         }
@@ -428,6 +433,8 @@ pub fn read(bytes: &[u8]) -> Result<CodeObject, RocmError> {
     }
     let text = section(b".text")?;
     let rodata = section(b".rodata")?;
+    let data = section(b".data")?;
+    let got = section(b".got")?;
 
     let mut other_symbols: Vec<(String, u64)> = symbols
         .iter()
@@ -458,6 +465,8 @@ pub fn read(bytes: &[u8]) -> Result<CodeObject, RocmError> {
         metadata,
         text,
         rodata,
+        data,
+        got,
         other_sections,
         other_symbols,
     })
