@@ -224,14 +224,19 @@ pub fn pc_references(co: &CodeObject) -> Vec<PcReference> {
             continue;
         }
         let (bo, co_) = (b.operands(), c.operands());
-        let (Some(&super::Operand::Literal(lo)), Some(&super::Operand::Literal(hi))) = (bo.get(2), co_.get(2))
+        let (Some(&super::Operand::Literal(lo)), Some(&super::Operand::Literal(hi))) =
+            (bo.get(2), co_.get(2))
         else {
             continue;
         };
         let same = |ops: &[super::Operand], r: u16| {
             ops.len() == 3 && reg(&ops[0]) == Some(r) && reg(&ops[1]) == Some(r)
         };
-        if !same(bo, r) || !same(co_, r + 1) || w[1].offset != w[0].offset + 4 || w[2].offset != w[0].offset + 12 {
+        if !same(bo, r)
+            || !same(co_, r + 1)
+            || w[1].offset != w[0].offset + 4
+            || w[2].offset != w[0].offset + 12
+        {
             continue;
         }
         let delta = (u64::from(hi) << 32 | u64::from(lo)) as i64;
@@ -259,7 +264,10 @@ fn relocations(co: &CodeObject) -> Result<Relocations, RocmError> {
     use crate::rocm::RelocKind;
     let got_len = co.got.as_ref().map_or(0, |g| g.data.len() as u64);
     if got_len % 8 != 0 {
-        return Err(err("section .got", "its size is not a multiple of 8 (GOT entries)"));
+        return Err(err(
+            "section .got",
+            "its size is not a multiple of 8 (GOT entries)",
+        ));
     }
     let mut got: Vec<Option<String>> = vec![None; (got_len / 8) as usize];
     let mut quads = Vec::new();
@@ -313,7 +321,9 @@ fn relocations(co: &CodeObject) -> Result<Relocations, RocmError> {
             s.ok_or_else(|| {
                 err(
                     "section .got",
-                    format!("GOT entry {i} has no ABS64 relocation (CLRX's .gotsym entries all do)"),
+                    format!(
+                        "GOT entry {i} has no ABS64 relocation (CLRX's .gotsym entries all do)"
+                    ),
                 )
             })
         })

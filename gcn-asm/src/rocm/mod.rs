@@ -26,7 +26,10 @@ mod types;
 mod writer;
 
 pub use descriptor::{AmdKernelCode, KernelDescriptor, UserSgprs, AMD_KERNEL_CODE_SIZE};
-pub use metadata::{parse_printf, KernelMeta, MetaValue, Metadata, MetadataFormat};
+pub use metadata::{
+    clrx_printf_format, escape_c_style, parse_printf, KernelMeta, MetaValue, Metadata,
+    MetadataFormat,
+};
 pub use reader::{is_code_object, read};
 pub use types::ScalarType;
 pub use writer::{

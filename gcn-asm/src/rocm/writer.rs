@@ -272,7 +272,10 @@ fn check(input: &RocmInput) -> Result<(), RocmError> {
     }
     for r in &input.relocations {
         let (section, off) = r.at;
-        if off.checked_add(8).is_none_or(|end| end > section_len(input, section)) {
+        if off
+            .checked_add(8)
+            .is_none_or(|end| end > section_len(input, section))
+        {
             return Err(RocmError::new(
                 format!("the relocation at {}+{off:#x}", section.name()),
                 format!("its 8 bytes are not inside {}", section.name()),
@@ -305,10 +308,7 @@ fn write_with_layout(input: &RocmInput) -> Result<(Vec<u8>, RocmLayout), RocmErr
     for s in &input.symbols {
         all_names.push(s.name.clone().into_bytes());
     }
-    let dyn_names: Vec<_> = all_names
-        .iter()
-        .map(|n| w.add_dynamic_string(n))
-        .collect();
+    let dyn_names: Vec<_> = all_names.iter().map(|n| w.add_dynamic_string(n)).collect();
     let names: Vec<_> = all_names.iter().map(|n| w.add_string(n)).collect();
     let has_rodata = !input.rodata.is_empty();
     let has_data = !input.data.is_empty();

@@ -20,7 +20,7 @@ use crate::diag::SourcePos;
 use crate::gallium::config::{prog_info, KernelConfig, RegisterUsage};
 use crate::gallium::{ArgDecl, KernelDecl};
 use crate::rocm::{
-    AmdKernelCode, KernelDescriptor, MetaValue, Metadata, ProcessorInfo, RocmInput,
+    AmdKernelCode, KernelDescriptor, MetaValue, Metadata, MetadataFormat, ProcessorInfo, RocmInput,
     RocmInputKernel, RocmInputReloc, RocmInputSymbol, RocmSection, ValueKind,
 };
 use crate::{Device, GcnVersion};
@@ -1751,10 +1751,7 @@ impl Assembler<'_> {
             }
         };
         self.syms.section_bases = (0..self.sections.len())
-            .map(|i| {
-                self.rocm_section(i)
-                    .map(|s| layout.address(s) as i64)
-            })
+            .map(|i| self.rocm_section(i).map(|s| layout.address(s) as i64))
             .collect();
         let mut ok = true;
         for (f, ops) in late_instr {
@@ -2071,7 +2068,12 @@ impl Assembler<'_> {
                 for z in sizes {
                     s.push_str(&format!("{z}:"));
                 }
-                s.push_str(fmt);
+                let format = if co_version == 2 {
+                    MetadataFormat::Yaml
+                } else {
+                    MetadataFormat::MsgPack
+                };
+                s.push_str(&crate::rocm::clrx_printf_format(fmt, format));
                 Str(s)
             })
             .collect();

@@ -3,7 +3,38 @@
 
 use std::path::Path;
 
-use gcn_asm::rocm::CodeObject;
+use gcn_asm::decode::rocm::{data_place, pc_references, DataSection};
+use gcn_asm::rocm::{CodeObject, RelocKind};
+
+/// A dynamic relocation, independent of the layout: the section and
+/// offset it patches, its kind, and its target (section and offset) or
+/// symbol.
+type Reloc = (
+    (DataSection, u64),
+    RelocKind,
+    Option<(DataSection, u64)>,
+    Option<String>,
+);
+
+/// The dynamic relocations of `co`, sorted, layout-independent.
+pub fn relocations(co: &CodeObject, name: &str) -> Vec<((DataSection, u64), Reloc)> {
+    let mut out: Vec<_> = co
+        .dynamic_relocations
+        .iter()
+        .map(|r| {
+            let at = data_place(co, r.offset).unwrap_or_else(|| {
+                panic!("{name}: a relocation at {:#x} outside the data", r.offset)
+            });
+            let target = match r.kind {
+                RelocKind::Relative64 => data_place(co, r.addend as u64),
+                _ => None,
+            };
+            (at, (at, r.kind, target, r.symbol.clone()))
+        })
+        .collect();
+    out.sort_by_key(|(at, _)| (at.0.name(), at.1));
+    out
+}
 
 /// Everything but the layout (addresses): what must match.
 pub fn assert_equivalent(ours: &CodeObject, theirs: &CodeObject, name: &str) {
@@ -21,22 +52,60 @@ pub fn assert_equivalent(ours: &CodeObject, theirs: &CodeObject, name: &str) {
     );
     assert_eq!(ours.printf_formats, theirs.printf_formats, "{name}: printf");
     let (ot, tt) = (ours.text.as_ref().unwrap(), theirs.text.as_ref().unwrap());
-    assert_eq!(ot.data, tt.data, "{name}: .text");
+    // The code, but for the literals of its PC-relative references to
+    // global data, which depend on the layout: those must reach the same
+    // place of the same section.
+    let (o_refs, t_refs) = (pc_references(ours), pc_references(theirs));
+    assert_eq!(o_refs, t_refs, "{name}: PC-relative references");
+    let mask = |text: &[u8]| {
+        let mut t = text.to_vec();
+        for r in &t_refs {
+            for at in [r.getpc + 8, r.getpc + 16] {
+                t[at as usize..at as usize + 4].fill(0);
+            }
+        }
+        t
+    };
+    assert_eq!(mask(&ot.data), mask(&tt.data), "{name}: .text");
+    // The relocations: where they patch and what they point to, by section
+    // and offset; the bytes they patch are the loader's.
+    let (o_rel, t_rel) = (relocations(ours, name), relocations(theirs, name));
+    assert_eq!(o_rel, t_rel, "{name}: dynamic relocations");
+    assert_eq!(
+        ours.other_sections, theirs.other_sections,
+        "{name}: sections"
+    );
+    let masked = |co: &CodeObject, section: DataSection| {
+        let d = match section {
+            DataSection::Rodata => co.rodata.as_ref(),
+            DataSection::Data => co.data.as_ref(),
+            DataSection::Got => co.got.as_ref(),
+        };
+        d.map(|d| {
+            let mut bytes = d.data.clone();
+            for (at, _) in relocations(co, name) {
+                if at.0 == section {
+                    bytes[at.1 as usize..at.1 as usize + 8].fill(0);
+                }
+            }
+            bytes
+        })
+    };
+    for section in [DataSection::Data, DataSection::Got] {
+        assert_eq!(
+            masked(ours, section),
+            masked(theirs, section),
+            "{name}: {}",
+            section.name()
+        );
+    }
     assert_eq!(
         ours.kernels.len(),
         theirs.kernels.len(),
         "{name}: kernel count"
     );
-    let mut o_ro = ours
-        .rodata
-        .as_ref()
-        .map(|r| r.data.clone())
-        .unwrap_or_default();
-    let mut t_ro = theirs
-        .rodata
-        .as_ref()
-        .map(|r| r.data.clone())
-        .unwrap_or_default();
+    let mut o_ro = masked(ours, DataSection::Rodata).unwrap_or_default();
+    let mut t_ro = masked(theirs, DataSection::Rodata).unwrap_or_default();
     for (o, t) in ours.kernels.iter().zip(&theirs.kernels) {
         let k = format!("{name}: kernel {}", t.name);
         assert_eq!(o.name, t.name, "{k}");
