@@ -263,7 +263,7 @@ struct Relocations {
 fn relocations(co: &CodeObject) -> Result<Relocations, RocmError> {
     use crate::rocm::RelocKind;
     let got_len = co.got.as_ref().map_or(0, |g| g.data.len() as u64);
-    if got_len % 8 != 0 {
+    if !got_len.is_multiple_of(8) {
         return Err(err(
             "section .got",
             "its size is not a multiple of 8 (GOT entries)",

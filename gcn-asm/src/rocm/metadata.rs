@@ -230,7 +230,7 @@ pub fn escape_c_style(s: &[u8]) -> String {
             13 => Some('r'),
             _ => None,
         };
-        if c < 0x20 || c > 0x7e || (short_octal && (b'0'..=b'7').contains(&c)) {
+        if !(0x20..=0x7e).contains(&c) || (short_octal && (b'0'..=b'7').contains(&c)) {
             out.push('\\');
             if let Some(n) = named {
                 out.push(n);
