@@ -537,6 +537,7 @@ fn rocm_source_errors_are_located() {
         (".rocm\n.kernel k\n.config\n.shared_vgprs\n", "expected"),
         (".rocm\n.kernel k\n.use_ordered_append_gds\n", "inside a kernel's .config"),
         (".rocm\n.section .aux\nx:\n.text\ns_add_u32 s0, s0, x&0xffffffff\n", "relative value"),
+        (".rocm\n.kernel k\n.control_directive\n.quad .gdata\n.skip 120\n.globaldata\n.gdata:\n.text\nk: .skip 256\n", "cannot be stored in section .control_directive.k"),
         (".rocm\n.kernel k\n.config\n.text\nk: s_endpgm\n", "too small for its configuration"),
         (".rocm\n.kernel k\n.config\n", "define the label 'k:'"),
         (".rocm\n.llvm10binfmt\n.metadatav3\n.kernel k\n.config\n.text\nk: s_endpgm\n", "too small for its descriptor"),

@@ -10,7 +10,9 @@
 //! `amd_kernel_code_t`, the ELF header `e_flags`, the note records).
 //!
 //! [`write()`] (the back end of `gcnasm -b rocm`) makes a code object from a
-//! [`RocmInput`]; `crate::decode::rocm` lists one as CLRX ROCm source.
+//! [`RocmInput`] (code, global and writable data, kernels, CLRX's GOT
+//! entries, `R_AMDGPU_RELATIVE64` relocations), [`layout()`] says where it
+//! puts the sections; `crate::decode::rocm` lists one as CLRX ROCm source.
 //!
 //! Malformed input is never a panic: every reader failure is a [`RocmError`]
 //! that says what was wrong and where (file offset, section or kernel).

@@ -4,8 +4,13 @@
 //! kernels with their configuration (`.config`: the `amd_kernel_code_t` /
 //! kernel descriptor fields, register counts, the metadata of each kernel
 //! and its `.arg`s), `.control_directive`, a raw `.metadata` note,
-//! `.globaldata`, `.kcode`, `.printf`; the per-kernel register counting;
-//! and the final assembly of a [`RocmInput`].
+//! `.globaldata`, `.kcode`, `.printf`, `.gotsym`, `.fkernel`; the per-kernel
+//! register counting; the final assembly of a [`RocmInput`] (with `.data`,
+//! the GOT and its global symbols); and, once the writer has laid it out
+//! ([`crate::rocm::layout`]), the expressions that waited for the layout:
+//! section differences between `.text`, `.rodata`, `.data` and `.got`, and
+//! 64-bit addresses stored in data, which become `R_AMDGPU_RELATIVE64`
+//! relocations (`rocm_resolve`).
 //!
 //! What clrxasm fills in by itself is filled in the same way, so that a
 //! CLRX source gives the code object `clrxasm -b rocm` gives (read back):
@@ -1754,7 +1759,19 @@ impl Assembler<'_> {
             .map(|i| self.rocm_section(i).map(|s| layout.address(s) as i64))
             .collect();
         let mut ok = true;
+        let unloaded = |asm: &mut Self, section: usize, pos: &crate::diag::SourcePos| {
+            let msg = format!(
+                "a value that depends on the code object's layout cannot be stored in section {} (only in .text, .rodata and .data)",
+                asm.sections[section].name
+            );
+            asm.diag_at(pos.clone(), msg, true);
+        };
         for (f, ops) in late_instr {
+            if self.rocm_section(f.section).is_none() {
+                unloaded(self, f.section, &f.pos);
+                ok = false;
+                continue;
+            }
             let Some(value) = self.final_value(&ops, &f.pos) else {
                 ok = false;
                 continue;
@@ -1775,6 +1792,11 @@ impl Assembler<'_> {
             }
         }
         for f in absolute {
+            if matches!(self.rocm_section(f.section), None | Some(RocmSection::Got)) {
+                unloaded(self, f.section, &f.pos);
+                ok = false;
+                continue;
+            }
             let Some(value) = self.final_value(&f.expr, &f.pos) else {
                 ok = false;
                 continue;
