@@ -173,7 +173,8 @@ fn known_failures() -> Vec<KnownFailure> {
 fn reassembled(path: &Path, set: &str) -> PathBuf {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let co = gcn_asm::rocm::read(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let text = gcn_asm::decode::rocm::listing(&co).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let text =
+        gcn_asm::decode::rocm::listing(&co).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let options = gcn_asm::AssembleOptions {
         format: gcn_asm::syntax::assembler::BinaryFormat::Rocm,
         ..Default::default()
@@ -275,4 +276,29 @@ sets! {
     v3_gfx900 => "v3/gfx900",
     v2_gfx900 => "v2/gfx900",
     hip_gfx906 => "hip/gfx906",
+}
+
+/// The program-scope globals of `gcn-asm/tests/rocm/globals.cl` (a `.data`
+/// table and a pointer to its third element, relocated by the loader with
+/// `R_AMDGPU_RELATIVE64`; the kernel reaches the pointer PC-relatively):
+/// the code object and the one its listing reassembles into both give
+/// every work-item `table[2]`.
+#[test]
+fn globals_run_the_same_reassembled() {
+    let path = tests_dir().join("../gcn-asm/tests/rocm/globals-gfx900-v4.co");
+    for path in [path.clone(), reassembled(&path, "globals")] {
+        let bytes = std::fs::read(&path).unwrap();
+        let memory = Memory::default();
+        let program = Program::load_code_object(&memory, &bytes).unwrap();
+        let out = memory.buffer_zeroed::<u32>(64).unwrap();
+        program
+            .launch(
+                "pick",
+                &[ArgValue::Pointer(out.ptr())],
+                &Dispatch::new(1, [64, 1, 1], [64, 1, 1]),
+                &LaunchOptions::default(),
+            )
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert_eq!(out.to_vec(), vec![3u32; 64], "{}", path.display());
+    }
 }

@@ -621,6 +621,20 @@ fn unaligned_bytes_read() {
     shifted[1..].copy_from_slice(&bytes);
     assert_ne!(shifted[1..].as_ptr().align_offset(8), 0);
     assert_eq!(rocm::read(&shifted[1..]).unwrap(), aligned);
+    // Likewise the one with .data, a GOT-less relocation and global data,
+    // and gcndisasm's listing of it.
+    let bytes = fixture("globals-gfx900-v4.co");
+    let aligned = rocm::read(&bytes).unwrap();
+    for shift in 1..8 {
+        let mut shifted = vec![0u8; bytes.len() + shift];
+        shifted[shift..].copy_from_slice(&bytes);
+        let co = rocm::read(&shifted[shift..]).unwrap();
+        assert_eq!(co, aligned);
+        assert_eq!(
+            gcn_asm::decode::rocm::listing(&co).unwrap(),
+            gcn_asm::decode::rocm::listing(&aligned).unwrap()
+        );
+    }
 }
 
 /// Metadata that would cost unbounded time or memory is refused: YAML
