@@ -374,8 +374,8 @@ fn code_objects_under(dir: &std::path::Path, out: &mut Vec<(String, Vec<u8>)>) {
     }
 }
 
-/// gcndisasm's listing of every code object of the project (the clang-15,
-/// hipcc and clrxasm fixtures of `tests/rocm/`, the 178 compiled fixtures
+/// gcndisasm's listing of every code object of the project (the clang-15
+/// and hipcc fixtures of `tests/rocm/`, the 178 compiled fixtures
 /// of the workspace's `tests/rocm/gen/`: v2..v5, gfx803/gfx900/gfx906, HIP)
 /// and of the clrxasm goldens reassembles (gcnasm -b rocm) into an
 /// equivalent code object: the same kernels, descriptors, metadata, code,
@@ -526,12 +526,14 @@ fn rocm_source_errors_are_located() {
         (".rocm\n.kernel k\n.config\n.priority 4\n", "out of range"),
         (".rocm\n.gotsym x\n", "GOT symbol 'x' is unresolved"),
         (".rocm\nx = 1\n.gotsym x\n", "GOT symbol 'x' is not global symbol"),
-        (".rocm\n.global x\nx = 1\n.gotsym x\n", "GOT symbol 'x' is not an address in .text, .rodata, .data or .got"),
+        (".rocm\n.global x\nx = 1\n.gotsym x\n", "GOT symbol 'x' is not an address in .text, .rodata, .data, .bss or .got"),
         (".rocm\n.gotsym\n", "expected a symbol name"),
         (".rocm\n.gotsym x, \n", "expected a symbol name"),
         (".rocm\n.gotsym x, y z\n", "unexpected text at the end of the statement"),
         (".rocm\n.text\ny:\n.gotsym x, y\n", "symbol 'y' is already defined"),
         (".rocm\n.fkernel\n", ".fkernel can be only inside kernel"),
+        (".rocm\n.section .bss, \"aw\"\n.int 1\n", "section .bss holds only zeros"),
+        (".rocm\n.section .bss, \"aw\"\nb: .skip 8\n.section .data, \"aw\"\n.quad b\n.section .bss\n.quad b\n", "cannot be stored in section .bss"),
         (".rocm\n.kernel k\n.fkernel x\n", "unexpected text at the end of the statement"),
         (".rocm\n.kernel k\n.config\n.vgprsnum 250\n.shared_vgprs 8\n.text\nk: .skip 256\n", "number of total VGPRs with shared VGPRs for kernel 'k' is higher than 256"),
         (".rocm\n.kernel k\n.config\n.shared_vgprs\n", "expected"),

@@ -114,13 +114,16 @@ fn is_symbol(name: &str) -> bool {
 
 /// A loaded section of a code object that a listing names by a label at
 /// its start: `.gdata` (CLRX's, at `.globaldata`), `.wdata` (at
-/// `.section .data`) and `.gotN` (the `.gotsym` entries).
+/// `.section .data`), `.bdata` (at `.section .bss`) and `.gotN` (the
+/// `.gotsym` entries).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DataSection {
     /// `.rodata`.
     Rodata,
     /// `.data`.
     Data,
+    /// `.bss`.
+    Bss,
     /// `.got`.
     Got,
 }
@@ -131,15 +134,26 @@ impl DataSection {
         match self {
             DataSection::Rodata => ".rodata",
             DataSection::Data => ".data",
+            DataSection::Bss => ".bss",
             DataSection::Got => ".got",
         }
     }
 
+    /// The bytes of the section in the file (none for `.bss`).
     fn contents(self, co: &CodeObject) -> Option<&crate::rocm::SectionData> {
         match self {
             DataSection::Rodata => co.rodata.as_ref(),
             DataSection::Data => co.data.as_ref(),
+            DataSection::Bss => None,
             DataSection::Got => co.got.as_ref(),
+        }
+    }
+
+    /// The virtual address and size of the section.
+    fn range(self, co: &CodeObject) -> Option<(u64, u64)> {
+        match self {
+            DataSection::Bss => co.bss,
+            _ => self.contents(co).map(|d| (d.vaddr, d.data.len() as u64)),
         }
     }
 
@@ -148,21 +162,26 @@ impl DataSection {
         match self {
             DataSection::Rodata => format!(".gdata+{offset:#x}"),
             DataSection::Data => format!(".wdata+{offset:#x}"),
+            DataSection::Bss => format!(".bdata+{offset:#x}"),
             DataSection::Got => format!(".got{}+{:#x}", offset / 8, offset % 8),
         }
     }
 }
 
 /// The section and offset of virtual address `vaddr` among `.rodata`,
-/// `.data` and `.got` (an address just past a section's end counts as in
-/// it when it is in no section).
+/// `.data`, `.bss` and `.got` (an address just past a section's end counts
+/// as in it when it is in no section).
 pub fn data_place(co: &CodeObject, vaddr: u64) -> Option<(DataSection, u64)> {
-    let all = [DataSection::Rodata, DataSection::Data, DataSection::Got];
+    let all = [
+        DataSection::Rodata,
+        DataSection::Data,
+        DataSection::Bss,
+        DataSection::Got,
+    ];
     let find = |end_too: bool| {
         all.iter().find_map(|&s| {
-            let d = s.contents(co)?;
-            let off = vaddr.checked_sub(d.vaddr)?;
-            let len = d.data.len() as u64;
+            let (start, len) = s.range(co)?;
+            let off = vaddr.checked_sub(start)?;
             (off < len || (end_too && off == len)).then_some((s, off))
         })
     };
@@ -172,7 +191,8 @@ pub fn data_place(co: &CodeObject, vaddr: u64) -> Option<(DataSection, u64)> {
 /// A PC-relative reference of the code to global data: LLVM's
 /// `s_getpc_b64 s[N:N+1]` followed by `s_add_u32 sN, sN, LO` and
 /// `s_addc_u32 sN+1, sN+1, HI` with 32-bit literals, whose sum (the address
-/// after `s_getpc_b64` plus HI:LO) lies in `.rodata`, `.data` or `.got`.
+/// after `s_getpc_b64` plus HI:LO) lies in `.rodata`, `.data`, `.bss` or
+/// `.got`.
 /// The literals depend on the layout; a listing writes them as section
 /// differences (`(.gdata+0x40-.Lpc_104)&0xffffffff`, `…>>32`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -292,7 +312,10 @@ fn relocations(co: &CodeObject) -> Result<Relocations, RocmError> {
                     .ok_or_else(|| {
                         err(
                             &at,
-                            format!("its target {:#x} is not in .rodata, .data or .got", r.addend),
+                            format!(
+                                "its target {:#x} is not in .rodata, .data, .bss or .got",
+                                r.addend
+                            ),
                         )
                     })?;
                 quads.push(((s, o), target.0.expr(target.1)));
@@ -401,11 +424,11 @@ fn listing_with(co: &CodeObject, md_ops: bool) -> Result<String, RocmError> {
     if let Some(s) = co
         .other_sections
         .iter()
-        .find(|s| !matches!(s.as_str(), ".data" | ".got"))
+        .find(|s| !matches!(s.as_str(), ".data" | ".bss" | ".got"))
     {
         return Err(err(
             format!("section {s}"),
-            "CLRX ROCm source has only .text, .rodata (.globaldata), .data and .got (.gotsym) for contents",
+            "CLRX ROCm source has only .text, .rodata (.globaldata), .data, .bss and .got (.gotsym) for contents",
         ));
     }
     let pc_refs = pc_references(co);
@@ -565,6 +588,9 @@ fn listing_with(co: &CodeObject, md_ops: bool) -> Result<String, RocmError> {
     if let Some(d) = &co.data {
         out.push_str(".section .data, \"aw\"\n.wdata:\n");
         write_data(&mut out, &d.data, 0, &quads(DataSection::Data));
+    }
+    if let Some((_, size)) = co.bss {
+        let _ = writeln!(out, ".section .bss, \"aw\"\n.bdata:\n    .skip {size}");
     }
     for k in &kernels {
         write_config(&mut out, k)?;

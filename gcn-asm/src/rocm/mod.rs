@@ -78,6 +78,9 @@ pub struct CodeObject {
     pub data: Option<SectionData>,
     /// The `.got` section (global offset table), if there is one.
     pub got: Option<SectionData>,
+    /// The `.bss` section (`SHT_NOBITS`, zero when loaded): its virtual
+    /// address and size.
+    pub bss: Option<(u64, u64)>,
     /// Loaded sections other than the ones every code object has (`.note`,
     /// `.dynsym`, `.hash`, `.gnu.hash`, `.dynstr`, `.rodata`, `.text`,
     /// `.dynamic`, `.rela.dyn`): `.data`, `.bss`, `.got` ... (names in file order).

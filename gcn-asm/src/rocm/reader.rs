@@ -435,6 +435,13 @@ pub fn read(bytes: &[u8]) -> Result<CodeObject, RocmError> {
     let rodata = section(b".rodata")?;
     let data = section(b".data")?;
     let got = section(b".got")?;
+    let bss = sections
+        .iter()
+        .find(|sh| {
+            sections.section_name(endian, sh).ok() == Some(b".bss".as_slice())
+                && sh.sh_type(endian) == elf::SHT_NOBITS
+        })
+        .map(|sh| (sh.sh_addr(endian), sh.sh_size(endian)));
 
     let mut other_symbols: Vec<(String, u64)> = symbols
         .iter()
@@ -467,6 +474,7 @@ pub fn read(bytes: &[u8]) -> Result<CodeObject, RocmError> {
         rodata,
         data,
         got,
+        bss,
         other_sections,
         other_symbols,
     })

@@ -35,6 +35,9 @@ pub struct RocmInput {
     pub kernels: Vec<RocmInputKernel>,
     /// The writable data (`.data`); empty for none.
     pub data: Vec<u8>,
+    /// The size of the zero-initialised data (`.bss`, `SHT_NOBITS`, after
+    /// `.data` in its segment); 0 for none.
+    pub bss: u64,
     /// Global symbols other than the kernels (`.dynsym` and `.symtab`).
     pub symbols: Vec<RocmInputSymbol>,
     /// CLRX's GOT (`.gotsym`): one 8-byte `.got` entry per name, filled by
@@ -57,6 +60,8 @@ pub enum RocmSection {
     Data,
     /// `.got`.
     Got,
+    /// `.bss`.
+    Bss,
 }
 
 impl RocmSection {
@@ -67,6 +72,7 @@ impl RocmSection {
             RocmSection::Rodata => ".rodata",
             RocmSection::Data => ".data",
             RocmSection::Got => ".got",
+            RocmSection::Bss => ".bss",
         }
     }
 }
@@ -110,6 +116,8 @@ pub struct RocmLayout {
     pub data: u64,
     /// `.got` (0 when there is none).
     pub got: u64,
+    /// `.bss` (0 when there is none).
+    pub bss: u64,
 }
 
 impl RocmLayout {
@@ -120,6 +128,7 @@ impl RocmLayout {
             RocmSection::Rodata => self.rodata,
             RocmSection::Data => self.data,
             RocmSection::Got => self.got,
+            RocmSection::Bss => self.bss,
         }
     }
 }
@@ -211,6 +220,7 @@ fn section_len(input: &RocmInput, section: RocmSection) -> u64 {
         RocmSection::Rodata => input.rodata.len() as u64,
         RocmSection::Data => input.data.len() as u64,
         RocmSection::Got => 8 * input.got.len() as u64,
+        RocmSection::Bss => input.bss,
     }
 }
 
@@ -312,11 +322,12 @@ fn write_with_layout(input: &RocmInput) -> Result<(Vec<u8>, RocmLayout), RocmErr
     let names: Vec<_> = all_names.iter().map(|n| w.add_string(n)).collect();
     let has_rodata = !input.rodata.is_empty();
     let has_data = !input.data.is_empty();
+    let has_bss = input.bss != 0;
     let has_got = !input.got.is_empty();
     let reloc_count = input.got.len() + input.relocations.len();
     let has_relocs = reloc_count > 0;
     w.reserve_file_header();
-    let phnum = 6 + u32::from(has_data);
+    let phnum = 6 + u32::from(has_data || has_bss);
     w.reserve_program_headers(phnum);
     w.reserve_null_section_index();
     let note_name = w.add_section_name(b".note");
@@ -337,6 +348,8 @@ fn write_with_layout(input: &RocmInput) -> Result<(Vec<u8>, RocmLayout), RocmErr
     let got_index = has_got.then(|| w.reserve_section_index());
     let data_name = w.add_section_name(b".data");
     let data_index = has_data.then(|| w.reserve_section_index());
+    let bss_name = w.add_section_name(b".bss");
+    let bss_index = has_bss.then(|| w.reserve_section_index());
     w.reserve_symtab_section_index();
     w.reserve_strtab_section_index();
     w.reserve_shstrtab_section_index();
@@ -345,6 +358,7 @@ fn write_with_layout(input: &RocmInput) -> Result<(Vec<u8>, RocmLayout), RocmErr
         RocmSection::Rodata => rodata_index,
         RocmSection::Data => data_index,
         RocmSection::Got => got_index,
+        RocmSection::Bss => bss_index,
     };
 
     w.reserve_null_dynamic_symbol_index();
@@ -393,12 +407,32 @@ fn write_with_layout(input: &RocmInput) -> Result<(Vec<u8>, RocmLayout), RocmErr
         0
     };
     let rw_size = w.reserved_len() as u64 - dynamic_offset;
+    // .data, then .bss (no file bytes) in one writable segment.
+    let data_segment = (w.reserved_len() as u64).next_multiple_of(PAGE);
     let data_offset = if has_data {
-        let at = (w.reserved_len() as u64).next_multiple_of(PAGE);
-        w.reserve_until(at as usize);
+        w.reserve_until(data_segment as usize);
         w.reserve(input.data.len(), 8) as u64
     } else {
         0
+    };
+    let bss_offset = if has_bss {
+        if has_data {
+            (data_offset + input.data.len() as u64).next_multiple_of(8)
+        } else {
+            w.reserve_until(data_segment as usize);
+            data_segment
+        }
+    } else {
+        0
+    };
+    let data_file_size = if has_data { input.data.len() as u64 } else { 0 };
+    let data_mem_size = if has_bss {
+        bss_offset
+            .checked_add(input.bss)
+            .ok_or_else(|| RocmError::new("section .bss", "its size overflows"))?
+            - data_segment
+    } else {
+        data_file_size
     };
     w.reserve_symtab();
     w.reserve_strtab();
@@ -409,6 +443,7 @@ fn write_with_layout(input: &RocmInput) -> Result<(Vec<u8>, RocmLayout), RocmErr
         rodata: rodata_offset,
         data: data_offset,
         got: got_offset,
+        bss: bss_offset,
     };
 
     // The descriptors, with their entry offsets from the layout.
@@ -466,14 +501,17 @@ fn write_with_layout(input: &RocmInput) -> Result<(Vec<u8>, RocmLayout), RocmErr
         rw_size,
         PAGE,
     ));
-    if has_data {
-        w.write_program_header(&seg(
-            elf::PT_LOAD,
-            elf::PF_R | elf::PF_W,
-            data_offset,
-            input.data.len() as u64,
-            PAGE,
-        ));
+    if has_data || has_bss {
+        w.write_program_header(&ProgramHeader {
+            p_memsz: data_mem_size,
+            ..seg(
+                elf::PT_LOAD,
+                elf::PF_R | elf::PF_W,
+                data_segment,
+                data_file_size,
+                PAGE,
+            )
+        });
     }
     w.write_program_header(&seg(
         elf::PT_DYNAMIC,
@@ -607,6 +645,8 @@ fn write_with_layout(input: &RocmInput) -> Result<(Vec<u8>, RocmLayout), RocmErr
     if has_data {
         w.pad_until(data_offset as usize);
         w.write(&input.data);
+    } else if has_bss {
+        w.pad_until(data_segment as usize);
     }
 
     w.write_null_symbol();
@@ -695,6 +735,18 @@ fn write_with_layout(input: &RocmInput) -> Result<(Vec<u8>, RocmLayout), RocmErr
             input.data.len() as u64,
             8,
         ));
+    }
+    if has_bss {
+        w.write_section_header(&SectionHeader {
+            sh_type: elf::SHT_NOBITS,
+            ..progbits(
+                bss_name,
+                elf::SHF_ALLOC | elf::SHF_WRITE,
+                bss_offset,
+                input.bss,
+                8,
+            )
+        });
     }
     w.write_symtab_section_header(1);
     w.write_strtab_section_header();

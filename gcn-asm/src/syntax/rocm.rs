@@ -1634,6 +1634,17 @@ impl Assembler<'_> {
             .get(".data")
             .map(|&i| self.sections[i].data.clone())
             .unwrap_or_default();
+        let bss = match self.section_index.get(".bss") {
+            Some(&i) if self.sections[i].data.iter().any(|&b| b != 0) => {
+                let msg =
+                    "section .bss holds only zeros (.skip, .zero): it has no bytes in the file"
+                        .to_string();
+                self.diag_at(file, msg, true);
+                return None;
+            }
+            Some(&i) => self.sections[i].data.len() as u64,
+            None => 0,
+        };
         Some(RocmInput {
             code_object_version: co_version,
             e_flags,
@@ -1644,6 +1655,7 @@ impl Assembler<'_> {
             rodata,
             kernels,
             data,
+            bss,
             symbols,
             got,
             relocations: Vec::new(),
@@ -1659,6 +1671,7 @@ impl Assembler<'_> {
             ".rodata" => Some(RocmSection::Rodata),
             ".data" => Some(RocmSection::Data),
             ".got" => Some(RocmSection::Got),
+            ".bss" => Some(RocmSection::Bss),
             _ => None,
         }
     }
@@ -1691,7 +1704,7 @@ impl Assembler<'_> {
             } else if !self.rocm.globals.contains(&name) {
                 Some("is not global symbol (.global)")
             } else if place.is_none() {
-                Some("is not an address in .text, .rodata, .data or .got")
+                Some("is not an address in .text, .rodata, .data, .bss or .got")
             } else {
                 None
             };
@@ -1737,7 +1750,9 @@ impl Assembler<'_> {
                 _ => None,
             };
             match (relative, self.rocm_section(f.section)) {
-                (Some((target, addend)), Some(at)) if f.size == 8 && at != RocmSection::Got => {
+                (Some((target, addend)), Some(at))
+                    if f.size == 8 && !matches!(at, RocmSection::Got | RocmSection::Bss) =>
+                {
                     input.relocations.push(RocmInputReloc {
                         at: (at, f.offset as u64),
                         target,
@@ -1767,7 +1782,10 @@ impl Assembler<'_> {
             asm.diag_at(pos.clone(), msg, true);
         };
         for (f, ops) in late_instr {
-            if self.rocm_section(f.section).is_none() {
+            if matches!(
+                self.rocm_section(f.section),
+                None | Some(RocmSection::Got | RocmSection::Bss)
+            ) {
                 unloaded(self, f.section, &f.pos);
                 ok = false;
                 continue;
@@ -1792,7 +1810,10 @@ impl Assembler<'_> {
             }
         }
         for f in absolute {
-            if matches!(self.rocm_section(f.section), None | Some(RocmSection::Got)) {
+            if matches!(
+                self.rocm_section(f.section),
+                None | Some(RocmSection::Got | RocmSection::Bss)
+            ) {
                 unloaded(self, f.section, &f.pos);
                 ok = false;
                 continue;

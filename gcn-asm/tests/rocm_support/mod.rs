@@ -80,6 +80,7 @@ pub fn assert_equivalent(ours: &CodeObject, theirs: &CodeObject, name: &str) {
             DataSection::Rodata => co.rodata.as_ref(),
             DataSection::Data => co.data.as_ref(),
             DataSection::Got => co.got.as_ref(),
+            DataSection::Bss => None,
         };
         d.map(|d| {
             let mut bytes = d.data.clone();
