@@ -1,13 +1,15 @@
 //! Code objects that cannot run, and what the runtime says about them:
 //! truncated files, kernels that are not there, arguments of the wrong
-//! kind, a partial work-group for a kernel that needs uniform ones, and a
-//! kernel that dereferences a hidden argument the emulator leaves null.
+//! kind, a partial work-group for a kernel that needs uniform ones, a
+//! kernel that dereferences a hidden argument the emulator leaves null,
+//! a hostcall service the emulator does not serve; and where printf text
+//! goes.
 
 use std::path::PathBuf;
 
 use gcn_runtime::kernel::{ArgValue, Dispatch};
 use gcn_runtime::program::LoadError;
-use gcn_runtime::{LaunchError, LaunchOptions, Memory, Program};
+use gcn_runtime::{FaultKind, LaunchError, LaunchOptions, Memory, Program};
 
 fn fixture(set: &str, name: &str) -> Vec<u8> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -128,12 +130,15 @@ fn partial_work_groups_need_a_kernel_that_allows_them() {
 
 #[test]
 fn a_null_hidden_argument_dereferenced_is_a_fault_naming_it() {
+    // The multi-grid synchronisation argument of cooperative launches is
+    // not served: null.
     let memory = Memory::default();
-    let program = Program::load_code_object(&memory, &fixture("hip/gfx906", "hip_printf")).unwrap();
+    let program =
+        Program::load_code_object(&memory, &fixture("hip/gfx906", "hip_unserved")).unwrap();
     let out = memory.buffer_zeroed::<u32>(64).unwrap();
     let err = program
         .launch(
-            "hip_printf",
+            "multigrid_rank",
             &[ArgValue::Pointer(out.ptr())],
             &Dispatch::new_1d(64, 64),
             &LaunchOptions::default(),
@@ -144,10 +149,68 @@ fn a_null_hidden_argument_dereferenced_is_a_fault_naming_it() {
     };
     let note = fault.note.as_deref().unwrap_or_default();
     assert!(
-        note.contains("hidden_hostcall_buffer (kernarg byte 32)"),
+        note.contains("hidden_multigrid_sync_arg (kernarg byte 56)"),
         "{err}"
     );
-    assert!(err.to_string().contains("kernel 'hip_printf'"), "{err}");
+    // The hostcall buffer is served now: not in the note.
+    assert!(!note.contains("hostcall"), "{err}");
+    assert!(err.to_string().contains("kernel 'multigrid_rank'"), "{err}");
+}
+
+#[test]
+fn a_hostcall_service_the_emulator_does_not_serve_is_a_fault_naming_it() {
+    // Device-side malloc: the device libraries ask the host for memory
+    // (hostcall service 3).
+    let memory = Memory::default();
+    let program =
+        Program::load_code_object(&memory, &fixture("hip/gfx906", "hip_unserved")).unwrap();
+    let out = memory.buffer_zeroed::<u32>(64).unwrap();
+    let err = program
+        .launch(
+            "device_malloc",
+            &[ArgValue::Pointer(out.ptr())],
+            &Dispatch::new_1d(64, 64),
+            &LaunchOptions::default(),
+        )
+        .unwrap_err();
+    let LaunchError::Exec(fault) = &err else {
+        panic!("{err}")
+    };
+    assert!(
+        matches!(&fault.kind, FaultKind::Hostcall(m) if m.contains("hostcall service 3 (device memory")),
+        "{err}"
+    );
+    assert_eq!(fault.instruction, "s_sendmsg sendmsg(interrupt)", "{err}");
+    assert!(err.to_string().contains("kernel 'device_malloc'"), "{err}");
+}
+
+#[test]
+fn hip_printf_text_reaches_the_handler_call_by_call() {
+    use std::sync::{Arc, Mutex};
+    let memory = Memory::default();
+    let mut program =
+        Program::load_code_object(&memory, &fixture("hip/gfx906", "hip_printf")).unwrap();
+    let calls = Arc::new(Mutex::new(Vec::<String>::new()));
+    let sink = calls.clone();
+    program.set_printf_handler(Arc::new(move |t: &str| {
+        sink.lock().unwrap().push(t.to_string())
+    }));
+    let out = memory.buffer_zeroed::<u32>(4 * 16 * 6).unwrap();
+    program
+        .launch(
+            "hip_printf_3d",
+            &[ArgValue::Pointer(out.ptr())],
+            &Dispatch::new(3, [16, 6, 4], [8, 3, 2]),
+            &LaunchOptions::default(),
+        )
+        .unwrap();
+    // One call of the handler per printf call, as HIP prints them.
+    let calls = calls.lock().unwrap();
+    assert_eq!(calls.len(), 16 * 6 * 4);
+    assert!(
+        calls.contains(&"(13,4,3) in block (1,1,1)\n".to_string()),
+        "{calls:?}"
+    );
 }
 
 #[test]

@@ -13,10 +13,11 @@
 //! - the **kernarg segment**: the explicit arguments at their metadata
 //!   offsets, and the hidden ones: global offsets, printf buffer, the v5
 //!   block counts, group sizes, remainders and grid dimensions, the dynamic
-//!   LDS size, the private and shared apertures and the queue pointer. A
-//!   hidden argument the emulator does not serve (hostcall buffer, default
-//!   queue, completion action, multigrid sync, heap) is null; a fault near
-//!   address 0 names them;
+//!   LDS size, the private and shared apertures, the queue pointer and the
+//!   hostcall buffer (HIP's `printf`, served while the kernel runs:
+//!   [`crate::hostcall`]). A hidden argument the emulator does not serve
+//!   (default queue, completion action, multigrid sync, heap) is null; a
+//!   fault near address 0 names them;
 //! - the 64-byte **AQL dispatch packet** (`hsa_kernel_dispatch_packet_t`:
 //!   setup dimensions, work-group and grid sizes, private and group segment
 //!   sizes, kernel object, kernarg address) and a 256-byte **queue**
@@ -40,8 +41,10 @@
 //!   for kernels that allow them; for the others (metadata
 //!   `uniform_work_group_size`, and OpenCL C before 2.0, whose v4 metadata
 //!   cannot say so) such a dispatch is a clear error;
-//! - `printf`: a printf buffer ([`crate::printf`]) whose records are
-//!   formatted after the launch with the metadata's format strings.
+//! - `printf`: for OpenCL C, a printf buffer ([`crate::printf`]) whose
+//!   records are formatted after the launch with the metadata's format
+//!   strings; for HIP, the hostcall buffer, whose printf messages are
+//!   formatted as each call ends ([`crate::hostcall`]).
 
 use gcn_asm::rocm::{ArgMeta, CodeObject, RelocKind, RocmKernel, ValueKind};
 use gcn_asm::GcnVersion;
@@ -290,6 +293,9 @@ pub(crate) struct Prepared {
     pub queue: Buffer<u8>,
     /// The printf buffer, when the kernel has a printf buffer argument.
     pub printf: Option<Buffer<u8>>,
+    /// The hostcall buffer, when the kernel has a hostcall buffer argument
+    /// (HIP's `printf`).
+    pub hostcall: Option<crate::hostcall::HostcallBuffer>,
     /// Work-groups per dimension (partial ones counted).
     pub groups: [u32; 3],
     /// Whether the last group of a dimension may be partial.
@@ -316,7 +322,8 @@ fn kernarg_bytes(k: &RocmKernel) -> u32 {
 /// Builds the kernarg segment, dispatch packet and queue of a launch of
 /// `k` (an OpenCL C kernel of version `opencl`, or `None`; its code object
 /// loaded at `image_base`) with the explicit argument values `values` over
-/// `dispatch`.
+/// `dispatch`; a hostcall buffer gets `hostcall_packets` packets (at
+/// least the waves that can run at once).
 pub(crate) fn prepare(
     memory: &Memory,
     k: &RocmKernel,
@@ -324,6 +331,7 @@ pub(crate) fn prepare(
     values: &[ArgValue],
     dispatch: &Dispatch,
     image_base: u64,
+    hostcall_packets: u32,
 ) -> Result<Prepared, LaunchError> {
     let dims = dispatch.dims;
     if !(1..=3).contains(&dims) {
@@ -393,6 +401,7 @@ pub(crate) fn prepare(
     let mut lds = k.group_segment_fixed_size;
     let mut nulls = Vec::new();
     let mut printf = None;
+    let mut hostcall = None;
     let mut explicit = 0usize;
     let mut values_iter = values.iter();
     // Allocated up front: the packet and the queue are pointed to by
@@ -451,6 +460,12 @@ pub(crate) fn prepare(
                 let b = memory.buffer_from_slice(&bytes)?;
                 let p = b.ptr().0;
                 printf = Some(b);
+                Some(p)
+            }
+            ValueKind::HiddenHostcallBuffer => {
+                let b = crate::hostcall::HostcallBuffer::new(memory, hostcall_packets)?;
+                let p = b.address();
+                hostcall = Some(b);
                 Some(p)
             }
             // Padding the metadata reserves: nothing to pass.
@@ -535,6 +550,7 @@ pub(crate) fn prepare(
         packet,
         queue,
         printf,
+        hostcall,
         groups,
         partial,
         lds_bytes: lds,

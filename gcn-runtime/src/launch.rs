@@ -30,6 +30,7 @@ use crate::check::{
     TraceFilter, TraceSink,
 };
 use crate::exec::{self, Decoded, Env, Fault, FaultKind, NoHook, Step, Wave, WAVE_SIZE};
+use crate::hostcall::HostcallServer;
 use crate::kernel::{ArgError, ArgValue, Dispatch, KernelArgs};
 use crate::launcher::{LaunchArgs, LaunchOutcome};
 use crate::memory::{AllocError, MemView};
@@ -423,6 +424,8 @@ struct Shared<'a> {
     /// The note of a fault near address 0 (HSA: the hidden arguments left
     /// null).
     null_note: Option<&'a str>,
+    /// The server of the hostcall buffer (HIP kernels that have one).
+    hostcall: Option<&'a HostcallServer<'a>>,
 }
 
 impl Program {
@@ -539,6 +542,9 @@ impl Program {
             )));
         }
         let memory = self.memory();
+        let wanted = options
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         // The ABI: the kernel input buffer of the Gallium ABI, or the
         // kernarg segment, dispatch packet and queue of the HSA ABI.
         let (config, groups, lds_bytes, input_buffer, input_address, hsa) = match &kernel
@@ -550,6 +556,15 @@ impl Program {
                     .and_then(|c| c.opencl.iter().find(|(n, _)| *n == kernel.name))
                     .and_then(|(_, v)| *v);
                 let config = crate::hsa::config(rk, self.version());
+                // Hostcall packets: a wave holds at most one, and a host
+                // thread runs one wave at a time (a wave does not stop at
+                // a barrier inside a hostcall), so one per host thread
+                // would do; one per wave of a group of each thread, up to
+                // 4096 (16 MiB), leaves a margin.
+                let threads = wanted.clamp(1, 1 << 16) as u32;
+                let packets = (threads * (MAX_GROUP_SIZE / WAVE_SIZE as u32))
+                    .min(4096)
+                    .max(threads);
                 let prepared = crate::hsa::prepare(
                     memory,
                     rk,
@@ -557,6 +572,7 @@ impl Program {
                     values,
                     dispatch,
                     info.map_or(0, |c| c.base),
+                    packets,
                 )?;
                 (
                     config,
@@ -604,9 +620,6 @@ impl Program {
                     groups[0], groups[1], groups[2]
                 ))
             })?;
-        let wanted = options
-            .threads
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(wanted.clamp(1, group_count.clamp(1, 1 << 16) as usize))
             .build()
@@ -655,7 +668,14 @@ impl Program {
             }
         };
         let tables = profile.then(|| profile::tables(threads as usize, ops.words()));
+        // HIP's printf text goes where OpenCL's goes, as each call ends.
+        let emit = |text: &str| self.emit_printf(text);
+        let hostcall = hsa
+            .as_ref()
+            .and_then(|(_, p)| p.hostcall.as_ref())
+            .map(|b| HostcallServer::new(b, &emit));
         let shared = Shared {
+            hostcall: hostcall.as_ref(),
             profile: tables.as_deref(),
             facts: (!options.checks.is_off() || trace.is_some())
                 .then(|| check::program_facts(ops, self.version())),
@@ -1016,6 +1036,7 @@ fn run_group(
                     u64::from(s.config.scratch_per_wave),
                 ),
                 log: logged.then_some(&log),
+                hostcall: s.hostcall,
             };
             let past_deadline = s.deadline.is_some_and(|d| std::time::Instant::now() >= d);
             let result = loop {

@@ -1,7 +1,8 @@
 //! Runtime support for GCN kernels: kernel handles and the Gallium kernel
 //! input buffer ([`kernel`]), device memory ([`memory`]), loaded programs
 //! ([`program`]: Gallium binaries, and AMDHSA code objects run under the
-//! HSA ABI, [`hsa`], with device `printf`, [`printf`](mod@printf)),
+//! HSA ABI, [`hsa`], with device `printf`, [`printf`](mod@printf), and
+//! HIP's hostcall, [`hostcall`]),
 //! dispatch ([`launch`], [`Launcher`]) and the CPU emulator that runs them
 //! (its fidelity: [`exec`]), the per-instruction profile ([`profile`]),
 //! the sanitizer checks it runs them under — missing
@@ -385,6 +386,7 @@ pub mod check;
 pub mod descriptor;
 pub mod exec;
 pub mod format;
+pub mod hostcall;
 pub mod hsa;
 pub mod image;
 pub mod kernel;

@@ -15,12 +15,17 @@
 //! arguments, `SIZE` bytes each as the format lists them. A string
 //! argument is stored inline (its bytes and a NUL, padded).
 //!
-//! Formatting follows C99's `printf` (flags `-+ #0`, width, precision, the
+//! Formatting follows C99's `printf` (flags `-+ #0`, width and precision,
+//! also as `*` arguments, the
 //! length modifiers `hh h l ll`; conversions `d i u o x X c s f F e E g G a
 //! A p %`) plus OpenCL's vector specifier `vN` (`%v4hld`: the elements of
 //! an `int4` joined by commas), so the text is what the host C library
 //! would print. A size an argument cannot have for its conversion, or a
 //! record cut short, is an error naming the record and the conversion.
+//!
+//! HIP's `printf` reaches the host another way, as hostcall messages
+//! ([`crate::hostcall`]), and is formatted by the same code
+//! ([`format_with`]).
 
 use std::fmt;
 
@@ -154,9 +159,32 @@ impl Spec {
 
 /// Formats one record: `format` with the arguments' bytes `args`.
 pub fn format_record(format: &str, args: &[&[u8]]) -> Result<String, String> {
+    let mut args = args.iter();
+    format_with(format, |conversion| {
+        args.next()
+            .copied()
+            .ok_or_else(|| format!("no argument for %{conversion}"))
+    })
+}
+
+/// Formats `format`, taking each argument's bytes from `next_arg`, which
+/// is called once per argument in order with the conversion character
+/// that consumes it (`*` for a width or precision given as an argument,
+/// an `int`): how the bytes are laid out is the caller's (OpenCL's printf
+/// buffer records, HIP's hostcall messages, [`crate::hostcall`]); the
+/// formatting is this one.
+pub(crate) fn format_with<'a>(
+    format: &str,
+    mut next_arg: impl FnMut(char) -> Result<&'a [u8], String>,
+) -> Result<String, String> {
     let mut out = String::new();
     let mut chars = format.chars().peekable();
-    let mut next_arg = args.iter();
+    // A width or precision `*`: an `int` argument.
+    fn star<'a>(
+        next_arg: &mut impl FnMut(char) -> Result<&'a [u8], String>,
+    ) -> Result<i32, String> {
+        next_arg('*').map(|b| unsigned(&b[..b.len().min(4)]) as u32 as i32)
+    }
     while let Some(c) = chars.next() {
         if c != '%' {
             out.push(c);
@@ -183,9 +211,22 @@ pub fn format_record(format: &str, args: &[&[u8]]) -> Result<String, String> {
             n
         };
         spec.width = number(&mut chars);
+        if chars.peek() == Some(&'*') {
+            chars.next();
+            // A negative width is the `-` flag and its magnitude.
+            let w = star(&mut next_arg)?;
+            spec.left |= w < 0;
+            spec.width = Some(w.unsigned_abs() as usize);
+        }
         if chars.peek() == Some(&'.') {
             chars.next();
             spec.precision = Some(number(&mut chars).unwrap_or(0));
+            if chars.peek() == Some(&'*') {
+                chars.next();
+                // A negative precision is as if none were given.
+                let p = star(&mut next_arg)?;
+                spec.precision = usize::try_from(p).ok();
+            }
         }
         if chars.peek() == Some(&'v') {
             chars.next();
@@ -228,9 +269,7 @@ pub fn format_record(format: &str, args: &[&[u8]]) -> Result<String, String> {
             out.push('%');
             continue;
         }
-        let bytes = next_arg
-            .next()
-            .ok_or_else(|| format!("no argument for %{}", spec.conversion))?;
+        let bytes = next_arg(spec.conversion)?;
         match spec.vector {
             None => out.push_str(&convert(&spec, bytes)?),
             Some(n) => {
@@ -636,6 +675,37 @@ mod tests {
         assert!(format_record("%d %d", &[&v[..4]])
             .unwrap_err()
             .contains("no argument"));
+    }
+
+    #[test]
+    fn widths_and_precisions_from_arguments() {
+        let f = 2.5f64.to_le_bytes();
+        assert_eq!(
+            format_record(
+                "%*d|%*d|%.*f|%.*f|%*.*s|",
+                &[
+                    &i32b(4),
+                    &i32b(7),
+                    &i32b(-3),
+                    &i32b(7),
+                    &i32b(2),
+                    &f,
+                    &i32b(-1),
+                    &f,
+                    &i32b(5),
+                    &i32b(2),
+                    b"abc\0"
+                ]
+            )
+            .unwrap(),
+            "   7|7  |2.50|2.500000|   ab|"
+        );
+        assert!(format_record("%*d", &[&i32b(4)])
+            .unwrap_err()
+            .contains("no argument for %d"));
+        assert!(format_record("%*d", &[])
+            .unwrap_err()
+            .contains("no argument for %*"));
     }
 
     #[test]

@@ -100,8 +100,9 @@ pub(crate) fn arg_name(index: usize) -> &'static str {
     names[index]
 }
 
-/// Receives the text a kernel's `printf` calls printed, once per launch
-/// ([`Program::set_printf_handler`]).
+/// Receives the text a kernel's `printf` calls printed
+/// ([`Program::set_printf_handler`]): once per launch for OpenCL C, once
+/// per call as it ends for HIP. Called from the launch's host threads.
 pub type PrintfHandler = Arc<dyn Fn(&str) + Send + Sync>;
 
 /// What a program loaded from a code object keeps of it.
@@ -254,9 +255,11 @@ impl Program {
             .map(|c| (c.version, c.processor.as_str()))
     }
 
-    /// Sends the text a launch's `printf` calls print to `handler` (once
-    /// per launch, after it, the records in the order the device wrote
-    /// them) instead of standard output.
+    /// Sends the text a launch's `printf` calls print to `handler`
+    /// instead of standard output: for OpenCL C once per launch, after
+    /// it, the records in the order the device wrote them; for HIP
+    /// ([`crate::hostcall`]) once per `printf` call, as the call ends
+    /// (work-items print in no fixed order, as on the device).
     pub fn set_printf_handler(&mut self, handler: PrintfHandler) {
         self.printf_handler = Some(handler);
     }

@@ -1219,6 +1219,40 @@ fn code_objects_run_with_printf_on_stdout() {
 }
 
 #[test]
+fn hip_printf_prints_on_stdout() {
+    // HIP's printf goes through the hostcall buffer, served while the
+    // kernel runs; the text comes out where OpenCL's does.
+    let dir = workdir("code_object_hip_printf");
+    std::fs::write(dir.join("name.bin"), b"on the device\0").unwrap();
+    let co = code_object("hip/gfx906", "hip_printf");
+    let out = Command::new(env!("CARGO_BIN_EXE_gcnrun"))
+        .args([co.to_str().unwrap(), "hip_printf", "zero:256", "@name.bin"])
+        .args(["--global", "64", "--local", "64"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("thread 27 of block 0: 1b1cb b\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("3: -300000000000 3298534883328 literal and on the device\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("9: 2.250000 9.000000e+10 1.125 -13.500 0x14eef\n"),
+        "{stdout}"
+    );
+    assert_eq!(stdout.lines().count(), 64 + 22 + 9, "{stdout}");
+}
+
+#[test]
 fn hip_code_objects_with_dynamic_lds() {
     let dir = workdir("code_object_hip");
     let input: Vec<u8> = (0..512u32).flat_map(|v| v.to_le_bytes()).collect();

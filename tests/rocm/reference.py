@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Writes cases.json and data/ for the ROCm-only cases of rocm_cases.py (the
 layout of tests/opencl/README.md, plus `"printf": FILE` — the lines pocl
-printed — `"dynamic_lds": BYTES` and `"hip": true`). OpenCL C cases with no
+printed, or for HIP the case's `printf_text` — `"dynamic_lds": BYTES` and
+`"hip": true`). OpenCL C cases with no
 `host` reference run under pocl (the system python3 with
 python3-pyopencl); the others take their outputs from `host`.
 """
@@ -99,6 +100,11 @@ def main():
                  "dims": c["dims"], "args": json_args}
         if "host" in c:
             results = c["host"](inputs)
+            if "printf_text" in c:
+                path = f"data/{c['name']}.stdout.txt"
+                with open(os.path.join(HERE, path), "w") as f:
+                    f.write(c["printf_text"])
+                entry["printf"] = path
         else:
             results, text = run_pocl(c, inputs)
             if c.get("printf"):

@@ -1,10 +1,11 @@
 """The ROCm-only test cases (what tests/opencl/cases.py lacks): printf,
-partial work-groups, and HIP kernels. Every case of tests/opencl/cases.json
+partial work-groups, and HIP kernels (HIP printf among them). Every case of tests/opencl/cases.json
 runs on the code objects too; these are added to it.
 
 Read by reference.py. A case's reference is pocl's (OpenCL C) or, where
 pocl cannot run the kernel (HIP, partial work-groups), a host computation
-given as `host`: a function from the input arrays to the outputs.
+given as `host`: a function from the input arrays to the outputs (and
+`printf_text`: the text the kernel must print, for HIP's printf).
 """
 
 import os
@@ -124,4 +125,37 @@ def build():
              [out(1, U64), out(2, U32)])
     c["host"] = atomics_scratch
     cs.append(c)
+
+    # HIP printf (hostcall messages, served while the kernel runs): the
+    # lines it must print, in any order, as C's printf formats them.
+    name = "in device memory"
+    c = case("hip_printf", "hip_printf.hip", "hip_printf", [192], [96],
+             [zero(I32, 192), buf(np.frombuffer(name.encode() + b"\0", dtype=np.uint8))],
+             [out(0, I32)])
+    c["host"] = lambda ins: {0: np.arange(192, dtype=I32)}
+    c["printf_text"] = hip_printf_text(192, 96, name)
+    cs.append(c)
+    c = case("hip_printf_3d", "hip_printf.hip", "hip_printf_3d", [16, 6, 4], [8, 3, 2],
+             [zero(U32, 16 * 6 * 4)], [out(0, U32)])
+    c["host"] = lambda ins: {0: np.array([x | y << 8 | z << 16 for z in range(4) for y in range(6)
+                                          for x in range(16)], dtype=U32)}
+    c["printf_text"] = "".join("(%u,%u,%u) in block (%u,%u,%u)\n" % (x, y, z, x // 8, y // 3, z // 2)
+                               for z in range(4) for y in range(6) for x in range(16))
+    cs.append(c)
     return cs
+
+
+def hip_printf_text(n, local, name):
+    """What the hip_printf kernel prints over n work-items in blocks of
+    `local` (the lines in the order of the work-items; the device prints
+    them in any order)."""
+    lines = []
+    for i in range(n):
+        lines.append("thread %d of block %u: %x %c\n"
+                     % (i % local, i // local, i * 0x1011 & 0xffffffff, chr(ord("a") + i % 26)))
+        if i % 3 == 0:
+            lines.append("%u: %d %d %s and %s\n" % (i, i * -100000000000, i << 40, "literal", name))
+        if i % 7 == 2:
+            lines.append("%u: %f %e %g %.3f 0x%x\n"
+                         % (i, i * 0.25, i * 1e10, i * 0.125, -1.5 * i, 0x1000 * i + 0xbeef))
+    return "".join(lines)

@@ -54,7 +54,8 @@
 //! `local:N`, a value (`by_value`) the scalar forms, of the metadata's size.
 //! The hidden arguments are the runtime's. `--lds BYTES` gives each
 //! work-group that much dynamic LDS (HIP's `extern __shared__`). What the
-//! kernel's `printf` calls print goes to standard output after the run.
+//! kernel's `printf` calls print goes to standard output: after the run
+//! for OpenCL C, as each call ends for HIP (hostcall).
 //!
 //! `--out N=FILE` writes the buffer of ARG N (`@FILE`, `zero:N`,
 //! `TYPE[]:` or `vsharp:`), or the image of an `image:` ARG (every level,
@@ -229,7 +230,8 @@ Code objects (AMDHSA): one ARG per explicit argument of the metadata: a
 pointer (global_buffer) takes @FILE, zero:N or TYPE[]:, a __local pointer
 (dynamic_shared_pointer) local:N, a value (by_value) the by-value forms; the
 hidden arguments are the runtime's. --lds BYTES adds dynamic LDS per
-work-group; the kernel's printf output goes to standard output after the run.
+work-group; the kernel's printf output goes to standard output (OpenCL C:
+after the run; HIP: as each call ends).
 
 Output:
   --out N=FILE        writes ARG N's buffer (@FILE, zero:N, TYPE[]:, vsharp:)

@@ -175,6 +175,13 @@ pub(crate) struct FlowFacts {
 const NO_REGS: Regs = Regs::s(0, 0);
 
 impl FlowFacts {
+    /// True when the instruction moves data between registers and memory
+    /// (what [`GroupCheck::defined_after`] follows).
+    #[inline]
+    pub(crate) fn touches_memory(&self) -> bool {
+        self.memory != MemKind::None
+    }
+
     fn sources(&self) -> &[Source] {
         &self.sources[..usize::from(self.n_sources)]
     }
@@ -682,7 +689,54 @@ impl GroupCheck<'_> {
     /// The definedness flow of the instruction about to execute: sinks
     /// checked, register results' shadows set, a store's data shadow
     /// captured for [`GroupCheck::defined_after`].
+    #[inline(always)]
     pub(crate) fn defined_before(&mut self, wave: &Wave, op: &Op, f: &Facts) {
+        let fl = &f.flow;
+        // The common case first, inline in the hook: EXEC lanes, nothing
+        // read undefined — no sink fires, a store's data is defined, every
+        // result is defined.
+        if f.lanes == Lanes::Exec {
+            let exec = wave.exec();
+            if let Some(sh) = self.shadows.get_mut(wave.id as usize) {
+                let defined = |regs: &Regs| {
+                    (regs.first..regs.first + regs.count).all(|r| {
+                        if regs.vector {
+                            sh.v_lanes.get(usize::from(r)).is_none_or(|l| l & exec == 0)
+                        } else {
+                            sh.s(r).bits == 0
+                        }
+                    })
+                };
+                let store = matches!(fl.memory, MemKind::Store | MemKind::Atomic { .. });
+                let data_lanes = if fl.vector { exec } else { 1 };
+                if fl.sinks().iter().all(|(regs, _)| defined(regs))
+                    && (!store
+                        || fl.data().iter().all(|d| {
+                            (d.first..d.first + d.count).all(|r| {
+                                if d.vector {
+                                    sh.v_lanes
+                                        .get(usize::from(r))
+                                        .is_none_or(|l| l & data_lanes == 0)
+                                } else {
+                                    sh.s(r).bits == 0
+                                }
+                            })
+                        }))
+                    && flow_all_defined(sh, wave, fl, exec, exec)
+                {
+                    if store {
+                        self.origins.pending_lanes = 0;
+                    }
+                    return;
+                }
+            }
+        }
+        self.defined_before_general(wave, op, f);
+    }
+
+    /// [`GroupCheck::defined_before`] in general.
+    #[inline(never)]
+    fn defined_before_general(&mut self, wave: &Wave, op: &Op, f: &Facts) {
         let fl = &f.flow;
         let w = wave.id as usize;
         let pc = wave.pc;
@@ -1170,6 +1224,9 @@ fn register_flow(
     pc: u32,
 ) {
     let id = wave.id;
+    if flow_all_defined(sh, wave, fl, read_mask, write_mask) {
+        return;
+    }
     if !fl.vector {
         // Scalar: one value.
         let mut input = Val::default();
@@ -1204,46 +1261,8 @@ fn register_flow(
         }
         return;
     }
-    // Vector: the fast path when nothing read is undefined.
-    let mut undefined_lanes = 0u64;
-    let mut scalar_undefined = false;
-    for s in fl.sources() {
-        for r in s.regs.first..s.regs.first + s.regs.count {
-            if s.regs.vector {
-                undefined_lanes |= sh.v_lanes.get(usize::from(r)).copied().unwrap_or(0);
-            } else if sh.s(r).bits != 0 {
-                scalar_undefined = true;
-            }
-        }
-    }
-    let cross = fl.cross_lane;
-    if undefined_lanes & (if cross { wave.exec() } else { read_mask }) == 0 && !scalar_undefined {
-        for d in fl.dests() {
-            if d.regs.vector {
-                if !d.keep && d.bits == u32::MAX {
-                    sh.define_lanes(d.regs, write_mask);
-                } else {
-                    // Partial writes keep the other bits' shadow.
-                    let mut lanes = write_mask & undefined_lanes_of(sh, d.regs);
-                    while lanes != 0 {
-                        let lane = lanes.trailing_zeros() as usize;
-                        lanes &= lanes - 1;
-                        for r in d.regs.first..d.regs.first + d.regs.count {
-                            let kept = d.kept(sh.v(r, lane));
-                            sh.set_v(r, lane, kept);
-                        }
-                    }
-                }
-            } else {
-                for r in d.regs.first..d.regs.first + d.regs.count {
-                    let out = if d.keep { sh.s(r) } else { Val::default() };
-                    sh.set_s(r, out);
-                }
-            }
-        }
-        return;
-    }
     // The slow path: per lane.
+    let cross = fl.cross_lane;
     let exec = wave.exec();
     let mut lane_in = [Val::default(); WAVE_SIZE];
     // The cross-lane union (DPP, DS permutes).
@@ -1471,6 +1490,82 @@ fn result(
         }
         _ => compute(input),
     }
+}
+
+/// The flow of an instruction none of whose inputs is undefined (the
+/// common case): every bit it writes becomes defined (partial writes keep
+/// the shadow of the bits they leave) — what the per-value rules of
+/// [`register_flow`] give then too. Returns false, changing nothing, when
+/// an input is undefined.
+#[inline(always)]
+fn flow_all_defined(
+    sh: &mut Shadow,
+    wave: &Wave,
+    fl: &FlowFacts,
+    read_mask: u64,
+    write_mask: u64,
+) -> bool {
+    if !fl.vector {
+        let defined = fl.sources().iter().all(|s| {
+            (s.regs.first..s.regs.first + s.regs.count).all(|r| {
+                let bits = if s.regs.vector {
+                    sh.v(r, 0).bits
+                } else {
+                    sh.s(r).bits
+                };
+                bits & s.bits == 0
+            })
+        });
+        if !defined {
+            return false;
+        }
+        for d in fl.dests() {
+            for r in d.regs.first..d.regs.first + d.regs.count {
+                let out = if d.keep { sh.s(r) } else { Val::default() };
+                sh.set_s(r, out);
+            }
+        }
+        return true;
+    }
+    let mut undefined_lanes = 0u64;
+    let mut scalar_undefined = false;
+    for s in fl.sources() {
+        for r in s.regs.first..s.regs.first + s.regs.count {
+            if s.regs.vector {
+                undefined_lanes |= sh.v_lanes.get(usize::from(r)).copied().unwrap_or(0);
+            } else if sh.s(r).bits != 0 {
+                scalar_undefined = true;
+            }
+        }
+    }
+    let cross = fl.cross_lane;
+    if undefined_lanes & (if cross { wave.exec() } else { read_mask }) == 0 && !scalar_undefined {
+        for d in fl.dests() {
+            if d.regs.vector {
+                if !d.keep && d.bits == u32::MAX {
+                    sh.define_lanes(d.regs, write_mask);
+                } else {
+                    // Partial writes keep the other bits' shadow.
+                    let mut lanes = write_mask & undefined_lanes_of(sh, d.regs);
+                    while lanes != 0 {
+                        let lane = lanes.trailing_zeros() as usize;
+                        lanes &= lanes - 1;
+                        for r in d.regs.first..d.regs.first + d.regs.count {
+                            let kept = d.kept(sh.v(r, lane));
+                            sh.set_v(r, lane, kept);
+                        }
+                    }
+                }
+            } else {
+                for r in d.regs.first..d.regs.first + d.regs.count {
+                    let out = if d.keep { sh.s(r) } else { Val::default() };
+                    sh.set_s(r, out);
+                }
+            }
+        }
+        return true;
+    }
+    false
 }
 
 /// What dword `i` of destination `d` depends on: for a [`Flow::Carry`]

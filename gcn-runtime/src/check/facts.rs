@@ -93,6 +93,66 @@ impl std::fmt::Display for Regs {
 
 pub use gcn_asm::isa::{Counter, Unit};
 
+/// A set of registers as bits, for the checks' quick "does this
+/// instruction touch anything that matters" tests: scalar operand codes
+/// 0–127 and VGPRs 0–255. Codes past those (SCC and the other special
+/// operands) share the last bit of their kind, so a test may say "maybe"
+/// where the runs do not overlap — never "no" where they do; the exact
+/// test on [`Regs`] follows a "maybe".
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct RegMask {
+    scalar: u128,
+    vector: [u64; 4],
+}
+
+impl RegMask {
+    /// The registers of `runs`.
+    pub(crate) fn of(runs: &[Regs]) -> Self {
+        let mut m = RegMask::default();
+        for r in runs {
+            m.add(*r);
+        }
+        m
+    }
+
+    /// Adds the registers of `r`.
+    pub(crate) fn add(&mut self, r: Regs) {
+        for code in r.first..r.first.saturating_add(r.count) {
+            if r.vector {
+                let v = usize::from(code.min(255));
+                self.vector[v / 64] |= 1 << (v % 64);
+            } else {
+                self.scalar |= 1 << code.min(127);
+            }
+        }
+    }
+
+    /// Both sets.
+    #[inline]
+    pub(crate) fn union(self, other: RegMask) -> RegMask {
+        RegMask {
+            scalar: self.scalar | other.scalar,
+            vector: [
+                self.vector[0] | other.vector[0],
+                self.vector[1] | other.vector[1],
+                self.vector[2] | other.vector[2],
+                self.vector[3] | other.vector[3],
+            ],
+        }
+    }
+
+    /// True when a register may be in both sets.
+    #[inline]
+    pub(crate) fn intersects(&self, other: &RegMask) -> bool {
+        (self.scalar & other.scalar) != 0
+            || (self.vector[0] & other.vector[0])
+                | (self.vector[1] & other.vector[1])
+                | (self.vector[2] & other.vector[2])
+                | (self.vector[3] & other.vector[3])
+                != 0
+    }
+}
+
 /// How an instruction touches LDS (for the race and init checks).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LdsUse {
@@ -187,6 +247,12 @@ pub struct Facts {
     pub hazards: u16,
     /// How definedness flows through it (the `uninit` check).
     pub flow: super::defined::FlowFacts,
+    /// [`Facts::reads`] and [`Facts::writes`] as one set.
+    pub(crate) touched: RegMask,
+    /// [`Facts::writes`] as a set.
+    pub(crate) write_mask: RegMask,
+    /// [`Facts::store_data`] as a set.
+    pub(crate) data_mask: RegMask,
 }
 
 impl Facts {
@@ -276,6 +342,9 @@ impl Facts {
             },
             hazards: 0,
             flow: super::defined::FlowFacts::of(op, version),
+            touched: RegMask::default(),
+            write_mask: RegMask::default(),
+            data_mask: RegMask::default(),
         };
         let load = row.has(flags::LOAD);
         let store = row.has(flags::STORE);
@@ -408,6 +477,9 @@ impl Facts {
             Unit::Smem | Unit::Exp | Unit::Salu | Unit::Valu => {}
         }
         f.hazards = super::wait_states::consumer_mask(&f, version);
+        f.write_mask = RegMask::of(f.writes());
+        f.touched = RegMask::of(f.reads()).union(f.write_mask);
+        f.data_mask = RegMask::of(f.store_data.as_slice());
         f
     }
 }

@@ -1,85 +1,98 @@
 //! [`super::Check::LdsRace`], and the LDS bytes' definedness of
 //! [`super::Check::Uninit`] ([`super::defined`]): a shadow of the
-//! work-group's LDS, one entry per dword with byte masks (and a bit per
-//! byte for definedness), fed by the log of
-//! accesses the interpreter's one LDS address function
-//! (`exec::lds::lds_index`) fills while checks are on.
+//! work-group's LDS fed by the log of accesses the interpreter's one LDS
+//! address function (`exec::lds::lds_index`) fills while checks are on.
 //!
 //! A race is two different waves touching the same byte between two
 //! `s_barrier`s, at least one writing (RAW, WAR, WAW); atomics neither race
 //! nor are raced with. Lanes of one wave never race with each other (they
 //! execute in lockstep).
+//!
+//! The race shadow is one bitmap per wave and kind (read, written), a bit
+//! per LDS byte, holding what the wave did since the last barrier: a
+//! wave's access of a run of bytes tests the other waves' bitmaps 64 bytes
+//! at a time, so the check costs little per access and is exact to the
+//! byte. Each wave also lists the runs it touched (with their PCs), which
+//! clears its bits at the barrier and names the access a race is with.
 
 use super::facts::LdsUse;
 use super::{Check, GroupCheck};
 use crate::exec::MemAccess;
 
-/// No wave.
-const NONE: u8 = u8::MAX;
-
-/// The shadow of one LDS dword: per byte, who touched it since the last
-/// barrier (the race check works on dwords with byte masks, so a wave's
-/// dword access costs one step, not four).
+/// One access of a wave since the last barrier.
 #[derive(Debug, Clone, Copy)]
-struct Word {
-    /// The barrier epoch the race fields belong to.
-    epoch: u32,
-    /// PC of the last access in this epoch.
+struct Run {
+    start: usize,
+    end: usize,
     pc: u32,
-    /// Bytes each wave read in this epoch: wave `w` in bits `4w ..4w + 4`.
-    readers: u64,
-    /// The wave that last wrote in this epoch, or [`NONE`].
-    writer: u8,
-    /// The bytes that wave wrote (another wave's earlier bytes are
-    /// forgotten when it writes others: a missed race, never a false one).
-    written: u8,
-    /// Where the dword's undefined bytes came from
-    /// ([`super::defined::Origin`] id, 0: nothing wrote them).
-    origin: u32,
+    write: bool,
 }
 
-impl Word {
-    /// Forgets the accesses of an earlier barrier epoch.
-    #[inline(always)]
-    fn renew(&mut self, epoch: u32) {
-        *self = Word {
-            epoch,
-            readers: 0,
-            writer: NONE,
-            written: 0,
-            ..*self
+/// What one wave did to LDS since the last barrier.
+#[derive(Debug, Default)]
+struct WaveBits {
+    /// Bytes read: bit `b % 64` of word `b / 64` (empty until the wave's
+    /// first access).
+    read: Vec<u64>,
+    /// Bytes written.
+    written: Vec<u64>,
+    /// The runs accessed, in order.
+    runs: Vec<Run>,
+}
+
+/// The words of a bitmap covering bytes `[start, end)`, with the mask of
+/// the bits in range of each.
+#[inline(always)]
+fn words(start: usize, end: usize) -> impl Iterator<Item = (usize, u64)> {
+    let (first, last) = (start / 64, (end - 1) / 64);
+    (first..=last).map(move |w| {
+        let lo = if w == first { start % 64 } else { 0 };
+        let hi = if w == last { (end - 1) % 64 + 1 } else { 64 };
+        let mask = if hi - lo == 64 {
+            u64::MAX
+        } else {
+            ((1u64 << (hi - lo)) - 1) << lo
         };
-    }
+        (w, mask)
+    })
+}
+
+/// The first byte of `[start, end)` set in `bits`.
+#[inline(always)]
+fn first_set(bits: &[u64], start: usize, end: usize) -> Option<usize> {
+    words(start, end).find_map(|(w, mask)| {
+        let hit = bits.get(w).copied().unwrap_or(0) & mask;
+        (hit != 0).then(|| w * 64 + hit.trailing_zeros() as usize)
+    })
 }
 
 /// The LDS shadow of a work-group.
 pub(crate) struct Shadow {
-    words: Vec<Word>,
     /// Bytes of LDS.
     size: usize,
+    /// Per wave of the group: its accesses since the last barrier.
+    waves: Vec<WaveBits>,
+    /// The waves with accesses since the last barrier (bit per wave).
+    active: u64,
     /// One bit per byte, set while the byte is undefined (nothing in the
     /// work-group wrote it, or something wrote undefined bits).
     undefined: Vec<u64>,
-    epoch: u32,
+    /// Per dword: where its undefined bytes came from
+    /// ([`super::defined::Origin`] id, 0: nothing wrote them).
+    origin: Vec<u32>,
 }
 
 impl Shadow {
-    pub(crate) fn new(size: u32) -> Self {
+    pub(crate) fn new(size: u32, waves: u32) -> Self {
+        let size = size as usize;
         Shadow {
-            words: vec![
-                Word {
-                    epoch: 0,
-                    pc: 0,
-                    readers: 0,
-                    writer: NONE,
-                    written: 0,
-                    origin: 0,
-                };
-                (size as usize).div_ceil(4)
-            ],
-            size: size as usize,
-            undefined: vec![u64::MAX; (size as usize).div_ceil(64)],
-            epoch: 1,
+            size,
+            waves: (0..if size == 0 { 0 } else { waves })
+                .map(|_| WaveBits::default())
+                .collect(),
+            active: 0,
+            undefined: vec![u64::MAX; size.div_ceil(64)],
+            origin: vec![0; size.div_ceil(4)],
         }
     }
 
@@ -117,8 +130,24 @@ impl Shadow {
         }
     }
 
+    /// Every wave met at the barrier: the accesses before it no longer
+    /// race with those after.
     pub(crate) fn barrier(&mut self) {
-        self.epoch += 1;
+        let mut active = self.active;
+        while active != 0 {
+            let w = active.trailing_zeros() as usize;
+            active &= active - 1;
+            let Some(bits) = self.waves.get_mut(w) else {
+                continue;
+            };
+            for run in bits.runs.drain(..) {
+                for (i, mask) in words(run.start, run.end) {
+                    bits.read[i] &= !mask;
+                    bits.written[i] &= !mask;
+                }
+            }
+        }
+        self.active = 0;
     }
 
     /// Whether byte `at` is defined, and the origin of its undefined value.
@@ -126,7 +155,7 @@ impl Shadow {
         if at >= self.size {
             return None;
         }
-        let origin = self.words[at / 4].origin;
+        let origin = self.origin[at / 4];
         Some((self.undefined[at / 64] >> (at % 64) & 1 == 0, origin))
     }
 
@@ -134,7 +163,7 @@ impl Shadow {
     pub(crate) fn set_defined(&mut self, at: usize, defined: bool, origin: u32) {
         if at < self.size {
             if !defined {
-                self.words[at / 4].origin = origin;
+                self.origin[at / 4] = origin;
             }
             if defined {
                 self.undefined[at / 64] &= !(1 << (at % 64));
@@ -145,126 +174,87 @@ impl Shadow {
     }
 }
 
-/// The race a write of bytes `m` of dword `word` by wave `me` makes with
-/// what `w` recorded: (byte, the other wave, what it did, its PC).
-#[cold]
-fn write_race(w: &Word, me: u8, mine: u64, m: u8, word: usize) -> (usize, u8, &'static str, u32) {
-    if w.writer != me && w.written & m != 0 {
-        let byte = word * 4 + (w.written & m).trailing_zeros() as usize;
-        return (byte, w.writer, "wrote", w.pc);
-    }
-    let others = w.readers & !mine & (u64::from(m) * 0x1111_1111_1111_1111);
-    let other = (others.trailing_zeros() / 4) as u8;
-    let bits = (others >> (4 * u32::from(other))) as u8 & 0xf;
-    (
-        word * 4 + bits.trailing_zeros() as usize,
-        other,
-        "read",
-        w.pc,
-    )
-}
-
 /// Processes the LDS accesses instruction `pc` of wave `wave` logged.
 ///
 /// Always inlined into the hook: there the compiler hoists the level test
-/// out of the per-dword loops.
+/// out of the loops.
 #[inline(always)]
 pub(crate) fn after(g: &mut GroupCheck<'_>, wave: u32, pc: u32, kind: LdsUse, log: &[MemAccess]) {
     if !matches!(kind, LdsUse::Read | LdsUse::Write) {
         return;
     }
-    let me = (wave & 15) as u8;
-    let epoch = g.lds.epoch;
-    let mine = 0xfu64 << (4 * me);
+    let write = kind == LdsUse::Write;
+    let me = wave as usize;
     let size = g.lds.size;
+    let words_needed = size.div_ceil(64);
     // A race found: (byte, the other wave, what it did, its PC).
-    let mut race_at: Option<(usize, u8, &str, u32)> = None;
+    let mut race_at: Option<(usize, usize, &str, u32)> = None;
     for a in log.iter().filter(|a| a.lds) {
         let start = (a.address as usize).min(size);
         let end = (a.address as usize)
             .saturating_add(a.span() as usize)
             .min(size);
-        if start.is_multiple_of(4) && end.is_multiple_of(4) {
-            // Whole dwords (nearly every access): one step each, one loop
-            // per kind.
-            let words = &mut g.lds.words[start / 4..end / 4];
-            match kind {
-                LdsUse::Read => {
-                    for (k, w) in words.iter_mut().enumerate() {
-                        if w.epoch != epoch {
-                            w.renew(epoch);
-                        } else if w.written != 0 && w.writer != me && race_at.is_none() {
-                            let byte = start + 4 * k + w.written.trailing_zeros() as usize;
-                            race_at = Some((byte, w.writer, "wrote", w.pc));
-                        }
-                        w.readers |= mine;
-                        w.pc = pc;
-                    }
-                }
-                _ => {
-                    for (k, w) in words.iter_mut().enumerate() {
-                        if w.epoch != epoch {
-                            w.epoch = epoch;
-                        } else if race_at.is_none()
-                            && ((w.written != 0 && w.writer != me) || w.readers & !mine != 0)
-                        {
-                            race_at = Some(write_race(w, me, mine, 0xf, start / 4 + k));
-                        }
-                        w.readers = 0;
-                        w.writer = me;
-                        w.written = 0xf;
-                        w.pc = pc;
-                    }
-                }
-            }
+        if start >= end {
             continue;
         }
-        let mut b = start;
-        while b < end {
-            let word = b / 4;
-            let first = b % 4;
-            let last = (end - word * 4).min(4);
-            // The bytes of this dword the access touches.
-            let m = ((1u8 << last) - 1) & !((1u8 << first) - 1);
-            b = word * 4 + 4;
-            let w = &mut g.lds.words[word];
-            if w.epoch != epoch {
-                w.renew(epoch);
-            }
-            match kind {
-                LdsUse::Read => {
-                    if race_at.is_none() && w.writer != me && w.written & m != 0 {
-                        let byte = word * 4 + (w.written & m).trailing_zeros() as usize;
-                        race_at = Some((byte, w.writer, "wrote", w.pc));
+        let shadow = &mut g.lds;
+        if race_at.is_none() {
+            let mut others = shadow.active & !(1u64 << (me & 63));
+            while others != 0 && race_at.is_none() {
+                let o = others.trailing_zeros() as usize;
+                others &= others - 1;
+                let Some(other) = shadow.waves.get(o) else {
+                    continue;
+                };
+                // A read races with the other wave's writes; a write with
+                // its reads and writes.
+                let found = match first_set(&other.written, start, end) {
+                    Some(byte) => Some((byte, "wrote", true)),
+                    None if write => {
+                        first_set(&other.read, start, end).map(|byte| (byte, "read", false))
                     }
-                    w.readers |= u64::from(m) << (4 * me);
-                }
-                _ => {
-                    if race_at.is_none() {
-                        let spread = u64::from(m) * 0x1111_1111_1111_1111;
-                        if (w.writer != me && w.written & m != 0) || w.readers & !mine & spread != 0
-                        {
-                            race_at = Some(write_race(w, me, mine, m, word));
-                        }
-                    }
-                    w.readers &= !(u64::from(m) * 0x1111_1111_1111_1111);
-                    if w.writer == me {
-                        w.written |= m;
-                    } else {
-                        w.writer = me;
-                        w.written = m;
-                    }
+                    None => None,
+                };
+                if let Some((byte, did, wrote)) = found {
+                    let other_pc = other
+                        .runs
+                        .iter()
+                        .rev()
+                        .find(|r| r.write == wrote && r.start <= byte && byte < r.end)
+                        .map_or(0, |r| r.pc);
+                    race_at = Some((byte, o, did, other_pc));
                 }
             }
-            w.pc = pc;
         }
+        let Some(bits) = shadow.waves.get_mut(me) else {
+            continue;
+        };
+        if bits.read.is_empty() {
+            bits.read = vec![0; words_needed];
+            bits.written = vec![0; words_needed];
+        }
+        let map = if write {
+            &mut bits.written
+        } else {
+            &mut bits.read
+        };
+        for (i, mask) in words(start, end) {
+            map[i] |= mask;
+        }
+        // Consecutive runs of one instruction join.
+        match bits.runs.last_mut() {
+            Some(r) if r.pc == pc && r.write == write && r.end == start => r.end = end,
+            _ => bits.runs.push(Run {
+                start,
+                end,
+                pc,
+                write,
+            }),
+        }
+        shadow.active |= 1u64 << (me & 63);
     }
     if let Some((byte, other, did, other_pc)) = race_at {
-        let verb = if kind == LdsUse::Read {
-            "reads"
-        } else {
-            "writes"
-        };
+        let verb = if write { "writes" } else { "reads" };
         g.report(
             Check::LdsRace,
             wave,

@@ -531,7 +531,7 @@ impl<'a> GroupCheck<'a> {
                     history: wait_states::History::new(usize::from(s.vgprs)),
                 })
                 .collect(),
-            lds: lds::Shadow::new(if race { s.lds_bytes } else { 0 }),
+            lds: lds::Shadow::new(if race { s.lds_bytes } else { 0 }, s.waves),
             barriers: waitcnt::Barriers::default(),
             log: s.log,
             shadows: if uninit {
@@ -641,7 +641,7 @@ impl Hook for WaveHook<'_, '_> {
         if g.options.wait_states != Level::Off {
             wait_states::before(g, wave, f);
         }
-        if g.options.waitcnt != Level::Off {
+        if g.options.waitcnt != Level::Off && waitcnt::needed(g, wave.id, f) {
             waitcnt::before(g, wave, f);
         }
         debug_assert_eq!(self.wave, wave.id);
@@ -678,10 +678,10 @@ impl Hook for WaveHook<'_, '_> {
         if had && f.lds != facts::LdsUse::None && g.options.lds_race != Level::Off {
             lds::after(g, wave.id, pc, f.lds, &log);
         }
-        if g.options.uninit != Level::Off {
+        if g.options.uninit != Level::Off && f.flow.touches_memory() {
             g.defined_after(wave, f, &log, pc);
         }
-        if g.options.waitcnt != Level::Off {
+        if had && g.options.waitcnt != Level::Off {
             waitcnt::after(g, wave, f, &log, pc);
         }
         if had && g.options.oob != Level::Off {

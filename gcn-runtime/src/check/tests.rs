@@ -1328,18 +1328,29 @@ s_waitcnt lgkmcnt(0)",
             .iter()
             .filter(|x| x.check == Check::LdsRace)
             .collect();
-        // Wave 0 runs first and reads byte 1 before wave 1 writes it: the
-        // race is found at wave 1's write of that byte.
-        assert_eq!(races.len(), 1, "{v}: {:#?}", r.reports);
-        assert_eq!(
-            races[0].related.as_ref().map(|x| x.0),
-            Some(r.marks[0]),
-            "{v}"
-        );
+        // Wave 0 runs first and reads byte 1 before wave 1 writes it: that
+        // race is found at wave 1's write of the byte; wave 1 then reads
+        // byte 0, which wave 0 wrote: a second race, at the read.
+        assert_eq!(races.len(), 2, "{v}: {:#?}", r.reports);
+        let write = races
+            .iter()
+            .find(|x| x.pc != r.marks[0])
+            .expect("the write");
+        assert_eq!(write.related.as_ref().map(|x| x.0), Some(r.marks[0]), "{v}");
         assert!(
-            races[0].message.contains("which wave 0 read") && races[0].wave == 1,
-            "{v}: {}",
-            races[0]
+            write
+                .message
+                .contains("writes LDS byte 0x1, which wave 0 read")
+                && write.wave == 1,
+            "{v}: {write}"
         );
+        let read = races.iter().find(|x| x.pc == r.marks[0]).expect("the read");
+        assert!(
+            read.message
+                .contains("reads LDS byte 0x0, which wave 0 wrote")
+                && read.wave == 1,
+            "{v}: {read}"
+        );
+        assert_eq!(read.related.as_ref().map(|x| x.0), Some(write.pc), "{v}");
     }
 }

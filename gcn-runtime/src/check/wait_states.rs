@@ -149,6 +149,40 @@ pub(crate) struct History {
     valu_vgpr: Vec<Stamp>,
     setreg: [Stamp; 64],
     wide_store: (Stamp, Regs),
+    /// The clock of the newest stamp in `valu_sgpr`, `salu_sgpr`,
+    /// `valu_vgpr` and `setreg`: a rule whose producers are all older than
+    /// its wait states needs no look at the registers.
+    newest: Newest,
+}
+
+/// The clock of the newest stamp of each table of a [`History`].
+#[derive(Default, Clone, Copy)]
+struct Newest {
+    valu_sgpr: u64,
+    salu_sgpr: u64,
+    valu_vgpr: u64,
+    setreg: u64,
+}
+
+impl History {
+    /// An upper bound of the clock [`producer`] can return for `h`.
+    #[inline]
+    fn newest(&self, h: Hazard) -> u64 {
+        let n = &self.newest;
+        match h {
+            Hazard::ValuSgprSmrd
+            | Hazard::ValuSgprVmem
+            | Hazard::ValuVccDivFmas
+            | Hazard::ValuSgprLaneSelect
+            | Hazard::ValuVccExecZ
+            | Hazard::ValuExecDpp => n.valu_sgpr,
+            Hazard::SetregGetreg | Hazard::SetregSetreg | Hazard::SetregTrapstsRfe => n.setreg,
+            Hazard::ValuVgprDpp => n.valu_vgpr,
+            Hazard::WideStoreData => self.wide_store.0 .0,
+            Hazard::SaluM0Msg | Hazard::SaluM0Rel => n.salu_sgpr,
+            Hazard::DescriptorWord2SBuffer => n.salu_sgpr.max(n.valu_sgpr),
+        }
+    }
 }
 
 impl History {
@@ -160,6 +194,7 @@ impl History {
             valu_vgpr: vec![(0, 0); vgprs],
             setreg: [(0, 0); 64],
             wide_store: ((0, 0), Regs::v(0, 0)),
+            newest: Newest::default(),
         }
     }
 }
@@ -272,8 +307,30 @@ pub(crate) fn consumer_mask(f: &Facts, version: gcn_asm::GcnVersion) -> u16 {
 // `#[inline]`: the release profile's codegen units may put the hook and
 // this in different units, where only an `#[inline]` function is inlined
 // (it was by chance, and the checked loop lost 1.5 % when it was not).
-#[inline]
+#[inline(always)]
 pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
+    let w = wave.id as usize;
+    if f.hazards != 0 {
+        // A rule can break only where one of its producers is recent.
+        let column = g.version.opcode_column();
+        let hist = &g.waves[w].history;
+        let now = hist.clock;
+        let mut mask = f.hazards;
+        while mask != 0 {
+            let rule = &RULES[mask.trailing_zeros() as usize];
+            mask &= mask - 1;
+            if now.saturating_sub(hist.newest(rule.hazard)) < u64::from(rule.states[column]) {
+                check_rules(g, wave, f);
+                break;
+            }
+        }
+    }
+    record(&mut g.waves[w].history, wave.pc, f);
+}
+
+/// Reports the first rule the instruction `f` breaks.
+#[inline(never)]
+fn check_rules(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
     let column = g.version.opcode_column();
     let w = wave.id as usize;
     let mut findings: Vec<(String, u32)> = Vec::new();
@@ -285,6 +342,9 @@ pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
             let rule = &RULES[mask.trailing_zeros() as usize];
             mask &= mask - 1;
             let need = u64::from(rule.states[column]);
+            if now.saturating_sub(hist.newest(rule.hazard)) >= need {
+                continue;
+            }
             let Some((stamp, pc)) = producer(rule.hazard, hist, f) else {
                 continue;
             };
@@ -316,8 +376,13 @@ pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
             None,
         );
     }
-    let hist = &mut g.waves[w].history;
-    let stamp = (hist.clock + 1, wave.pc);
+}
+
+/// Records what the instruction `f` at `pc` produces and advances the
+/// wave's clock.
+#[inline(always)]
+fn record(hist: &mut History, pc: u32, f: &Facts) {
+    let stamp = (hist.clock + 1, pc);
     match f.unit {
         Unit::Valu => {
             for r in f.writes() {
@@ -327,10 +392,12 @@ pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
                             *s = stamp;
                         }
                     }
+                    hist.newest.valu_vgpr = stamp.0;
                 } else {
                     for c in r.first..(r.first + r.count).min(128) {
                         hist.valu_sgpr[usize::from(c)] = stamp;
                     }
+                    hist.newest.valu_sgpr = stamp.0;
                 }
             }
         }
@@ -339,9 +406,11 @@ pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
                 for c in r.first..(r.first + r.count).min(128) {
                     hist.salu_sgpr[usize::from(c)] = stamp;
                 }
+                hist.newest.salu_sgpr = stamp.0;
             }
             if let Some(id) = f.setreg {
                 hist.setreg[usize::from(id)] = stamp;
+                hist.newest.setreg = stamp.0;
             }
         }
         Unit::Vmem if f.wide_store => {

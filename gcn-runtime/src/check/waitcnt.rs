@@ -13,7 +13,7 @@
 
 use gcn_asm::GcnVersion;
 
-use super::facts::{Counter, Facts, Regs, Unit};
+use super::facts::{Counter, Facts, RegMask, Regs, Unit};
 use super::{Check, GroupCheck};
 use crate::exec::{Decoded, MemAccess, Wave};
 
@@ -31,6 +31,8 @@ struct Event {
     data: bool,
     /// Issue number in the wave: the key of the bytes a store writes.
     seq: u64,
+    /// The registers it touches ([`touched`]) as a set.
+    regs: RegMask,
 }
 
 /// Bytes a store or atomic writes: (in LDS, first byte, end).
@@ -46,6 +48,20 @@ pub(crate) struct Counters {
     /// The bytes of the pending stores and atomics, by issue number.
     writes: Vec<(u64, [Span; SPANS], u8)>,
     issued: u64,
+    /// The registers the pending events touch: an instruction touching
+    /// none of them needs no look at the events.
+    regs: RegMask,
+    /// The pending weight of each counter ([`slot`]).
+    weights: [u32; 3],
+}
+
+/// The index of `counter` in [`Counters::weights`].
+fn slot(counter: Counter) -> usize {
+    match counter {
+        Counter::Vm => 0,
+        Counter::Lgkm => 1,
+        Counter::Exp => 2,
+    }
 }
 
 /// Bytes in flight at a barrier: what another wave must not touch until
@@ -100,6 +116,19 @@ impl Counters {
     /// that of the in-order events after it exceeds `n`, an out-of-order
     /// one only when `n` is 0.
     fn retire(&mut self, counter: Counter, n: u32) {
+        // Nothing of the counter is pending, or everything pending fits
+        // in `n` (so no in-order event is certainly done, and an
+        // out-of-order one only for a wait for zero).
+        let total = self.weights[slot(counter)];
+        if total == 0 || (n > 0 && total <= n) {
+            return;
+        }
+        // A wait for zero: every event of the counter is done.
+        if n == 0 {
+            self.pending.retain(|e| e.counter != counter);
+            self.forget_retired();
+            return;
+        }
         // At most 63 + 15 + 7 events are outstanding (the capacities).
         let mut later = 0u32;
         let mut done = 0u128;
@@ -117,6 +146,9 @@ impl Counters {
             // (Beyond 128 events, which capacity prevents, none retires.)
             done |= u128::from(finished).checked_shl(i as u32).unwrap_or(0);
         }
+        if done == 0 {
+            return;
+        }
         let mut i = 0;
         self.pending.retain(|_| {
             i += 1;
@@ -125,8 +157,22 @@ impl Counters {
         self.forget_retired();
     }
 
+    /// Events left the pending list: the register set and the weights
+    /// again.
+    fn recount(&mut self) {
+        let mut regs = RegMask::default();
+        let mut weights = [0u32; 3];
+        for e in &self.pending {
+            regs = regs.union(e.regs);
+            weights[slot(e.counter)] += u32::from(e.weight);
+        }
+        self.regs = regs;
+        self.weights = weights;
+    }
+
     /// Drops the bytes of stores whose events all finished.
     fn forget_retired(&mut self) {
+        self.recount();
         if !self.writes.is_empty() {
             let pending = &self.pending;
             self.writes
@@ -135,11 +181,7 @@ impl Counters {
     }
 
     fn weight(&self, counter: Counter) -> u32 {
-        self.pending
-            .iter()
-            .filter(|e| e.counter == counter)
-            .map(|e| u32::from(e.weight))
-            .sum()
+        self.weights[slot(counter)]
     }
 }
 
@@ -151,6 +193,76 @@ fn touched<'f>(ops: &Decoded, facts: &'f [Facts], e: &Event) -> &'f [Regs] {
         Some(f) => f.writes(),
         None => &[],
     }
+}
+
+/// The first conflict of the instruction `f` with the pending events of
+/// `c`: (message, PC of the event's instruction).
+#[inline(never)]
+fn first_overlap(g: &GroupCheck<'_>, c: &Counters, f: &Facts) -> Option<(String, u32)> {
+    for e in &c.pending {
+        let regs = touched(g.ops, g.facts, e);
+        if e.data {
+            // A store still reading its data: overwriting it races.
+            for wr in f.writes() {
+                for r in regs {
+                    if let Some(o) = wr.overlap(r) {
+                        return Some((
+                            format!(
+                                "overwrites {o} before the store has read it (s_waitcnt expcnt)"
+                            ),
+                            e.pc,
+                        ));
+                    }
+                }
+            }
+            continue;
+        }
+        for rd in f.reads() {
+            for r in regs {
+                if let Some(o) = rd.overlap(r) {
+                    return Some((
+                        format!("reads {o} before the s_waitcnt for the load that writes it"),
+                        e.pc,
+                    ));
+                }
+            }
+        }
+        // A later load of the same in-order counter writes after
+        // the earlier one: no wait needed.
+        let in_order = e.ordered
+            && f.events()
+                .iter()
+                .any(|&(c, ordered, _)| c == e.counter && ordered)
+            && f.unit != Unit::Salu
+            && f.unit != Unit::Valu;
+        if !in_order {
+            for wr in f.writes() {
+                for r in regs {
+                    if let Some(o) = wr.overlap(r) {
+                        return Some((
+                            format!("overwrites {o}, which a load still in flight will write"),
+                            e.pc,
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+/// True when [`before`] has something to do for `f` in wave `w`: it
+/// waits, issues events or is a barrier, or it touches registers a pending
+/// event touches. (Most instructions do none of these; the hook asks
+/// first, so that they cost one test.)
+#[inline(always)]
+pub(crate) fn needed(g: &GroupCheck<'_>, w: u32, f: &Facts) -> bool {
+    if f.waitcnt.is_some() || f.n_events != 0 || f.barrier {
+        return true;
+    }
+    g.waves
+        .get(w as usize)
+        .is_some_and(|s| !s.counters.pending.is_empty() && s.counters.regs.intersects(&f.touched))
 }
 
 /// Checks the instruction at `wave.pc` (facts `f`) against the wave's
@@ -165,68 +277,19 @@ pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
         c.retire(Counter::Exp, exp);
         c.retire(Counter::Lgkm, lgkm);
     }
-    let mut findings: Vec<(String, u32)> = Vec::new();
-    {
+    // The exact tests only where a pending event's registers and the
+    // instruction's may meet.
+    let finding = {
         let c = &g.waves[w].counters;
-        if !c.pending.is_empty() {
-            for e in &c.pending {
-                let regs = touched(g.ops, g.facts, e);
-                if e.data {
-                    // A store still reading its data: overwriting it races.
-                    for wr in f.writes() {
-                        for r in regs {
-                            if let Some(o) = wr.overlap(r) {
-                                findings.push((
-                                    format!(
-                                        "overwrites {o} before the store has read it (s_waitcnt expcnt)"
-                                    ),
-                                    e.pc,
-                                ));
-                            }
-                        }
-                    }
-                    continue;
-                }
-                for rd in f.reads() {
-                    for r in regs {
-                        if let Some(o) = rd.overlap(r) {
-                            findings.push((
-                                format!(
-                                    "reads {o} before the s_waitcnt for the load that writes it"
-                                ),
-                                e.pc,
-                            ));
-                        }
-                    }
-                }
-                // A later load of the same in-order counter writes after
-                // the earlier one: no wait needed.
-                let in_order = e.ordered
-                    && f.events()
-                        .iter()
-                        .any(|&(c, ordered, _)| c == e.counter && ordered)
-                    && f.unit != Unit::Salu
-                    && f.unit != Unit::Valu;
-                if !in_order {
-                    for wr in f.writes() {
-                        for r in regs {
-                            if let Some(o) = wr.overlap(r) {
-                                findings.push((
-                                    format!(
-                                        "overwrites {o}, which a load still in flight will write"
-                                    ),
-                                    e.pc,
-                                ));
-                            }
-                        }
-                    }
-                }
-            }
+        if !c.pending.is_empty() && c.regs.intersects(&f.touched) {
+            first_overlap(g, c, f)
+        } else {
+            None
         }
-    }
+    };
     // One report per executed instruction (the first finding), so that a
     // report's count is the number of times the instruction went wrong.
-    if let Some((message, related)) = findings.into_iter().next() {
+    if let Some((message, related)) = finding {
         g.report(
             Check::Waitcnt,
             wave.id,
@@ -255,14 +318,19 @@ pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
                 }
             }
         }
+        let data = counter == Counter::Exp && f.unit == Unit::Vmem;
+        let regs = if data { f.data_mask } else { f.write_mask };
         c.pending.push(Event {
             counter,
             ordered,
             weight,
             pc: wave.pc,
-            data: counter == Counter::Exp && f.unit == Unit::Vmem,
+            data,
             seq: c.issued,
+            regs,
         });
+        c.regs = c.regs.union(regs);
+        c.weights[slot(counter)] += u32::from(weight);
     }
     c.issued += 1;
     // At the barrier: the bytes of the wave's stores still in flight.

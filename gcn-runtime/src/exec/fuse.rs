@@ -433,6 +433,7 @@ mod tests {
             code_base: 0x1000,
             scratch: (0, 0),
             log: None,
+            hostcall: None,
         };
         loop {
             let step = if fused {

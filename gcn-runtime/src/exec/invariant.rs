@@ -204,6 +204,7 @@ fn execute(op: &Op, state: &State, version: GcnVersion, mem: &Memory) -> Result<
         code_base: 0x1000,
         scratch: (0, 0),
         log: None,
+        hostcall: None,
     };
     match (op.handler)(&mut wave, op, &mut env) {
         Ok(_) => Ok(State::of(&wave)),

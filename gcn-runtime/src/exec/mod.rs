@@ -162,6 +162,11 @@ pub enum FaultKind {
     /// Anything else the hardware would not do as asked (the message says
     /// what).
     Unsupported(String),
+    /// A hostcall the host could not serve ([`crate::hostcall`]): a
+    /// service the emulator does not provide, damaged buffer contents, a
+    /// printf message that does not format, a wave that waits for an
+    /// answer that will not come.
+    Hostcall(String),
 }
 
 impl fmt::Display for FaultKind {
@@ -211,6 +216,7 @@ impl fmt::Display for FaultKind {
                 t.as_secs_f64()
             ),
             FaultKind::Unsupported(what) => f.write_str(what),
+            FaultKind::Hostcall(what) => write!(f, "hostcall: {what}"),
         }
     }
 }
@@ -419,6 +425,9 @@ pub(crate) struct Wave {
     pub lane_ops: u64,
     /// Instructions this wave may still execute before the budget is spent.
     pub budget: u64,
+    /// `s_sleep`s in a row with no hostcall packet to serve (kernels with
+    /// a hostcall buffer only, [`crate::hostcall::MAX_IDLE_SLEEPS`]).
+    pub hostcall_sleeps: u32,
 }
 
 impl Wave {
@@ -438,6 +447,7 @@ impl Wave {
             steps: 0,
             lane_ops: 0,
             budget: u64::MAX,
+            hostcall_sleeps: 0,
         }
     }
 
@@ -461,6 +471,7 @@ impl Wave {
             steps,
             lane_ops,
             budget,
+            hostcall_sleeps,
         } = self;
         sgpr.fill(0);
         if vgpr.len() == usize::from(vgprs) {
@@ -472,7 +483,7 @@ impl Wave {
         }
         (*scc, *pc, *mode, *trapsts, *status, *id) = (false, 0, 0, 0, 0, 0);
         (*vgpr_limit, *sgpr_limit) = (vgprs, sgprs);
-        (*steps, *lane_ops, *budget) = (0, 0, u64::MAX);
+        (*steps, *lane_ops, *budget, *hostcall_sleeps) = (0, 0, u64::MAX, 0);
     }
 
     /// EXEC.
@@ -582,6 +593,10 @@ pub(crate) struct Env<'a> {
     /// instruction ([`crate::check`]); `None` otherwise (the interpreter
     /// then takes its unlogged fast paths).
     pub log: Option<&'a std::cell::RefCell<Vec<MemAccess>>>,
+    /// The server of the launch's hostcall buffer (HIP kernels with a
+    /// `hidden_hostcall_buffer` argument), which the interrupt message and
+    /// `s_sleep` call; `None` otherwise.
+    pub hostcall: Option<&'a crate::hostcall::HostcallServer<'a>>,
 }
 
 /// Memory accesses of a run of lanes, logged while checks run

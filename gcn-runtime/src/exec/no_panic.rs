@@ -36,6 +36,7 @@ fn run_words(words: &[u32], version: GcnVersion, vgprs: u16, seed: u32) {
         code_base: 0x1000,
         scratch: (buffer.ptr().0, 1024),
         log: None,
+        hostcall: None,
     };
     for _ in 0..8 {
         match run_wave(&mut wave, &ops, &mut env) {

@@ -20,13 +20,15 @@
 //! What the emulator does not model, and how each instruction behaves:
 //! - no debugger, no trap handler, no performance counters, no thread
 //!   trace: `s_cbranch_cdbg*` never branch; `s_incperflevel`,
-//!   `s_decperflevel`, `s_ttracedata`, `s_nop`, `s_sleep`, `s_waitcnt`
+//!   `s_decperflevel`, `s_ttracedata`, `s_nop`, `s_sleep` (but see below), `s_waitcnt`
 //!   (memory completes at once), `s_icache_inv`, `s_wakeup` do nothing;
 //!   `s_trap` stops the dispatch with [`FaultKind::Trap`];
 //! - `s_setprio` records WAVE_PRIO in STATUS (scheduling is not modelled);
-//! - `s_sendmsg sendmsg(interrupt)` is a no-op (there is no host interrupt
-//!   handler to notify); every other message, and `s_sendmsghalt`, stop
-//!   with an "unsupported" fault naming the message;
+//! - `s_sendmsg sendmsg(interrupt)` is the hostcall doorbell of HIP
+//!   kernels: with a hostcall buffer ([`crate::hostcall`]) the host serves
+//!   the ready packets there and then, and `s_sleep` lets it look too;
+//!   without one both do nothing. Every other message, and
+//!   `s_sendmsghalt`, stop with an "unsupported" fault naming the message;
 //! - `s_sethalt 1` and `s_setkill 1` (halting or killing the wave) stop with
 //!   an "unsupported" fault; with 0 they do nothing;
 //! - `s_setvskip` that turns VSKIP on stops as not emulated (vector
@@ -898,7 +900,6 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
         // ---- SOPP ----
         M::SNop
         | M::SWaitcnt
-        | M::SSleep
         | M::SIcacheInv
         | M::SIncperflevel
         | M::SDecperflevel
@@ -957,9 +958,22 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
                 }
             )))
         }),
-        M::SSendmsg | M::SSendmsghalt => h(|w, op, _| {
+        // Sleeping takes no time; with a hostcall buffer, the host looks
+        // at it meanwhile.
+        M::SSleep => h(|w, _, env| {
+            if let Some(server) = env.hostcall {
+                server.sleep(w, env.mem)?;
+            }
+            Ok(Step::Next)
+        }),
+        M::SSendmsg | M::SSendmsghalt => h(|w, op, env| {
             let id = w.read_s32(op.src(0)) & 15;
             if id == 1 && op.instr.row.op == M::SSendmsg {
+                // The interrupt: the hostcall doorbell rang (a no-op
+                // without a hostcall buffer).
+                if let Some(server) = env.hostcall {
+                    server.interrupt(w, env.mem)?;
+                }
                 return Ok(Step::Next);
             }
             Err(Fault::unsupported(format!(

@@ -57,6 +57,7 @@ pub fn run_env(
         code_base: 0x1000,
         scratch,
         log: None,
+        hostcall: None,
     };
     let mut fault = None;
     loop {
