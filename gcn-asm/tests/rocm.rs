@@ -375,7 +375,7 @@ fn code_objects_under(dir: &std::path::Path, out: &mut Vec<(String, Vec<u8>)>) {
 }
 
 /// gcndisasm's listing of every code object of the project (the clang-15
-/// and hipcc fixtures of `tests/rocm/`, the 178 compiled fixtures
+/// and hipcc fixtures of `tests/rocm/`, the 179 compiled fixtures
 /// of the workspace's `tests/rocm/gen/`: v2..v5, gfx803/gfx900/gfx906, HIP)
 /// and of the clrxasm goldens reassembles (gcnasm -b rocm) into an
 /// equivalent code object: the same kernels, descriptors, metadata, code,

@@ -593,7 +593,7 @@ fn listing_with(co: &CodeObject, md_ops: bool) -> Result<String, RocmError> {
         let _ = writeln!(out, ".section .bss, \"aw\"\n.bdata:\n    .skip {size}");
     }
     for k in &kernels {
-        write_config(&mut out, k)?;
+        write_config(&mut out, k, device.version())?;
         if md_ops {
             write_md(&mut out, k, co)?;
         }
@@ -708,7 +708,7 @@ fn write_escaped(out: &mut String, s: &str) {
 }
 
 /// Writes `.kernel NAME` and its `.config`.
-fn write_config(out: &mut String, k: &RocmKernel) -> Result<(), RocmError> {
+fn write_config(out: &mut String, k: &RocmKernel, version: GcnVersion) -> Result<(), RocmError> {
     let at = format!("kernel `{}`", k.name);
     let d: &KernelDescriptor = &k.descriptor;
     let _ = writeln!(out, ".kernel {}\n    .config", k.name);
@@ -718,7 +718,12 @@ fn write_config(out: &mut String, k: &RocmKernel) -> Result<(), RocmError> {
         out.push('\n');
     };
     // Counts whose granules are those of PGM_RSRC1 (the smallest such).
-    line(format!(".sgprsnum {}", d.granulated_sgprs() * 8 + 1));
+    // The assembler ORs the granules of the counts into the given
+    // `.pgmrsrc1`: a granule past the largest count (13..15 with the extra
+    // SGPRs of a kernel that uses them all) is written as the largest
+    // count, whose granule (12) has no bit the given one lacks.
+    let sgprs = (d.granulated_sgprs() * 8 + 1).min(crate::gallium::config::max_sgprs(version));
+    line(format!(".sgprsnum {sgprs}"));
     line(format!(".vgprsnum {}", d.granulated_vgprs() * 4 + 1));
     line(format!(".floatmode {:#04x}", d.float_mode()));
     if d.priority() != 0 {
