@@ -175,12 +175,12 @@ pub fn assert_equivalent(ours: &CodeObject, theirs: &CodeObject, name: &str) {
     assert_eq!(o_ro, t_ro, "{name}: .rodata");
 }
 
-/// `llvm-readelf-15 --notes` and `llvm-objdump-15 -d` accept `path`
+/// `llvm-readelf-15 --notes --dyn-syms -l -r -S` and `llvm-objdump-15 -d` accept `path`
 /// (skipped with a notice when they are not installed). `mcpu` `None`: no
 /// disassembly (LLVM 15 has no disassembler for GCN 1.0/1.1).
 pub fn llvm_accepts(path: &Path, mcpu: Option<&str>) {
     let readelf = std::process::Command::new("llvm-readelf-15")
-        .args(["--notes", "--dyn-syms", "-l"])
+        .args(["--notes", "--dyn-syms", "-l", "-r", "-S"])
         .arg(path)
         .output();
     let Ok(readelf) = readelf else {
