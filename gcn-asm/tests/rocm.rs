@@ -532,6 +532,7 @@ fn rocm_source_errors_are_located() {
         (".rocm\n.gotsym x, y z\n", "unexpected text at the end of the statement"),
         (".rocm\n.text\ny:\n.gotsym x, y\n", "symbol 'y' is already defined"),
         (".rocm\n.fkernel\n", ".fkernel can be only inside kernel"),
+        (".rocm\n.kernel k\n.gotsym k\n.section .got\n.int 1\n.text\nk: .skip 256\n", "section .got holds the 1 entries of .gotsym only"),
         (".rocm\n.section .bss, \"aw\"\n.int 1\n", "section .bss holds only zeros"),
         (".rocm\n.section .bss, \"aw\"\nb: .skip 8\n.section .data, \"aw\"\n.quad b\n.section .bss\n.quad b\n", "cannot be stored in section .bss"),
         (".rocm\n.kernel k\n.fkernel x\n", "unexpected text at the end of the statement"),

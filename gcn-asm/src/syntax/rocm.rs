@@ -1684,6 +1684,17 @@ impl Assembler<'_> {
         let mut symbols: Vec<RocmInputSymbol> = Vec::new();
         let mut names = Vec::new();
         let mut ok = true;
+        if let Some(&got) = self.section_index.get(".got") {
+            let entries = self.rocm.got.len();
+            if self.sections[got].data.len() != 8 * entries {
+                let pos = self.pos_at(0);
+                let msg = format!(
+                    "section .got holds the {entries} entries of .gotsym only: nothing else can be written there"
+                );
+                self.diag_at(pos, msg, true);
+                ok = false;
+            }
+        }
         for (name, pos) in std::mem::take(&mut self.rocm.got) {
             names.push(name.clone());
             if self.rocm.index.contains_key(&name) || symbols.iter().any(|s| s.name == name) {
