@@ -104,7 +104,7 @@ pub struct RocmInputReloc {
     pub addend: i64,
 }
 
-/// Where [`write`] puts the loaded sections of a [`RocmInput`]: their
+/// Where [`write()`] puts the loaded sections of a [`RocmInput`]: their
 /// virtual addresses (equal to their file offsets).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RocmLayout {
@@ -208,8 +208,8 @@ pub fn write(input: &RocmInput) -> Result<Vec<u8>, RocmError> {
     write_with_layout(input).map(|(bytes, _)| bytes)
 }
 
-/// Where [`write`] puts the sections of `input` (what section differences
-/// and relocations resolve against); the same checks as [`write`].
+/// Where [`write()`] puts the sections of `input` (what section differences
+/// and relocations resolve against); the same checks as [`write()`].
 pub fn layout(input: &RocmInput) -> Result<RocmLayout, RocmError> {
     write_with_layout(input).map(|(_, layout)| layout)
 }
