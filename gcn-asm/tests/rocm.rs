@@ -812,10 +812,10 @@ pick:
         assert_eq!((getpc + 4).wrapping_add(delta), target);
     }
     let refs = gcn_asm::decode::rocm::pc_references(&co);
-    use gcn_asm::decode::rocm::DataSection;
+    use gcn_asm::rocm::RocmSection;
     assert_eq!(
         refs.iter().map(|r| r.target).collect::<Vec<_>>(),
-        [(DataSection::Got, 0), (DataSection::Data, 4)]
+        [(RocmSection::Got, 0), (RocmSection::Data, 4)]
     );
     let path = std::env::temp_dir().join(format!("gcn-asm-rocm-got-{}.co", std::process::id()));
     std::fs::write(&path, &bytes).unwrap();

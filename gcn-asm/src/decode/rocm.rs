@@ -36,7 +36,7 @@ use std::fmt::Write;
 use super::{disassemble, words_from_bytes};
 use crate::rocm::{
     AmdKernelCode, CodeObject, KernelDescriptor, MetadataFormat, ProcessorInfo, RocmError,
-    RocmKernel,
+    RocmKernel, RocmSection,
 };
 use crate::{Device, GcnVersion};
 
@@ -112,75 +112,33 @@ fn is_symbol(name: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '$')
 }
 
-/// A loaded section of a code object that a listing names by a label at
-/// its start: `.gdata` (CLRX's, at `.globaldata`), `.wdata` (at
-/// `.section .data`), `.bdata` (at `.section .bss`) and `.gotN` (the
-/// `.gotsym` entries).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DataSection {
-    /// `.rodata`.
-    Rodata,
-    /// `.data`.
-    Data,
-    /// `.bss`.
-    Bss,
-    /// `.got`.
-    Got,
-}
-
-impl DataSection {
-    /// The ELF section name.
-    pub fn name(self) -> &'static str {
-        match self {
-            DataSection::Rodata => ".rodata",
-            DataSection::Data => ".data",
-            DataSection::Bss => ".bss",
-            DataSection::Got => ".got",
-        }
-    }
-
-    /// The bytes of the section in the file (none for `.bss`).
-    fn contents(self, co: &CodeObject) -> Option<&crate::rocm::SectionData> {
-        match self {
-            DataSection::Rodata => co.rodata.as_ref(),
-            DataSection::Data => co.data.as_ref(),
-            DataSection::Bss => None,
-            DataSection::Got => co.got.as_ref(),
-        }
-    }
-
-    /// The virtual address and size of the section.
-    fn range(self, co: &CodeObject) -> Option<(u64, u64)> {
-        match self {
-            DataSection::Bss => co.bss,
-            _ => self.contents(co).map(|d| (d.vaddr, d.data.len() as u64)),
-        }
-    }
-
-    /// The expression a listing writes for `offset` in this section.
-    fn expr(self, offset: u64) -> String {
-        match self {
-            DataSection::Rodata => format!(".gdata+{offset:#x}"),
-            DataSection::Data => format!(".wdata+{offset:#x}"),
-            DataSection::Bss => format!(".bdata+{offset:#x}"),
-            DataSection::Got => format!(".got{}+{:#x}", offset / 8, offset % 8),
-        }
+/// The expression a listing writes for `offset` in a data section: from
+/// the label at its start, `.gdata` (CLRX's, at `.globaldata`), `.wdata`
+/// (at `.section .data`), `.bdata` (at `.section .bss`), or the `.gotsym`
+/// entry `.gotN`.
+fn place_expr(section: RocmSection, offset: u64) -> String {
+    match section {
+        RocmSection::Text => format!("{offset:#x}"),
+        RocmSection::Rodata => format!(".gdata+{offset:#x}"),
+        RocmSection::Data => format!(".wdata+{offset:#x}"),
+        RocmSection::Bss => format!(".bdata+{offset:#x}"),
+        RocmSection::Got => format!(".got{}+{:#x}", offset / 8, offset % 8),
     }
 }
 
 /// The section and offset of virtual address `vaddr` among `.rodata`,
 /// `.data`, `.bss` and `.got` (an address just past a section's end counts
 /// as in it when it is in no section).
-pub fn data_place(co: &CodeObject, vaddr: u64) -> Option<(DataSection, u64)> {
+pub fn data_place(co: &CodeObject, vaddr: u64) -> Option<(RocmSection, u64)> {
     let all = [
-        DataSection::Rodata,
-        DataSection::Data,
-        DataSection::Bss,
-        DataSection::Got,
+        RocmSection::Rodata,
+        RocmSection::Data,
+        RocmSection::Bss,
+        RocmSection::Got,
     ];
     let find = |end_too: bool| {
         all.iter().find_map(|&s| {
-            let (start, len) = s.range(co)?;
+            let (start, len) = co.section_range(s)?;
             let off = vaddr.checked_sub(start)?;
             (off < len || (end_too && off == len)).then_some((s, off))
         })
@@ -201,7 +159,7 @@ pub struct PcReference {
     /// +8 and +16.
     pub getpc: u64,
     /// Where it points.
-    pub target: (DataSection, u64),
+    pub target: (RocmSection, u64),
 }
 
 /// The [`PcReference`]s of a code object's `.text` (v2 `amd_kernel_code_t`
@@ -276,7 +234,7 @@ pub fn pc_references(co: &CodeObject) -> Vec<PcReference> {
 /// and offset), and the symbol of each GOT entry. Errors name relocations
 /// that CLRX source cannot write.
 struct Relocations {
-    quads: Vec<((DataSection, u64), String)>,
+    quads: Vec<((RocmSection, u64), String)>,
     got: Vec<String>,
 }
 
@@ -295,7 +253,7 @@ fn relocations(co: &CodeObject) -> Result<Relocations, RocmError> {
         let at = format!("the dynamic relocation at {:#x}", r.offset);
         let place = data_place(co, r.offset)
             .filter(|(s, o)| {
-                s.contents(co)
+                co.section(*s)
                     .is_some_and(|d| o + 8 <= d.data.len() as u64)
             })
             .ok_or_else(|| {
@@ -305,7 +263,7 @@ fn relocations(co: &CodeObject) -> Result<Relocations, RocmError> {
                 )
             })?;
         match (r.kind, place, &r.symbol) {
-            (RelocKind::Relative64, (s, o), None) if s != DataSection::Got => {
+            (RelocKind::Relative64, (s, o), None) if s != RocmSection::Got => {
                 let target = u64::try_from(r.addend)
                     .ok()
                     .and_then(|a| data_place(co, a))
@@ -318,9 +276,9 @@ fn relocations(co: &CodeObject) -> Result<Relocations, RocmError> {
                             ),
                         )
                     })?;
-                quads.push(((s, o), target.0.expr(target.1)));
+                quads.push(((s, o), place_expr(target.0, target.1)));
             }
-            (RelocKind::Abs64, (DataSection::Got, o), Some(sym)) if r.addend == 0 && o % 8 == 0 => {
+            (RelocKind::Abs64, (RocmSection::Got, o), Some(sym)) if r.addend == 0 && o % 8 == 0 => {
                 if !is_symbol(sym) {
                     return Err(err(&at, format!("its symbol {sym:?} cannot be written")));
                 }
@@ -530,7 +488,7 @@ fn listing_with(co: &CodeObject, md_ops: bool) -> Result<String, RocmError> {
             let _ = writeln!(out, ".global {name}");
             match data_place(co, value) {
                 Some((s, o)) => {
-                    let _ = writeln!(out, "{name} = {}", s.expr(o));
+                    let _ = writeln!(out, "{name} = {}", place_expr(s, o));
                 }
                 None => {
                     let o = value
@@ -550,7 +508,7 @@ fn listing_with(co: &CodeObject, md_ops: bool) -> Result<String, RocmError> {
         }
         let _ = writeln!(out, ".gotsym {name}, .got{i}");
     }
-    let quads = |section: DataSection| -> Vec<(u64, &str)> {
+    let quads = |section: RocmSection| -> Vec<(u64, &str)> {
         relocs
             .quads
             .iter()
@@ -566,7 +524,7 @@ fn listing_with(co: &CodeObject, md_ops: bool) -> Result<String, RocmError> {
         } else {
             (64 * kernels.len()).min(r.data.len())
         };
-        if let Some((o, _)) = quads(DataSection::Rodata)
+        if let Some((o, _)) = quads(RocmSection::Rodata)
             .iter()
             .find(|(o, _)| *o < slots as u64)
         {
@@ -582,12 +540,12 @@ fn listing_with(co: &CodeObject, md_ops: bool) -> Result<String, RocmError> {
             &mut out,
             &r.data[slots..],
             slots as u64,
-            &quads(DataSection::Rodata),
+            &quads(RocmSection::Rodata),
         );
     }
     if let Some(d) = &co.data {
         out.push_str(".section .data, \"aw\"\n.wdata:\n");
-        write_data(&mut out, &d.data, 0, &quads(DataSection::Data));
+        write_data(&mut out, &d.data, 0, &quads(RocmSection::Data));
     }
     if let Some((_, size)) = co.bss {
         let _ = writeln!(out, ".section .bss, \"aw\"\n.bdata:\n    .skip {size}");
@@ -621,7 +579,7 @@ fn listing_with(co: &CodeObject, md_ops: bool) -> Result<String, RocmError> {
     let mut literals: Vec<(u64, String)> = Vec::new();
     for (r, label) in pc_refs.iter().zip(&pc_labels) {
         labels.push((r.getpc + 4, label.as_str()));
-        let target = r.target.0.expr(r.target.1);
+        let target = place_expr(r.target.0, r.target.1);
         literals.push((r.getpc + 8, format!("({target}-{label})&0xffffffff")));
         literals.push((r.getpc + 16, format!("({target}-{label})>>32")));
     }

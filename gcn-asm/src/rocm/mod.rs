@@ -90,6 +90,30 @@ pub struct CodeObject {
     pub other_symbols: Vec<(String, u64)>,
 }
 
+impl CodeObject {
+    /// The bytes of a loaded section in the file (`None` for `.bss` and for
+    /// a section it does not have).
+    pub fn section(&self, section: RocmSection) -> Option<&SectionData> {
+        match section {
+            RocmSection::Text => self.text.as_ref(),
+            RocmSection::Rodata => self.rodata.as_ref(),
+            RocmSection::Data => self.data.as_ref(),
+            RocmSection::Bss => None,
+            RocmSection::Got => self.got.as_ref(),
+        }
+    }
+
+    /// The virtual address and size of a loaded section.
+    pub fn section_range(&self, section: RocmSection) -> Option<(u64, u64)> {
+        match section {
+            RocmSection::Bss => self.bss,
+            _ => self
+                .section(section)
+                .map(|d| (d.vaddr, d.data.len() as u64)),
+        }
+    }
+}
+
 /// The contents of one named section.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SectionData {

@@ -3,21 +3,21 @@
 
 use std::path::Path;
 
-use gcn_asm::decode::rocm::{data_place, pc_references, DataSection};
-use gcn_asm::rocm::{CodeObject, RelocKind};
+use gcn_asm::decode::rocm::{data_place, pc_references};
+use gcn_asm::rocm::{CodeObject, RelocKind, RocmSection};
 
 /// A dynamic relocation, independent of the layout: the section and
 /// offset it patches, its kind, and its target (section and offset) or
 /// symbol.
 type Reloc = (
-    (DataSection, u64),
+    (RocmSection, u64),
     RelocKind,
-    Option<(DataSection, u64)>,
+    Option<(RocmSection, u64)>,
     Option<String>,
 );
 
 /// The dynamic relocations of `co`, sorted, layout-independent.
-pub fn relocations(co: &CodeObject, name: &str) -> Vec<((DataSection, u64), Reloc)> {
+pub fn relocations(co: &CodeObject, name: &str) -> Vec<((RocmSection, u64), Reloc)> {
     let mut out: Vec<_> = co
         .dynamic_relocations
         .iter()
@@ -75,14 +75,8 @@ pub fn assert_equivalent(ours: &CodeObject, theirs: &CodeObject, name: &str) {
         ours.other_sections, theirs.other_sections,
         "{name}: sections"
     );
-    let masked = |co: &CodeObject, section: DataSection| {
-        let d = match section {
-            DataSection::Rodata => co.rodata.as_ref(),
-            DataSection::Data => co.data.as_ref(),
-            DataSection::Got => co.got.as_ref(),
-            DataSection::Bss => None,
-        };
-        d.map(|d| {
+    let masked = |co: &CodeObject, section: RocmSection| {
+        co.section(section).map(|d| {
             let mut bytes = d.data.clone();
             for (at, _) in relocations(co, name) {
                 if at.0 == section {
@@ -92,7 +86,7 @@ pub fn assert_equivalent(ours: &CodeObject, theirs: &CodeObject, name: &str) {
             bytes
         })
     };
-    for section in [DataSection::Data, DataSection::Got] {
+    for section in [RocmSection::Data, RocmSection::Got] {
         assert_eq!(
             masked(ours, section),
             masked(theirs, section),
@@ -105,8 +99,8 @@ pub fn assert_equivalent(ours: &CodeObject, theirs: &CodeObject, name: &str) {
         theirs.kernels.len(),
         "{name}: kernel count"
     );
-    let mut o_ro = masked(ours, DataSection::Rodata).unwrap_or_default();
-    let mut t_ro = masked(theirs, DataSection::Rodata).unwrap_or_default();
+    let mut o_ro = masked(ours, RocmSection::Rodata).unwrap_or_default();
+    let mut t_ro = masked(theirs, RocmSection::Rodata).unwrap_or_default();
     for (o, t) in ours.kernels.iter().zip(&theirs.kernels) {
         let k = format!("{name}: kernel {}", t.name);
         assert_eq!(o.name, t.name, "{k}");
