@@ -344,3 +344,74 @@ fn bss_globals_run_the_same_reassembled() {
         }
     }
 }
+
+/// CLRX's GOT (`.gotsym`): the loader fills each entry with its symbol's
+/// address (a global of `.globaldata`) or value (an absolute symbol), and
+/// the code reaches the entries PC-relatively through section differences;
+/// the same again after gcndisasm and gcnasm.
+#[test]
+fn got_entries_are_filled_by_the_loader() {
+    let src = "\
+.rocm
+.gpu gfx900
+.llvm10binfmt
+.metadatav3
+.md_version 1, 1
+.global absv
+absv = 0x12345678
+.gotsym absv, gabs
+.global gv
+gv = .gdata + 64
+.gotsym gv
+.globaldata
+.gdata:
+    .skip 64
+    .int 0x55aa
+.kernel k
+  .config
+    .dims x
+    .use_kernarg_segment_ptr
+    .arg out, \"uint*\", 8, 0, globalbuf, u32, global, default
+.text
+k:
+    s_load_dwordx2 s[2:3], s[0:1], 0x0
+    s_getpc_b64 s[4:5]
+.Lp:
+    s_add_u32 s4, s4, (gabs-.Lp)&0xffffffff
+    s_addc_u32 s5, s5, (gabs-.Lp)>>32
+    s_load_dwordx2 s[6:7], s[4:5], 0x0
+    s_load_dwordx2 s[8:9], s[4:5], 0x8
+    s_waitcnt lgkmcnt(0)
+    s_load_dword s10, s[8:9], 0x0
+    s_waitcnt lgkmcnt(0)
+    v_mov_b32 v0, s6
+    v_mov_b32 v1, s10
+    v_mov_b32 v2, s2
+    v_mov_b32 v3, s3
+    global_store_dword v[2:3], v0, off
+    global_store_dword v[2:3], v1, off offset:4
+    s_endpgm
+";
+    let asm = gcn_asm::assemble(src, &gcn_asm::AssembleOptions::default()).unwrap();
+    let bytes = asm.rocm_bytes().unwrap();
+    let dir = std::env::temp_dir().join(format!("gcn-rocm-got-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("got.co");
+    std::fs::write(&path, &bytes).unwrap();
+    for path in [path.clone(), reassembled(&path, "got")] {
+        let bytes = std::fs::read(&path).unwrap();
+        let memory = Memory::default();
+        let program = Program::load_code_object(&memory, &bytes).unwrap();
+        let out = memory.buffer_zeroed::<u32>(2).unwrap();
+        program
+            .launch(
+                "k",
+                &[ArgValue::Pointer(out.ptr())],
+                &Dispatch::new(1, [1, 1, 1], [1, 1, 1]),
+                &LaunchOptions::default(),
+            )
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert_eq!(out.to_vec(), [0x1234_5678, 0x55aa], "{}", path.display());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

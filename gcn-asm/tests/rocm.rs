@@ -341,6 +341,7 @@ fn reads_dynamic_relocations_and_data_segments() {
             kind: RelocKind::Relative64,
             symbol_value: 0,
             symbol: None,
+            symbol_absolute: false,
             addend: 0x3840,
         }]
     );
@@ -526,7 +527,7 @@ fn rocm_source_errors_are_located() {
         (".rocm\n.kernel k\n.config\n.priority 4\n", "out of range"),
         (".rocm\n.gotsym x\n", "GOT symbol 'x' is unresolved"),
         (".rocm\nx = 1\n.gotsym x\n", "GOT symbol 'x' is not global symbol"),
-        (".rocm\n.global x\nx = 1\n.gotsym x\n", "GOT symbol 'x' is not an address in .text, .rodata, .data, .bss or .got"),
+        (".rocm\n.global x\n.section .aux\nx:\n.gotsym x\n", "GOT symbol 'x' is neither a number nor an address in .text, .rodata, .data, .bss or .got"),
         (".rocm\n.gotsym\n", "expected a symbol name"),
         (".rocm\n.gotsym x, \n", "expected a symbol name"),
         (".rocm\n.gotsym x, y z\n", "unexpected text at the end of the statement"),
@@ -712,7 +713,8 @@ fn elf_symbol(bytes: &[u8], name: &str) -> Option<(u8, u8)> {
 
 /// `.gotsym`, `.data` and section differences: the GOT entries are
 /// `R_AMDGPU_ABS64` relocations against the named dynamic symbols (a
-/// global symbol of `.globaldata`, a kernel), as clrxasm writes them (`.got`
+/// global symbol of `.globaldata`, a kernel, an absolute global symbol:
+/// `SHN_ABS`), as clrxasm writes them (`.got`
 /// after `.dynamic`, 8 bytes an entry, addend 0); the OUTSYMBOL of
 /// `.gotsym` is the entry's address, which the code reaches PC-relatively
 /// through a section difference; a 64-bit address in `.data` is an
@@ -730,6 +732,9 @@ fn got_entries_relocations_and_section_differences() {
 gsym = .gdata + 0x40
 .gotsym gsym, gent
 .gotsym pick
+.global absv
+absv = 334
+.gotsym absv
 .globaldata
 .gdata:
     .skip 64
@@ -759,7 +764,7 @@ pick:
     let data = co.data.as_ref().expect(".data");
     let rodata = co.rodata.as_ref().unwrap();
     let text = co.text.as_ref().unwrap();
-    assert_eq!(got.data, [0; 16]);
+    assert_eq!(got.data, [0; 24]);
     assert!(got.vaddr > text.vaddr && data.vaddr > got.vaddr);
     let mut relocs = co.dynamic_relocations.clone();
     relocs.sort_by_key(|r| r.offset);
@@ -771,6 +776,7 @@ pick:
                 kind: RelocKind::Abs64,
                 symbol_value: rodata.vaddr + 0x40,
                 symbol: Some("gsym".into()),
+                symbol_absolute: false,
                 addend: 0,
             },
             rocm::DynamicReloc {
@@ -778,6 +784,15 @@ pick:
                 kind: RelocKind::Abs64,
                 symbol_value: co.kernels[0].entry,
                 symbol: Some("pick".into()),
+                symbol_absolute: false,
+                addend: 0,
+            },
+            rocm::DynamicReloc {
+                offset: got.vaddr + 16,
+                kind: RelocKind::Abs64,
+                symbol_value: 334,
+                symbol: Some("absv".into()),
+                symbol_absolute: true,
                 addend: 0,
             },
             rocm::DynamicReloc {
@@ -785,6 +800,7 @@ pick:
                 kind: RelocKind::Relative64,
                 symbol_value: 0,
                 symbol: None,
+                symbol_absolute: false,
                 addend: (data.vaddr + 8) as i64,
             },
             rocm::DynamicReloc {
@@ -792,6 +808,7 @@ pick:
                 kind: RelocKind::Relative64,
                 symbol_value: 0,
                 symbol: None,
+                symbol_absolute: false,
                 addend: (rodata.vaddr + 0x44) as i64,
             },
         ]
@@ -800,7 +817,10 @@ pick:
     assert_eq!(data.data[16..], [0; 16]);
     assert_eq!(
         co.other_symbols,
-        [("gsym".to_string(), rodata.vaddr + 0x40)]
+        [
+            ("absv".to_string(), 334),
+            ("gsym".to_string(), rodata.vaddr + 0x40)
+        ]
     );
     // The literals reach the GOT entry and .data+4 from the s_getpc_b64.
     let word = |at: u64| {
@@ -838,7 +858,7 @@ pick:
     // object with the same listing.
     let listing = gcn_asm::decode::rocm::listing(&co).unwrap();
     for want in [
-        ".global gsym\ngsym = .gdata+0x40\n.gotsym gsym, .got0\n.gotsym pick, .got1\n",
+        ".global gsym\ngsym = .gdata+0x40\n.gotsym gsym, .got0\n.gotsym pick, .got1\n.global absv\nabsv = 0x14e\n.gotsym absv, .got2\n",
         ".wdata:\n",
         "    .quad .wdata+0x8\n    .quad .gdata+0x44\n",
         "(.got0+0x0-.Lpc_4)&0xffffffff",

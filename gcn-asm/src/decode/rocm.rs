@@ -480,12 +480,17 @@ fn listing_with(co: &CodeObject, md_ops: bool) -> Result<String, RocmError> {
     let mut text_symbols: Vec<(u64, String)> = Vec::new();
     for (i, name) in relocs.got.iter().enumerate() {
         if !names.contains(name.as_str()) {
-            let value = co
+            let (value, absolute) = co
                 .dynamic_relocations
                 .iter()
                 .find(|r| r.symbol.as_ref() == Some(name))
-                .map_or(0, |r| r.symbol_value);
+                .map_or((0, false), |r| (r.symbol_value, r.symbol_absolute));
             let _ = writeln!(out, ".global {name}");
+            if absolute {
+                let _ = writeln!(out, "{name} = {value:#x}");
+                let _ = writeln!(out, ".gotsym {name}, .got{i}");
+                continue;
+            }
             match data_place(co, value) {
                 Some((s, o)) => {
                     let _ = writeln!(out, "{name} = {}", place_expr(s, o));

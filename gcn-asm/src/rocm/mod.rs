@@ -278,6 +278,9 @@ pub struct DynamicReloc {
     pub symbol_value: u64,
     /// The name of its symbol (`None` without one).
     pub symbol: Option<String>,
+    /// Its symbol is absolute (`SHN_ABS`): the value is a number, not an
+    /// address in the code object.
+    pub symbol_absolute: bool,
     /// Its addend.
     pub addend: i64,
 }

@@ -369,8 +369,8 @@ pub fn read(bytes: &[u8]) -> Result<CodeObject, RocmError> {
                 RocmError::new(&at, format!("relocation type {r_type} is not supported (only ABS32_LO/HI, ABS32, ABS64, RELATIVE64)"))
             })?;
             let sym_index = r.r_sym(endian, false);
-            let (symbol_value, symbol) = if sym_index == 0 {
-                (0, None)
+            let (symbol_value, symbol, symbol_absolute) = if sym_index == 0 {
+                (0, None, false)
             } else {
                 let sym = dynsym
                     .symbol(object::SymbolIndex(sym_index as usize))
@@ -379,6 +379,7 @@ pub fn read(bytes: &[u8]) -> Result<CodeObject, RocmError> {
                 (
                     sym.st_value(endian),
                     Some(String::from_utf8_lossy(name).into_owned()),
+                    sym.st_shndx(endian) == elf::SHN_ABS,
                 )
             };
             dynamic_relocations.push(DynamicReloc {
@@ -386,6 +387,7 @@ pub fn read(bytes: &[u8]) -> Result<CodeObject, RocmError> {
                 kind,
                 symbol_value,
                 symbol,
+                symbol_absolute,
                 addend: r.r_addend(endian),
             });
         }

@@ -82,9 +82,9 @@ impl RocmSection {
 pub struct RocmInputSymbol {
     /// Its name.
     pub name: String,
-    /// The section it is in.
-    pub section: RocmSection,
-    /// Its offset in that section.
+    /// The section it is in; `None`: absolute (`SHN_ABS`).
+    pub section: Option<RocmSection>,
+    /// Its offset in that section, or its value when absolute.
     pub offset: u64,
     /// `st_size`.
     pub size: u64,
@@ -263,10 +263,10 @@ fn check(input: &RocmInput) -> Result<(), RocmError> {
         if taken {
             return Err(RocmError::new(at, "two symbols have this name"));
         }
-        if s.offset > section_len(input, s.section) {
+        if let Some(section) = s.section.filter(|&sec| s.offset > section_len(input, sec)) {
             return Err(RocmError::new(
                 at,
-                format!("it lies past the end of {}", s.section.name()),
+                format!("it lies past the end of {}", section.name()),
             ));
         }
     }
@@ -373,7 +373,7 @@ fn write_with_layout(input: &RocmInput) -> Result<(Vec<u8>, RocmLayout), RocmErr
     }
     for s in &input.symbols {
         w.reserve_dynamic_symbol_index();
-        w.reserve_symbol_index(section_index(s.section));
+        w.reserve_symbol_index(s.section.and_then(section_index));
     }
     let note_offset = w.reserve(notes.len(), 4) as u64;
     let dynsym_offset = w.reserve_dynsym() as u64;
@@ -567,11 +567,11 @@ fn write_with_layout(input: &RocmInput) -> Result<(Vec<u8>, RocmLayout), RocmErr
     for s in &input.symbols {
         symbols.push(Sym {
             name: None,
-            section: section_index(s.section),
+            section: s.section.and_then(section_index),
             st_info: (elf::STB_GLOBAL << 4) | (s.st_type & 0xf),
             st_other: elf::STV_DEFAULT,
-            st_shndx: 0,
-            st_value: layout.address(s.section) + s.offset,
+            st_shndx: if s.section.is_none() { elf::SHN_ABS } else { 0 },
+            st_value: s.section.map_or(0, |sec| layout.address(sec)) + s.offset,
             st_size: s.size,
         });
     }

@@ -1706,16 +1706,20 @@ impl Assembler<'_> {
                     _ => None,
                 }
             });
-            let place = value.and_then(|v| {
-                let section = self.rocm_section(v.section?.0 as usize)?;
-                Some((section, u64::try_from(v.value).ok()?))
+            // A loaded section and offset, or an absolute value (`None`).
+            let place = value.and_then(|v| match v.section {
+                Some(s) => {
+                    let section = self.rocm_section(s.0 as usize)?;
+                    Some((Some(section), u64::try_from(v.value).ok()?))
+                }
+                None => Some((None, v.value as u64)),
             });
             let problem = if value.is_none() {
                 Some("is unresolved")
             } else if !self.rocm.globals.contains(&name) {
                 Some("is not global symbol (.global)")
             } else if place.is_none() {
-                Some("is not an address in .text, .rodata, .data, .bss or .got")
+                Some("is neither a number nor an address in .text, .rodata, .data, .bss or .got")
             } else {
                 None
             };
@@ -1725,12 +1729,18 @@ impl Assembler<'_> {
                 continue;
             }
             if let Some((section, offset)) = place {
+                // As clrxasm: an object in a section, an absolute symbol
+                // as it was.
                 symbols.push(RocmInputSymbol {
                     name: name.clone(),
                     section,
                     offset,
                     size: 0,
-                    st_type: object::elf::STT_OBJECT,
+                    st_type: if section.is_some() {
+                        object::elf::STT_OBJECT
+                    } else {
+                        object::elf::STT_NOTYPE
+                    },
                 });
             }
         }

@@ -7,27 +7,35 @@ use gcn_asm::decode::rocm::{data_place, pc_references};
 use gcn_asm::rocm::{CodeObject, RelocKind, RocmSection};
 
 /// A dynamic relocation, independent of the layout: the section and
-/// offset it patches, its kind, and its target (section and offset) or
-/// symbol.
+/// offset it patches, its kind, what it points to (a section and offset,
+/// or an absolute number), and its symbol.
 type Reloc = (
     (RocmSection, u64),
     RelocKind,
-    Option<(RocmSection, u64)>,
+    Result<(RocmSection, u64), u64>,
     Option<String>,
 );
 
 /// The dynamic relocations of `co`, sorted, layout-independent.
 pub fn relocations(co: &CodeObject, name: &str) -> Vec<((RocmSection, u64), Reloc)> {
+    let text = co.text.as_ref().unwrap();
+    let place = |vaddr: u64| {
+        data_place(co, vaddr)
+            .or_else(|| {
+                let off = vaddr.checked_sub(text.vaddr)?;
+                (off <= text.data.len() as u64).then_some((RocmSection::Text, off))
+            })
+            .unwrap_or_else(|| panic!("{name}: {vaddr:#x} is in no section"))
+    };
     let mut out: Vec<_> = co
         .dynamic_relocations
         .iter()
         .map(|r| {
-            let at = data_place(co, r.offset).unwrap_or_else(|| {
-                panic!("{name}: a relocation at {:#x} outside the data", r.offset)
-            });
+            let at = place(r.offset);
             let target = match r.kind {
-                RelocKind::Relative64 => data_place(co, r.addend as u64),
-                _ => None,
+                RelocKind::Relative64 => Ok(place(r.addend as u64)),
+                _ if r.symbol_absolute => Err(r.symbol_value.wrapping_add(r.addend as u64)),
+                _ => Ok(place(r.symbol_value.wrapping_add(r.addend as u64))),
             };
             (at, (at, r.kind, target, r.symbol.clone()))
         })
