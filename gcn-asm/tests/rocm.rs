@@ -873,7 +873,8 @@ pick:
 
 /// `.fkernel`: the kernel's symbol is a function (`STT_FUNC`, default
 /// visibility) and, in the LLVM 10 format, has no `NAME.kd` symbol, as
-/// clrxasm writes it.
+/// clrxasm writes it; a code object v2 reads back with the kernel marked
+/// as a function, with or without metadata, and lists with `.fkernel`.
 #[test]
 fn fkernel_symbols_are_functions() {
     let v2 = ".rocm\n.gpu gfx900\n.kernel f\n.fkernel\n.config\n.use_kernarg_segment_ptr\n.kernel k\n.config\n.text\nf:\n.skip 256\ns_endpgm\n.p2align 8\nk:\n.skip 256\ns_endpgm\n";
@@ -886,16 +887,37 @@ fn fkernel_symbols_are_functions() {
         elf_symbol(&bytes, "k"),
         Some((rocm::STT_AMDGPU_HSA_KERNEL, object::elf::STV_PROTECTED))
     );
+    // The reader sees a kernel that is a function, with its
+    // amd_kernel_code_t; the listing says `.fkernel` and reassembles.
     let co = rocm::read(&bytes).unwrap();
-    assert_eq!(co.kernels.len(), 1);
-    assert_eq!(co.other_symbols.len(), 1);
-    assert_eq!(co.other_symbols[0].0, "f");
-    // Its amd_kernel_code_t is there all the same.
-    let text = co.text.as_ref().unwrap();
-    let f = (co.other_symbols[0].1 - text.vaddr) as usize;
-    let code = rocm::AmdKernelCode::from_bytes(&text.data[f..f + AMD_KERNEL_CODE_SIZE]).unwrap();
+    let flags: Vec<_> = co
+        .kernels
+        .iter()
+        .map(|k| (k.name.as_str(), k.function))
+        .collect();
+    assert_eq!(flags, [("f", true), ("k", false)]);
+    let code = co.kernels[0].amd_kernel_code.as_ref().unwrap();
     assert_eq!(code.kernel_code_entry_byte_offset, 256);
     assert_ne!(code.kernel_code_properties & 8, 0);
+    let listing = gcn_asm::decode::rocm::listing(&co).unwrap();
+    assert!(
+        listing.contains(".kernel f\n    .fkernel\n    .config\n"),
+        "{listing}"
+    );
+    let again = rocm_bytes(&listing);
+    assert_eq!(
+        elf_symbol(&again, "f").map(|s| s.0),
+        Some(object::elf::STT_FUNC)
+    );
+    assert_equivalent(&rocm::read(&again).unwrap(), &co, "fkernel");
+    // With metadata (clrxasm names a function kernel there too).
+    let md = v2.replace(
+        ".kernel f\n.fkernel\n.config\n",
+        ".md_version 1, 0\n.kernel f\n.fkernel\n.config\n.md_language \"OpenCL C\", 1, 2\n",
+    );
+    let co = rocm::read(&rocm_bytes(&md)).unwrap();
+    assert!(co.kernels[0].function);
+    assert_eq!(co.metadata.as_ref().unwrap().kernels().unwrap().len(), 2);
     let v3 = ".rocm\n.gpu gfx900\n.llvm10binfmt\n.metadatav3\n.kernel f\n.fkernel\n.config\n.globaldata\n.skip 64\n.text\nf:\ns_endpgm\n";
     let bytes = rocm_bytes(v3);
     assert_eq!(

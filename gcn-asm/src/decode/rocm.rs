@@ -674,7 +674,11 @@ fn write_escaped(out: &mut String, s: &str) {
 fn write_config(out: &mut String, k: &RocmKernel, version: GcnVersion) -> Result<(), RocmError> {
     let at = format!("kernel `{}`", k.name);
     let d: &KernelDescriptor = &k.descriptor;
-    let _ = writeln!(out, ".kernel {}\n    .config", k.name);
+    let _ = writeln!(out, ".kernel {}", k.name);
+    if k.function {
+        out.push_str("    .fkernel\n");
+    }
+    out.push_str("    .config\n");
     let mut line = |s: String| {
         out.push_str("        ");
         out.push_str(&s);

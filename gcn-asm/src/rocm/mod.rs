@@ -321,6 +321,10 @@ pub struct RocmKernel {
     pub reqd_workgroup_size: Option<[u32; 3]>,
     /// The metadata's uniform work-group size flag (v5).
     pub uniform_work_group_size: bool,
+    /// A code object v2 kernel whose symbol is a global `STT_FUNC` of
+    /// `.dynsym` rather than an `STT_AMDGPU_HSA_KERNEL`: clrxasm's
+    /// `.fkernel` (a kernel that is also a function).
+    pub function: bool,
 }
 
 /// What a kernel argument is, by the metadata's value kind.

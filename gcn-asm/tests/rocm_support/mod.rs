@@ -112,6 +112,7 @@ pub fn assert_equivalent(ours: &CodeObject, theirs: &CodeObject, name: &str) {
     for (o, t) in ours.kernels.iter().zip(&theirs.kernels) {
         let k = format!("{name}: kernel {}", t.name);
         assert_eq!(o.name, t.name, "{k}");
+        assert_eq!(o.function, t.function, "{k}: .fkernel");
         assert_eq!(
             o.entry - ot.vaddr,
             t.entry - tt.vaddr,
