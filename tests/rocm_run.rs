@@ -167,9 +167,43 @@ fn known_failures() -> Vec<KnownFailure> {
     out
 }
 
+/// `gcndisasm` then `gcnasm -b rocm` on the code object `path`
+/// ([`gcn_asm::decode::rocm::listing`], [`gcn_asm::assemble`]): the
+/// reassembled object, written to a temporary file.
+fn reassembled(path: &Path, set: &str) -> PathBuf {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let co = gcn_asm::rocm::read(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let text =
+        gcn_asm::decode::rocm::listing(&co).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let options = gcn_asm::AssembleOptions {
+        format: gcn_asm::syntax::assembler::BinaryFormat::Rocm,
+        ..Default::default()
+    };
+    let again = gcn_asm::assemble(&text, &options)
+        .unwrap_or_else(|d| panic!("{}: {d}", path.display()))
+        .rocm_bytes()
+        .unwrap();
+    let dir = std::env::temp_dir()
+        .join(format!("gcn-rocm-reassembled-{}", std::process::id()))
+        .join(set);
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join(path.file_name().unwrap());
+    std::fs::write(&out, again).unwrap();
+    out
+}
+
 /// Runs every case that the code objects of `set` (`v4/gfx900`,
 /// `hip/gfx906`) have.
 fn run_set(set: &str) {
+    run_set_on(set, false);
+}
+
+/// [`run_set`] on the code objects themselves, or (`reassemble`) on what
+/// their listing reassembles into: those must run exactly the same, with
+/// the same known failures, although the writer lays them out differently
+/// (the PC-relative references to global data are section differences in
+/// the listing, resolved against the new layout).
+fn run_set_on(set: &str, reassemble: bool) {
     let dir = tests_dir().join("rocm/gen").join(set);
     let hip = set.starts_with("hip/");
     let known = known_failures();
@@ -183,7 +217,10 @@ fn run_set(set: &str) {
         }
         let source = c["source"].as_str().unwrap();
         let stem = Path::new(source).file_stem().unwrap().to_str().unwrap();
-        let path = dir.join(format!("{stem}.co"));
+        let mut path = dir.join(format!("{stem}.co"));
+        if reassemble {
+            path = reassembled(&path, set);
+        }
         let name = c["name"].as_str().unwrap();
         let known = known.iter().find(|k| k.case == name && k.set == set);
         match (run_case(&case, &path, &LaunchOptions::default()), known) {
@@ -212,12 +249,21 @@ fn run_set(set: &str) {
 }
 
 macro_rules! sets {
-    ($($test:ident => $set:literal,)*) => {$(
+    ($($test:ident => $set:literal,)*) => {
+        $(
+            #[test]
+            fn $test() {
+                run_set($set);
+            }
+        )*
+
+        /// Every set again on the reassembled code objects
+        /// ([`run_set_on`]).
         #[test]
-        fn $test() {
-            run_set($set);
+        fn reassembled_code_objects_run_identically() {
+            $(run_set_on($set, true);)*
         }
-    )*};
+    };
 }
 
 sets! {
@@ -230,4 +276,142 @@ sets! {
     v3_gfx900 => "v3/gfx900",
     v2_gfx900 => "v2/gfx900",
     hip_gfx906 => "hip/gfx906",
+}
+
+/// The program-scope globals of `gcn-asm/tests/rocm/globals.cl` (a `.data`
+/// table and a pointer to its third element, relocated by the loader with
+/// `R_AMDGPU_RELATIVE64`; the kernel reaches the pointer PC-relatively):
+/// the code object and the one its listing reassembles into both give
+/// every work-item `table[2]`.
+#[test]
+fn globals_run_the_same_reassembled() {
+    let path = tests_dir().join("../gcn-asm/tests/rocm/globals-gfx900-v4.co");
+    for path in [path.clone(), reassembled(&path, "globals")] {
+        let bytes = std::fs::read(&path).unwrap();
+        let memory = Memory::default();
+        let program = Program::load_code_object(&memory, &bytes).unwrap();
+        let out = memory.buffer_zeroed::<u32>(64).unwrap();
+        program
+            .launch(
+                "pick",
+                &[ArgValue::Pointer(out.ptr())],
+                &Dispatch::new(1, [64, 1, 1], [64, 1, 1]),
+                &LaunchOptions::default(),
+            )
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert_eq!(out.to_vec(), vec![3u32; 64], "{}", path.display());
+    }
+}
+
+/// `gcn-asm/tests/rocm/globals-bss.cl`: globals in `.bss` (a counter and a
+/// histogram the kernel increments atomically), `.data` (a table and
+/// pointers into `.data` and `.bss`, relocated by the loader) and `.rodata`;
+/// code objects v4 and v2 and what their listings reassemble into all
+/// compute the same, and the `.bss` counts persist from one launch to the
+/// next.
+#[test]
+fn bss_globals_run_the_same_reassembled() {
+    for version in ["v4", "v2"] {
+        let path = tests_dir().join(format!(
+            "../gcn-asm/tests/rocm/globals-bss-gfx900-{version}.co"
+        ));
+        for path in [path.clone(), reassembled(&path, "globals-bss")] {
+            let bytes = std::fs::read(&path).unwrap();
+            let memory = Memory::default();
+            let program = Program::load_code_object(&memory, &bytes).unwrap();
+            let out = memory.buffer_zeroed::<u32>(64).unwrap();
+            let counts = memory.buffer_zeroed::<u32>(2).unwrap();
+            let at = path.display();
+            program
+                .launch(
+                    "tally",
+                    &[ArgValue::Pointer(out.ptr())],
+                    &Dispatch::new(1, [64, 1, 1], [64, 1, 1]),
+                    &LaunchOptions::default(),
+                )
+                .unwrap_or_else(|e| panic!("{at}: {e}"));
+            let want: Vec<u32> = (0..64).map(|i| 20 * (i % 4 + 1)).collect();
+            assert_eq!(out.to_vec(), want, "{at}");
+            program
+                .launch(
+                    "read_counts",
+                    &[ArgValue::Pointer(counts.ptr())],
+                    &Dispatch::new(1, [1, 1, 1], [1, 1, 1]),
+                    &LaunchOptions::default(),
+                )
+                .unwrap_or_else(|e| panic!("{at}: {e}"));
+            assert_eq!(counts.to_vec(), [64, 64], "{at}");
+        }
+    }
+}
+
+/// CLRX's GOT (`.gotsym`): the loader fills each entry with its symbol's
+/// address (a global of `.globaldata`) or value (an absolute symbol), and
+/// the code reaches the entries PC-relatively through section differences;
+/// the same again after gcndisasm and gcnasm.
+#[test]
+fn got_entries_are_filled_by_the_loader() {
+    let src = "\
+.rocm
+.gpu gfx900
+.llvm10binfmt
+.metadatav3
+.md_version 1, 1
+.global absv
+absv = 0x12345678
+.gotsym absv, gabs
+.global gv
+gv = .gdata + 64
+.gotsym gv
+.globaldata
+.gdata:
+    .skip 64
+    .int 0x55aa
+.kernel k
+  .config
+    .dims x
+    .use_kernarg_segment_ptr
+    .arg out, \"uint*\", 8, 0, globalbuf, u32, global, default
+.text
+k:
+    s_load_dwordx2 s[2:3], s[0:1], 0x0
+    s_getpc_b64 s[4:5]
+.Lp:
+    s_add_u32 s4, s4, (gabs-.Lp)&0xffffffff
+    s_addc_u32 s5, s5, (gabs-.Lp)>>32
+    s_load_dwordx2 s[6:7], s[4:5], 0x0
+    s_load_dwordx2 s[8:9], s[4:5], 0x8
+    s_waitcnt lgkmcnt(0)
+    s_load_dword s10, s[8:9], 0x0
+    s_waitcnt lgkmcnt(0)
+    v_mov_b32 v0, s6
+    v_mov_b32 v1, s10
+    v_mov_b32 v2, s2
+    v_mov_b32 v3, s3
+    global_store_dword v[2:3], v0, off
+    global_store_dword v[2:3], v1, off offset:4
+    s_endpgm
+";
+    let asm = gcn_asm::assemble(src, &gcn_asm::AssembleOptions::default()).unwrap();
+    let bytes = asm.rocm_bytes().unwrap();
+    let dir = std::env::temp_dir().join(format!("gcn-rocm-got-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("got.co");
+    std::fs::write(&path, &bytes).unwrap();
+    for path in [path.clone(), reassembled(&path, "got")] {
+        let bytes = std::fs::read(&path).unwrap();
+        let memory = Memory::default();
+        let program = Program::load_code_object(&memory, &bytes).unwrap();
+        let out = memory.buffer_zeroed::<u32>(2).unwrap();
+        program
+            .launch(
+                "k",
+                &[ArgValue::Pointer(out.ptr())],
+                &Dispatch::new(1, [1, 1, 1], [1, 1, 1]),
+                &LaunchOptions::default(),
+            )
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert_eq!(out.to_vec(), [0x1234_5678, 0x55aa], "{}", path.display());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -140,16 +140,20 @@ pub(crate) fn load(memory: &Memory, co: &CodeObject) -> Result<Loaded, LoadError
             kind => {
                 // A symbol defined in the code object has its virtual
                 // address as value; 0 is an undefined one (the ELF header
-                // sits at address 0, so no symbol is defined there).
-                if r.symbol_value == 0 {
+                // sits at address 0, so no symbol is defined there). An
+                // absolute symbol (SHN_ABS) is a number, not an address.
+                if r.symbol_value == 0 && !r.symbol_absolute {
                     return Err(bad(format!(
                         "dynamic relocation at {:#x} refers to an undefined symbol (nothing to link it with)",
                         r.offset
                     )));
                 }
-                let s = base
-                    .wrapping_add(r.symbol_value)
-                    .wrapping_add(r.addend as u64);
+                let symbol = if r.symbol_absolute {
+                    r.symbol_value
+                } else {
+                    base.wrapping_add(r.symbol_value)
+                };
+                let s = symbol.wrapping_add(r.addend as u64);
                 match kind {
                     RelocKind::Abs64 => (s, 8),
                     RelocKind::Abs32Hi => (s >> 32, 4),

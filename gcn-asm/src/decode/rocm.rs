@@ -14,17 +14,29 @@
 //! `.skip 256` where a v2 kernel's `amd_kernel_code_t` lies, and the
 //! disassembled code.
 //!
-//! What CLRX source cannot say is an error naming it: dynamic relocations,
-//! data sections other than `.rodata` (`.data`, `.bss`), v3+ descriptors
-//! that are not 64-byte slots at the start of `.rodata`, reserved property
-//! bits.
+//! Global data and relocations as clrxdisasm writes them, with what a
+//! loader-ready code object from LLVM needs besides: `.gdata:` at the start
+//! of `.globaldata` and `.wdata:` at the start of `.section .data, "aw"`
+//! (writable data); each `R_AMDGPU_RELATIVE64` relocation as `.quad
+//! .gdata+OFF` (or `.wdata+OFF`) at the place it patches; the GOT as
+//! `.gotsym SYM, .gotN` (its symbol `.global` and defined at its place);
+//! and each PC-relative reference of the code to global data
+//! ([`pc_references`]) as section differences
+//! (`(.gdata+0x40-.Lpc_104)&0xffffffff`, `…>>32`), which the assembler
+//! resolves against its own layout, so the reassembled code reaches the
+//! same data.
+//!
+//! What CLRX source cannot say is an error naming it: other relocations,
+//! data sections other than `.rodata`, `.data` and `.got` (`.bss`), v3+
+//! descriptors that are not 64-byte slots at the start of `.rodata`,
+//! reserved property bits.
 
 use std::fmt::Write;
 
 use super::{disassemble, words_from_bytes};
 use crate::rocm::{
     AmdKernelCode, CodeObject, KernelDescriptor, MetadataFormat, ProcessorInfo, RocmError,
-    RocmKernel,
+    RocmKernel, RocmSection,
 };
 use crate::{Device, GcnVersion};
 
@@ -100,6 +112,227 @@ fn is_symbol(name: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '$')
 }
 
+/// The expression a listing writes for `offset` in a data section: from
+/// the label at its start, `.gdata` (CLRX's, at `.globaldata`), `.wdata`
+/// (at `.section .data`), `.bdata` (at `.section .bss`), or the `.gotsym`
+/// entry `.gotN`.
+fn place_expr(section: RocmSection, offset: u64) -> String {
+    match section {
+        RocmSection::Text => format!("{offset:#x}"),
+        RocmSection::Rodata => format!(".gdata+{offset:#x}"),
+        RocmSection::Data => format!(".wdata+{offset:#x}"),
+        RocmSection::Bss => format!(".bdata+{offset:#x}"),
+        RocmSection::Got => format!(".got{}+{:#x}", offset / 8, offset % 8),
+    }
+}
+
+/// The section and offset of virtual address `vaddr` among `.rodata`,
+/// `.data`, `.bss` and `.got` (an address just past a section's end counts
+/// as in it when it is in no section).
+pub fn data_place(co: &CodeObject, vaddr: u64) -> Option<(RocmSection, u64)> {
+    let all = [
+        RocmSection::Rodata,
+        RocmSection::Data,
+        RocmSection::Bss,
+        RocmSection::Got,
+    ];
+    let find = |end_too: bool| {
+        all.iter().find_map(|&s| {
+            let (start, len) = co.section_range(s)?;
+            let off = vaddr.checked_sub(start)?;
+            (off < len || (end_too && off == len)).then_some((s, off))
+        })
+    };
+    find(false).or_else(|| find(true))
+}
+
+/// A PC-relative reference of the code to global data: LLVM's
+/// `s_getpc_b64 s[N:N+1]` followed by `s_add_u32 sN, sN, LO` and
+/// `s_addc_u32 sN+1, sN+1, HI` with 32-bit literals, whose sum (the address
+/// after `s_getpc_b64` plus HI:LO) lies in `.rodata`, `.data`, `.bss` or
+/// `.got`.
+/// The literals depend on the layout; a listing writes them as section
+/// differences (`(.gdata+0x40-.Lpc_104)&0xffffffff`, `…>>32`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PcReference {
+    /// The offset in `.text` of the `s_getpc_b64`; the literals are at
+    /// +8 and +16.
+    pub getpc: u64,
+    /// Where it points.
+    pub target: (RocmSection, u64),
+}
+
+/// The [`PcReference`]s of a code object's `.text` (v2 `amd_kernel_code_t`
+/// areas excluded).
+pub fn pc_references(co: &CodeObject) -> Vec<PcReference> {
+    let Some(text) = &co.text else {
+        return Vec::new();
+    };
+    let mut code = text.data.clone();
+    if co.code_object_version == 2 {
+        for k in &co.kernels {
+            if let Some(at) = k.descriptor_vaddr.checked_sub(text.vaddr) {
+                let at = at as usize;
+                if let Some(h) = code.get_mut(at..at + crate::rocm::AMD_KERNEL_CODE_SIZE) {
+                    h.fill(0);
+                }
+            }
+        }
+    }
+    let whole = code.len() / 4 * 4;
+    let words = words_from_bytes(&code[..whole]);
+    let listing = disassemble(&words, co.processor.version);
+    let mut out = Vec::new();
+    let reg = |o: &super::Operand| match *o {
+        super::Operand::Reg { code, count: 1 } => Some(code),
+        _ => None,
+    };
+    for w in listing.items.windows(3) {
+        let [super::Item::Instruction(a), super::Item::Instruction(b), super::Item::Instruction(c)] =
+            [w[0].item, w[1].item, w[2].item]
+        else {
+            continue;
+        };
+        let (Some(&super::Operand::Reg { code: r, count: 2 }), "s_getpc_b64") =
+            (a.operands().first(), a.row.mnemonic)
+        else {
+            continue;
+        };
+        if b.row.mnemonic != "s_add_u32" || c.row.mnemonic != "s_addc_u32" {
+            continue;
+        }
+        let (bo, co_) = (b.operands(), c.operands());
+        let (Some(&super::Operand::Literal(lo)), Some(&super::Operand::Literal(hi))) =
+            (bo.get(2), co_.get(2))
+        else {
+            continue;
+        };
+        let same = |ops: &[super::Operand], r: u16| {
+            ops.len() == 3 && reg(&ops[0]) == Some(r) && reg(&ops[1]) == Some(r)
+        };
+        if !same(bo, r)
+            || !same(co_, r + 1)
+            || w[1].offset != w[0].offset + 4
+            || w[2].offset != w[0].offset + 12
+        {
+            continue;
+        }
+        let delta = (u64::from(hi) << 32 | u64::from(lo)) as i64;
+        let target = (text.vaddr + w[0].offset + 4).wrapping_add_signed(delta);
+        if let Some(place) = data_place(co, target) {
+            out.push(PcReference {
+                getpc: w[0].offset,
+                target: place,
+            });
+        }
+    }
+    out
+}
+
+/// What the listing writes for the dynamic relocations: the `.quad`
+/// expression at each relocated 8 bytes of `.rodata`/`.data` (by section
+/// and offset), and the symbol of each GOT entry. Errors name relocations
+/// that CLRX source cannot write.
+struct Relocations {
+    quads: Vec<((RocmSection, u64), String)>,
+    got: Vec<String>,
+}
+
+fn relocations(co: &CodeObject) -> Result<Relocations, RocmError> {
+    use crate::rocm::RelocKind;
+    let got_len = co.got.as_ref().map_or(0, |g| g.data.len() as u64);
+    if !got_len.is_multiple_of(8) {
+        return Err(err(
+            "section .got",
+            "its size is not a multiple of 8 (GOT entries)",
+        ));
+    }
+    let mut got: Vec<Option<String>> = vec![None; (got_len / 8) as usize];
+    let mut quads = Vec::new();
+    for r in &co.dynamic_relocations {
+        let at = format!("the dynamic relocation at {:#x}", r.offset);
+        let place = data_place(co, r.offset)
+            .filter(|(s, o)| {
+                co.section(*s)
+                    .is_some_and(|d| o + 8 <= d.data.len() as u64)
+            })
+            .ok_or_else(|| {
+                err(
+                    &at,
+                    "it does not patch 8 bytes of .rodata, .data or .got (CLRX source writes relocations only there)",
+                )
+            })?;
+        match (r.kind, place, &r.symbol) {
+            (RelocKind::Relative64, (s, o), None) if s != RocmSection::Got => {
+                let target = u64::try_from(r.addend)
+                    .ok()
+                    .and_then(|a| data_place(co, a))
+                    .ok_or_else(|| {
+                        err(
+                            &at,
+                            format!(
+                                "its target {:#x} is not in .rodata, .data, .bss or .got",
+                                r.addend
+                            ),
+                        )
+                    })?;
+                quads.push(((s, o), place_expr(target.0, target.1)));
+            }
+            (RelocKind::Abs64, (RocmSection::Got, o), Some(sym)) if r.addend == 0 && o % 8 == 0 => {
+                if !is_symbol(sym) {
+                    return Err(err(&at, format!("its symbol {sym:?} cannot be written")));
+                }
+                got[(o / 8) as usize] = Some(sym.clone());
+            }
+            (kind, (s, o), _) => {
+                return Err(err(
+                    &at,
+                    format!(
+                        "a {kind:?} relocation at {}+{o:#x} cannot be written in CLRX source (only RELATIVE64 in .rodata/.data and ABS64 GOT entries, .gotsym)",
+                        s.name()
+                    ),
+                ))
+            }
+        }
+    }
+    let got = got
+        .into_iter()
+        .enumerate()
+        .map(|(i, s)| {
+            s.ok_or_else(|| {
+                err(
+                    "section .got",
+                    format!(
+                        "GOT entry {i} has no ABS64 relocation (CLRX's .gotsym entries all do)"
+                    ),
+                )
+            })
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(Relocations { quads, got })
+}
+
+/// Writes `bytes` (section offsets from `start`) as `.byte` lines, with a
+/// `.quad EXPR` for each relocated 8 bytes.
+fn write_data(out: &mut String, bytes: &[u8], start: u64, quads: &[(u64, &str)]) {
+    let mut at = 0usize;
+    let mut slots: Vec<&(u64, &str)> = quads
+        .iter()
+        .filter(|(o, _)| *o >= start && *o + 8 <= start + bytes.len() as u64)
+        .collect();
+    slots.sort();
+    for (o, expr) in slots {
+        let o = (o - start) as usize;
+        if o < at {
+            continue;
+        }
+        write_bytes(out, &bytes[at..o]);
+        let _ = writeln!(out, "    .quad {expr}");
+        at = o + 8;
+    }
+    write_bytes(out, &bytes[at..]);
+}
+
 /// The listing of a code object. Errors name what CLRX source cannot
 /// express.
 ///
@@ -145,21 +378,18 @@ fn listing_with(co: &CodeObject, md_ops: bool) -> Result<String, RocmError> {
     if v2 && co.processor.xnack == Some(true) && stepping % 2 == 0 {
         stepping += 1;
     }
-    if !co.dynamic_relocations.is_empty() {
-        return Err(err(
-            "the code object",
-            format!(
-                "it has {} dynamic relocation(s), which CLRX ROCm source cannot write",
-                co.dynamic_relocations.len()
-            ),
-        ));
-    }
-    if let Some(s) = co.other_sections.first() {
+    let relocs = relocations(co)?;
+    if let Some(s) = co
+        .other_sections
+        .iter()
+        .find(|s| !matches!(s.as_str(), ".data" | ".bss" | ".got"))
+    {
         return Err(err(
             format!("section {s}"),
-            "CLRX ROCm source has only .text and .rodata (.globaldata) for contents",
+            "CLRX ROCm source has only .text, .rodata (.globaldata), .data, .bss and .got (.gotsym) for contents",
         ));
     }
+    let pc_refs = pc_references(co);
     let text = co.text.clone().unwrap_or(crate::rocm::SectionData {
         vaddr: 0,
         data: Vec::new(),
@@ -245,21 +475,88 @@ fn listing_with(co: &CodeObject, md_ops: bool) -> Result<String, RocmError> {
             }
         }
     }
+    // GOT entries, as clrxdisasm writes them: a global symbol at its
+    // place, then `.gotsym` (with the entry's address as `.gotN`).
+    let mut text_symbols: Vec<(u64, String)> = Vec::new();
+    for (i, name) in relocs.got.iter().enumerate() {
+        if !names.contains(name.as_str()) {
+            let (value, absolute) = co
+                .dynamic_relocations
+                .iter()
+                .find(|r| r.symbol.as_ref() == Some(name))
+                .map_or((0, false), |r| (r.symbol_value, r.symbol_absolute));
+            let _ = writeln!(out, ".global {name}");
+            if absolute {
+                let _ = writeln!(out, "{name} = {value:#x}");
+                let _ = writeln!(out, ".gotsym {name}, .got{i}");
+                continue;
+            }
+            match data_place(co, value) {
+                Some((s, o)) => {
+                    let _ = writeln!(out, "{name} = {}", place_expr(s, o));
+                }
+                None => {
+                    let o = value
+                        .checked_sub(text.vaddr)
+                        .filter(|&o| o <= text.data.len() as u64)
+                        .ok_or_else(|| {
+                            err(
+                                format!("GOT symbol `{name}`"),
+                                format!("its address {value:#x} is in no section CLRX source has"),
+                            )
+                        })?;
+                    if !text_symbols.iter().any(|(_, n)| n == name) {
+                        text_symbols.push((o, name.clone()));
+                    }
+                }
+            }
+        }
+        let _ = writeln!(out, ".gotsym {name}, .got{i}");
+    }
+    let quads = |section: RocmSection| -> Vec<(u64, &str)> {
+        relocs
+            .quads
+            .iter()
+            .filter(|((s, _), _)| *s == section)
+            .map(|((_, o), e)| (*o, e.as_str()))
+            .collect()
+    };
     if let Some(r) = rodata.as_ref().filter(|r| !r.data.is_empty()) {
-        out.push_str(".globaldata\n");
+        out.push_str(".globaldata\n.gdata:\n");
         // v3+: the descriptor slots, which the assembler fills from `.config`.
         let slots = if v2 {
             0
         } else {
             (64 * kernels.len()).min(r.data.len())
         };
+        if let Some((o, _)) = quads(RocmSection::Rodata)
+            .iter()
+            .find(|(o, _)| *o < slots as u64)
+        {
+            return Err(err(
+                format!("the dynamic relocation at .rodata+{o:#x}"),
+                "it patches a kernel descriptor",
+            ));
+        }
         if slots > 0 {
             let _ = writeln!(out, "    .skip {slots}");
         }
-        write_bytes(&mut out, &r.data[slots..]);
+        write_data(
+            &mut out,
+            &r.data[slots..],
+            slots as u64,
+            &quads(RocmSection::Rodata),
+        );
+    }
+    if let Some(d) = &co.data {
+        out.push_str(".section .data, \"aw\"\n.wdata:\n");
+        write_data(&mut out, &d.data, 0, &quads(RocmSection::Data));
+    }
+    if let Some((_, size)) = co.bss {
+        let _ = writeln!(out, ".section .bss, \"aw\"\n.bdata:\n    .skip {size}");
     }
     for k in &kernels {
-        write_config(&mut out, k)?;
+        write_config(&mut out, k, device.version())?;
         if md_ops {
             write_md(&mut out, k, co)?;
         }
@@ -274,17 +571,38 @@ fn listing_with(co: &CodeObject, md_ops: bool) -> Result<String, RocmError> {
             headers.push(o);
         }
     }
+    for (o, name) in &text_symbols {
+        labels.push((*o, name.as_str()));
+    }
+    // The PC-relative references: a label after each s_getpc_b64, the
+    // literals as section differences (their words 0 in the comments:
+    // the layout decides them).
+    let pc_labels: Vec<String> = pc_refs
+        .iter()
+        .map(|r| format!(".Lpc_{:x}", r.getpc + 4))
+        .collect();
+    let mut literals: Vec<(u64, String)> = Vec::new();
+    for (r, label) in pc_refs.iter().zip(&pc_labels) {
+        labels.push((r.getpc + 4, label.as_str()));
+        let target = place_expr(r.target.0, r.target.1);
+        literals.push((r.getpc + 8, format!("({target}-{label})&0xffffffff")));
+        literals.push((r.getpc + 16, format!("({target}-{label})>>32")));
+    }
     labels.sort();
+    let literals: Vec<(u64, &str)> = literals.iter().map(|(o, e)| (*o, e.as_str())).collect();
     let mut code = text.data.clone();
     for &h in &headers {
         code[h as usize..h as usize + 256].fill(0);
+    }
+    for (o, _) in &literals {
+        code[*o as usize..*o as usize + 4].fill(0);
     }
     let whole = code.len() / 4 * 4;
     let words = words_from_bytes(&code[..whole]);
     let decoded = disassemble(&words, device.version());
     let mut body = String::new();
     decoded
-        .write_with_symbols(&mut body, &labels, &[])
+        .write_with_symbols(&mut body, &labels, &literals)
         .map_err(|_| err("the listing", "cannot format it"))?;
     // The amd_kernel_code_t areas: `.skip 256` (the writer fills them).
     // Label lines wait for the next instruction line to know where they are.
@@ -353,17 +671,26 @@ fn write_escaped(out: &mut String, s: &str) {
 }
 
 /// Writes `.kernel NAME` and its `.config`.
-fn write_config(out: &mut String, k: &RocmKernel) -> Result<(), RocmError> {
+fn write_config(out: &mut String, k: &RocmKernel, version: GcnVersion) -> Result<(), RocmError> {
     let at = format!("kernel `{}`", k.name);
     let d: &KernelDescriptor = &k.descriptor;
-    let _ = writeln!(out, ".kernel {}\n    .config", k.name);
+    let _ = writeln!(out, ".kernel {}", k.name);
+    if k.function {
+        out.push_str("    .fkernel\n");
+    }
+    out.push_str("    .config\n");
     let mut line = |s: String| {
         out.push_str("        ");
         out.push_str(&s);
         out.push('\n');
     };
     // Counts whose granules are those of PGM_RSRC1 (the smallest such).
-    line(format!(".sgprsnum {}", d.granulated_sgprs() * 8 + 1));
+    // The assembler ORs the granules of the counts into the given
+    // `.pgmrsrc1`: a granule past the largest count (13..15 with the extra
+    // SGPRs of a kernel that uses them all) is written as the largest
+    // count, whose granule (12) has no bit the given one lacks.
+    let sgprs = (d.granulated_sgprs() * 8 + 1).min(crate::gallium::config::max_sgprs(version));
+    line(format!(".sgprsnum {sgprs}"));
     line(format!(".vgprsnum {}", d.granulated_vgprs() * 4 + 1));
     line(format!(".floatmode {:#04x}", d.float_mode()));
     if d.priority() != 0 {
@@ -399,7 +726,7 @@ fn write_config(out: &mut String, k: &RocmKernel) -> Result<(), RocmError> {
             (p & 0x47f) | ((p >> 11 & 1) << 20)
         }
     };
-    if props & 0xff81_f800 != 0 {
+    if props & 0xff80_f800 != 0 {
         return Err(err(
             &at,
             format!("kernel_code_properties {props:#x} has reserved bits set"),
@@ -414,6 +741,7 @@ fn write_config(out: &mut String, k: &RocmKernel) -> Result<(), RocmError> {
         (".use_flat_scratch_init", 5),
         (".use_private_segment_size", 6),
         (".use_wave32", 10),
+        (".use_ordered_append_gds", 16),
         (".use_ptr64", 19),
         (".use_dynamic_call_stack", 20),
         (".use_debug_enabled", 21),

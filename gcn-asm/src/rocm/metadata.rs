@@ -182,7 +182,7 @@ impl Metadata {
                 let s = s
                     .as_str()
                     .ok_or_else(|| RocmError::new(&at, "an entry is not a string"))?;
-                parse_printf(s).ok_or_else(|| {
+                parse_printf(s, self.format).ok_or_else(|| {
                     RocmError::new(&at, format!("`{s}` is not `ID:COUNT:SIZE...:FORMAT`"))
                 })
             })
@@ -190,8 +190,10 @@ impl Metadata {
     }
 }
 
-/// Parses one `ID:N:S0:...:SN-1:FORMAT` printf string.
-pub fn parse_printf(s: &str) -> Option<PrintfFormat> {
+/// Parses one `ID:N:S0:...:SN-1:FORMAT` printf string of metadata in
+/// `format`; the format string comes back unescaped as clrxasm escapes it
+/// ([`clrx_printf_format`]).
+pub fn parse_printf(s: &str, format: MetadataFormat) -> Option<PrintfFormat> {
     let mut parts = s.splitn(3, ':');
     let id = parts.next()?.trim().parse().ok()?;
     let count: usize = parts.next()?.trim().parse().ok()?;
@@ -206,8 +208,96 @@ pub fn parse_printf(s: &str) -> Option<PrintfFormat> {
     Some(PrintfFormat {
         id,
         arg_sizes,
-        format: rest.to_string(),
+        format: unescape_printf_format(rest, format),
     })
+}
+
+/// CLRX's `escapeStringCStyle`: `\a`..`\r` for those control characters,
+/// `\"`, `\'`, `\\`, other bytes below 0x20 or above 0x7e as the
+/// shortest octal escape (a digit after a short one escaped too, so that it
+/// does not extend it).
+pub fn escape_c_style(s: &[u8]) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut short_octal = false;
+    for &c in s {
+        let named = match c {
+            7 => Some('a'),
+            8 => Some('b'),
+            9 => Some('t'),
+            10 => Some('n'),
+            11 => Some('v'),
+            12 => Some('f'),
+            13 => Some('r'),
+            _ => None,
+        };
+        if !(0x20..=0x7e).contains(&c) || (short_octal && (b'0'..=b'7').contains(&c)) {
+            out.push('\\');
+            if let Some(n) = named {
+                out.push(n);
+                short_octal = false;
+            } else {
+                if c >> 6 != 0 {
+                    out.push(char::from(b'0' + (c >> 6)));
+                }
+                if c >> 3 != 0 {
+                    out.push(char::from(b'0' + (c >> 3 & 7)));
+                }
+                out.push(char::from(b'0' + (c & 7)));
+                short_octal = c >> 6 == 0;
+            }
+            continue;
+        }
+        short_octal = false;
+        match c {
+            b'"' | b'\'' | b'\\' => {
+                out.push('\\');
+                out.push(char::from(c));
+            }
+            _ => out.push(char::from(c)),
+        }
+    }
+    out
+}
+
+/// The format of a printf entry as clrxasm writes it in the metadata: for
+/// YAML (code object v2) C-escaped ([`escape_c_style`]), then, for both
+/// encodings, each `:` as `\72` (CLRX's `escapePrintfFormat`).
+pub fn clrx_printf_format(fmt: &str, format: MetadataFormat) -> String {
+    let escaped = match format {
+        MetadataFormat::Yaml => escape_c_style(fmt.as_bytes()),
+        MetadataFormat::MsgPack => fmt.to_string(),
+    };
+    escaped.replace(':', "\\72")
+}
+
+/// The inverse of [`clrx_printf_format`], as CLRX's metadata reader reads
+/// it: in YAML every C escape; in MessagePack `\72` (what clrxasm writes
+/// for `:`). A backslash that starts no escape stays.
+fn unescape_printf_format(s: &str, format: MetadataFormat) -> String {
+    if !s.contains('\\') {
+        return s.to_string();
+    }
+    match format {
+        MetadataFormat::MsgPack => s.replace("\\72", ":"),
+        MetadataFormat::Yaml => {
+            let bytes = s.as_bytes();
+            let mut out = Vec::with_capacity(bytes.len());
+            let mut i = 0;
+            while i < bytes.len() {
+                if bytes[i] == b'\\' {
+                    let mut at = i + 1;
+                    if let Ok(b) = crate::syntax::expr::parse_escape(bytes, &mut at) {
+                        out.push(b);
+                        i = at;
+                        continue;
+                    }
+                }
+                out.push(bytes[i]);
+                i += 1;
+            }
+            String::from_utf8_lossy(&out).into_owned()
+        }
+    }
 }
 
 /// What the metadata says about one kernel.

@@ -10,7 +10,9 @@
 //! `amd_kernel_code_t`, the ELF header `e_flags`, the note records).
 //!
 //! [`write()`] (the back end of `gcnasm -b rocm`) makes a code object from a
-//! [`RocmInput`]; `crate::decode::rocm` lists one as CLRX ROCm source.
+//! [`RocmInput`] (code, global and writable data, kernels, CLRX's GOT
+//! entries, `R_AMDGPU_RELATIVE64` relocations), [`layout()`] says where it
+//! puts the sections; `crate::decode::rocm` lists one as CLRX ROCm source.
 //!
 //! Malformed input is never a panic: every reader failure is a [`RocmError`]
 //! that says what was wrong and where (file offset, section or kernel).
@@ -26,10 +28,16 @@ mod types;
 mod writer;
 
 pub use descriptor::{AmdKernelCode, KernelDescriptor, UserSgprs, AMD_KERNEL_CODE_SIZE};
-pub use metadata::{parse_printf, KernelMeta, MetaValue, Metadata, MetadataFormat};
+pub use metadata::{
+    clrx_printf_format, escape_c_style, parse_printf, KernelMeta, MetaValue, Metadata,
+    MetadataFormat,
+};
 pub use reader::{is_code_object, read};
 pub use types::ScalarType;
-pub use writer::{write, RocmInput, RocmInputKernel};
+pub use writer::{
+    layout, write, RocmInput, RocmInputKernel, RocmInputReloc, RocmInputSymbol, RocmLayout,
+    RocmSection,
+};
 
 /// ELF `e_machine` of AMD GPU code objects.
 pub const EM_AMDGPU: u16 = 224;
@@ -66,6 +74,13 @@ pub struct CodeObject {
     pub text: Option<SectionData>,
     /// The `.rodata` section (CLRX's global data), if there is one.
     pub rodata: Option<SectionData>,
+    /// The `.data` section (writable data), if there is one.
+    pub data: Option<SectionData>,
+    /// The `.got` section (global offset table), if there is one.
+    pub got: Option<SectionData>,
+    /// The `.bss` section (`SHT_NOBITS`, zero when loaded): its virtual
+    /// address and size.
+    pub bss: Option<(u64, u64)>,
     /// Loaded sections other than the ones every code object has (`.note`,
     /// `.dynsym`, `.hash`, `.gnu.hash`, `.dynstr`, `.rodata`, `.text`,
     /// `.dynamic`, `.rela.dyn`): `.data`, `.bss`, `.got` ... (names in file order).
@@ -73,6 +88,30 @@ pub struct CodeObject {
     /// The other named symbols of `.symtab`/`.dynsym` that are not kernels
     /// nor kernel descriptors (for listings), sorted by address.
     pub other_symbols: Vec<(String, u64)>,
+}
+
+impl CodeObject {
+    /// The bytes of a loaded section in the file (`None` for `.bss` and for
+    /// a section it does not have).
+    pub fn section(&self, section: RocmSection) -> Option<&SectionData> {
+        match section {
+            RocmSection::Text => self.text.as_ref(),
+            RocmSection::Rodata => self.rodata.as_ref(),
+            RocmSection::Data => self.data.as_ref(),
+            RocmSection::Bss => None,
+            RocmSection::Got => self.got.as_ref(),
+        }
+    }
+
+    /// The virtual address and size of a loaded section.
+    pub fn section_range(&self, section: RocmSection) -> Option<(u64, u64)> {
+        match section {
+            RocmSection::Bss => self.bss,
+            _ => self
+                .section(section)
+                .map(|d| (d.vaddr, d.data.len() as u64)),
+        }
+    }
 }
 
 /// The contents of one named section.
@@ -201,17 +240,30 @@ pub enum RelocKind {
     Relative64,
 }
 
+/// Each kind and its ELF relocation type.
+const RELOC_TYPES: [(RelocKind, u32); 5] = [
+    (RelocKind::Abs32Lo, 1),
+    (RelocKind::Abs32Hi, 2),
+    (RelocKind::Abs64, 3),
+    (RelocKind::Abs32, 6),
+    (RelocKind::Relative64, 13),
+];
+
 impl RelocKind {
     /// The kind of an ELF relocation type, if it is one of these.
     pub fn from_elf(r_type: u32) -> Option<RelocKind> {
-        Some(match r_type {
-            1 => RelocKind::Abs32Lo,
-            2 => RelocKind::Abs32Hi,
-            3 => RelocKind::Abs64,
-            6 => RelocKind::Abs32,
-            13 => RelocKind::Relative64,
-            _ => return None,
-        })
+        RELOC_TYPES
+            .iter()
+            .find(|(_, t)| *t == r_type)
+            .map(|(k, _)| *k)
+    }
+
+    /// Its ELF relocation type (`R_AMDGPU_*`).
+    pub fn elf_type(self) -> u32 {
+        RELOC_TYPES
+            .iter()
+            .find(|(k, _)| *k == self)
+            .map_or(0, |(_, t)| *t)
     }
 }
 
@@ -224,6 +276,11 @@ pub struct DynamicReloc {
     pub kind: RelocKind,
     /// The value of its symbol (0 without one).
     pub symbol_value: u64,
+    /// The name of its symbol (`None` without one).
+    pub symbol: Option<String>,
+    /// Its symbol is absolute (`SHN_ABS`): the value is a number, not an
+    /// address in the code object.
+    pub symbol_absolute: bool,
     /// Its addend.
     pub addend: i64,
 }
@@ -264,6 +321,10 @@ pub struct RocmKernel {
     pub reqd_workgroup_size: Option<[u32; 3]>,
     /// The metadata's uniform work-group size flag (v5).
     pub uniform_work_group_size: bool,
+    /// A code object v2 kernel whose symbol is a global `STT_FUNC` of
+    /// `.dynsym` rather than an `STT_AMDGPU_HSA_KERNEL`: clrxasm's
+    /// `.fkernel` (a kernel that is also a function).
+    pub function: bool,
 }
 
 /// What a kernel argument is, by the metadata's value kind.

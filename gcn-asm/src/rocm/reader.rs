@@ -38,6 +38,9 @@ struct Symbol {
     name: String,
     value: u64,
     st_type: u8,
+    /// A global `STT_FUNC` of `.dynsym`: in code object v2, a kernel that
+    /// is a function (clrxasm's `.fkernel`).
+    function_kernel: bool,
 }
 
 fn elf_err(at: &str) -> impl Fn(object::Error) -> RocmError + '_ {
@@ -222,6 +225,7 @@ pub fn read(bytes: &[u8]) -> Result<CodeObject, RocmError> {
         (file.elf_dynamic_symbol_table(), ".dynsym"),
         (file.elf_symbol_table(), ".symtab"),
     ] {
+        let dynamic = what == ".dynsym";
         for sym in table.iter() {
             let name = table.symbol_name(endian, sym).map_err(elf_err(what))?;
             if name.is_empty() {
@@ -235,6 +239,9 @@ pub fn read(bytes: &[u8]) -> Result<CodeObject, RocmError> {
                 name,
                 value: sym.st_value(endian),
                 st_type: sym.st_type(),
+                function_kernel: dynamic
+                    && sym.st_type() == elf::STT_FUNC
+                    && sym.st_bind() == elf::STB_GLOBAL,
             });
         }
     }
@@ -295,12 +302,12 @@ pub fn read(bytes: &[u8]) -> Result<CodeObject, RocmError> {
                 .value
                 .checked_add_signed(descriptor.kernel_code_entry_byte_offset)
                 .ok_or_else(|| RocmError::new(&at, "its entry address overflows"))?;
-            kernels.push(make_kernel(m, sym.value, entry, descriptor, None)?);
+            kernels.push(make_kernel(m, sym.value, entry, descriptor, None, false)?);
         }
     } else {
         for s in symbols
             .iter()
-            .filter(|s| s.st_type == STT_AMDGPU_HSA_KERNEL)
+            .filter(|s| s.st_type == STT_AMDGPU_HSA_KERNEL || s.function_kernel)
         {
             let at = format!("kernel `{}`", s.name);
             let d = read_at(
@@ -328,6 +335,7 @@ pub fn read(bytes: &[u8]) -> Result<CodeObject, RocmError> {
                 entry,
                 code.to_descriptor(),
                 Some(code),
+                s.function_kernel,
             )?);
         }
         if let Some(m) = metas
@@ -336,7 +344,7 @@ pub fn read(bytes: &[u8]) -> Result<CodeObject, RocmError> {
         {
             return Err(RocmError::new(
                 format!("kernel `{}`", m.name),
-                "the metadata names it but no STT_AMDGPU_HSA_KERNEL symbol does",
+                "the metadata names it but no STT_AMDGPU_HSA_KERNEL symbol (nor a global STT_FUNC of .dynsym) does",
             ));
         }
     }
@@ -369,18 +377,25 @@ pub fn read(bytes: &[u8]) -> Result<CodeObject, RocmError> {
                 RocmError::new(&at, format!("relocation type {r_type} is not supported (only ABS32_LO/HI, ABS32, ABS64, RELATIVE64)"))
             })?;
             let sym_index = r.r_sym(endian, false);
-            let symbol_value = if sym_index == 0 {
-                0
+            let (symbol_value, symbol, symbol_absolute) = if sym_index == 0 {
+                (0, None, false)
             } else {
-                dynsym
+                let sym = dynsym
                     .symbol(object::SymbolIndex(sym_index as usize))
-                    .map_err(elf_err(&at))?
-                    .st_value(endian)
+                    .map_err(elf_err(&at))?;
+                let name = dynsym.symbol_name(endian, sym).map_err(elf_err(&at))?;
+                (
+                    sym.st_value(endian),
+                    Some(String::from_utf8_lossy(name).into_owned()),
+                    sym.st_shndx(endian) == elf::SHN_ABS,
+                )
             };
             dynamic_relocations.push(DynamicReloc {
                 offset: r.r_offset(endian),
                 kind,
                 symbol_value,
+                symbol,
+                symbol_absolute,
                 addend: r.r_addend(endian),
             });
         }
@@ -428,6 +443,15 @@ pub fn read(bytes: &[u8]) -> Result<CodeObject, RocmError> {
     }
     let text = section(b".text")?;
     let rodata = section(b".rodata")?;
+    let data = section(b".data")?;
+    let got = section(b".got")?;
+    let bss = sections
+        .iter()
+        .find(|sh| {
+            sections.section_name(endian, sh).ok() == Some(b".bss".as_slice())
+                && sh.sh_type(endian) == elf::SHT_NOBITS
+        })
+        .map(|sh| (sh.sh_addr(endian), sh.sh_size(endian)));
 
     let mut other_symbols: Vec<(String, u64)> = symbols
         .iter()
@@ -458,6 +482,9 @@ pub fn read(bytes: &[u8]) -> Result<CodeObject, RocmError> {
         metadata,
         text,
         rodata,
+        data,
+        got,
+        bss,
         other_sections,
         other_symbols,
     })
@@ -544,6 +571,7 @@ fn make_kernel(
     entry: u64,
     descriptor: KernelDescriptor,
     code: Option<AmdKernelCode>,
+    function: bool,
 ) -> Result<RocmKernel, RocmError> {
     let wave_from_desc = match &code {
         Some(c) => 1u32.checked_shl(u32::from(c.wavefront_size)).unwrap_or(0),
@@ -562,6 +590,7 @@ fn make_kernel(
             .unwrap_or(0)
     });
     Ok(RocmKernel {
+        function,
         entry,
         descriptor_vaddr,
         args: m.args,

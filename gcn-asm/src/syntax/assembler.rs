@@ -342,22 +342,61 @@ pub(crate) struct Frame {
 
 /// An instruction field to patch after the pass.
 #[derive(Debug)]
-struct InstrFixup {
-    section: usize,
-    offset: usize,
-    words: usize,
-    fixup: Fixup,
-    pos: SourcePos,
+pub(crate) struct InstrFixup {
+    pub section: usize,
+    pub offset: usize,
+    pub words: usize,
+    pub fixup: Fixup,
+    pub pos: SourcePos,
 }
 
 /// A data value to patch after the pass.
 #[derive(Debug)]
-struct DataFixup {
-    section: usize,
-    offset: usize,
-    size: usize,
-    expr: Rc<[Op]>,
-    pos: SourcePos,
+pub(crate) struct DataFixup {
+    pub section: usize,
+    pub offset: usize,
+    pub size: usize,
+    pub expr: Rc<[Op]>,
+    pub pos: SourcePos,
+}
+
+/// Writes `value` into the words of the instruction of `f` in `data`; a
+/// warning or an error message (see [`crate::encode::apply_fixup`]).
+pub(crate) fn patch_instruction(
+    data: &mut [u8],
+    f: &InstrFixup,
+    value: Value,
+) -> Result<Option<String>, String> {
+    let end = (f.offset + f.words * 4).min(data.len());
+    let mut words: Vec<u32> = data[f.offset.min(end)..end]
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let addr = (SectionId(f.section as u32), f.offset as u64);
+    let warning = crate::encode::apply_fixup(f.fixup.kind, value, addr, &mut words)?;
+    for (i, w) in words.iter().enumerate() {
+        let o = f.offset + i * 4;
+        data[o..o + 4].copy_from_slice(&w.to_le_bytes());
+    }
+    Ok(warning)
+}
+
+/// Writes `value` into the bytes of `f` in `data`; a range warning.
+pub(crate) fn patch_data(data: &mut [u8], f: &DataFixup, value: Value) -> Option<String> {
+    let warning = super::pseudo_ops::range_warning(value.value, f.size);
+    let ext = if value.value < 0 { 0xff } else { 0 };
+    let bytes = value
+        .value
+        .to_le_bytes()
+        .into_iter()
+        .chain(std::iter::repeat(ext));
+    let end = (f.offset + f.size).min(data.len());
+    if let Some(dest) = data.get_mut(f.offset..end) {
+        for (d, b) in dest.iter_mut().zip(bytes) {
+            *d = b;
+        }
+    }
+    warning
 }
 
 /// The state of one assembly.
@@ -798,6 +837,12 @@ impl<'o> Assembler<'o> {
         })
     }
 
+    /// Whether an evaluation error is a section difference (or another use
+    /// of addresses) that a ROCm code object resolves after its layout.
+    pub fn waits_for_layout(&self, e: &ExprError) -> bool {
+        self.format == BinaryFormat::Rocm && super::expr::needs_layout(&e.message)
+    }
+
     /// Keeps the last parsed expression for later evaluation.
     pub fn store_deferred(&mut self) -> u32 {
         capture_symbols(&self.rpn, &mut self.syms);
@@ -1137,12 +1182,19 @@ impl<'o> Assembler<'o> {
         self.frames.clear();
         self.line_frame = 0;
         let fixups = std::mem::take(&mut self.instr_fixups);
+        // ROCm: what waits for the layout (section differences, addresses).
+        let mut late_instr = Vec::new();
+        let mut late_data = Vec::new();
         for f in fixups {
             let ops = self
                 .deferred
                 .get(f.fixup.expr.0 as usize)
                 .cloned()
                 .unwrap_or_else(|| Rc::from(vec![]));
+            if self.layout_pending(&ops) {
+                late_instr.push((f, ops));
+                continue;
+            }
             let Some(value) = self.final_value(&ops, &f.pos) else {
                 continue;
             };
@@ -1150,28 +1202,18 @@ impl<'o> Assembler<'o> {
                 self.scratch_relocation(&f, value);
                 continue;
             }
-            let data = &mut self.sections[f.section].data;
-            let end = (f.offset + f.words * 4).min(data.len());
-            let mut words: Vec<u32> = data[f.offset..end]
-                .chunks_exact(4)
-                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                .collect();
-            let addr = (SectionId(f.section as u32), f.offset as u64);
-            match crate::encode::apply_fixup(f.fixup.kind, value, addr, &mut words) {
-                Ok(warning) => {
-                    for (i, w) in words.iter().enumerate() {
-                        let o = f.offset + i * 4;
-                        data[o..o + 4].copy_from_slice(&w.to_le_bytes());
-                    }
-                    if let Some(message) = warning {
-                        self.diag_at(f.pos, message, false);
-                    }
-                }
+            match patch_instruction(&mut self.sections[f.section].data, &f, value) {
+                Ok(Some(message)) => self.diag_at(f.pos, message, false),
+                Ok(None) => {}
                 Err(message) => self.diag_at(f.pos, message, true),
             }
         }
         let fixups = std::mem::take(&mut self.data_fixups);
         for f in fixups {
+            if self.layout_pending(&f.expr) {
+                late_data.push(f);
+                continue;
+            }
             let Some(value) = self.final_value(&f.expr, &f.pos) else {
                 continue;
             };
@@ -1179,21 +1221,12 @@ impl<'o> Assembler<'o> {
                 self.diag_at(f.pos, super::expr::SCRATCH_USE.to_string(), true);
                 continue;
             }
-            if let Some(msg) = super::pseudo_ops::range_warning(value.value, f.size) {
-                self.diag_at(f.pos.clone(), msg, false);
+            if value.section.is_some() && self.format == BinaryFormat::Rocm {
+                late_data.push(f);
+                continue;
             }
-            let ext = if value.value < 0 { 0xff } else { 0 };
-            let bytes = value
-                .value
-                .to_le_bytes()
-                .into_iter()
-                .chain(std::iter::repeat(ext));
-            let data = &mut self.sections[f.section].data;
-            let end = (f.offset + f.size).min(data.len());
-            if let Some(dest) = data.get_mut(f.offset..end) {
-                for (d, b) in dest.iter_mut().zip(bytes) {
-                    *d = b;
-                }
+            if let Some(msg) = patch_data(&mut self.sections[f.section].data, &f, value) {
+                self.diag_at(f.pos.clone(), msg, false);
             }
         }
         let gallium = self.gallium_finish();
@@ -1201,6 +1234,7 @@ impl<'o> Assembler<'o> {
         let text_labels = self.text_labels();
         let rocm = self.rocm_finish();
         let rocm_decls = self.rocm_decls();
+        let rocm = rocm.and_then(|input| self.rocm_resolve(input, late_instr, late_data));
         let has_errors = self.diags.iter().any(|d| d.is_error()) || self.errors > 0;
         if has_errors {
             return Err(Diagnostics(self.diags));
@@ -1292,8 +1326,18 @@ impl<'o> Assembler<'o> {
         }
     }
 
+    /// Whether `ops` is a ROCm expression that waits for the layout: its
+    /// evaluation fails on a section difference or another use of addresses.
+    fn layout_pending(&mut self, ops: &[Op]) -> bool {
+        if self.format != BinaryFormat::Rocm {
+            return false;
+        }
+        let mut stack = Vec::new();
+        matches!(evaluate(ops, &mut self.syms, &mut stack), Err(e) if super::expr::needs_layout(&e.message))
+    }
+
     /// Evaluates a deferred expression after the pass.
-    fn final_value(&mut self, ops: &[Op], pos: &SourcePos) -> Option<Value> {
+    pub(crate) fn final_value(&mut self, ops: &[Op], pos: &SourcePos) -> Option<Value> {
         let mut stack = Vec::new();
         match evaluate(ops, &mut self.syms, &mut stack) {
             Ok(Some(v)) => Some(v),
@@ -1396,6 +1440,15 @@ impl OperandContext for InstrCtx<'_, '_> {
                 Ok(ExprValue::Known(v))
             }
             Ok(None) => {
+                cur.set_pos(pos);
+                let id = self.asm.store_deferred();
+                Ok(ExprValue::Deferred(crate::encode::context::DeferredExpr(
+                    id,
+                )))
+            }
+            // A section difference of a ROCm code object: known once the
+            // sections are laid out.
+            Err(e) if self.asm.waits_for_layout(&e) => {
                 cur.set_pos(pos);
                 let id = self.asm.store_deferred();
                 Ok(ExprValue::Deferred(crate::encode::context::DeferredExpr(

@@ -600,6 +600,20 @@ fn bool_value(b: bool) -> i64 {
     }
 }
 
+/// Subtracting addresses of two sections.
+const CROSS_SECTION_SUB: &str = "cannot subtract values from different sections";
+/// Comparing addresses of two sections.
+const CROSS_SECTION_CMP: &str = "cannot compare values from different sections";
+/// An address in a multiplication, shift, mask ...
+const RELATIVE_OPERAND: &str = "relative value in a non-additive operation";
+
+/// Whether `message` (an evaluation error) is one that the addresses of the
+/// sections resolve: a ROCm code object's sections share one address space
+/// ([`SymbolTable::section_bases`]), so such expressions wait for the layout.
+pub fn needs_layout(message: &str) -> bool {
+    [CROSS_SECTION_SUB, CROSS_SECTION_CMP, RELATIVE_OPERAND].contains(&message)
+}
+
 /// Applies a binary operator to two values, honouring the rules for
 /// section-relative values.
 pub fn apply_binop(op: BinOp, a: Value, b: Value) -> Result<Value, &'static str> {
@@ -623,7 +637,7 @@ pub fn apply_binop(op: BinOp, a: Value, b: Value) -> Result<Value, &'static str>
             let section = match (a.section, b.section) {
                 (s, None) => s,
                 (Some(p), Some(q)) if p == q => None,
-                (Some(_), Some(_)) => return Err("cannot subtract values from different sections"),
+                (Some(_), Some(_)) => return Err(CROSS_SECTION_SUB),
                 (None, Some(_)) => {
                     return Err("cannot subtract a relative value from an absolute value")
                 }
@@ -635,7 +649,7 @@ pub fn apply_binop(op: BinOp, a: Value, b: Value) -> Result<Value, &'static str>
         }
         Eq | Ne | Lt | Le | Gt | Ge | ULt | ULe | UGt | UGe => {
             if a.section != b.section {
-                return Err("cannot compare values from different sections");
+                return Err(CROSS_SECTION_CMP);
             }
             let (ux, uy) = (x as u64, y as u64);
             let r = match op {
@@ -655,7 +669,7 @@ pub fn apply_binop(op: BinOp, a: Value, b: Value) -> Result<Value, &'static str>
         _ => {}
     }
     if a.section.is_some() || b.section.is_some() {
-        return Err("relative value in a non-additive operation");
+        return Err(RELATIVE_OPERAND);
     }
     let (ux, uy) = (x as u64, y as u64);
     let v = match op {
@@ -731,7 +745,7 @@ fn apply_unop(op: UnOp, a: Value) -> Result<Value, &'static str> {
         return Err(SCRATCH_USE);
     }
     if a.section.is_some() {
-        return Err("relative value in a non-additive operation");
+        return Err(RELATIVE_OPERAND);
     }
     Ok(Value::absolute(match op {
         UnOp::Neg => a.value.wrapping_neg(),
@@ -795,9 +809,9 @@ fn evaluate_depth(
     stack.clear();
     for op in ops {
         match *op {
-            Op::Const(v) => stack.push(Ok(v)),
+            Op::Const(v) => stack.push(Ok(syms.rebase(v))),
             Op::Sym(id) => match resolve_symbol(syms, id, depth) {
-                Ok(Some(v)) => stack.push(Ok(v)),
+                Ok(Some(v)) => stack.push(Ok(syms.rebase(v))),
                 Ok(None) => return Ok(None),
                 Err(message) => return Err(ExprError { at: 0, message }),
             },

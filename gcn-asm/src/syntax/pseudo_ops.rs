@@ -162,7 +162,12 @@ impl Assembler<'_> {
             ".equiv" => self.pseudo_set(text, p, SymKind::Once),
             ".eqv" => self.pseudo_set(text, p, SymKind::Eqv),
             ".undef" => self.pseudo_undef(text, p),
-            ".global" | ".globl" | ".local" | ".weak" | ".extern" => self.symbol_list(text, p),
+            ".global" | ".globl" | ".local" | ".weak" | ".extern" => {
+                let names = self.symbol_list(text, p);
+                if matches!(lower, ".global" | ".globl") {
+                    self.rocm.globals.extend(names);
+                }
+            }
             ".size" => {
                 let bytes = text.as_bytes();
                 let q = skip_spaces(bytes, p);
@@ -370,6 +375,12 @@ impl Assembler<'_> {
         let data_len = self.sections[section].data.len();
         match v {
             Some(v) if super::expr::is_scratch(v) => self.error(at, super::expr::SCRATCH_USE),
+            // An address in a ROCm code object: a relocation or a number
+            // once the sections are laid out.
+            Some(v) if v.section.is_some() && self.format == BinaryFormat::Rocm => {
+                self.sections[section].data.resize(data_len + size, 0);
+                self.data_fixup(section, data_len, size, at);
+            }
             Some(v) => {
                 if let Some(msg) = range_warning(v.value, size) {
                     self.warning(at, msg);
@@ -426,6 +437,7 @@ impl Assembler<'_> {
                 let at = p;
                 match self.parse_expression(text, &mut p, true) {
                     Ok(v) => self.emit_value(section, v, size, at),
+                    Err(e) if self.waits_for_layout(&e) => self.emit_value(section, None, size, at),
                     Err(e) => {
                         self.error(e.at, e.message);
                         return;
@@ -803,22 +815,25 @@ impl Assembler<'_> {
         }
     }
 
-    /// `.global` and friends: a list of symbol names, otherwise ignored.
-    fn symbol_list(&mut self, text: &str, p: usize) {
+    /// `.global` and friends: a list of symbol names (returned; ROCm's
+    /// `.gotsym` needs its symbols global), otherwise ignored.
+    fn symbol_list(&mut self, text: &str, p: usize) -> Vec<String> {
         let bytes = text.as_bytes();
         let mut q = skip_spaces(bytes, p);
+        let mut names = Vec::new();
         loop {
             let Some(e) = scan_symbol(bytes, q) else {
                 self.error(q, "expected a symbol name");
-                return;
+                return names;
             };
+            names.push(text[q..e].to_string());
             q = skip_spaces(bytes, e);
             if q >= text.len() {
-                return;
+                return names;
             }
             if bytes[q] != b',' {
                 self.error(q, "expected ','");
-                return;
+                return names;
             }
             q = skip_spaces(bytes, q + 1);
         }

@@ -4,8 +4,13 @@
 //! kernels with their configuration (`.config`: the `amd_kernel_code_t` /
 //! kernel descriptor fields, register counts, the metadata of each kernel
 //! and its `.arg`s), `.control_directive`, a raw `.metadata` note,
-//! `.globaldata`, `.kcode`, `.printf`; the per-kernel register counting;
-//! and the final assembly of a [`RocmInput`].
+//! `.globaldata`, `.kcode`, `.printf`, `.gotsym`, `.fkernel`; the per-kernel
+//! register counting; the final assembly of a [`RocmInput`] (with `.data`,
+//! the GOT and its global symbols); and, once the writer has laid it out
+//! ([`crate::rocm::layout`]), the expressions that waited for the layout:
+//! section differences between `.text`, `.rodata`, `.data` and `.got`, and
+//! 64-bit addresses stored in data, which become `R_AMDGPU_RELATIVE64`
+//! relocations (`rocm_resolve`).
 //!
 //! What clrxasm fills in by itself is filled in the same way, so that a
 //! CLRX source gives the code object `clrxasm -b rocm` gives (read back):
@@ -20,13 +25,13 @@ use crate::diag::SourcePos;
 use crate::gallium::config::{prog_info, KernelConfig, RegisterUsage};
 use crate::gallium::{ArgDecl, KernelDecl};
 use crate::rocm::{
-    AmdKernelCode, KernelDescriptor, MetaValue, Metadata, ProcessorInfo, RocmInput,
-    RocmInputKernel, ValueKind,
+    AmdKernelCode, KernelDescriptor, MetaValue, Metadata, MetadataFormat, ProcessorInfo, RocmInput,
+    RocmInputKernel, RocmInputReloc, RocmInputSymbol, RocmSection, ValueKind,
 };
 use crate::{Device, GcnVersion};
 use rustc_hash::FxHashMap;
 
-use super::assembler::{skip_spaces, Assembler, BinaryFormat};
+use super::assembler::{skip_spaces, Assembler, BinaryFormat, DataFixup, InstrFixup};
 use super::expr::{parse_string_literal, scan_symbol};
 use super::gallium::{kcode_selection, split_fields};
 
@@ -128,6 +133,8 @@ struct HsaConfig {
     pgm_rsrc3: u32,
     /// `.pgmrsrc2` was given: its LDS size field is kept, not computed.
     pgm_rsrc2_given: bool,
+    /// `.shared_vgprs` and where its value is.
+    shared_vgprs: Option<(u32, SourcePos)>,
 }
 
 /// A kernel being described.
@@ -141,6 +148,9 @@ struct RocmKernelState {
     usage: RegisterUsage,
     /// Its `.control_directive` section.
     control: Option<usize>,
+    /// `.fkernel`: a function (`STT_FUNC`), not a kernel, in the symbol
+    /// tables.
+    function: bool,
 }
 
 /// The ROCm part of an assembly's state.
@@ -168,6 +178,10 @@ pub(crate) struct RocmState {
     kcode_stack: Vec<(Vec<usize>, SourcePos)>,
     kcode_selection: Vec<usize>,
     regions: Vec<(String, RegisterUsage)>,
+    /// `.gotsym`: each entry's symbol and where it was asked for.
+    got: Vec<(String, SourcePos)>,
+    /// The names `.global`/`.globl` made global (what `.gotsym` needs).
+    pub globals: rustc_hash::FxHashSet<String>,
 }
 
 impl RocmState {
@@ -233,6 +247,7 @@ const USE_FLAGS: &[(&str, u32)] = &[
     (".use_flat_scratch_init", 1 << 5),
     (".use_private_segment_size", 1 << 6),
     (".use_wave32", 1 << 10),
+    (".use_ordered_append_gds", 1 << 16),
     (".use_ptr64", 1 << 19),
     (".use_dynamic_call_stack", 1 << 20),
     (".use_debug_enabled", 1 << 21),
@@ -402,10 +417,14 @@ impl Assembler<'_> {
                 self.enter_section(".rodata", false);
             }
             ".kernel" => self.rocm_kernel(text, p),
-            ".fkernel" => self.error(
-                start,
-                ".fkernel (a kernel as a function) is not supported by this assembler's ROCm writer",
-            ),
+            ".fkernel" => match self.rocm.current {
+                Some(k) => {
+                    if self.expect_end(text, p) {
+                        self.rocm.kernels[k].function = true;
+                    }
+                }
+                None => self.error(start, ".fkernel can be only inside kernel"),
+            },
             ".config" | ".control_directive" => {
                 if !self.expect_end(text, p) {
                     return;
@@ -439,11 +458,65 @@ impl Assembler<'_> {
                 None => self.error(start, ".kcodeend without .kcode"),
             },
             ".printf" => self.rocm_printf(text, start, p),
-            ".gotsym" => self.error(
-                start,
-                ".gotsym (GOT entries) is not supported by this assembler's ROCm writer",
-            ),
+            ".gotsym" => self.rocm_gotsym(text, start, p),
             _ => {}
+        }
+    }
+
+    /// `.gotsym SYMBOL[, OUTSYMBOL]`: a GOT entry (8 bytes of `.got`) that
+    /// the loader fills with the address of SYMBOL; OUTSYMBOL becomes the
+    /// entry's address (as clrxasm does).
+    fn rocm_gotsym(&mut self, text: &str, start: usize, p: usize) {
+        let bytes = text.as_bytes();
+        let q = skip_spaces(bytes, p);
+        let Some(e) = scan_symbol(bytes, q).filter(|&e| &text[q..e] != ".") else {
+            return self.error(q, "expected a symbol name");
+        };
+        let name = text[q..e].to_string();
+        let mut r = skip_spaces(bytes, e);
+        let mut out = None;
+        if bytes.get(r) == Some(&b',') {
+            let o = skip_spaces(bytes, r + 1);
+            let Some(oe) = scan_symbol(bytes, o) else {
+                return self.error(o, "expected a symbol name");
+            };
+            if &text[o..oe] == "." {
+                return self.error(o, "symbol '.' cannot be a GOT entry's symbol");
+            }
+            out = Some((text[o..oe].to_string(), o));
+            r = oe;
+        }
+        if !self.expect_end(text, r) {
+            return;
+        }
+        let got = match self.section_index.get(".got") {
+            Some(&i) => i,
+            None => {
+                self.sections
+                    .push(super::sections::Section::new(".got", false));
+                let i = self.sections.len() - 1;
+                self.section_index.insert(".got".to_string(), i);
+                i
+            }
+        };
+        let offset = self.sections[got].data.len();
+        self.sections[got].data.extend_from_slice(&[0; 8]);
+        let pos = self.pos_at(start);
+        self.rocm.got.push((name, pos));
+        if let Some((out, at)) = out {
+            let id = self.syms.definition_target(&out);
+            let sym = self.syms.get(id);
+            if sym.is_defined() && sym.kind == super::symbols::SymKind::Label {
+                return self.error(at, format!("symbol '{out}' is already defined"));
+            }
+            let pos = self.pos_at(at);
+            let sym = self.syms.get_mut(id);
+            sym.state = super::symbols::SymState::Known(crate::encode::context::Value {
+                value: offset as i64,
+                section: Some(crate::encode::context::SectionId(got as u32)),
+            });
+            sym.kind = super::symbols::SymKind::Label;
+            sym.defined_at = Some(pos);
         }
     }
 
@@ -478,6 +551,7 @@ impl Assembler<'_> {
                     md: MdKernel::default(),
                     usage: RegisterUsage::default(),
                     control: None,
+                    function: false,
                 });
                 let i = self.rocm.kernels.len() - 1;
                 self.rocm.index.insert(name, i);
@@ -821,8 +895,14 @@ impl Assembler<'_> {
                     None => self.error(at, "the call convention is 32 bits"),
                 }
             }
-            ".use_ordered_append_gds" | ".shared_vgprs" => {
-                self.error(start, format!("{lower} is not supported by this assembler's ROCm writer (GCN 1.0-1.4.1 code objects have no such field)"));
+            ".shared_vgprs" => {
+                // Only GCN 1.5 has shared VGPRs (PGM_RSRC3): clrxasm checks
+                // the count against the kernel's VGPRs and writes nothing
+                // for older GPUs.
+                if let Some(v) = self.rocm_value(text, p, u64::from(u32::MAX)) {
+                    let pos = self.pos_at(skip_spaces(text.as_bytes(), p));
+                    self.rocm_config(k).shared_vgprs = Some((v as u32, pos));
+                }
             }
             _ => {
                 let max = match lower {
@@ -1326,6 +1406,18 @@ impl Assembler<'_> {
                     continue;
                 }
             };
+            if let Some((shared, pos)) = &config.shared_vgprs {
+                let vgprs = prog.vgprs.max(1);
+                if u64::from(vgprs.next_multiple_of(8)) + u64::from(*shared) > 256 {
+                    let msg = format!(
+                        "number of total VGPRs with shared VGPRs for kernel '{}' is higher than 256 ({vgprs} VGPRs, {shared} shared)",
+                        state.name
+                    );
+                    self.diag_at(pos.clone(), msg, true);
+                    ok = false;
+                    continue;
+                }
+            }
             let rsrc1 = prog.entries[0].value;
             // SCRATCH_EN as given is kept too (a listing's exact value).
             let rsrc2 = prog.entries[1].value | (config.base.pgm_rsrc2 & 1);
@@ -1383,6 +1475,7 @@ impl Assembler<'_> {
                     name: state.name.clone(),
                     text_offset: offset,
                     descriptor: Some(((i * 64) as u64, d)),
+                    function: state.function,
                 });
                 if rodata.len() < (i + 1) * 64 {
                     let msg = format!(
@@ -1481,6 +1574,7 @@ impl Assembler<'_> {
                     name: state.name.clone(),
                     text_offset: offset,
                     descriptor: None,
+                    function: state.function,
                 });
             }
             md_kernels.push(self.rocm_kernel_md(
@@ -1534,6 +1628,23 @@ impl Assembler<'_> {
             .rocm
             .eflags
             .unwrap_or(if co_version == 2 { 0 } else { mach });
+        let (symbols, got) = self.rocm_got_symbols()?;
+        let data = self
+            .section_index
+            .get(".data")
+            .map(|&i| self.sections[i].data.clone())
+            .unwrap_or_default();
+        let bss = match self.section_index.get(".bss") {
+            Some(&i) if self.sections[i].data.iter().any(|&b| b != 0) => {
+                let msg =
+                    "section .bss holds only zeros (.skip, .zero): it has no bytes in the file"
+                        .to_string();
+                self.diag_at(file, msg, true);
+                return None;
+            }
+            Some(&i) => self.sections[i].data.len() as u64,
+            None => 0,
+        };
         Some(RocmInput {
             code_object_version: co_version,
             e_flags,
@@ -1543,7 +1654,213 @@ impl Assembler<'_> {
             text,
             rodata,
             kernels,
+            data,
+            bss,
+            symbols,
+            got,
+            relocations: Vec::new(),
         })
+    }
+
+    /// The loaded section of a code object that assembler section `i` is.
+    fn rocm_section(&self, i: usize) -> Option<RocmSection> {
+        if i == 0 {
+            return Some(RocmSection::Text);
+        }
+        match self.sections.get(i)?.name.as_str() {
+            ".rodata" => Some(RocmSection::Rodata),
+            ".data" => Some(RocmSection::Data),
+            ".got" => Some(RocmSection::Got),
+            ".bss" => Some(RocmSection::Bss),
+            _ => None,
+        }
+    }
+
+    /// The `.gotsym` entries: the global symbols they name (the kernels
+    /// are dynamic symbols already) and the entries' names. Each must be a
+    /// kernel or a global symbol (`.global`) whose value is an address in
+    /// `.text`, `.rodata`, `.data` or `.got`.
+    fn rocm_got_symbols(&mut self) -> Option<(Vec<RocmInputSymbol>, Vec<String>)> {
+        let mut symbols: Vec<RocmInputSymbol> = Vec::new();
+        let mut names = Vec::new();
+        let mut ok = true;
+        if let Some(&got) = self.section_index.get(".got") {
+            let entries = self.rocm.got.len();
+            if self.sections[got].data.len() != 8 * entries {
+                let pos = self.pos_at(0);
+                let msg = format!(
+                    "section .got holds the {entries} entries of .gotsym only: nothing else can be written there"
+                );
+                self.diag_at(pos, msg, true);
+                ok = false;
+            }
+        }
+        for (name, pos) in std::mem::take(&mut self.rocm.got) {
+            names.push(name.clone());
+            if self.rocm.index.contains_key(&name) || symbols.iter().any(|s| s.name == name) {
+                continue;
+            }
+            let value = self.syms.lookup(&name).and_then(|id| {
+                match super::expr::resolve_symbol(&mut self.syms, id, 0) {
+                    Ok(Some(v)) => Some(v),
+                    _ => None,
+                }
+            });
+            // A loaded section and offset, or an absolute value (`None`).
+            let place = value.and_then(|v| match v.section {
+                Some(s) => {
+                    let section = self.rocm_section(s.0 as usize)?;
+                    Some((Some(section), u64::try_from(v.value).ok()?))
+                }
+                None => Some((None, v.value as u64)),
+            });
+            let problem = if value.is_none() {
+                Some("is unresolved")
+            } else if !self.rocm.globals.contains(&name) {
+                Some("is not global symbol (.global)")
+            } else if place.is_none() {
+                Some("is neither a number nor an address in .text, .rodata, .data, .bss or .got")
+            } else {
+                None
+            };
+            if let Some(problem) = problem {
+                self.diag_at(pos.clone(), format!("GOT symbol '{name}' {problem}"), true);
+                ok = false;
+                continue;
+            }
+            if let Some((section, offset)) = place {
+                // As clrxasm: an object in a section, an absolute symbol
+                // as it was.
+                symbols.push(RocmInputSymbol {
+                    name: name.clone(),
+                    section,
+                    offset,
+                    size: 0,
+                    st_type: if section.is_some() {
+                        object::elf::STT_OBJECT
+                    } else {
+                        object::elf::STT_NOTYPE
+                    },
+                });
+            }
+        }
+        ok.then_some((symbols, names))
+    }
+
+    /// After the pass, with the code object laid out: the expressions that
+    /// waited for the layout (section differences, addresses) and the
+    /// 64-bit addresses in data, which become `R_AMDGPU_RELATIVE64`
+    /// relocations; patched into `input`.
+    pub(crate) fn rocm_resolve(
+        &mut self,
+        mut input: RocmInput,
+        late_instr: Vec<(InstrFixup, std::rc::Rc<[super::expr::Op]>)>,
+        late_data: Vec<DataFixup>,
+    ) -> Option<RocmInput> {
+        if late_instr.is_empty() && late_data.is_empty() {
+            return Some(input);
+        }
+        let mut absolute = Vec::new();
+        for f in late_data {
+            let mut stack = Vec::new();
+            let relative = match super::expr::evaluate(&f.expr, &mut self.syms, &mut stack) {
+                Ok(Some(v)) => v
+                    .section
+                    .and_then(|s| self.rocm_section(s.0 as usize))
+                    .map(|s| (s, v.value)),
+                _ => None,
+            };
+            match (relative, self.rocm_section(f.section)) {
+                (Some((target, addend)), Some(at))
+                    if f.size == 8 && !matches!(at, RocmSection::Got | RocmSection::Bss) =>
+                {
+                    input.relocations.push(RocmInputReloc {
+                        at: (at, f.offset as u64),
+                        target,
+                        addend,
+                    });
+                }
+                _ => absolute.push(f),
+            }
+        }
+        let layout = match crate::rocm::layout(&input) {
+            Ok(l) => l,
+            Err(e) => {
+                let pos = self.pos_at(0);
+                self.diag_at(pos, e.to_string(), true);
+                return None;
+            }
+        };
+        self.syms.section_bases = (0..self.sections.len())
+            .map(|i| self.rocm_section(i).map(|s| layout.address(s) as i64))
+            .collect();
+        let mut ok = true;
+        let unloaded = |asm: &mut Self, section: usize, pos: &crate::diag::SourcePos| {
+            let msg = format!(
+                "a value that depends on the code object's layout cannot be stored in section {} (only in .text, .rodata and .data)",
+                asm.sections[section].name
+            );
+            asm.diag_at(pos.clone(), msg, true);
+        };
+        for (f, ops) in late_instr {
+            if matches!(
+                self.rocm_section(f.section),
+                None | Some(RocmSection::Got | RocmSection::Bss)
+            ) {
+                unloaded(self, f.section, &f.pos);
+                ok = false;
+                continue;
+            }
+            let Some(value) = self.final_value(&ops, &f.pos) else {
+                ok = false;
+                continue;
+            };
+            let target = match self.rocm_section(f.section) {
+                Some(RocmSection::Text) => &mut input.text,
+                Some(RocmSection::Rodata) => &mut input.rodata,
+                Some(RocmSection::Data) => &mut input.data,
+                _ => &mut self.sections[f.section].data,
+            };
+            match super::assembler::patch_instruction(target, &f, value) {
+                Ok(Some(message)) => self.diag_at(f.pos, message, false),
+                Ok(None) => {}
+                Err(message) => {
+                    self.diag_at(f.pos, message, true);
+                    ok = false;
+                }
+            }
+        }
+        for f in absolute {
+            if matches!(
+                self.rocm_section(f.section),
+                None | Some(RocmSection::Got | RocmSection::Bss)
+            ) {
+                unloaded(self, f.section, &f.pos);
+                ok = false;
+                continue;
+            }
+            let Some(value) = self.final_value(&f.expr, &f.pos) else {
+                ok = false;
+                continue;
+            };
+            if value.section.is_some() {
+                let msg = "an address outside the code object's loaded sections (.text, .rodata, .data, .got) has no value".to_string();
+                self.diag_at(f.pos, msg, true);
+                ok = false;
+                continue;
+            }
+            let target = match self.rocm_section(f.section) {
+                Some(RocmSection::Text) => &mut input.text,
+                Some(RocmSection::Rodata) => &mut input.rodata,
+                Some(RocmSection::Data) => &mut input.data,
+                _ => &mut self.sections[f.section].data,
+            };
+            if let Some(msg) = super::assembler::patch_data(target, &f, value) {
+                self.diag_at(f.pos.clone(), msg, false);
+            }
+        }
+        self.syms.section_bases.clear();
+        ok.then_some(input)
     }
 
     /// One kernel's metadata map, with clrxasm's defaults.
@@ -1815,7 +2132,12 @@ impl Assembler<'_> {
                 for z in sizes {
                     s.push_str(&format!("{z}:"));
                 }
-                s.push_str(fmt);
+                let format = if co_version == 2 {
+                    MetadataFormat::Yaml
+                } else {
+                    MetadataFormat::MsgPack
+                };
+                s.push_str(&crate::rocm::clrx_printf_format(fmt, format));
                 Str(s)
             })
             .collect();

@@ -163,6 +163,25 @@ pub struct SymbolTable {
     pub scope_stack: Vec<ScopeId>,
     /// Local labels: number to (last defined, pending forward reference).
     pub locals: FxMap<u64, (Option<SymId>, Option<SymId>)>,
+    /// The address of each section (by [`crate::encode::context::SectionId`])
+    /// once the ROCm layout is known: evaluation then turns the addresses
+    /// in these sections into numbers, so that section differences resolve.
+    /// Empty during the pass.
+    pub section_bases: Vec<Option<i64>>,
+}
+
+impl SymbolTable {
+    /// `v` with its section's address added when [`Self::section_bases`]
+    /// knows it (an absolute value then).
+    pub fn rebase(&self, v: Value) -> Value {
+        match v
+            .section
+            .and_then(|s| self.section_bases.get(s.0 as usize).copied().flatten())
+        {
+            Some(base) => Value::absolute(base.wrapping_add(v.value)),
+            None => v,
+        }
+    }
 }
 
 impl Default for SymbolTable {
@@ -197,6 +216,7 @@ impl SymbolTable {
             current: GLOBAL_SCOPE,
             scope_stack: Vec::new(),
             locals: FxMap::default(),
+            section_bases: Vec::new(),
         }
     }
 

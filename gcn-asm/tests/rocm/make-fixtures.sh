@@ -17,6 +17,8 @@ cl kernels-gfx900-v5.co gfx900 5 kernels.cl
 cl kernels-gfx906-v4.co gfx906 4 kernels.cl
 cl kernels-gfx803-v5.co gfx803 5 kernels.cl
 cl globals-gfx900-v4.co gfx900 4 globals.cl
+cl globals-bss-gfx900-v4.co gfx900 4 globals-bss.cl
+cl globals-bss-gfx900-v2.co gfx900 2 globals-bss.cl
 cl kernels-gfx701-v4.co gfx701 4 kernels.cl
 hip() { # OUT CPU VERSION SOURCE: a HIP device-only code object, unbundled
   clang-15 -x hip --cuda-device-only --no-gpu-bundle-output --offload-arch="$2" \

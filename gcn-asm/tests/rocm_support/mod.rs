@@ -3,7 +3,46 @@
 
 use std::path::Path;
 
-use gcn_asm::rocm::CodeObject;
+use gcn_asm::decode::rocm::{data_place, pc_references};
+use gcn_asm::rocm::{CodeObject, RelocKind, RocmSection};
+
+/// A dynamic relocation, independent of the layout: the section and
+/// offset it patches, its kind, what it points to (a section and offset,
+/// or an absolute number), and its symbol.
+type Reloc = (
+    (RocmSection, u64),
+    RelocKind,
+    Result<(RocmSection, u64), u64>,
+    Option<String>,
+);
+
+/// The dynamic relocations of `co`, sorted, layout-independent.
+pub fn relocations(co: &CodeObject, name: &str) -> Vec<((RocmSection, u64), Reloc)> {
+    let text = co.text.as_ref().unwrap();
+    let place = |vaddr: u64| {
+        data_place(co, vaddr)
+            .or_else(|| {
+                let off = vaddr.checked_sub(text.vaddr)?;
+                (off <= text.data.len() as u64).then_some((RocmSection::Text, off))
+            })
+            .unwrap_or_else(|| panic!("{name}: {vaddr:#x} is in no section"))
+    };
+    let mut out: Vec<_> = co
+        .dynamic_relocations
+        .iter()
+        .map(|r| {
+            let at = place(r.offset);
+            let target = match r.kind {
+                RelocKind::Relative64 => Ok(place(r.addend as u64)),
+                _ if r.symbol_absolute => Err(r.symbol_value.wrapping_add(r.addend as u64)),
+                _ => Ok(place(r.symbol_value.wrapping_add(r.addend as u64))),
+            };
+            (at, (at, r.kind, target, r.symbol.clone()))
+        })
+        .collect();
+    out.sort_by_key(|(at, _)| (at.0.name(), at.1));
+    out
+}
 
 /// Everything but the layout (addresses): what must match.
 pub fn assert_equivalent(ours: &CodeObject, theirs: &CodeObject, name: &str) {
@@ -21,25 +60,59 @@ pub fn assert_equivalent(ours: &CodeObject, theirs: &CodeObject, name: &str) {
     );
     assert_eq!(ours.printf_formats, theirs.printf_formats, "{name}: printf");
     let (ot, tt) = (ours.text.as_ref().unwrap(), theirs.text.as_ref().unwrap());
-    assert_eq!(ot.data, tt.data, "{name}: .text");
+    // The code, but for the literals of its PC-relative references to
+    // global data, which depend on the layout: those must reach the same
+    // place of the same section.
+    let (o_refs, t_refs) = (pc_references(ours), pc_references(theirs));
+    assert_eq!(o_refs, t_refs, "{name}: PC-relative references");
+    let mask = |text: &[u8]| {
+        let mut t = text.to_vec();
+        for r in &t_refs {
+            for at in [r.getpc + 8, r.getpc + 16] {
+                t[at as usize..at as usize + 4].fill(0);
+            }
+        }
+        t
+    };
+    assert_eq!(mask(&ot.data), mask(&tt.data), "{name}: .text");
+    // The relocations: where they patch and what they point to, by section
+    // and offset; the bytes they patch are the loader's.
+    let (o_rel, t_rel) = (relocations(ours, name), relocations(theirs, name));
+    assert_eq!(o_rel, t_rel, "{name}: dynamic relocations");
+    assert_eq!(
+        ours.other_sections, theirs.other_sections,
+        "{name}: sections"
+    );
+    let masked = |co: &CodeObject, section: RocmSection| {
+        co.section(section).map(|d| {
+            let mut bytes = d.data.clone();
+            for (at, _) in relocations(co, name) {
+                if at.0 == section {
+                    bytes[at.1 as usize..at.1 as usize + 8].fill(0);
+                }
+            }
+            bytes
+        })
+    };
+    for section in [RocmSection::Data, RocmSection::Got] {
+        assert_eq!(
+            masked(ours, section),
+            masked(theirs, section),
+            "{name}: {}",
+            section.name()
+        );
+    }
     assert_eq!(
         ours.kernels.len(),
         theirs.kernels.len(),
         "{name}: kernel count"
     );
-    let mut o_ro = ours
-        .rodata
-        .as_ref()
-        .map(|r| r.data.clone())
-        .unwrap_or_default();
-    let mut t_ro = theirs
-        .rodata
-        .as_ref()
-        .map(|r| r.data.clone())
-        .unwrap_or_default();
+    let mut o_ro = masked(ours, RocmSection::Rodata).unwrap_or_default();
+    let mut t_ro = masked(theirs, RocmSection::Rodata).unwrap_or_default();
     for (o, t) in ours.kernels.iter().zip(&theirs.kernels) {
         let k = format!("{name}: kernel {}", t.name);
         assert_eq!(o.name, t.name, "{k}");
+        assert_eq!(o.function, t.function, "{k}: .fkernel");
         assert_eq!(
             o.entry - ot.vaddr,
             t.entry - tt.vaddr,
@@ -105,12 +178,12 @@ pub fn assert_equivalent(ours: &CodeObject, theirs: &CodeObject, name: &str) {
     assert_eq!(o_ro, t_ro, "{name}: .rodata");
 }
 
-/// `llvm-readelf-15 --notes` and `llvm-objdump-15 -d` accept `path`
+/// `llvm-readelf-15 --notes --dyn-syms -l -r -S` and `llvm-objdump-15 -d` accept `path`
 /// (skipped with a notice when they are not installed). `mcpu` `None`: no
 /// disassembly (LLVM 15 has no disassembler for GCN 1.0/1.1).
 pub fn llvm_accepts(path: &Path, mcpu: Option<&str>) {
     let readelf = std::process::Command::new("llvm-readelf-15")
-        .args(["--notes", "--dyn-syms", "-l"])
+        .args(["--notes", "--dyn-syms", "-l", "-r", "-S"])
         .arg(path)
         .output();
     let Ok(readelf) = readelf else {
