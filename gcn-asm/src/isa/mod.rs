@@ -644,17 +644,77 @@ pub enum Flow {
     /// bit is (LLVM inverts lane masks whose inactive lanes' bits it never
     /// defines with `s_xor_b64 …, -1`).
     Xor,
-    /// Integer arithmetic whose carries only move up (64-bit adds,
-    /// multiplies, left shifts: `v_mad_u64_u32`, `v_lshlrev_b64`): the low
-    /// dword of a multi-dword result is undefined only where the low
-    /// dwords of the sources are (LLVM feeds the high half of a 64-bit
-    /// addend it does not need from a register it never wrote).
+    /// Integer arithmetic whose carries only move up (64-bit multiply-adds:
+    /// `v_mad_u64_u32`, `v_mad_i64_i32`): the low dword of a multi-dword
+    /// result is undefined only where the low dwords of the sources are
+    /// (LLVM feeds the high half of a 64-bit addend it does not need from
+    /// a register it never wrote).
     Carry,
+    /// A left shift (`s_lshl_*`, `v_lshl*`, `v_lshl_add_u32`, …): the
+    /// result bits are the value's bits moved up, zeros shifted in.
+    ShiftLeft(Shift),
+    /// A logical right shift (`s_lshr_*`, `v_lshr*`): the value's bits
+    /// moved down, zeros shifted in.
+    ShiftRightLogical(Shift),
+    /// An arithmetic right shift (`s_ashr_*`, `v_ashr*`): the value's bits
+    /// moved down, copies of its sign bit shifted in.
+    ShiftRightArith(Shift),
     /// The first source becomes the program counter, or decides it
     /// (`s_setpc`, `s_swappc`, `s_rfe*`, `s_cbranch_g_fork`,
     /// `s_cbranch_join`): a jump to an address computed at run time, whose
     /// bits decide control flow.
     Jump,
+}
+
+/// The operands of a shift row ([`Flow::ShiftLeft`] and the right
+/// shifts): which operand is the value and which the amount, and a third
+/// operand the row combines with the value or the result. Operands are
+/// indices into [`InstrRow::operands`] (syntax order). The value's type
+/// gives the width: 16-bit values shift by the amount's low 4 bits, 32-bit
+/// by its low 5, 64-bit by its low 6.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Shift {
+    /// The operand shifted.
+    pub value: u8,
+    /// How far it shifts.
+    pub amount: ShiftAmount,
+    /// What the row does besides the shift.
+    pub with: ShiftWith,
+}
+
+/// How far a [`Shift`] shifts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ShiftAmount {
+    /// By the low bits of this operand (its index).
+    Operand(u8),
+    /// By this many bits (`s_lshl1_add_u32` …).
+    Fixed(u8),
+}
+
+/// What a shift row does besides the shift (the operand is its index).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ShiftWith {
+    /// Nothing: a plain shift.
+    Nothing,
+    /// Adds the operand to the value before the shift (`v_add_lshl_u32`:
+    /// `(S0 + S1) << S2`).
+    AddBefore(u8),
+    /// Adds the operand to the shifted value (`v_lshl_add_u32`,
+    /// `s_lshl1_add_u32` …: `(S0 << S1) + S2`).
+    AddAfter(u8),
+    /// ORs the operand into the shifted value (`v_lshl_or_b32`:
+    /// `(S0 << S1) | S2`).
+    OrAfter(u8),
+}
+
+impl Flow {
+    /// The shift of a shift row; `None` for every other flow.
+    pub const fn shift(self) -> Option<Shift> {
+        match self {
+            Flow::ShiftLeft(s) | Flow::ShiftRightLogical(s) | Flow::ShiftRightArith(s) => Some(s),
+            _ => None,
+        }
+    }
 }
 
 /// Sentinel in [`InstrRow::opcodes`] for "not on this version".
