@@ -14,6 +14,19 @@
 //!   the condition is);
 //! - AND and OR are exact per bit (a defined 0, resp. 1, defines the
 //!   result bit);
+//! - shifts (the row's [`Flow::ShiftLeft`], [`Flow::ShiftRightLogical`],
+//!   [`Flow::ShiftRightArith`]) move it: where the amount bits the
+//!   hardware uses (the low 4, 5 or 6 for a 16-, 32- or 64-bit value) are
+//!   defined, the result's shadow is the value's shifted the same way,
+//!   across the register pair of a 64-bit value (bits shifted in are
+//!   defined, or take the sign bit's shadow for an arithmetic shift), and
+//!   the bits still undefined are computed; where one of them is not, the
+//!   whole result is undefined and computed. A shift that also adds
+//!   (`v_lshl_add_u32`, `v_add_lshl_u32`, `s_lshl1_add_u32` …) makes every
+//!   bit from the lowest undefined bit of either addend up undefined, one
+//!   that ORs (`v_lshl_or_b32`) adds the ORed operand's undefined bits; a
+//!   scalar shift's SCC is undefined where a result bit is (with an add,
+//!   where any bit read is);
 //! - every other operation (the row's [`Flow::Compute`]) makes its result
 //!   wholly undefined in a lane where any bit it reads is undefined, and
 //!   marks it *computed* from undefined data. A vector compare's lane-mask
@@ -40,7 +53,9 @@
 //! (`s_movrel*`, `v_movrel*`) copy from and to the named register; DPP and
 //! the DS lane permutes give every lane the union of the active lanes'
 //! shadows; SDWA, `op_sel` and DPP partial writes keep the old shadow as
-//! well (union); a 16-bit source reads its low half only; a load or store
+//! well (union); a shift in an SDWA or DPP form or with `op_sel` halves,
+//! a packed 16-bit shift, or one whose operand is a source-only special
+//! (SCC, VCCZ, EXECZ …) computes; a 16-bit source reads its low half only; a load or store
 //! maps bytes exactly when a lane moves whole dwords (plain dword loads
 //! and stores), otherwise (byte, short, format and image accesses) a
 //! lane's data is wholly undefined when any byte it moves is; device
