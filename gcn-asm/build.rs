@@ -205,7 +205,11 @@ fn parse_shift(variant: &str, spec: &str, operands: &[&str]) -> Result<String, S
     let (value, amount, after) = match parts[..] {
         [v, a] => (v, a, None),
         [v, a, w] => (v, a, Some(w)),
-        _ => return Err(format!("bad shift `{spec}` (VALUE[+ADD],AMOUNT[,+ADD|,|OR])")),
+        _ => {
+            return Err(format!(
+                "bad shift `{spec}` (VALUE[+ADD],AMOUNT[,+ADD|,|OR])"
+            ))
+        }
     };
     let (value, before) = match value.split_once('+') {
         Some((v, b)) => (index(v)?, Some(index(b)?)),

@@ -850,3 +850,126 @@ pub fn rows(mnemonic: &str) -> &'static [InstrRow] {
 pub fn lookup(mnemonic: &str, version: GcnVersion) -> Option<&'static InstrRow> {
     rows(mnemonic).iter().find(|r| r.opcode(version).is_some())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shift of `mnemonic`'s row (every row of it must agree).
+    fn shift_of(mnemonic: &str) -> (Flow, Shift) {
+        let rows = rows(mnemonic);
+        assert!(!rows.is_empty(), "{mnemonic}: no row");
+        let flow = rows[0].flow;
+        for r in rows {
+            assert_eq!(r.flow, flow, "{mnemonic}: rows disagree");
+        }
+        let shift = flow
+            .shift()
+            .unwrap_or_else(|| panic!("{mnemonic}: {flow:?} is not a shift"));
+        (flow, shift)
+    }
+
+    #[test]
+    fn shift_rows_name_their_value_and_amount() {
+        // Every shift of the table (the packed 16-bit ones compute).
+        let left = [
+            "s_lshl_b32",
+            "s_lshl_b64",
+            "v_lshl_b32",
+            "v_lshlrev_b32",
+            "v_lshlrev_b16",
+            "v_lshl_b64",
+            "v_lshlrev_b64",
+            "v_lshl_add_u32",
+            "v_add_lshl_u32",
+            "v_lshl_or_b32",
+            "s_lshl1_add_u32",
+            "s_lshl2_add_u32",
+            "s_lshl3_add_u32",
+            "s_lshl4_add_u32",
+        ];
+        let logical = [
+            "s_lshr_b32",
+            "s_lshr_b64",
+            "v_lshr_b32",
+            "v_lshrrev_b32",
+            "v_lshrrev_b16",
+            "v_lshr_b64",
+            "v_lshrrev_b64",
+        ];
+        let arith = [
+            "s_ashr_i32",
+            "s_ashr_i64",
+            "v_ashr_i32",
+            "v_ashrrev_i32",
+            "v_ashrrev_i16",
+            "v_ashr_i64",
+            "v_ashrrev_i64",
+        ];
+        let groups: [(&[&str], fn(Shift) -> Flow); 3] = [
+            (&left, Flow::ShiftLeft),
+            (&logical, Flow::ShiftRightLogical),
+            (&arith, Flow::ShiftRightArith),
+        ];
+        for (names, kind) in groups {
+            for name in names {
+                let (flow, shift) = shift_of(name);
+                assert_eq!(flow, kind(shift), "{name}");
+                // `*rev*` rows take the amount first (operand 1, after
+                // the destination), the others second; the fixed-amount
+                // scalar adds shift by the digit in their name.
+                let expected = if name.contains("rev") {
+                    (2, ShiftAmount::Operand(1))
+                } else if let Some(n) = name
+                    .strip_prefix("s_lshl")
+                    .and_then(|r| r.strip_suffix("_add_u32"))
+                {
+                    (1, ShiftAmount::Fixed(n.parse().unwrap()))
+                } else if *name == "v_add_lshl_u32" {
+                    (1, ShiftAmount::Operand(3))
+                } else {
+                    (1, ShiftAmount::Operand(2))
+                };
+                assert_eq!((shift.value, shift.amount), expected, "{name}");
+            }
+        }
+        assert_eq!(shift_of("v_lshl_add_u32").1.with, ShiftWith::AddAfter(3));
+        assert_eq!(shift_of("s_lshl2_add_u32").1.with, ShiftWith::AddAfter(2));
+        assert_eq!(shift_of("v_add_lshl_u32").1.with, ShiftWith::AddBefore(2));
+        assert_eq!(shift_of("v_lshl_or_b32").1.with, ShiftWith::OrAfter(3));
+        assert_eq!(shift_of("v_lshlrev_b64").1.with, ShiftWith::Nothing);
+        // No other row shifts; every operand a shift names is read, and
+        // what it combines with is a 32-bit value.
+        let all: Vec<&str> = left.iter().chain(&logical).chain(&arith).copied().collect();
+        for row in INSTRUCTIONS.iter() {
+            let named = ["lshl", "lshr", "ashr"]
+                .iter()
+                .any(|k| row.mnemonic.contains(k));
+            if named && !row.mnemonic.starts_with("v_pk_") {
+                assert!(all.contains(&row.mnemonic), "{}: not listed", row.mnemonic);
+            }
+            let Some(shift) = row.flow.shift() else {
+                assert!(!all.contains(&row.mnemonic), "{}: no shift", row.mnemonic);
+                continue;
+            };
+            assert!(all.contains(&row.mnemonic), "{}", row.mnemonic);
+            let operand = |i: u8| {
+                let spec = row.operands[usize::from(i)];
+                assert!(spec.role.reads(), "{}: operand {i}", row.mnemonic);
+                spec
+            };
+            let value = operand(shift.value);
+            if let ShiftAmount::Operand(i) = shift.amount {
+                operand(i);
+            }
+            if let ShiftWith::AddBefore(i) | ShiftWith::AddAfter(i) | ShiftWith::OrAfter(i) =
+                shift.with
+            {
+                operand(i);
+                assert_eq!(value.ty.registers(), 1, "{}", row.mnemonic);
+                assert!(!is_16bit(value.ty), "{}", row.mnemonic);
+            }
+        }
+        assert_eq!(rows("v_pk_lshlrev_b16")[0].flow, Flow::Compute);
+    }
+}

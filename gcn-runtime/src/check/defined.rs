@@ -1576,7 +1576,11 @@ fn shift_result(
     // The value's shadow, dword by dword, in place.
     let value_mask = if width == 16 { 0xffff } else { u32::MAX };
     let mut parts = [(0u64, Val::default()); 2];
-    for (k, part) in parts.iter_mut().enumerate().take(width.div_ceil(32) as usize) {
+    for (k, part) in parts
+        .iter_mut()
+        .enumerate()
+        .take(width.div_ceil(32) as usize)
+    {
         let (_, v) = read(shift.value, k as u16, value_mask)?;
         *part = (u64::from(v.bits) << (32 * k), v);
     }

@@ -719,7 +719,8 @@ fn shifts_move_definedness_with_the_bits() {
         );
         let m = r.one(v, Check::Uninit, 1, Some(0));
         assert!(
-            m.contains("undefined bits of v5") && m.contains("v4 lane 0 byte 0, which nothing wrote"),
+            m.contains("undefined bits of v5")
+                && m.contains("v4 lane 0 byte 0, which nothing wrote"),
             "{v}: {m}"
         );
         // A right shift by 32 drops the undefined low dword.
