@@ -906,7 +906,9 @@ mod tests {
             "v_ashr_i64",
             "v_ashrrev_i64",
         ];
-        let groups: [(&[&str], fn(Shift) -> Flow); 3] = [
+        /// A shift flow's constructor.
+        type Kind = fn(Shift) -> Flow;
+        let groups: [(&[&str], Kind); 3] = [
             (&left, Flow::ShiftLeft),
             (&logical, Flow::ShiftRightLogical),
             (&arith, Flow::ShiftRightArith),
