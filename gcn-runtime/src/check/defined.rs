@@ -55,10 +55,11 @@
 //! shadows; SDWA, `op_sel` and DPP partial writes keep the old shadow as
 //! well (union); a shift in an SDWA or DPP form or with `op_sel` halves,
 //! a packed 16-bit shift, or one whose operand is a source-only special
-//! (SCC, VCCZ, EXECZ …) computes; a 16-bit source reads its low half only; a load or store
-//! maps bytes exactly when a lane moves whole dwords (plain dword loads
-//! and stores), otherwise (byte, short, format and image accesses) a
-//! lane's data is wholly undefined when any byte it moves is; device
+//! (SCC, VCCZ, EXECZ …) computes; a 16-bit source reads its low half
+//! only; a load or store maps bytes exactly when a lane moves whole
+//! dwords (plain dword loads and stores), otherwise (byte, short, format
+//! and image accesses) a lane's data is wholly undefined when any byte it
+//! moves is; device
 //! memory allocated initialised (and every store into it) counts as
 //! defined; a load into LDS (MUBUF `lds`) defines the bytes it fills; an
 //! atomic on device memory treats the old bytes as defined (the
