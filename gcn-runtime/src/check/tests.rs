@@ -866,6 +866,20 @@ fn shifts_move_definedness_with_the_bits() {
         if !v.is_gcn12_or_later() {
             continue;
         }
+        // LLVM's sign-extended 32-bit index (hip_unserved's
+        // device_malloc): a multiply-add whose addend's high dword
+        // nothing wrote, shifted left by 32 and arithmetically right by
+        // 30 — a defined byte offset.
+        run(
+            v,
+            "v_mov_b32 v13, v0
+             v_mad_u64_u32 v[10:11], s[30:31], v13, 1, v[13:14]
+             v_lshlrev_b64 v[10:11], 32, v[10:11]
+             v_ashrrev_i64 v[10:11], 30, v[10:11]
+             buffer_load_dword v3, v10, s[8:11], 0 offen
+             s_waitcnt vmcnt(0)",
+        )
+        .none(v);
         // 16-bit shifts use the low half and 4 amount bits.
         run(
             v,
