@@ -170,6 +170,70 @@ const FLOWS: &[(&str, &str)] = &[
     ("jump", "Jump"),
 ];
 
+/// The shift flows `flow:KIND:SPEC` (`gcn_asm::isa::Flow`, see
+/// [`parse_shift`]).
+const SHIFTS: &[(&str, &str)] = &[
+    ("shl", "ShiftLeft"),
+    ("lshr", "ShiftRightLogical"),
+    ("ashr", "ShiftRightArith"),
+];
+
+/// The `Flow` of a shift row: `variant` with the operands `spec` names
+/// among the row's `operands` (its operand tokens). `spec` is
+/// `VALUE[+ADD],AMOUNT[,+ADD|,|OR]`: the value's field, optionally the
+/// field added to it before the shift; the amount's field or a fixed
+/// number of bits; optionally the field added to (`+`) or ORed into (`|`)
+/// the shifted value. Named operands must be read and appear once.
+fn parse_shift(variant: &str, spec: &str, operands: &[&str]) -> Result<String, String> {
+    let index = |field: &str| -> Result<u8, String> {
+        let mut found = operands.iter().enumerate().filter(|(_, t)| {
+            let name = t.split('@').next().unwrap_or("");
+            name.split(':').next() == Some(field)
+        });
+        match (found.next(), found.next()) {
+            (Some((i, t)), None) => {
+                if t.ends_with("@w") || matches!(field, "vdst" | "sdst") && !t.contains('@') {
+                    return Err(format!("shift operand `{field}` is not read"));
+                }
+                Ok(i as u8)
+            }
+            (None, _) => Err(format!("shift operand `{field}` is not in the row")),
+            (Some(_), Some(_)) => Err(format!("shift operand `{field}` is in the row twice")),
+        }
+    };
+    let parts: Vec<&str> = spec.split(',').collect();
+    let (value, amount, after) = match parts[..] {
+        [v, a] => (v, a, None),
+        [v, a, w] => (v, a, Some(w)),
+        _ => {
+            return Err(format!(
+                "bad shift `{spec}` (VALUE[+ADD],AMOUNT[,+ADD|,|OR])"
+            ))
+        }
+    };
+    let (value, before) = match value.split_once('+') {
+        Some((v, b)) => (index(v)?, Some(index(b)?)),
+        None => (index(value)?, None),
+    };
+    let amount = match amount.parse::<u8>() {
+        Ok(n) => format!("ShiftAmount::Fixed({n})"),
+        Err(_) => format!("ShiftAmount::Operand({})", index(amount)?),
+    };
+    let with = match (before, after) {
+        (None, None) => "ShiftWith::Nothing".to_string(),
+        (Some(b), None) => format!("ShiftWith::AddBefore({b})"),
+        (None, Some(w)) => match (w.strip_prefix('+'), w.strip_prefix('|')) {
+            (Some(f), _) => format!("ShiftWith::AddAfter({})", index(f)?),
+            (_, Some(f)) => format!("ShiftWith::OrAfter({})", index(f)?),
+            _ => return Err(format!("bad shift combination `{w}` (+FIELD or |FIELD)")),
+        },
+        (Some(_), Some(_)) => return Err(format!("shift `{spec}` combines twice")),
+    };
+    Ok(format!(
+        "{variant}(Shift {{ value: {value}, amount: {amount}, with: {with} }})"
+    ))
+}
+
 /// The predicates of `cmp:PRED` (vector compares), in opcode order
 /// (`class`: the class test).
 const COMPARE_OPS: &[(&str, &str)] = &[
@@ -392,6 +456,13 @@ fn parse_file(path: &Path, rows: &mut Vec<Row>) -> Result<(), String> {
                 continue;
             }
             if let Some(kind) = f.strip_prefix("flow:") {
+                if let Some((variant, spec)) = SHIFTS
+                    .iter()
+                    .find_map(|(k, v)| Some((*v, kind.strip_prefix(k)?.strip_prefix(':')?)))
+                {
+                    flow = parse_shift(variant, spec, &tokens[5..]).map_err(at)?;
+                    continue;
+                }
                 flow = lookup(FLOWS, kind)
                     .ok_or_else(|| at(format!("unknown value flow `{kind}`")))?
                     .to_string();

@@ -644,17 +644,77 @@ pub enum Flow {
     /// bit is (LLVM inverts lane masks whose inactive lanes' bits it never
     /// defines with `s_xor_b64 …, -1`).
     Xor,
-    /// Integer arithmetic whose carries only move up (64-bit adds,
-    /// multiplies, left shifts: `v_mad_u64_u32`, `v_lshlrev_b64`): the low
-    /// dword of a multi-dword result is undefined only where the low
-    /// dwords of the sources are (LLVM feeds the high half of a 64-bit
-    /// addend it does not need from a register it never wrote).
+    /// Integer arithmetic whose carries only move up (64-bit multiply-adds:
+    /// `v_mad_u64_u32`, `v_mad_i64_i32`): the low dword of a multi-dword
+    /// result is undefined only where the low dwords of the sources are
+    /// (LLVM feeds the high half of a 64-bit addend it does not need from
+    /// a register it never wrote).
     Carry,
+    /// A left shift (`s_lshl_*`, `v_lshl*`, `v_lshl_add_u32`, …): the
+    /// result bits are the value's bits moved up, zeros shifted in.
+    ShiftLeft(Shift),
+    /// A logical right shift (`s_lshr_*`, `v_lshr*`): the value's bits
+    /// moved down, zeros shifted in.
+    ShiftRightLogical(Shift),
+    /// An arithmetic right shift (`s_ashr_*`, `v_ashr*`): the value's bits
+    /// moved down, copies of its sign bit shifted in.
+    ShiftRightArith(Shift),
     /// The first source becomes the program counter, or decides it
     /// (`s_setpc`, `s_swappc`, `s_rfe*`, `s_cbranch_g_fork`,
     /// `s_cbranch_join`): a jump to an address computed at run time, whose
     /// bits decide control flow.
     Jump,
+}
+
+/// The operands of a shift row ([`Flow::ShiftLeft`] and the right
+/// shifts): which operand is the value and which the amount, and a third
+/// operand the row combines with the value or the result. Operands are
+/// indices into [`InstrRow::operands`] (syntax order). The value's type
+/// gives the width: 16-bit values shift by the amount's low 4 bits, 32-bit
+/// by its low 5, 64-bit by its low 6.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Shift {
+    /// The operand shifted.
+    pub value: u8,
+    /// How far it shifts.
+    pub amount: ShiftAmount,
+    /// What the row does besides the shift.
+    pub with: ShiftWith,
+}
+
+/// How far a [`Shift`] shifts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ShiftAmount {
+    /// By the low bits of this operand (its index).
+    Operand(u8),
+    /// By this many bits (`s_lshl1_add_u32` …).
+    Fixed(u8),
+}
+
+/// What a shift row does besides the shift (the operand is its index).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ShiftWith {
+    /// Nothing: a plain shift.
+    Nothing,
+    /// Adds the operand to the value before the shift (`v_add_lshl_u32`:
+    /// `(S0 + S1) << S2`).
+    AddBefore(u8),
+    /// Adds the operand to the shifted value (`v_lshl_add_u32`,
+    /// `s_lshl1_add_u32` …: `(S0 << S1) + S2`).
+    AddAfter(u8),
+    /// ORs the operand into the shifted value (`v_lshl_or_b32`:
+    /// `(S0 << S1) | S2`).
+    OrAfter(u8),
+}
+
+impl Flow {
+    /// The shift of a shift row; `None` for every other flow.
+    pub const fn shift(self) -> Option<Shift> {
+        match self {
+            Flow::ShiftLeft(s) | Flow::ShiftRightLogical(s) | Flow::ShiftRightArith(s) => Some(s),
+            _ => None,
+        }
+    }
 }
 
 /// Sentinel in [`InstrRow::opcodes`] for "not on this version".
@@ -789,4 +849,129 @@ pub fn rows(mnemonic: &str) -> &'static [InstrRow] {
 /// The row to use for `mnemonic` on `version`: the first row available there.
 pub fn lookup(mnemonic: &str, version: GcnVersion) -> Option<&'static InstrRow> {
     rows(mnemonic).iter().find(|r| r.opcode(version).is_some())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shift of `mnemonic`'s row (every row of it must agree).
+    fn shift_of(mnemonic: &str) -> (Flow, Shift) {
+        let rows = rows(mnemonic);
+        assert!(!rows.is_empty(), "{mnemonic}: no row");
+        let flow = rows[0].flow;
+        for r in rows {
+            assert_eq!(r.flow, flow, "{mnemonic}: rows disagree");
+        }
+        let shift = flow
+            .shift()
+            .unwrap_or_else(|| panic!("{mnemonic}: {flow:?} is not a shift"));
+        (flow, shift)
+    }
+
+    #[test]
+    fn shift_rows_name_their_value_and_amount() {
+        // Every shift of the table (the packed 16-bit ones compute).
+        let left = [
+            "s_lshl_b32",
+            "s_lshl_b64",
+            "v_lshl_b32",
+            "v_lshlrev_b32",
+            "v_lshlrev_b16",
+            "v_lshl_b64",
+            "v_lshlrev_b64",
+            "v_lshl_add_u32",
+            "v_add_lshl_u32",
+            "v_lshl_or_b32",
+            "s_lshl1_add_u32",
+            "s_lshl2_add_u32",
+            "s_lshl3_add_u32",
+            "s_lshl4_add_u32",
+        ];
+        let logical = [
+            "s_lshr_b32",
+            "s_lshr_b64",
+            "v_lshr_b32",
+            "v_lshrrev_b32",
+            "v_lshrrev_b16",
+            "v_lshr_b64",
+            "v_lshrrev_b64",
+        ];
+        let arith = [
+            "s_ashr_i32",
+            "s_ashr_i64",
+            "v_ashr_i32",
+            "v_ashrrev_i32",
+            "v_ashrrev_i16",
+            "v_ashr_i64",
+            "v_ashrrev_i64",
+        ];
+        /// A shift flow's constructor.
+        type Kind = fn(Shift) -> Flow;
+        let groups: [(&[&str], Kind); 3] = [
+            (&left, Flow::ShiftLeft),
+            (&logical, Flow::ShiftRightLogical),
+            (&arith, Flow::ShiftRightArith),
+        ];
+        for (names, kind) in groups {
+            for name in names {
+                let (flow, shift) = shift_of(name);
+                assert_eq!(flow, kind(shift), "{name}");
+                // `*rev*` rows take the amount first (operand 1, after
+                // the destination), the others second; the fixed-amount
+                // scalar adds shift by the digit in their name.
+                let expected = if name.contains("rev") {
+                    (2, ShiftAmount::Operand(1))
+                } else if let Some(n) = name
+                    .strip_prefix("s_lshl")
+                    .and_then(|r| r.strip_suffix("_add_u32"))
+                {
+                    (1, ShiftAmount::Fixed(n.parse().unwrap()))
+                } else if *name == "v_add_lshl_u32" {
+                    (1, ShiftAmount::Operand(3))
+                } else {
+                    (1, ShiftAmount::Operand(2))
+                };
+                assert_eq!((shift.value, shift.amount), expected, "{name}");
+            }
+        }
+        assert_eq!(shift_of("v_lshl_add_u32").1.with, ShiftWith::AddAfter(3));
+        assert_eq!(shift_of("s_lshl2_add_u32").1.with, ShiftWith::AddAfter(2));
+        assert_eq!(shift_of("v_add_lshl_u32").1.with, ShiftWith::AddBefore(2));
+        assert_eq!(shift_of("v_lshl_or_b32").1.with, ShiftWith::OrAfter(3));
+        assert_eq!(shift_of("v_lshlrev_b64").1.with, ShiftWith::Nothing);
+        // No other row shifts; every operand a shift names is read, and
+        // what it combines with is a 32-bit value.
+        let all: Vec<&str> = left.iter().chain(&logical).chain(&arith).copied().collect();
+        for row in INSTRUCTIONS.iter() {
+            let named = ["lshl", "lshr", "ashr"]
+                .iter()
+                .any(|k| row.mnemonic.contains(k));
+            if named && !row.mnemonic.starts_with("v_pk_") {
+                assert!(all.contains(&row.mnemonic), "{}: not listed", row.mnemonic);
+            }
+            let Some(shift) = row.flow.shift() else {
+                assert!(!all.contains(&row.mnemonic), "{}: no shift", row.mnemonic);
+                continue;
+            };
+            assert!(all.contains(&row.mnemonic), "{}", row.mnemonic);
+            let operand = |i: u8| {
+                let spec = row.operands[usize::from(i)];
+                assert!(spec.role.reads(), "{}: operand {i}", row.mnemonic);
+                spec
+            };
+            let value = operand(shift.value);
+            if let ShiftAmount::Operand(i) = shift.amount {
+                operand(i);
+            }
+            if let ShiftWith::AddBefore(i) | ShiftWith::AddAfter(i) | ShiftWith::OrAfter(i) =
+                shift.with
+            {
+                operand(i);
+                assert_eq!(value.ty.registers(), 1, "{}", row.mnemonic);
+                assert!(!is_16bit(value.ty), "{}", row.mnemonic);
+            }
+        }
+        assert_eq!(rows("v_pk_lshlrev_b16")[0].flow, Flow::Compute);
+    }
 }

@@ -14,6 +14,19 @@
 //!   the condition is);
 //! - AND and OR are exact per bit (a defined 0, resp. 1, defines the
 //!   result bit);
+//! - shifts (the row's [`Flow::ShiftLeft`], [`Flow::ShiftRightLogical`],
+//!   [`Flow::ShiftRightArith`]) move it: where the amount bits the
+//!   hardware uses (the low 4, 5 or 6 for a 16-, 32- or 64-bit value) are
+//!   defined, the result's shadow is the value's shifted the same way,
+//!   across the register pair of a 64-bit value (bits shifted in are
+//!   defined, or take the sign bit's shadow for an arithmetic shift), and
+//!   the bits still undefined are computed; where one of them is not, the
+//!   whole result is undefined and computed. A shift that also adds
+//!   (`v_lshl_add_u32`, `v_add_lshl_u32`, `s_lshl1_add_u32` …) makes every
+//!   bit from the lowest undefined bit of either addend up undefined, one
+//!   that ORs (`v_lshl_or_b32`) adds the ORed operand's undefined bits; a
+//!   scalar shift's SCC is undefined where a result bit is (with an add,
+//!   where any bit read is);
 //! - every other operation (the row's [`Flow::Compute`]) makes its result
 //!   wholly undefined in a lane where any bit it reads is undefined, and
 //!   marks it *computed* from undefined data. A vector compare's lane-mask
@@ -40,10 +53,13 @@
 //! (`s_movrel*`, `v_movrel*`) copy from and to the named register; DPP and
 //! the DS lane permutes give every lane the union of the active lanes'
 //! shadows; SDWA, `op_sel` and DPP partial writes keep the old shadow as
-//! well (union); a 16-bit source reads its low half only; a load or store
-//! maps bytes exactly when a lane moves whole dwords (plain dword loads
-//! and stores), otherwise (byte, short, format and image accesses) a
-//! lane's data is wholly undefined when any byte it moves is; device
+//! well (union); a shift in an SDWA or DPP form or with `op_sel` halves,
+//! a packed 16-bit shift, or one whose operand is a source-only special
+//! (SCC, VCCZ, EXECZ …) computes; a 16-bit source reads its low half
+//! only; a load or store maps bytes exactly when a lane moves whole
+//! dwords (plain dword loads and stores), otherwise (byte, short, format
+//! and image accesses) a lane's data is wholly undefined when any byte it
+//! moves is; device
 //! memory allocated initialised (and every store into it) counts as
 //! defined; a load into LDS (MUBUF `lds`) defines the bytes it fills; an
 //! atomic on device memory treats the old bytes as defined (the
@@ -53,7 +69,10 @@
 use std::collections::HashMap;
 
 use gcn_asm::decode::{Form, Location, MemFlags};
-use gcn_asm::isa::{flags, AtomicOp, DataType, Encoding, Field, Flow, ImplicitReg, Unit};
+use gcn_asm::isa::{
+    flags, is_16bit, AtomicOp, DataType, Encoding, Field, Flow, ImplicitReg, ShiftAmount,
+    ShiftWith, Unit,
+};
 use gcn_asm::GcnVersion;
 
 use super::facts::{Facts, Lanes, Regs};
@@ -231,7 +250,7 @@ impl FlowFacts {
         };
         let vector = matches!(unit, Unit::Valu | Unit::Vmem | Unit::Ds | Unit::Exp);
         let mut f = FlowFacts {
-            rule: row.flow,
+            rule: shift_rule(row.flow, instr),
             vector,
             cross_lane: instr.form == Form::Dpp || (unit == Unit::Ds && memory == MemKind::None),
             sources: [Source {
@@ -376,6 +395,19 @@ impl FlowFacts {
         }
         let _ = version;
         f
+    }
+}
+
+/// The rule of a row with flow `flow` in the form `instr` has: a shift
+/// whose operands an SDWA selection, a DPP lane or `op_sel` halves change
+/// computes ([`Flow::Compute`]); every other flow is the row's.
+fn shift_rule(flow: Flow, instr: &gcn_asm::decode::Instruction) -> Flow {
+    let moved = matches!(instr.form, Form::Sdwa | Form::Dpp)
+        || (instr.row.has(flags::OP_SEL) && instr.mods.op_sel != 0);
+    if flow.shift().is_some() && moved {
+        Flow::Compute
+    } else {
+        flow
     }
 }
 
@@ -1279,12 +1311,20 @@ fn register_flow(
             }
         }
         let values = two_values(wave, op, fl, 0);
+        // A shift's result, read whole before any of it is written.
+        let shifted = shift_result(sh, origins, wave, op, fl, 0, pc);
         for d in fl.dests() {
             for (i, r) in (d.regs.first..d.regs.first + d.regs.count).enumerate() {
                 let input = carry_input(fl, d, i, input, low);
                 // SCC of an AND/OR says whether the whole result is 0.
                 let out = if is_bitwise(fl.rule) && r == sreg::SCC {
                     compute(input)
+                } else if let Some(out) = shifted {
+                    if r == sreg::SCC {
+                        shift_scc(fl, out, input)
+                    } else {
+                        out[i.min(1)]
+                    }
                 } else {
                     result(sh, origins, fl, (values, wave), i, (0, 0), input, false, pc)
                 };
@@ -1349,6 +1389,13 @@ fn register_flow(
         } else {
             None
         };
+        // A shift's result in the lane, read whole before any of it is
+        // written (the value may be the destination).
+        let shifted = if cross {
+            None
+        } else {
+            shift_result(sh, origins, wave, op, fl, lane, pc)
+        };
         for d in fl.dests() {
             for (i, r) in (d.regs.first..d.regs.first + d.regs.count).enumerate() {
                 // A carry row's low dword: from the sources' low dwords in
@@ -1372,17 +1419,20 @@ fn register_flow(
                 } else {
                     input
                 };
-                let out = result(
-                    sh,
-                    origins,
-                    fl,
-                    (values, wave),
-                    i,
-                    (lane, src_lane),
-                    input,
-                    cross,
-                    pc,
-                );
+                let out = match shifted {
+                    Some(out) if !d.lane_bit => out[i.min(1)],
+                    _ => result(
+                        sh,
+                        origins,
+                        fl,
+                        (values, wave),
+                        i,
+                        (lane, src_lane),
+                        input,
+                        cross,
+                        pc,
+                    ),
+                };
                 if d.lane_bit {
                     // One bit per lane of a lane mask.
                     let half = lane / 32;
@@ -1485,6 +1535,171 @@ fn compute(input: Val) -> Val {
         bits: if input.bits != 0 { u32::MAX } else { 0 },
         comp: input.bits != 0,
         origin: input.origin,
+    }
+}
+
+/// Memcheck's approximation of an addition: every bit from the lowest
+/// undefined bit of either operand (`x`, their union) up is undefined (a
+/// carry moves only up).
+fn left(x: u32) -> u32 {
+    x | x.wrapping_neg()
+}
+
+/// A resolved operand's value and shadow (dword `k` of it, the bits of
+/// `mask`) in `lane`; `None` for a source-only special (its shadow is not
+/// a register's) or a missing operand.
+#[allow(clippy::too_many_arguments)]
+fn operand_val(
+    sh: &mut Shadow,
+    origins: &mut Origins,
+    wave: &Wave,
+    src: Src,
+    k: u16,
+    lane: usize,
+    mask: u32,
+    pc: u32,
+) -> Option<(u32, Val)> {
+    let id = wave.id;
+    match src {
+        Src::Sgpr(c) => Some((
+            wave.sgpr[usize::from(c + k) & 127],
+            read_val(sh, origins, false, c + k, lane, mask, pc, id),
+        )),
+        Src::Vgpr(v) => Some((
+            wave.vgpr.get(usize::from(v + k)).map_or(0, |r| r[lane]),
+            read_val(sh, origins, true, v + k, lane, mask, pc, id),
+        )),
+        Src::Imm(x) => Some(((x >> (32 * u32::from(k))) as u32, Val::default())),
+        Src::Special(_) | Src::None => None,
+    }
+}
+
+/// The shadow of a shift row's result in `lane` (dwords 0 and 1), by its
+/// row's [`gcn_asm::isa::Shift`]; `None` for every other rule, and where
+/// an operand is a source-only special (the row then computes).
+///
+/// With the bits of the amount the hardware uses (4, 5 or 6 for a 16-,
+/// 32- or 64-bit value) defined, the value's shadow moves as the value
+/// does, across the register pair of a 64-bit value; an arithmetic right
+/// shift fills with the shadow of the sign bit; a 16-bit result's upper
+/// half (zeroed) is defined. An added operand makes every bit from the
+/// lowest undefined one of either addend up undefined ([`left`]), an ORed
+/// one adds its undefined bits. With any of those amount bits undefined,
+/// the whole result is. Undefined result bits are computed from
+/// undefined data; their origin is that of the value's dword (or the
+/// amount) they come from.
+fn shift_result(
+    sh: &mut Shadow,
+    origins: &mut Origins,
+    wave: &Wave,
+    op: &Op,
+    fl: &FlowFacts,
+    lane: usize,
+    pc: u32,
+) -> Option<[Val; 2]> {
+    let shift = fl.rule.shift()?;
+    let row = op.instr.row;
+    let ty = row.operands.get(usize::from(shift.value))?.ty;
+    let width: u32 = if ty.registers() == 2 {
+        64
+    } else if is_16bit(ty) {
+        16
+    } else {
+        32
+    };
+    let width_mask = u64::MAX >> (64 - width);
+    let mut read = |i: u8, k: u16, mask: u32| {
+        operand_val(sh, origins, wave, op.src(usize::from(i)), k, lane, mask, pc)
+    };
+    // The value's shadow, dword by dword, in place.
+    let value_mask = if width == 16 { 0xffff } else { u32::MAX };
+    let mut parts = [(0u64, Val::default()); 2];
+    for (k, part) in parts
+        .iter_mut()
+        .enumerate()
+        .take(width.div_ceil(32) as usize)
+    {
+        let (_, v) = read(shift.value, k as u16, value_mask)?;
+        *part = (u64::from(v.bits) << (32 * k), v);
+    }
+    if let ShiftWith::AddBefore(other) = shift.with {
+        let (_, x) = read(other, 0, u32::MAX)?;
+        let joined = parts[0].1.join(x);
+        let bits = left(parts[0].0 as u32 | x.bits) & value_mask;
+        parts[0] = (u64::from(bits), Val { bits, ..joined });
+    }
+    let (amount, amount_val) = match shift.amount {
+        ShiftAmount::Fixed(n) => (u32::from(n), Val::default()),
+        ShiftAmount::Operand(i) => read(i, 0, u32::MAX)?,
+    };
+    let used = width - 1;
+    let with = match shift.with {
+        ShiftWith::AddAfter(o) | ShiftWith::OrAfter(o) => Some(read(o, 0, u32::MAX)?.1),
+        ShiftWith::Nothing | ShiftWith::AddBefore(_) => None,
+    };
+    let dword = |bits: u64, k: u32| (bits >> (32 * k)) as u32;
+    if amount_val.bits & used != 0 {
+        // An undefined amount: the whole result is undefined.
+        let out = |k: u32| Val {
+            bits: dword(width_mask, k),
+            comp: dword(width_mask, k) != 0,
+            origin: amount_val.origin,
+        };
+        return Some([out(0), out(1)]);
+    }
+    let n = amount & used;
+    let moved = |x: u64| -> u64 {
+        let out = match fl.rule {
+            Flow::ShiftLeft(_) => x << n,
+            Flow::ShiftRightArith(_) => {
+                // Sign-extend the shadow from the value's width: the bits
+                // shifted in take the sign bit's shadow.
+                let s = ((x << (64 - width)) as i64) >> (64 - width);
+                (s >> n) as u64
+            }
+            _ => x >> n,
+        };
+        out & width_mask
+    };
+    let mut out = [Val::default(); 2];
+    for (k, o) in out.iter_mut().enumerate() {
+        for (bits, v) in parts {
+            let b = dword(moved(bits), k as u32);
+            if b != 0 {
+                *o = o.join(Val { bits: b, ..v });
+            }
+        }
+        o.comp = o.bits != 0;
+    }
+    if let Some(x) = with {
+        let joined = out[0].join(x);
+        let bits = match shift.with {
+            ShiftWith::AddAfter(_) => left(out[0].bits | x.bits),
+            _ => out[0].bits | x.bits,
+        };
+        out[0] = Val {
+            bits,
+            comp: bits != 0,
+            origin: joined.origin,
+        };
+    }
+    Some(out)
+}
+
+/// The SCC of a scalar shift whose result's shadow is `out`: whether the
+/// result is 0, undefined where a result bit is; a shift that also adds
+/// sets it from the carry, which computes with everything read (`input`).
+fn shift_scc(fl: &FlowFacts, out: [Val; 2], input: Val) -> Val {
+    match fl.rule.shift().map(|s| s.with) {
+        Some(ShiftWith::Nothing) => {
+            let all = out[0].join(out[1]);
+            Val {
+                bits: u32::from(all.bits != 0),
+                comp: all.bits != 0,
+                origin: all.origin,
+            }
+        }
+        _ => compute(input),
     }
 }
 

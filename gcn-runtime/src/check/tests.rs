@@ -677,6 +677,288 @@ fn lane_masks_and_carries_are_exact_where_llvm_relies_on_it() {
     }
 }
 
+/// The 64-bit vector shift of `v` by an inline `amount`: `v_{op}rev_b64`
+/// (amount first) on GCN 1.2+, `v_{op}_b64` (amount second) before.
+fn shift64(v: GcnVersion, op: &str, dst: &str, src: &str, amount: &str) -> String {
+    if v.is_gcn12_or_later() {
+        format!("v_{op}rev_b64 {dst}, {amount}, {src}")
+    } else {
+        format!("v_{op}_b64 {dst}, {src}, {amount}")
+    }
+}
+
+#[test]
+fn shifts_move_definedness_with_the_bits() {
+    for v in VERSIONS {
+        // LLVM's 64-bit offset: a multiply-add whose high dword came from
+        // a register nothing wrote, shifted left by 32 — the high dword
+        // is dropped, the address is defined.
+        run(
+            v,
+            &format!(
+                "v_mov_b32 v4, v1
+                 {}
+                 buffer_load_dword v3, v5, s[8:11], 0 offen
+                 buffer_load_dword v3, v4, s[8:11], 0 offen
+                 s_waitcnt vmcnt(0)",
+                shift64(v, "lshl", "v[4:5]", "v[4:5]", "32")
+            ),
+        )
+        .none(v);
+        // The low dword undefined: it becomes the high dword, reported
+        // with the register nothing wrote as the origin.
+        let r = run(
+            v,
+            &format!(
+                "v_mov_b32 v5, v1
+                 @{}
+                 @buffer_load_dword v3, v5, s[8:11], 0 offen
+                 s_waitcnt vmcnt(0)",
+                shift64(v, "lshl", "v[4:5]", "v[4:5]", "32")
+            ),
+        );
+        let m = r.one(v, Check::Uninit, 1, Some(0));
+        assert!(
+            m.contains("undefined bits of v5")
+                && m.contains("v4 lane 0 byte 0, which nothing wrote"),
+            "{v}: {m}"
+        );
+        // A right shift by 32 drops the undefined low dword.
+        run(
+            v,
+            &format!(
+                "v_mov_b32 v5, v1
+                 {}
+                 buffer_load_dword v3, v4, s[8:11], 0 offen
+                 buffer_load_dword v3, v5, s[8:11], 0 offen
+                 s_waitcnt vmcnt(0)",
+                shift64(v, "lshr", "v[4:5]", "v[4:5]", "32")
+            ),
+        )
+        .none(v);
+        // By 31 it keeps one undefined bit.
+        let r = run(
+            v,
+            &format!(
+                "v_mov_b32 v5, v1
+                 @{}
+                 @buffer_load_dword v3, v4, s[8:11], 0 offen
+                 s_waitcnt vmcnt(0)",
+                shift64(v, "lshr", "v[4:5]", "v[4:5]", "31")
+            ),
+        );
+        let m = r.one(v, Check::Uninit, 1, Some(0));
+        assert!(
+            m.contains("undefined bits of v4") && m.contains("v4 lane 0 byte 0"),
+            "{v}: {m}"
+        );
+        // 32-bit right shifts of a value whose low byte is undefined
+        // (an AND with defined zeros keeps only it): by 8 it is gone, by
+        // 4 half of it is left.
+        for (op, amount, bad) in [
+            ("v_lshrrev_b32", 8, false),
+            ("v_ashrrev_i32", 8, false),
+            ("v_lshrrev_b32", 4, true),
+            ("v_ashrrev_i32", 4, true),
+        ] {
+            let body = format!(
+                "@v_and_b32 v7, 0xff, v6
+                 {op} v7, {amount}, v7
+                 @buffer_load_dword v3, v7, s[8:11], 0 offen
+                 s_waitcnt vmcnt(0)"
+            );
+            let r = run(v, &body);
+            if bad {
+                let m = r.one(v, Check::Uninit, 1, Some(0));
+                assert!(m.contains("v6 lane 0 byte 0"), "{v} {op}: {m}");
+            } else {
+                r.none(v);
+            }
+        }
+        // An arithmetic right shift fills with the sign bit's shadow; a
+        // logical one with defined zeros.
+        for (op, bad) in [("v_ashrrev_i32", true), ("v_lshrrev_b32", false)] {
+            let body = format!(
+                "v_and_b32 v7, 0x80000000, v6
+                 {op} v7, 24, v7
+                 v_and_b32 v7, 0x100, v7
+                 @buffer_load_dword v3, v7, s[8:11], 0 offen
+                 s_waitcnt vmcnt(0)"
+            );
+            let r = run(v, &body);
+            if bad {
+                r.one(v, Check::Uninit, 0, None);
+            } else {
+                r.none(v);
+            }
+        }
+        // An undefined amount: the whole result is undefined.
+        let r = run(
+            v,
+            "@v_lshlrev_b32 v7, v6, v1
+             @buffer_load_dword v3, v7, s[8:11], 0 offen
+             s_waitcnt vmcnt(0)",
+        );
+        let m = r.one(v, Check::Uninit, 1, Some(0));
+        assert!(m.contains("v6 lane 0 byte 0"), "{v}: {m}");
+        // Only the amount bits the hardware uses count: 5 for a 32-bit
+        // value, 6 for a 64-bit one.
+        run(
+            v,
+            "v_and_b32 v8, 0xffffffe0, v6
+             v_lshlrev_b32 v7, v8, v1
+             buffer_load_dword v3, v7, s[8:11], 0 offen
+             s_waitcnt vmcnt(0)",
+        )
+        .none(v);
+        let r = run(
+            v,
+            &format!(
+                "v_and_b32 v8, 0xffffffe0, v6
+                 v_mov_b32 v4, v1
+                 v_mov_b32 v5, 0
+                 {}
+                 @buffer_load_dword v3, v4, s[8:11], 0 offen
+                 s_waitcnt vmcnt(0)",
+                shift64(v, "lshl", "v[4:5]", "v[4:5]", "v8")
+            ),
+        );
+        r.one(v, Check::Uninit, 0, None);
+        // Scalar: a 64-bit left shift by 32 of a pair whose high dword
+        // nothing wrote defines the result and SCC; of one whose low
+        // dword nothing wrote, not.
+        run(
+            v,
+            "s_mov_b32 s20, 4
+             s_lshl_b64 s[20:21], s[20:21], 32
+             s_cbranch_scc1 .+4
+             buffer_load_dword v3, v1, s[8:11], s21 offen
+             s_waitcnt vmcnt(0)",
+        )
+        .none(v);
+        let r = run(
+            v,
+            "s_mov_b32 s21, 4
+             @s_lshl_b64 s[20:21], s[20:21], 32
+             @buffer_load_dword v3, v1, s[8:11], s21 offen
+             s_waitcnt vmcnt(0)",
+        );
+        let m = r.one(v, Check::Uninit, 1, Some(0));
+        assert!(m.contains("s20 byte 0, which nothing wrote"), "{v}: {m}");
+        let r = run(
+            v,
+            "s_mov_b32 s21, 4
+             @s_lshl_b64 s[20:21], s[20:21], 32
+             @s_cbranch_scc1 .+4",
+        );
+        r.one(v, Check::Uninit, 1, Some(0));
+        // s_lshr_b32 / s_ashr_i32 dropping an undefined low byte.
+        run(
+            v,
+            "s_and_b32 s22, s23, 0xff
+             s_lshr_b32 s24, s22, 8
+             s_ashr_i32 s25, s22, 8
+             buffer_load_dword v3, v1, s[8:11], s24 offen
+             buffer_load_dword v3, v1, s[8:11], s25 offen
+             s_waitcnt vmcnt(0)",
+        )
+        .none(v);
+        if !v.is_gcn12_or_later() {
+            continue;
+        }
+        // LLVM's sign-extended 32-bit index (hip_unserved's
+        // device_malloc): a multiply-add whose addend's high dword
+        // nothing wrote, shifted left by 32 and arithmetically right by
+        // 30 — a defined byte offset.
+        run(
+            v,
+            "v_mov_b32 v13, v0
+             v_mad_u64_u32 v[10:11], s[30:31], v13, 1, v[13:14]
+             v_lshlrev_b64 v[10:11], 32, v[10:11]
+             v_ashrrev_i64 v[10:11], 30, v[10:11]
+             buffer_load_dword v3, v10, s[8:11], 0 offen
+             s_waitcnt vmcnt(0)",
+        )
+        .none(v);
+        // 16-bit shifts use the low half and 4 amount bits.
+        run(
+            v,
+            "v_and_b32 v7, 0xff, v6
+             v_lshrrev_b16 v7, 8, v7
+             buffer_load_dword v3, v7, s[8:11], 0 offen
+             s_waitcnt vmcnt(0)",
+        )
+        .none(v);
+        let r = run(
+            v,
+            "v_and_b32 v7, 0xff, v6
+             v_lshlrev_b16 v7, 8, v7
+             @buffer_load_dword v3, v7, s[8:11], 0 offen
+             s_waitcnt vmcnt(0)",
+        );
+        r.one(v, Check::Uninit, 0, None);
+        if !v.is_gcn14() {
+            continue;
+        }
+        // Shifts that add or OR: the undefined high half of v5 shifted
+        // out by 16 leaves a defined result; by 8 it does not (the upper
+        // half, shifted down to stay in the buffer, is used).
+        for (body, bad) in [
+            ("v_lshl_add_u32 v7, v5, 16, v1", false),
+            ("v_lshl_add_u32 v7, v5, 8, v1", true),
+            ("v_lshl_or_b32 v7, v5, 16, v1", false),
+            ("v_lshl_or_b32 v7, v5, 8, v1", true),
+            ("v_add_lshl_u32 v7, v5, v1, 16", false),
+            ("v_add_lshl_u32 v7, v5, v1, 8", true),
+            ("v_add_lshl_u32 v7, v1, v5, 8", true),
+        ] {
+            let r = run(
+                v,
+                &format!(
+                    "v_and_b32 v5, 0xffff0000, v6
+                     {body}
+                     v_lshrrev_b32 v7, 16, v7
+                     @buffer_load_dword v3, v7, s[8:11], 0 offen
+                     s_waitcnt vmcnt(0)"
+                ),
+            );
+            if bad {
+                r.one(v, Check::Uninit, 0, None);
+            } else {
+                r.none(v);
+            }
+        }
+        // An undefined addend below the shifted bits makes the sum
+        // undefined from its lowest undefined bit up.
+        let r = run(
+            v,
+            "v_and_b32 v5, 1, v6
+             v_lshl_add_u32 v7, v1, 16, v5
+             v_and_b32 v7, 0x10000, v7
+             @buffer_load_dword v3, v7, s[8:11], 0 offen
+             s_waitcnt vmcnt(0)",
+        );
+        r.one(v, Check::Uninit, 0, None);
+        // s_lshl2_add_u32 of a value whose top two bits nothing wrote:
+        // the sum is defined, the carry (SCC) is not.
+        run(
+            v,
+            "s_and_b32 s20, s23, 0xc0000000
+             s_lshl2_add_u32 s21, s20, 4
+             buffer_load_dword v3, v1, s[8:11], s21 offen
+             s_waitcnt vmcnt(0)",
+        )
+        .none(v);
+        let r = run(
+            v,
+            "s_and_b32 s20, s23, 0xc0000000
+             s_lshl2_add_u32 s21, s20, 4
+             @s_cbranch_scc1 .+4",
+        );
+        r.one(v, Check::Uninit, 0, None);
+    }
+}
+
 #[test]
 fn undefinedness_travels_through_lds_and_scratch_like_memory() {
     for v in VERSIONS {
