@@ -5,10 +5,10 @@
 //! HIP's `printf` to it.
 //!
 //! **The buffer** (what the `hidden_hostcall_buffer` argument points to,
-//! one per launch, [`HostcallBuffer`]): a header of six `u64` — the
+//! one per launch, `HostcallBuffer`): a header of six `u64` — the
 //! address of the packet headers, the address of the payloads, the
 //! doorbell signal, the free stack, the ready stack, the index mask —
-//! then [`HostcallBuffer::packets`] packet headers (`next`, the active
+//! then `HostcallBuffer::packets` packet headers (`next`, the active
 //! mask, the service id, the control word whose bit 0 is READY; 24 bytes)
 //! and as many payloads (64 lanes × 8 `u64`). The stacks are lock-free
 //! stacks of tagged pointers: the low bits (`& index mask`) index a packet,
@@ -25,7 +25,7 @@
 //! (`s_sleep`) until READY is clear, each lane reads words 0 and 1 of its
 //! slot as the answer, and the packet goes back onto the free stack.
 //!
-//! **Serving** ([`HostcallServer`]): when a wave sends the interrupt, the
+//! **Serving** (`HostcallServer`): when a wave sends the interrupt, the
 //! emulator does there and then what the host thread does when the
 //! doorbell rings: it takes the whole ready stack (swapping in 0), runs
 //! the packet's service for every lane of its active mask, and clears

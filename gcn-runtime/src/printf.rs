@@ -25,7 +25,7 @@
 //!
 //! HIP's `printf` reaches the host another way, as hostcall messages
 //! ([`crate::hostcall`]), and is formatted by the same code
-//! ([`format_with`]).
+//! (`format_with`).
 
 use std::fmt;
 
