@@ -2,8 +2,8 @@
 //! truncated files, kernels that are not there, arguments of the wrong
 //! kind, a partial work-group for a kernel that needs uniform ones, a
 //! kernel that dereferences a hidden argument the emulator leaves null,
-//! a hostcall service the emulator does not serve; and where printf text
-//! goes.
+//! a hostcall service the emulator does not serve, a function kernel
+//! (`.fkernel`), which no dispatch launches; and where printf text goes.
 
 use std::path::PathBuf;
 
@@ -254,4 +254,44 @@ fn code_objects_load_from_unaligned_bytes() {
     let memory = Memory::default();
     let program = Program::load_code_object(&memory, &shifted[1..]).unwrap();
     assert!(program.kernel("grid3d").is_ok());
+}
+
+/// A function kernel (clrxasm's `.fkernel`: a global `STT_FUNC` symbol,
+/// with no kernel descriptor in code object v3+, and no kernel symbol in
+/// v2 whatever `amd_kernel_code_t` lies at it) loads with its program,
+/// but a launch of it is refused with an error naming it, in v2 and v3
+/// alike; the program's other kernel runs.
+#[test]
+fn a_function_kernel_is_not_launched() {
+    let v2 = ".rocm\n.gpu gfx900\n.kernel f\n.fkernel\n.config\n.use_kernarg_segment_ptr\n.kernel k\n.config\n.use_kernarg_segment_ptr\n.text\nf:\n.skip 256\ns_endpgm\n.p2align 8\nk:\n.skip 256\ns_endpgm\n";
+    let v3 = ".rocm\n.gpu gfx900\n.llvm10binfmt\n.metadatav3\n.kernel f\n.fkernel\n.config\n.use_kernarg_segment_ptr\n.kernel k\n.config\n.use_kernarg_segment_ptr\n.globaldata\n.skip 128\n.text\nf:\ns_endpgm\n.p2align 8\nk:\ns_endpgm\n";
+    let memory = Memory::default();
+    for (version, src) in [(2, v2), (3, v3)] {
+        let bytes = gcn_asm::assemble(src, &gcn_asm::AssembleOptions::default())
+            .unwrap_or_else(|d| panic!("{d}"))
+            .rocm_bytes()
+            .unwrap();
+        let program = Program::load_code_object(&memory, &bytes)
+            .unwrap_or_else(|e| panic!("v{version}: {e}"));
+        assert_eq!(program.code_object_target(), Some((version, "gfx900")));
+        let names: Vec<_> = program.kernels().iter().map(|k| k.name.as_str()).collect();
+        assert_eq!(names, ["f", "k"], "v{version}");
+        let launch = |name: &str| {
+            program.launch(
+                name,
+                &[],
+                &Dispatch::new_1d(64, 64),
+                &LaunchOptions::default(),
+            )
+        };
+        let err = launch("f").unwrap_err();
+        let text = err.to_string();
+        assert!(matches!(err, LaunchError::Config(_)), "v{version}: {text}");
+        assert!(
+            text.contains("kernel 'f' is a function kernel (.fkernel")
+                && text.contains("no kernel descriptor"),
+            "v{version}: {text}"
+        );
+        launch("k").unwrap_or_else(|e| panic!("v{version}: {e}"));
+    }
 }

@@ -143,13 +143,13 @@ fn reads_clang15_code_objects() {
                     code.kernel_code_entry_byte_offset,
                     AMD_KERNEL_CODE_SIZE as i64
                 );
-                assert_eq!(k.entry, k.descriptor_vaddr + 256);
+                assert_eq!(Some(k.entry), k.descriptor_vaddr.map(|d| d + 256));
                 assert_eq!(code.private_element_size(), 4);
                 assert!(code.is_ptr64());
             } else {
                 assert!(k.amd_kernel_code.is_none());
                 assert_eq!(
-                    k.entry as i64 - k.descriptor_vaddr as i64,
+                    k.entry as i64 - k.descriptor_vaddr.unwrap() as i64,
                     k.descriptor.kernel_code_entry_byte_offset
                 );
             }
@@ -229,7 +229,7 @@ fn reads_clrxasm_goldens() {
     assert!(scale.metadata.is_none());
     let k = &scale.kernels[0];
     assert_eq!(k.name, "scale");
-    assert_eq!(k.entry, k.descriptor_vaddr + 0x100);
+    assert_eq!(Some(k.entry), k.descriptor_vaddr.map(|d| d + 0x100));
     let code = k.amd_kernel_code.unwrap();
     assert_eq!(code.compute_pgm_rsrc1, 0x00ac0081);
     assert_eq!(code.compute_pgm_rsrc2, 0x90);
@@ -925,6 +925,139 @@ fn fkernel_symbols_are_functions() {
         Some(object::elf::STT_FUNC)
     );
     assert_eq!(elf_symbol(&bytes, "f.kd"), None);
+    let co = rocm::read(&bytes).unwrap();
+    assert_eq!(co.code_object_version, 3);
+    assert!(co.kernels[0].function);
+    assert_eq!(co.kernels[0].descriptor_vaddr, None);
+}
+
+/// `.fkernel` in code object v3 (`.llvm10binfmt`, MessagePack metadata):
+/// the metadata names the kernel (and `NAME.kd`, as clrxasm writes it)
+/// but there is no descriptor symbol, only the global function; the
+/// reader takes it as CLRX's does, a kernel with no descriptor
+/// (`function`, `descriptor_vaddr` `None`), gcndisasm lists it with
+/// `.fkernel` and the `.config` that fills its descriptor slot, and the
+/// listing assembles to an equivalent object, the kernels in the same
+/// slots.
+#[test]
+fn fkernel_v3_round_trips() {
+    // The function kernel between two kernels: slots 0 (a), 1 (f), 2 (k).
+    let src = ".rocm\n.gpu gfx900\n.llvm10binfmt\n.metadatav3\n.md_version 1, 0\n\
+        .kernel a\n.config\n.use_kernarg_segment_ptr\n\
+        .kernel f\n.fkernel\n.config\n.use_dispatch_ptr\n.use_kernarg_segment_ptr\n.ieeemode\n.private_segment_fixed_size 16\n\
+        .arg x, \"uint\", 4, , value, u32\n\
+        .kernel k\n.config\n.globaldata\n.skip 192\n.byte 1, 2, 3, 4\n\
+        .text\na:\ns_endpgm\n.p2align 8\nf:\nv_mov_b32 v1, 7\ns_endpgm\n.p2align 8\nk:\ns_endpgm\n";
+    let bytes = rocm_bytes(src);
+    assert_eq!(
+        elf_symbol(&bytes, "f"),
+        Some((object::elf::STT_FUNC, object::elf::STV_DEFAULT))
+    );
+    assert_eq!(elf_symbol(&bytes, "f.kd"), None);
+    assert!(elf_symbol(&bytes, "k.kd").is_some());
+    let co = rocm::read(&bytes).unwrap();
+    let md = co.metadata.as_ref().unwrap().kernels().unwrap();
+    assert_eq!(
+        md.iter().map(|m| m.name.as_str()).collect::<Vec<_>>(),
+        ["a", "f", "k"]
+    );
+    let flags: Vec<_> = co
+        .kernels
+        .iter()
+        .map(|k| (k.name.as_str(), k.function, k.descriptor_vaddr.is_some()))
+        .collect();
+    assert_eq!(
+        flags,
+        [("a", false, true), ("f", true, false), ("k", false, true)]
+    );
+    let text = co.text.as_ref().unwrap();
+    let rodata = co.rodata.as_ref().unwrap();
+    let f = &co.kernels[1];
+    assert_eq!(f.entry, text.vaddr + 256);
+    assert_eq!(f.descriptor, rocm::KernelDescriptor::default());
+    assert!(f.amd_kernel_code.is_none());
+    // From the metadata: the argument and the private size.
+    assert_eq!(f.args.len(), 1);
+    assert_eq!(f.private_segment_fixed_size, 16);
+    assert_eq!(co.kernels[2].descriptor_vaddr, Some(rodata.vaddr + 128));
+    // Slot 1 still holds the descriptor of f's `.config`.
+    let slot = rocm::KernelDescriptor::from_bytes(&rodata.data[64..128]).unwrap();
+    assert_eq!(slot.private_segment_fixed_size, 16);
+    assert_eq!(
+        slot.kernel_code_properties & 0xa,
+        0xa,
+        "dispatch + kernarg ptr"
+    );
+    assert!(!co.other_symbols.iter().any(|(n, _)| n == "f"));
+
+    let listing = gcn_asm::decode::rocm::listing(&co).unwrap();
+    let (fa, ff, fk) = (
+        listing.find(".kernel a\n").unwrap(),
+        listing
+            .find(".kernel f\n    .fkernel\n    .config\n")
+            .unwrap_or_else(|| panic!("{listing}")),
+        listing.find(".kernel k\n").unwrap(),
+    );
+    assert!(fa < ff && ff < fk, "the kernels in slot order:\n{listing}");
+    let f_config = &listing[ff..fk];
+    for want in [
+        ".use_dispatch_ptr",
+        ".ieeemode",
+        ".private_segment_fixed_size 16",
+    ] {
+        assert!(f_config.contains(want), "{want} not in:\n{f_config}");
+    }
+    let again = rocm_bytes(&listing);
+    assert_eq!(elf_symbol(&again, "f.kd"), None);
+    let back = rocm::read(&again).unwrap();
+    assert_equivalent(&back, &co, "fkernel v3");
+    assert_eq!(gcn_asm::decode::rocm::listing(&back).unwrap(), listing);
+
+    // A v3 object without metadata (the writer's own input): the global
+    // function with no `NAME.kd` is a function kernel too, as CLRX's
+    // reader counts it; `.kd` kernels stay kernels.
+    let mut input = rocm::RocmInput {
+        code_object_version: 3,
+        e_flags: 0x2c,
+        isa_version: (9, 0, 0),
+        text: [0u32, 0xbf81_0000]
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect(),
+        rodata: vec![0; 128],
+        ..rocm::RocmInput::default()
+    };
+    for (i, (name, function)) in [("g", true), ("h", false)].into_iter().enumerate() {
+        input.kernels.push(rocm::RocmInputKernel {
+            name: name.into(),
+            text_offset: 4 * i as u64,
+            descriptor: Some((64 * i as u64, rocm::KernelDescriptor::default())),
+            function,
+        });
+    }
+    let co = rocm::read(&rocm::write(&input).unwrap()).unwrap();
+    assert!(co.metadata.is_none());
+    let flags: Vec<_> = co
+        .kernels
+        .iter()
+        .map(|k| (k.name.as_str(), k.function, k.descriptor_vaddr.is_some()))
+        .collect();
+    assert_eq!(flags, [("g", true, false), ("h", false, true)]);
+    let listing = gcn_asm::decode::rocm::listing(&co).unwrap();
+    assert!(listing.contains(".kernel g\n    .fkernel\n"), "{listing}");
+
+    // The metadata naming a descriptor symbol that is not there, for a
+    // kernel that has its own `NAME.kd`: an error naming both, not a
+    // function kernel.
+    let bad = rocm_bytes(&src.replace(
+        ".kernel k\n.config\n",
+        ".kernel k\n.config\n.md_symname \"gone.kd\"\n",
+    ));
+    let e = rocm::read(&bad).unwrap_err().to_string();
+    assert!(
+        e.contains("kernel `k`") && e.contains("`gone.kd`") && e.contains("no `k.kd`"),
+        "{e}"
+    );
 }
 
 /// `.use_ordered_append_gds` sets `enable_ordered_append_gds` (bit 16 of

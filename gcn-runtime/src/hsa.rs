@@ -323,6 +323,22 @@ fn kernarg_bytes(k: &RocmKernel) -> u32 {
         .max(k.kernarg_segment_size)
 }
 
+/// The virtual address of the descriptor a dispatch of `k` names (the AQL
+/// packet's `kernel_object`). A function kernel (clrxasm's `.fkernel`, a
+/// global `STT_FUNC` symbol, in code object v2 and v3+ alike) is refused:
+/// HSA dispatches kernel symbols by their descriptors, and a function has
+/// none (v3+) or is not a kernel symbol (v2), whatever
+/// `amd_kernel_code_t` lies at it.
+pub(crate) fn kernel_object(k: &RocmKernel) -> Result<u64, LaunchError> {
+    match k.descriptor_vaddr {
+        Some(d) if !k.function => Ok(d),
+        _ => Err(LaunchError::Config(format!(
+            "kernel '{}' is a function kernel (.fkernel: a global STT_FUNC symbol with no kernel descriptor), which a dispatch cannot launch; launch a kernel that calls it",
+            k.name
+        ))),
+    }
+}
+
 /// Builds the kernarg segment, dispatch packet and queue of a launch of
 /// `k` (an OpenCL C kernel of version `opencl`, or `None`; its code object
 /// loaded at `image_base`) with the explicit argument values `values` over
@@ -337,6 +353,7 @@ pub(crate) fn prepare(
     image_base: u64,
     hostcall_packets: u32,
 ) -> Result<Prepared, LaunchError> {
+    let kernel_object = kernel_object(k)?;
     let dims = dispatch.dims;
     if !(1..=3).contains(&dims) {
         return Err(LaunchError::Dispatch(format!(
@@ -531,7 +548,7 @@ pub(crate) fn prepare(
     }
     p[24..28].copy_from_slice(&private_bytes(k).to_le_bytes());
     p[28..32].copy_from_slice(&lds.to_le_bytes());
-    p[32..40].copy_from_slice(&image_base.wrapping_add(k.descriptor_vaddr).to_le_bytes());
+    p[32..40].copy_from_slice(&image_base.wrapping_add(kernel_object).to_le_bytes());
     p[40..48].copy_from_slice(&kernarg_buffer.ptr().0.to_le_bytes());
     packet.write_from(&p)?;
     // The queue (hsa_queue_t, then amd_queue_t's aperture words).

@@ -8,7 +8,9 @@
 //! `.eflags`, `.llvm10binfmt`/`.metadatav3` for code objects v3+, the ISA
 //! name (`.target`) of a v2 object, the metadata note as raw `.metadata`
 //! bytes (exact whatever the compiler put there), `.globaldata`, each
-//! kernel's `.config` (the register counts, `.pgmrsrc1/2/3` as read, the
+//! kernel's `.config` (after `.fkernel` for a function kernel, whose v3+
+//! `.config` is that of the descriptor slot it has no symbol for; the
+//! register counts, `.pgmrsrc1/2/3` as read, the
 //! `.use_*` flags and, for v2, every `amd_kernel_code_t` field and the
 //! `.control_directive`), then `.text` with a label at each kernel symbol,
 //! `.skip 256` where a v2 kernel's `amd_kernel_code_t` lies, and the
@@ -171,7 +173,7 @@ pub fn pc_references(co: &CodeObject) -> Vec<PcReference> {
     let mut code = text.data.clone();
     if co.code_object_version == 2 {
         for k in &co.kernels {
-            if let Some(at) = k.descriptor_vaddr.checked_sub(text.vaddr) {
+            if let Some(at) = k.descriptor_vaddr.and_then(|d| d.checked_sub(text.vaddr)) {
                 let at = at as usize;
                 if let Some(h) = code.get_mut(at..at + crate::rocm::AMD_KERNEL_CODE_SIZE) {
                     h.fill(0);
@@ -405,22 +407,14 @@ fn listing_with(co: &CodeObject, md_ops: bool) -> Result<String, RocmError> {
         names.insert(k.name.as_str());
     }
     // Kernels in the order their descriptors lie (v3+: slot i of .rodata).
-    let mut kernels: Vec<&RocmKernel> = co.kernels.iter().collect();
-    kernels.sort_by_key(|k| k.descriptor_vaddr);
     let rodata = co.rodata.clone();
-    if !v2 {
-        for (i, k) in kernels.iter().enumerate() {
-            let slot = rodata.as_ref().map(|r| r.vaddr + 64 * i as u64);
-            if slot != Some(k.descriptor_vaddr) {
-                return Err(err(
-                    format!("kernel `{}`", k.name),
-                    "its descriptor is not in slot i of the 64-byte slots at the start of .rodata, where CLRX source puts them",
-                ));
-            }
-        }
-    }
+    let kernels = kernel_order(co)?;
+    let kernels: Vec<&RocmKernel> = kernels.iter().collect();
     let symbol_offset = |k: &RocmKernel| -> Result<u64, RocmError> {
-        let at = if v2 { k.descriptor_vaddr } else { k.entry };
+        let at = match (v2, k.descriptor_vaddr) {
+            (true, Some(d)) => d,
+            _ => k.entry,
+        };
         at.checked_sub(text.vaddr)
             .filter(|&o| o + if v2 { 256 } else { 0 } <= text.data.len() as u64)
             .ok_or_else(|| {
@@ -655,6 +649,71 @@ fn listing_with(co: &CodeObject, md_ops: bool) -> Result<String, RocmError> {
     }
     write_bytes(&mut out, &code[whole..]);
     Ok(out)
+}
+
+/// The kernels in the order of their descriptors, which is the order of
+/// their `.kernel`s in the source: v2 by the address of the
+/// `amd_kernel_code_t`; v3+ by slot, each descriptor in one of the 64-byte
+/// slots at the start of `.rodata` (slot i for the i-th kernel), where CLRX
+/// source puts them. A v3+ function kernel (`.fkernel`) has no descriptor
+/// symbol, but the assembler still fills a slot from its `.config`: the
+/// function kernels take the slots no descriptor symbol names, in the
+/// order of their entries, and come back with the descriptor of that
+/// slot, whose `.config` gives the same bytes again.
+fn kernel_order(co: &CodeObject) -> Result<Vec<RocmKernel>, RocmError> {
+    let mut kernels: Vec<RocmKernel> = co.kernels.clone();
+    if co.code_object_version == 2 {
+        kernels.sort_by_key(|k| k.descriptor_vaddr);
+        return Ok(kernels);
+    }
+    let n = kernels.len();
+    let mut slots: Vec<Option<RocmKernel>> = vec![None; n];
+    let mut functions = Vec::new();
+    for k in kernels {
+        let Some(vaddr) = k.descriptor_vaddr else {
+            functions.push(k);
+            continue;
+        };
+        let slot = co
+            .rodata
+            .as_ref()
+            .and_then(|r| vaddr.checked_sub(r.vaddr))
+            .filter(|o| o % 64 == 0)
+            .and_then(|o| usize::try_from(o / 64).ok())
+            .filter(|&i| i < n && slots[i].is_none());
+        match slot {
+            Some(i) => slots[i] = Some(k),
+            None => {
+                return Err(err(
+                    format!("kernel `{}`", k.name),
+                    "its descriptor is not in slot i of the 64-byte slots at the start of .rodata, where CLRX source puts them",
+                ))
+            }
+        }
+    }
+    functions.sort_by(|a, b| (a.entry, &a.name).cmp(&(b.entry, &b.name)));
+    let mut functions = functions.into_iter();
+    for (i, slot) in slots.iter_mut().enumerate() {
+        if slot.is_some() {
+            continue;
+        }
+        // As many free slots as function kernels: one each.
+        let Some(mut k) = functions.next() else {
+            break;
+        };
+        let bytes = co
+            .rodata
+            .as_ref()
+            .and_then(|r| r.data.get(64 * i..64 * (i + 1)));
+        k.descriptor = bytes.and_then(KernelDescriptor::from_bytes).ok_or_else(|| {
+            err(
+                format!("kernel `{}`", k.name),
+                format!("a function kernel with no descriptor, listed with the descriptor slot {i} of .rodata, which .rodata does not have (CLRX source fills one slot per kernel)"),
+            )
+        })?;
+        *slot = Some(k);
+    }
+    Ok(slots.into_iter().flatten().collect())
 }
 
 fn write_escaped(out: &mut String, s: &str) {

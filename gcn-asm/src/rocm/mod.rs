@@ -293,9 +293,12 @@ pub struct RocmKernel {
     /// The virtual address of its first instruction.
     pub entry: u64,
     /// The virtual address of its descriptor (v3+: `NAME.kd`; v2: the
-    /// `amd_kernel_code_t` at the kernel symbol).
-    pub descriptor_vaddr: u64,
-    /// Its kernel descriptor (v2: converted from `amd_kernel_code_t`).
+    /// `amd_kernel_code_t` at the kernel symbol); `None` for a v3+
+    /// function kernel, which has none.
+    pub descriptor_vaddr: Option<u64>,
+    /// Its kernel descriptor (v2: converted from `amd_kernel_code_t`); all
+    /// zeros for a v3+ function kernel, which has none
+    /// (`descriptor_vaddr` is `None`).
     pub descriptor: KernelDescriptor,
     /// The whole `amd_kernel_code_t` of a code object v2 kernel.
     pub amd_kernel_code: Option<AmdKernelCode>,
@@ -321,9 +324,14 @@ pub struct RocmKernel {
     pub reqd_workgroup_size: Option<[u32; 3]>,
     /// The metadata's uniform work-group size flag (v5).
     pub uniform_work_group_size: bool,
-    /// A code object v2 kernel whose symbol is a global `STT_FUNC` of
-    /// `.dynsym` rather than an `STT_AMDGPU_HSA_KERNEL`: clrxasm's
-    /// `.fkernel` (a kernel that is also a function).
+    /// clrxasm's `.fkernel` (a kernel that is also a function), which no
+    /// dispatch can launch: in code object v2 a kernel whose symbol is a
+    /// global `STT_FUNC` of `.dynsym` rather than an
+    /// `STT_AMDGPU_HSA_KERNEL` (its `amd_kernel_code_t` is still read); in
+    /// v3+ a global `STT_FUNC` of `.dynsym` with no `NAME.kd` descriptor
+    /// symbol, which the metadata names (or, without metadata, any such
+    /// symbol in `.text`), read with no descriptor, as CLRX's ROCm reader
+    /// reads it.
     pub function: bool,
 }
 

@@ -38,9 +38,12 @@ struct Symbol {
     name: String,
     value: u64,
     st_type: u8,
-    /// A global `STT_FUNC` of `.dynsym`: in code object v2, a kernel that
-    /// is a function (clrxasm's `.fkernel`).
+    /// A global `STT_FUNC` of `.dynsym`: in code object v2 a kernel that
+    /// is a function (clrxasm's `.fkernel`); in v3+ one when no `NAME.kd`
+    /// symbol goes with it.
     function_kernel: bool,
+    /// Defined in `.text`.
+    in_text: bool,
 }
 
 fn elf_err(at: &str) -> impl Fn(object::Error) -> RocmError + '_ {
@@ -220,6 +223,10 @@ pub fn read(bytes: &[u8]) -> Result<CodeObject, RocmError> {
         .or(isa_name);
 
     // Symbols: .dynsym first, then .symtab (the same names are one symbol).
+    let text_index = sections
+        .iter()
+        .position(|sh| sections.section_name(endian, sh).ok() == Some(b".text".as_slice()))
+        .filter(|&i| i != 0);
     let mut symbols: Vec<Symbol> = Vec::new();
     for (table, what) in [
         (file.elf_dynamic_symbol_table(), ".dynsym"),
@@ -242,6 +249,7 @@ pub fn read(bytes: &[u8]) -> Result<CodeObject, RocmError> {
                 function_kernel: dynamic
                     && sym.st_type() == elf::STT_FUNC
                     && sym.st_bind() == elf::STB_GLOBAL,
+                in_text: text_index.is_some_and(|i| usize::from(sym.st_shndx(endian)) == i),
             });
         }
     }
@@ -281,16 +289,47 @@ pub fn read(bytes: &[u8]) -> Result<CodeObject, RocmError> {
                     });
                 }
             }
+            // And clrxasm's `.fkernel`s: global functions of .text without
+            // a descriptor symbol, each a kernel region of CLRX's reader.
+            for s in &symbols {
+                let kd = format!("{}.kd", s.name);
+                if s.function_kernel && s.in_text && !symbols.iter().any(|d| d.name == kd) {
+                    metas.push(KernelMeta {
+                        name: s.name.clone(),
+                        ..KernelMeta::default()
+                    });
+                }
+            }
         }
         for m in metas {
             let at = format!("kernel `{}`", m.name);
             let symname = m.symbol.clone().unwrap_or_else(|| format!("{}.kd", m.name));
-            let sym = symbols.iter().find(|s| s.name == symname).ok_or_else(|| {
-                RocmError::new(
-                    &at,
-                    format!("its descriptor symbol `{symname}` is not in the symbol tables"),
-                )
-            })?;
+            let Some(sym) = symbols.iter().find(|s| s.name == symname) else {
+                // clrxasm's `.fkernel` (whose metadata still names `NAME.kd`):
+                // the kernel symbol is a global function and there is no
+                // descriptor, as CLRX's ROCm reader takes it.
+                let kd = format!("{}.kd", m.name);
+                let f = symbols
+                    .iter()
+                    .find(|s| s.name == m.name && s.function_kernel)
+                    .filter(|_| !symbols.iter().any(|s| s.name == kd))
+                    .ok_or_else(|| {
+                        RocmError::new(
+                            &at,
+                            format!("its descriptor symbol `{symname}` is not in the symbol tables, nor is `{}` a function kernel (a global STT_FUNC of .dynsym with no `{kd}`)", m.name),
+                        )
+                    })?;
+                let entry = f.value;
+                kernels.push(make_kernel(
+                    m,
+                    None,
+                    entry,
+                    KernelDescriptor::default(),
+                    None,
+                    true,
+                )?);
+                continue;
+            };
             let d = read_at(
                 sym.value,
                 KERNEL_DESCRIPTOR_SIZE,
@@ -302,7 +341,14 @@ pub fn read(bytes: &[u8]) -> Result<CodeObject, RocmError> {
                 .value
                 .checked_add_signed(descriptor.kernel_code_entry_byte_offset)
                 .ok_or_else(|| RocmError::new(&at, "its entry address overflows"))?;
-            kernels.push(make_kernel(m, sym.value, entry, descriptor, None, false)?);
+            kernels.push(make_kernel(
+                m,
+                Some(sym.value),
+                entry,
+                descriptor,
+                None,
+                false,
+            )?);
         }
     } else {
         for s in symbols
@@ -331,7 +377,7 @@ pub fn read(bytes: &[u8]) -> Result<CodeObject, RocmError> {
                 });
             kernels.push(make_kernel(
                 meta,
-                s.value,
+                Some(s.value),
                 entry,
                 code.to_descriptor(),
                 Some(code),
@@ -565,9 +611,12 @@ fn processor(
     })
 }
 
+/// A [`RocmKernel`] from its metadata (what is not there taken from the
+/// descriptor or `amd_kernel_code_t`), its descriptor's address (`None`:
+/// a v3+ function kernel, which has none), entry and descriptor.
 fn make_kernel(
     m: KernelMeta,
-    descriptor_vaddr: u64,
+    descriptor_vaddr: Option<u64>,
     entry: u64,
     descriptor: KernelDescriptor,
     code: Option<AmdKernelCode>,
