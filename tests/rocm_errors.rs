@@ -128,22 +128,28 @@ fn partial_work_groups_need_a_kernel_that_allows_them() {
     }
 }
 
-#[test]
-fn a_null_hidden_argument_dereferenced_is_a_fault_naming_it() {
-    // The multi-grid synchronisation argument of cooperative launches is
-    // not served: null.
+/// Launches `kernel` of the HIP fixture `hip_unserved` (one wave, every
+/// check on), which must fail.
+fn launch_unserved(kernel: &str) -> LaunchError {
     let memory = Memory::default();
     let program =
         Program::load_code_object(&memory, &fixture("hip/gfx906", "hip_unserved")).unwrap();
     let out = memory.buffer_zeroed::<u32>(64).unwrap();
-    let err = program
+    program
         .launch(
-            "multigrid_rank",
+            kernel,
             &[ArgValue::Pointer(out.ptr())],
             &Dispatch::new_1d(64, 64),
             &LaunchOptions::default(),
         )
-        .unwrap_err();
+        .unwrap_err()
+}
+
+#[test]
+fn a_null_hidden_argument_dereferenced_is_a_fault_naming_it() {
+    // The multi-grid synchronisation argument of cooperative launches is
+    // not served: null.
+    let err = launch_unserved("multigrid_rank");
     let LaunchError::Exec(fault) = &err else {
         panic!("{err}")
     };
@@ -161,18 +167,7 @@ fn a_null_hidden_argument_dereferenced_is_a_fault_naming_it() {
 fn a_hostcall_service_the_emulator_does_not_serve_is_a_fault_naming_it() {
     // Device-side malloc: the device libraries ask the host for memory
     // (hostcall service 3).
-    let memory = Memory::default();
-    let program =
-        Program::load_code_object(&memory, &fixture("hip/gfx906", "hip_unserved")).unwrap();
-    let out = memory.buffer_zeroed::<u32>(64).unwrap();
-    let err = program
-        .launch(
-            "device_malloc",
-            &[ArgValue::Pointer(out.ptr())],
-            &Dispatch::new_1d(64, 64),
-            &LaunchOptions::default(),
-        )
-        .unwrap_err();
+    let err = launch_unserved("device_malloc");
     let LaunchError::Exec(fault) = &err else {
         panic!("{err}")
     };

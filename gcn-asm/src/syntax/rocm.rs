@@ -1815,12 +1815,8 @@ impl Assembler<'_> {
                 ok = false;
                 continue;
             };
-            let target = match self.rocm_section(f.section) {
-                Some(RocmSection::Text) => &mut input.text,
-                Some(RocmSection::Rodata) => &mut input.rodata,
-                Some(RocmSection::Data) => &mut input.data,
-                _ => &mut self.sections[f.section].data,
-            };
+            let kind = self.rocm_section(f.section);
+            let target = patch_target(kind, &mut input, &mut self.sections[f.section].data);
             match super::assembler::patch_instruction(target, &f, value) {
                 Ok(Some(message)) => self.diag_at(f.pos, message, false),
                 Ok(None) => {}
@@ -1849,12 +1845,8 @@ impl Assembler<'_> {
                 ok = false;
                 continue;
             }
-            let target = match self.rocm_section(f.section) {
-                Some(RocmSection::Text) => &mut input.text,
-                Some(RocmSection::Rodata) => &mut input.rodata,
-                Some(RocmSection::Data) => &mut input.data,
-                _ => &mut self.sections[f.section].data,
-            };
+            let kind = self.rocm_section(f.section);
+            let target = patch_target(kind, &mut input, &mut self.sections[f.section].data);
             if let Some(msg) = super::assembler::patch_data(target, &f, value) {
                 self.diag_at(f.pos.clone(), msg, false);
             }
@@ -2248,4 +2240,19 @@ fn is_config_op(lower: &str) -> bool {
                 | ".use_ordered_append_gds"
                 | ".shared_vgprs"
         )
+}
+
+/// The bytes a value resolved after layout patches: the code object's copy
+/// of a loaded section (`kind`), else the section's own bytes.
+fn patch_target<'a>(
+    kind: Option<RocmSection>,
+    input: &'a mut RocmInput,
+    own: &'a mut Vec<u8>,
+) -> &'a mut Vec<u8> {
+    match kind {
+        Some(RocmSection::Text) => &mut input.text,
+        Some(RocmSection::Rodata) => &mut input.rodata,
+        Some(RocmSection::Data) => &mut input.data,
+        _ => own,
+    }
 }

@@ -311,21 +311,31 @@ pub(crate) fn consumer_mask(f: &Facts, version: gcn_asm::GcnVersion) -> u16 {
 pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
     let w = wave.id as usize;
     if f.hazards != 0 {
-        // A rule can break only where one of its producers is recent.
         let column = g.version.opcode_column();
         let hist = &g.waves[w].history;
-        let now = hist.clock;
-        let mut mask = f.hazards;
-        while mask != 0 {
-            let rule = &RULES[mask.trailing_zeros() as usize];
-            mask &= mask - 1;
-            if now.saturating_sub(hist.newest(rule.hazard)) < u64::from(rule.states[column]) {
-                check_rules(g, wave, f);
-                break;
-            }
+        if rules(f.hazards).any(|rule| may_break(hist, rule, column)) {
+            check_rules(g, wave, f);
         }
     }
     record(&mut g.waves[w].history, wave.pc, f);
+}
+
+/// The rules of `mask` (bit i: `RULES[i]`).
+#[inline(always)]
+fn rules(mut mask: u16) -> impl Iterator<Item = &'static Rule> {
+    std::iter::from_fn(move || {
+        let rule = RULES.get(mask.trailing_zeros() as usize)?;
+        mask &= mask.wrapping_sub(1);
+        Some(rule)
+    })
+}
+
+/// True when `rule` may break at the wave's clock: one of its producers is
+/// more recent than the wait states it needs (else no look at the
+/// registers is needed).
+#[inline(always)]
+fn may_break(hist: &History, rule: &Rule, column: usize) -> bool {
+    hist.clock.saturating_sub(hist.newest(rule.hazard)) < u64::from(rule.states[column])
 }
 
 /// Reports the first rule the instruction `f` breaks.
@@ -337,14 +347,8 @@ fn check_rules(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
     {
         let hist = &g.waves[w].history;
         let now = hist.clock;
-        let mut mask = f.hazards;
-        while mask != 0 {
-            let rule = &RULES[mask.trailing_zeros() as usize];
-            mask &= mask - 1;
+        for rule in rules(f.hazards).filter(|rule| may_break(hist, rule, column)) {
             let need = u64::from(rule.states[column]);
-            if now.saturating_sub(hist.newest(rule.hazard)) >= need {
-                continue;
-            }
             let Some((stamp, pc)) = producer(rule.hazard, hist, f) else {
                 continue;
             };
