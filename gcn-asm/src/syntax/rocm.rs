@@ -1795,19 +1795,24 @@ impl Assembler<'_> {
             .map(|i| self.rocm_section(i).map(|s| layout.address(s) as i64))
             .collect();
         let mut ok = true;
-        let unloaded = |asm: &mut Self, section: usize, pos: &crate::diag::SourcePos| {
+        // True when `section` is loaded with bytes a late value may
+        // patch; else a located error.
+        let patchable = |asm: &mut Self, section: usize, pos: &crate::diag::SourcePos| {
+            if !matches!(
+                asm.rocm_section(section),
+                None | Some(RocmSection::Got | RocmSection::Bss)
+            ) {
+                return true;
+            }
             let msg = format!(
                 "a value that depends on the code object's layout cannot be stored in section {} (only in .text, .rodata and .data)",
                 asm.sections[section].name
             );
             asm.diag_at(pos.clone(), msg, true);
+            false
         };
         for (f, ops) in late_instr {
-            if matches!(
-                self.rocm_section(f.section),
-                None | Some(RocmSection::Got | RocmSection::Bss)
-            ) {
-                unloaded(self, f.section, &f.pos);
+            if !patchable(self, f.section, &f.pos) {
                 ok = false;
                 continue;
             }
@@ -1827,11 +1832,7 @@ impl Assembler<'_> {
             }
         }
         for f in absolute {
-            if matches!(
-                self.rocm_section(f.section),
-                None | Some(RocmSection::Got | RocmSection::Bss)
-            ) {
-                unloaded(self, f.section, &f.pos);
+            if !patchable(self, f.section, &f.pos) {
                 ok = false;
                 continue;
             }
