@@ -166,28 +166,51 @@ pub fn items(
         pub const BINARY: &[u8] = { #bytes };
     });
 
+    out.extend(kernel_list(
+        &assembly.gallium_decls,
+        |name| binary.kernels.iter().find(|k| k.name == name),
+        |kernel, decl, const_name, struct_name| {
+            kernel_items(
+                kernel,
+                decl,
+                const_name,
+                struct_name,
+                assembly.device.name(),
+                origin,
+            )
+        },
+        origin,
+    )?);
+    Ok(out)
+}
+
+/// The items of each declared kernel the binary has (`find`), made by
+/// `kernel_items(kernel, declaration, handle constant name, argument
+/// struct name)` with the names claimed once per expansion, then
+/// `KERNELS` sorted by name; every kernel's errors together (Gallium and
+/// ROCm sources alike).
+pub(crate) fn kernel_list<K>(
+    decls: &[KernelDecl],
+    find: impl Fn(&str) -> Option<K>,
+    mut kernel_items: impl FnMut(K, &KernelDecl, &str, &str) -> Result<TokenStream, TokenStream>,
+    origin: &Origin,
+) -> Result<TokenStream, TokenStream> {
+    let mut out = TokenStream::new();
     let mut errors = TokenStream::new();
     let mut taken = ItemNames::new();
     let mut consts = Vec::new();
-    for decl in &assembly.gallium_decls {
-        let Some(kernel) = binary.kernels.iter().find(|k| k.name == decl.name) else {
+    for decl in decls {
+        let Some(kernel) = find(&decl.name) else {
             continue;
         };
         let Some((const_name, struct_name)) = taken.claim(decl, &mut errors, origin) else {
             continue;
         };
-        match kernel_items(
-            kernel,
-            decl,
-            &const_name,
-            &struct_name,
-            assembly.device.name(),
-            origin,
-        ) {
+        match kernel_items(kernel, decl, &const_name, &struct_name) {
             Ok(items) => out.extend(items),
             Err(e) => errors.extend(e),
         }
-        consts.push((kernel.name.clone(), format_ident!("{}", const_name)));
+        consts.push((decl.name.clone(), format_ident!("{}", const_name)));
     }
     if !errors.is_empty() {
         return Err(errors);

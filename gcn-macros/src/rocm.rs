@@ -13,7 +13,7 @@ use gcn_asm::gallium::{ArgDecl, KernelDecl};
 use gcn_asm::rocm::{ArgMeta, CodeObject, RocmKernel, ScalarType, ValueKind};
 use gcn_asm::{Assembly, Diagnostic};
 
-use crate::emit::{field_ident, ItemNames};
+use crate::emit::{field_ident, kernel_list};
 use crate::{report, Origin};
 
 /// `BINARY`, the kernel handles and argument structs, and `KERNELS`.
@@ -40,36 +40,15 @@ pub fn items(
         pub const BINARY: &[u8] = { #literal };
     };
 
-    let mut errors = TokenStream::new();
-    let mut taken = ItemNames::new();
-    let mut consts = Vec::new();
-    for decl in &assembly.rocm_decls {
-        let Some(kernel) = co.kernels.iter().find(|k| k.name == decl.name) else {
-            continue;
-        };
-        let Some((const_name, struct_name)) = taken.claim(decl, &mut errors, origin) else {
-            continue;
-        };
-        let names = Names {
-            constant: &const_name,
-            strukt: &struct_name,
-        };
-        match kernel_items(&co, kernel, decl, names, assembly.device.name(), origin) {
-            Ok(items) => out.extend(items),
-            Err(e) => errors.extend(e),
-        }
-        consts.push((kernel.name.clone(), format_ident!("{}", const_name)));
-    }
-    if !errors.is_empty() {
-        return Err(errors);
-    }
-    consts.sort();
-    let consts = consts.iter().map(|(_, c)| c);
-    out.extend(quote! {
-        /// Every kernel of [`BINARY`], sorted by name.
-        #[allow(dead_code)]
-        pub const KERNELS: &[::gcn_runtime::kernel::Kernel] = &[#(#consts),*];
-    });
+    out.extend(kernel_list(
+        &assembly.rocm_decls,
+        |name| co.kernels.iter().find(|k| k.name == name),
+        |kernel, decl, constant, strukt| {
+            let names = Names { constant, strukt };
+            kernel_items(&co, kernel, decl, names, assembly.device.name(), origin)
+        },
+        origin,
+    )?);
     Ok(out)
 }
 
