@@ -103,20 +103,16 @@ fn main() -> ExitCode {
         };
         return finish(flushed);
     }
-    if gcn_asm::rocm::is_code_object(&bytes) {
+    let text = if gcn_asm::rocm::is_code_object(&bytes) {
         let listed = gcn_asm::rocm::read(&bytes).and_then(|co| gcn_asm::decode::rocm::listing(&co));
-        let text = match listed {
+        match listed {
             Ok(text) => text,
             Err(e) => {
                 eprintln!("{}: error: {e}", args.file.display());
                 return ExitCode::from(1);
             }
-        };
-        let mut out = std::io::stdout().lock();
-        let written = out.write_all(text.as_bytes());
-        return finish(written.and_then(|()| out.flush()));
-    }
-    let text = {
+        }
+    } else {
         let binary = match gcn_asm::gallium::read(&bytes) {
             Ok(binary) => binary,
             Err(e) => {
