@@ -47,7 +47,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use gcn_asm::{assemble, AssembleOptions, Device};
-use gcn_runtime::kernel::{ArgSemantic, ArgValue, Dispatch, LocalMemory};
+use gcn_runtime::kernel::{ArgSemantic, Dispatch};
 use gcn_runtime::{
     Buffer, Check, CheckOptions, CheckReport, LaunchArgs, LaunchError, LaunchOptions, Level,
     Memory, Program,
@@ -56,7 +56,7 @@ use serde_json::Value;
 
 #[path = "../tests/opencl/case_values.rs"]
 mod case_values;
-use case_values::{dims, scalar_bytes, OutputRule};
+use case_values::{arg_bytes, dims, launch_values, OutputRule};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/opencl")
@@ -87,14 +87,12 @@ impl Case {
             let path = root().join(file.as_str().ok_or("no file")?);
             std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))
         };
-        let mut inputs = Vec::new();
-        for arg in json["args"].as_array().ok_or("no args")? {
-            inputs.push(match arg["kind"].as_str() {
-                Some("buffer") => Some(read(&arg["file"])?),
-                Some("zero") => Some(vec![0; arg["size"].as_u64().ok_or("no size")? as usize]),
-                _ => None,
-            });
-        }
+        let inputs = json["args"]
+            .as_array()
+            .ok_or("no args")?
+            .iter()
+            .map(|arg| arg_bytes(arg, &root()))
+            .collect::<Result<Vec<_>, _>>()?;
         let mut outputs = Vec::new();
         for out in json["outputs"].as_array().ok_or("no outputs")? {
             outputs.push((
@@ -174,40 +172,6 @@ fn run(case: &Case, gpu: &str, text: &str, max_steps: u64) -> Outcome {
         outputs: Err("not run".into()),
         instructions: 0,
     };
-    let mut buffers: Vec<Option<Buffer<u8>>> = Vec::new();
-    let mut values = Vec::new();
-    for (arg, input) in case.json["args"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .zip(&case.inputs)
-    {
-        match (arg["kind"].as_str().unwrap_or(""), input) {
-            (_, Some(bytes)) => match memory.buffer_from_slice(bytes) {
-                Ok(b) => {
-                    values.push(ArgValue::Pointer(b.ptr()));
-                    buffers.push(Some(b));
-                }
-                Err(e) => return fail(e.to_string()),
-            },
-            ("local", None) => {
-                values.push(ArgValue::Local(LocalMemory(
-                    arg["size"].as_u64().unwrap_or(0) as u32,
-                )));
-                buffers.push(None);
-            }
-            ("scalar", None) => {
-                let ty = arg["type"].as_str().unwrap_or("u32");
-                let bytes: Vec<u8> = arg["values"]
-                    .as_array()
-                    .map(|a| a.iter().flat_map(|v| scalar_bytes(ty, v)).collect())
-                    .unwrap_or_default();
-                values.push(ArgValue::Scalar(bytes));
-                buffers.push(None);
-            }
-            (k, _) => return fail(format!("unknown argument kind {k}")),
-        }
-    }
     // The argument table wants exactly `size` bytes per scalar: pad or cut
     // vectors written with fewer/more values than the size (float3).
     let kernel = match program.kernel(&case.kernel) {
@@ -219,11 +183,12 @@ fn run(case: &Case, gpu: &str, text: &str, max_steps: u64) -> Outcome {
         .iter()
         .filter(|a| a.record.semantic == ArgSemantic::General)
         .collect();
-    for (v, a) in values.iter_mut().zip(&general) {
-        if let ArgValue::Scalar(b) = v {
-            b.resize(a.record.size as usize, 0);
-        }
-    }
+    let (values, buffers) = match launch_values(&memory, &case.json["args"], &case.inputs, |i| {
+        general.get(i).map(|a| a.record.size as usize)
+    }) {
+        Ok(v) => v,
+        Err(e) => return fail(e),
+    };
     let dispatch = Dispatch::new(
         case.json["dims"].as_u64().unwrap_or(1) as u32,
         dims(&case.json["global"]),

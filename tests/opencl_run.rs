@@ -7,13 +7,13 @@
 use std::path::Path;
 
 use gcn_asm::{assemble, AssembleOptions, Device};
-use gcn_runtime::kernel::{ArgValue, Dispatch, LocalMemory};
-use gcn_runtime::{Buffer, LaunchOptions, Memory, Program};
+use gcn_runtime::kernel::Dispatch;
+use gcn_runtime::{LaunchOptions, Memory, Program};
 use serde_json::Value;
 
 #[path = "opencl/case_values.rs"]
 mod case_values;
-use case_values::{dims, scalar_bytes, OutputRule};
+use case_values::{arg_bytes, dims, launch_values, OutputRule};
 
 fn root() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/opencl"))
@@ -36,48 +36,7 @@ fn run_case(case: &Value, gpu: &str, launch_options: &LaunchOptions) -> Result<u
         .map_err(|e| e.to_string())?;
     let memory = Memory::default();
     let program = Program::load(&memory, &binary, device.version()).map_err(|e| e.to_string())?;
-    let mut buffers: Vec<Option<Buffer<u8>>> = Vec::new();
-    let mut values = Vec::new();
-    for arg in case["args"].as_array().unwrap() {
-        match arg["kind"].as_str().unwrap() {
-            "buffer" => {
-                let bytes = std::fs::read(root().join(arg["file"].as_str().unwrap()))
-                    .map_err(|e| e.to_string())?;
-                let b = memory
-                    .buffer_from_slice(&bytes)
-                    .map_err(|e| e.to_string())?;
-                values.push(ArgValue::Pointer(b.ptr()));
-                buffers.push(Some(b));
-            }
-            "zero" => {
-                let b = memory
-                    .buffer_zeroed::<u8>(arg["size"].as_u64().unwrap() as usize)
-                    .map_err(|e| e.to_string())?;
-                values.push(ArgValue::Pointer(b.ptr()));
-                buffers.push(Some(b));
-            }
-            "local" => {
-                values.push(ArgValue::Local(LocalMemory(
-                    arg["size"].as_u64().unwrap() as u32
-                )));
-                buffers.push(None);
-            }
-            "scalar" => {
-                let ty = arg["type"].as_str().unwrap();
-                let bytes: Vec<u8> = arg["values"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .flat_map(|v| scalar_bytes(ty, v))
-                    .collect();
-                values.push(ArgValue::Scalar(bytes));
-                buffers.push(None);
-            }
-            k => return Err(format!("unknown argument kind {k}")),
-        }
-    }
-    // The argument table wants exactly `size` bytes per scalar: pad or cut
-    // vectors written with fewer/more values than the size (float3).
+    // The argument table wants exactly `size` bytes per scalar (float3).
     let kernel = program
         .kernel(case["kernel"].as_str().unwrap())
         .map_err(|e| e.to_string())?;
@@ -86,11 +45,15 @@ fn run_case(case: &Value, gpu: &str, launch_options: &LaunchOptions) -> Result<u
         .iter()
         .filter(|a| a.record.semantic == gcn_runtime::kernel::ArgSemantic::General)
         .collect();
-    for (v, a) in values.iter_mut().zip(&general) {
-        if let ArgValue::Scalar(b) = v {
-            b.resize(a.record.size as usize, 0);
-        }
-    }
+    let inputs = case["args"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|arg| arg_bytes(arg, root()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let (values, buffers) = launch_values(&memory, &case["args"], &inputs, |i| {
+        general.get(i).map(|a| a.record.size as usize)
+    })?;
     let mut dispatch = Dispatch::new(
         case["dims"].as_u64().unwrap() as u32,
         dims(&case["global"]),

@@ -10,13 +10,13 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use gcn_runtime::kernel::{ArgValue, Dispatch, LocalMemory};
-use gcn_runtime::{Buffer, LaunchOptions, Memory, Program};
+use gcn_runtime::kernel::{ArgValue, Dispatch};
+use gcn_runtime::{LaunchOptions, Memory, Program};
 use serde_json::Value;
 
 #[path = "opencl/case_values.rs"]
 mod case_values;
-use case_values::{dims, scalar_bytes, OutputRule};
+use case_values::{arg_bytes, dims, launch_values, OutputRule};
 
 fn tests_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests")
@@ -58,53 +58,16 @@ fn run_case(case: &Case, path: &Path, options: &LaunchOptions) -> Result<(), Str
     }));
     let kernel_name = c["kernel"].as_str().unwrap();
     let kernel = program.kernel(kernel_name).map_err(|e| e.to_string())?;
-    let mut buffers: Vec<Option<Buffer<u8>>> = Vec::new();
-    let mut values = Vec::new();
-    for (i, arg) in c["args"].as_array().unwrap().iter().enumerate() {
-        match arg["kind"].as_str().unwrap() {
-            "buffer" => {
-                let bytes = std::fs::read(case.dir.join(arg["file"].as_str().unwrap()))
-                    .map_err(|e| e.to_string())?;
-                let b = memory
-                    .buffer_from_slice(&bytes)
-                    .map_err(|e| e.to_string())?;
-                values.push(ArgValue::Pointer(b.ptr()));
-                buffers.push(Some(b));
-            }
-            "zero" => {
-                let b = memory
-                    .buffer_zeroed::<u8>(arg["size"].as_u64().unwrap() as usize)
-                    .map_err(|e| e.to_string())?;
-                values.push(ArgValue::Pointer(b.ptr()));
-                buffers.push(Some(b));
-            }
-            "local" => {
-                values.push(ArgValue::Local(LocalMemory(
-                    arg["size"].as_u64().unwrap() as u32
-                )));
-                buffers.push(None);
-            }
-            "scalar" => {
-                let ty = arg["type"].as_str().unwrap();
-                let mut bytes: Vec<u8> = arg["values"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .flat_map(|v| scalar_bytes(ty, v))
-                    .collect();
-                // A 3-element vector is given 4 values; the metadata's size
-                // decides (float3: 16 bytes).
-                let size = kernel
-                    .args
-                    .get(i)
-                    .map_or(bytes.len(), |a| a.record.size as usize);
-                bytes.resize(size, 0);
-                values.push(ArgValue::Scalar(bytes));
-                buffers.push(None);
-            }
-            k => return Err(format!("unknown argument kind {k}")),
-        }
-    }
+    let inputs = c["args"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|arg| arg_bytes(arg, &case.dir))
+        .collect::<Result<Vec<_>, _>>()?;
+    // A scalar takes the size the metadata gives it (float3: 16 bytes).
+    let (values, buffers) = launch_values(&memory, &c["args"], &inputs, |i| {
+        kernel.args.get(i).map(|a| a.record.size as usize)
+    })?;
     let dispatch = Dispatch::new(
         c["dims"].as_u64().unwrap() as u32,
         dims(&c["global"]),

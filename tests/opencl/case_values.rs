@@ -1,9 +1,76 @@
-//! Reading the values of `tests/opencl/cases.json`: the work sizes, the
-//! scalar arguments, and the ULP distance the outputs are compared by.
-//! Shared by `tests/opencl_run.rs` and `examples/mutation_study.rs`
-//! (each includes it with `#[path]`).
+//! Reading the values of `tests/opencl/cases.json` (and of
+//! `tests/rocm/cases.json`, which has the same layout): the work sizes,
+//! the arguments, and the ULP distance the outputs are compared by.
+//! Shared by `tests/opencl_run.rs`, `tests/rocm_run.rs` and
+//! `examples/mutation_study.rs` (each includes it with `#[path]`).
 
+use std::path::Path;
+
+use gcn_runtime::kernel::{ArgValue, LocalMemory};
+use gcn_runtime::{Buffer, Memory};
 use serde_json::Value;
+
+/// The host contents of a case argument: a `buffer`'s bytes (its file,
+/// relative to `dir`) or a `zero` buffer's zeros; `None` for the other
+/// kinds.
+pub fn arg_bytes(arg: &Value, dir: &Path) -> Result<Option<Vec<u8>>, String> {
+    Ok(match arg["kind"].as_str() {
+        Some("buffer") => {
+            let path = dir.join(arg["file"].as_str().ok_or("no file")?);
+            Some(std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?)
+        }
+        Some("zero") => Some(vec![0; arg["size"].as_u64().ok_or("no size")? as usize]),
+        _ => None,
+    })
+}
+
+/// The launch values of a case's `args`, each buffer in `memory` with the
+/// contents `inputs` gives it ([`arg_bytes`]), and the buffers by argument
+/// index (for the outputs). A scalar gets the bytes the case writes,
+/// padded or cut to `scalar_size(i)` bytes when that is known (a 3-element
+/// vector is written with 4 values; the kernel's metadata decides).
+#[allow(clippy::type_complexity)]
+pub fn launch_values(
+    memory: &Memory,
+    args: &Value,
+    inputs: &[Option<Vec<u8>>],
+    scalar_size: impl Fn(usize) -> Option<usize>,
+) -> Result<(Vec<ArgValue>, Vec<Option<Buffer<u8>>>), String> {
+    let mut values = Vec::new();
+    let mut buffers = Vec::new();
+    let args = args.as_array().ok_or("no args")?;
+    for (i, arg) in args.iter().enumerate() {
+        let input = inputs.get(i).and_then(Option::as_ref);
+        match (arg["kind"].as_str().unwrap_or(""), input) {
+            (_, Some(bytes)) => {
+                let b = memory.buffer_from_slice(bytes).map_err(|e| e.to_string())?;
+                values.push(ArgValue::Pointer(b.ptr()));
+                buffers.push(Some(b));
+            }
+            ("local", None) => {
+                let size = arg["size"].as_u64().ok_or("no size")? as u32;
+                values.push(ArgValue::Local(LocalMemory(size)));
+                buffers.push(None);
+            }
+            ("scalar", None) => {
+                let ty = arg["type"].as_str().ok_or("no type")?;
+                let mut bytes: Vec<u8> = arg["values"]
+                    .as_array()
+                    .ok_or("no values")?
+                    .iter()
+                    .flat_map(|v| scalar_bytes(ty, v))
+                    .collect();
+                if let Some(size) = scalar_size(i) {
+                    bytes.resize(size, 0);
+                }
+                values.push(ArgValue::Scalar(bytes));
+                buffers.push(None);
+            }
+            (k, _) => return Err(format!("unknown argument kind {k}")),
+        }
+    }
+    Ok((values, buffers))
+}
 
 /// The three sizes of a `global`/`local`/`offset` entry.
 pub fn dims(v: &Value) -> [u32; 3] {
