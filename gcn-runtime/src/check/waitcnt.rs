@@ -203,29 +203,15 @@ fn first_overlap(g: &GroupCheck<'_>, c: &Counters, f: &Facts) -> Option<(String,
         let regs = touched(g.ops, g.facts, e);
         if e.data {
             // A store still reading its data: overwriting it races.
-            for wr in f.writes() {
-                for r in regs {
-                    if let Some(o) = wr.overlap(r) {
-                        return Some((
-                            format!(
-                                "overwrites {o} before the store has read it (s_waitcnt expcnt)"
-                            ),
-                            e.pc,
-                        ));
-                    }
-                }
+            if let Some(o) = first_common(f.writes(), regs) {
+                let m = format!("overwrites {o} before the store has read it (s_waitcnt expcnt)");
+                return Some((m, e.pc));
             }
             continue;
         }
-        for rd in f.reads() {
-            for r in regs {
-                if let Some(o) = rd.overlap(r) {
-                    return Some((
-                        format!("reads {o} before the s_waitcnt for the load that writes it"),
-                        e.pc,
-                    ));
-                }
-            }
+        if let Some(o) = first_common(f.reads(), regs) {
+            let m = format!("reads {o} before the s_waitcnt for the load that writes it");
+            return Some((m, e.pc));
         }
         // A later load of the same in-order counter writes after
         // the earlier one: no wait needed.
@@ -236,19 +222,18 @@ fn first_overlap(g: &GroupCheck<'_>, c: &Counters, f: &Facts) -> Option<(String,
             && f.unit != Unit::Salu
             && f.unit != Unit::Valu;
         if !in_order {
-            for wr in f.writes() {
-                for r in regs {
-                    if let Some(o) = wr.overlap(r) {
-                        return Some((
-                            format!("overwrites {o}, which a load still in flight will write"),
-                            e.pc,
-                        ));
-                    }
-                }
+            if let Some(o) = first_common(f.writes(), regs) {
+                let m = format!("overwrites {o}, which a load still in flight will write");
+                return Some((m, e.pc));
             }
         }
     }
     None
+}
+
+/// The first registers a run of `a` and a run of `b` both name.
+fn first_common(a: &[Regs], b: &[Regs]) -> Option<Regs> {
+    a.iter().find_map(|x| b.iter().find_map(|y| x.overlap(y)))
 }
 
 /// True when [`before`] has something to do for `f` in wave `w`: it
