@@ -23,6 +23,16 @@ struct Run {
     stderr: String,
 }
 
+impl Run {
+    /// The first line of standard output containing `needle`.
+    fn line(&self, needle: &str) -> &str {
+        self.stdout
+            .lines()
+            .find(|l| l.contains(needle))
+            .unwrap_or_else(|| panic!("no `{needle}` in\n{}", self.stdout))
+    }
+}
+
 fn gcnrun(dir: &Path, args: &[&str]) -> Run {
     let out = Command::new(env!("CARGO_BIN_EXE_gcnrun"))
         .args(args)
@@ -365,12 +375,7 @@ fn trace_shows_every_write_float_values_and_labels() {
     std::fs::write(dir.join("traced.s"), TRACED).unwrap();
     let run = gcnrun(&dir, &["traced.s", "traced", "--global", "64", "--trace"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    let line = |needle: &str| -> &str {
-        run.stdout
-            .lines()
-            .find(|l| l.contains(needle))
-            .unwrap_or_else(|| panic!("no `{needle}` in\n{}", run.stdout))
-    };
+    let line = |needle: &str| run.line(needle);
     // v_mov_b32 is untyped (b32): bits only.
     assert!(
         line("v_mov_b32 v1, 1.0").ends_with("; v1[0–63]=0x3f800000"),
@@ -538,12 +543,7 @@ wl:
     std::fs::write(dir.join("wl.s"), source).unwrap();
     let run = gcnrun(&dir, &["wl.s", "wl", "--global", "64", "--trace"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    let line = |needle: &str| -> &str {
-        run.stdout
-            .lines()
-            .find(|l| l.contains(needle))
-            .unwrap_or_else(|| panic!("no `{needle}` in\n{}", run.stdout))
-    };
+    let line = |needle: &str| run.line(needle);
     // Lane 3 changes, lane 5 keeps its 7: both are writes, of one lane.
     assert!(
         line("v_writelane_b32 v1, s8, 3").ends_with("; v1[3]=0x5"),
