@@ -593,6 +593,21 @@ impl Shadow {
         }
     }
 
+    /// True when a bit of `regs` is undefined: for VGPRs, in a lane of
+    /// `lanes`.
+    #[inline(always)]
+    fn any_undefined(&self, regs: Regs, lanes: u64) -> bool {
+        (regs.first..regs.first + regs.count).any(|r| {
+            if regs.vector {
+                self.v_lanes
+                    .get(usize::from(r))
+                    .is_some_and(|l| l & lanes != 0)
+            } else {
+                self.s(r).bits != 0
+            }
+        })
+    }
+
     /// Marks every VGPR lane of `mask` defined (the fast path of a write).
     #[inline]
     fn define_lanes(&mut self, regs: Regs, mask: u64) {
@@ -730,30 +745,13 @@ impl GroupCheck<'_> {
         if f.lanes == Lanes::Exec {
             let exec = wave.exec();
             if let Some(sh) = self.shadows.get_mut(wave.id as usize) {
-                let defined = |regs: &Regs| {
-                    (regs.first..regs.first + regs.count).all(|r| {
-                        if regs.vector {
-                            sh.v_lanes.get(usize::from(r)).is_none_or(|l| l & exec == 0)
-                        } else {
-                            sh.s(r).bits == 0
-                        }
-                    })
-                };
                 let store = matches!(fl.memory, MemKind::Store | MemKind::Atomic { .. });
                 let data_lanes = if fl.vector { exec } else { 1 };
-                if fl.sinks().iter().all(|(regs, _)| defined(regs))
-                    && (!store
-                        || fl.data().iter().all(|d| {
-                            (d.first..d.first + d.count).all(|r| {
-                                if d.vector {
-                                    sh.v_lanes
-                                        .get(usize::from(r))
-                                        .is_none_or(|l| l & data_lanes == 0)
-                                } else {
-                                    sh.s(r).bits == 0
-                                }
-                            })
-                        }))
+                if !fl
+                    .sinks()
+                    .iter()
+                    .any(|&(regs, _)| sh.any_undefined(regs, exec))
+                    && (!store || !fl.data().iter().any(|&d| sh.any_undefined(d, data_lanes)))
                     && flow_all_defined(sh, wave, fl, exec, exec)
                 {
                     if store {
@@ -805,17 +803,7 @@ impl GroupCheck<'_> {
         if matches!(fl.memory, MemKind::Store | MemKind::Atomic { .. }) {
             origins.pending_lanes = 0;
             let data_lanes = if fl.vector { read_mask } else { 1 };
-            let any = fl.data().iter().any(|d| {
-                (d.first..d.first + d.count).any(|r| {
-                    if d.vector {
-                        sh.v_lanes
-                            .get(usize::from(r))
-                            .is_some_and(|l| l & data_lanes != 0)
-                    } else {
-                        sh.s(r).bits != 0
-                    }
-                })
-            });
+            let any = fl.data().iter().any(|&d| sh.any_undefined(d, data_lanes));
             if any {
                 if origins.pending.len() < WAVE_SIZE {
                     origins.pending.resize(WAVE_SIZE, [Val::default(); 16]);
