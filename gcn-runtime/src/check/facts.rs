@@ -233,6 +233,9 @@ pub struct Facts {
     pub rfe: bool,
     /// `s_barrier`.
     pub barrier: bool,
+    /// Issued by a memory unit (scalar or vector memory, LDS/GDS): the
+    /// only instructions whose accesses the interpreter logs.
+    pub memory_unit: bool,
     /// A store or atomic: the bytes it writes are in flight until its
     /// counter says otherwise (the barrier rule of the `waitcnt` check).
     pub writes_memory: bool,
@@ -247,6 +250,8 @@ pub struct Facts {
     pub hazards: u16,
     /// How definedness flows through it (the `uninit` check).
     pub flow: super::defined::FlowFacts,
+    /// [`Facts::flow`]'s common case as flat register lists.
+    pub(crate) fast_flow: super::defined::FastFlow,
     /// [`Facts::reads`] and [`Facts::writes`] as one set.
     pub(crate) touched: RegMask,
     /// [`Facts::writes`] as a set.
@@ -327,6 +332,7 @@ impl Facts {
             m0_rel: false,
             rfe: row.has(flags::RFE),
             barrier: row.has(flags::BARRIER),
+            memory_unit: matches!(unit, Unit::Smem | Unit::Vmem | Unit::Ds),
             writes_memory: matches!(unit, Unit::Ds | Unit::Vmem | Unit::Smem)
                 && row.has(flags::STORE | flags::ATOMIC),
             buffer_word2: None,
@@ -342,6 +348,7 @@ impl Facts {
             },
             hazards: 0,
             flow: super::defined::FlowFacts::of(op, version),
+            fast_flow: Default::default(),
             touched: RegMask::default(),
             write_mask: RegMask::default(),
             data_mask: RegMask::default(),
@@ -477,6 +484,7 @@ impl Facts {
             Unit::Smem | Unit::Exp | Unit::Salu | Unit::Valu => {}
         }
         f.hazards = super::wait_states::consumer_mask(&f, version);
+        f.fast_flow = super::defined::FastFlow::of(&f.flow, f.lanes);
         f.write_mask = RegMask::of(f.writes());
         f.touched = RegMask::of(f.reads()).union(f.write_mask);
         f.data_mask = RegMask::of(f.store_data.as_slice());

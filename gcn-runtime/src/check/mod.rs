@@ -669,6 +669,12 @@ impl Hook for WaveHook<'_, '_> {
                 }
             }
         }
+        // Only the memory units log accesses: every other instruction is
+        // done here.
+        if !f.memory_unit {
+            debug_assert!(g.log.borrow().is_empty());
+            return;
+        }
         // The memory accesses of the instruction. The log lives outside
         // the group state (the interpreter fills it), so it is read in
         // place while the checks update the group.

@@ -672,29 +672,26 @@ pub(crate) fn log_runs(
     data: u32,
     lds: bool,
 ) {
-    let mut lanes = mask;
-    let mut run: Option<MemAccess> = None;
-    while lanes != 0 {
-        let lane = lanes.trailing_zeros() as usize;
-        lanes &= lanes - 1;
-        let address = addresses[lane];
-        match run.as_mut() {
-            Some(r)
-                if usize::from(r.lane) + usize::from(r.count) == lane
-                    && r.address.wrapping_add(r.span()) == address =>
-            {
-                r.count += 1;
-            }
-            _ => {
-                if let Some(r) = run.take() {
-                    log.push(r);
-                }
-                run = Some(MemAccess::one(lane, lds, address, len, data));
-            }
-        }
+    // Lane `l` continues the run of lane `l - 1` when both are active and
+    // it accesses the next `len` bytes: found for all lanes in one
+    // branch-free pass, then each run is one entry.
+    let step = u64::from(len);
+    let mut continues = 0u64;
+    for l in 1..WAVE_SIZE {
+        continues |= u64::from(addresses[l] == addresses[l - 1].wrapping_add(step)) << l;
     }
-    if let Some(r) = run {
-        log.push(r);
+    let continues = continues & mask & (mask << 1);
+    let mut starts = mask & !continues;
+    while starts != 0 {
+        let lane = starts.trailing_zeros();
+        starts &= starts - 1;
+        // The lanes after `lane` that continue its run, counted from bit 0.
+        let rest = continues.checked_shr(lane + 1).unwrap_or(0);
+        let count = 1 + rest.trailing_ones();
+        log.push(MemAccess {
+            count: count as u8,
+            ..MemAccess::one(lane as usize, lds, addresses[lane as usize], len, data)
+        });
     }
 }
 
@@ -1285,6 +1282,25 @@ fn run_wave_popcnt(wave: &mut Wave, ops: &Decoded, env: &mut Env<'_>) -> Result<
 /// the loop, so that `run_wave` stays as it is.
 #[inline(never)]
 pub(crate) fn run_wave_checked<H: Hook + ?Sized>(
+    wave: &mut Wave,
+    ops: &Decoded,
+    env: &mut Env<'_>,
+    hook: &mut H,
+) -> Result<Step, Fault> {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("popcnt") {
+        // SAFETY: the CPU has POPCNT, the only requirement of the function.
+        return unsafe { run_wave_checked_popcnt(wave, ops, env, hook) };
+    }
+    run_loop::<false, _>(wave, ops, env, hook)
+}
+
+/// `run_wave_checked` built with POPCNT (as [`run_wave_popcnt`]): the
+/// loop's lane counts and the checks' lane masks count in one host
+/// instruction.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+fn run_wave_checked_popcnt<H: Hook + ?Sized>(
     wave: &mut Wave,
     ops: &Decoded,
     env: &mut Env<'_>,

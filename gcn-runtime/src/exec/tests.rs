@@ -145,3 +145,61 @@ fn predecoding_follows_branches_and_falls_back_at_computed_jumps() {
     let d = predecode_from(&words, v, 8);
     assert!(d.at(8).is_some() && d.at(0).is_none());
 }
+
+/// `log_runs` against the lane-by-lane definition: each active lane's
+/// access, consecutive active lanes at consecutive addresses joined.
+mod log_runs_property {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn lane_by_lane(addresses: &[u64; WAVE_SIZE], mask: u64, len: u32) -> Vec<MemAccess> {
+        let mut out: Vec<MemAccess> = Vec::new();
+        for (lane, &address) in addresses.iter().enumerate() {
+            if mask >> lane & 1 == 0 {
+                continue;
+            }
+            match out.last_mut() {
+                Some(r)
+                    if usize::from(r.lane) + usize::from(r.count) == lane
+                        && r.address.wrapping_add(r.span()) == address =>
+                {
+                    r.count += 1
+                }
+                _ => out.push(MemAccess::one(lane, false, address, len, 0)),
+            }
+        }
+        out
+    }
+
+    proptest! {
+        #[test]
+        fn joins_exactly_the_consecutive_lanes(
+            base in any::<u64>(),
+            len in prop::sample::select(vec![1u32, 2, 4, 8, 16]),
+            breaks in any::<u64>(),
+            jumps in prop::collection::vec(any::<u64>(), WAVE_SIZE),
+            mask in prop_oneof![
+                Just(u64::MAX),
+                Just(0u64),
+                Just(1u64 << 63),
+                Just(0xffff_0000_ffff_0000u64),
+                any::<u64>(),
+            ],
+        ) {
+            // Mostly dense addresses (wrapping past the top included),
+            // with a jump at each lane of `breaks`.
+            let mut addresses = [0u64; WAVE_SIZE];
+            let mut a = base;
+            for (l, slot) in addresses.iter_mut().enumerate() {
+                if breaks >> l & 1 != 0 {
+                    a = jumps[l];
+                }
+                *slot = a;
+                a = a.wrapping_add(u64::from(len));
+            }
+            let mut log = Vec::new();
+            log_runs(&mut log, &addresses, mask, len, 0, false);
+            prop_assert_eq!(log, lane_by_lane(&addresses, mask, len));
+        }
+    }
+}
