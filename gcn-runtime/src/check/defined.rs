@@ -214,6 +214,10 @@ const FAST_DEFS: usize = 6;
 #[derive(Debug, Clone, Default)]
 pub(crate) struct FastFlow {
     usable: bool,
+    /// Usable, and the instruction reads and writes no register the check
+    /// follows (`s_waitcnt`, `s_barrier`, `s_nop`, `s_branch`): nothing to
+    /// do.
+    nothing: bool,
     /// A store or atomic (its data's shadow is not needed after).
     store: bool,
     /// VGPRs whose EXEC lanes must be defined.
@@ -250,6 +254,9 @@ impl FastFlow {
     pub(crate) fn of(fl: &FlowFacts, lanes: Lanes) -> FastFlow {
         let mut p = FastFlow::default();
         p.usable = lanes == Lanes::Exec && p.fill(fl);
+        p.nothing = p.usable
+            && !p.store
+            && p.n_exec_vgprs + p.n_lane0_vgprs + p.n_sgprs + p.n_def_vgprs + p.n_def_sgprs == 0;
         p
     }
 
@@ -601,6 +608,7 @@ pub(crate) struct Origin {
 }
 
 /// The shadow of one wave's registers.
+#[derive(Clone)]
 pub(crate) struct Shadow {
     /// Undefined bits per scalar code (0–127, SCC at 253).
     s_bits: Box<[u32; 256]>,
@@ -617,6 +625,25 @@ pub(crate) struct Shadow {
     v_comp: Vec<u64>,
     /// Origin id per VGPR lane (0: none yet); `None`: none in any lane.
     v_origin: Vec<Option<Box<[u32; WAVE_SIZE]>>>,
+    /// How many times a register's bits became undefined ([`Shadow::set_v`]
+    /// and [`Shadow::set_s`] with undefined bits; nothing else makes them
+    /// so): while it stays the same, what was defined stays defined.
+    epoch: u64,
+    /// The instructions whose [`FastFlow`] held, by slot (direct-mapped):
+    /// with the same EXEC and epoch it holds again and changes nothing.
+    held: Box<[Held; HELD]>,
+}
+
+/// Entries of [`Shadow::held`] (a loop body's worth of instructions).
+const HELD: usize = 64;
+
+/// One instruction whose [`FastFlow`] held: its slot, EXEC and the
+/// [`Shadow::epoch`] then.
+#[derive(Debug, Clone, Copy)]
+struct Held {
+    slot: usize,
+    exec: u64,
+    epoch: u64,
 }
 
 /// The shadow of one lane's value of one register.
@@ -669,6 +696,14 @@ impl Shadow {
             v_bits: (0..vgprs).map(|_| None).collect(),
             v_comp: vec![0; usize::from(vgprs)],
             v_origin: (0..vgprs).map(|_| None).collect(),
+            epoch: 0,
+            held: Box::new(
+                [Held {
+                    slot: usize::MAX,
+                    exec: 0,
+                    epoch: 0,
+                }; HELD],
+            ),
         }
     }
 
@@ -703,6 +738,7 @@ impl Shadow {
             }
             return;
         }
+        self.epoch = self.epoch.wrapping_add(1);
         if val.bits != u32::MAX || self.v_bits[v].is_some() {
             let lanes = self.v_lanes[v];
             let b = self.v_bits[v].get_or_insert_with(|| {
@@ -746,11 +782,15 @@ impl Shadow {
         if c >= 128 && code != sreg::SCC {
             return;
         }
-        self.s_bits[c] = if code == sreg::SCC {
+        let bits = if code == sreg::SCC {
             val.bits & 1
         } else {
             val.bits
         };
+        if bits != 0 {
+            self.epoch = self.epoch.wrapping_add(1);
+        }
+        self.s_bits[c] = bits;
         self.s_comp[c] = val.comp && val.bits != 0;
         if val.origin != 0 {
             self.s_origin[c] = val.origin;
@@ -901,14 +941,35 @@ impl GroupCheck<'_> {
     /// checked, register results' shadows set, a store's data shadow
     /// captured for [`GroupCheck::defined_after`].
     #[inline(always)]
-    pub(crate) fn defined_before(&mut self, wave: &Wave, op: &Op, f: &Facts) {
+    pub(crate) fn defined_before(&mut self, wave: &Wave, op: &Op, slot: usize, f: &Facts) {
         // The common case first, inline in the hook: EXEC lanes, nothing
         // read undefined — no sink fires, a store's data is defined, every
         // result is defined ([`FastFlow`]).
         let fast = &f.fast_flow;
+        if fast.nothing {
+            return;
+        }
         if fast.usable {
             if let Some(sh) = self.shadows.get_mut(wave.id as usize) {
-                if fast.apply(sh, wave.exec()) {
+                let exec = wave.exec();
+                let held = sh.held[slot % HELD];
+                // Held before with this EXEC, and nothing became undefined
+                // since: what it read is still defined, what it wrote too,
+                // so the lists would change nothing.
+                let holds = if held.slot == slot && held.exec == exec && held.epoch == sh.epoch {
+                    debug_assert!(fast.apply(sh, exec), "a held flow no longer holds");
+                    true
+                } else if fast.apply(sh, exec) {
+                    sh.held[slot % HELD] = Held {
+                        slot,
+                        exec,
+                        epoch: sh.epoch,
+                    };
+                    true
+                } else {
+                    false
+                };
+                if holds {
                     if fast.store {
                         self.origins.pending_lanes = 0;
                     }
@@ -2164,30 +2225,14 @@ mod fast_flow_tests {
                         wave.set_exec(exec);
                         sh.s_bits[usize::from(sreg::EXEC)] = 0;
                         sh.s_bits[usize::from(sreg::EXEC) + 1] = 0;
-                        let mut rule = Shadow {
-                            s_bits: sh.s_bits.clone(),
-                            s_comp: sh.s_comp.clone(),
-                            s_origin: sh.s_origin.clone(),
-                            v_lanes: sh.v_lanes.clone(),
-                            v_bits: sh.v_bits.clone(),
-                            v_comp: sh.v_comp.clone(),
-                            v_origin: sh.v_origin.clone(),
-                        };
+                        let mut rule = sh.clone();
                         let store = matches!(fl.memory, MemKind::Store | MemKind::Atomic { .. });
                         let data_lanes = if fl.vector { exec } else { 1 };
                         let rule_ok = !fl.sinks().iter().any(|&(r, _)| rule.any_undefined(r, exec))
                             && (!store
                                 || !fl.data().iter().any(|&d| rule.any_undefined(d, data_lanes)))
                             && flow_all_defined(&mut rule, &wave, fl, exec, exec);
-                        let before = Shadow {
-                            s_bits: sh.s_bits.clone(),
-                            s_comp: sh.s_comp.clone(),
-                            s_origin: sh.s_origin.clone(),
-                            v_lanes: sh.v_lanes.clone(),
-                            v_bits: sh.v_bits.clone(),
-                            v_comp: sh.v_comp.clone(),
-                            v_origin: sh.v_origin.clone(),
-                        };
+                        let before = sh.clone();
                         if f.fast_flow.apply(&mut sh, exec) {
                             assert!(
                                 rule_ok,

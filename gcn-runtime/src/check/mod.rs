@@ -636,7 +636,7 @@ impl Hook for WaveHook<'_, '_> {
             }
         }
         if g.options.uninit != Level::Off {
-            g.defined_before(wave, op, f);
+            g.defined_before(wave, op, slot, f);
         }
         if g.options.wait_states != Level::Off {
             wait_states::before(g, wave, f);

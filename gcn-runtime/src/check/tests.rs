@@ -628,6 +628,39 @@ s_cbranch_scc1 .+4",
     }
 }
 
+/// The hook remembers instructions whose inputs were all defined
+/// (`defined::Shadow::held`); a register becoming undefined afterwards
+/// must make the next execution look again. Here the add reads v5, defined
+/// on the first trip round the loop and a copy of a register nothing wrote
+/// on the second, and its sum is stored.
+#[test]
+fn a_register_undefined_after_a_defined_trip_is_seen_on_the_next() {
+    for v in VERSIONS {
+        let body = |copy: &str| {
+            format!(
+                "v_mov_b32 v5, 1
+                 v_mov_b32 v3, 0
+                 s_mov_b32 s12, 2
+                 {}
+                 {copy}
+                 s_sub_u32 s12, s12, 1
+                 s_cmp_lg_u32 s12, 0
+                 s_cbranch_scc1 .-16
+                 @buffer_store_dword v3, v1, s[8:11], 0 offen",
+                add(v, "v3", "v3", "v5")
+            )
+        };
+        let r = run(v, &body("v_mov_b32 v5, v7"));
+        let m = r.one(v, Check::Uninit, 0, None);
+        assert!(
+            m.contains("stores a value computed from undefined bits")
+                && m.contains("v7 lane 0 byte 0, which nothing wrote"),
+            "{v}: {m}"
+        );
+        run(v, &body("v_mov_b32 v5, v0")).none(v);
+    }
+}
+
 #[test]
 fn lane_masks_and_carries_are_exact_where_llvm_relies_on_it() {
     for v in VERSIONS {
