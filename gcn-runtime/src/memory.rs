@@ -610,13 +610,28 @@ pub(crate) struct MemView {
     /// lookup searches this contiguous array, so that each step of the
     /// binary search is one load rather than a load through an `Arc`.
     spans: Vec<[u64; 2]>,
+    /// True when an allocation tracks written bytes
+    /// ([`Allocation::tracks_writes`]): without one, no device byte is
+    /// undefined and the definedness check needs no lookup.
+    tracks_any: bool,
 }
 
 impl MemView {
     /// A view of `allocations` (sorted by base address).
     fn of(allocations: Vec<Arc<Allocation>>) -> Self {
         let spans = allocations.iter().map(|a| [a.base, a.mapped]).collect();
-        MemView { allocations, spans }
+        let tracks_any = allocations.iter().any(|a| a.tracks_writes());
+        MemView {
+            allocations,
+            spans,
+            tracks_any,
+        }
+    }
+
+    /// True when an allocation of the view tracks written bytes.
+    #[inline]
+    pub(crate) fn tracks_any(&self) -> bool {
+        self.tracks_any
     }
 }
 

@@ -1351,6 +1351,10 @@ impl GroupCheck<'_> {
         }) {
             return true;
         }
+        // Device bytes are undefined only in tracked allocations.
+        if !self.mem.is_some_and(|m| m.tracks_any()) {
+            return false;
+        }
         let mut last: Option<&crate::memory::Allocation> = None;
         for a in log {
             if a.lds {
