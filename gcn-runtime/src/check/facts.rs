@@ -245,6 +245,9 @@ pub struct Facts {
     /// The wait-state rules it is the consumer of on this version (bit i:
     /// `wait_states::RULES[i]`).
     pub hazards: u16,
+    /// It leaves more than a wait state in the wait-state history
+    /// ([`super::wait_states::records`]).
+    pub(crate) records: bool,
     /// How definedness flows through it (the `uninit` check).
     pub flow: super::defined::FlowFacts,
     /// [`Facts::reads`] and [`Facts::writes`] as one set.
@@ -341,6 +344,7 @@ impl Facts {
                 Lanes::Exec
             },
             hazards: 0,
+            records: false,
             flow: super::defined::FlowFacts::of(op, version),
             touched: RegMask::default(),
             write_mask: RegMask::default(),
@@ -477,6 +481,7 @@ impl Facts {
             Unit::Smem | Unit::Exp | Unit::Salu | Unit::Valu => {}
         }
         f.hazards = super::wait_states::consumer_mask(&f, version);
+        f.records = super::wait_states::records(&f);
         f.write_mask = RegMask::of(f.writes());
         f.touched = RegMask::of(f.reads()).union(f.write_mask);
         f.data_mask = RegMask::of(f.store_data.as_slice());
