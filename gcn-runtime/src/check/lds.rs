@@ -17,10 +17,12 @@
 //! and the check stays exact to the byte. Each wave also lists the runs it
 //! touched (with their PCs), which name the access a race is with.
 //!
-//! A barrier clears nothing but the run lists: it starts a new epoch, and
-//! every entry (a word's masks, a wave's bits of a word) carries the epoch
-//! it was written in, an older one reading as empty, so a barrier costs
-//! the same however many bytes the waves touched.
+//! A barrier clears nothing but the run lists: it starts a new epoch. A
+//! word's masks carry the epoch they were written in (an older one reads as
+//! empty), and a wave's bits of a word count only while the word's masks
+//! name the wave (the wave clears them when it first touches the word in an
+//! epoch), so a barrier costs the same however many bytes the waves
+//! touched.
 
 use super::facts::LdsUse;
 use super::{Check, GroupCheck};
@@ -35,18 +37,22 @@ struct Run {
     write: bool,
 }
 
-/// An entry of [`Shadow::words`] or [`Shadow::bits`]: the [`Shadow::epoch`]
-/// it belongs to (in an older one it is empty), then its [`READ`] and
-/// [`WRITTEN`] masks. Plain words, so that a new shadow is zeroed memory.
-type Entry = [u64; 3];
+/// An entry of [`Shadow::words`]: the waves that read ([`READ`]) and wrote
+/// ([`WRITTEN`]) bytes of the word (bit per wave), and the
+/// [`Shadow::epoch`] they belong to ([`EPOCH`]; in an older one the entry
+/// is empty). Plain words, so that a new shadow is zeroed memory.
+type Word = [u64; 3];
 
-/// Index of an [`Entry`]'s epoch.
-const EPOCH: usize = 0;
-/// Index of an [`Entry`]'s reads: the waves that read bytes of the word
-/// (bit per wave), or the bytes of the word a wave read (bit per byte).
-const READ: usize = 1;
-/// Index of an [`Entry`]'s writes (as [`READ`]).
-const WRITTEN: usize = 2;
+/// An entry of [`Shadow::bits`]: the bytes of the word a wave read
+/// ([`READ`]) and wrote ([`WRITTEN`]), bit per byte.
+type Bits = [u64; 2];
+
+/// Index of the reads in a [`Word`] or [`Bits`].
+const READ: usize = 0;
+/// Index of the writes in a [`Word`] or [`Bits`].
+const WRITTEN: usize = 1;
+/// Index of a [`Word`]'s epoch.
+const EPOCH: usize = 2;
 
 /// A run of bytes as bitmap words: the first and last word, and the masks
 /// of the bits in range in those two (the words between are whole).
@@ -67,18 +73,23 @@ fn mask(w: usize, (first, last, head, tail): Span) -> u64 {
     (if w == first { head } else { u64::MAX }) & (if w == last { tail } else { u64::MAX })
 }
 
-/// The first byte of the span `sp` set in bits `kind` of one wave's row of
-/// [`Shadow::bits`] in epoch `epoch`.
+/// The first byte of the span `sp` set in bits `kind` of wave `o`, whose
+/// row of [`Shadow::bits`] is `row`, in epoch `epoch`.
 #[inline(always)]
-fn first_set(row: &[Entry], kind: usize, sp: Span, epoch: u64) -> Option<usize> {
-    let words = row.get(sp.0..=sp.1)?;
-    for (k, entry) in words.iter().enumerate() {
-        let bits = if entry[EPOCH] == epoch {
-            entry[kind]
-        } else {
-            0
-        };
-        let hit = bits & mask(sp.0 + k, sp);
+fn first_set(
+    words: &[Word],
+    row: &[Bits],
+    o: usize,
+    kind: usize,
+    sp: Span,
+    epoch: u64,
+) -> Option<usize> {
+    let o_bit = 1u64 << (o & 63);
+    let (words, row) = (words.get(sp.0..=sp.1)?, row.get(sp.0..=sp.1)?);
+    for (k, (word, bits)) in words.iter().zip(row).enumerate() {
+        // The wave's bits of a word count while the word names it.
+        let current = word[EPOCH] == epoch && (word[READ] | word[WRITTEN]) & o_bit != 0;
+        let hit = if current { bits[kind] } else { 0 } & mask(sp.0 + k, sp);
         if hit != 0 {
             return Some((sp.0 + k) * 64 + hit.trailing_zeros() as usize);
         }
@@ -92,16 +103,16 @@ pub(crate) struct Shadow {
     size: usize,
     /// Waves of the group whose accesses are recorded (0 without LDS).
     n_waves: usize,
-    /// Barriers met since the start, with accesses before them: an
-    /// [`Entry`] of an older epoch is empty.
+    /// Barriers met since the start, with accesses before them: a [`Word`]
+    /// of an older epoch is empty.
     epoch: u64,
     /// Per 64-byte word: the waves that touched it since the last barrier
     /// (empty until the first access).
-    words: Vec<Entry>,
+    words: Vec<Word>,
     /// Per wave, per word (wave `w`'s row at `w * words.len()`): the bytes
     /// the wave touched since the last barrier, bit `b % 64` of word
-    /// `b / 64`.
-    bits: Vec<Entry>,
+    /// `b / 64`; stale unless the word of the current epoch names the wave.
+    bits: Vec<Bits>,
     /// Per wave: the runs accessed since the last barrier, in order.
     runs: Vec<Vec<Run>>,
     /// The waves with accesses since the last barrier (bit per wave).
@@ -207,22 +218,24 @@ impl Shadow {
             }
             return conflicts & !me_bit;
         }
-        let row = &mut self.bits[me * n + first..=me * n + last];
-        let mut m = head;
-        for (k, (word, own)) in words.iter_mut().zip(row).enumerate() {
+        let count = words.len();
+        let row = &mut self.bits[me * n + first..][..count];
+        for k in 0..count {
+            let word = &mut words[k];
             if word[EPOCH] != epoch {
-                *word = [epoch, 0, 0];
+                *word = [0, 0, epoch];
             }
-            conflicts |= word[WRITTEN] | word[READ] & reads_race;
+            let (readers, writers) = (word[READ], word[WRITTEN]);
+            conflicts |= writers | readers & reads_race;
             word[kind] |= me_bit;
-            if own[EPOCH] != epoch {
-                *own = [epoch, 0, 0];
+            let own = &mut row[k];
+            if (readers | writers) & me_bit == 0 {
+                // The wave's first touch of the word in the epoch: its bits
+                // are of an older one.
+                *own = [0; 2];
             }
-            if k == last - first {
-                m &= tail;
-            }
-            own[kind] |= m;
-            m = u64::MAX;
+            let m = if k == 0 { head } else { u64::MAX };
+            own[kind] |= if k == count - 1 { m & tail } else { m };
         }
         conflicts & !me_bit
     }
@@ -275,7 +288,7 @@ impl Shadow {
             if self.words.is_empty() {
                 let words = size.div_ceil(64);
                 self.words = vec![[0; 3]; words];
-                self.bits = vec![[0; 3]; words * self.n_waves];
+                self.bits = vec![[0; 2]; words * self.n_waves];
             }
             let sp = span(start, end);
             let mut others = self.touch(me, bit, sp);
@@ -288,11 +301,11 @@ impl Shadow {
                 let Some(row) = self.bits.get(o * n..(o + 1) * n) else {
                     continue;
                 };
-                let epoch = self.epoch;
-                let found = match first_set(row, WRITTEN, sp, epoch) {
+                let (words, epoch) = (&self.words, self.epoch);
+                let found = match first_set(words, row, o, WRITTEN, sp, epoch) {
                     Some(byte) => Some((byte, "wrote", true)),
                     None if write => {
-                        first_set(row, READ, sp, epoch).map(|byte| (byte, "read", false))
+                        first_set(words, row, o, READ, sp, epoch).map(|byte| (byte, "read", false))
                     }
                     None => None,
                 };
