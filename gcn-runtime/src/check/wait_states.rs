@@ -347,9 +347,8 @@ pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
 }
 
 /// True when a rule of `mask` (bit i: `RULES[i]`) may break at the wave's
-/// clock: one of its
-/// producers is more recent than the wait states it needs (else no look
-/// at the registers is needed).
+/// clock: one of its producers is more recent than the wait states it
+/// needs (else no look at the registers is needed).
 #[inline(always)]
 fn may_break(hist: &History, mut mask: u16, column: usize) -> bool {
     while mask != 0 {
