@@ -248,6 +248,9 @@ pub struct Facts {
     /// The wait-state rules it is the consumer of on this version (bit i:
     /// `wait_states::RULES[i]`).
     pub hazards: u16,
+    /// It leaves more than a wait state in the wait-state history
+    /// ([`super::wait_states::records`]).
+    pub(crate) records: bool,
     /// How definedness flows through it (the `uninit` check).
     pub flow: super::defined::FlowFacts,
     /// [`Facts::flow`]'s common case as flat register lists.
@@ -347,6 +350,7 @@ impl Facts {
                 Lanes::Exec
             },
             hazards: 0,
+            records: false,
             flow: super::defined::FlowFacts::of(op, version),
             fast_flow: Default::default(),
             touched: RegMask::default(),
@@ -485,6 +489,7 @@ impl Facts {
         }
         f.hazards = super::wait_states::consumer_mask(&f, version);
         f.fast_flow = super::defined::FastFlow::of(&f.flow, f.lanes);
+        f.records = super::wait_states::records(&f);
         f.write_mask = RegMask::of(f.writes());
         f.touched = RegMask::of(f.reads()).union(f.write_mask);
         f.data_mask = RegMask::of(f.store_data.as_slice());

@@ -149,41 +149,56 @@ pub(crate) struct History {
     valu_vgpr: Vec<Stamp>,
     setreg: [Stamp; 64],
     wide_store: (Stamp, Regs),
-    /// The clock of the newest stamp in `valu_sgpr`, `salu_sgpr`,
-    /// `valu_vgpr` and `setreg`: a rule whose producers are all older than
-    /// its wait states needs no look at the registers.
-    newest: Newest,
+    /// Per table ([`VALU_SGPR`] …): the clock of its newest stamp, an
+    /// upper bound of every clock [`producer`] can return for a rule
+    /// looking at it, so that a rule whose producers are all older than its
+    /// wait states needs no look at the registers.
+    newest: [u64; TABLES],
 }
 
-/// The clock of the newest stamp of each table of a [`History`].
-#[derive(Default, Clone, Copy)]
-struct Newest {
-    valu_sgpr: u64,
-    salu_sgpr: u64,
-    valu_vgpr: u64,
-    setreg: u64,
-}
+/// [`History::newest`] of `valu_sgpr`.
+const VALU_SGPR: usize = 0;
+/// [`History::newest`] of `salu_sgpr`.
+const SALU_SGPR: usize = 1;
+/// [`History::newest`] of `valu_vgpr`.
+const VALU_VGPR: usize = 2;
+/// [`History::newest`] of `setreg`.
+const SETREG: usize = 3;
+/// [`History::newest`] of `wide_store`.
+const WIDE_STORE: usize = 4;
+/// [`History::newest`] of `valu_sgpr` and `salu_sgpr` together.
+const ANY_SGPR: usize = 5;
+/// Entries of [`History::newest`].
+const TABLES: usize = 6;
 
-impl History {
-    /// An upper bound of the clock [`producer`] can return for `h`.
-    #[inline]
-    fn newest(&self, h: Hazard) -> u64 {
-        let n = &self.newest;
-        match h {
-            Hazard::ValuSgprSmrd
-            | Hazard::ValuSgprVmem
-            | Hazard::ValuVccDivFmas
-            | Hazard::ValuSgprLaneSelect
-            | Hazard::ValuVccExecZ
-            | Hazard::ValuExecDpp => n.valu_sgpr,
-            Hazard::SetregGetreg | Hazard::SetregSetreg | Hazard::SetregTrapstsRfe => n.setreg,
-            Hazard::ValuVgprDpp => n.valu_vgpr,
-            Hazard::WideStoreData => self.wide_store.0 .0,
-            Hazard::SaluM0Msg | Hazard::SaluM0Rel => n.salu_sgpr,
-            Hazard::DescriptorWord2SBuffer => n.salu_sgpr.max(n.valu_sgpr),
-        }
+/// The [`History::newest`] entry bounding the producers of `h`.
+const fn table(h: Hazard) -> usize {
+    match h {
+        Hazard::ValuSgprSmrd
+        | Hazard::ValuSgprVmem
+        | Hazard::ValuVccDivFmas
+        | Hazard::ValuSgprLaneSelect
+        | Hazard::ValuVccExecZ
+        | Hazard::ValuExecDpp => VALU_SGPR,
+        Hazard::SetregGetreg | Hazard::SetregSetreg | Hazard::SetregTrapstsRfe => SETREG,
+        Hazard::ValuVgprDpp => VALU_VGPR,
+        Hazard::WideStoreData => WIDE_STORE,
+        Hazard::SaluM0Msg | Hazard::SaluM0Rel => SALU_SGPR,
+        Hazard::DescriptorWord2SBuffer => ANY_SGPR,
     }
 }
+
+/// [`table`] of each rule (bit i of a consumer mask: entry i), and of the
+/// bits past the rules (never set) a harmless one.
+const RULE_TABLES: [usize; 16] = {
+    let mut t = [0; 16];
+    let mut i = 0;
+    while i < RULES.len() {
+        t[i] = table(RULES[i].hazard);
+        i += 1;
+    }
+    t
+};
 
 impl History {
     pub(crate) fn new(vgprs: usize) -> Self {
@@ -194,7 +209,7 @@ impl History {
             valu_vgpr: vec![(0, 0); vgprs],
             setreg: [(0, 0); 64],
             wide_store: ((0, 0), Regs::v(0, 0)),
-            newest: Newest::default(),
+            newest: [0; TABLES],
         }
     }
 }
@@ -302,6 +317,18 @@ pub(crate) fn consumer_mask(f: &Facts, version: gcn_asm::GcnVersion) -> u16 {
     mask
 }
 
+/// True when [`record`] changes the history of a wave (more than its
+/// clock) for the instruction `f`; computed once per instruction at launch
+/// so that the check passes the others by.
+pub(crate) fn records(f: &Facts) -> bool {
+    match f.unit {
+        Unit::Valu => !f.writes().is_empty(),
+        Unit::Salu => f.writes().iter().any(|r| !r.vector) || f.setreg.is_some(),
+        Unit::Vmem => f.wide_store && f.store_data.is_some(),
+        _ => false,
+    }
+}
+
 /// Checks the instruction at `wave.pc` against the rules, then records
 /// what it produces and advances the wave's clock.
 // `#[inline]`: the release profile's codegen units may put the hook and
@@ -310,32 +337,32 @@ pub(crate) fn consumer_mask(f: &Facts, version: gcn_asm::GcnVersion) -> u16 {
 #[inline(always)]
 pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
     let w = wave.id as usize;
-    if f.hazards != 0 {
-        let column = g.version.opcode_column();
-        let hist = &g.waves[w].history;
-        if rules(f.hazards).any(|rule| may_break(hist, rule, column)) {
-            check_rules(g, wave, f);
+    let hist = &mut g.waves[w].history;
+    if f.hazards != 0 && may_break(hist, f.hazards, g.version.opcode_column()) {
+        check_rules(g, wave, f);
+        advance(&mut g.waves[w].history, wave.pc, f);
+        return;
+    }
+    advance(hist, wave.pc, f);
+}
+
+/// True when a rule of `mask` (bit i: `RULES[i]`) may break at the wave's
+/// clock: one of its producers is more recent than the wait states it
+/// needs (else no look at the registers is needed).
+#[inline(always)]
+fn may_break(hist: &History, mut mask: u16, column: usize) -> bool {
+    while mask != 0 {
+        let i = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        let Some(rule) = RULES.get(i) else {
+            break;
+        };
+        let newest = hist.newest[RULE_TABLES[i % 16]];
+        if hist.clock.saturating_sub(newest) < u64::from(rule.states[column]) {
+            return true;
         }
     }
-    record(&mut g.waves[w].history, wave.pc, f);
-}
-
-/// The rules of `mask` (bit i: `RULES[i]`).
-#[inline(always)]
-fn rules(mut mask: u16) -> impl Iterator<Item = &'static Rule> {
-    std::iter::from_fn(move || {
-        let rule = RULES.get(mask.trailing_zeros() as usize)?;
-        mask &= mask.wrapping_sub(1);
-        Some(rule)
-    })
-}
-
-/// True when `rule` may break at the wave's clock: one of its producers is
-/// more recent than the wait states it needs (else no look at the
-/// registers is needed).
-#[inline(always)]
-fn may_break(hist: &History, rule: &Rule, column: usize) -> bool {
-    hist.clock.saturating_sub(hist.newest(rule.hazard)) < u64::from(rule.states[column])
+    false
 }
 
 /// Reports the first rule the instruction `f` breaks.
@@ -347,7 +374,16 @@ fn check_rules(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
     {
         let hist = &g.waves[w].history;
         let now = hist.clock;
-        for rule in rules(f.hazards).filter(|rule| may_break(hist, rule, column)) {
+        let mut mask = f.hazards;
+        while mask != 0 {
+            let bit = mask & mask.wrapping_neg();
+            mask &= !bit;
+            let Some(rule) = RULES.get(bit.trailing_zeros() as usize) else {
+                break;
+            };
+            if !may_break(hist, bit, column) {
+                continue;
+            }
             let need = u64::from(rule.states[column]);
             let Some((stamp, pc)) = producer(rule.hazard, hist, f) else {
                 continue;
@@ -382,8 +418,17 @@ fn check_rules(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
     }
 }
 
-/// Records what the instruction `f` at `pc` produces and advances the
-/// wave's clock.
+/// Records what the instruction `f` at `pc` produces, then advances the
+/// wave's clock by the wait states `f` provides.
+#[inline(always)]
+fn advance(hist: &mut History, pc: u32, f: &Facts) {
+    if f.records {
+        record(hist, pc, f);
+    }
+    hist.clock += u64::from(f.states);
+}
+
+/// Records what the instruction `f` at `pc` produces (when [`records`]).
 #[inline(always)]
 fn record(hist: &mut History, pc: u32, f: &Facts) {
     let stamp = (hist.clock + 1, pc);
@@ -391,40 +436,43 @@ fn record(hist: &mut History, pc: u32, f: &Facts) {
         Unit::Valu => {
             for r in f.writes() {
                 if r.vector {
-                    for v in r.first..r.first + r.count {
-                        if let Some(s) = hist.valu_vgpr.get_mut(usize::from(v)) {
-                            *s = stamp;
-                        }
+                    let end = usize::from(r.first + r.count).min(hist.valu_vgpr.len());
+                    if let Some(regs) = hist.valu_vgpr.get_mut(usize::from(r.first)..end) {
+                        regs.fill(stamp);
                     }
-                    hist.newest.valu_vgpr = stamp.0;
+                    hist.newest[VALU_VGPR] = stamp.0;
                 } else {
-                    for c in r.first..(r.first + r.count).min(128) {
-                        hist.valu_sgpr[usize::from(c)] = stamp;
+                    let end = usize::from(r.first + r.count).min(128);
+                    if let Some(regs) = hist.valu_sgpr.get_mut(usize::from(r.first)..end) {
+                        regs.fill(stamp);
                     }
-                    hist.newest.valu_sgpr = stamp.0;
+                    hist.newest[VALU_SGPR] = stamp.0;
+                    hist.newest[ANY_SGPR] = stamp.0;
                 }
             }
         }
         Unit::Salu => {
             for r in f.writes().iter().filter(|r| !r.vector) {
-                for c in r.first..(r.first + r.count).min(128) {
-                    hist.salu_sgpr[usize::from(c)] = stamp;
+                let end = usize::from(r.first + r.count).min(128);
+                if let Some(regs) = hist.salu_sgpr.get_mut(usize::from(r.first)..end) {
+                    regs.fill(stamp);
                 }
-                hist.newest.salu_sgpr = stamp.0;
+                hist.newest[SALU_SGPR] = stamp.0;
+                hist.newest[ANY_SGPR] = stamp.0;
             }
             if let Some(id) = f.setreg {
                 hist.setreg[usize::from(id)] = stamp;
-                hist.newest.setreg = stamp.0;
+                hist.newest[SETREG] = stamp.0;
             }
         }
         Unit::Vmem if f.wide_store => {
             if let Some(data) = f.store_data {
                 hist.wide_store = (stamp, data);
+                hist.newest[WIDE_STORE] = stamp.0;
             }
         }
         _ => {}
     }
-    hist.clock += u64::from(f.states);
 }
 
 // Facts::hazards holds one bit per rule.
