@@ -346,7 +346,10 @@ pub(crate) fn needed(g: &GroupCheck<'_>, w: u32, f: &Facts) -> bool {
 }
 
 /// Checks the instruction at `wave.pc` (facts `f`) against the wave's
-/// outstanding events, then retires and issues events.
+/// outstanding events, then retires and issues events. (Inlined into the
+/// hook behind [`needed`]: its common cases — a barrier, a full wait, one
+/// event — then cost no call; the rare ones are out of line.)
+#[inline(always)]
 pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
     let w = wave.id as usize;
     let version = g.version;
@@ -372,7 +375,7 @@ pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
 }
 
 /// Issues the counter events of the instruction at `pc` (facts `f`).
-#[inline(never)]
+#[inline]
 fn issue_events(c: &mut Counters, f: &Facts, pc: u32, version: GcnVersion) {
     for &(counter, ordered, weight) in f.events() {
         let cap = capacity(counter, version);
