@@ -374,26 +374,44 @@ pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
     }
 }
 
-/// Issues the counter events of the instruction at `pc` (facts `f`).
-#[inline]
+/// Issues the counter events of the instruction at `pc` (facts `f`, with
+/// at least one event): the first, then a second if there is one (no loop
+/// to set up for the common single event).
+#[inline(never)]
 fn issue_events(c: &mut Counters, f: &Facts, pc: u32, version: GcnVersion) {
-    for &(counter, ordered, weight) in f.events() {
-        let cap = capacity(counter, version);
-        if c.weight(counter) + u32::from(weight) > cap {
-            c.make_room(counter, weight, cap);
-        }
-        let data = counter == Counter::Exp && f.unit == Unit::Vmem;
-        let regs = if data { &f.data_mask } else { &f.write_mask };
-        c.issue(Event {
-            counter,
-            ordered,
-            weight,
-            pc,
-            data,
-            seq: c.issued,
-            regs: *regs,
-        });
+    let [first, second] = f.events;
+    issue_event(c, f, first, pc, version);
+    if f.n_events > 1 {
+        issue_event(c, f, second, pc, version);
     }
+}
+
+/// Issues one counter event (counter, in order, weight) of the
+/// instruction at `pc` (facts `f`), stalling first while its counter is
+/// full.
+#[inline(always)]
+fn issue_event(
+    c: &mut Counters,
+    f: &Facts,
+    (counter, ordered, weight): (Counter, bool, u8),
+    pc: u32,
+    version: GcnVersion,
+) {
+    let cap = capacity(counter, version);
+    if c.weight(counter) + u32::from(weight) > cap {
+        c.make_room(counter, weight, cap);
+    }
+    let data = counter == Counter::Exp && f.unit == Unit::Vmem;
+    let regs = if data { &f.data_mask } else { &f.write_mask };
+    c.issue(Event {
+        counter,
+        ordered,
+        weight,
+        pc,
+        data,
+        seq: c.issued,
+        regs: *regs,
+    });
 }
 
 /// Reports the first conflict of the instruction at `wave.pc` (facts `f`)
