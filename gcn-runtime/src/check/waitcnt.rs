@@ -41,18 +41,40 @@ type Span = (bool, u64, u64);
 /// Spans kept per store.
 const SPANS: usize = 4;
 
-/// The outstanding events of one wave, oldest first.
+/// The bytes of one pending store or atomic.
+#[derive(Debug, Clone, Copy)]
+struct Store {
+    /// The issue number of its events ([`Event::seq`]).
+    seq: u64,
+    /// Its PC (that of its events), kept so that a barrier names it
+    /// without looking for the event.
+    pc: u32,
+    spans: [Span; SPANS],
+    /// How many of `spans` are used.
+    n: u8,
+}
+
+/// The outstanding events of one wave, oldest first, with running totals
+/// so that issuing, a wait that finds nothing to retire and a wait for
+/// every pending counter to reach zero cost no scan of the events.
 #[derive(Debug, Default)]
 pub(crate) struct Counters {
     pending: Vec<Event>,
-    /// The bytes of the pending stores and atomics, by issue number.
-    writes: Vec<(u64, [Span; SPANS], u8)>,
+    /// The bytes of the pending stores and atomics, in issue order. Each
+    /// has a pending event that is no data read ([`Counters::forget_retired`]
+    /// keeps it so).
+    writes: Vec<Store>,
     issued: u64,
     /// The registers the pending events touch: an instruction touching
     /// none of them needs no look at the events.
     regs: RegMask,
     /// The pending weight of each counter ([`slot`]).
     weights: [u32; 3],
+    /// The pending weight of each counter's in-order events: with it, the
+    /// in-order events a wait retires are found oldest first.
+    ordered: [u32; 3],
+    /// The number of pending events of each counter.
+    counts: [u32; 3],
 }
 
 /// The index of `counter` in [`Counters::weights`].
@@ -63,6 +85,10 @@ fn slot(counter: Counter) -> usize {
         Counter::Exp => 2,
     }
 }
+
+/// A limit of [`Counters::retire`] that retires nothing: no weight
+/// exceeds it.
+const NO_WAIT: u32 = u32::MAX;
 
 /// Bytes in flight at a barrier: what another wave must not touch until
 /// the next barrier.
@@ -111,63 +137,132 @@ pub fn decode_waitcnt(imm: u16, version: GcnVersion) -> (u32, u32, u32) {
 }
 
 impl Counters {
-    /// Retires the events of `counter` that are certainly finished once at
-    /// most `n` (weighted) remain: an in-order event when its weight plus
-    /// that of the in-order events after it exceeds `n`, an out-of-order
-    /// one only when `n` is 0.
-    fn retire(&mut self, counter: Counter, n: u32) {
-        // Nothing of the counter is pending, or everything pending fits
-        // in `n` (so no in-order event is certainly done, and an
-        // out-of-order one only for a wait for zero).
-        let total = self.weights[slot(counter)];
-        if total == 0 || (n > 0 && total <= n) {
+    /// Retires the events that are certainly finished once at most
+    /// `limits[slot(counter)]` (weighted) of each counter remain: an
+    /// in-order event when its weight plus that of the in-order events
+    /// after it exceeds the limit, an out-of-order one only when the limit
+    /// is 0. The counters retire independently of each other, so one pass
+    /// serves the three limits of an `s_waitcnt`.
+    #[inline]
+    fn retire(&mut self, limits: [u32; 3]) {
+        if self.pending.is_empty() {
             return;
         }
-        // A wait for zero: every event of the counter is done.
-        if n == 0 {
-            self.pending.retain(|e| e.counter != counter);
-            self.forget_retired();
+        // A wait for zero on every counter with events pending (the
+        // common full `s_waitcnt`): every event is done.
+        let all = (0..3).all(|s| self.counts[s] == 0 || (limits[s] == 0 && self.weights[s] > 0));
+        if all {
+            self.clear();
             return;
         }
-        // At most 63 + 15 + 7 events are outstanding (the capacities).
-        let mut later = 0u32;
-        let mut done = 0u128;
-        for (i, e) in self.pending.iter().enumerate().rev() {
-            if e.counter != counter {
-                continue;
-            }
-            let w = u32::from(e.weight);
-            // An out-of-order (scalar memory) event: only a wait for zero
-            // guarantees it (its counts may come back one at a time).
-            let finished = if e.ordered { w + later > n } else { n == 0 };
-            if e.ordered {
-                later += w;
-            }
-            // (Beyond 128 events, which capacity prevents, none retires.)
-            done |= u128::from(finished).checked_shl(i as u32).unwrap_or(0);
+        // A counter's events may be certainly done only when its pending
+        // weight exceeds the limit (otherwise no in-order event is, and
+        // an out-of-order one only for a wait for zero, where a weight
+        // above 0 exceeds it).
+        if (0..3).any(|s| self.weights[s] > limits[s]) {
+            self.retire_some(limits);
         }
-        if done == 0 {
-            return;
-        }
-        let mut i = 0;
-        self.pending.retain(|_| {
-            i += 1;
-            done.checked_shr(i as u32 - 1).unwrap_or(0) & 1 == 0
-        });
-        self.forget_retired();
     }
 
-    /// Events left the pending list: the register set and the weights
+    /// [`Counters::retire`] where some events may stay.
+    #[inline(never)]
+    fn retire_some(&mut self, limits: [u32; 3]) {
+        let acts = [0, 1, 2].map(|s| self.weights[s] > limits[s]);
+        // An in-order event is done when its weight and that of the later
+        // in-order events of its counter exceed the limit: when the
+        // counter's in-order total less the weight of the earlier ones
+        // does.
+        let ordered = self.ordered;
+        let mut earlier = [0u32; 3];
+        let len = self.pending.len();
+        self.pending.retain(|e| {
+            let s = slot(e.counter);
+            if !acts[s] {
+                return true;
+            }
+            // A wait for zero: every event of the counter is done.
+            if limits[s] == 0 {
+                return false;
+            }
+            // An out-of-order (scalar memory) event: only a wait for zero
+            // guarantees it (its counts may come back one at a time).
+            if !e.ordered {
+                return true;
+            }
+            let before = earlier[s];
+            earlier[s] += u32::from(e.weight);
+            ordered[s] - before <= limits[s]
+        });
+        if self.pending.len() != len {
+            self.forget_retired();
+        }
+    }
+
+    /// Retires what a full `counter` needs to issue an event of `weight`:
+    /// the issue stalls until enough events finished.
+    #[inline(never)]
+    fn make_room(&mut self, counter: Counter, weight: u8, cap: u32) {
+        let s = slot(counter);
+        let mut limits = [NO_WAIT; 3];
+        limits[s] = cap.saturating_sub(u32::from(weight));
+        self.retire(limits);
+        // Still full (scalar loads, whose order is unknown): one of them
+        // finished; assume the oldest (this can hide a missing wait, never
+        // invent one).
+        while self.weights[s] + u32::from(weight) > cap {
+            match self.pending.iter().position(|e| e.counter == counter) {
+                Some(i) => {
+                    self.pending.remove(i);
+                    self.forget_retired();
+                }
+                None => break,
+            }
+        }
+    }
+
+    /// Adds an event to the pending ones and to the totals.
+    fn issue(&mut self, e: Event) {
+        let s = slot(e.counter);
+        let w = u32::from(e.weight);
+        self.regs = self.regs.union(e.regs);
+        self.weights[s] += w;
+        if e.ordered {
+            self.ordered[s] += w;
+        }
+        self.counts[s] += 1;
+        self.pending.push(e);
+    }
+
+    /// Every event finished: nothing pending, no store's bytes in flight.
+    fn clear(&mut self) {
+        self.pending.clear();
+        self.writes.clear();
+        self.regs = RegMask::default();
+        self.weights = [0; 3];
+        self.ordered = [0; 3];
+        self.counts = [0; 3];
+    }
+
+    /// Events left the pending list: the register set and the totals
     /// again.
     fn recount(&mut self) {
         let mut regs = RegMask::default();
         let mut weights = [0u32; 3];
+        let mut ordered = [0u32; 3];
+        let mut counts = [0u32; 3];
         for e in &self.pending {
+            let s = slot(e.counter);
             regs = regs.union(e.regs);
-            weights[slot(e.counter)] += u32::from(e.weight);
+            weights[s] += u32::from(e.weight);
+            if e.ordered {
+                ordered[s] += u32::from(e.weight);
+            }
+            counts[s] += 1;
         }
         self.regs = regs;
         self.weights = weights;
+        self.ordered = ordered;
+        self.counts = counts;
     }
 
     /// Drops the bytes of stores whose events all finished.
@@ -176,7 +271,7 @@ impl Counters {
         if !self.writes.is_empty() {
             let pending = &self.pending;
             self.writes
-                .retain(|(seq, _, _)| pending.iter().any(|e| e.seq == *seq && !e.data));
+                .retain(|w| pending.iter().any(|e| e.seq == w.seq && !e.data));
         }
     }
 
@@ -251,27 +346,79 @@ pub(crate) fn needed(g: &GroupCheck<'_>, w: u32, f: &Facts) -> bool {
 }
 
 /// Checks the instruction at `wave.pc` (facts `f`) against the wave's
-/// outstanding events, then retires and issues events.
+/// outstanding events, then retires and issues events. (Inlined into the
+/// hook behind [`needed`]: its common cases — a barrier, a full wait, one
+/// event — then cost no call; the rare ones are out of line.)
+#[inline(always)]
 pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
     let w = wave.id as usize;
     let version = g.version;
+    let mut c = &mut g.waves[w].counters;
     if let Some(imm) = f.waitcnt {
         let (vm, exp, lgkm) = decode_waitcnt(imm, version);
-        let c = &mut g.waves[w].counters;
-        c.retire(Counter::Vm, vm);
-        c.retire(Counter::Exp, exp);
-        c.retire(Counter::Lgkm, lgkm);
+        // In [`slot`] order.
+        c.retire([vm, lgkm, exp]);
     }
     // The exact tests only where a pending event's registers and the
     // instruction's may meet.
-    let finding = {
-        let c = &g.waves[w].counters;
-        if !c.pending.is_empty() && c.regs.intersects(&f.touched) {
-            first_overlap(g, c, f)
-        } else {
-            None
-        }
-    };
+    if !c.pending.is_empty() && c.regs.intersects(&f.touched) {
+        report_overlap(g, wave, f);
+        c = &mut g.waves[w].counters;
+    }
+    if f.n_events != 0 {
+        issue_events(c, f, wave.pc, version);
+    }
+    c.issued += 1;
+    if f.barrier && !c.writes.is_empty() {
+        in_flight_at_barrier(g, wave);
+    }
+}
+
+/// Issues the counter events of the instruction at `pc` (facts `f`, with
+/// at least one event): the first, then a second if there is one (no loop
+/// to set up for the common single event).
+#[inline(never)]
+fn issue_events(c: &mut Counters, f: &Facts, pc: u32, version: GcnVersion) {
+    let [first, second] = f.events;
+    issue_event(c, f, first, pc, version);
+    if f.n_events > 1 {
+        issue_event(c, f, second, pc, version);
+    }
+}
+
+/// Issues one counter event (counter, in order, weight) of the
+/// instruction at `pc` (facts `f`), stalling first while its counter is
+/// full.
+#[inline(always)]
+fn issue_event(
+    c: &mut Counters,
+    f: &Facts,
+    (counter, ordered, weight): (Counter, bool, u8),
+    pc: u32,
+    version: GcnVersion,
+) {
+    let cap = capacity(counter, version);
+    if c.weight(counter) + u32::from(weight) > cap {
+        c.make_room(counter, weight, cap);
+    }
+    let data = counter == Counter::Exp && f.unit == Unit::Vmem;
+    let regs = if data { &f.data_mask } else { &f.write_mask };
+    c.issue(Event {
+        counter,
+        ordered,
+        weight,
+        pc,
+        data,
+        seq: c.issued,
+        regs: *regs,
+    });
+}
+
+/// Reports the first conflict of the instruction at `wave.pc` (facts `f`)
+/// with the wave's pending events, if any.
+#[inline(never)]
+fn report_overlap(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
+    let finding = first_overlap(g, &g.waves[wave.id as usize].counters, f);
     // One report per executed instruction (the first finding), so that a
     // report's count is the number of times the instruction went wrong.
     if let Some((message, related)) = finding {
@@ -284,104 +431,90 @@ pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
             None,
         );
     }
-    let c = &mut g.waves[w].counters;
-    for &(counter, ordered, weight) in f.events() {
-        let cap = capacity(counter, version);
-        if c.weight(counter) + u32::from(weight) > cap {
-            // A full counter stalls the issue until enough events finish.
-            c.retire(counter, cap.saturating_sub(u32::from(weight)));
-            // Still full (scalar loads, whose order is unknown): one of
-            // them finished; assume the oldest (this can hide a missing
-            // wait, never invent one).
-            while c.weight(counter) + u32::from(weight) > cap {
-                match c.pending.iter().position(|e| e.counter == counter) {
-                    Some(i) => {
-                        c.pending.remove(i);
-                        c.forget_retired();
-                    }
-                    None => break,
-                }
-            }
-        }
-        let data = counter == Counter::Exp && f.unit == Unit::Vmem;
-        let regs = if data { f.data_mask } else { f.write_mask };
-        c.pending.push(Event {
-            counter,
-            ordered,
-            weight,
-            pc: wave.pc,
-            data,
-            seq: c.issued,
-            regs,
-        });
-        c.regs = c.regs.union(regs);
-        c.weights[slot(counter)] += u32::from(weight);
-    }
-    c.issued += 1;
-    // At the barrier: the bytes of the wave's stores still in flight.
-    if f.barrier {
-        let c = &g.waves[w].counters;
-        for (seq, spans, n) in &c.writes {
-            let Some(e) = c.pending.iter().find(|e| e.seq == *seq && !e.data) else {
-                continue;
-            };
-            for &span in &spans[..usize::from(*n)] {
-                g.barriers.next.push(InFlight {
-                    wave: wave.id,
-                    store_pc: e.pc,
-                    barrier_pc: wave.pc,
-                    span,
-                });
-            }
+}
+
+/// At the barrier at `wave.pc`: the bytes of the wave's stores still in
+/// flight.
+#[inline(never)]
+fn in_flight_at_barrier(g: &mut GroupCheck<'_>, wave: &Wave) {
+    let c = &g.waves[wave.id as usize].counters;
+    for store in &c.writes {
+        for &span in &store.spans[..usize::from(store.n)] {
+            g.barriers.next.push(InFlight {
+                wave: wave.id,
+                store_pc: store.pc,
+                barrier_pc: wave.pc,
+                span,
+            });
         }
     }
 }
 
 /// After an instruction: a store's bytes are recorded for the barrier
 /// rule, and an access to bytes another wave's store had in flight at the
-/// last barrier is reported.
+/// last barrier is reported. (Inlined: a load with no barrier bytes live
+/// costs two tests.)
+#[inline]
 pub(crate) fn after(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts, log: &[MemAccess], pc: u32) {
     if log.is_empty() {
         return;
     }
-    let w = wave.id as usize;
     if f.writes_memory {
-        // Coalesce the lanes' accesses into at most `SPANS` spans (the
-        // lanes of a store are nearly always one run; beyond, the last
-        // span grows to cover the rest).
-        let mut spans = [(false, 0u64, 0u64); SPANS];
-        let mut n = 0usize;
-        for a in log {
-            let s = (a.lds, a.address, a.address.saturating_add(a.span()));
-            match spans[..n]
-                .iter_mut()
-                .find(|m| m.0 == s.0 && s.1 <= m.2 && m.1 <= s.2)
-            {
-                Some(m) => {
-                    m.1 = m.1.min(s.1);
-                    m.2 = m.2.max(s.2);
-                }
-                None if n < SPANS => {
-                    spans[n] = s;
-                    n += 1;
-                }
-                None => {
-                    let m = &mut spans[SPANS - 1];
-                    m.1 = m.1.min(s.1);
-                    m.2 = m.2.max(s.2);
-                }
+        record_store(g, wave.id, log, pc);
+    }
+    if !g.barriers.live.is_empty() {
+        check_live(g, wave, f, log, pc);
+    }
+}
+
+/// Records the bytes the store or atomic at `pc` of wave `w` writes
+/// (`log`), for the barrier rule.
+#[inline(never)]
+fn record_store(g: &mut GroupCheck<'_>, w: u32, log: &[MemAccess], pc: u32) {
+    // Coalesce the lanes' accesses into at most `SPANS` spans (the lanes
+    // of a store are nearly always one run; beyond, the last span grows
+    // to cover the rest).
+    let mut spans = [(false, 0u64, 0u64); SPANS];
+    let mut n = 0usize;
+    for a in log {
+        let s = (a.lds, a.address, a.address.saturating_add(a.span()));
+        match spans[..n]
+            .iter_mut()
+            .find(|m| m.0 == s.0 && s.1 <= m.2 && m.1 <= s.2)
+        {
+            Some(m) => {
+                m.1 = m.1.min(s.1);
+                m.2 = m.2.max(s.2);
+            }
+            None if n < SPANS => {
+                spans[n] = s;
+                n += 1;
+            }
+            None => {
+                let m = &mut spans[SPANS - 1];
+                m.1 = m.1.min(s.1);
+                m.2 = m.2.max(s.2);
             }
         }
-        let c = &mut g.waves[w].counters;
-        // The event this instruction just issued (the last of its PC).
-        if let Some(e) = c.pending.iter().rev().find(|e| e.pc == pc && !e.data) {
-            let seq = e.seq;
-            c.writes.push((seq, spans, n as u8));
-        }
     }
-    if g.barriers.live.is_empty() {
-        return;
+    let c = &mut g.waves[w as usize].counters;
+    // The event this instruction just issued (the last of its PC: the
+    // search stops at the end of the list, where `before` put it).
+    if let Some(e) = c.pending.iter().rev().find(|e| e.pc == pc && !e.data) {
+        let store = Store {
+            seq: e.seq,
+            pc: e.pc,
+            spans,
+            n: n as u8,
+        };
+        c.writes.push(store);
     }
+}
+
+/// Reports an access (`log`) of the instruction at `pc` to bytes another
+/// wave's store had in flight at the last barrier.
+#[inline(never)]
+fn check_live(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts, log: &[MemAccess], pc: u32) {
     let mut finding: Option<(InFlight, u64)> = None;
     for run in log {
         let end = run.address.saturating_add(run.span());
