@@ -383,7 +383,9 @@ pub(crate) fn lane_list(mask: u64) -> String {
 /// per entry of [`Decoded::ops`] (look them up by PC with
 /// [`Decoded::slot`]).
 pub(crate) fn program_facts(ops: &Decoded, version: GcnVersion) -> Vec<Facts> {
-    ops.ops().iter().map(|op| Facts::of(op, version)).collect()
+    let mut facts: Vec<Facts> = ops.ops().iter().map(|op| Facts::of(op, version)).collect();
+    wait_states::narrow_records(&mut facts);
+    facts
 }
 
 /// The reports of a dispatch, merged from its work-groups.

@@ -1570,7 +1570,9 @@ fn stores_in_flight_at_a_barrier() {
             assert_eq!(x.related.as_ref().map(|r| r.0), Some(r.marks[0]), "{x}");
             assert!(
                 x.message.contains("wave 1's store")
-                    && x.message.contains("in flight at the s_barrier"),
+                    && x.message
+                        .contains("may still be writing: it was in flight at the s_barrier")
+                    && !x.message.contains("  "),
                 "{x}"
             );
             assert_eq!(x.lanes, Some(u64::MAX), "{x}");

@@ -253,10 +253,11 @@ fn name(h: Hazard) -> &'static str {
 fn producer(h: Hazard, hist: &History, f: &Facts) -> Option<Stamp> {
     let scalar_reads = || f.reads().iter().filter(|r| !r.vector);
     Some(match h {
-        Hazard::ValuSgprSmrd if f.unit == Unit::Smem => {
+        // (An instruction reading no SGPR is no consumer of these.)
+        Hazard::ValuSgprSmrd if f.unit == Unit::Smem && scalar_reads().next().is_some() => {
             latest(scalar_reads().map(|r| scalar(&hist.valu_sgpr, r)))
         }
-        Hazard::ValuSgprVmem if f.unit == Unit::Vmem => {
+        Hazard::ValuSgprVmem if f.unit == Unit::Vmem && scalar_reads().next().is_some() => {
             latest(scalar_reads().map(|r| scalar(&hist.valu_sgpr, r)))
         }
         Hazard::ValuVccDivFmas if f.div_fmas => scalar(&hist.valu_sgpr, &Regs::s(sreg::VCC, 2)),
@@ -326,6 +327,37 @@ pub(crate) fn records(f: &Facts) -> bool {
         Unit::Salu => f.writes().iter().any(|r| !r.vector) || f.setreg.is_some(),
         Unit::Vmem => f.wide_store && f.store_data.is_some(),
         _ => false,
+    }
+}
+
+/// Narrows each instruction's [`Facts::records`] to what the program's
+/// consumers read: a history table no instruction of the program is a
+/// consumer of (e.g. the VALU VGPR writes when no DPP instruction reads
+/// them) is never looked at, so writes only to it need not be recorded.
+/// Exact: [`check_rules`] reads a table only for a rule in the consuming
+/// instruction's [`Facts::hazards`].
+pub(crate) fn narrow_records(facts: &mut [Facts]) {
+    let consumed = facts.iter().fold(0u16, |m, f| m | f.hazards);
+    let mut read = [false; TABLES];
+    for (i, &t) in RULE_TABLES.iter().enumerate().take(RULES.len()) {
+        if consumed >> i & 1 != 0 {
+            read[t] = true;
+        }
+    }
+    if read[ANY_SGPR] {
+        read[VALU_SGPR] = true;
+        read[SALU_SGPR] = true;
+    }
+    for f in facts.iter_mut().filter(|f| f.records) {
+        let writes = |vector: bool| f.writes().iter().any(|r| r.vector == vector);
+        f.records = match f.unit {
+            Unit::Valu => (read[VALU_VGPR] && writes(true)) || (read[VALU_SGPR] && writes(false)),
+            Unit::Salu => {
+                (read[SALU_SGPR] && writes(false)) || (read[SETREG] && f.setreg.is_some())
+            }
+            Unit::Vmem => read[WIDE_STORE],
+            _ => true,
+        };
     }
 }
 

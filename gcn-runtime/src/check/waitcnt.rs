@@ -543,7 +543,9 @@ fn check_live(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts, log: &[MemAccess],
             wave.id,
             pc,
             format!(
-                "{verb} {place} bytes that wave {}'s store (the related instruction) may still be                  writing: it was in flight at the s_barrier at pc {:#x}, which does not wait for                  memory (s_waitcnt before the barrier)",
+                "{verb} {place} bytes that wave {}'s store (the related instruction) may still be \
+                 writing: it was in flight at the s_barrier at pc {:#x}, which does not wait for \
+                 memory (s_waitcnt before the barrier)",
                 x.wave, x.barrier_pc
             ),
             Some(x.store_pc),
