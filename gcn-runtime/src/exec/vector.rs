@@ -364,6 +364,15 @@ pub fn write_f32(w: &mut Wave, op: &Op, values: &[f32; WAVE_SIZE]) {
         let mask = w.exec();
         let dst = op.vdst_row();
         let row = &mut w.vgpr[dst];
+        if omod == 0 && !clamp && mask == u64::MAX {
+            // Straight into the row: no lane array in between, whose copy
+            // (a `memcpy` call) costs as much as the loop and more when the
+            // stack places the array badly.
+            for (r, v) in row.iter_mut().zip(values) {
+                *r = v.to_bits();
+            }
+            return;
+        }
         let bits: Lanes = if omod == 0 && !clamp {
             std::array::from_fn(|lane| values[lane].to_bits())
         } else {
