@@ -120,6 +120,9 @@ pub(crate) struct Shadow {
     /// One bit per byte, set while the byte is undefined (nothing in the
     /// work-group wrote it, or something wrote undefined bits).
     undefined: Vec<u64>,
+    /// Words of `undefined` with a bit set: 0 once the work-group wrote
+    /// every byte, when the definedness tests need no look at the bits.
+    undefined_words: usize,
     /// Per dword: where its undefined bytes came from
     /// ([`super::defined::Origin`] id, 0: nothing wrote them).
     origin: Vec<u32>,
@@ -129,6 +132,14 @@ impl Shadow {
     pub(crate) fn new(size: u32, waves: u32) -> Self {
         let size = size as usize;
         let n_waves = if size == 0 { 0 } else { waves as usize };
+        // Every byte undefined; the bits past the last byte are not bytes.
+        let mut undefined = vec![u64::MAX; size.div_ceil(64)];
+        if let Some(last) = undefined.last_mut() {
+            if size % 64 != 0 {
+                *last = (1u64 << (size % 64)) - 1;
+            }
+        }
+        let undefined_words = undefined.len();
         Shadow {
             size,
             n_waves,
@@ -137,7 +148,8 @@ impl Shadow {
             bits: Vec::new(),
             runs: (0..n_waves).map(|_| Vec::new()).collect(),
             active: 0,
-            undefined: vec![u64::MAX; size.div_ceil(64)],
+            undefined,
+            undefined_words,
             origin: vec![0; size.div_ceil(4)],
         }
     }
@@ -145,6 +157,9 @@ impl Shadow {
     /// True when a byte of `[start, start + len)` is undefined.
     #[inline]
     pub(crate) fn any_undefined(&self, start: usize, len: usize) -> bool {
+        if self.undefined_words == 0 {
+            return false;
+        }
         let end = (start + len).min(self.size);
         let mut b = start;
         while b < end {
@@ -162,6 +177,9 @@ impl Shadow {
     /// Marks `[start, start + len)` defined.
     #[inline]
     pub(crate) fn define(&mut self, start: usize, len: usize) {
+        if self.undefined_words == 0 {
+            return;
+        }
         let end = (start + len).min(self.size);
         let mut b = start;
         while b < end {
@@ -171,7 +189,12 @@ impl Shadow {
             } else {
                 ((1u64 << n) - 1) << (b % 64)
             };
-            self.undefined[b / 64] &= !mask;
+            let word = &mut self.undefined[b / 64];
+            let was = *word;
+            *word &= !mask;
+            if was != 0 && *word == 0 {
+                self.undefined_words -= 1;
+            }
             b += n;
         }
     }
@@ -255,12 +278,25 @@ impl Shadow {
             if !defined {
                 self.origin[at / 4] = origin;
             }
+            let word = &mut self.undefined[at / 64];
+            let was = *word;
             if defined {
-                self.undefined[at / 64] &= !(1 << (at % 64));
+                *word &= !(1 << (at % 64));
             } else {
-                self.undefined[at / 64] |= 1 << (at % 64);
+                *word |= 1 << (at % 64);
+            }
+            match (was != 0, *word != 0) {
+                (true, false) => self.undefined_words -= 1,
+                (false, true) => self.undefined_words += 1,
+                _ => {}
             }
         }
+    }
+
+    /// [`Shadow::undefined_words`] counted afresh (for tests).
+    #[cfg(test)]
+    fn count_undefined_words(&self) -> usize {
+        self.undefined.iter().filter(|&&w| w != 0).count()
     }
 }
 
@@ -471,6 +507,59 @@ mod tests {
                 found += usize::from(got.is_some());
             }
             assert!(waves == 1 || found > 0, "round {round}: no race to compare");
+        }
+    }
+
+    /// Random definitions and byte updates against a byte-by-byte model:
+    /// the tests agree, and the count of undefined words that lets them
+    /// skip the bits stays exact.
+    #[test]
+    fn definedness_agrees_with_a_byte_model() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n) as usize
+        };
+        for round in 0..100 {
+            let size = [100, 256, 1000, 1024][round % 4];
+            let mut shadow = Shadow::new(size as u32, 2);
+            let mut model = vec![true; size];
+            for step in 0..400 {
+                let start = next(size as u64 + 16);
+                let len = 1 + next(300);
+                match next(4) {
+                    0 => {
+                        let at = next(size as u64);
+                        let defined = next(3) != 0;
+                        shadow.set_defined(at, defined, 1);
+                        model[at] = !defined;
+                    }
+                    1 | 2 => {
+                        shadow.define(start, len);
+                        for b in model.iter_mut().take((start + len).min(size)).skip(start) {
+                            *b = false;
+                        }
+                    }
+                    _ => {}
+                }
+                let want = model
+                    .iter()
+                    .take((start + len).min(size))
+                    .skip(start)
+                    .any(|&u| u);
+                assert_eq!(
+                    shadow.any_undefined(start, len),
+                    want,
+                    "round {round} step {step}"
+                );
+                assert_eq!(
+                    shadow.undefined_words,
+                    shadow.count_undefined_words(),
+                    "round {round} step {step}"
+                );
+            }
         }
     }
 }
