@@ -135,7 +135,7 @@ impl Shadow {
         // Every byte undefined; the bits past the last byte are not bytes.
         let mut undefined = vec![u64::MAX; size.div_ceil(64)];
         if let Some(last) = undefined.last_mut() {
-            if size % 64 != 0 {
+            if !size.is_multiple_of(64) {
                 *last = (1u64 << (size % 64)) - 1;
             }
         }
