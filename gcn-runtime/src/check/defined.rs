@@ -2138,34 +2138,24 @@ fn bitwise(
 mod fast_flow_tests {
     use super::*;
     use crate::exec::predecode;
+    use crate::exec::testing::Rng;
     use gcn_asm::{assemble, AssembleOptions};
 
-    /// A small deterministic generator (xorshift64*).
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    /// Shadow bits: mostly defined, sometimes wholly or partly undefined.
+    fn bits(rng: &mut Rng) -> u32 {
+        match rng.next() % 8 {
+            0 => u32::MAX,
+            1 => rng.word(),
+            _ => 0,
         }
+    }
 
-        /// Mostly defined, sometimes wholly or partly undefined.
-        fn bits(&mut self) -> u32 {
-            match self.next() % 8 {
-                0 => u32::MAX,
-                1 => self.next() as u32,
-                _ => 0,
-            }
-        }
-
-        fn lanes(&mut self) -> u64 {
-            match self.next() % 8 {
-                0 => u64::MAX,
-                1 => self.next() & self.next(),
-                _ => 0,
-            }
+    /// Undefined lanes: mostly none, sometimes all or some.
+    fn lanes(rng: &mut Rng) -> u64 {
+        match rng.next() % 8 {
+            0 => u64::MAX,
+            1 => rng.next() & rng.next(),
+            _ => 0,
         }
     }
 
@@ -2214,11 +2204,11 @@ mod fast_flow_tests {
                     for _ in 0..4 {
                         let mut sh = Shadow::new(256, 0, 0);
                         for b in sh.s_bits.iter_mut().take(128) {
-                            *b = rng.bits();
+                            *b = bits(&mut rng);
                         }
-                        sh.s_bits[usize::from(sreg::SCC)] = rng.bits() & 1;
+                        sh.s_bits[usize::from(sreg::SCC)] = bits(&mut rng) & 1;
                         for l in sh.v_lanes.iter_mut() {
-                            *l = rng.lanes();
+                            *l = lanes(&mut rng);
                         }
                         let mut wave = Wave::new(256, 104);
                         let exec = if rng.next().is_multiple_of(4) {

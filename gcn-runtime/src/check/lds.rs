@@ -405,6 +405,7 @@ pub(crate) fn after(g: &mut GroupCheck<'_>, wave: u32, pc: u32, kind: LdsUse, lo
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::exec::testing::Rng;
 
     /// The race rule byte by byte, from the runs alone: the reference the
     /// bitmaps must agree with.
@@ -459,13 +460,8 @@ mod tests {
     /// does, with the same byte, wave and PC.
     #[test]
     fn the_shadow_agrees_with_a_byte_by_byte_model() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n) as usize
-        };
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15u64);
+        let mut next = move |n: u64| rng.below(n);
         for round in 0..200 {
             let size = [256, 1000, 1024, 4096][round % 4];
             let waves = 1 + next(6);
@@ -515,13 +511,8 @@ mod tests {
     /// skip the bits stays exact.
     #[test]
     fn definedness_agrees_with_a_byte_model() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n) as usize
-        };
+        let mut rng = Rng(0x2545_f491_4f6c_dd1du64);
+        let mut next = move |n: u64| rng.below(n);
         for round in 0..100 {
             let size = [100, 256, 1000, 1024][round % 4];
             let mut shadow = Shadow::new(size as u32, 2);

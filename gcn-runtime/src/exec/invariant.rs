@@ -34,21 +34,7 @@ use gcn_asm::GcnVersion;
 use super::{handler, make_op, Env, Op, Wave, WAVE_SIZE};
 use crate::memory::Memory;
 
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn word(&mut self) -> u32 {
-        (self.next() >> 32) as u32
-    }
-}
+use super::testing::Rng;
 
 /// Instruction words of one family on `version`: (family, fixed bits, mask
 /// of the fixed bits, mask of the opcode field) of the first word, after

@@ -124,3 +124,26 @@ pub fn pattern() -> Vec<u32> {
         .flat_map(|l| [0x80ff_7f81, 0x1122_3344, 0x5566_7788, 0x99aa_bbcc + l])
         .collect()
 }
+
+/// A small deterministic generator (xorshift64*) for the randomised tests.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next 64 random bits.
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    /// 32 random bits.
+    pub fn word(&mut self) -> u32 {
+        (self.next() >> 32) as u32
+    }
+
+    /// A number below `n` (not 0).
+    pub fn below(&mut self, n: u64) -> usize {
+        (self.next() % n) as usize
+    }
+}
