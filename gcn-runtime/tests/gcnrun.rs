@@ -18,6 +18,7 @@ fn workdir(test: &str) -> PathBuf {
 /// What a run printed and returned.
 struct Output {
     code: i32,
+    stdout: String,
     stderr: String,
 }
 
@@ -30,6 +31,7 @@ fn gcnrun(dir: &Path, args: &[&str]) -> Output {
         .unwrap();
     Output {
         code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(out.stdout).expect("gcnrun prints UTF-8"),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
     }
 }
@@ -855,8 +857,9 @@ fn check_findings_print_like_diagnostics_and_levels_apply() {
 fn trace_prints_the_selected_waves_with_changed_registers() {
     let dir = workdir("trace");
     std::fs::write(dir.join("grid.s"), GRID2D).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_gcnrun"))
-        .args([
+    let out = gcnrun(
+        &dir,
+        &[
             "grid.s",
             "grid",
             "zero:192",
@@ -867,12 +870,10 @@ fn trace_prints_the_selected_waves_with_changed_registers() {
             "--trace",
             "--trace-group",
             "1,1",
-        ])
-        .current_dir(&dir)
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let stdout = String::from_utf8(out.stdout).unwrap();
+        ],
+    );
+    expect(&out, 0, &[]);
+    let stdout = out.stdout;
     let lines: Vec<&str> = stdout.lines().collect();
     // Only group (1, 1, 0), one wave: every instruction once, in order,
     // from step 0 to s_endpgm.
@@ -1128,17 +1129,13 @@ fn profile_prints_instructions_and_families() {
     std::fs::write(dir.join("vadd.s"), VADD).unwrap();
     // 100 work-items in groups of 50: two waves of 50 lanes.
     let run = |extra: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_gcnrun"))
-            .args(["vadd.s", "vadd", "zero:400", "zero:400", "zero:400"])
-            .args(["--global", "100", "--local", "50"])
-            .args(extra)
-            .current_dir(&dir)
-            .output()
-            .unwrap()
+        let args = ["vadd.s", "vadd", "zero:400", "zero:400", "zero:400"];
+        let grid = ["--global", "100", "--local", "50"];
+        let out = gcnrun(&dir, &[&args[..], &grid, extra].concat());
+        expect(&out, 0, &[]);
+        out
     };
-    let out = run(&["--profile"]);
-    assert!(out.status.success(), "{out:?}");
-    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stdout = run(&["--profile"]).stdout;
     let lines: Vec<&str> = stdout.lines().collect();
     // 21 instructions, each once per wave.
     assert_eq!(lines[0], "profile: 42 instructions executed", "{stdout}");
@@ -1172,7 +1169,7 @@ fn profile_prints_instructions_and_families() {
     );
     // Without --profile nothing is printed.
     let out = run(&[]);
-    assert!(out.status.success() && out.stdout.is_empty(), "{out:?}");
+    assert!(out.stdout.is_empty(), "{}", out.stdout);
 }
 
 /// A code object of `tests/rocm/gen/` (the ROCm fixtures).
@@ -1189,23 +1186,23 @@ fn code_objects_run_with_printf_on_stdout() {
     let input: Vec<u8> = (0..64i32).flat_map(|v| (v * 10).to_le_bytes()).collect();
     std::fs::write(dir.join("in.bin"), &input).unwrap();
     let co = code_object("v4/gfx900", "printf");
-    let out = Command::new(env!("CARGO_BIN_EXE_gcnrun"))
-        .args([
+    let out = gcnrun(
+        &dir,
+        &[
             co.to_str().unwrap(),
             "printf_formats",
             "@in.bin",
             "zero:256",
-        ])
-        .args(["--global", "64", "--local", "64", "--out", "1=out.bin"])
-        .current_dir(&dir)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+            "--global",
+            "64",
+            "--local",
+            "64",
+            "--out",
+            "1=out.bin",
+        ],
     );
+    expect(&out, 0, &[]);
+    let stdout = out.stdout;
     assert!(stdout.contains("hello from the device\n"), "{stdout}");
     assert!(
         stdout.contains("item 3: 30    30 30   | 1e 0X1E 36 a str %\n"),
@@ -1225,18 +1222,21 @@ fn hip_printf_prints_on_stdout() {
     let dir = workdir("code_object_hip_printf");
     std::fs::write(dir.join("name.bin"), b"on the device\0").unwrap();
     let co = code_object("hip/gfx906", "hip_printf");
-    let out = Command::new(env!("CARGO_BIN_EXE_gcnrun"))
-        .args([co.to_str().unwrap(), "hip_printf", "zero:256", "@name.bin"])
-        .args(["--global", "64", "--local", "64"])
-        .current_dir(&dir)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = gcnrun(
+        &dir,
+        &[
+            co.to_str().unwrap(),
+            "hip_printf",
+            "zero:256",
+            "@name.bin",
+            "--global",
+            "64",
+            "--local",
+            "64",
+        ],
     );
+    expect(&out, 0, &[]);
+    let stdout = out.stdout;
     assert!(
         stdout.contains("thread 27 of block 0: 1b1cb b\n"),
         "{stdout}"
