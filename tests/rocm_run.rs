@@ -241,6 +241,33 @@ sets! {
     hip_gfx906 => "hip/gfx906",
 }
 
+/// Loads the code object at `path` and launches `kernel` over `dispatch`
+/// (every check on, as an error) with one argument: a zeroed buffer of
+/// `words` u32, returned after the run; `then` launches more on the same
+/// program (whose globals persist). A failure names `path`.
+fn launch_with_out(
+    path: &Path,
+    kernel: &str,
+    words: usize,
+    dispatch: &Dispatch,
+    then: impl FnOnce(&Program, &Memory),
+) -> Vec<u32> {
+    let bytes = std::fs::read(path).unwrap();
+    let memory = Memory::default();
+    let program = Program::load_code_object(&memory, &bytes).unwrap();
+    let out = memory.buffer_zeroed::<u32>(words).unwrap();
+    program
+        .launch(
+            kernel,
+            &[ArgValue::Pointer(out.ptr())],
+            dispatch,
+            &LaunchOptions::default(),
+        )
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    then(&program, &memory);
+    out.to_vec()
+}
+
 /// The program-scope globals of `gcn-asm/tests/rocm/globals.cl` (a `.data`
 /// table and a pointer to its third element, relocated by the loader with
 /// `R_AMDGPU_RELATIVE64`; the kernel reaches the pointer PC-relatively):
@@ -250,19 +277,9 @@ sets! {
 fn globals_run_the_same_reassembled() {
     let path = tests_dir().join("../gcn-asm/tests/rocm/globals-gfx900-v4.co");
     for path in [path.clone(), reassembled(&path, "globals")] {
-        let bytes = std::fs::read(&path).unwrap();
-        let memory = Memory::default();
-        let program = Program::load_code_object(&memory, &bytes).unwrap();
-        let out = memory.buffer_zeroed::<u32>(64).unwrap();
-        program
-            .launch(
-                "pick",
-                &[ArgValue::Pointer(out.ptr())],
-                &Dispatch::new(1, [64, 1, 1], [64, 1, 1]),
-                &LaunchOptions::default(),
-            )
-            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        assert_eq!(out.to_vec(), vec![3u32; 64], "{}", path.display());
+        let grid = Dispatch::new(1, [64, 1, 1], [64, 1, 1]);
+        let out = launch_with_out(&path, "pick", 64, &grid, |_, _| {});
+        assert_eq!(out, vec![3u32; 64], "{}", path.display());
     }
 }
 
@@ -279,31 +296,23 @@ fn bss_globals_run_the_same_reassembled() {
             "../gcn-asm/tests/rocm/globals-bss-gfx900-{version}.co"
         ));
         for path in [path.clone(), reassembled(&path, "globals-bss")] {
-            let bytes = std::fs::read(&path).unwrap();
-            let memory = Memory::default();
-            let program = Program::load_code_object(&memory, &bytes).unwrap();
-            let out = memory.buffer_zeroed::<u32>(64).unwrap();
-            let counts = memory.buffer_zeroed::<u32>(2).unwrap();
             let at = path.display();
-            program
-                .launch(
-                    "tally",
-                    &[ArgValue::Pointer(out.ptr())],
-                    &Dispatch::new(1, [64, 1, 1], [64, 1, 1]),
-                    &LaunchOptions::default(),
-                )
-                .unwrap_or_else(|e| panic!("{at}: {e}"));
+            let grid = Dispatch::new(1, [64, 1, 1], [64, 1, 1]);
+            let out = launch_with_out(&path, "tally", 64, &grid, |program, memory| {
+                // The `.bss` counts, read by a second launch.
+                let counts = memory.buffer_zeroed::<u32>(2).unwrap();
+                program
+                    .launch(
+                        "read_counts",
+                        &[ArgValue::Pointer(counts.ptr())],
+                        &Dispatch::new(1, [1, 1, 1], [1, 1, 1]),
+                        &LaunchOptions::default(),
+                    )
+                    .unwrap_or_else(|e| panic!("{at}: {e}"));
+                assert_eq!(counts.to_vec(), [64, 64], "{at}");
+            });
             let want: Vec<u32> = (0..64).map(|i| 20 * (i % 4 + 1)).collect();
-            assert_eq!(out.to_vec(), want, "{at}");
-            program
-                .launch(
-                    "read_counts",
-                    &[ArgValue::Pointer(counts.ptr())],
-                    &Dispatch::new(1, [1, 1, 1], [1, 1, 1]),
-                    &LaunchOptions::default(),
-                )
-                .unwrap_or_else(|e| panic!("{at}: {e}"));
-            assert_eq!(counts.to_vec(), [64, 64], "{at}");
+            assert_eq!(out, want, "{at}");
         }
     }
 }
@@ -362,19 +371,9 @@ k:
     let path = dir.join("got.co");
     std::fs::write(&path, &bytes).unwrap();
     for path in [path.clone(), reassembled(&path, "got")] {
-        let bytes = std::fs::read(&path).unwrap();
-        let memory = Memory::default();
-        let program = Program::load_code_object(&memory, &bytes).unwrap();
-        let out = memory.buffer_zeroed::<u32>(2).unwrap();
-        program
-            .launch(
-                "k",
-                &[ArgValue::Pointer(out.ptr())],
-                &Dispatch::new(1, [1, 1, 1], [1, 1, 1]),
-                &LaunchOptions::default(),
-            )
-            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        assert_eq!(out.to_vec(), [0x1234_5678, 0x55aa], "{}", path.display());
+        let one = Dispatch::new(1, [1, 1, 1], [1, 1, 1]);
+        let out = launch_with_out(&path, "k", 2, &one, |_, _| {});
+        assert_eq!(out, [0x1234_5678, 0x55aa], "{}", path.display());
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
