@@ -322,10 +322,17 @@ pub(crate) fn consumer_mask(f: &Facts, version: gcn_asm::GcnVersion) -> u16 {
 /// clock) for the instruction `f`; computed once per instruction at launch
 /// so that the check passes the others by.
 pub(crate) fn records(f: &Facts) -> bool {
+    records_read(f, &[true; TABLES])
+}
+
+/// [`records`] counting only writes to the tables of `read` (by
+/// [`History::newest`] index).
+fn records_read(f: &Facts, read: &[bool; TABLES]) -> bool {
+    let writes = |vector: bool| f.writes().iter().any(|r| r.vector == vector);
     match f.unit {
-        Unit::Valu => !f.writes().is_empty(),
-        Unit::Salu => f.writes().iter().any(|r| !r.vector) || f.setreg.is_some(),
-        Unit::Vmem => f.wide_store && f.store_data.is_some(),
+        Unit::Valu => (read[VALU_VGPR] && writes(true)) || (read[VALU_SGPR] && writes(false)),
+        Unit::Salu => (read[SALU_SGPR] && writes(false)) || (read[SETREG] && f.setreg.is_some()),
+        Unit::Vmem => read[WIDE_STORE] && f.wide_store && f.store_data.is_some(),
         _ => false,
     }
 }
@@ -348,16 +355,8 @@ pub(crate) fn narrow_records(facts: &mut [Facts]) {
         read[VALU_SGPR] = true;
         read[SALU_SGPR] = true;
     }
-    for f in facts.iter_mut().filter(|f| f.records) {
-        let writes = |vector: bool| f.writes().iter().any(|r| r.vector == vector);
-        f.records = match f.unit {
-            Unit::Valu => (read[VALU_VGPR] && writes(true)) || (read[VALU_SGPR] && writes(false)),
-            Unit::Salu => {
-                (read[SALU_SGPR] && writes(false)) || (read[SETREG] && f.setreg.is_some())
-            }
-            Unit::Vmem => read[WIDE_STORE],
-            _ => true,
-        };
+    for f in facts.iter_mut() {
+        f.records = records_read(f, &read);
     }
 }
 
