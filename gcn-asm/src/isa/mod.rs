@@ -473,6 +473,14 @@ pub enum Unit {
     Exp,
 }
 
+impl Unit {
+    /// A memory unit (scalar memory, LDS/GDS, vector memory): the units
+    /// whose instructions address memory.
+    pub fn is_memory(self) -> bool {
+        matches!(self, Unit::Smem | Unit::Ds | Unit::Vmem)
+    }
+}
+
 /// The wait counters of GCN 1.0–1.4.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Counter {

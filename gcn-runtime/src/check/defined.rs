@@ -400,7 +400,7 @@ impl FlowFacts {
         let load = row.has(flags::LOAD);
         let store = row.has(flags::STORE);
         let atomic = row.has(flags::ATOMIC);
-        let memory_unit = matches!(unit, Unit::Smem | Unit::Vmem | Unit::Ds);
+        let memory_unit = unit.is_memory();
         let lds_dma =
             row.encoding == Encoding::Mubuf && instr.mods.mem.flags.contains(MemFlags::LDS);
         let memory = if !memory_unit {

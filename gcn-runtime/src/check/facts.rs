@@ -233,9 +233,6 @@ pub struct Facts {
     pub rfe: bool,
     /// `s_barrier`.
     pub barrier: bool,
-    /// Issued by a memory unit (scalar or vector memory, LDS/GDS): the
-    /// only instructions whose accesses the interpreter logs.
-    pub memory_unit: bool,
     /// A store or atomic: the bytes it writes are in flight until its
     /// counter says otherwise (the barrier rule of the `waitcnt` check).
     pub writes_memory: bool,
@@ -335,9 +332,7 @@ impl Facts {
             m0_rel: false,
             rfe: row.has(flags::RFE),
             barrier: row.has(flags::BARRIER),
-            memory_unit: matches!(unit, Unit::Smem | Unit::Vmem | Unit::Ds),
-            writes_memory: matches!(unit, Unit::Ds | Unit::Vmem | Unit::Smem)
-                && row.has(flags::STORE | flags::ATOMIC),
+            writes_memory: unit.is_memory() && row.has(flags::STORE | flags::ATOMIC),
             buffer_word2: None,
             lds: LdsUse::None,
             lanes: if row.has(flags::READ_LANE) {

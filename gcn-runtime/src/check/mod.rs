@@ -671,9 +671,9 @@ impl Hook for WaveHook<'_, '_> {
                 }
             }
         }
-        // Only the memory units log accesses: every other instruction is
-        // done here.
-        if !f.memory_unit {
+        // Only the memory units' instructions log accesses: every other
+        // instruction is done here.
+        if !f.unit.is_memory() {
             debug_assert!(g.log.borrow().is_empty());
             return;
         }
