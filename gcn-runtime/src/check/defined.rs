@@ -267,11 +267,7 @@ impl FastFlow {
         // Sinks: EXEC lanes of VGPRs, every bit of scalar registers.
         for &(r, _) in fl.sinks() {
             for code in regs_of(r) {
-                ok &= if r.vector {
-                    push(&mut self.exec_vgprs, &mut self.n_exec_vgprs, code)
-                } else {
-                    push(&mut self.sgprs, &mut self.n_sgprs, (code & 255, u32::MAX))
-                };
+                ok &= self.read(r.vector, code, true, u32::MAX);
             }
         }
         // A store's data: the lanes it stores (lane 0 for a scalar one).
@@ -279,30 +275,16 @@ impl FastFlow {
         if self.store {
             for &r in fl.data() {
                 for code in regs_of(r) {
-                    ok &= match (r.vector, fl.vector) {
-                        (true, true) => push(&mut self.exec_vgprs, &mut self.n_exec_vgprs, code),
-                        (true, false) => push(&mut self.lane0_vgprs, &mut self.n_lane0_vgprs, code),
-                        (false, _) => {
-                            push(&mut self.sgprs, &mut self.n_sgprs, (code & 255, u32::MAX))
-                        }
-                    };
+                    ok &= self.read(r.vector, code, fl.vector, u32::MAX);
                 }
             }
         }
         // Sources and destinations, as `flow_all_defined` tests and sets
-        // them.
+        // them (a vector instruction's scalar sources wholly).
         for s in fl.sources() {
+            let bits = if fl.vector { u32::MAX } else { s.bits };
             for code in regs_of(s.regs) {
-                ok &= match (s.regs.vector, fl.vector) {
-                    (true, true) => push(&mut self.exec_vgprs, &mut self.n_exec_vgprs, code),
-                    (true, false) => push(&mut self.lane0_vgprs, &mut self.n_lane0_vgprs, code),
-                    (false, true) => {
-                        push(&mut self.sgprs, &mut self.n_sgprs, (code & 255, u32::MAX))
-                    }
-                    (false, false) => {
-                        push(&mut self.sgprs, &mut self.n_sgprs, (code & 255, s.bits))
-                    }
-                };
+                ok &= self.read(s.regs.vector, code, fl.vector, bits);
             }
         }
         for d in fl.dests() {
@@ -326,6 +308,17 @@ impl FastFlow {
             }
         }
         ok
+    }
+
+    /// Adds a register the instruction reads: a VGPR tested in its EXEC
+    /// lanes (`exec_lanes`) or in lane 0, or a scalar code whose `bits`
+    /// must be defined. False when its list is full.
+    fn read(&mut self, vector: bool, code: u16, exec_lanes: bool, bits: u32) -> bool {
+        match (vector, exec_lanes) {
+            (true, true) => push(&mut self.exec_vgprs, &mut self.n_exec_vgprs, code),
+            (true, false) => push(&mut self.lane0_vgprs, &mut self.n_lane0_vgprs, code),
+            (false, _) => push(&mut self.sgprs, &mut self.n_sgprs, (code & 255, bits)),
+        }
     }
 
     /// The common case for a wave whose EXEC is `exec`: when nothing the
