@@ -222,6 +222,14 @@ impl Counters {
 
     /// Adds an event to the pending ones and to the totals.
     fn issue(&mut self, e: Event) {
+        self.count_in(&e);
+        self.pending.push(e);
+    }
+
+    /// Adds pending event `e` to the running totals (register set,
+    /// weights, in-order weights, counts).
+    #[inline]
+    fn count_in(&mut self, e: &Event) {
         let s = slot(e.counter);
         let w = u32::from(e.weight);
         self.regs = self.regs.union(e.regs);
@@ -230,13 +238,17 @@ impl Counters {
             self.ordered[s] += w;
         }
         self.counts[s] += 1;
-        self.pending.push(e);
     }
 
     /// Every event finished: nothing pending, no store's bytes in flight.
     fn clear(&mut self) {
         self.pending.clear();
         self.writes.clear();
+        self.reset_totals();
+    }
+
+    /// The running totals of no pending event.
+    fn reset_totals(&mut self) {
         self.regs = RegMask::default();
         self.weights = [0; 3];
         self.ordered = [0; 3];
@@ -246,23 +258,13 @@ impl Counters {
     /// Events left the pending list: the register set and the totals
     /// again.
     fn recount(&mut self) {
-        let mut regs = RegMask::default();
-        let mut weights = [0u32; 3];
-        let mut ordered = [0u32; 3];
-        let mut counts = [0u32; 3];
-        for e in &self.pending {
-            let s = slot(e.counter);
-            regs = regs.union(e.regs);
-            weights[s] += u32::from(e.weight);
-            if e.ordered {
-                ordered[s] += u32::from(e.weight);
-            }
-            counts[s] += 1;
+        self.reset_totals();
+        // (Taken out while counting: the list itself does not change.)
+        let pending = std::mem::take(&mut self.pending);
+        for e in &pending {
+            self.count_in(e);
         }
-        self.regs = regs;
-        self.weights = weights;
-        self.ordered = ordered;
-        self.counts = counts;
+        self.pending = pending;
     }
 
     /// Drops the bytes of stores whose events all finished.
