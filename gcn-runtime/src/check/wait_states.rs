@@ -368,13 +368,10 @@ pub(crate) fn narrow_records(facts: &mut [Facts]) {
 #[inline(always)]
 pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
     let w = wave.id as usize;
-    let hist = &mut g.waves[w].history;
-    if f.hazards != 0 && may_break(hist, f.hazards, g.version.opcode_column()) {
+    if f.hazards != 0 && may_break(&g.waves[w].history, f.hazards, g.version.opcode_column()) {
         check_rules(g, wave, f);
-        advance(&mut g.waves[w].history, wave.pc, f);
-        return;
     }
-    advance(hist, wave.pc, f);
+    advance(&mut g.waves[w].history, wave.pc, f);
 }
 
 /// True when a rule of `mask` (bit i: `RULES[i]`) may break at the wave's
