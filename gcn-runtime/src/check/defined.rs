@@ -601,7 +601,7 @@ pub(crate) struct Origin {
 }
 
 /// The shadow of one wave's registers.
-#[derive(Clone)]
+#[cfg_attr(test, derive(Clone))] // (the tests compare copies)
 pub(crate) struct Shadow {
     /// Undefined bits per scalar code (0–127, SCC at 253).
     s_bits: Box<[u32; 256]>,
