@@ -357,11 +357,7 @@ impl KernelConfig {
         } else {
             104
         };
-        let lds_granule = if version == GcnVersion::Gcn1_0 {
-            256
-        } else {
-            512
-        };
+        let lds_granule = lds_granule(version);
         // FLOAT_MODE → MODE[7:0], DX10_CLAMP → MODE[8], IEEE → MODE[9].
         let mode = ((rsrc1 >> 12) & 0xff) | (((rsrc1 >> 21) & 1) << 8) | (((rsrc1 >> 23) & 1) << 9);
         KernelConfig {
@@ -382,6 +378,17 @@ impl KernelConfig {
             scratch_enabled: rsrc2 & 1 != 0,
             scratch_per_wave: ((tmpring >> 12) & 0x1fff) * 1024,
         }
+    }
+}
+
+/// Bytes of an LDS allocation granule (PGM_RSRC2.LDS_SIZE's unit): 64
+/// dwords on GCN 1.0, 128 from GCN 1.1 on. A work-group's LDS is allocated
+/// in whole granules, so an access past the bytes a kernel declares but
+/// inside its last granule completes as on hardware.
+pub(crate) const fn lds_granule(version: GcnVersion) -> u32 {
+    match version {
+        GcnVersion::Gcn1_0 => 256,
+        _ => 512,
     }
 }
 
@@ -492,33 +499,6 @@ impl Program {
         Ok((outcome.stats, outcome.reports))
     }
 
-    /// A Gallium kernel set up for more dimensions than the dispatch has
-    /// would read ids of dimensions nobody set: say so instead of running.
-    fn check_dims(
-        &self,
-        name: &str,
-        config: &KernelConfig,
-        dispatch: &Dispatch,
-    ) -> Result<(), LaunchError> {
-        let declared = config
-            .tgid_enabled
-            .iter()
-            .rposition(|&e| e)
-            .map_or(1, |i| i as u32 + 1)
-            .max(config.tidig_comp_cnt + 1);
-        if dispatch.dims < declared {
-            return Err(LaunchError::Dispatch(format!(
-                "kernel '{name}' is set up for {declared} dimensions (`.dims`: work-group and \
-                 work-item ids in {}) but the dispatch has {}: give it {declared} (e.g. \
-                 Dispatch::new_{declared}d, gcnrun --global X,Y{})",
-                ["x", "x and y", "x, y and z"][declared as usize - 1],
-                dispatch.dims,
-                if declared == 3 { ",Z" } else { "" }
-            )));
-        }
-        Ok(())
-    }
-
     /// Runs a dispatch: every check report is returned (the caller decides
     /// whether an error fails the launch); `profile` counts the
     /// instructions ([`crate::profile`]).
@@ -586,7 +566,6 @@ impl Program {
             None => {
                 let groups = dispatch.groups()?;
                 let config = KernelConfig::of(kernel, self.version());
-                self.check_dims(name, &config, dispatch)?;
                 let input = crate::kernel::write_input_with_local_base(
                     &kernel.args,
                     values,
@@ -608,6 +587,10 @@ impl Program {
                 (config, groups, lds_bytes, Some(input_buffer), address, None)
             }
         };
+        // The hardware allocates the group's LDS (the kernel's, the local
+        // arguments' and the dynamic bytes together) in whole granules;
+        // MAX_LDS is a multiple of every granule.
+        let lds_bytes = lds_bytes.next_multiple_of(lds_granule(self.version()));
         let waves_per_group = group_size.div_ceil(WAVE_SIZE as u64) as u32;
         // Never more host threads than work-groups (a pool of idle threads
         // costs their start-up), nor, by default, than cores.

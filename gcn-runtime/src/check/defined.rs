@@ -1102,7 +1102,7 @@ impl GroupCheck<'_> {
                 return;
             }
             MemKind::Store if self.origins.pending_lanes == 0 => {
-                for a in log.iter().filter(|a| a.lds) {
+                for a in log.iter().filter(|a| a.in_lds()) {
                     self.lds.define(a.address as usize, a.span() as usize);
                 }
                 return;
@@ -1186,9 +1186,16 @@ impl GroupCheck<'_> {
         if matches!(fl.memory, MemKind::Load | MemKind::Atomic { .. }) && fl.n_filled > 0 {
             // Undefined bytes and their origin, per lane and data byte.
             let mut lane_vals: Vec<(usize, [Val; 16])> = Vec::new();
+            // The lanes' whole loads, for the bytes past an allocation's
+            // end (undefined only in a partial load the `oob` check lets
+            // pass; the bytes of a reported stray read count as defined,
+            // as in Memcheck, so that one error does not cascade).
+            let ranges = (fl.memory == MemKind::Load).then(|| super::oob::lane_ranges(log));
+            let smem = f.unit == Unit::Smem;
             for (a, &start) in log.iter().zip(&starts) {
                 let l = usize::from(a.lane) & 63;
-                let undefined = self.memory_undefined(wave, a, pc, &mut fresh);
+                let partial = ranges.map(|r| (smem, r[l]));
+                let undefined = self.memory_undefined(wave, a, pc, &mut fresh, partial);
                 if undefined.iter().all(|v| v.bits == 0) {
                     continue;
                 }
@@ -1290,7 +1297,7 @@ impl GroupCheck<'_> {
                 }
                 if !copy {
                     // An atomic computes with the old bytes too.
-                    let old = self.memory_undefined(wave, a, pc, &mut fresh);
+                    let old = self.memory_undefined(wave, a, pc, &mut fresh, None);
                     for (b, o) in bytes.iter_mut().zip(old.iter()).take(n) {
                         if b.bits != 0 || o.bits != 0 {
                             *b = Val {
@@ -1337,38 +1344,48 @@ impl GroupCheck<'_> {
     #[inline]
     fn touches_undefined(&self, log: &[MemAccess]) -> bool {
         if log.iter().any(|a| {
-            a.lds
+            a.in_lds()
                 && self
                     .lds
                     .any_undefined(a.address as usize, a.span() as usize)
         }) {
             return true;
         }
-        // Device bytes are undefined only in tracked allocations.
-        if !self.mem.is_some_and(|m| m.tracks_any()) {
+        // Device bytes are undefined in tracked allocations, and past the
+        // end of any allocation (a partial load, which the `oob` check
+        // lets pass as Memcheck does).
+        let Some(mem) = self.mem else {
             return false;
-        }
+        };
+        let tracks = mem.tracks_any();
         let mut last: Option<&crate::memory::Allocation> = None;
         for a in log {
             if a.lds {
                 continue;
             }
-            let hit = last
-                .filter(|x| a.address >= x.base() && x.contains(a.address - x.base(), a.span()));
+            let hit = last.filter(|x| {
+                a.address >= x.base() && a.address - x.base() < x.size() && {
+                    let offset = a.address - x.base();
+                    x.contains(offset, a.span())
+                }
+            });
             let alloc = match hit {
                 Some(x) => x,
                 None => {
-                    let Some(mem) = self.mem else {
-                        return false;
-                    };
-                    let Ok((x, _)) = mem.find(a.address, a.span()) else {
+                    let Ok((x, offset)) = mem.find(a.address, a.span()) else {
                         continue;
                     };
+                    if !x.contains(offset, a.span()) {
+                        return true;
+                    }
                     last = Some(x);
                     x
                 }
             };
-            if alloc.tracks_writes() && alloc.any_undefined(a.address - alloc.base(), a.span()) {
+            if tracks
+                && alloc.tracks_writes()
+                && alloc.any_undefined(a.address - alloc.base(), a.span())
+            {
                 return true;
             }
         }
@@ -1380,16 +1397,24 @@ impl GroupCheck<'_> {
         address.wrapping_sub(self.scratch.0) < self.scratch.1
     }
 
-    /// The shadow of the bytes `a` touches (at most 16).
+    /// The shadow of the bytes `a` touches (at most 16); `partial`: for a
+    /// load, whether it is scalar and the lane's whole access, whose bytes
+    /// past the allocation's end are undefined when the partial-loads rule
+    /// lets it pass.
     fn memory_undefined(
         &mut self,
         wave: &Wave,
         a: &MemAccess,
         pc: u32,
         fresh: &mut u32,
+        partial: Option<(bool, (u64, u32))>,
     ) -> [Val; 16] {
         let mut out = [Val::default(); 16];
         let n = (a.len as usize).min(16);
+        if a.outside {
+            // Dropped past the LDS allocation: a read returns defined 0s.
+            return out;
+        }
         if a.lds {
             for (i, o) in out.iter_mut().enumerate().take(n) {
                 let at = a.address as usize + i;
@@ -1420,11 +1445,36 @@ impl GroupCheck<'_> {
         let Ok((alloc, offset)) = env_mem.find(a.address, u64::from(a.len)) else {
             return out;
         };
-        let undefined = alloc.undefined_bytes(offset, n as u32);
+        let mut undefined = alloc.undefined_bytes(offset, n as u32);
+        // The bytes of a partial load past the allocation's end.
+        let past = alloc.size().saturating_sub(offset);
+        let partial_ok = partial.is_some_and(|(smem, lane)| {
+            super::oob::partial_load_ok(smem, lane, alloc.base(), alloc.size())
+        });
+        if past < n as u64 && partial_ok {
+            undefined |= (u64::MAX << past) & ((1u64 << n) - 1);
+            if !self.origins.memory.contains_key(&(alloc.base() + alloc.size())) {
+                let id = self.origins.add(
+                    format!(
+                        "the bytes past the end of the {}-byte allocation at {:#x} (a partial load)",
+                        alloc.size(),
+                        alloc.base()
+                    ),
+                    pc,
+                    wave.id,
+                );
+                self.origins.memory.insert(alloc.base() + alloc.size(), id);
+            }
+        }
         for (i, o) in out.iter_mut().enumerate().take(n) {
             if undefined >> i & 1 != 0 {
                 let at = a.address + i as u64;
-                let origin = match self.origins.memory.get(&at) {
+                let at_origin = if at >= alloc.base() + alloc.size() {
+                    alloc.base() + alloc.size()
+                } else {
+                    at
+                };
+                let origin = match self.origins.memory.get(&at_origin) {
                     Some(&id) => id,
                     None => {
                         if *fresh == 0 {
@@ -1452,6 +1502,10 @@ impl GroupCheck<'_> {
 
     /// Sets the shadow of the bytes `a` wrote.
     fn set_memory(&mut self, a: &MemAccess, bytes: &[Val]) {
+        if a.outside {
+            // Dropped past the LDS allocation: nothing was written.
+            return;
+        }
         if a.lds {
             for (i, b) in bytes.iter().enumerate() {
                 self.lds
@@ -1675,7 +1729,7 @@ fn register_flow(
 /// The LDS byte ranges of `log`, consecutive accesses joined (the lanes of
 /// a dense access make one run).
 fn lds_runs(log: &[MemAccess]) -> impl Iterator<Item = (u64, u64)> + '_ {
-    let mut it = log.iter().filter(|a| a.lds).peekable();
+    let mut it = log.iter().filter(|a| a.in_lds()).peekable();
     std::iter::from_fn(move || {
         let first = it.next()?;
         let start = first.address;

@@ -100,7 +100,7 @@ fn first_set(
 /// The LDS shadow of a work-group.
 pub(crate) struct Shadow {
     /// Bytes of LDS.
-    size: usize,
+    pub(crate) size: usize,
     /// Waves of the group whose accesses are recorded (0 without LDS).
     n_waves: usize,
     /// Barriers met since the start, with accesses before them: a [`Word`]
@@ -313,7 +313,7 @@ impl Shadow {
         let bit = if write { WRITTEN } else { READ };
         let size = self.size;
         let mut race_at: Option<Race> = None;
-        for a in log.iter().filter(|a| a.lds) {
+        for a in log.iter().filter(|a| a.in_lds()) {
             let start = (a.address as usize).min(size);
             let end = (a.address as usize)
                 .saturating_add(a.span() as usize)

@@ -7,16 +7,29 @@
 //! what the slack holds, a write lands there). This check finds those
 //! accesses in the instruction's access log (`exec::Env::log`),
 //! comparing each logged device-memory access of a lane with the exact
-//! bounds of its allocation. Not reported: LDS (its own bounds fault),
-//! private (scratch) memory, and buffer accesses outside their
-//! descriptor's range (defined behaviour: reads return 0, writes are
+//! bounds of its allocation, and reports LDS accesses past the
+//! work-group's LDS allocation (which the hardware drops: reads return 0).
+//!
+//! Partial loads are not reported, as Memcheck's `--partial-loads-ok`
+//! (its default) does not: a load that starts inside an allocation, is
+//! aligned to its natural alignment and runs past the end completes on
+//! hardware (the bytes are mapped) and is what compilers emit — LLVM merges
+//! kernel-argument loads into an `s_load_dwordx8` that reads past the
+//! kernarg segment, `vloada_half3` reads 8 bytes of a 6-byte tail. The bytes
+//! past the end are undefined for the `uninit` check. The natural
+//! alignment is the access size up to 16 bytes for vector memory and 4 for
+//! scalar memory, which is dword-granular whatever it loads. Stores and
+//! atomics past the end are always reported.
+//!
+//! Not reported: private (scratch) memory, and buffer accesses outside
+//! their descriptor's range (defined behaviour: reads return 0, writes are
 //! dropped, and the interpreter does not log them). An access outside
 //! every mapped page never reaches the check: it is a memory fault.
 
 use gcn_asm::isa::{flags, Unit};
 
 use super::{Check, Facts, GroupCheck};
-use crate::exec::{MemAccess, Op};
+use crate::exec::{MemAccess, Op, WAVE_SIZE};
 
 /// The first stray access of an instruction, and where it lies.
 struct Stray {
@@ -36,9 +49,17 @@ pub(crate) fn after(
     f: &Facts,
     log: &[MemAccess],
 ) {
+    if log.iter().any(|a| a.outside) {
+        lds_after(g, wave, pc, op, f, log);
+    }
     let Some(mem) = g.mem else {
         return;
     };
+    // Memcheck's partial-loads rule (module documentation); the lanes'
+    // whole accesses are gathered only when a piece is stray.
+    let load = is_load(op);
+    let smem = f.unit == Unit::Smem;
+    let mut ranges: Option<[(u64, u32); WAVE_SIZE]> = None;
     let (scratch_base, scratch_size) = g.scratch;
     let mut lanes = 0u64;
     let mut first: Option<Stray> = None;
@@ -71,10 +92,17 @@ pub(crate) fn after(
             if a.address >= base && end <= base + size {
                 continue;
             }
+            // The lane's whole access (a MUBUF access is logged a dword at
+            // a time): what the rule judges and the report names.
+            let (start, bytes) =
+                ranges.get_or_insert_with(|| lane_ranges(log))[usize::from(a.lane) & 63];
+            if load && partial_load_ok(smem, (start, bytes), base, size) {
+                continue;
+            }
             lanes |= 1 << (a.lane & 63);
             first.get_or_insert(Stray {
-                address: a.address,
-                len: u32::from(a.len),
+                address: start,
+                len: bytes,
                 base,
                 size,
             });
@@ -83,14 +111,7 @@ pub(crate) fn after(
     let Some(s) = first else {
         return;
     };
-    let row = op.instr.row;
-    let verb = if row.has(flags::ATOMIC) {
-        "updates"
-    } else if row.has(flags::STORE) {
-        "writes"
-    } else {
-        "reads"
-    };
+    let verb = verb(op);
     let end = s.base + s.size;
     let place = if s.address < s.base {
         format!("{} bytes before", s.base - s.address)
@@ -106,6 +127,80 @@ pub(crate) fn after(
     let message = format!(
         "{verb} {} bytes at {:#x}, {place} the {}-byte allocation at {:#x}{owner}",
         s.len, s.address, s.size, s.base
+    );
+    let lanes = (f.unit != Unit::Smem).then_some(lanes);
+    g.report(Check::Oob, wave, pc, message, None, lanes);
+}
+
+/// True for an instruction that only reads memory (the partial-loads rule
+/// applies to it).
+pub(crate) fn is_load(op: &Op) -> bool {
+    let row = op.instr.row;
+    !row.has(flags::STORE) && !row.has(flags::ATOMIC)
+}
+
+/// Each lane's device-memory access of one instruction as one range (first
+/// byte, bytes; bytes 0 for a lane without one): the families log a
+/// lane's access in pieces (MUBUF one dword at a time).
+#[cold]
+pub(crate) fn lane_ranges(log: &[MemAccess]) -> [(u64, u32); WAVE_SIZE] {
+    let mut out = [(u64::MAX, 0u32); WAVE_SIZE];
+    for a in log.iter().filter(|a| !a.lds) {
+        for piece in a.lanes() {
+            let r = &mut out[usize::from(piece.lane) & 63];
+            r.0 = r.0.min(piece.address);
+            r.1 += u32::from(piece.len);
+        }
+    }
+    out
+}
+
+/// Memcheck's partial-loads rule: a lane's load of `bytes` at `start`,
+/// part of which lies past the end of the allocation `[base, base + size)`,
+/// is no error when it starts inside it at its natural alignment (the
+/// access size up to 16; 4 for scalar memory, `smem`).
+pub(crate) fn partial_load_ok(smem: bool, (start, bytes): (u64, u32), base: u64, size: u64) -> bool {
+    let natural = if smem {
+        4
+    } else {
+        u64::from(bytes).next_power_of_two().clamp(1, 16)
+    };
+    start >= base && start - base < size && start % natural == 0
+}
+
+/// What instruction `op` does to memory, as a report says it.
+fn verb(op: &Op) -> &'static str {
+    let row = op.instr.row;
+    if row.has(flags::ATOMIC) {
+        "updates"
+    } else if row.has(flags::STORE) {
+        "writes"
+    } else {
+        "reads"
+    }
+}
+
+/// Reports the LDS accesses of instruction `pc` past the work-group's LDS
+/// allocation (logged [`MemAccess::outside`]), which the hardware dropped.
+#[cold]
+#[inline(never)]
+fn lds_after(g: &mut GroupCheck<'_>, wave: u32, pc: u32, op: &Op, f: &Facts, log: &[MemAccess]) {
+    let mut lanes = 0u64;
+    let mut first: Option<(u64, u16)> = None;
+    for a in log.iter().filter(|a| a.outside) {
+        for l in a.lanes() {
+            lanes |= 1 << (l.lane & 63);
+            first.get_or_insert((l.address, l.len));
+        }
+    }
+    let Some((address, len)) = first else {
+        return;
+    };
+    let size = g.lds.size;
+    let message = format!(
+        "{} {len} bytes at LDS byte {address:#x}, past the end of the work-group's {size}-byte \
+         LDS allocation (the hardware drops the access: a read returns 0, a write does nothing)",
+        verb(op)
     );
     let lanes = (f.unit != Unit::Smem).then_some(lanes);
     g.report(Check::Oob, wave, pc, message, None, lanes);

@@ -1083,6 +1083,45 @@ fn lds_race_and_uninitialised_lds() {
 }
 
 #[test]
+fn an_lds_access_past_the_allocation_is_dropped_and_reported_by_oob() {
+    // `.localsize 1024`: lane 63's dword at byte 252 + 772 = 1024 is past
+    // the work-group's allocation. The hardware drops it (the read returns
+    // 0); the `oob` check reports both, naming the lane, and the run
+    // completes. The fixed twin (offset 768) is silent.
+    for v in VERSIONS {
+        let body = |o: u32| {
+            format!(
+                "@ds_write_b32 v1, v0 offset:{o}
+                 @ds_read_b32 v3, v1 offset:{o}
+                 s_waitcnt lgkmcnt(0)
+                 buffer_store_dword v3, v1, s[8:11], 0 offen
+                 s_waitcnt vmcnt(0)"
+            )
+        };
+        let r = run(v, &body(772));
+        let found: Vec<(Check, u32, Option<u64>)> =
+            r.reports.iter().map(|x| (x.check, x.pc, x.lanes)).collect();
+        assert_eq!(
+            found,
+            vec![
+                (Check::Oob, r.marks[0], Some(1 << 63)),
+                (Check::Oob, r.marks[1], Some(1 << 63))
+            ],
+            "{v}: {:#?}",
+            r.reports
+        );
+        assert_eq!(
+            r.reports[0].message,
+            "writes 4 bytes at LDS byte 0x400, past the end of the work-group's 1024-byte LDS \
+             allocation (the hardware drops the access: a read returns 0, a write does nothing)",
+            "{v}"
+        );
+        assert!(r.reports[1].message.starts_with("reads 4 bytes at LDS byte 0x400"), "{v}");
+        run(v, &body(768)).none(v);
+    }
+}
+
+#[test]
 fn a_barrier_ends_an_lds_epoch_and_races_after_it_are_found() {
     // Before the barrier each wave writes its own 64 dwords (no race);
     // after it, each reads the other wave's dwords and then overwrites

@@ -478,7 +478,8 @@ fn record_store(g: &mut GroupCheck<'_>, w: u32, log: &[MemAccess], pc: u32) {
     // to cover the rest).
     let mut spans = [(false, 0u64, 0u64); SPANS];
     let mut n = 0usize;
-    for a in log {
+    // An LDS access past the allocation wrote nothing.
+    for a in log.iter().filter(|a| !a.outside) {
         let s = (a.lds, a.address, a.address.saturating_add(a.span()));
         match spans[..n]
             .iter_mut()
@@ -518,7 +519,7 @@ fn record_store(g: &mut GroupCheck<'_>, w: u32, log: &[MemAccess], pc: u32) {
 #[inline(never)]
 fn check_live(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts, log: &[MemAccess], pc: u32) {
     let mut finding: Option<(InFlight, u64)> = None;
-    for run in log {
+    for run in log.iter().filter(|a| !a.outside) {
         let end = run.address.saturating_add(run.span());
         for x in &g.barriers.live {
             let (lds, start, stop) = x.span;

@@ -272,8 +272,9 @@ fn load_to_lds(w: &mut Wave, op: &Op, env: &mut Env<'_>, size: u32) -> Result<St
                     .read(a, &mut b[..size as usize])
                     .map_err(|m| Fault::memory(m, lane))?;
             }
-            let i = lds_index(env, lds_address(w, op, lane), 4, lane)?;
-            lds_store(env.lds, i, 4, u64::from(u32::from_le_bytes(b)));
+            if let Some(i) = lds_index(env, lds_address(w, op, lane), 4, lane) {
+                lds_store(env.lds, i, 4, u64::from(u32::from_le_bytes(b)));
+            }
         }
     }
     Ok(Step::Next)
@@ -411,8 +412,8 @@ fn store_lds_dword(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fau
     let exec = w.exec();
     for lane in 0..WAVE_SIZE {
         if active(exec, lane) {
-            let i = lds_index(env, lds_address(w, op, lane), 4, lane)?;
-            let v = lds_load(env.lds, i, 4) as u32;
+            let v = lds_index(env, lds_address(w, op, lane), 4, lane)
+                .map_or(0, |i| lds_load(env.lds, i, 4) as u32);
             if let Some(a) = ad.at(lane, 0) {
                 env.log_mem(lane, a & !3, 4, 0);
                 env.mem
@@ -680,8 +681,9 @@ fn load_format<const N: usize, const TYPED: bool, const D16: u8>(
     if lds {
         for (lane, &x) in out[0].iter().enumerate() {
             if active(exec, lane) {
-                let i = lds_index(env, lds_address(w, op, lane), 4, lane)?;
-                lds_store(env.lds, i, 4, u64::from(x));
+                if let Some(i) = lds_index(env, lds_address(w, op, lane), 4, lane) {
+                    lds_store(env.lds, i, 4, u64::from(x));
+                }
             }
         }
         return Ok(Step::Next);

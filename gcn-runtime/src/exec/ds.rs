@@ -2,14 +2,22 @@
 //!
 //! Semantics follow the `Operation:` text of `GcnInstrsDs.md`. The address
 //! of a lane is `ADDR + OFFSET` in bytes within the work-group's LDS
-//! (`env.lds`), aligned down where the docs say so (atomics always; plain
-//! reads and writes on GCN 1.0–1.2, where 16/32/64-bit accesses are
-//! aligned to their size; B96/B128 always to 16 bytes).
+//! (`env.lds`), aligned down where the hardware aligns it:
+//! - GCN 1.4 (gfx9) honours SH_MEM_CONFIG.ALIGNMENT_MODE = UNALIGNED, which
+//!   every Linux driver programs (Mesa's and ROCm's queues alike) and LLVM
+//!   relies on (`ds_read_b128 v[8:11], v16 offset:2`): plain reads and
+//!   writes of every size and the 2-address forms use the address as it
+//!   is ([`unaligned_ds`]);
+//! - GCN 1.0–1.2 align 16/32/64-bit accesses to their size (the elements
+//!   of the 2-address forms to theirs) and B96/B128 to 16 bytes;
+//! - atomics always align to their size.
 //!
 //! Range rules:
-//! - An access that reaches past the work-group's LDS allocation is a
-//!   [`FaultKind::Lds`] fault naming the lane (the hardware would return 0
-//!   and drop the write; reporting it catches the bug instead).
+//! - The work-group's LDS allocation is the kernel's size rounded up to the
+//!   generation's granule (`launch::lds_granule`). An access that reaches
+//!   past it is dropped as on hardware — a read returns 0, a write or
+//!   atomic does nothing (an atomic returns 0) — and logged as
+//!   [`super::MemAccess::outside`] for the `oob` check, which reports it.
 //! - On GCN 1.0–1.2, M0 is the LDS size limit of the wave: an access that
 //!   lies inside the allocation but not below M0 (its last byte at or past
 //!   M0) behaves as the hardware does: reads return 0, writes and atomics
@@ -53,7 +61,7 @@ use gcn_asm::GcnVersion;
 
 use super::atomic::{atomic32, atomic64, atomic_op::*, dispatch_atomic, uses_b};
 use super::vector::{active, steps_by, unpack_mask, write_vgpr, Lanes};
-use super::{h, Env, Fault, FaultKind, Handler, Op, Step, Wave, WAVE_SIZE};
+use super::{h, Env, Fault, Handler, Op, Step, Wave, WAVE_SIZE};
 
 // ---------------------------------------------------------------------------
 // Shared helpers (DS, FLAT, MUBUF).
@@ -140,41 +148,36 @@ pub(crate) const fn store_value(mode: u8, v: u32) -> u32 {
     }
 }
 
-/// The LDS fault of `lane` for an access at LDS byte `address`.
-#[cold]
-pub(crate) fn lds_fault(env: &Env<'_>, address: u32, lane: usize) -> Fault {
-    Fault {
-        kind: FaultKind::Lds {
-            address,
-            size: env.lds.len() as u32,
-        },
-        lane: Some(lane as u8),
-    }
+/// Whether the DS instructions take unaligned addresses on `version`
+/// (the UNALIGNED alignment mode of SH_MEM_CONFIG, honoured by the LDS
+/// from GCN 1.4 on).
+#[inline]
+pub(crate) const fn unaligned_ds(version: GcnVersion) -> bool {
+    version.is_gcn14()
 }
 
-/// The index in `env.lds` of `[address, address + len)`, or the LDS fault
-/// of `lane` when it reaches past the allocation.
+/// The index in `env.lds` of `[address, address + len)`, or `None` when it
+/// reaches past the allocation: the hardware drops such an access (a read
+/// returns 0, a write does nothing); while checks run it is logged as
+/// outside for the `oob` check.
 #[inline]
-pub(crate) fn lds_index(
-    env: &Env<'_>,
-    address: u32,
-    len: u32,
-    lane: usize,
-) -> Result<usize, Fault> {
-    if u64::from(address) + u64::from(len) > env.lds.len() as u64 {
-        return Err(lds_fault(env, address, lane));
-    }
+pub(crate) fn lds_index(env: &Env<'_>, address: u32, len: u32, lane: usize) -> Option<usize> {
+    let outside = u64::from(address) + u64::from(len) > env.lds.len() as u64;
     if let Some(log) = env.log {
-        // The checks (race, definedness, barrier) see every LDS access here.
-        log.borrow_mut().push(super::MemAccess::one(
-            lane,
-            true,
-            u64::from(address),
-            len,
-            u32::from(super::MemAccess::SEQUENTIAL),
-        ));
+        // The checks (race, definedness, barrier, oob) see every LDS
+        // access here.
+        log.borrow_mut().push(super::MemAccess {
+            outside,
+            ..super::MemAccess::one(
+                lane,
+                true,
+                u64::from(address),
+                len,
+                u32::from(super::MemAccess::SEQUENTIAL),
+            )
+        });
     }
-    Ok(address as usize)
+    (!outside).then_some(address as usize)
 }
 
 /// Little-endian load of `len` (≤ 8) bytes at `i` (inside).
@@ -246,18 +249,12 @@ fn m0_limit(w: &Wave, env: &Env<'_>) -> u64 {
     }
 }
 
-/// The LDS index of a DS access: `Some` inside, `None` when the M0 limit
-/// drops it, the fault when it leaves the allocation.
+/// The LDS index of a DS access: `Some` inside, `None` when it leaves the
+/// allocation or the M0 limit drops it.
 #[inline]
-fn ds_at(
-    env: &Env<'_>,
-    limit: u64,
-    addr: u32,
-    len: u32,
-    lane: usize,
-) -> Result<Option<usize>, Fault> {
+fn ds_at(env: &Env<'_>, limit: u64, addr: u32, len: u32, lane: usize) -> Option<usize> {
     let i = lds_index(env, addr, len, lane)?;
-    Ok((u64::from(addr) + u64::from(len) <= limit).then_some(i))
+    (u64::from(addr) + u64::from(len) <= limit).then_some(i)
 }
 
 /// The instruction offset (the 16-bit OFFSET field).
@@ -271,7 +268,7 @@ fn read_narrow<const MODE: u8>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Resu
     no_gds(op)?;
     let size = narrow_size(MODE);
     // 16-bit reads align on GCN 1.0-1.2 (docs); the d16 forms (1.4) never.
-    let align = if size == 2 && !env.version.is_gcn14() {
+    let align = if size == 2 && !unaligned_ds(env.version) {
         !1
     } else {
         !0
@@ -286,7 +283,7 @@ fn read_narrow<const MODE: u8>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Resu
     for lane in 0..WAVE_SIZE {
         if active(exec, lane) {
             let a = addr[lane].wrapping_add(offset) & align;
-            let raw = match ds_at(env, limit, a, size, lane)? {
+            let raw = match ds_at(env, limit, a, size, lane) {
                 Some(i) => lds_load(env.lds, i, size) as u32,
                 None => 0,
             };
@@ -301,7 +298,7 @@ fn read_narrow<const MODE: u8>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Resu
 #[inline]
 fn dword_align(n: usize, version: GcnVersion) -> u32 {
     match n {
-        1 | 2 if version.is_gcn14() => !0,
+        _ if unaligned_ds(version) => !0,
         1 => !3,
         2 => !7,
         _ => !15,
@@ -434,7 +431,7 @@ fn read_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Resu
     for lane in 0..WAVE_SIZE {
         if active(exec, lane) {
             let a = addr[lane].wrapping_add(offset) & align;
-            if let Some(i) = ds_at(env, limit, a, 4 * N as u32, lane)? {
+            if let Some(i) = ds_at(env, limit, a, 4 * N as u32, lane) {
                 for (k, o) in out.iter_mut().enumerate() {
                     o[lane] = lds_load(env.lds, i + 4 * k, 4) as u32;
                 }
@@ -451,7 +448,7 @@ fn read_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Resu
 fn write_narrow<const MODE: u8>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fault> {
     no_gds(op)?;
     let size = store_size(MODE);
-    let align = if MODE == narrow_store::B16 && !env.version.is_gcn14() {
+    let align = if MODE == narrow_store::B16 && !unaligned_ds(env.version) {
         !1
     } else {
         !0
@@ -464,7 +461,7 @@ fn write_narrow<const MODE: u8>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Res
     for lane in 0..WAVE_SIZE {
         if active(exec, lane) {
             let a = addr[lane].wrapping_add(offset) & align;
-            if let Some(i) = ds_at(env, limit, a, size, lane)? {
+            if let Some(i) = ds_at(env, limit, a, size, lane) {
                 lds_store(env.lds, i, size, u64::from(store_value(MODE, data[lane])));
             }
         }
@@ -507,7 +504,7 @@ fn write_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Res
     for (lane, &x) in addr.iter().enumerate() {
         if active(exec, lane) {
             let a = x.wrapping_add(offset) & align;
-            if let Some(i) = ds_at(env, limit, a, 4 * N as u32, lane)? {
+            if let Some(i) = ds_at(env, limit, a, 4 * N as u32, lane) {
                 for k in 0..N {
                     lds_store(env.lds, i + 4 * k, 4, u64::from(w.vgpr[data + k][lane]));
                 }
@@ -518,18 +515,21 @@ fn write_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Res
 }
 
 /// The two addresses of a 2-address form: OFFSET0/OFFSET1 in units of the
-/// element size (×64 for `st64`), aligned to the element size.
+/// element size (×64 for `st64`), aligned to the element size except in
+/// the unaligned mode ([`unaligned_ds`]).
 #[inline]
-fn two_addresses<const W64: bool, const ST64: bool>(op: &Op, addr: u32) -> (u32, u32) {
+fn two_addresses<const W64: bool, const ST64: bool>(
+    op: &Op,
+    addr: u32,
+    version: GcnVersion,
+) -> (u32, u32) {
     let elem: u32 = if W64 { 8 } else { 4 };
     let unit = if ST64 { elem * 64 } else { elem };
     let m = &op.instr.mods.mem;
     let o0 = (m.offset as u32 & 0xff) * unit;
     let o1 = u32::from(m.offset1) * unit;
-    (
-        addr.wrapping_add(o0) & !(elem - 1),
-        addr.wrapping_add(o1) & !(elem - 1),
-    )
+    let align = if unaligned_ds(version) { !0 } else { !(elem - 1) };
+    (addr.wrapping_add(o0) & align, addr.wrapping_add(o1) & align)
 }
 
 /// `ds_read2_b32/b64`, `ds_read2st64_b32/b64`.
@@ -547,9 +547,9 @@ fn read2<const W64: bool, const ST64: bool>(
     let mut out = [[0u64; WAVE_SIZE]; 2];
     for lane in 0..WAVE_SIZE {
         if active(exec, lane) {
-            let (a0, a1) = two_addresses::<W64, ST64>(op, addr[lane]);
+            let (a0, a1) = two_addresses::<W64, ST64>(op, addr[lane], env.version);
             for (o, a) in out.iter_mut().zip([a0, a1]) {
-                if let Some(i) = ds_at(env, limit, a, elem, lane)? {
+                if let Some(i) = ds_at(env, limit, a, elem, lane) {
                     o[lane] = lds_load(env.lds, i, elem);
                 }
             }
@@ -598,9 +598,9 @@ fn write2<const W64: bool, const ST64: bool, const RTN: bool>(
     let mut old = [[0u64; WAVE_SIZE]; 2];
     for lane in 0..WAVE_SIZE {
         if active(exec, lane) {
-            let (a0, a1) = two_addresses::<W64, ST64>(op, addr[lane]);
+            let (a0, a1) = two_addresses::<W64, ST64>(op, addr[lane], env.version);
             for (k, (a, d)) in [(a0, d0[lane]), (a1, d1[lane])].into_iter().enumerate() {
-                if let Some(i) = ds_at(env, limit, a, elem, lane)? {
+                if let Some(i) = ds_at(env, limit, a, elem, lane) {
                     old[k][lane] = lds_load(env.lds, i, elem);
                     lds_store(env.lds, i, elem, d);
                 }
@@ -644,7 +644,7 @@ fn ds_atomic<const OP: u8, const W64: bool, const RTN: bool>(
     for lane in 0..WAVE_SIZE {
         if active(exec, lane) {
             let at = addr[lane].wrapping_add(offset) & !(elem - 1);
-            if let Some(i) = ds_at(env, limit, at, elem, lane)? {
+            if let Some(i) = ds_at(env, limit, at, elem, lane) {
                 let old = lds_load(env.lds, i, elem);
                 let new = if W64 {
                     atomic64(OP, old, a[lane], b[lane])
@@ -695,8 +695,8 @@ fn ds_src2<const OP: u8, const W64: bool>(
             };
             let b = a.wrapping_add(step.wrapping_mul(4)) & !(elem - 1);
             let (Some(ia), Some(ib)) = (
-                ds_at(env, limit, a, elem, lane)?,
-                ds_at(env, limit, b, elem, lane)?,
+                ds_at(env, limit, a, elem, lane),
+                ds_at(env, limit, b, elem, lane),
             ) else {
                 continue;
             };
@@ -793,15 +793,18 @@ fn append<const CONSUME: bool>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Resu
     }
     let at = ((w.m0() & 0xffff) + offset16(op)) & !3;
     let lane = exec.trailing_zeros() as usize;
-    let i = lds_index(env, at, 4, lane)?;
-    let old = lds_load(env.lds, i, 4) as u32;
-    let n = exec.count_ones();
-    let new = if CONSUME {
-        old.wrapping_sub(n)
-    } else {
-        old.wrapping_add(n)
-    };
-    lds_store(env.lds, i, 4, u64::from(new));
+    // Outside the allocation the update is dropped and returns 0.
+    let mut old = 0;
+    if let Some(i) = lds_index(env, at, 4, lane) {
+        old = lds_load(env.lds, i, 4) as u32;
+        let n = exec.count_ones();
+        let new = if CONSUME {
+            old.wrapping_sub(n)
+        } else {
+            old.wrapping_add(n)
+        };
+        lds_store(env.lds, i, 4, u64::from(new));
+    }
     write_vgpr(w, vreg(op, 0), &[old; WAVE_SIZE], exec);
     Ok(Step::Next)
 }
@@ -819,8 +822,9 @@ fn read_addtid(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fault> 
     let mut out = [0u32; WAVE_SIZE];
     for (lane, o) in out.iter_mut().enumerate() {
         if active(exec, lane) {
-            let i = lds_index(env, addtid_address(w, op, lane), 4, lane)?;
-            *o = lds_load(env.lds, i, 4) as u32;
+            if let Some(i) = lds_index(env, addtid_address(w, op, lane), 4, lane) {
+                *o = lds_load(env.lds, i, 4) as u32;
+            }
         }
     }
     write_vgpr(w, vreg(op, 0), &out, exec);
@@ -834,8 +838,9 @@ fn write_addtid(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fault>
     let data = w.vgpr[vreg(op, 0)];
     for (lane, &d) in data.iter().enumerate() {
         if active(exec, lane) {
-            let i = lds_index(env, addtid_address(w, op, lane), 4, lane)?;
-            lds_store(env.lds, i, 4, u64::from(d));
+            if let Some(i) = lds_index(env, addtid_address(w, op, lane), 4, lane) {
+                lds_store(env.lds, i, 4, u64::from(d));
+            }
         }
     }
     Ok(Step::Next)

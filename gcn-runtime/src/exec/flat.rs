@@ -84,6 +84,9 @@ enum Target {
     Mem(u64),
     /// An index in `env.lds`.
     Lds(usize),
+    /// An LDS access past the work-group's allocation, which the hardware
+    /// drops (reads 0; the `oob` check reports it).
+    Dropped,
     /// Byte `offset` of a lane's private memory, whose dword 0 is at
     /// device address `lane_base` (see the module documentation: the
     /// lane's dwords are 256 bytes apart).
@@ -278,7 +281,7 @@ fn private_fault(env: &Env<'_>, offset: u32, len: u32, lane: usize) -> Fault {
 fn resolve(env: &Env<'_>, place: Place, len: u32, lane: usize) -> Result<Target, Fault> {
     match place {
         Place::Global(a) => Ok(Target::Mem(a)),
-        Place::Lds(o) => lds_index(env, o, len, lane).map(Target::Lds),
+        Place::Lds(o) => Ok(lds_index(env, o, len, lane).map_or(Target::Dropped, Target::Lds)),
         Place::Private(o) => {
             let slice = env.scratch.1 / WAVE_SIZE as u64;
             if u64::from(o) + u64::from(len) > slice {
@@ -302,6 +305,10 @@ fn read(env: &Env<'_>, t: Target, out: &mut [u8], lane: usize) -> Result<(), Fau
         }
         Target::Lds(i) => {
             out.copy_from_slice(&env.lds[i..i + out.len()]);
+            Ok(())
+        }
+        Target::Dropped => {
+            out.fill(0);
             Ok(())
         }
         Target::Private { lane_base, offset } => {
@@ -328,6 +335,7 @@ fn write(env: &mut Env<'_>, t: Target, data: &[u8], lane: usize) -> Result<(), F
             env.lds[i..i + data.len()].copy_from_slice(data);
             Ok(())
         }
+        Target::Dropped => Ok(()),
         Target::Private { lane_base, offset } => {
             for (a, range) in private_pieces(lane_base, offset, data.len()) {
                 env.log_mem(lane, a, range.len() as u32, range.start as u32);
@@ -373,6 +381,7 @@ fn atomic_at(
             ds::lds_store(env.lds, i, len, f(old));
             Ok(old)
         }
+        Target::Dropped => Ok(0),
         Target::Private { offset, .. } => {
             // Private memory belongs to the lane alone: read, modify, write.
             if offset % len != 0 {

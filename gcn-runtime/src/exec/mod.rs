@@ -115,13 +115,6 @@ pub(crate) enum Step {
 pub enum FaultKind {
     /// A memory access outside every allocation.
     Memory(MemFault),
-    /// A local-memory (LDS) access past the work-group's allocation.
-    Lds {
-        /// Byte address in LDS.
-        address: u32,
-        /// The work-group's LDS size in bytes.
-        size: u32,
-    },
     /// A case of an instruction (an operand form, a MODE setting) that has
     /// no semantics in the emulator; the message names it.
     NotEmulated(String),
@@ -173,10 +166,6 @@ impl fmt::Display for FaultKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             FaultKind::Memory(m) => write!(f, "memory fault: {m}"),
-            FaultKind::Lds { address, size } => write!(
-                f,
-                "LDS access at byte {address:#x} is outside the work-group's {size} bytes"
-            ),
             FaultKind::NotEmulated(what) => write!(f, "{what} is not emulated"),
             FaultKind::Gap {
                 instruction,
@@ -622,6 +611,11 @@ pub(crate) struct MemAccess {
     /// True for the work-group's LDS (`address` is then a byte index in
     /// it), false for device memory.
     pub lds: bool,
+    /// An LDS access that reaches past the work-group's allocation: the
+    /// hardware did not perform it (a read returned 0, a write was
+    /// dropped); only the `oob` check looks at it, the LDS shadows skip it
+    /// ([`MemAccess::in_lds`]).
+    pub outside: bool,
 }
 
 impl MemAccess {
@@ -639,7 +633,14 @@ impl MemAccess {
             lane: lane as u8,
             count: 1,
             lds,
+            outside: false,
         }
+    }
+
+    /// True for an access the LDS performed (inside the allocation).
+    #[inline]
+    pub fn in_lds(&self) -> bool {
+        self.lds && !self.outside
     }
 
     /// Bytes the whole run covers.

@@ -310,27 +310,84 @@ fn buffer_accesses_outside_the_descriptor_range_are_not_reported() {
     }
 }
 
+/// [`kernel`] for one item whose vector load is `buffer_load_dwordx4
+/// v[2:5]` at byte `offset` of `in` and whose stored value is `s16 ^
+/// v{reg}`.
+fn wide_load(v: GcnVersion, offset: u32, reg: u32) -> String {
+    kernel(v, 24, -1, 2)
+        .replace(
+            "buffer_load_dword v2, v1, s[8:11], 0 offen",
+            &format!("buffer_load_dwordx4 v[2:5], v1, s[8:11], 0 offen offset:{offset}"),
+        )
+        .replace("v_xor_b32 v2, s16, v2", &format!("v_xor_b32 v2, s16, v{reg}"))
+}
+
 #[test]
-fn an_access_straddling_the_end_names_the_bytes_past_it() {
+fn an_aligned_partial_load_passes_and_its_bytes_past_the_end_are_undefined() {
     for v in VERSIONS {
-        // An 8-byte scalar load of bytes 24..32 of a 28-byte buffer.
-        let source = kernel(v, 24, -1, 2).replace(
+        // Memcheck's partial-loads rule: 16 bytes at byte 16 of a 28-byte
+        // buffer (aligned to 16) and an 8-byte scalar load at byte 24
+        // (scalar memory is dword-granular) are no oob reports.
+        let source = wide_load(v, 16, 2).replace(
             "s_load_dword s16, s[4:5]",
             "s_load_dwordx2 s[16:17], s[4:5]",
         );
-        let s = setup(v, &source, 7, 8);
+        let s = setup(v, &source, 7, 7);
+        s.launch(1, CheckOptions::default())
+            .unwrap_or_else(|e| panic!("{v}: {e}"));
+        assert_eq!(s.output.to_vec()[0], 0x104 ^ 0x106, "{v}");
+        // The bytes past the end are undefined: a value computed from them
+        // and stored is an `uninit` report naming them.
+        let s = setup(v, &wide_load(v, 16, 5), 7, 7);
         let inp = s.input.ptr().0;
-        let r = reports(s.launch(7, CheckOptions::default()), v);
+        let r = reports(s.launch(1, CheckOptions::default()), v);
+        assert_eq!(r.len(), 1, "{v}: {r:#?}");
+        assert_eq!(r[0].check, Check::Uninit, "{v}: {r:#?}");
+        assert!(
+            r[0].message.contains(&format!(
+                "the bytes past the end of the 28-byte allocation at {inp:#x} (a partial load)"
+            )),
+            "{v}: {}",
+            r[0].message
+        );
+    }
+}
+
+#[test]
+fn a_misaligned_partial_load_and_a_partial_store_are_reported() {
+    for v in VERSIONS {
+        // 16 bytes at byte 20 of 28: not aligned to 16.
+        let s = setup(v, &wide_load(v, 20, 2), 7, 7);
+        let inp = s.input.ptr().0;
+        let r = reports(s.launch(1, CheckOptions::default()), v);
+        let oob: Vec<&CheckReport> = r.iter().filter(|r| r.check == Check::Oob).collect();
+        assert_eq!(oob.len(), 1, "{v}: {r:#?}");
+        assert_eq!(
+            oob[0].message,
+            format!(
+                "reads 16 bytes at {:#x}, its last 8 bytes past the end of the 28-byte allocation at {inp:#x} (argument 0)",
+                inp + 20
+            ),
+            "{v}"
+        );
+        assert_eq!(oob[0].lanes, Some(1), "{v}");
+        // A store is never partial-ok: 8 bytes at byte 24 of 28.
+        let source = kernel(v, 24, -1, 2).replace(
+            "buffer_store_dword v2, v1, s[12:15], 0 offen",
+            "v_mov_b32 v3, v2\n    buffer_store_dwordx2 v[2:3], v1, s[12:15], 0 offen offset:24",
+        );
+        let s = setup(v, &source, 7, 7);
+        let out = s.output.ptr().0;
+        let r = reports(s.launch(1, CheckOptions::default()), v);
         assert_eq!(r.len(), 1, "{v}: {r:#?}");
         assert_eq!(
             r[0].message,
             format!(
-                "reads 8 bytes at {:#x}, its last 4 bytes past the end of the 28-byte allocation at {inp:#x} (argument 0)",
-                inp + 24
+                "writes 8 bytes at {:#x}, its last 4 bytes past the end of the 28-byte allocation at {out:#x} (argument 1)",
+                out + 24
             ),
             "{v}"
         );
-        assert_eq!(r[0].lanes, None, "{v}");
     }
 }
 

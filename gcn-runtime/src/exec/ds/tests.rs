@@ -80,11 +80,21 @@ fn reads_extend_and_align() {
                         0x99aa_bbcc + l as u32
                     ]
                 );
-                // B96 aligns to 16 bytes: offset 4 reads from the lane's 0.
-                assert_eq!(
-                    [24, 25, 26].map(|r| w.vgpr[r][l]),
-                    [0x80ff_7f81, 0x1122_3344, 0x5566_7788]
-                );
+                if v.is_gcn14() {
+                    // Unaligned on GCN 1.4: offset 4 reads the lane's bytes
+                    // 4..16.
+                    assert_eq!(
+                        [24, 25, 26].map(|r| w.vgpr[r][l]),
+                        [0x1122_3344, 0x5566_7788, 0x99aa_bbcc + l as u32]
+                    );
+                } else {
+                    // B96 aligns to 16 bytes: offset 4 reads from the
+                    // lane's 0.
+                    assert_eq!(
+                        [24, 25, 26].map(|r| w.vgpr[r][l]),
+                        [0x80ff_7f81, 0x1122_3344, 0x5566_7788]
+                    );
+                }
             }
         }
         assert_eq!(dword(&s.lds, 16 * 5 + 12), 0x99aa_bbcc + 5);
@@ -518,7 +528,7 @@ fn lanes_run_in_order_on_one_address() {
 }
 
 #[test]
-fn m0_limits_lds_on_gcn_1_0_to_1_2_and_the_allocation_faults() {
+fn m0_limits_lds_on_gcn_1_0_to_1_2_and_the_allocation_drops() {
     for v in ALL {
         let memory = Memory::default();
         let s = run_with(
@@ -545,21 +555,70 @@ fn m0_limits_lds_on_gcn_1_0_to_1_2_and_the_allocation_faults() {
             // Aligned down to 0xfc on GCN 1.0-1.2: inside.
             assert_eq!(s.wave.vgpr[6][0], 0x22, "{v}");
         }
-        // Past the 64 KiB allocation: a fault naming the lane.
-        let s = run_with(v, "s_mov_b32 m0, -1\nds_read_b32 v4, v1", &memory, |w| {
-            w.vgpr[1] = lanes(|l| if l == 5 { 0x10002 } else { 4 * l });
-        });
-        let f = s.fault.expect("fault");
-        assert_eq!(f.lane, Some(5));
-        let expected = if v.is_gcn14() { 0x10002 } else { 0x10000 };
-        assert_eq!(
-            f.kind,
-            FaultKind::Lds {
-                address: expected,
-                size: 65536
+        // Past the 64 KiB allocation: dropped as on hardware (the read
+        // returns 0, the write does nothing; the `oob` check reports it).
+        let s = run_with(
+            v,
+            "s_mov_b32 m0, -1\nds_write_b32 v1, v2\nds_read_b32 v4, v1",
+            &memory,
+            |w| {
+                w.vgpr[1] = lanes(|l| if l == 5 { 0x10002 } else { 4 * l });
+                w.vgpr[2] = lanes(|l| l + 1);
+                w.vgpr[4] = [0xdead; WAVE_SIZE];
             },
-            "{v}"
         );
+        assert!(s.fault.is_none(), "{v}: {:?}", s.fault);
+        assert_eq!(s.wave.vgpr[4][5], 0, "{v}");
+        assert_eq!(s.wave.vgpr[4][6], 7, "{v}");
+        assert_eq!(s.lds.len(), 0x10000);
+    }
+}
+
+#[test]
+fn unaligned_ds_on_gcn_1_4_aligned_down_before() {
+    // gfx9 runs in the UNALIGNED alignment mode (LLVM emits
+    // `ds_read_b128 v[8:11], v16 offset:2`); GCN 1.1-1.2 align down (GCN
+    // 1.0 has no B128).
+    for v in [GcnVersion::Gcn1_1, GcnVersion::Gcn1_2, GcnVersion::Gcn1_4] {
+        let memory = Memory::default();
+        let s = run_with(
+            v,
+            "s_mov_b32 m0, -1\nds_write_b128 v1, v[4:7] offset:2\nds_read_b128 v[8:11], v1 offset:2\n\
+             ds_read_b64 v[12:13], v1 offset:6\nds_read2_b32 v[14:15], v1 offset0:1 offset1:2\n\
+             ds_write_b16 v1, v2 offset:21\nds_read_u16 v16, v1 offset:21",
+            &memory,
+            |w| {
+                w.vgpr[1] = lanes(|l| 32 * l);
+                w.vgpr[2] = [0xbeef; WAVE_SIZE];
+                for k in 0..4 {
+                    w.vgpr[4 + k] = lanes(|l| 0x0101_0101 * (4 * k as u32 + 1) + l);
+                }
+            },
+        );
+        assert!(s.fault.is_none(), "{v}: {:?}", s.fault);
+        let base = 32 * 3;
+        let lane3: Vec<u32> = (0..4).map(|k| 0x0101_0101 * (4 * k + 1) + 3).collect();
+        let bytes: Vec<u8> = lane3.iter().flat_map(|x| x.to_le_bytes()).collect();
+        if v.is_gcn14() {
+            assert_eq!(&s.lds[base + 2..base + 18], &bytes[..], "{v}");
+            let read: Vec<u32> = (8..12).map(|r| s.wave.vgpr[r][3]).collect();
+            assert_eq!(read, lane3, "{v}");
+            // bytes 6..14 of the lane's block: written bytes 4..12.
+            let q = u64::from_le_bytes(bytes[4..12].try_into().unwrap());
+            assert_eq!(s.wave.vgpr[12][3], q as u32, "{v}");
+            assert_eq!(s.wave.vgpr[13][3], (q >> 32) as u32, "{v}");
+            // ds_read2_b32 at 4 and 8 past the unaligned base: bytes 2..6, 6..10.
+            let d = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().unwrap());
+            assert_eq!(s.wave.vgpr[14][3], d(2), "{v}");
+            assert_eq!(s.wave.vgpr[15][3], d(6), "{v}");
+            assert_eq!(s.wave.vgpr[16][3], 0xbeef, "{v}");
+        } else {
+            // Aligned down to the 16-byte block.
+            assert_eq!(&s.lds[base..base + 16], &bytes[..], "{v}");
+            let read: Vec<u32> = (8..12).map(|r| s.wave.vgpr[r][3]).collect();
+            assert_eq!(read, lane3, "{v}");
+            assert_eq!(s.wave.vgpr[12][3], lane3[0], "{v}");
+        }
     }
 }
 
