@@ -1165,6 +1165,10 @@ impl GroupCheck<'_> {
         let filled_dwords: u32 = fl.filled().iter().map(|r| u32::from(r.count)).sum();
         let data_dwords: u32 = fl.data().iter().map(|r| u32::from(r.count)).sum();
         let mut stored_bad: Option<(u64, Val, u64)> = None;
+        // Per lane storing bytes computed from undefined data: the lane,
+        // the places of those bytes in its data, the first one's address
+        // and shadow.
+        let mut bad: Vec<(usize, u32, u64, Val)> = Vec::new();
         // One origin for the bytes this instruction finds nothing wrote.
         let mut fresh = 0u32;
         // Where each access's bytes sit in its lane's data.
@@ -1309,18 +1313,36 @@ impl GroupCheck<'_> {
                     }
                 }
                 let host = !a.lds && !self.in_scratch(a.address);
-                if host && stored_bad.is_none() {
-                    if let Some(b) = bytes.iter().take(n).find(|b| b.bits != 0 && b.comp) {
-                        stored_bad = Some((a.address, *b, 0));
+                if host {
+                    // The lane's bytes computed from undefined data, by
+                    // their place in its data.
+                    let mut places = 0u32;
+                    let mut first: Option<(u64, Val)> = None;
+                    for (i, b) in bytes.iter().enumerate().take(n) {
+                        if b.bits != 0 && b.comp {
+                            places |= 1 << ((start as usize + i) & 31);
+                            first.get_or_insert((a.address + i as u64, *b));
+                        }
                     }
-                }
-                if let Some((address, _, lanes)) = stored_bad.as_mut() {
-                    if bytes.iter().take(n).any(|b| b.bits != 0 && b.comp) && host {
-                        *lanes |= 1 << l;
-                        let _ = address;
+                    if let Some((address, val)) = first {
+                        match bad.iter_mut().find(|x| x.0 == l) {
+                            Some(x) => x.1 |= places,
+                            None => bad.push((l, places, address, val)),
+                        }
                     }
                 }
                 self.set_memory(a, &bytes[..n]);
+            }
+            // A lane whose only computed-undefined bytes are the padding of
+            // a 3-element vector (clang stores one as 4 elements whose 4th
+            // is undef, and LLVM may compute anything into it) stores no
+            // value of the program's: not reported (atomics always are).
+            if copy {
+                bad.retain(|&(l, places, _, _)| !is_vec3_padding(by_lane[l].0, places));
+            }
+            if let Some(&(_, _, address, val)) = bad.first() {
+                let lanes = bad.iter().fold(0u64, |m, x| m | 1 << x.0);
+                stored_bad = Some((address, val, lanes));
             }
         }
         self.origins.pending_lanes = 0;
@@ -1453,7 +1475,11 @@ impl GroupCheck<'_> {
         });
         if past < n as u64 && partial_ok {
             undefined |= (u64::MAX << past) & ((1u64 << n) - 1);
-            if !self.origins.memory.contains_key(&(alloc.base() + alloc.size())) {
+            if !self
+                .origins
+                .memory
+                .contains_key(&(alloc.base() + alloc.size()))
+            {
                 let id = self.origins.add(
                     format!(
                         "the bytes past the end of the {}-byte allocation at {:#x} (a partial load)",
@@ -1723,6 +1749,22 @@ fn register_flow(
                 sh.set_s(r, lane_bits[k.min(1)]);
             }
         }
+    }
+}
+
+/// True when the places `places` (bit `i`: byte `i` of a lane's data)
+/// that a lane storing `bytes` bytes stores computed from undefined data
+/// are the padding of a 3-element vector stored as 4 elements: all within
+/// the last element (a quarter of a 4-, 8- or 16-byte store: `char3`,
+/// `short3`/`half3`, `int3`/`float3`), or within the last 8 bytes of a
+/// 16-byte store (the second store of a `long3`/`double3`, which LLVM
+/// splits in two).
+fn is_vec3_padding(bytes: u32, places: u32) -> bool {
+    let within = |tail: u32| places & !(((1u32 << tail) - 1) << (bytes - tail)) == 0;
+    match bytes {
+        4 | 8 => within(bytes / 4),
+        16 => within(8),
+        _ => false,
     }
 }
 

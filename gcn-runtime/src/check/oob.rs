@@ -159,7 +159,12 @@ pub(crate) fn lane_ranges(log: &[MemAccess]) -> [(u64, u32); WAVE_SIZE] {
 /// part of which lies past the end of the allocation `[base, base + size)`,
 /// is no error when it starts inside it at its natural alignment (the
 /// access size up to 16; 4 for scalar memory, `smem`).
-pub(crate) fn partial_load_ok(smem: bool, (start, bytes): (u64, u32), base: u64, size: u64) -> bool {
+pub(crate) fn partial_load_ok(
+    smem: bool,
+    (start, bytes): (u64, u32),
+    base: u64,
+    size: u64,
+) -> bool {
     let natural = if smem {
         4
     } else {

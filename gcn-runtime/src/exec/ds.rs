@@ -528,7 +528,11 @@ fn two_addresses<const W64: bool, const ST64: bool>(
     let m = &op.instr.mods.mem;
     let o0 = (m.offset as u32 & 0xff) * unit;
     let o1 = u32::from(m.offset1) * unit;
-    let align = if unaligned_ds(version) { !0 } else { !(elem - 1) };
+    let align = if unaligned_ds(version) {
+        !0
+    } else {
+        !(elem - 1)
+    };
     (addr.wrapping_add(o0) & align, addr.wrapping_add(o1) & align)
 }
 

@@ -319,7 +319,10 @@ fn wide_load(v: GcnVersion, offset: u32, reg: u32) -> String {
             "buffer_load_dword v2, v1, s[8:11], 0 offen",
             &format!("buffer_load_dwordx4 v[2:5], v1, s[8:11], 0 offen offset:{offset}"),
         )
-        .replace("v_xor_b32 v2, s16, v2", &format!("v_xor_b32 v2, s16, v{reg}"))
+        .replace(
+            "v_xor_b32 v2, s16, v2",
+            &format!("v_xor_b32 v2, s16, v{reg}"),
+        )
 }
 
 #[test]
