@@ -10,8 +10,8 @@ use gcn_runtime::kernel::{ArgError, ArgValue, Dispatch, LocalMemory};
 use gcn_runtime::program::LoadError;
 use gcn_runtime::FaultKind;
 use gcn_runtime::{
-    CheckOptions, ExecError, LaunchArgs, LaunchError, LaunchOptions, LaunchStats, Memory, Program,
-    TraceChange, TraceFilter, TraceRecord,
+    Check, CheckOptions, ExecError, LaunchArgs, LaunchError, LaunchOptions, LaunchStats, Memory,
+    Program, TraceChange, TraceFilter, TraceRecord,
 };
 
 /// y[i] = a * x[i] + y[i] on GCN 1.2, `a` by value.
@@ -754,23 +754,31 @@ fn barrier_across_waves_through_lds() {
         .collect();
     assert_eq!(out.to_vec(), expected);
     assert_eq!((s.work_groups, s.waves), (4, 16));
-    // Too little local memory for `tmp`: the first write past it faults.
-    let e = exec_error(program.launch_args(
-        &reverse::ReverseArgs {
-            out: out.ptr(),
-            pad: LocalMemory(64),
-            tmp: LocalMemory(512),
-        },
-        &Dispatch::new_1d(256, 256),
-        &LaunchOptions::default(),
-    ));
-    assert_eq!((e.wave, e.lane), (2, Some(0)));
-    assert_eq!(
-        e.kind,
-        FaultKind::Lds {
-            address: 64 + 512,
-            size: 576
-        }
+    // Too little local memory for `tmp`: 576 bytes declared, 1024
+    // allocated (whole 512-byte granules). The writes past the declared
+    // bytes land in the granule, as on hardware, and the `oob` check
+    // reports the first, naming wave 2 (items 128..191 write bytes 576..)
+    // and its lanes.
+    let e = program
+        .launch_args(
+            &reverse::ReverseArgs {
+                out: out.ptr(),
+                pad: LocalMemory(64),
+                tmp: LocalMemory(512),
+            },
+            &Dispatch::new_1d(256, 256),
+            &LaunchOptions::default(),
+        )
+        .unwrap_err();
+    let LaunchError::Check(reports) = e else {
+        panic!("expected an oob report, got {e}");
+    };
+    let r = &reports[0];
+    assert_eq!((r.check, r.wave), (Check::Oob, 2), "{r}");
+    assert!(
+        r.message
+            .contains("at LDS byte 0x240, past the 576 bytes of LDS the work-group declared"),
+        "{r}"
     );
 }
 

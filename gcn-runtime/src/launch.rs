@@ -416,6 +416,8 @@ struct Shared<'a> {
     facts: Option<Vec<Facts>>,
     trace: Option<(TraceFilter, TraceSink<'a>)>,
     lds_bytes: u32,
+    /// LDS bytes the group declared (before rounding to granules).
+    lds_declared: u32,
     /// The argument values (to name the buffer of a stray access).
     values: &'a [ArgValue],
     /// Source positions of the instructions, when known.
@@ -590,6 +592,7 @@ impl Program {
         // The hardware allocates the group's LDS (the kernel's, the local
         // arguments' and the dynamic bytes together) in whole granules;
         // MAX_LDS is a multiple of every granule.
+        let lds_declared = lds_bytes;
         let lds_bytes = lds_bytes.next_multiple_of(lds_granule(self.version()));
         let waves_per_group = group_size.div_ceil(WAVE_SIZE as u64) as u32;
         // Never more host threads than work-groups (a pool of idle threads
@@ -667,6 +670,7 @@ impl Program {
             lines: self.line_table(),
             checks: options.checks,
             lds_bytes,
+            lds_declared,
             kernel,
             config,
             ops,
@@ -983,6 +987,7 @@ fn run_group(
             abi_sgprs: abi_sgprs(&s.config),
             abi_vgprs: s.config.tidig_comp_cnt as u16 + 1,
             lds_bytes: s.lds_bytes,
+            lds_declared: s.lds_declared,
             log: &log,
             mem: Some(&s.mem),
             scratch: (s.scratch_base, s.scratch_size),

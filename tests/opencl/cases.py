@@ -440,4 +440,26 @@ def build():
     p[:, 9:12] = r.integers(0, 2**32, 3 * n, dtype=U32).reshape(n, 3)
     cs.append(case("vec3_local", "vec3.cl", "vec3_local", [n], [32],
                    [buf(p.reshape(-1)), zero(U32, 12 * n)], [out(1, U32)]))
+    # hw_semantics.cl: what compiled code does that the hardware runs.
+    cs.append(case("any_dim_ids", "hw_semantics.cl", "any_dim_ids", [128], [64],
+                   [zero(U32, 128), scalar(U32, 3)], [out(0, U32)]))
+    cs.append(case("scalars_tail", "hw_semantics.cl", "scalars_tail", [64], [64],
+                   [zero(I32, 64), scalar(I32, 7), scalar(I32, -5), scalar(I32, 1000)],
+                   [out(0, I32)]))
+    n = 64
+    r = rng(70)
+    halves = r.uniform(-100, 100, 4 * n - 1).astype(np.float16).view(U16)
+    cs.append(case("half3_tail", "hw_semantics.cl", "half3_tail", [n], [64],
+                   [buf(halves), zero(F32, 3 * n)], [out(1, F32)]))
+    r = rng(71)
+    cs.append(case("lds_vec8_unaligned", "hw_semantics.cl", "lds_vec8_unaligned", [128], [64],
+                   [buf(r.integers(-30000, 30000, 8 * 128, dtype=I16)), zero(I16, 8 * 128),
+                    local(2 * (8 * 64 + 8))], [out(1, I16)]))
+    r = rng(72)
+    cs.append(case("lds_vec16_unaligned", "hw_semantics.cl", "lds_vec16_unaligned", [128], [64],
+                   [buf(r.integers(-128, 128, 16 * 128, dtype=I8)), zero(I8, 16 * 128),
+                    local(16 * 64 + 16)], [out(1, I8)]))
+    r = rng(73)
+    cs.append(case("lds_half3_tail", "hw_semantics.cl", "lds_half3_tail", [4], [1],
+                   [buf(floats(r, 12, -50, 50)), zero(I16, 28)], [out(1, I16)]))
     return cs

@@ -9,6 +9,10 @@
 #
 # Needs (Debian 12): clang-15, rocm-device-libs (and hipcc for the HIP set).
 # The code objects are checked in: the tests and CI need no compiler.
+#
+# ONLY="NAME ..." compiles only those OpenCL C sources (no HIP) and leaves
+# the other code objects as they are (compiling is deterministic, so the
+# result is what a full run writes).
 set -e
 cd "$(dirname "$0")"
 LIBS=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode
@@ -17,7 +21,7 @@ BUNDLER=$LLVM/clang-offload-bundler
 # v4 (clang-15's default) and v5 on every processor; v2 and v3 on gfx900
 # only (the ABI is the same per processor; this keeps the data small).
 SETS="4:gfx803 4:gfx900 4:gfx906 5:gfx803 5:gfx900 5:gfx906 3:gfx900 2:gfx900"
-rm -rf gen
+[ -n "$ONLY" ] || rm -rf gen
 for set in $SETS; do
     v=${set%%:*}
     gpu=${set#*:}
@@ -25,6 +29,7 @@ for set in $SETS; do
     for src in ../opencl/src/*.cl src/*.cl; do
         [ -e "$src" ] || continue
         name=$(basename "$src" .cl)
+        if [ -n "$ONLY" ] && ! echo " $ONLY " | grep -q " $name "; then continue; fi
         # OpenCL C 1.2 unless the source asks for 2.0 in its first line
         # (`// std: CL2.0`: kernels that may run partial work-groups).
         std=CL1.2
@@ -64,6 +69,7 @@ for set in $SETS; do
     done
 done
 for gpu in gfx906; do
+    [ -z "$ONLY" ] || break
     mkdir -p "gen/hip/$gpu"
     for src in src/*.hip; do
         [ -e "$src" ] || continue

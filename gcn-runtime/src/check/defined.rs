@@ -56,7 +56,7 @@
 //! well (union); a shift in an SDWA or DPP form or with `op_sel` halves,
 //! a packed 16-bit shift, or one whose operand is a source-only special
 //! (SCC, VCCZ, EXECZ …) computes; a 16-bit source reads its low half
-//! only; a load or store maps bytes exactly when a lane moves whole
+//! only (its high half where `op_sel` selects it); a load or store maps bytes exactly when a lane moves whole
 //! dwords (plain dword loads and stores), otherwise (byte, short, format
 //! and image accesses) a lane's data is wholly undefined when any byte it
 //! moves is; device
@@ -496,8 +496,16 @@ impl FlowFacts {
                             s.ty,
                             DataType::F16 | DataType::I16 | DataType::U16 | DataType::B16
                         )
-                    }) && instr.form != Form::Sdwa
-                        && !row.has(flags::OP_SEL);
+                    }) && instr.form != Form::Sdwa;
+                    // With `op_sel` (GCN 1.4) a 16-bit source may be the
+                    // register's high half.
+                    let high = row.has(flags::OP_SEL)
+                        && access.operand.is_some_and(|i| {
+                            op.slot
+                                .iter()
+                                .position(|&s| s == i)
+                                .is_some_and(|k| instr.mods.op_sel >> k & 1 != 0)
+                        });
                     let lane_bit = unit == Unit::Valu
                         && !regs.vector
                         && (field == Some(Field::Ssrc2)
@@ -506,6 +514,7 @@ impl FlowFacts {
                     let bits = match access.operand {
                         Some(i) if sdwa && i == op.slot[0] => sel_bits(instr.mods.sdwa.src0_sel),
                         Some(i) if sdwa && i == op.slot[1] => sel_bits(instr.mods.sdwa.src1_sel),
+                        _ if sixteen && high => 0xffff_0000,
                         _ if sixteen => 0xffff,
                         _ => u32::MAX,
                     };

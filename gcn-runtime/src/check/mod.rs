@@ -456,6 +456,10 @@ pub(crate) struct GroupCheck<'a> {
     group: [u32; 3],
     waves: Vec<WaveState>,
     lds: lds::Shadow,
+    /// The group's LDS allocation and the bytes it declared (the `oob`
+    /// check reports accesses past either).
+    lds_bytes: u32,
+    lds_declared: u32,
     /// Stores in flight at barriers ([`waitcnt`]).
     barriers: waitcnt::Barriers,
     log: &'a RefCell<Vec<MemAccess>>,
@@ -500,8 +504,11 @@ pub(crate) struct GroupSetup<'a> {
     pub abi_sgprs: u16,
     /// VGPRs the ABI initialises (`v0 ..vN`, the local ids).
     pub abi_vgprs: u16,
-    /// LDS bytes of the group.
+    /// LDS bytes of the group: its allocation (whole granules).
     pub lds_bytes: u32,
+    /// LDS bytes the group declared (the kernel's, its local arguments' and
+    /// the dynamic bytes), at most `lds_bytes`.
+    pub lds_declared: u32,
     /// The memory access log the interpreter fills ([`Env::log`]).
     pub log: &'a RefCell<Vec<MemAccess>>,
     /// Device memory.
@@ -534,6 +541,8 @@ impl<'a> GroupCheck<'a> {
                 })
                 .collect(),
             lds: lds::Shadow::new(if race { s.lds_bytes } else { 0 }, s.waves),
+            lds_bytes: s.lds_bytes,
+            lds_declared: s.lds_declared.min(s.lds_bytes),
             barriers: waitcnt::Barriers::default(),
             log: s.log,
             shadows: if uninit {
@@ -696,7 +705,7 @@ impl Hook for WaveHook<'_, '_> {
         // them only an access past the LDS allocation matters.
         if had
             && g.options.oob != Level::Off
-            && (f.unit != facts::Unit::Ds || log.iter().any(|a| a.outside))
+            && (f.unit != facts::Unit::Ds || oob::lds_stray(g, &log))
         {
             oob::after(g, wave.id, pc, op, f, &log);
         }

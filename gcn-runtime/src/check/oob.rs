@@ -49,7 +49,7 @@ pub(crate) fn after(
     f: &Facts,
     log: &[MemAccess],
 ) {
-    if log.iter().any(|a| a.outside) {
+    if lds_stray(g, log) {
         lds_after(g, wave, pc, op, f, log);
     }
     let Some(mem) = g.mem else {
@@ -185,28 +185,54 @@ fn verb(op: &Op) -> &'static str {
     }
 }
 
+/// True when an LDS access of `log` may be one [`lds_after`] reports: it
+/// reaches past the bytes the group declared.
+#[inline]
+pub(crate) fn lds_stray(g: &GroupCheck<'_>, log: &[MemAccess]) -> bool {
+    let declared = u64::from(g.lds_declared);
+    log.iter()
+        .any(|a| a.lds && (a.outside || a.address + a.span() > declared))
+}
+
 /// Reports the LDS accesses of instruction `pc` past the work-group's LDS
-/// allocation (logged [`MemAccess::outside`]), which the hardware dropped.
+/// allocation (logged [`MemAccess::outside`]), which the hardware dropped,
+/// and those that start at or past the end of the bytes the group
+/// declared, which complete in the allocation's last granule. An access
+/// that starts inside the declared bytes and runs into the granule's slack
+/// is what compiled code does (a `half3` stored as four halves at the end
+/// of a `__local` array) and completes unreported.
 #[cold]
 #[inline(never)]
 fn lds_after(g: &mut GroupCheck<'_>, wave: u32, pc: u32, op: &Op, f: &Facts, log: &[MemAccess]) {
+    let declared = u64::from(g.lds_declared);
     let mut lanes = 0u64;
-    let mut first: Option<(u64, u16)> = None;
-    for a in log.iter().filter(|a| a.outside) {
+    let mut first: Option<(u64, u16, bool)> = None;
+    for a in log.iter().filter(|a| a.lds) {
         for l in a.lanes() {
-            lanes |= 1 << (l.lane & 63);
-            first.get_or_insert((l.address, l.len));
+            if l.outside || l.address >= declared {
+                lanes |= 1 << (l.lane & 63);
+                first.get_or_insert((l.address, l.len, l.outside));
+            }
         }
     }
-    let Some((address, len)) = first else {
+    let Some((address, len, outside)) = first else {
         return;
     };
-    let size = g.lds.size;
-    let message = format!(
-        "{} {len} bytes at LDS byte {address:#x}, past the end of the work-group's {size}-byte \
-         LDS allocation (the hardware drops the access: a read returns 0, a write does nothing)",
-        verb(op)
-    );
+    let size = g.lds_bytes;
+    let message = if outside {
+        format!(
+            "{} {len} bytes at LDS byte {address:#x}, past the end of the work-group's \
+             {size}-byte LDS allocation (the hardware drops the access: a read returns 0, a \
+             write does nothing)",
+            verb(op)
+        )
+    } else {
+        format!(
+            "{} {len} bytes at LDS byte {address:#x}, past the {declared} bytes of LDS the \
+             work-group declared (inside its {size}-byte allocation, which is whole granules)",
+            verb(op)
+        )
+    };
     let lanes = (f.unit != Unit::Smem).then_some(lanes);
     g.report(Check::Oob, wave, pc, message, None, lanes);
 }
