@@ -164,22 +164,57 @@ devices! {
     Gfx907 => "gfx907", Gcn1_4_1, 29;
 }
 
+/// Device names besides the table's own: CLRX's aliases (`polaris10` for
+/// ellesmere, `vega10` for gfx900, …) and gfxNNN names (gfx700 … gfx803),
+/// and every LLVM processor name of a supported GPU (`-mcpu=` of clang and
+/// llc, the names of code objects and HIP bundles: gfx600 … gfx810,
+/// gfx909; `verde`, `kabini`, `kaveri`, `tongapro`), each mapped to the
+/// CLRX device of the same chip (or of its GCN version where CLRX has
+/// none: gfx702, gfx705, gfx805, gfx909).
+const ALIASES: &[(&str, &str)] = &[
+    // CLRX's aliases.
+    ("polaris10", "ellesmere"),
+    ("polaris11", "baffin"),
+    ("polaris12", "gfx804"),
+    ("lexa", "gfx804"),
+    ("vega10", "gfx900"),
+    ("vega11", "gfx902"),
+    ("vega12", "gfx904"),
+    ("vega20", "gfx906"),
+    ("raven", "gfx903"),
+    // CLRX's gfxNNN names.
+    ("gfx700", "spectre"),
+    ("gfx701", "hawaii"),
+    ("gfx801", "carrizo"),
+    ("gfx802", "tonga"),
+    ("gfx803", "fiji"),
+    // LLVM's processor names and their aliases.
+    ("gfx600", "tahiti"),
+    ("gfx601", "pitcairn"),
+    ("verde", "capeverde"),
+    ("gfx602", "oland"),
+    ("kaveri", "spectre"),
+    ("gfx702", "hawaii"),
+    ("gfx703", "kalindi"),
+    ("kabini", "kalindi"),
+    ("gfx704", "bonaire"),
+    ("gfx705", "spectre"),
+    ("gfx805", "tonga"),
+    ("tongapro", "tonga"),
+    ("gfx810", "stoney"),
+    ("gfx909", "gfx902"),
+];
+
 impl Device {
-    /// Looks a device up by name, case-insensitively. Accepts CLRX's aliases
-    /// (`polaris10` for ellesmere, `vega10` for gfx900, …).
+    /// Looks a device up by name, case-insensitively: the table's names,
+    /// CLRX's aliases and gfxNNN names, and LLVM's processor names
+    /// ([`ALIASES`]).
     pub fn from_name(name: &str) -> Option<Device> {
         let lower = name.to_ascii_lowercase();
-        let alias = match lower.as_str() {
-            "polaris10" => "ellesmere",
-            "polaris11" => "baffin",
-            "polaris12" | "lexa" => "gfx804",
-            "vega10" => "gfx900",
-            "vega11" => "gfx902",
-            "vega12" => "gfx904",
-            "vega20" => "gfx906",
-            "raven" => "gfx903",
-            other => other,
-        };
+        let alias = ALIASES
+            .iter()
+            .find(|(from, _)| *from == lower)
+            .map_or(lower.as_str(), |(_, to)| to);
         Device::ALL.iter().copied().find(|d| d.name() == alias)
     }
 }
@@ -188,10 +223,11 @@ impl Device {
 /// lists the known devices, so a typo (`gfx9000`) is easy to fix.
 pub fn unknown_device_message(name: &str) -> String {
     let names: Vec<&str> = Device::ALL.iter().map(|d| d.name()).collect();
+    let aliases: Vec<&str> = ALIASES.iter().map(|(from, _)| *from).collect();
     format!(
-        "unknown GPU device '{name}' (known devices: {}; aliases polaris10, polaris11, \
-         polaris12, lexa, vega10, vega11, vega12, vega20, raven)",
-        names.join(", ")
+        "unknown GPU device '{name}' (known devices: {}; also {})",
+        names.join(", "),
+        aliases.join(", ")
     )
 }
 
@@ -219,6 +255,67 @@ mod tests {
         assert_eq!(Device::from_name("Pitcairn"), Some(Device::Pitcairn));
         assert_eq!(Device::from_name("vega10"), Some(Device::Gfx900));
         assert_eq!(Device::from_name("nonexistent"), None);
+        // LLVM's processor names (code objects, clang -mcpu) and CLRX's.
+        for (name, device) in [
+            ("gfx803", Device::Fiji),
+            ("GFX803", Device::Fiji),
+            ("gfx600", Device::Tahiti),
+            ("gfx601", Device::Pitcairn),
+            ("gfx602", Device::Oland),
+            ("gfx700", Device::Spectre),
+            ("gfx701", Device::Hawaii),
+            ("gfx703", Device::Kalindi),
+            ("gfx704", Device::Bonaire),
+            ("gfx801", Device::Carrizo),
+            ("gfx802", Device::Tonga),
+            ("gfx805", Device::Tonga),
+            ("gfx810", Device::Stoney),
+            ("verde", Device::CapeVerde),
+        ] {
+            assert_eq!(Device::from_name(name), Some(device), "{name}");
+        }
+        // Every LLVM processor of GCN 1.0-1.4.1 resolves.
+        for name in [
+            "gfx600",
+            "gfx601",
+            "gfx602",
+            "gfx700",
+            "gfx701",
+            "gfx702",
+            "gfx703",
+            "gfx704",
+            "gfx705",
+            "gfx801",
+            "gfx802",
+            "gfx803",
+            "gfx805",
+            "gfx810",
+            "gfx900",
+            "gfx902",
+            "gfx904",
+            "gfx906",
+            "gfx909",
+            "tahiti",
+            "pitcairn",
+            "verde",
+            "oland",
+            "hainan",
+            "bonaire",
+            "kabini",
+            "kaveri",
+            "hawaii",
+            "mullins",
+            "tonga",
+            "tongapro",
+            "iceland",
+            "carrizo",
+            "fiji",
+            "stoney",
+            "polaris10",
+            "polaris11",
+        ] {
+            assert!(Device::from_name(name).is_some(), "{name}");
+        }
         // Issue 11 item 12: a wrong name gets the list of known ones.
         let m = unknown_device_message("gfx9000");
         assert!(m.contains("'gfx9000'") && m.contains("pitcairn") && m.contains("gfx906"));

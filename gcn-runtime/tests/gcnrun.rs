@@ -391,7 +391,8 @@ fn local_memory_arguments() {
     let r = words(&std::fs::read(dir.join("r.bin")).unwrap());
     let expected: Vec<u32> = (0..64).map(|i| 3 * (63 - i) + 16).collect();
     assert_eq!(r, expected);
-    // Too little local memory: the LDS access past it is a run error.
+    // Too little local memory: the LDS access past it completes in the
+    // allocation's last granule, as on hardware, and is an `oob` error.
     let out = gcnrun(
         &dir,
         &[
@@ -408,10 +409,11 @@ fn local_memory_arguments() {
         &out,
         1,
         &[
-            "gcnrun: error: reverse.s:21:5: kernel 'reverse'",
-            "ds_write_b32",
-            "lane 32",
-            "LDS access at byte 0x90 is outside the work-group's 144 bytes",
+            "reverse.s:21:5: error[oob]: `ds_write_b32 v3, v1` writes 4 bytes at LDS byte 0x90, \
+             past the 144 bytes of LDS the work-group declared (inside its 512-byte allocation, \
+             which is whole granules) [kernel 'reverse' pc 0x2c, wave 0 of group (0, 0, 0), \
+             lanes 32–63]",
+            "gcnrun: error: 2 check errors",
         ],
     );
 }
@@ -1213,6 +1215,46 @@ fn code_objects_run_with_printf_on_stdout() {
         .flat_map(|v| (v * 10 + 1).to_le_bytes())
         .collect();
     assert_eq!(got, want);
+}
+
+/// LLVM's processor names are device names (`-g gfx803`, as clang's
+/// `-mcpu` and the code object say it); the kernel's three int arguments
+/// are loaded past the 20-byte kernarg segment by one `s_load_dwordx4`, a
+/// partial load that is no `oob` report.
+#[test]
+fn llvm_processor_names_and_a_kernarg_tail() {
+    let dir = workdir("llvm_processor_names");
+    for (set, device) in [
+        ("v4/gfx803", "gfx803"),
+        ("v5/gfx900", "GFX900"),
+        ("v4/gfx906", "gfx906"),
+    ] {
+        let co = code_object(set, "hw_semantics");
+        let out = gcnrun(
+            &dir,
+            &[
+                "-g",
+                device,
+                co.to_str().unwrap(),
+                "scalars_tail",
+                "zero:256",
+                "i32:7",
+                "i32:-5",
+                "i32:1000",
+                "--global",
+                "64",
+                "--print",
+                "0:i32",
+            ],
+        );
+        expect(&out, 0, &[]);
+        let want: Vec<String> = (0..64).map(|i| (7 * i - 5 - 1000).to_string()).collect();
+        assert!(
+            out.stdout.contains(&want[..8].join(" ")),
+            "{set}: {}",
+            out.stdout
+        );
+    }
 }
 
 #[test]

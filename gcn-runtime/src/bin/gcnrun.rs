@@ -121,8 +121,9 @@ struct Cli {
     /// The kernel to run.
     #[arg(value_name = "KERNEL")]
     kernel: String,
-    /// One value per argument the caller supplies, in `.arg` order.
-    #[arg(value_name = "ARG")]
+    /// One value per argument the caller supplies, in `.arg` order
+    /// (negative numbers such as `-5` are values, not options).
+    #[arg(value_name = "ARG", allow_negative_numbers = true)]
     args: Vec<String>,
     /// Global size (work-items) per dimension; the count of values gives the
     /// dimensions.
