@@ -28,7 +28,9 @@ kernel void any_dim_ids(global uint *out, uint dims)
 
 kernel void scalars_tail(global int *out, int a, int b, int c)
 {
-    int i = get_global_id(0);
+    // No get_global_id (which reads the global offset, a hidden argument):
+    // the segment then holds the explicit arguments only.
+    int i = get_group_id(0) * get_local_size(0) + get_local_id(0);
     out[i] = a * i + b - c;
 }
 
@@ -43,7 +45,9 @@ kernel void lds_vec8_unaligned(global const short *in, global short *out, local 
     size_t l = get_local_id(0), g = get_global_id(0), n = get_local_size(0);
     vstore8(vload8(g, in), 0, tmp + 8 * l + 1);
     barrier(CLK_LOCAL_MEM_FENCE);
-    vstore8(vload8(0, tmp + 8 * (n - 1 - l) + 1) + (short8)(1), g, out);
+    // Read back element by element: each short where vstore8 put it.
+    for (int k = 0; k < 8; k++)
+        out[8 * g + k] = tmp[8 * (n - 1 - l) + 1 + k] + 1;
 }
 
 kernel void lds_vec16_unaligned(global const char *in, global char *out, local char *tmp)
@@ -51,7 +55,11 @@ kernel void lds_vec16_unaligned(global const char *in, global char *out, local c
     size_t l = get_local_id(0), g = get_global_id(0), n = get_local_size(0);
     vstore16(vload16(g, in), 0, tmp + 16 * l + 3);
     barrier(CLK_LOCAL_MEM_FENCE);
-    vstore16(vload16(0, tmp + 16 * (n - 1 - l) + 3) ^ (char16)(0x5a), g, out);
+    // Read back as vectors at another misalignment, then byte by byte.
+    char8 v = vload8(0, tmp + 16 * (n - 1 - l) + 5);
+    vstore8(v ^ (char8)(0x5a), 2 * g, out);
+    for (int k = 8; k < 16; k++)
+        out[16 * g + k] = tmp[16 * (n - 1 - l) + 3 + k] ^ 0x11;
 }
 
 kernel void lds_half3_tail(global const float *in, global short *out)

@@ -23,7 +23,7 @@
         .arg griddim                                         # byte 56: work_dim
         .arg gridoffset                                      # bytes 60..71: global offset x, y, z
     .proginfo
-        .entry 0x0000b848, 0x00af0041
+        .entry 0x0000b848, 0x00af0040
         .entry 0x0000b84c, 0x00000084
         .entry 0x0000b860, 0x00000000
         .entry 0x00000004, 0x00000000
@@ -533,25 +533,23 @@ any_dim_ids:
 .Lfunc_end0:
         .p2align	8
 scalars_tail:
-        s_load_dword s3, s[0:1], 0xf
-        s_load_dwordx4 s[4:7], s[0:1], 0xb
+        s_load_dword s3, s[0:1], 0x6
+        s_load_dwordx2 s[4:5], s[0:1], 0x9
+        s_load_dwordx2 s[6:7], s[0:1], 0xb
+        s_load_dword s8, s[0:1], 0xd
+        v_mov_b32_e32 v1, 0
+        v_mov_b32_e32 v2, s2
         s_waitcnt lgkmcnt(0)
-        s_load_dword s7, s[0:1], 0x6
-        s_load_dwordx2 s[0:1], s[0:1], 0x9
-        v_mov_b32_e32 v2, 0
-        v_mov_b32_e32 v3, s2
-        v_mov_b32_e32 v1, s3
-        s_waitcnt lgkmcnt(0)
-        v_mad_u64_u32 v[3:4], s[2:3], s7, v3, v[1:2]
-        s_sub_i32 s3, s5, s6
-        s_mov_b32 s2, 0
-        v_add_i32_e32 v1, vcc, v3, v0
-        v_mul_lo_u32 v0, v1, s4
-        v_add_i32_e32 v3, vcc, s3, v0
-        v_mov_b32_e32 v0, v2
+        v_mad_u64_u32 v[2:3], s[0:1], s3, v2, v[0:1]
+        s_sub_i32 s0, s7, s8
+        s_mov_b32 s7, 0xf000
+        v_mul_lo_u32 v0, v2, s6
+        s_mov_b32 s6, 0
+        v_add_i32_e32 v3, vcc, s0, v0
+        v_mov_b32_e32 v0, v1
+        v_mov_b32_e32 v1, v2
         v_ashr_i64 v[0:1], v[0:1], 30
-        s_mov_b32 s3, 0xf000
-        buffer_store_dword v3, v[0:1], s[0:3], 0 addr64
+        buffer_store_dword v3, v[0:1], s[4:7], 0 addr64
         s_endpgm
 .Lfunc_end1:
         .p2align	8
@@ -622,8 +620,6 @@ lds_vec8_unaligned:
         v_add_i32_e32 v11, vcc, s9, v11
         v_add_i32_e32 v0, vcc, s9, v0
         s_mov_b32 m0, -1
-        s_mov_b32 s4, 0xffff0000
-        s_mov_b32 s5, 0x10000
         s_mov_b64 s[0:1], s[6:7]
         s_waitcnt vmcnt(7)
         ds_write_b16 v11, v3 offset:14
@@ -643,51 +639,38 @@ lds_vec8_unaligned:
         ds_write_b16 v11, v10 offset:16
         s_waitcnt lgkmcnt(0)
         s_barrier
-        ds_read_u16 v3, v0 offset:16
-        ds_read_u16 v4, v0 offset:14
-        ds_read_u16 v5, v0 offset:12
-        ds_read_u16 v6, v0 offset:10
-        ds_read_u16 v7, v0 offset:8
-        ds_read_u16 v8, v0 offset:6
-        ds_read_u16 v9, v0 offset:4
-        ds_read_u16 v0, v0 offset:2
+        ds_read_u16 v3, v0 offset:2
+        ds_read_u16 v4, v0 offset:4
+        ds_read_u16 v5, v0 offset:6
+        ds_read_u16 v6, v0 offset:8
+        ds_read_u16 v7, v0 offset:10
+        ds_read_u16 v8, v0 offset:12
+        ds_read_u16 v9, v0 offset:14
+        ds_read_u16 v0, v0 offset:16
         s_waitcnt lgkmcnt(7)
-        v_lshlrev_b32_e32 v3, 16, v3
+        v_add_i32_e32 v3, vcc, 1, v3
+        s_waitcnt lgkmcnt(6)
+        v_add_i32_e32 v4, vcc, 1, v4
         s_waitcnt lgkmcnt(5)
-        v_lshlrev_b32_e32 v5, 16, v5
+        v_add_i32_e32 v5, vcc, 1, v5
+        s_waitcnt lgkmcnt(4)
+        v_add_i32_e32 v6, vcc, 1, v6
         s_waitcnt lgkmcnt(3)
-        v_lshlrev_b32_e32 v7, 16, v7
+        v_add_i32_e32 v7, vcc, 1, v7
+        s_waitcnt lgkmcnt(2)
+        v_add_i32_e32 v8, vcc, 1, v8
         s_waitcnt lgkmcnt(1)
-        v_lshlrev_b32_e32 v9, 16, v9
-        v_or_b32_e32 v3, v3, v4
-        v_or_b32_e32 v4, v5, v6
-        v_or_b32_e32 v5, v7, v8
+        v_add_i32_e32 v9, vcc, 1, v9
         s_waitcnt lgkmcnt(0)
-        v_or_b32_e32 v0, v9, v0
-        v_add_i32_e32 v9, vcc, 1, v3
-        v_add_i32_e32 v6, vcc, 1, v0
-        v_add_i32_e32 v7, vcc, 1, v5
-        v_add_i32_e32 v8, vcc, 1, v4
-        v_bfi_b32 v3, s4, v3, v9
-        v_bfi_b32 v0, s4, v0, v6
-        v_bfi_b32 v5, s4, v5, v7
-        v_bfi_b32 v4, s4, v4, v8
-        v_add_i32_e32 v3, vcc, s5, v3
-        v_add_i32_e32 v0, vcc, s5, v0
-        v_add_i32_e32 v5, vcc, s5, v5
-        v_add_i32_e32 v4, vcc, s5, v4
-        buffer_store_short v3, v[1:2], s[0:3], 0 addr64 offset:12
-        buffer_store_short v4, v[1:2], s[0:3], 0 addr64 offset:8
+        v_add_i32_e32 v0, vcc, 1, v0
+        buffer_store_short v3, v[1:2], s[0:3], 0 addr64
+        buffer_store_short v4, v[1:2], s[0:3], 0 addr64 offset:2
         buffer_store_short v5, v[1:2], s[0:3], 0 addr64 offset:4
-        buffer_store_short v0, v[1:2], s[0:3], 0 addr64
-        v_lshrrev_b32_e32 v3, 16, v3
-        v_lshrrev_b32_e32 v4, 16, v4
-        v_lshrrev_b32_e32 v5, 16, v5
-        v_lshrrev_b32_e32 v0, 16, v0
-        buffer_store_short v3, v[1:2], s[0:3], 0 addr64 offset:14
-        buffer_store_short v4, v[1:2], s[0:3], 0 addr64 offset:10
-        buffer_store_short v5, v[1:2], s[0:3], 0 addr64 offset:6
-        buffer_store_short v0, v[1:2], s[0:3], 0 addr64 offset:2
+        buffer_store_short v6, v[1:2], s[0:3], 0 addr64 offset:6
+        buffer_store_short v7, v[1:2], s[0:3], 0 addr64 offset:8
+        buffer_store_short v8, v[1:2], s[0:3], 0 addr64 offset:10
+        buffer_store_short v9, v[1:2], s[0:3], 0 addr64 offset:12
+        buffer_store_short v0, v[1:2], s[0:3], 0 addr64 offset:14
         s_endpgm
 .Lfunc_end3:
         .p2align	8
@@ -730,9 +713,11 @@ lds_vec16_unaligned:
         v_add_i32_e32 v19, vcc, s9, v19
         v_add_i32_e32 v0, vcc, s9, v0
         s_mov_b32 m0, -1
-        s_mov_b32 s0, 0xff00
-        s_movk_i32 s4, 0x5a
-        s_movk_i32 s1, 0xff
+        s_movk_i32 s10, 0x5a
+        s_mov_b64 s[0:1], s[6:7]
+        s_mov_b32 s4, 0xff00
+        s_movk_i32 s5, 0x5a00
+        s_movk_i32 s11, 0xff
         s_waitcnt vmcnt(14)
         ds_write_b8 v19, v3 offset:16
         ds_write_b8 v19, v4 offset:15
@@ -766,117 +751,90 @@ lds_vec16_unaligned:
         ds_write_b8 v19, v18 offset:17
         s_waitcnt lgkmcnt(0)
         s_barrier
-        ds_read_u8 v3, v0 offset:18
-        ds_read_u8 v4, v0 offset:17
-        ds_read_u8 v5, v0 offset:16
-        ds_read_u8 v6, v0 offset:15
-        ds_read_u8 v7, v0 offset:14
-        ds_read_u8 v8, v0 offset:13
-        ds_read_u8 v9, v0 offset:12
-        ds_read_u8 v10, v0 offset:11
-        ds_read_u8 v11, v0 offset:4
-        ds_read_u8 v12, v0 offset:10
-        ds_read_u8 v13, v0 offset:9
-        ds_read_u8 v14, v0 offset:8
-        ds_read_u8 v15, v0 offset:7
-        ds_read_u8 v16, v0 offset:6
-        ds_read_u8 v17, v0 offset:5
-        ds_read_u8 v0, v0 offset:3
-        s_waitcnt lgkmcnt(14)
-        v_lshlrev_b32_e32 v3, 8, v3
+        ds_read_u8 v3, v0 offset:6
+        ds_read_u8 v4, v0 offset:8
+        ds_read_u8 v5, v0 offset:12
+        ds_read_u8 v6, v0 offset:11
+        ds_read_u8 v7, v0 offset:10
+        ds_read_u8 v8, v0 offset:9
+        ds_read_u8 v9, v0 offset:7
+        ds_read_u8 v10, v0 offset:5
         s_waitcnt lgkmcnt(6)
-        v_lshlrev_b32_e32 v12, 8, v12
-        v_lshlrev_b32_e32 v7, 8, v7
-        s_waitcnt lgkmcnt(2)
-        v_lshlrev_b32_e32 v16, 8, v16
+        v_lshlrev_b32_e32 v4, 8, v4
+        s_waitcnt lgkmcnt(5)
         v_lshlrev_b32_e32 v5, 8, v5
-        v_or_b32_e32 v3, v3, v4
-        v_lshlrev_b32_e32 v14, 8, v14
-        v_or_b32_e32 v12, v12, v13
-        v_lshlrev_b32_e32 v9, 8, v9
-        v_lshlrev_b32_e32 v11, 8, v11
-        v_or_b32_e32 v7, v7, v8
+        v_lshlrev_b32_e32 v11, 8, v3
+        s_waitcnt lgkmcnt(3)
+        v_lshlrev_b32_e32 v7, 8, v7
+        v_xor_b32_e32 v3, s10, v3
         s_waitcnt lgkmcnt(1)
-        v_or_b32_e32 v8, v16, v17
-        v_or_b32_e32 v5, v5, v6
-        v_lshlrev_b32_e32 v3, 16, v3
-        v_or_b32_e32 v14, v14, v15
-        v_lshlrev_b32_e32 v12, 16, v12
-        v_or_b32_e32 v9, v9, v10
-        s_waitcnt lgkmcnt(0)
-        v_or_b32_e32 v0, v11, v0
-        v_lshlrev_b32_e32 v4, 16, v7
-        v_lshlrev_b32_e32 v6, 16, v8
-        v_or_b32_e32 v3, v3, v5
-        v_or_b32_e32 v12, v12, v14
         v_or_b32_e32 v4, v4, v9
-        v_or_b32_e32 v0, v6, v0
-        v_lshrrev_b32_e32 v9, 16, v3
-        v_lshrrev_b32_e32 v13, 16, v12
-        v_and_b32_e32 v7, s0, v4
-        v_and_b32_e32 v8, s0, v0
-        v_and_b32_e32 v10, s0, v9
-        v_and_b32_e32 v11, s0, v3
-        v_and_b32_e32 v14, s0, v13
-        v_and_b32_e32 v15, s0, v12
-        s_movk_i32 s0, 0x5a00
-        v_xor_b32_e32 v13, s4, v13
-        v_xor_b32_e32 v9, s4, v9
-        v_xor_b32_e32 v14, s0, v14
-        v_and_b32_e32 v13, s1, v13
-        v_xor_b32_e32 v3, s4, v3
-        v_xor_b32_e32 v10, s0, v10
-        v_and_b32_e32 v9, s1, v9
-        v_xor_b32_e32 v12, s4, v12
-        v_or_b32_e32 v13, v13, v14
-        v_xor_b32_e32 v11, s0, v11
-        v_and_b32_e32 v14, s1, v3
-        v_or_b32_e32 v9, v9, v10
-        v_xor_b32_e32 v15, s0, v15
-        v_and_b32_e32 v16, s1, v12
-        v_or_b32_e32 v11, v14, v11
-        v_lshlrev_b32_e32 v9, 16, v9
-        v_xor_b32_e32 v8, s0, v8
-        v_xor_b32_e32 v7, s0, v7
-        s_mov_b64 s[0:1], s[6:7]
-        v_lshrrev_b32_e32 v6, 16, v0
-        v_or_b32_e32 v9, v11, v9
-        v_xor_b32_e32 v10, s4, v0
-        v_xor_b32_e32 v11, s4, v4
-        buffer_store_byte v3, v[1:2], s[0:3], 0 addr64 offset:12
-        buffer_store_byte v11, v[1:2], s[0:3], 0 addr64 offset:8
-        buffer_store_byte v12, v[1:2], s[0:3], 0 addr64 offset:4
-        buffer_store_byte v10, v[1:2], s[0:3], 0 addr64
+        v_or_b32_e32 v5, v5, v6
+        s_waitcnt lgkmcnt(0)
+        v_xor_b32_e32 v12, s10, v10
+        v_or_b32_e32 v7, v7, v8
+        buffer_store_byte v3, v[1:2], s[0:3], 0 addr64 offset:1
+        buffer_store_byte v12, v[1:2], s[0:3], 0 addr64
+        v_lshlrev_b32_e32 v3, 16, v4
+        v_lshlrev_b32_e32 v4, 16, v5
+        v_or_b32_e32 v4, v4, v7
+        v_lshrrev_b32_e32 v6, 16, v4
+        v_or_b32_e32 v10, v11, v10
+        v_xor_b32_e32 v8, s10, v4
+        v_and_b32_e32 v9, s4, v6
+        v_xor_b32_e32 v11, s10, v6
+        v_or_b32_e32 v3, v3, v10
+        v_and_b32_e32 v7, s4, v4
+        v_and_b32_e32 v10, s11, v8
+        buffer_store_byte v8, v[1:2], s[0:3], 0 addr64 offset:4
+        v_xor_b32_e32 v8, s5, v9
+        v_and_b32_e32 v9, s11, v11
+        v_xor_b32_e32 v7, s5, v7
+        v_or_b32_e32 v8, v9, v8
+        v_lshrrev_b32_e32 v5, 16, v3
+        v_or_b32_e32 v7, v10, v7
+        v_lshlrev_b32_e32 v8, 16, v8
+        v_lshrrev_b32_e32 v3, 24, v3
+        v_or_b32_e32 v7, v7, v8
+        v_xor_b32_e32 v3, s10, v3
+        v_xor_b32_e32 v5, s10, v5
+        buffer_store_byte v3, v[1:2], s[0:3], 0 addr64 offset:3
+        buffer_store_byte v5, v[1:2], s[0:3], 0 addr64 offset:2
+        v_lshrrev_b32_e32 v3, 24, v7
+        buffer_store_byte v3, v[1:2], s[0:3], 0 addr64 offset:7
+        v_lshrrev_b32_e32 v3, 16, v7
+        buffer_store_byte v3, v[1:2], s[0:3], 0 addr64 offset:6
+        v_lshrrev_b32_e32 v3, 8, v7
+        buffer_store_byte v3, v[1:2], s[0:3], 0 addr64 offset:5
+        v_xor_b32_e32 v3, 17, v6
+        buffer_store_byte v3, v[1:2], s[0:3], 0 addr64 offset:8
         v_lshrrev_b32_e32 v3, 24, v4
-        v_lshrrev_b32_e32 v0, 24, v0
-        v_lshrrev_b32_e32 v5, 16, v4
-        v_xor_b32_e32 v3, s4, v3
-        v_xor_b32_e32 v0, s4, v0
-        v_xor_b32_e32 v6, s4, v6
-        v_xor_b32_e32 v5, s4, v5
+        v_xor_b32_e32 v3, 17, v3
+        buffer_store_byte v3, v[1:2], s[0:3], 0 addr64 offset:9
+        ds_read_u8 v3, v0 offset:13
+        ds_read_u8 v4, v0 offset:14
+        ds_read_u8 v5, v0 offset:15
+        ds_read_u8 v6, v0 offset:16
+        ds_read_u8 v7, v0 offset:17
+        ds_read_u8 v0, v0 offset:18
+        s_waitcnt lgkmcnt(5)
+        v_xor_b32_e32 v3, 17, v3
+        buffer_store_byte v3, v[1:2], s[0:3], 0 addr64 offset:10
+        s_waitcnt lgkmcnt(4)
+        v_xor_b32_e32 v3, 17, v4
         buffer_store_byte v3, v[1:2], s[0:3], 0 addr64 offset:11
-        buffer_store_byte v5, v[1:2], s[0:3], 0 addr64 offset:10
-        buffer_store_byte v0, v[1:2], s[0:3], 0 addr64 offset:3
-        buffer_store_byte v6, v[1:2], s[0:3], 0 addr64 offset:2
-        v_lshrrev_b32_e32 v0, 8, v7
-        buffer_store_byte v0, v[1:2], s[0:3], 0 addr64 offset:9
-        v_lshrrev_b32_e32 v0, 8, v8
-        buffer_store_byte v0, v[1:2], s[0:3], 0 addr64 offset:1
-        v_lshrrev_b32_e32 v0, 24, v9
-        v_or_b32_e32 v15, v16, v15
-        v_lshlrev_b32_e32 v13, 16, v13
+        s_waitcnt lgkmcnt(3)
+        v_xor_b32_e32 v3, 17, v5
+        buffer_store_byte v3, v[1:2], s[0:3], 0 addr64 offset:12
+        s_waitcnt lgkmcnt(2)
+        v_xor_b32_e32 v3, 17, v6
+        buffer_store_byte v3, v[1:2], s[0:3], 0 addr64 offset:13
+        s_waitcnt lgkmcnt(1)
+        v_xor_b32_e32 v3, 17, v7
+        s_waitcnt lgkmcnt(0)
+        v_xor_b32_e32 v0, 17, v0
+        buffer_store_byte v3, v[1:2], s[0:3], 0 addr64 offset:14
         buffer_store_byte v0, v[1:2], s[0:3], 0 addr64 offset:15
-        v_lshrrev_b32_e32 v0, 16, v9
-        v_or_b32_e32 v13, v15, v13
-        buffer_store_byte v0, v[1:2], s[0:3], 0 addr64 offset:14
-        v_lshrrev_b32_e32 v0, 8, v9
-        buffer_store_byte v0, v[1:2], s[0:3], 0 addr64 offset:13
-        v_lshrrev_b32_e32 v0, 24, v13
-        buffer_store_byte v0, v[1:2], s[0:3], 0 addr64 offset:7
-        v_lshrrev_b32_e32 v0, 16, v13
-        buffer_store_byte v0, v[1:2], s[0:3], 0 addr64 offset:6
-        v_lshrrev_b32_e32 v0, 8, v13
-        buffer_store_byte v0, v[1:2], s[0:3], 0 addr64 offset:5
         s_endpgm
 .Lfunc_end4:
         .p2align	8

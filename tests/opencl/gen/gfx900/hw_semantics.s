@@ -23,7 +23,7 @@
         .arg griddim                                         # byte 56: work_dim
         .arg gridoffset                                      # bytes 60..71: global offset x, y, z
     .proginfo
-        .entry 0x0000b848, 0x00af0041
+        .entry 0x0000b848, 0x00af0040
         .entry 0x0000b84c, 0x00000084
         .entry 0x0000b860, 0x00000000
         .entry 0x00000004, 0x00000000
@@ -61,7 +61,7 @@
         .arg griddim                                         # byte 56: work_dim
         .arg gridoffset                                      # bytes 60..71: global offset x, y, z
     .proginfo
-        .entry 0x0000b848, 0x00af0044
+        .entry 0x0000b848, 0x00af0045
         .entry 0x0000b84c, 0x00000084
         .entry 0x0000b860, 0x00000000
         .entry 0x00000004, 0x00000000
@@ -504,26 +504,24 @@ any_dim_ids:
 .Lfunc_end0:
         .p2align	8
 scalars_tail:
-        s_load_dword s3, s[0:1], 0x3c
-        s_load_dwordx4 s[4:7], s[0:1], 0x2c
+        s_load_dword s3, s[0:1], 0x18
+        s_load_dwordx2 s[4:5], s[0:1], 0x24
+        s_load_dwordx2 s[6:7], s[0:1], 0x2c
+        s_load_dword s8, s[0:1], 0x34
+        v_mov_b32_e32 v1, 0
+        v_mov_b32_e32 v2, s2
         s_waitcnt lgkmcnt(0)
-        s_load_dword s7, s[0:1], 0x18
-        s_load_dwordx2 s[8:9], s[0:1], 0x24
-        v_mov_b32_e32 v2, 0
-        v_mov_b32_e32 v3, s2
-        v_mov_b32_e32 v1, s3
-        s_waitcnt lgkmcnt(0)
-        v_mad_u64_u32 v[3:4], s[0:1], s7, v3, v[1:2]
-        s_sub_i32 s0, s5, s6
-        v_add_u32_e32 v1, v3, v0
-        v_mul_lo_u32 v3, v1, s4
-        v_mov_b32_e32 v0, v2
+        v_mad_u64_u32 v[2:3], s[0:1], s3, v2, v[0:1]
+        v_mov_b32_e32 v0, v1
+        s_sub_i32 s0, s7, s8
+        v_mul_lo_u32 v3, v2, s6
+        v_mov_b32_e32 v1, v2
         v_ashrrev_i64 v[0:1], 30, v[0:1]
-        v_add_co_u32_e32 v0, vcc, s8, v0
-        v_add_u32_e32 v2, s0, v3
-        v_mov_b32_e32 v3, s9
-        v_addc_co_u32_e32 v1, vcc, v3, v1, vcc
-        global_store_dword v[0:1], v2, off
+        v_mov_b32_e32 v2, s5
+        v_add_co_u32_e32 v0, vcc, s4, v0
+        v_add_u32_e32 v3, s0, v3
+        v_addc_co_u32_e32 v1, vcc, v2, v1, vcc
+        global_store_dword v[0:1], v3, off
         s_endpgm
 .Lfunc_end1:
         .p2align	8
@@ -610,35 +608,37 @@ lds_vec8_unaligned:
         ds_write_b16 v3, v8 offset:2
         s_waitcnt vmcnt(15) & lgkmcnt(0)
         s_barrier
-        ds_read_u16 v3, v0 offset:14
-        ds_read_u16 v4, v0 offset:10
-        ds_read_u16 v5, v0 offset:6
-        ds_read_u16 v6, v0 offset:2
+        ds_read_u16 v3, v0 offset:2
+        ds_read_u16 v4, v0 offset:6
+        ds_read_u16 v5, v0 offset:10
+        ds_read_u16 v6, v0 offset:14
         s_waitcnt lgkmcnt(3)
-        ds_read_u16_d16_hi v3, v0 offset:16
+        ds_read_u16_d16_hi v3, v0 offset:4
         s_waitcnt lgkmcnt(3)
-        ds_read_u16_d16_hi v4, v0 offset:12
+        ds_read_u16_d16_hi v4, v0 offset:8
         s_waitcnt lgkmcnt(3)
-        ds_read_u16_d16_hi v5, v0 offset:8
+        ds_read_u16_d16_hi v5, v0 offset:12
         s_waitcnt lgkmcnt(3)
-        ds_read_u16_d16_hi v6, v0 offset:4
+        ds_read_u16_d16_hi v6, v0 offset:16
         v_mov_b32_e32 v7, s7
         v_add_co_u32_e32 v0, vcc, s6, v1
         v_addc_co_u32_e32 v1, vcc, v7, v2, vcc
         s_waitcnt lgkmcnt(3)
-        v_pk_sub_u16 v3, v3, -1 op_sel_hi:[1,0]
+        v_pk_sub_u16 v2, v3, -1 op_sel_hi:[1,0]
+        s_waitcnt lgkmcnt(2)
+        v_pk_sub_u16 v3, v4, -1 op_sel_hi:[1,0]
+        s_waitcnt lgkmcnt(1)
+        v_pk_sub_u16 v4, v5, -1 op_sel_hi:[1,0]
         s_waitcnt lgkmcnt(0)
-        v_pk_sub_u16 v2, v6, -1 op_sel_hi:[1,0]
-        v_pk_sub_u16 v5, v5, -1 op_sel_hi:[1,0]
-        v_pk_sub_u16 v4, v4, -1 op_sel_hi:[1,0]
-        global_store_short_d16_hi v[0:1], v3, off offset:14
-        global_store_short v[0:1], v3, off offset:12
-        global_store_short_d16_hi v[0:1], v4, off offset:10
-        global_store_short v[0:1], v4, off offset:8
-        global_store_short_d16_hi v[0:1], v5, off offset:6
-        global_store_short v[0:1], v5, off offset:4
+        v_pk_sub_u16 v5, v6, -1 op_sel_hi:[1,0]
         global_store_short_d16_hi v[0:1], v2, off offset:2
         global_store_short v[0:1], v2, off
+        global_store_short_d16_hi v[0:1], v3, off offset:6
+        global_store_short v[0:1], v3, off offset:4
+        global_store_short_d16_hi v[0:1], v4, off offset:10
+        global_store_short v[0:1], v4, off offset:8
+        global_store_short_d16_hi v[0:1], v5, off offset:14
+        global_store_short v[0:1], v5, off offset:12
         s_endpgm
 .Lfunc_end3:
         .p2align	8
@@ -653,165 +653,132 @@ lds_vec16_unaligned:
         v_mov_b32_e32 v3, s2
         v_mad_u64_u32 v[1:2], s[0:1], s8, v3, v[1:2]
         v_mov_b32_e32 v4, s5
-        s_movk_i32 s0, 0xff00
+        v_mov_b32_e32 v17, s7
         v_add_co_u32_e32 v1, vcc, v1, v0
         v_addc_co_u32_e32 v2, vcc, 0, v2, vcc
         v_lshlrev_b64 v[1:2], 4, v[1:2]
-        s_movk_i32 s1, 0x5a00
+        s_movk_i32 s0, 0xff00
         v_add_co_u32_e32 v3, vcc, s4, v1
         v_addc_co_u32_e32 v4, vcc, v4, v2, vcc
+        v_add_co_u32_e32 v1, vcc, s6, v1
         global_load_ubyte v5, v[3:4], off offset:15
-        global_load_ubyte v6, v[3:4], off offset:13
-        global_load_ubyte v7, v[3:4], off offset:12
-        global_load_ubyte v8, v[3:4], off offset:11
-        global_load_ubyte v9, v[3:4], off offset:10
-        global_load_ubyte v10, v[3:4], off offset:9
-        global_load_ubyte v11, v[3:4], off offset:8
-        global_load_ubyte v12, v[3:4], off offset:7
-        global_load_ubyte v13, v[3:4], off offset:6
+        global_load_ubyte v6, v[3:4], off offset:8
+        global_load_ubyte v7, v[3:4], off offset:9
+        global_load_ubyte v8, v[3:4], off offset:10
+        global_load_ubyte v9, v[3:4], off offset:11
+        global_load_ubyte v10, v[3:4], off offset:12
+        global_load_ubyte v11, v[3:4], off offset:13
+        global_load_ubyte v12, v[3:4], off offset:3
+        global_load_ubyte v13, v[3:4], off offset:4
         global_load_ubyte v14, v[3:4], off offset:5
-        global_load_ubyte v15, v[3:4], off offset:4
-        global_load_ubyte v16, v[3:4], off offset:3
+        global_load_ubyte v15, v[3:4], off offset:6
+        global_load_ubyte v16, v[3:4], off offset:7
+        v_addc_co_u32_e32 v2, vcc, v17, v2, vcc
         global_load_ubyte v17, v[3:4], off offset:2
         global_load_ubyte v18, v[3:4], off offset:1
         global_load_ubyte v19, v[3:4], off
-        s_nop 0
-        global_load_ubyte v3, v[3:4], off offset:14
-        v_lshl_add_u32 v4, v0, 4, s9
+        global_load_ubyte v20, v[3:4], off offset:14
+        v_lshl_add_u32 v3, v0, 4, s9
         v_xad_u32 v0, v0, -1, s8
         v_lshl_add_u32 v0, v0, 4, s9
+        s_movk_i32 s1, 0x5a00
         s_movk_i32 s2, 0x5a
-        s_waitcnt vmcnt(14)
-        ds_write_b8 v4, v6 offset:16
-        s_waitcnt vmcnt(13)
-        ds_write_b8 v4, v7 offset:15
-        s_waitcnt vmcnt(12)
-        ds_write_b8 v4, v8 offset:14
-        s_waitcnt vmcnt(11)
-        ds_write_b8 v4, v9 offset:13
-        s_waitcnt vmcnt(10)
-        ds_write_b8 v4, v10 offset:12
         s_waitcnt vmcnt(9)
-        ds_write_b8 v4, v11 offset:11
-        s_waitcnt vmcnt(8)
-        ds_write_b8 v4, v12 offset:10
-        s_waitcnt vmcnt(7)
-        ds_write_b8 v4, v13 offset:9
-        s_waitcnt vmcnt(6)
-        ds_write_b8 v4, v14 offset:8
-        s_waitcnt vmcnt(5)
-        ds_write_b8 v4, v15 offset:7
+        ds_write_b8 v3, v11 offset:16
+        ds_write_b8 v3, v10 offset:15
+        ds_write_b8 v3, v9 offset:14
+        ds_write_b8 v3, v8 offset:13
+        ds_write_b8 v3, v7 offset:12
+        ds_write_b8 v3, v6 offset:11
         s_waitcnt vmcnt(4)
-        ds_write_b8 v4, v16 offset:6
+        ds_write_b8 v3, v16 offset:10
+        ds_write_b8 v3, v15 offset:9
+        ds_write_b8 v3, v14 offset:8
+        ds_write_b8 v3, v13 offset:7
+        ds_write_b8 v3, v12 offset:6
         s_waitcnt vmcnt(3)
-        ds_write_b8 v4, v17 offset:5
+        ds_write_b8 v3, v17 offset:5
         s_waitcnt vmcnt(2)
-        ds_write_b8 v4, v18 offset:4
+        ds_write_b8 v3, v18 offset:4
         s_waitcnt vmcnt(1)
-        ds_write_b8 v4, v19 offset:3
-        ds_write_b8 v4, v5 offset:18
+        ds_write_b8 v3, v19 offset:3
+        ds_write_b8 v3, v5 offset:18
         s_waitcnt vmcnt(0)
-        ds_write_b8 v4, v3 offset:17
+        ds_write_b8 v3, v20 offset:17
         s_waitcnt vmcnt(15) & lgkmcnt(0)
         s_barrier
-        ds_read_u8 v3, v0 offset:3
-        ds_read_u8 v4, v0 offset:4
-        ds_read_u8 v5, v0 offset:5
-        ds_read_u8 v6, v0 offset:6
-        ds_read_u8 v7, v0 offset:7
-        ds_read_u8 v8, v0 offset:8
-        ds_read_u8 v9, v0 offset:9
-        ds_read_u8 v10, v0 offset:10
-        ds_read_u8 v11, v0 offset:11
-        ds_read_u8 v12, v0 offset:12
-        ds_read_u8 v13, v0 offset:13
-        ds_read_u8 v14, v0 offset:14
-        ds_read_u8 v15, v0 offset:15
-        ds_read_u8 v16, v0 offset:16
-        ds_read_u8 v17, v0 offset:17
+        ds_read_u8 v3, v0 offset:5
+        ds_read_u8 v4, v0 offset:6
+        ds_read_u8 v5, v0 offset:7
+        ds_read_u8 v6, v0 offset:8
+        ds_read_u8 v7, v0 offset:9
+        ds_read_u8 v8, v0 offset:10
+        ds_read_u8 v9, v0 offset:11
+        ds_read_u8 v10, v0 offset:12
+        ds_read_u8 v11, v0 offset:13
+        ds_read_u8 v12, v0 offset:14
+        ds_read_u8 v13, v0 offset:15
+        ds_read_u8 v14, v0 offset:16
+        ds_read_u8 v15, v0 offset:17
         ds_read_u8 v0, v0 offset:18
-        s_waitcnt lgkmcnt(6)
-        v_lshl_or_b32 v11, v12, 8, v11
-        s_waitcnt lgkmcnt(4)
-        v_lshl_or_b32 v12, v14, 8, v13
+        s_waitcnt lgkmcnt(12)
         v_lshl_or_b32 v3, v4, 8, v3
+        s_waitcnt lgkmcnt(10)
         v_lshl_or_b32 v4, v6, 8, v5
-        s_waitcnt lgkmcnt(2)
-        v_lshl_or_b32 v5, v16, 8, v15
-        s_waitcnt lgkmcnt(0)
-        v_lshl_or_b32 v0, v0, 8, v17
-        v_lshl_or_b32 v7, v8, 8, v7
-        v_lshl_or_b32 v8, v12, 16, v11
-        v_lshl_or_b32 v4, v4, 16, v3
-        v_and_b32_e32 v13, s0, v5
-        v_lshl_or_b32 v6, v10, 8, v9
-        v_and_b32_e32 v12, s0, v0
-        v_lshrrev_b32_e32 v8, 16, v8
-        v_lshrrev_b32_e32 v4, 16, v4
-        v_xor_b32_e32 v13, s1, v13
-        v_xor_b32_e32 v5, s2, v5
-        v_and_b32_e32 v9, s0, v11
-        v_and_b32_e32 v10, s0, v3
-        v_and_b32_e32 v14, s0, v6
-        v_and_b32_e32 v15, s0, v7
-        v_and_b32_e32 v16, s0, v8
-        v_and_b32_e32 v17, s0, v4
-        s_mov_b32 s0, 0xffff
-        v_or_b32_sdwa v5, v5, v13 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:BYTE_0 src1_sel:DWORD
-        v_xor_b32_e32 v12, s1, v12
-        v_xor_b32_e32 v0, s2, v0
-        v_and_b32_e32 v5, s0, v5
-        v_or_b32_sdwa v0, v0, v12 dst_sel:WORD_1 dst_unused:UNUSED_PAD src0_sel:BYTE_0 src1_sel:DWORD
-        v_or_b32_e32 v12, v5, v0
-        v_xor_b32_e32 v0, s1, v10
-        v_xor_b32_e32 v3, s2, v3
-        v_or_b32_sdwa v0, v3, v0 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:BYTE_0 src1_sel:DWORD
-        v_and_b32_e32 v3, s0, v0
-        v_xor_b32_e32 v0, s1, v9
-        v_xor_b32_e32 v9, s2, v11
-        v_xor_b32_e32 v7, s2, v7
-        v_xor_b32_e32 v15, s1, v15
-        v_or_b32_sdwa v0, v9, v0 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:BYTE_0 src1_sel:DWORD
-        v_or_b32_sdwa v7, v7, v15 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:BYTE_0 src1_sel:DWORD
-        v_xor_b32_e32 v14, s1, v14
+        s_waitcnt lgkmcnt(8)
+        v_lshl_or_b32 v6, v8, 8, v7
+        s_waitcnt lgkmcnt(6)
+        v_lshl_or_b32 v5, v10, 8, v9
+        v_and_b32_e32 v9, s0, v6
+        v_and_b32_e32 v7, s0, v4
+        v_and_b32_e32 v8, s0, v5
         v_xor_b32_e32 v6, s2, v6
-        v_and_b32_e32 v9, s0, v0
-        v_mov_b32_e32 v10, s7
-        v_add_co_u32_e32 v0, vcc, s6, v1
-        v_and_b32_e32 v7, s0, v7
-        v_or_b32_sdwa v6, v6, v14 dst_sel:WORD_1 dst_unused:UNUSED_PAD src0_sel:BYTE_0 src1_sel:DWORD
-        v_addc_co_u32_e32 v1, vcc, v10, v2, vcc
-        v_lshrrev_b32_e32 v2, 8, v9
-        v_or_b32_e32 v6, v7, v6
-        global_store_byte v[0:1], v5, off offset:12
-        global_store_byte v[0:1], v9, off offset:8
-        global_store_byte v[0:1], v7, off offset:4
-        global_store_byte v[0:1], v3, off
-        global_store_byte_d16_hi v[0:1], v12, off offset:14
-        global_store_byte v[0:1], v2, off offset:9
-        global_store_byte_d16_hi v[0:1], v6, off offset:6
-        v_lshrrev_b32_e32 v2, 8, v3
-        global_store_byte v[0:1], v2, off offset:1
-        v_lshrrev_b32_e32 v2, 24, v12
-        v_xor_b32_e32 v8, s2, v8
-        v_xor_b32_e32 v16, s1, v16
-        global_store_byte v[0:1], v2, off offset:15
-        v_lshrrev_b32_e32 v2, 8, v12
-        v_or_b32_sdwa v8, v8, v16 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:BYTE_0 src1_sel:DWORD
-        global_store_byte v[0:1], v2, off offset:13
-        global_store_byte v[0:1], v8, off offset:10
-        v_lshrrev_b32_e32 v2, 24, v6
+        v_xor_b32_e32 v17, s1, v3
+        v_xor_b32_e32 v3, s2, v3
+        v_xor_b32_e32 v9, s1, v9
+        v_xor_b32_e32 v16, s2, v5
         v_xor_b32_e32 v4, s2, v4
-        v_xor_b32_e32 v17, s1, v17
-        global_store_byte v[0:1], v2, off offset:7
-        v_lshrrev_b32_e32 v2, 8, v6
-        v_or_b32_sdwa v4, v4, v17 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:BYTE_0 src1_sel:DWORD
-        global_store_byte v[0:1], v2, off offset:5
-        global_store_byte v[0:1], v4, off offset:2
-        v_lshrrev_b32_e32 v2, 8, v8
-        global_store_byte v[0:1], v2, off offset:11
-        v_lshrrev_b32_e32 v2, 8, v4
-        global_store_byte v[0:1], v2, off offset:3
+        v_xor_b32_e32 v8, s1, v8
+        v_xor_b32_e32 v7, s1, v7
+        global_store_byte v[1:2], v3, off
+        v_lshrrev_b16_e32 v3, 8, v17
+        v_or_b32_sdwa v6, v6, v9 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:BYTE_0 src1_sel:DWORD
+        v_or_b32_sdwa v8, v16, v8 dst_sel:WORD_1 dst_unused:UNUSED_PAD src0_sel:BYTE_0 src1_sel:DWORD
+        v_or_b32_sdwa v4, v4, v7 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:BYTE_0 src1_sel:DWORD
+        global_store_byte v[1:2], v3, off offset:1
+        v_and_b32_e32 v3, 0xffff, v6
+        global_store_byte v[1:2], v4, off offset:2
+        v_or_b32_e32 v6, v3, v8
+        global_store_byte v[1:2], v3, off offset:4
+        global_store_byte_d16_hi v[1:2], v6, off offset:6
+        v_lshrrev_b32_e32 v3, 8, v4
+        global_store_byte v[1:2], v3, off offset:3
+        v_lshrrev_b32_e32 v3, 24, v6
+        global_store_byte v[1:2], v3, off offset:7
+        v_lshrrev_b32_e32 v3, 8, v6
+        global_store_byte v[1:2], v3, off offset:5
+        v_xor_b32_e32 v3, 17, v5
+        global_store_byte v[1:2], v3, off offset:8
+        v_xor_b32_e32 v3, 17, v10
+        global_store_byte v[1:2], v3, off offset:9
+        s_waitcnt lgkmcnt(5)
+        v_xor_b32_e32 v3, 17, v11
+        global_store_byte v[1:2], v3, off offset:10
+        s_waitcnt lgkmcnt(4)
+        v_xor_b32_e32 v3, 17, v12
+        global_store_byte v[1:2], v3, off offset:11
+        s_waitcnt lgkmcnt(3)
+        v_xor_b32_e32 v3, 17, v13
+        global_store_byte v[1:2], v3, off offset:12
+        s_waitcnt lgkmcnt(2)
+        v_xor_b32_e32 v3, 17, v14
+        global_store_byte v[1:2], v3, off offset:13
+        s_waitcnt lgkmcnt(1)
+        v_xor_b32_e32 v3, 17, v15
+        s_waitcnt lgkmcnt(0)
+        v_xor_b32_e32 v0, 17, v0
+        global_store_byte v[1:2], v3, off offset:14
+        global_store_byte v[1:2], v0, off offset:15
         s_endpgm
 .Lfunc_end4:
         .p2align	8

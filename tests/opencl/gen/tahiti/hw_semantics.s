@@ -537,21 +537,20 @@ any_dim_ids:
         .p2align	8
 scalars_tail:
         s_load_dword s3, s[0:1], 0x6
-        s_load_dword s8, s[0:1], 0xf
-        s_load_dwordx4 s[4:7], s[0:1], 0xb
-        s_load_dwordx2 s[0:1], s[0:1], 0x9
+        s_load_dwordx2 s[4:5], s[0:1], 0x9
+        s_load_dwordx2 s[6:7], s[0:1], 0xb
+        s_load_dword s0, s[0:1], 0xd
         s_waitcnt lgkmcnt(0)
         s_mul_i32 s3, s3, s2
-        s_add_i32 s8, s8, s3
-        v_add_i32_e32 v1, vcc, s8, v0
-        v_mul_lo_u32 v0, v1, s4
-        s_sub_i32 s2, s5, s6
-        s_mov_b32 s3, 0xf000
-        v_add_i32_e32 v2, vcc, s2, v0
+        v_add_i32_e32 v1, vcc, s3, v0
+        v_mul_lo_u32 v0, v1, s6
+        s_sub_i32 s0, s7, s0
+        s_mov_b32 s6, 0
+        s_mov_b32 s7, 0xf000
+        v_add_i32_e32 v2, vcc, s0, v0
         v_mov_b32_e32 v0, 0
         v_ashr_i64 v[0:1], v[0:1], 30
-        s_mov_b32 s2, 0
-        buffer_store_dword v2, v[0:1], s[0:3], 0 addr64
+        buffer_store_dword v2, v[0:1], s[4:7], 0 addr64
         s_endpgm
 .Lfunc_end1:
         .p2align	8
@@ -596,7 +595,7 @@ half3_tail:
         .p2align	8
 lds_vec8_unaligned:
         s_load_dword s3, s[0:1], 0x6
-        s_load_dwordx4 s[4:7], s[0:1], 0x9
+        s_load_dwordx4 s[8:11], s[0:1], 0x9
         s_load_dword s12, s[0:1], 0xd
         s_load_dword s0, s[0:1], 0xf
         v_mov_b32_e32 v1, s2
@@ -609,17 +608,17 @@ lds_vec8_unaligned:
         v_add_i32_e32 v1, vcc, v2, v0
         v_addc_u32_e32 v2, vcc, 0, v3, vcc
         v_lshl_b64 v[1:2], v[1:2], 4
-        s_mov_b32 s10, 0
-        s_mov_b32 s11, 0xf000
-        s_mov_b64 s[8:9], s[4:5]
-        buffer_load_ushort v3, v[1:2], s[8:11], 0 addr64 offset:14
-        buffer_load_ushort v4, v[1:2], s[8:11], 0 addr64
-        buffer_load_ushort v5, v[1:2], s[8:11], 0 addr64 offset:2
-        buffer_load_ushort v6, v[1:2], s[8:11], 0 addr64 offset:4
-        buffer_load_ushort v7, v[1:2], s[8:11], 0 addr64 offset:6
-        buffer_load_ushort v8, v[1:2], s[8:11], 0 addr64 offset:8
-        buffer_load_ushort v9, v[1:2], s[8:11], 0 addr64 offset:10
-        buffer_load_ushort v10, v[1:2], s[8:11], 0 addr64 offset:12
+        s_mov_b32 s6, 0
+        s_mov_b32 s7, 0xf000
+        s_mov_b64 s[4:5], s[8:9]
+        buffer_load_ushort v3, v[1:2], s[4:7], 0 addr64 offset:14
+        buffer_load_ushort v4, v[1:2], s[4:7], 0 addr64
+        buffer_load_ushort v5, v[1:2], s[4:7], 0 addr64 offset:2
+        buffer_load_ushort v6, v[1:2], s[4:7], 0 addr64 offset:4
+        buffer_load_ushort v7, v[1:2], s[4:7], 0 addr64 offset:6
+        buffer_load_ushort v8, v[1:2], s[4:7], 0 addr64 offset:8
+        buffer_load_ushort v9, v[1:2], s[4:7], 0 addr64 offset:10
+        buffer_load_ushort v10, v[1:2], s[4:7], 0 addr64 offset:12
         v_lshlrev_b32_e32 v11, 4, v0
         v_not_b32_e32 v0, v0
         v_add_i32_e32 v0, vcc, s3, v0
@@ -627,17 +626,15 @@ lds_vec8_unaligned:
         v_add_i32_e32 v0, vcc, s12, v0
         v_add_i32_e32 v11, vcc, s12, v11
         v_add_i32_e32 v12, vcc, 2, v0
-        v_add_i32_e32 v13, vcc, 16, v0
-        v_add_i32_e32 v14, vcc, 14, v0
-        v_add_i32_e32 v15, vcc, 12, v0
+        v_add_i32_e32 v13, vcc, 4, v0
+        v_add_i32_e32 v14, vcc, 6, v0
+        v_add_i32_e32 v15, vcc, 8, v0
         v_add_i32_e32 v16, vcc, 10, v0
-        v_add_i32_e32 v17, vcc, 8, v0
-        v_add_i32_e32 v18, vcc, 6, v0
-        v_add_i32_e32 v0, vcc, 4, v0
+        v_add_i32_e32 v17, vcc, 12, v0
+        v_add_i32_e32 v18, vcc, 14, v0
+        v_add_i32_e32 v0, vcc, 16, v0
         s_mov_b32 m0, -1
-        s_mov_b32 s0, 0xffff0000
-        s_mov_b32 s1, 0x10000
-        s_mov_b64 s[8:9], s[6:7]
+        s_mov_b64 s[4:5], s[10:11]
         s_waitcnt vmcnt(7)
         ds_write_b16 v11, v3 offset:16
         s_waitcnt vmcnt(6)
@@ -656,54 +653,38 @@ lds_vec8_unaligned:
         ds_write_b16 v11, v10 offset:14
         s_waitcnt lgkmcnt(0)
         s_barrier
-        ds_read_u16 v3, v13
-        ds_read_u16 v4, v14
-        ds_read_u16 v5, v15
-        ds_read_u16 v6, v16
-        ds_read_u16 v7, v17
-        ds_read_u16 v8, v18
+        ds_read_u16 v3, v12
+        ds_read_u16 v4, v13
+        ds_read_u16 v5, v14
+        ds_read_u16 v6, v15
+        ds_read_u16 v7, v16
+        ds_read_u16 v8, v17
+        ds_read_u16 v9, v18
         ds_read_u16 v0, v0
-        ds_read_u16 v9, v12
         s_waitcnt lgkmcnt(7)
-        v_lshlrev_b32_e32 v3, 16, v3
+        v_add_i32_e32 v3, vcc, 1, v3
+        s_waitcnt lgkmcnt(6)
+        v_add_i32_e32 v4, vcc, 1, v4
         s_waitcnt lgkmcnt(5)
-        v_lshlrev_b32_e32 v5, 16, v5
+        v_add_i32_e32 v5, vcc, 1, v5
+        s_waitcnt lgkmcnt(4)
+        v_add_i32_e32 v6, vcc, 1, v6
         s_waitcnt lgkmcnt(3)
-        v_lshlrev_b32_e32 v7, 16, v7
+        v_add_i32_e32 v7, vcc, 1, v7
+        s_waitcnt lgkmcnt(2)
+        v_add_i32_e32 v8, vcc, 1, v8
         s_waitcnt lgkmcnt(1)
-        v_lshlrev_b32_e32 v0, 16, v0
-        v_or_b32_e32 v3, v3, v4
-        v_or_b32_e32 v4, v5, v6
-        v_or_b32_e32 v5, v7, v8
+        v_add_i32_e32 v9, vcc, 1, v9
         s_waitcnt lgkmcnt(0)
-        v_or_b32_e32 v0, v0, v9
-        v_add_i32_e32 v9, vcc, 1, v3
-        v_add_i32_e32 v6, vcc, 1, v0
-        v_add_i32_e32 v7, vcc, 1, v5
-        v_add_i32_e32 v8, vcc, 1, v4
-        v_bfi_b32 v3, s0, v3, v9
-        v_bfi_b32 v0, s0, v0, v6
-        v_bfi_b32 v5, s0, v5, v7
-        v_bfi_b32 v4, s0, v4, v8
-        v_add_i32_e32 v3, vcc, s1, v3
-        v_add_i32_e32 v0, vcc, s1, v0
-        v_add_i32_e32 v5, vcc, s1, v5
-        v_add_i32_e32 v4, vcc, s1, v4
-        buffer_store_short v3, v[1:2], s[8:11], 0 addr64 offset:12
-        buffer_store_short v4, v[1:2], s[8:11], 0 addr64 offset:8
-        buffer_store_short v5, v[1:2], s[8:11], 0 addr64 offset:4
-        buffer_store_short v0, v[1:2], s[8:11], 0 addr64
-        s_waitcnt expcnt(3)
-        v_lshrrev_b32_e32 v3, 16, v3
-        buffer_store_short v3, v[1:2], s[8:11], 0 addr64 offset:14
-        s_waitcnt expcnt(0)
-        v_lshrrev_b32_e32 v3, 16, v4
-        buffer_store_short v3, v[1:2], s[8:11], 0 addr64 offset:10
-        s_waitcnt expcnt(0)
-        v_lshrrev_b32_e32 v3, 16, v5
-        v_lshrrev_b32_e32 v0, 16, v0
-        buffer_store_short v3, v[1:2], s[8:11], 0 addr64 offset:6
-        buffer_store_short v0, v[1:2], s[8:11], 0 addr64 offset:2
+        v_add_i32_e32 v0, vcc, 1, v0
+        buffer_store_short v3, v[1:2], s[4:7], 0 addr64
+        buffer_store_short v4, v[1:2], s[4:7], 0 addr64 offset:2
+        buffer_store_short v5, v[1:2], s[4:7], 0 addr64 offset:4
+        buffer_store_short v6, v[1:2], s[4:7], 0 addr64 offset:6
+        buffer_store_short v7, v[1:2], s[4:7], 0 addr64 offset:8
+        buffer_store_short v8, v[1:2], s[4:7], 0 addr64 offset:10
+        buffer_store_short v9, v[1:2], s[4:7], 0 addr64 offset:12
+        buffer_store_short v0, v[1:2], s[4:7], 0 addr64 offset:14
         s_endpgm
 .Lfunc_end3:
         .p2align	8
@@ -754,27 +735,27 @@ lds_vec16_unaligned:
         s_mov_b64 s[4:5], s[10:11]
         s_waitcnt vmcnt(14)
         ds_write_b8 v19, v3 offset:18
-        v_add_i32_e32 v3, vcc, 3, v0
+        v_add_i32_e32 v3, vcc, 5, v0
         ds_write_b8 v19, v4 offset:17
-        v_add_i32_e32 v4, vcc, 12, v0
+        v_add_i32_e32 v4, vcc, 6, v0
         s_waitcnt vmcnt(13)
         ds_write_b8 v19, v5 offset:4
-        v_add_i32_e32 v5, vcc, 11, v0
+        v_add_i32_e32 v5, vcc, 8, v0
         s_waitcnt vmcnt(12)
         ds_write_b8 v19, v6 offset:3
-        v_add_i32_e32 v6, vcc, 14, v0
+        v_add_i32_e32 v6, vcc, 7, v0
         s_waitcnt vmcnt(11)
         ds_write_b8 v19, v7 offset:6
-        v_add_i32_e32 v7, vcc, 13, v0
+        v_add_i32_e32 v7, vcc, 10, v0
         s_waitcnt vmcnt(10)
         ds_write_b8 v19, v8 offset:5
-        v_add_i32_e32 v8, vcc, 4, v0
+        v_add_i32_e32 v8, vcc, 9, v0
         s_waitcnt vmcnt(9)
         ds_write_b8 v19, v9 offset:8
-        v_add_i32_e32 v9, vcc, 6, v0
+        v_add_i32_e32 v9, vcc, 12, v0
         s_waitcnt vmcnt(8)
         ds_write_b8 v19, v10 offset:7
-        v_add_i32_e32 v10, vcc, 5, v0
+        v_add_i32_e32 v10, vcc, 11, v0
         s_waitcnt vmcnt(7)
         ds_write_b8 v19, v11 offset:10
         s_waitcnt vmcnt(6)
@@ -801,130 +782,96 @@ lds_vec16_unaligned:
         ds_read_u8 v9, v9
         ds_read_u8 v10, v10
         ds_read_u8 v3, v3
-        s_waitcnt lgkmcnt(7)
-        v_lshlrev_b32_e32 v4, 8, v4
-        s_waitcnt lgkmcnt(5)
-        v_lshlrev_b32_e32 v6, 8, v6
+        s_waitcnt lgkmcnt(6)
+        v_lshlrev_b32_e32 v5, 8, v5
+        s_waitcnt lgkmcnt(4)
+        v_lshlrev_b32_e32 v7, 8, v7
         s_waitcnt lgkmcnt(2)
         v_lshlrev_b32_e32 v9, 8, v9
-        v_or_b32_e32 v4, v4, v5
-        v_or_b32_e32 v5, v6, v7
+        v_or_b32_e32 v5, v5, v6
+        v_or_b32_e32 v6, v7, v8
         s_waitcnt lgkmcnt(1)
-        v_or_b32_e32 v6, v9, v10
-        v_add_i32_e32 v9, vcc, 16, v0
-        v_add_i32_e32 v10, vcc, 15, v0
-        v_add_i32_e32 v11, vcc, 18, v0
-        v_add_i32_e32 v12, vcc, 17, v0
-        v_add_i32_e32 v13, vcc, 8, v0
-        v_add_i32_e32 v14, vcc, 7, v0
-        v_add_i32_e32 v15, vcc, 10, v0
-        v_add_i32_e32 v0, vcc, 9, v0
-        ds_read_u8 v9, v9
-        ds_read_u8 v10, v10
-        ds_read_u8 v11, v11
-        ds_read_u8 v12, v12
-        ds_read_u8 v13, v13
-        ds_read_u8 v14, v14
-        ds_read_u8 v15, v15
-        ds_read_u8 v0, v0
-        s_waitcnt lgkmcnt(7)
-        v_lshlrev_b32_e32 v9, 8, v9
-        s_waitcnt lgkmcnt(3)
-        v_lshlrev_b32_e32 v13, 8, v13
-        v_or_b32_e32 v9, v9, v10
-        v_lshlrev_b32_e32 v10, 8, v11
-        s_waitcnt lgkmcnt(2)
-        v_or_b32_e32 v13, v13, v14
-        s_waitcnt lgkmcnt(1)
-        v_lshlrev_b32_e32 v14, 8, v15
-        v_or_b32_e32 v10, v10, v12
+        v_or_b32_e32 v7, v9, v10
+        v_lshlrev_b32_e32 v7, 16, v7
+        v_lshlrev_b32_e32 v11, 8, v4
+        v_or_b32_e32 v6, v7, v6
         s_waitcnt lgkmcnt(0)
-        v_or_b32_e32 v0, v14, v0
-        v_lshlrev_b32_e32 v8, 8, v8
-        v_lshlrev_b32_e32 v10, 16, v10
-        v_lshlrev_b32_e32 v0, 16, v0
-        v_or_b32_e32 v3, v8, v3
+        v_or_b32_e32 v11, v11, v3
         v_lshlrev_b32_e32 v5, 16, v5
-        v_lshlrev_b32_e32 v6, 16, v6
-        v_or_b32_e32 v9, v10, v9
-        v_or_b32_e32 v0, v0, v13
-        v_or_b32_e32 v4, v5, v4
-        v_or_b32_e32 v3, v6, v3
-        v_lshrrev_b32_e32 v10, 16, v9
-        v_lshrrev_b32_e32 v13, 16, v0
-        v_and_b32_e32 v7, s0, v4
-        v_and_b32_e32 v8, s0, v3
-        v_and_b32_e32 v11, s0, v10
-        v_and_b32_e32 v12, s0, v9
-        v_and_b32_e32 v14, s0, v13
-        v_and_b32_e32 v15, s0, v0
+        v_lshrrev_b32_e32 v8, 16, v6
+        v_or_b32_e32 v5, v5, v11
+        v_and_b32_e32 v9, s0, v8
+        v_and_b32_e32 v10, s0, v6
         s_movk_i32 s0, 0x5a00
-        v_xor_b32_e32 v13, s1, v13
-        v_xor_b32_e32 v10, s1, v10
-        v_xor_b32_e32 v14, s0, v14
-        v_and_b32_e32 v13, s2, v13
-        v_xor_b32_e32 v9, s1, v9
-        v_xor_b32_e32 v11, s0, v11
-        v_and_b32_e32 v10, s2, v10
-        v_or_b32_e32 v13, v13, v14
-        v_xor_b32_e32 v12, s0, v12
-        v_and_b32_e32 v14, s2, v9
-        v_or_b32_e32 v10, v10, v11
-        v_xor_b32_e32 v0, s1, v0
-        v_or_b32_e32 v12, v14, v12
-        v_lshlrev_b32_e32 v10, 16, v10
-        v_and_b32_e32 v16, s2, v0
+        v_xor_b32_e32 v11, s1, v6
+        v_xor_b32_e32 v10, s0, v10
+        v_and_b32_e32 v12, s2, v11
         v_or_b32_e32 v10, v12, v10
-        v_xor_b32_e32 v11, s1, v3
-        v_xor_b32_e32 v12, s1, v4
-        buffer_store_byte v9, v[1:2], s[4:7], 0 addr64 offset:12
-        buffer_store_byte v12, v[1:2], s[4:7], 0 addr64 offset:8
-        buffer_store_byte v0, v[1:2], s[4:7], 0 addr64 offset:4
-        buffer_store_byte v11, v[1:2], s[4:7], 0 addr64
+        v_xor_b32_e32 v12, s1, v8
+        v_xor_b32_e32 v9, s0, v9
+        v_and_b32_e32 v12, s2, v12
+        v_or_b32_e32 v9, v12, v9
+        v_xor_b32_e32 v3, s1, v3
+        v_xor_b32_e32 v4, s1, v4
+        v_lshlrev_b32_e32 v9, 16, v9
+        buffer_store_byte v4, v[1:2], s[4:7], 0 addr64 offset:1
+        buffer_store_byte v3, v[1:2], s[4:7], 0 addr64
+        buffer_store_byte v11, v[1:2], s[4:7], 0 addr64 offset:4
         s_waitcnt expcnt(1)
-        v_lshrrev_b32_e32 v0, 24, v4
-        v_lshrrev_b32_e32 v5, 16, v4
-        v_xor_b32_e32 v0, s1, v0
-        v_xor_b32_e32 v5, s1, v5
-        buffer_store_byte v0, v[1:2], s[4:7], 0 addr64 offset:11
-        buffer_store_byte v5, v[1:2], s[4:7], 0 addr64 offset:10
+        v_lshrrev_b32_e32 v3, 24, v5
+        v_lshrrev_b32_e32 v7, 16, v5
+        v_or_b32_e32 v9, v10, v9
+        v_xor_b32_e32 v3, s1, v3
+        v_xor_b32_e32 v7, s1, v7
+        buffer_store_byte v3, v[1:2], s[4:7], 0 addr64 offset:3
+        buffer_store_byte v7, v[1:2], s[4:7], 0 addr64 offset:2
         s_waitcnt expcnt(1)
-        v_lshrrev_b32_e32 v0, 24, v3
-        v_lshrrev_b32_e32 v6, 16, v3
-        v_xor_b32_e32 v7, s0, v7
-        v_xor_b32_e32 v0, s1, v0
-        v_xor_b32_e32 v8, s0, v8
-        v_xor_b32_e32 v6, s1, v6
-        buffer_store_byte v0, v[1:2], s[4:7], 0 addr64 offset:3
-        buffer_store_byte v6, v[1:2], s[4:7], 0 addr64 offset:2
-        s_waitcnt expcnt(1)
-        v_lshrrev_b32_e32 v0, 8, v7
-        buffer_store_byte v0, v[1:2], s[4:7], 0 addr64 offset:9
+        v_lshrrev_b32_e32 v3, 24, v9
+        buffer_store_byte v3, v[1:2], s[4:7], 0 addr64 offset:7
         s_waitcnt expcnt(0)
-        v_lshrrev_b32_e32 v0, 8, v8
-        v_xor_b32_e32 v15, s0, v15
-        buffer_store_byte v0, v[1:2], s[4:7], 0 addr64 offset:1
+        v_lshrrev_b32_e32 v3, 16, v9
+        buffer_store_byte v3, v[1:2], s[4:7], 0 addr64 offset:6
         s_waitcnt expcnt(0)
-        v_lshrrev_b32_e32 v0, 24, v10
-        v_or_b32_e32 v15, v16, v15
-        v_lshlrev_b32_e32 v13, 16, v13
+        v_lshrrev_b32_e32 v3, 8, v9
+        buffer_store_byte v3, v[1:2], s[4:7], 0 addr64 offset:5
+        s_waitcnt expcnt(0)
+        v_xor_b32_e32 v3, 17, v8
+        buffer_store_byte v3, v[1:2], s[4:7], 0 addr64 offset:8
+        s_waitcnt expcnt(0)
+        v_lshrrev_b32_e32 v3, 24, v6
+        v_xor_b32_e32 v3, 17, v3
+        buffer_store_byte v3, v[1:2], s[4:7], 0 addr64 offset:9
+        s_waitcnt expcnt(0)
+        v_add_i32_e32 v3, vcc, 13, v0
+        v_add_i32_e32 v4, vcc, 14, v0
+        v_add_i32_e32 v5, vcc, 15, v0
+        v_add_i32_e32 v6, vcc, 16, v0
+        v_add_i32_e32 v7, vcc, 17, v0
+        v_add_i32_e32 v0, vcc, 18, v0
+        ds_read_u8 v3, v3
+        ds_read_u8 v4, v4
+        ds_read_u8 v5, v5
+        ds_read_u8 v6, v6
+        ds_read_u8 v7, v7
+        ds_read_u8 v0, v0
+        s_waitcnt lgkmcnt(5)
+        v_xor_b32_e32 v3, 17, v3
+        buffer_store_byte v3, v[1:2], s[4:7], 0 addr64 offset:10
+        s_waitcnt expcnt(0) & lgkmcnt(4)
+        v_xor_b32_e32 v3, 17, v4
+        buffer_store_byte v3, v[1:2], s[4:7], 0 addr64 offset:11
+        s_waitcnt expcnt(0) & lgkmcnt(3)
+        v_xor_b32_e32 v3, 17, v5
+        buffer_store_byte v3, v[1:2], s[4:7], 0 addr64 offset:12
+        s_waitcnt expcnt(0) & lgkmcnt(2)
+        v_xor_b32_e32 v3, 17, v6
+        buffer_store_byte v3, v[1:2], s[4:7], 0 addr64 offset:13
+        s_waitcnt expcnt(0) & lgkmcnt(1)
+        v_xor_b32_e32 v3, 17, v7
+        s_waitcnt lgkmcnt(0)
+        v_xor_b32_e32 v0, 17, v0
+        buffer_store_byte v3, v[1:2], s[4:7], 0 addr64 offset:14
         buffer_store_byte v0, v[1:2], s[4:7], 0 addr64 offset:15
-        s_waitcnt expcnt(0)
-        v_lshrrev_b32_e32 v0, 16, v10
-        v_or_b32_e32 v13, v15, v13
-        buffer_store_byte v0, v[1:2], s[4:7], 0 addr64 offset:14
-        s_waitcnt expcnt(0)
-        v_lshrrev_b32_e32 v0, 8, v10
-        buffer_store_byte v0, v[1:2], s[4:7], 0 addr64 offset:13
-        s_waitcnt expcnt(0)
-        v_lshrrev_b32_e32 v0, 24, v13
-        buffer_store_byte v0, v[1:2], s[4:7], 0 addr64 offset:7
-        s_waitcnt expcnt(0)
-        v_lshrrev_b32_e32 v0, 16, v13
-        buffer_store_byte v0, v[1:2], s[4:7], 0 addr64 offset:6
-        s_waitcnt expcnt(0)
-        v_lshrrev_b32_e32 v0, 8, v13
-        buffer_store_byte v0, v[1:2], s[4:7], 0 addr64 offset:5
         s_endpgm
 .Lfunc_end4:
         .p2align	8

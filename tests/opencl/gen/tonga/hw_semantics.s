@@ -23,7 +23,7 @@
         .arg griddim                                         # byte 56: work_dim
         .arg gridoffset                                      # bytes 60..71: global offset x, y, z
     .proginfo
-        .entry 0x0000b848, 0x00af02c1
+        .entry 0x0000b848, 0x00af02c0
         .entry 0x0000b84c, 0x00000084
         .entry 0x0000b860, 0x00000000
         .entry 0x00000004, 0x00000000
@@ -504,24 +504,22 @@ any_dim_ids:
 .Lfunc_end0:
         .p2align	8
 scalars_tail:
-        s_load_dword s3, s[0:1], 0x3c
-        s_load_dwordx4 s[4:7], s[0:1], 0x2c
+        s_load_dword s3, s[0:1], 0x18
+        s_load_dwordx2 s[4:5], s[0:1], 0x24
+        s_load_dwordx2 s[6:7], s[0:1], 0x2c
+        s_load_dword s8, s[0:1], 0x34
+        v_mov_b32_e32 v1, 0
+        v_mov_b32_e32 v2, s2
         s_waitcnt lgkmcnt(0)
-        s_load_dword s7, s[0:1], 0x18
-        s_load_dwordx2 s[0:1], s[0:1], 0x24
-        v_mov_b32_e32 v2, 0
-        v_mov_b32_e32 v3, s2
-        v_mov_b32_e32 v1, s3
-        s_waitcnt lgkmcnt(0)
-        v_mad_u64_u32 v[3:4], s[2:3], s7, v3, v[1:2]
-        s_sub_i32 s2, s5, s6
-        v_add_u32_e32 v1, vcc, v3, v0
-        v_mul_lo_u32 v0, v1, s4
-        v_add_u32_e32 v3, vcc, s2, v0
-        v_mov_b32_e32 v0, v2
+        v_mad_u64_u32 v[2:3], s[0:1], s3, v2, v[0:1]
+        s_sub_i32 s0, s7, s8
+        v_mul_lo_u32 v0, v2, s6
+        v_add_u32_e32 v3, vcc, s0, v0
+        v_mov_b32_e32 v0, v1
+        v_mov_b32_e32 v1, v2
         v_ashrrev_i64 v[0:1], 30, v[0:1]
-        v_mov_b32_e32 v2, s1
-        v_add_u32_e32 v0, vcc, s0, v0
+        v_mov_b32_e32 v2, s5
+        v_add_u32_e32 v0, vcc, s4, v0
         v_addc_u32_e32 v1, vcc, v2, v1, vcc
         flat_store_dword v[0:1], v3
         s_endpgm
@@ -616,6 +614,7 @@ lds_vec8_unaligned:
         v_add_u32_e32 v0, vcc, s8, v0
         v_lshlrev_b32_e32 v0, 4, v0
         v_add_u32_e32 v0, vcc, s9, v0
+        v_mov_b32_e32 v12, s7
         s_waitcnt vmcnt(0)
         ds_write_b16 v4, v3 offset:2
         ds_write_b16 v4, v11 offset:16
@@ -636,51 +635,48 @@ lds_vec8_unaligned:
         ds_write_b16 v4, v3 offset:4
         s_waitcnt lgkmcnt(0)
         s_barrier
-        ds_read_u16 v3, v0 offset:6
-        ds_read_u16 v4, v0 offset:4
-        ds_read_u16 v5, v0 offset:2
         ds_read_u16 v6, v0 offset:16
         ds_read_u16 v7, v0 offset:14
         ds_read_u16 v8, v0 offset:12
         ds_read_u16 v9, v0 offset:10
-        ds_read_u16 v0, v0 offset:8
-        v_mov_b32_e32 v10, s7
-        s_waitcnt lgkmcnt(7)
-        v_add_u16_e32 v11, 1, v3
-        s_waitcnt lgkmcnt(4)
-        v_add_u16_e32 v6, 1, v6
-        s_waitcnt lgkmcnt(3)
-        v_add_u16_e32 v7, 1, v7
-        s_waitcnt lgkmcnt(0)
-        v_add_u16_e32 v12, 1, v0
+        ds_read_u16 v4, v0 offset:8
+        ds_read_u16 v5, v0 offset:6
+        ds_read_u16 v3, v0 offset:4
+        ds_read_u16 v10, v0 offset:2
         v_add_u32_e32 v0, vcc, s6, v1
-        v_addc_u32_e32 v1, vcc, v10, v2, vcc
-        v_add_u32_e32 v2, vcc, 14, v0
+        v_addc_u32_e32 v1, vcc, v12, v2, vcc
+        v_add_u32_e32 v2, vcc, 2, v0
+        s_waitcnt lgkmcnt(1)
+        v_add_u16_e32 v11, 1, v3
         v_addc_u32_e32 v3, vcc, 0, v1, vcc
-        flat_store_short v[2:3], v6
-        v_add_u32_e32 v2, vcc, 12, v0
-        v_addc_u32_e32 v3, vcc, 0, v1, vcc
-        flat_store_short v[2:3], v7
-        v_add_u32_e32 v2, vcc, 10, v0
-        v_add_u16_e32 v8, 1, v8
-        v_addc_u32_e32 v3, vcc, 0, v1, vcc
-        flat_store_short v[2:3], v8
-        v_add_u32_e32 v2, vcc, 8, v0
-        v_add_u16_e32 v9, 1, v9
-        v_addc_u32_e32 v3, vcc, 0, v1, vcc
-        flat_store_short v[2:3], v9
-        v_add_u32_e32 v2, vcc, 6, v0
-        v_addc_u32_e32 v3, vcc, 0, v1, vcc
-        flat_store_short v[2:3], v12
+        s_waitcnt lgkmcnt(0)
+        v_add_u16_e32 v10, 1, v10
+        flat_store_short v[2:3], v11
+        flat_store_short v[0:1], v10
         v_add_u32_e32 v2, vcc, 4, v0
         v_addc_u32_e32 v3, vcc, 0, v1, vcc
-        flat_store_short v[2:3], v11
-        v_add_u32_e32 v2, vcc, 2, v0
-        v_add_u16_e32 v4, 1, v4
+        v_add_u16_e32 v11, 1, v4
+        v_add_u32_e32 v4, vcc, 6, v0
+        v_add_u16_e32 v10, 1, v5
+        v_addc_u32_e32 v5, vcc, 0, v1, vcc
+        flat_store_short v[4:5], v11
+        flat_store_short v[2:3], v10
+        v_add_u32_e32 v2, vcc, 8, v0
         v_addc_u32_e32 v3, vcc, 0, v1, vcc
-        v_add_u16_e32 v5, 1, v5
-        flat_store_short v[2:3], v4
+        v_add_u32_e32 v4, vcc, 10, v0
+        v_add_u16_e32 v8, 1, v8
+        v_addc_u32_e32 v5, vcc, 0, v1, vcc
+        v_add_u16_e32 v9, 1, v9
+        flat_store_short v[4:5], v8
+        flat_store_short v[2:3], v9
+        v_add_u32_e32 v2, vcc, 12, v0
+        v_addc_u32_e32 v3, vcc, 0, v1, vcc
+        v_add_u32_e32 v0, vcc, 14, v0
+        v_add_u16_e32 v5, 1, v6
+        v_addc_u32_e32 v1, vcc, 0, v1, vcc
+        v_add_u16_e32 v4, 1, v7
         flat_store_short v[0:1], v5
+        flat_store_short v[2:3], v4
         s_endpgm
 .Lfunc_end3:
         .p2align	8
@@ -751,11 +747,9 @@ lds_vec16_unaligned:
         v_lshlrev_b32_e32 v5, 4, v0
         v_not_b32_e32 v0, v0
         v_add_u32_e32 v0, vcc, s8, v0
-        v_lshlrev_b32_e32 v0, 4, v0
         v_add_u32_e32 v5, vcc, s9, v5
-        v_add_u32_e32 v0, vcc, s9, v0
+        v_lshlrev_b32_e32 v0, 4, v0
         s_movk_i32 s1, 0x5a
-        s_mov_b32 s2, 0xffff
         s_waitcnt vmcnt(11)
         ds_write_b8 v5, v24 offset:3
         ds_write_b8 v5, v27 offset:16
@@ -780,148 +774,120 @@ lds_vec16_unaligned:
         ds_write_b8 v5, v3 offset:18
         s_waitcnt vmcnt(0)
         ds_write_b8 v5, v4 offset:17
+        v_add_u32_e32 v4, vcc, s9, v0
         s_waitcnt lgkmcnt(0)
         s_barrier
-        ds_read_u8 v3, v0 offset:12
-        ds_read_u8 v4, v0 offset:11
-        ds_read_u8 v5, v0 offset:16
-        ds_read_u8 v6, v0 offset:15
-        ds_read_u8 v7, v0 offset:14
-        ds_read_u8 v8, v0 offset:13
-        ds_read_u8 v9, v0 offset:18
-        ds_read_u8 v10, v0 offset:17
+        ds_read_u8 v0, v4 offset:6
+        ds_read_u8 v3, v4 offset:5
+        ds_read_u8 v5, v4 offset:10
+        ds_read_u8 v6, v4 offset:9
+        ds_read_u8 v7, v4 offset:8
+        ds_read_u8 v8, v4 offset:7
+        ds_read_u8 v9, v4 offset:12
+        ds_read_u8 v10, v4 offset:11
         s_waitcnt lgkmcnt(7)
-        v_lshlrev_b32_e32 v3, 8, v3
+        v_lshlrev_b32_e32 v0, 8, v0
         s_waitcnt lgkmcnt(6)
-        v_or_b32_e32 v3, v3, v4
+        v_or_b32_e32 v0, v0, v3
         s_waitcnt lgkmcnt(3)
-        v_lshlrev_b32_e32 v4, 8, v7
+        v_lshlrev_b32_e32 v3, 8, v7
         s_waitcnt lgkmcnt(2)
-        v_or_b32_sdwa v4, v4, v8 dst_sel:WORD_1 dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:DWORD
-        ds_read_u8 v7, v0 offset:10
-        ds_read_u8 v8, v0 offset:9
-        ds_read_u8 v11, v0 offset:8
-        ds_read_u8 v12, v0 offset:7
-        ds_read_u8 v13, v0 offset:6
-        ds_read_u8 v14, v0 offset:5
-        ds_read_u8 v15, v0 offset:4
-        ds_read_u8 v0, v0 offset:3
-        v_or_b32_e32 v4, v4, v3
-        s_waitcnt lgkmcnt(3)
-        v_lshlrev_b32_e32 v13, 8, v13
-        s_waitcnt lgkmcnt(2)
-        v_or_b32_sdwa v13, v13, v14 dst_sel:WORD_1 dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:DWORD
+        v_or_b32_e32 v3, v3, v8
         s_waitcnt lgkmcnt(1)
-        v_lshlrev_b32_e32 v15, 8, v15
-        s_waitcnt lgkmcnt(0)
-        v_or_b32_e32 v0, v15, v0
-        v_or_b32_e32 v13, v13, v0
-        v_lshlrev_b32_e32 v9, 8, v9
+        v_lshlrev_b32_e32 v8, 8, v9
         v_lshlrev_b32_e32 v5, 8, v5
-        v_lshlrev_b32_e32 v7, 8, v7
-        v_lshlrev_b32_e32 v11, 8, v11
-        v_lshrrev_b32_e32 v4, 16, v4
-        v_lshrrev_b32_e32 v13, 16, v13
-        v_or_b32_e32 v9, v9, v10
+        s_waitcnt lgkmcnt(0)
+        v_or_b32_e32 v8, v8, v10
         v_or_b32_e32 v5, v5, v6
-        v_or_b32_e32 v7, v7, v8
-        v_or_b32_e32 v11, v11, v12
-        v_and_b32_e32 v16, s0, v4
-        v_and_b32_e32 v14, s0, v13
-        v_and_b32_e32 v15, s0, v3
-        v_and_b32_e32 v17, s0, v0
-        v_and_b32_e32 v10, s0, v9
+        v_and_b32_e32 v7, s0, v3
+        v_and_b32_e32 v10, s0, v8
         v_and_b32_e32 v6, s0, v5
-        v_and_b32_e32 v8, s0, v7
-        v_and_b32_e32 v12, s0, v11
         s_movk_i32 s0, 0x5a00
-        v_xor_b32_e32 v8, s0, v8
-        v_xor_b32_e32 v7, s1, v7
-        v_or_b32_sdwa v7, v7, v8 dst_sel:WORD_1 dst_unused:UNUSED_PAD src0_sel:BYTE_0 src1_sel:DWORD
-        v_xor_b32_e32 v8, s0, v16
-        v_xor_b32_e32 v4, s1, v4
         v_xor_b32_e32 v6, s0, v6
         v_xor_b32_e32 v5, s1, v5
-        v_or_b32_sdwa v4, v4, v8 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:BYTE_0 src1_sel:DWORD
         v_or_b32_sdwa v5, v5, v6 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:BYTE_0 src1_sel:DWORD
         v_xor_b32_e32 v6, s0, v10
-        v_xor_b32_e32 v8, s1, v9
-        v_or_b32_sdwa v6, v8, v6 dst_sel:WORD_1 dst_unused:UNUSED_PAD src0_sel:BYTE_0 src1_sel:DWORD
-        v_xor_b32_e32 v8, s0, v17
-        v_xor_b32_e32 v0, s1, v0
-        v_or_b32_sdwa v0, v0, v8 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:BYTE_0 src1_sel:DWORD
-        v_and_b32_e32 v8, s2, v0
-        v_xor_b32_e32 v0, s0, v15
+        v_xor_b32_e32 v10, s1, v8
+        v_xor_b32_e32 v7, s0, v7
         v_xor_b32_e32 v3, s1, v3
-        v_or_b32_sdwa v0, v3, v0 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:BYTE_0 src1_sel:DWORD
-        v_and_b32_e32 v9, s2, v0
-        v_mov_b32_e32 v3, s7
+        v_or_b32_sdwa v6, v10, v6 dst_sel:WORD_1 dst_unused:UNUSED_PAD src0_sel:BYTE_0 src1_sel:DWORD
+        v_or_b32_sdwa v7, v3, v7 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:BYTE_0 src1_sel:DWORD
+        v_xor_b32_e32 v10, s0, v0
+        v_xor_b32_e32 v3, s1, v0
+        v_mov_b32_e32 v11, s7
         v_add_u32_e32 v0, vcc, s6, v1
-        v_addc_u32_e32 v1, vcc, v3, v2, vcc
-        v_add_u32_e32 v2, vcc, 12, v0
-        v_and_b32_e32 v5, s2, v5
-        v_addc_u32_e32 v3, vcc, 0, v1, vcc
-        flat_store_byte v[2:3], v5
-        v_add_u32_e32 v2, vcc, 8, v0
-        v_xor_b32_e32 v12, s0, v12
-        v_xor_b32_e32 v11, s1, v11
-        v_addc_u32_e32 v3, vcc, 0, v1, vcc
-        v_or_b32_sdwa v11, v11, v12 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:BYTE_0 src1_sel:DWORD
-        flat_store_byte v[2:3], v9
-        v_add_u32_e32 v2, vcc, 4, v0
-        v_and_b32_e32 v11, s2, v11
-        v_addc_u32_e32 v3, vcc, 0, v1, vcc
-        flat_store_byte v[2:3], v11
-        flat_store_byte v[0:1], v8
-        v_add_u32_e32 v2, vcc, 9, v0
-        v_or_b32_e32 v6, v5, v6
-        v_lshrrev_b32_e32 v5, 8, v9
-        v_addc_u32_e32 v3, vcc, 0, v1, vcc
-        flat_store_byte v[2:3], v5
+        v_addc_u32_e32 v1, vcc, v11, v2, vcc
         v_add_u32_e32 v2, vcc, 1, v0
-        v_lshrrev_b32_e32 v5, 8, v8
+        flat_store_byte v[0:1], v3
+        v_addc_u32_e32 v3, vcc, 0, v1, vcc
+        v_lshrrev_b16_e32 v10, 8, v10
+        flat_store_byte v[2:3], v10
+        v_add_u32_e32 v2, vcc, 4, v0
+        v_and_b32_e32 v5, 0xffff, v5
         v_addc_u32_e32 v3, vcc, 0, v1, vcc
         flat_store_byte v[2:3], v5
-        v_add_u32_e32 v2, vcc, 15, v0
+        v_add_u32_e32 v2, vcc, 2, v0
+        v_addc_u32_e32 v3, vcc, 0, v1, vcc
+        flat_store_byte v[2:3], v7
+        v_add_u32_e32 v2, vcc, 3, v0
+        v_or_b32_e32 v6, v5, v6
+        v_lshrrev_b32_e32 v5, 8, v7
+        v_addc_u32_e32 v3, vcc, 0, v1, vcc
+        flat_store_byte v[2:3], v5
+        v_add_u32_e32 v2, vcc, 7, v0
         v_lshrrev_b32_e32 v5, 24, v6
         v_addc_u32_e32 v3, vcc, 0, v1, vcc
         flat_store_byte v[2:3], v5
-        v_add_u32_e32 v2, vcc, 14, v0
+        v_add_u32_e32 v2, vcc, 6, v0
         v_lshrrev_b32_e32 v5, 16, v6
         v_addc_u32_e32 v3, vcc, 0, v1, vcc
         flat_store_byte v[2:3], v5
-        v_add_u32_e32 v2, vcc, 13, v0
+        v_add_u32_e32 v2, vcc, 5, v0
         v_lshrrev_b32_e32 v5, 8, v6
         v_addc_u32_e32 v3, vcc, 0, v1, vcc
         flat_store_byte v[2:3], v5
+        v_add_u32_e32 v2, vcc, 8, v0
+        v_xor_b32_e32 v5, 17, v8
+        v_addc_u32_e32 v3, vcc, 0, v1, vcc
+        flat_store_byte v[2:3], v5
+        v_add_u32_e32 v2, vcc, 9, v0
+        v_xor_b32_e32 v5, 17, v9
+        v_addc_u32_e32 v3, vcc, 0, v1, vcc
+        flat_store_byte v[2:3], v5
+        ds_read_u8 v2, v4 offset:13
+        ds_read_u8 v5, v4 offset:14
+        ds_read_u8 v6, v4 offset:15
+        ds_read_u8 v7, v4 offset:16
+        ds_read_u8 v8, v4 offset:17
+        ds_read_u8 v4, v4 offset:18
+        s_waitcnt lgkmcnt(5)
+        v_xor_b32_e32 v9, 17, v2
         v_add_u32_e32 v2, vcc, 10, v0
         v_addc_u32_e32 v3, vcc, 0, v1, vcc
-        v_or_b32_e32 v7, v11, v7
-        flat_store_byte v[2:3], v4
-        v_add_u32_e32 v2, vcc, 7, v0
-        v_lshrrev_b32_e32 v5, 24, v7
-        v_addc_u32_e32 v3, vcc, 0, v1, vcc
-        flat_store_byte v[2:3], v5
-        v_add_u32_e32 v2, vcc, 6, v0
-        v_lshrrev_b32_e32 v5, 16, v7
-        v_addc_u32_e32 v3, vcc, 0, v1, vcc
-        flat_store_byte v[2:3], v5
-        v_add_u32_e32 v2, vcc, 5, v0
-        v_lshrrev_b32_e32 v5, 8, v7
-        v_addc_u32_e32 v3, vcc, 0, v1, vcc
-        v_xor_b32_e32 v14, s0, v14
-        v_xor_b32_e32 v13, s1, v13
-        flat_store_byte v[2:3], v5
-        v_add_u32_e32 v2, vcc, 2, v0
-        v_or_b32_sdwa v13, v13, v14 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:BYTE_0 src1_sel:DWORD
-        v_addc_u32_e32 v3, vcc, 0, v1, vcc
-        flat_store_byte v[2:3], v13
+        flat_store_byte v[2:3], v9
         v_add_u32_e32 v2, vcc, 11, v0
+        s_waitcnt lgkmcnt(4)
+        v_xor_b32_e32 v5, 17, v5
         v_addc_u32_e32 v3, vcc, 0, v1, vcc
-        v_lshrrev_b32_e32 v4, 8, v4
-        v_add_u32_e32 v0, vcc, 3, v0
-        flat_store_byte v[2:3], v4
-        v_lshrrev_b32_e32 v2, 8, v13
+        flat_store_byte v[2:3], v5
+        v_add_u32_e32 v2, vcc, 12, v0
+        s_waitcnt lgkmcnt(3)
+        v_xor_b32_e32 v5, 17, v6
+        v_addc_u32_e32 v3, vcc, 0, v1, vcc
+        flat_store_byte v[2:3], v5
+        v_add_u32_e32 v2, vcc, 13, v0
+        s_waitcnt lgkmcnt(2)
+        v_xor_b32_e32 v5, 17, v7
+        v_addc_u32_e32 v3, vcc, 0, v1, vcc
+        flat_store_byte v[2:3], v5
+        v_add_u32_e32 v2, vcc, 14, v0
+        v_addc_u32_e32 v3, vcc, 0, v1, vcc
+        s_waitcnt lgkmcnt(1)
+        v_xor_b32_e32 v5, 17, v8
+        v_add_u32_e32 v0, vcc, 15, v0
+        flat_store_byte v[2:3], v5
+        s_waitcnt lgkmcnt(0)
+        v_xor_b32_e32 v2, 17, v4
         v_addc_u32_e32 v1, vcc, 0, v1, vcc
         flat_store_byte v[0:1], v2
         s_endpgm
