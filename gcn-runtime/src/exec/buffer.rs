@@ -25,8 +25,13 @@
 //!   lane's plus 4 per dword): out-of-range dwords read 0 and are not
 //!   written; an out-of-range atomic does nothing and returns 0.
 //! - Addresses of 32-bit and wider accesses are aligned down to 4 bytes,
-//!   of 16-bit accesses to 2 (seed); a 64-bit atomic whose aligned address
-//!   is not a multiple of 8 is a fault (the host atomic needs it).
+//!   of 16-bit accesses to 2 (seed) on GCN 1.0. From GCN 1.1 on, Linux's
+//!   drivers (radeon, amdgpu, amdkfd) run every queue in the UNALIGNED
+//!   alignment mode of SH_MEM_CONFIG, in which the untyped loads and stores
+//!   of a linear (unswizzled) buffer use the address as it is
+//!   ([`Addressing::align`]); swizzled buffers (scratch), the typed forms
+//!   and atomics keep the seed's alignment. A 64-bit atomic whose aligned
+//!   address is not a multiple of 8 is a fault (the host atomic needs it).
 //! - An in-range address outside every allocation's mapped pages is a
 //!   memory fault naming the lane (inside a page, past an allocation's end,
 //!   it completes and the `oob` check reports it; out-of-range accesses
@@ -203,6 +208,17 @@ impl Addressing {
     /// The device address of the bytes `extra` past the lane's AOFFSET, or
     /// `None` when they are out of range.
     #[inline]
+    /// The alignment an untyped access of `size` bytes (1, 2 or 4 per
+    /// piece) gets: none in the UNALIGNED alignment mode (GCN 1.1 on, a
+    /// linear buffer), else the seed's (its size, at most 4).
+    fn align(&self, version: GcnVersion, size: u32) -> u64 {
+        if version != GcnVersion::Gcn1_0 && !self.res.swizzle {
+            1
+        } else {
+            u64::from(size.min(4))
+        }
+    }
+
     fn at(&self, lane: usize, extra: u32) -> Option<u64> {
         let r = &self.res;
         if let Some(v) = &self.addr64 {
@@ -261,12 +277,13 @@ fn lds_address(w: &Wave, op: &Op, lane: usize) -> u32 {
 /// A load of `size` bytes with `lds`: the zero-extended value goes to LDS.
 fn load_to_lds(w: &mut Wave, op: &Op, env: &mut Env<'_>, size: u32) -> Result<Step, Fault> {
     let ad = Addressing::of(w, op, env.version);
+    let align = ad.align(env.version, size);
     let exec = w.exec();
     for lane in 0..WAVE_SIZE {
         if active(exec, lane) {
             let mut b = [0u8; 4];
             if let Some(a) = ad.at(lane, 0) {
-                let a = a & !u64::from(size - 1);
+                let a = a & !(align - 1);
                 env.log_mem(lane, a, size, 0);
                 env.mem
                     .read(a, &mut b[..size as usize])
@@ -306,10 +323,11 @@ fn load_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Resu
         return Err(unsupported_flag(op, "lds"));
     }
     let ad = Addressing::of(w, op, env.version);
+    let align = ad.align(env.version, 4);
     let exec = w.exec();
     let dst = usize::from(op.reg(0));
     for k in 0..N {
-        let (addrs, mask) = lane_addresses(&ad, exec, 4 * k as u32, 4);
+        let (addrs, mask) = lane_addresses(&ad, exec, 4 * k as u32, align);
         // Out-of-range lanes read 0.
         let mut out = [0u32; WAVE_SIZE];
         env.log_lanes(&addrs, mask, 4, 4 * k as u32);
@@ -332,6 +350,7 @@ fn load_narrow<const MODE: u8>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Resu
         return Err(unsupported_flag(op, "lds"));
     }
     let ad = Addressing::of(w, op, env.version);
+    let align = ad.align(env.version, size);
     let exec = w.exec();
     let dst = usize::from(op.reg(0));
     let old = w.vgpr[dst];
@@ -340,7 +359,7 @@ fn load_narrow<const MODE: u8>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Resu
         if active(exec, lane) {
             let mut b = [0u8; 4];
             if let Some(a) = ad.at(lane, 0) {
-                let a = a & !u64::from(size - 1);
+                let a = a & !(align - 1);
                 env.log_mem(lane, a, size, 0);
                 env.mem
                     .read(a, &mut b[..size as usize])
@@ -361,10 +380,11 @@ fn store_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Res
         return Err(unsupported_flag(op, "lds"));
     }
     let ad = Addressing::of(w, op, env.version);
+    let align = ad.align(env.version, 4);
     let exec = w.exec();
     let data = usize::from(op.reg(0));
     for k in 0..N {
-        let (addrs, mask) = lane_addresses(&ad, exec, 4 * k as u32, 4);
+        let (addrs, mask) = lane_addresses(&ad, exec, 4 * k as u32, align);
         env.log_lanes(&addrs, mask, 4, 4 * k as u32);
         env.mem
             .scatter_u32(&addrs, mask, &w.vgpr[data + k])
@@ -380,12 +400,13 @@ fn store_narrow<const MODE: u8>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Res
     }
     let size = store_size(MODE);
     let ad = Addressing::of(w, op, env.version);
+    let align = ad.align(env.version, size);
     let exec = w.exec();
     let data = w.vgpr[usize::from(op.reg(0))];
     for (lane, &d) in data.iter().enumerate() {
         if active(exec, lane) {
             if let Some(a) = ad.at(lane, 0) {
-                let a = a & !u64::from(size - 1);
+                let a = a & !(align - 1);
                 let b = store_value(MODE, d).to_le_bytes();
                 // The `_d16_hi` forms store the register's high half.
                 let hi = matches!(MODE, narrow_store::B8_HI | narrow_store::B16_HI);

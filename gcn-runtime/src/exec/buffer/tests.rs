@@ -73,6 +73,44 @@ fn dense_loads_and_stores() {
     }
 }
 
+/// Stores in the UNALIGNED alignment mode (GCN 1.1 on, a linear buffer)
+/// write where the address says; GCN 1.0 aligns down.
+#[test]
+fn unaligned_stores_from_gcn_1_1_on() {
+    for v in ALL {
+        let memory = Memory::default();
+        let out = memory.buffer_zeroed::<u32>(256).unwrap();
+        let s = run_with(
+            v,
+            "buffer_store_dwordx2 v[4:5], v1, s[12:15], 0 offen offset:3
+             buffer_store_short v6, v1, s[12:15], 0 offen offset:13",
+            &memory,
+            |w| {
+                desc(w, 12, out.ptr().0, 0, 1024, false, 0);
+                w.vgpr[1] = [0; WAVE_SIZE];
+                w.vgpr[4] = [0x4433_2211; WAVE_SIZE];
+                w.vgpr[5] = [0x8877_6655; WAVE_SIZE];
+                w.vgpr[6] = [0xbbaa; WAVE_SIZE];
+            },
+        );
+        assert!(s.fault.is_none(), "{v}: {:?}", s.fault);
+        let bytes: Vec<u8> = out.to_vec()[..4]
+            .iter()
+            .flat_map(|d| d.to_le_bytes())
+            .collect();
+        let data = [0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88];
+        let mut want = [0u8; 16];
+        if v == GcnVersion::Gcn1_0 {
+            want[..8].copy_from_slice(&data);
+            want[12..14].copy_from_slice(&[0xaa, 0xbb]);
+        } else {
+            want[3..11].copy_from_slice(&data);
+            want[13..15].copy_from_slice(&[0xaa, 0xbb]);
+        }
+        assert_eq!(bytes, want, "{v}");
+    }
+}
+
 #[test]
 fn raw_loads_offsets_alignment_and_per_dword_range() {
     for v in ALL {
@@ -125,10 +163,19 @@ fn raw_loads_offsets_alignment_and_per_dword_range() {
             assert_eq!(w.vgpr[11][l], 0);
             assert_eq!(w.vgpr[12][l], 0);
             assert_eq!(w.vgpr[13][l], 0);
-            // A short at an odd address aligns down: the low half of dword 1.
-            assert_eq!(w.vgpr[14][l], 0x3344, "{v}");
-            // A dword at +7 aligns down to +4 (dword 2).
-            assert_eq!(w.vgpr[15][l], 0x5566_7788, "{v}");
+            if v == GcnVersion::Gcn1_0 {
+                // A short at an odd address aligns down: the low half of
+                // dword 1.
+                assert_eq!(w.vgpr[14][l], 0x3344, "{v}");
+                // A dword at +7 aligns down to +4 (dword 2).
+                assert_eq!(w.vgpr[15][l], 0x5566_7788, "{v}");
+            } else {
+                // The UNALIGNED alignment mode: the short at the block's
+                // bytes 5..7, the dword at its bytes 11..15.
+                assert_eq!(w.vgpr[14][l], 0x2233, "{v}");
+                let dword3 = 0x99aa_bbcc + lu;
+                assert_eq!(w.vgpr[15][l], (dword3 << 8) | 0x55, "{v}");
+            }
             // No VADDR: base + 4 + 8 = dword 3 of lane 0.
             assert_eq!(w.vgpr[16][l], 0x99aa_bbcc);
             if v != GcnVersion::Gcn1_0 {
