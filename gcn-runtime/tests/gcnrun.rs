@@ -1257,6 +1257,51 @@ fn llvm_processor_names_and_a_kernarg_tail() {
     }
 }
 
+/// A 1-D dispatch of a kernel set up for three dimensions (clang enables
+/// them all for `get_global_id(k)` with a run-time `k`) runs: the others
+/// have size 1 and id 0, `get_work_dim()` is 1.
+#[test]
+fn fewer_dimensions_than_the_kernel_enables() {
+    let dir = workdir("fewer_dimensions");
+    let source =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/opencl/gen/tahiti/hw_semantics.s");
+    let out = gcnrun(
+        &dir,
+        &[
+            "-g",
+            "tahiti",
+            source.to_str().unwrap(),
+            "any_dim_ids",
+            "zero:512",
+            "u32:3",
+            "--global",
+            "128",
+            "--local",
+            "64",
+            "--out",
+            "0=ids.bin",
+        ],
+    );
+    expect(&out, 0, &["2 work-groups"]);
+    let got = words(&std::fs::read(dir.join("ids.bin")).unwrap());
+    let want: Vec<u32> = (0..128u32)
+        .map(|i| {
+            let mut acc = 1u32;
+            let dims = [
+                (i, i % 64, i / 64, 64, 2, 128),
+                (0, 0, 0, 1, 1, 1),
+                (0, 0, 0, 1, 1, 1),
+            ];
+            for (gid, lid, grp, lsize, groups, gsize) in dims {
+                acc =
+                    acc * 7 + gid * 3 + lid * 5 + grp * 11 + lsize * 13 + groups * 17 + gsize * 19;
+            }
+            acc
+        })
+        .collect();
+    assert_eq!(got, want);
+}
+
 #[test]
 fn hip_printf_prints_on_stdout() {
     // HIP's printf goes through the hostcall buffer, served while the
