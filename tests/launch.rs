@@ -177,7 +177,7 @@ fn unknown_kernel_is_a_load_error() {
     );
     assert_eq!(
         e.to_string(),
-        "no kernel named 'axpz' (the binary has: axpy)"
+        "no kernel named 'axpz'; did you mean `axpy`? (the binary has: axpy)"
     );
 }
 

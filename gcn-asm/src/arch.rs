@@ -224,8 +224,9 @@ impl Device {
 pub fn unknown_device_message(name: &str) -> String {
     let names: Vec<&str> = Device::ALL.iter().map(|d| d.name()).collect();
     let aliases: Vec<&str> = ALIASES.iter().map(|(from, _)| *from).collect();
+    let guess = crate::suggest::did_you_mean(name, names.iter().chain(&aliases).copied());
     format!(
-        "unknown GPU device '{name}' (known devices: {}; also {})",
+        "unknown GPU device '{name}'{guess} (known devices: {}; also {})",
         names.join(", "),
         aliases.join(", ")
     )
@@ -319,6 +320,8 @@ mod tests {
         // Issue 11 item 12: a wrong name gets the list of known ones.
         let m = unknown_device_message("gfx9000");
         assert!(m.contains("'gfx9000'") && m.contains("pitcairn") && m.contains("gfx906"));
+        assert!(m.contains("did you mean `gfx900`?"), "{m}");
+        assert!(unknown_device_message("fijii").contains("did you mean `fiji`?"));
         assert_eq!(Device::Tonga.version(), GcnVersion::Gcn1_2);
         assert_eq!(GcnVersion::from_arch_name("GFX9"), Some(GcnVersion::Gcn1_4));
         assert_eq!(GcnVersion::from_arch_name("gcn2.0"), None);

@@ -24,6 +24,7 @@ pub mod encode;
 pub mod gallium;
 pub mod isa;
 pub mod rocm;
+pub mod suggest;
 pub mod syntax;
 
 pub use arch::{Device, GcnVersion};

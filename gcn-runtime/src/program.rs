@@ -43,7 +43,8 @@ impl fmt::Display for LoadError {
             LoadError::CodeObject(m) => write!(f, "bad code object: {m}"),
             LoadError::NoKernel { name, available } => write!(
                 f,
-                "no kernel named '{name}' (the binary has: {})",
+                "no kernel named '{name}'{} (the binary has: {})",
+                gcn_asm::suggest::did_you_mean(name, available.iter().map(String::as_str)),
                 if available.is_empty() {
                     "none".to_string()
                 } else {

@@ -481,7 +481,11 @@ fn usage_errors_exit_2_and_show_the_arguments() {
     let listing = "ARG 0: out      .arg out, global, 8";
     // The argument parser's own errors carry the contract's prefix too.
     let out = gcnrun(&dir, &["dump.s", "dump"]);
-    expect(&out, 2, &["gcnrun: error: ", "--global"]);
+    expect(
+        &out,
+        2,
+        &["gcnrun: error: ", "takes 14 arguments but 0 were given"],
+    );
     assert!(!out.stderr.starts_with("error:"), "{}", out.stderr);
     let out = gcnrun(
         &dir,
@@ -532,9 +536,10 @@ fn usage_errors_exit_2_and_show_the_arguments() {
         (5, "hex:0102030405", "5 bytes given for a 4-byte argument"),
         (5, "hex:123", "not an even, non-zero number of hex digits"),
         (5, "u128:1", "unknown form `u128:`"),
+        (5, "5", "`5` has no type: write it as `i32:5`"),
         (
             5,
-            "5",
+            "five",
             "expected TYPE:V[,V...], hex:BYTES, @FILE, zero:N, TYPE[]:V[,V...], local:N, image:KEY=V,..., sampler:KEY=V,... or vsharp:BUF[,...]",
         ),
         (11, "f32:one", "`one` is not a valid f32 value"),
@@ -567,7 +572,10 @@ fn usage_errors_exit_2_and_show_the_arguments() {
     expect(
         &out,
         2,
-        &["no kernel named 'dumb' (the binary has: dump)", listing],
+        &[
+            "no kernel named 'dumb'; did you mean `dump`? (the binary has: dump)",
+            listing,
+        ],
     );
     // --out of a by-value argument, of no argument, malformed.
     for (spec, message) in [
@@ -617,7 +625,7 @@ fn usage_errors_exit_2_and_show_the_arguments() {
     expect(
         &gcnrun(&dir, &["dump.s", "dump", "zero:4"]),
         2,
-        &["--global"],
+        &["takes 14 arguments but 1 was given"],
     );
     expect(
         &gcnrun(&dir, &dump_args("dump.s", &["--threads", "0"])),
@@ -1300,6 +1308,127 @@ fn fewer_dimensions_than_the_kernel_enables() {
         })
         .collect();
     assert_eq!(got, want);
+}
+
+/// Each file a user may hand gcnrun is named, and each near miss gets the
+/// name or form that was probably meant.
+#[test]
+fn files_and_names_a_user_has() {
+    let dir = workdir("files_and_names");
+    let co = code_object("v4/gfx906", "hw_semantics");
+    let co = co.to_str().unwrap();
+    // No kernel: the listing (file kind, GPU, kernels and arguments).
+    let out = gcnrun(&dir, &[co]);
+    expect(&out, 0, &[]);
+    assert!(
+        out.stdout.contains(
+            "hw_semantics.co: an AMDHSA code object v4 for gfx906, run on GCN1.4.1; 6 kernels"
+        ),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains("kernel 'scalars_tail' arguments:\n  ARG 0: arg0     int*"),
+        "{}",
+        out.stdout
+    );
+    // A Gallium binary's listing says it records no GPU.
+    let source = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/opencl/gen/tonga/hw_semantics.s"),
+    )
+    .unwrap();
+    std::fs::write(dir.join("tonga.bin"), gallium(&source)).unwrap();
+    let out = gcnrun(&dir, &["tonga.bin"]);
+    expect(&out, 0, &[]);
+    assert!(
+        out.stdout.contains("tonga.bin: a GalliumCompute binary (it does not record its GPU: -g DEVICE picks it; GCN1.0 by default); 6 kernels"),
+        "{}",
+        out.stdout
+    );
+    // Run without -g, GCN 1.2 code decoded as GCN 1.0 faults: the error
+    // says the GPU was gcnrun's guess.
+    let out = gcnrun(
+        &dir,
+        &[
+            "tonga.bin",
+            "scalars_tail",
+            "zero:256",
+            "i32:1",
+            "i32:2",
+            "i32:3",
+            "--global",
+            "64",
+        ],
+    );
+    expect(
+        &out,
+        1,
+        &["note: tonga.bin is a GalliumCompute binary, which does not record its GPU: it ran as capeverde (GCN1.0), gcnrun's default; give the GPU it was built for with -g DEVICE"],
+    );
+    // Near misses: the kernel name, the device, a bare number.
+    let out = gcnrun(&dir, &[co, "scalar_tail", "zero:4", "--global", "1"]);
+    expect(
+        &out,
+        2,
+        &["no kernel named 'scalar_tail'; did you mean `scalars_tail`?"],
+    );
+    let out = gcnrun(&dir, &["-g", "gfx9066", co]);
+    expect(
+        &out,
+        2,
+        &["unknown GPU device 'gfx9066'; did you mean `gfx906`?"],
+    );
+    let out = gcnrun(
+        &dir,
+        &[
+            co,
+            "scalars_tail",
+            "zero:256",
+            "0.5",
+            "7",
+            "i32:1",
+            "--global",
+            "1",
+        ],
+    );
+    expect(
+        &out,
+        2,
+        &["ARG 1 (`0.5`) for argument 'arg1': `0.5` has no type: write it as `f32:0.5`"],
+    );
+    // A kernel without --global.
+    let out = gcnrun(
+        &dir,
+        &[co, "scalars_tail", "zero:256", "i32:1", "i32:2", "i32:3"],
+    );
+    expect(&out, 2, &["--global <X[,Y[,Z]]>"]);
+    // A code object for a GPU of another generation is named.
+    let mut bytes = std::fs::read(co).unwrap();
+    for (mach, named) in [
+        (
+            0x36u8,
+            "the code object is for gfx1030 (RDNA 2), which is not supported yet",
+        ),
+        (
+            0x3f,
+            "the code object is for gfx90a (CDNA 2), which is not supported yet",
+        ),
+    ] {
+        bytes[48] = mach;
+        std::fs::write(dir.join("other.co"), &bytes).unwrap();
+        let out = gcnrun(&dir, &["other.co"]);
+        expect(&out, 1, &[named]);
+    }
+    // A relocatable object (`clang -target amdgcn-- -c`) says what to do.
+    let rel =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/rocm/other/relocatable-tahiti.o");
+    let out = gcnrun(&dir, &[rel.to_str().unwrap()]);
+    expect(
+        &out,
+        1,
+        &["this is a relocatable AMDGPU object (ET_REL, as `clang -c` writes it before linking), not a code object"],
+    );
 }
 
 #[test]

@@ -80,4 +80,9 @@ for gpu in gfx906; do
         rm "gen/hip/$gpu/$name.bundle"
     done
 done
+# Not a code object: what `clang -target amdgcn-- -c` writes (relocatable),
+# which the tools must name (tests: gcnrun's file-kind messages).
+[ -n "$ONLY" ] || clang-14 -x cl -cl-std=CL1.2 -target amdgcn-- -mcpu=tahiti -O2 \
+    -Xclang -finclude-default-header -fintegrated-as -c other/relocatable.cl \
+    -o other/relocatable-tahiti.o
 du -sh gen

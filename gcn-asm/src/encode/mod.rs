@@ -108,6 +108,21 @@ pub(crate) struct Statement<'a> {
 
 const MAX_MNEMONIC: usize = 48;
 
+/// "unknown instruction `X`", with the closest mnemonic of `version`
+/// when one is a likely typo (`v_add_f23` → `v_add_f32`). Cold: only an
+/// error pays for the walk over the table.
+#[cold]
+fn unknown_instruction(lower: &str, mnemonic: &str, version: GcnVersion) -> String {
+    let names = crate::isa::INSTRUCTIONS
+        .iter()
+        .filter(|r| r.opcode(version).is_some())
+        .map(|r| r.mnemonic);
+    format!(
+        "unknown instruction `{mnemonic}`{}",
+        crate::suggest::did_you_mean(lower, names)
+    )
+}
+
 /// Assembles one instruction statement.
 ///
 /// `statement` starts with the mnemonic (which ends at byte `mnemonic_end`)
@@ -141,7 +156,7 @@ pub fn assemble_instruction(
     if rows.is_empty() {
         return Err(OperandError::new(
             0,
-            format!("unknown instruction `{mnemonic}`"),
+            unknown_instruction(lower, mnemonic, version),
         ));
     }
     let Some(row) = rows.iter().find(|r| r.opcode(version).is_some()) else {

@@ -185,6 +185,47 @@ processors! {
     "gfx90c", 0x32, (9, 0, 12), Gcn1_4;
 }
 
+/// LLVM processors of other generations (`EF_AMDGPU_MACH` value, name,
+/// family), so that a code object for one is named, not just refused.
+pub const OTHER_PROCESSORS: &[(u32, &str, &str)] = &[
+    (0x30, "gfx908", "CDNA 1"),
+    (0x33, "gfx1010", "RDNA 1, GCN 1.5"),
+    (0x34, "gfx1011", "RDNA 1, GCN 1.5.1"),
+    (0x35, "gfx1012", "RDNA 1, GCN 1.5.1"),
+    (0x36, "gfx1030", "RDNA 2"),
+    (0x37, "gfx1031", "RDNA 2"),
+    (0x38, "gfx1032", "RDNA 2"),
+    (0x39, "gfx1033", "RDNA 2"),
+    (0x3d, "gfx1035", "RDNA 2"),
+    (0x3e, "gfx1034", "RDNA 2"),
+    (0x3f, "gfx90a", "CDNA 2"),
+    (0x40, "gfx940", "CDNA 3"),
+    (0x41, "gfx1100", "RDNA 3"),
+    (0x42, "gfx1013", "RDNA 1"),
+    (0x44, "gfx1103", "RDNA 3"),
+    (0x45, "gfx1036", "RDNA 2"),
+    (0x46, "gfx1101", "RDNA 3"),
+    (0x47, "gfx1102", "RDNA 3"),
+    (0x4b, "gfx941", "CDNA 3"),
+    (0x4c, "gfx942", "CDNA 3"),
+];
+
+/// Why `EF_AMDGPU_MACH` value `mach` is no supported processor: the
+/// processor and family when LLVM has one ("gfx1030 (RDNA 2), which is not
+/// supported yet"), else the value.
+pub fn unsupported_mach_message(mach: u32) -> String {
+    match OTHER_PROCESSORS.iter().find(|(m, _, _)| *m == mach) {
+        Some((_, name, family)) => format!(
+            "the code object is for {name} ({family}), which is not supported yet (GCN 1.0-1.4.1: \
+             gfx600-gfx810, gfx900-gfx90c)"
+        ),
+        None => format!(
+            "EF_AMDGPU_MACH {mach:#x} is no AMDGPU processor LLVM 15 knows (GCN 1.0-1.4.1: \
+             gfx600-gfx810, gfx900-gfx90c)"
+        ),
+    }
+}
+
 impl ProcessorInfo {
     /// The processor with this `EF_AMDGPU_MACH` value.
     pub fn from_mach(mach: u32) -> Option<&'static ProcessorInfo> {

@@ -73,6 +73,15 @@ pub fn read(bytes: &[u8]) -> Result<CodeObject, RocmError> {
     let file = ElfFile64::<Endianness>::parse(bytes).map_err(elf_err("the ELF file"))?;
     let endian = file.endian();
     let header = file.elf_header();
+    if header.e_type(endian) == elf::ET_REL {
+        return Err(RocmError::new(
+            "the ELF header",
+            "this is a relocatable AMDGPU object (ET_REL, as `clang -c` writes it before \
+             linking), not a code object: compile and link with `clang -target \
+             amdgcn-amd-amdhsa -mcpu=GPU` without `-c` (or link with `ld.lld -shared`)"
+                .to_string(),
+        ));
+    }
     let e_flags = header.e_flags(endian);
     let abi_version = header.e_ident().abi_version;
 
@@ -558,7 +567,10 @@ fn processor(
         let info = ProcessorInfo::from_mach(mach).ok_or_else(|| {
             RocmError::new(
                 "the ELF header",
-                format!("e_flags {e_flags:#x}: EF_AMDGPU_MACH {mach:#x} is not a GCN 1.0..1.4.1 processor"),
+                format!(
+                    "e_flags {e_flags:#x}: {}",
+                    super::unsupported_mach_message(mach)
+                ),
             )
         })?;
         let (xnack, sramecc) = if version == 3 {

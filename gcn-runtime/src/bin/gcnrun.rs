@@ -100,7 +100,8 @@ use target::{Selected, TargetArgs};
     name = "gcnrun",
     version,
     about = "Runs a kernel of a GalliumCompute binary, an AMDHSA code object or CLRX source in the GCN emulator",
-    override_usage = "gcnrun [-g DEVICE | -A ARCH] BINARY KERNEL [ARG]... --global X[,Y[,Z]] \
+    override_usage = "gcnrun [-g DEVICE | -A ARCH] BINARY (lists its kernels)\n       \
+                      gcnrun [-g DEVICE | -A ARCH] BINARY KERNEL [ARG]... --global X[,Y[,Z]] \
                       [--local X[,Y[,Z]]] [--offset X[,Y[,Z]]] [--lds BYTES] [--out N=FILE]... \
                       [--print N[:TYPE]]... [--max-steps N] [--timeout SECONDS] [--threads N] [--check NAME=LEVEL]... \
                       [--trace [--trace-group X[,Y[,Z]]] [--trace-wave N]] [--profile]",
@@ -118,17 +119,19 @@ struct Cli {
     /// code object, or CLRX source, which is assembled first.
     #[arg(value_name = "BINARY")]
     binary: PathBuf,
-    /// The kernel to run.
+    /// The kernel to run; without one, gcnrun lists the file's kernels with
+    /// their arguments and the GPU it runs them on.
     #[arg(value_name = "KERNEL")]
-    kernel: String,
+    kernel: Option<String>,
     /// One value per argument the caller supplies, in `.arg` order
     /// (negative numbers such as `-5` are values, not options).
     #[arg(value_name = "ARG", allow_negative_numbers = true)]
     args: Vec<String>,
     /// Global size (work-items) per dimension; the count of values gives the
     /// dimensions.
+    /// (Required to run a kernel.)
     #[arg(long, value_name = "X[,Y[,Z]]")]
-    global: String,
+    global: Option<String>,
     /// Work-group size (default: the largest divisor of the global x size
     /// that is at most 64, and 1 in y and z).
     #[arg(long, value_name = "X[,Y[,Z]]")]
@@ -500,7 +503,14 @@ fn run(cli: &Cli) -> Result<(), Failure> {
         let decl = decls.iter().find(|d| d.name == kernel.name);
         signature(kernel, &user_args(kernel, decl))
     };
-    let kernel = program.kernel(&cli.kernel).map_err(|e| {
+    let Some(kernel_name) = &cli.kernel else {
+        print!(
+            "{}",
+            listing(path, &program, requested, &decls, &signature_of)
+        );
+        return Ok(());
+    };
+    let kernel = program.kernel(kernel_name).map_err(|e| {
         let mut m = e.to_string();
         for k in program.kernels() {
             m.push('\n');
@@ -657,11 +667,22 @@ fn run(cli: &Cli) -> Result<(), Failure> {
     if cli.trace {
         launcher = launcher.trace(filter, &sink);
     }
+    // A GalliumCompute binary does not record its GPU: run without -g/-A
+    // it is decoded for gcnrun's default, and a fault says so.
+    let guessed = requested.is_none() && !program.is_code_object() && decls.is_empty();
     let outcome = launcher.reports().map_err(|e| match e {
         // The values were checked against the table above; should the
         // writer still refuse one, it is the caller's argument.
         LaunchError::Args(ArgError::BadDispatch(_)) => run_error(e.to_string()),
         LaunchError::Args(_) | LaunchError::Load(_) => usage(format!("{e}\n{signature}")),
+        LaunchError::Exec(_) if guessed => run_error(format!(
+            "{e}\nnote: {} is a GalliumCompute binary, which does not record its GPU: it ran as \
+             {} ({}), gcnrun's default; give the GPU it was built for with -g DEVICE (e.g. -g \
+             tonga, -g gfx900)",
+            path.display(),
+            Device::CapeVerde.name(),
+            Device::CapeVerde.version()
+        )),
         _ => run_error(e.to_string()),
     })?;
     let (stats, reports) = (outcome.stats, outcome.reports);
@@ -921,6 +942,49 @@ fn arg_form(r: &gallium::KernelArg) -> String {
     }
 }
 
+/// What `gcnrun FILE` prints: the file's kind and GPU, then each kernel
+/// with its arguments (as a usage error shows them).
+fn listing(
+    path: &Path,
+    program: &Program,
+    requested: Option<GcnVersion>,
+    decls: &[KernelDecl],
+    signature_of: &dyn Fn(&ProgramKernel) -> String,
+) -> String {
+    let kind = match program.code_object_target() {
+        Some((v, processor)) => {
+            format!(
+                "an AMDHSA code object v{v} for {processor}, run on {}",
+                program.version()
+            )
+        }
+        None if !decls.is_empty() => format!("CLRX source, assembled for {}", program.version()),
+        None if requested.is_some() => {
+            format!("a GalliumCompute binary, run on {}", program.version())
+        }
+        None => format!(
+            "a GalliumCompute binary (it does not record its GPU: -g DEVICE picks it; {} by \
+             default)",
+            program.version()
+        ),
+    };
+    let mut out = format!(
+        "{}: {kind}; {} kernel{}\n",
+        path.display(),
+        program.kernels().len(),
+        if program.kernels().len() == 1 {
+            ""
+        } else {
+            "s"
+        }
+    );
+    for k in program.kernels() {
+        out.push_str(&signature_of(k));
+        out.push('\n');
+    }
+    out
+}
+
 /// The usage message's list of the kernel's `.arg`s.
 fn signature(kernel: &ProgramKernel, user: &[UserArg]) -> String {
     let mut s = format!("kernel '{}' arguments:", kernel.name);
@@ -953,6 +1017,34 @@ fn signature(kernel: &ProgramKernel, user: &[UserArg]) -> String {
     s
 }
 
+/// The message for an ARG without a form: a bare number for a by-value
+/// argument gets the form to write (`0.5` for a 4-byte argument:
+/// `f32:0.5`), anything else the list of forms.
+fn bare_value_message(text: &str, r: &gallium::KernelArg) -> String {
+    let number = text.parse::<f64>().is_ok() || text.starts_with("0x");
+    if r.ty == ArgType::Scalar && number {
+        let float = text.contains(['.', 'e', 'E']) && !text.starts_with("0x")
+            || text.contains("inf")
+            || text.contains("nan");
+        let ty = match (r.size, float) {
+            (2, true) => "f16",
+            (4, true) => "f32",
+            (8, true) => "f64",
+            (1, _) => "i8",
+            (2, _) => "i16",
+            (8, _) => "i64",
+            _ => "i32",
+        };
+        return format!(
+            "`{text}` has no type: write it as `{ty}:{text}` (a by-value argument is TYPE:V, TYPE one of \
+             u8 i8 u16 i16 u32 i32 u64 i64 f16 f32 f64, or hex:BYTES)"
+        );
+    }
+    "expected TYPE:V[,V...], hex:BYTES, @FILE, zero:N, TYPE[]:V[,V...], local:N, \
+     image:KEY=V,..., sampler:KEY=V,... or vsharp:BUF[,...]"
+        .to_string()
+}
+
 /// Parses one ARG against its `.arg`.
 fn parse_arg(text: &str, arg: &UserArg) -> Result<Value, String> {
     let r = &arg.record;
@@ -962,11 +1054,9 @@ fn parse_arg(text: &str, arg: &UserArg) -> Result<Value, String> {
         }
         Value::File(PathBuf::from(file))
     } else {
-        let (form, rest) = text.split_once(':').ok_or_else(|| {
-            "expected TYPE:V[,V...], hex:BYTES, @FILE, zero:N, TYPE[]:V[,V...], local:N, \
-             image:KEY=V,..., sampler:KEY=V,... or vsharp:BUF[,...]"
-                .to_string()
-        })?;
+        let (form, rest) = text
+            .split_once(':')
+            .ok_or_else(|| bare_value_message(text, r))?;
         match form {
             "zero" => Value::Zero(
                 parse_count(rest).ok_or_else(|| format!("`{rest}` is not a byte count"))?,
@@ -1157,7 +1247,10 @@ fn parse_sizes(option: &str, text: &str, min: u32) -> Result<Vec<u32>, Failure> 
 
 /// The dispatch from --global, --local and --offset.
 fn parse_dispatch(cli: &Cli) -> Result<Dispatch, Failure> {
-    let global = parse_sizes("--global", &cli.global, 1)?;
+    let global_text = cli.global.as_deref().ok_or_else(|| {
+        usage("the following required arguments were not provided:\n  --global <X[,Y[,Z]]>")
+    })?;
+    let global = parse_sizes("--global", global_text, 1)?;
     let dims = global.len();
     let mut g = [1u32; 3];
     g[..dims].copy_from_slice(&global);
