@@ -23,6 +23,7 @@ pub mod diag;
 pub mod encode;
 pub mod gallium;
 pub mod isa;
+pub mod kernels;
 pub mod rocm;
 pub mod suggest;
 pub mod syntax;

@@ -1135,3 +1135,44 @@ fn printf_formats_are_escaped_as_clrxasm_escapes_them() {
         assert_eq!(back.metadata.unwrap().root, md.root);
     }
 }
+
+/// `gcndisasm --kernels` lists what a file is, its GPU, its kernels and
+/// their arguments; a relocatable object (`clang -c`) is named with what
+/// to do.
+#[test]
+fn gcndisasm_lists_kernels_and_names_relocatable_objects() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let co = root.join("tests/rocm/gen/v4/gfx906/hw_semantics.co");
+    let r = std::process::Command::new(env!("CARGO_BIN_EXE_gcndisasm"))
+        .arg("--kernels")
+        .arg(&co)
+        .output()
+        .unwrap();
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let text = String::from_utf8_lossy(&r.stdout);
+    assert!(
+        text.contains("an AMDHSA code object v4 for gfx906 (GCN1.4.1); 6 kernels\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "kernel 'scalars_tail'\n  ARG 0: arg0     int* (global_buffer, 8 bytes)\n  \
+             ARG 1: arg1     int (by_value, 4 bytes)\n"
+        ),
+        "{text}"
+    );
+    let rel = root.join("tests/rocm/other/relocatable-tahiti.o");
+    for args in [&["--kernels"][..], &[][..]] {
+        let r = std::process::Command::new(env!("CARGO_BIN_EXE_gcndisasm"))
+            .args(args)
+            .arg(&rel)
+            .output()
+            .unwrap();
+        assert_eq!(r.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert!(
+            err.contains("this is a relocatable AMDGPU object (ET_REL"),
+            "{err}"
+        );
+    }
+}

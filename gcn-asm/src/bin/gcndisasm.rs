@@ -3,7 +3,11 @@
 //!
 //! ```text
 //! gcndisasm [-g DEVICE | -A ARCH] [-r] FILE
+//! gcndisasm --kernels FILE
 //! ```
+//!
+//! `--kernels` lists what the file is (and the GPU it is for), its kernels
+//! and their arguments ([`gcn_asm::kernels::summarize`]).
 //!
 //! Without `-r`, `FILE` (`-` for standard input) is an AMDHSA (ROCm) code
 //! object (an ELF64 with `e_machine` EM_AMDGPU, as clang, hipcc and
@@ -50,6 +54,10 @@ struct Args {
     /// binary.
     #[arg(short = 'r', long = "raw")]
     raw: bool,
+    /// List the kernels, their arguments and the GPU instead of
+    /// disassembling.
+    #[arg(long)]
+    kernels: bool,
     /// The input file (`-` for standard input).
     #[arg(value_name = "FILE")]
     file: PathBuf,
@@ -102,6 +110,18 @@ fn main() -> ExitCode {
             (Err(_), None) => Err(std::io::Error::other("formatting failed")),
         };
         return finish(flushed);
+    }
+    if args.kernels {
+        return match gcn_asm::kernels::summarize(&bytes) {
+            Ok(summary) => {
+                print!("{}: {summary}", args.file.display());
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("{}: error: {e}", args.file.display());
+                ExitCode::from(1)
+            }
+        };
     }
     let text = if gcn_asm::rocm::is_code_object(&bytes) {
         let listed = gcn_asm::rocm::read(&bytes).and_then(|co| gcn_asm::decode::rocm::listing(&co));
