@@ -208,7 +208,7 @@ const ALIASES: &[(&str, &str)] = &[
 impl Device {
     /// Looks a device up by name, case-insensitively: the table's names,
     /// CLRX's aliases and gfxNNN names, and LLVM's processor names
-    /// ([`ALIASES`]).
+    /// (the table in this module's source, `ALIASES`).
     pub fn from_name(name: &str) -> Option<Device> {
         let lower = name.to_ascii_lowercase();
         let alias = ALIASES
