@@ -12,3 +12,13 @@ pub use gcn_runtime;
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
+
+/// The Rust examples of `docs/gcn_kernel.md`, as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/gcn_kernel.md")]
+pub struct GcnKernelDocDoctests;
+
+/// The Rust examples of `docs/running.md`, as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/running.md")]
+pub struct RunningDocDoctests;
