@@ -308,11 +308,20 @@ fn malformed_code_objects_are_errors() {
         bad[at] ^= 0xff;
         let _ = rocm::read(&bad);
     }
-    // An unknown processor.
+    // A processor of another generation is named; an unknown value is
+    // shown.
     let mut bad = good.clone();
     bad[48] = 0x41; // e_flags: gfx1100
     assert!(
-        err(&bad).to_string().contains("EF_AMDGPU_MACH"),
+        err(&bad)
+            .to_string()
+            .contains("the code object is for gfx1100 (RDNA 3), which is not supported yet"),
+        "{}",
+        err(&bad)
+    );
+    bad[48] = 0xf7;
+    assert!(
+        err(&bad).to_string().contains("EF_AMDGPU_MACH 0xf7"),
         "{}",
         err(&bad)
     );
