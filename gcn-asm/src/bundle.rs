@@ -418,7 +418,7 @@ pub fn read_uncompressed(bytes: &[u8]) -> Result<Bundle, BundleError> {
     at += 8;
     // Each entry takes at least its three u64 fields: a count past what
     // the file holds ends in a `Truncated` error at the first missing one.
-    let mut entries = Vec::with_capacity(count.min((len - at) / 24) as usize);
+    let mut headers = Vec::with_capacity(count.min((len - at) / 24) as usize);
     for index in 0..usize::try_from(count).unwrap_or(usize::MAX) {
         let offset = read_le::<8>(bytes, at, &|| format!("entry {index}'s offset"))?;
         let size = read_le::<8>(bytes, at + 8, &|| format!("entry {index}'s size"))?;
@@ -438,6 +438,12 @@ pub fn read_uncompressed(bytes: &[u8]) -> Result<Bundle, BundleError> {
             .map_err(|_| BundleError::IdNotText { index, offset: at })?
             .to_string();
         at += id_len;
+        headers.push((id, offset, size));
+    }
+    // The contents once the whole header is read, so that a file cut in
+    // its header says so rather than that an entry lies outside it.
+    let mut entries = Vec::with_capacity(headers.len());
+    for (index, (id, offset, size)) in headers.into_iter().enumerate() {
         let data = offset
             .checked_add(size)
             .filter(|&end| end <= len)

@@ -752,6 +752,38 @@ fn load(
     requested: Option<GcnVersion>,
 ) -> Result<(Program, Vec<KernelDecl>, TextLabels), Failure> {
     let shown = path.display();
+    // A clang offload bundle (hipcc --genco, --cuda-device-only -c): the
+    // code object of the entry for -g's processor, else of the only GPU
+    // entry. Naming no entry (or none that is there) is a usage error; a
+    // damaged bundle a run error.
+    let entry = if gcn_asm::bundle::is_bundle(bytes) {
+        use gcn_asm::bundle::BundleError;
+        let bundle =
+            gcn_asm::bundle::read(bytes).map_err(|e| run_error(format!("{shown}: {e}")))?;
+        let entry = bundle
+            .select(target.device.as_deref())
+            .map_err(|e| match e {
+                BundleError::NoSuchTarget { .. } | BundleError::Ambiguous { .. } => {
+                    usage(format!("{shown}: {e}"))
+                }
+                e => run_error(format!("{shown}: {e}")),
+            })?;
+        Some(entry.clone())
+    } else {
+        None
+    };
+    let (bytes, shown) = match &entry {
+        Some(entry) => {
+            let shown = format!("{shown} (entry {})", entry.id);
+            if !gcn_asm::rocm::is_code_object(&entry.data) {
+                return Err(run_error(format!(
+                    "{shown}: the entry is not an AMDHSA code object"
+                )));
+            }
+            (&entry.data[..], shown)
+        }
+        None => (bytes, shown.to_string()),
+    };
     if gcn_asm::rocm::is_code_object(bytes) {
         let co = gcn_asm::rocm::read(bytes)
             .map_err(|e| run_error(format!("{shown}: bad code object: {e}")))?;
