@@ -81,9 +81,9 @@ pub fn is_bundle(bytes: &[u8]) -> bool {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Compression {
     /// zlib (RFC 1950), method 0.
-    Zlib,
+    Zlib = 0,
     /// zstd (RFC 8878), method 1.
-    Zstd,
+    Zstd = 1,
 }
 
 impl fmt::Display for Compression {
