@@ -1,7 +1,12 @@
 //! `gcnrun`: runs a kernel of a GalliumCompute binary, of an AMDHSA code
 //! object (clang `-target amdgcn-amd-amdhsa`, hipcc; run under the HSA ABI,
 //! on the processor its `e_flags` name unless `-g`/`-A` says otherwise),
-//! or of CLRX source (assembled first) in the emulator.
+//! or of CLRX source (assembled first) in the emulator. A clang offload
+//! bundle (`hipcc --genco` or `hipcc --cuda-device-only -c`, compressed or
+//! not; `gcn_asm::bundle`) runs the code object of its entry for `-g`'s
+//! processor (`-g gfx906`, feature settings such as `:xnack-` ignored),
+//! else of its only GPU entry; naming none when there are several, or one
+//! that is not there, is a usage error listing the entries.
 //!
 //! ```text
 //! gcnrun [-g DEVICE | -A ARCH] BINARY KERNEL [ARG]... --global X[,Y[,Z]] [--local X[,Y[,Z]]]
@@ -115,7 +120,9 @@ struct Cli {
     #[command(flatten)]
     target: TargetArgs,
     /// A GalliumCompute binary (`gcnasm -b gallium`, clrxasm), an AMDHSA
-    /// code object, or CLRX source, which is assembled first.
+    /// code object, a clang offload bundle (`hipcc --genco`; the entry for
+    /// `-g`, else the only GPU one), or CLRX source, which is assembled
+    /// first.
     #[arg(value_name = "BINARY")]
     binary: PathBuf,
     /// The kernel to run.
