@@ -72,9 +72,12 @@ pub const COMPRESSED_MAGIC: &[u8; 4] = b"CCOB";
 pub const MAX_UNCOMPRESSED_SIZE: u64 = 1 << 30;
 
 /// Whether `bytes` start like a clang offload bundle, uncompressed or
-/// compressed.
+/// compressed. A compressed one also needs the high byte of its version
+/// to be 0 (versions are small), so that text starting with `CCOB` (a
+/// source file) is not taken for one.
 pub fn is_bundle(bytes: &[u8]) -> bool {
-    bytes.starts_with(MAGIC) || bytes.starts_with(COMPRESSED_MAGIC)
+    bytes.starts_with(MAGIC)
+        || (bytes.starts_with(COMPRESSED_MAGIC) && !matches!(bytes.get(5), Some(b) if *b != 0))
 }
 
 /// The compression method of a compressed bundle.
@@ -627,6 +630,14 @@ mod tests {
             out.extend(*data);
         }
         out
+    }
+
+    #[test]
+    fn text_starting_with_ccob_is_no_bundle() {
+        assert!(is_bundle(b"CCOB\x02\x00\x01\x00"));
+        assert!(is_bundle(b"__CLANG_OFFLOAD_BUNDLE__"));
+        assert!(!is_bundle(b"CCOB: s_endpgm\n"));
+        assert!(!is_bundle(b"__CLANG_OFFLOAD_BUNDLE"));
     }
 
     #[test]

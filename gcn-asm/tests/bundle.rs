@@ -136,14 +136,21 @@ proptest! {
     /// a value or an error, never a panic.
     #[test]
     fn damaged_bundles_never_panic(
-        at in 0usize..4200,
-        value in any::<u8>(),
+        // Mostly the headers (bundle and CCOB), sometimes anywhere.
+        damage in proptest::collection::vec(
+            (prop_oneof![3 => 0usize..140, 1 => 0usize..13000], any::<u8>()),
+            1..4,
+        ),
+        cut in prop_oneof![3 => Just(usize::MAX), 1 => 0usize..13000],
         compressed in any::<bool>(),
     ) {
         let plain = fixture("hip_kernels.gfx906.hipfb");
         let mut bytes = if compressed { ccob(3, Compression::Zstd, &plain) } else { plain };
-        let at = at % bytes.len();
-        bytes[at] = value;
+        for (at, value) in damage {
+            let at = at % bytes.len();
+            bytes[at] = value;
+        }
+        bytes.truncate(cut);
         if let Ok(b) = bundle::read(&bytes) {
             let _ = b.select(Some("gfx906"));
             let _ = b.select(None);
