@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use gcn_runtime::kernel::{ArgValue, Dispatch};
+use gcn_runtime::program::LoadError;
 use gcn_runtime::{LaunchOptions, Memory, Program};
 use serde_json::Value;
 
@@ -47,10 +48,25 @@ fn cases() -> Vec<Case> {
 /// Runs `case` from the code object `path` with `options`; `Err` says
 /// what differs.
 fn run_case(case: &Case, path: &Path, options: &LaunchOptions) -> Result<(), String> {
+    run_case_loaded(case, path, options, &|memory, bytes| {
+        Program::load_code_object(memory, bytes)
+    })
+}
+
+/// Loads a program from a file's bytes.
+type Loader = dyn Fn(&Memory, &[u8]) -> Result<Program, LoadError>;
+
+/// [`run_case`] with the program loaded from `path`'s bytes by `load`.
+fn run_case_loaded(
+    case: &Case,
+    path: &Path,
+    options: &LaunchOptions,
+    load: &Loader,
+) -> Result<(), String> {
     let c = &case.value;
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let memory = Memory::default();
-    let mut program = Program::load_code_object(&memory, &bytes).map_err(|e| e.to_string())?;
+    let mut program = load(&memory, &bytes).map_err(|e| e.to_string())?;
     let printed = Arc::new(Mutex::new(String::new()));
     let sink = printed.clone();
     program.set_printf_handler(Arc::new(move |text: &str| {
@@ -239,6 +255,65 @@ sets! {
     v3_gfx900 => "v3/gfx900",
     v2_gfx900 => "v2/gfx900",
     hip_gfx906 => "hip/gfx906",
+}
+
+/// The HIP cases of `hip_kernels.hip` from hipcc's offload bundles
+/// (`gen/hip-bundle/`, read by `gcn_asm::bundle`): the entry each loader
+/// chooses runs every case with every check on and matches the reference,
+/// as the unbundled code object does (`hip_gfx906`).
+#[test]
+fn hip_bundles_run_every_case() {
+    use gcn_asm::GcnVersion;
+    let dir = tests_dir().join("rocm/gen/hip-bundle");
+    type Load = fn(&Memory, &[u8]) -> Result<Program, LoadError>;
+    let runs: [(&str, &str, Load); 7] = [
+        ("hip_kernels.gfx906.hipfb", "the only GPU entry", |m, b| {
+            Program::load_bundle(m, b, None)
+        }),
+        ("hip_kernels.gfx906.o", "the only GPU entry", |m, b| {
+            Program::load_bundle(m, b, None)
+        }),
+        ("hip_kernels.gfx906-xnack.hipfb", "-g gfx906", |m, b| {
+            Program::load_bundle(m, b, Some("gfx906"))
+        }),
+        ("hip_kernels.gfx900-gfx906.hipfb", "-g gfx906", |m, b| {
+            Program::load_bundle(m, b, Some("gfx906"))
+        }),
+        ("hip_kernels.gfx900-gfx906.hipfb", "-g gfx900", |m, b| {
+            Program::load_bundle(m, b, Some("gfx900"))
+        }),
+        (
+            "hip_kernels.gfx900-gfx906.hipfb",
+            "Program::load on GCN 1.4",
+            |m, b| Program::load(m, b, GcnVersion::Gcn1_4),
+        ),
+        (
+            "hip_kernels.gfx906.hipfb",
+            "Program::load on GCN 1.4.1",
+            |m, b| Program::load(m, b, GcnVersion::Gcn1_4_1),
+        ),
+    ];
+    let mut failures = Vec::new();
+    let mut passed = 0;
+    for (file, how, load) in runs {
+        for case in cases() {
+            let c = &case.value;
+            if c["source"].as_str() != Some("src/hip_kernels.hip") {
+                continue;
+            }
+            let name = c["name"].as_str().unwrap();
+            match run_case_loaded(&case, &dir.join(file), &LaunchOptions::default(), &load) {
+                Ok(()) => passed += 1,
+                Err(e) => failures.push(format!("{name} from {file} ({how}): {e}")),
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_eq!(passed, 7 * 4, "four hip_kernels cases per run");
+    // Several GPU entries and no version that picks one: the entries.
+    let two = std::fs::read(dir.join("hip_kernels.gfx900-gfx906.hipfb")).unwrap();
+    let err = Program::load(&Memory::default(), &two, GcnVersion::Gcn1_2).unwrap_err();
+    assert!(err.to_string().contains("--gfx900, hipv4"), "{err}");
 }
 
 /// Loads the code object at `path` and launches `kernel` over `dispatch`

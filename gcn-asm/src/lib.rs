@@ -18,6 +18,7 @@
 #![warn(missing_docs)]
 
 pub mod arch;
+pub mod bundle;
 pub mod decode;
 pub mod diag;
 pub mod encode;

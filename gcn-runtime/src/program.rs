@@ -1,6 +1,7 @@
 //! A loaded program: a GalliumCompute binary (code and constant data placed
 //! in device memory as Clover places them) or an AMDHSA code object (its
-//! segments and relocations, [`crate::hsa`]), and its kernels. The code is
+//! segments and relocations, [`crate::hsa`]; also one entry of a clang
+//! offload bundle, [`gcn_asm::bundle`]), and its kernels. The code is
 //! pre-decoded
 //! at a kernel's first launch, from that kernel's entry
 //! (`exec::predecode_from`), and kept for later launches.
@@ -23,6 +24,9 @@ pub enum LoadError {
     Gallium(String),
     /// The bytes are an AMDHSA code object that cannot be read or loaded.
     CodeObject(String),
+    /// The bytes are a clang offload bundle that cannot be read, or that
+    /// has no entry to load ([`gcn_asm::bundle`]).
+    Bundle(gcn_asm::bundle::BundleError),
     /// No kernel of that name.
     NoKernel {
         /// The name asked for.
@@ -41,6 +45,7 @@ impl fmt::Display for LoadError {
         match self {
             LoadError::Gallium(m) => write!(f, "not a GalliumCompute binary: {m}"),
             LoadError::CodeObject(m) => write!(f, "bad code object: {m}"),
+            LoadError::Bundle(e) => write!(f, "{e}"),
             LoadError::NoKernel { name, available } => write!(
                 f,
                 "no kernel named '{name}'{} (the binary has: {})",
@@ -161,7 +166,41 @@ impl Program {
     /// An AMDHSA code object ([`gcn_asm::rocm::is_code_object`]) is loaded
     /// as [`Program::load_code_object`] loads it, but run on `version`
     /// whatever its `e_flags` say (gcnrun's `-g`).
+    ///
+    /// A clang offload bundle ([`gcn_asm::bundle::is_bundle`]: what
+    /// `hipcc --genco` and `hipcc --cuda-device-only -c` write, compressed
+    /// or not) loads the code object of its only `amdgcn` entry, or, when
+    /// it has several, of the only one whose processor is of `version`;
+    /// [`Program::load_bundle`] picks one by processor name.
     pub fn load(memory: &Memory, bytes: &[u8], version: GcnVersion) -> Result<Program, LoadError> {
+        if gcn_asm::bundle::is_bundle(bytes) {
+            let bundle = gcn_asm::bundle::read(bytes).map_err(LoadError::Bundle)?;
+            let entry = match bundle.select(None) {
+                Err(gcn_asm::bundle::BundleError::Ambiguous { entries }) => {
+                    let of_version: Vec<_> = bundle
+                        .entries
+                        .iter()
+                        .filter(|e| {
+                            e.is_amdgcn()
+                                && e.processor()
+                                    .and_then(Device::from_name)
+                                    .is_some_and(|d| d.version() == version)
+                        })
+                        .collect();
+                    match of_version[..] {
+                        [one] => one,
+                        _ => {
+                            return Err(LoadError::Bundle(
+                                gcn_asm::bundle::BundleError::Ambiguous { entries },
+                            ))
+                        }
+                    }
+                }
+                other => other.map_err(LoadError::Bundle)?,
+            };
+            let co = read_code_object(&entry.data)?;
+            return Program::from_code_object(memory, &co, version);
+        }
         if gcn_asm::rocm::is_code_object(bytes) {
             let co = read_code_object(bytes)?;
             return Program::from_code_object(memory, &co, version);
@@ -178,6 +217,21 @@ impl Program {
         let co = read_code_object(bytes)?;
         let version = co.processor.version;
         Program::from_code_object(memory, &co, version)
+    }
+
+    /// Loads the code object of one entry of a clang offload bundle
+    /// ([`gcn_asm::bundle`], as `hipcc --genco` writes it), chosen by
+    /// [`gcn_asm::bundle::Bundle::select`]: the entry for `processor`
+    /// (`gfx906`; feature settings such as `:xnack-` ignored), else the
+    /// only `amdgcn` entry. It runs on the processor its `e_flags` name.
+    pub fn load_bundle(
+        memory: &Memory,
+        bytes: &[u8],
+        processor: Option<&str>,
+    ) -> Result<Program, LoadError> {
+        let bundle = gcn_asm::bundle::read(bytes).map_err(LoadError::Bundle)?;
+        let entry = bundle.select(processor).map_err(LoadError::Bundle)?;
+        Program::load_code_object(memory, &entry.data)
     }
 
     /// Loads an already read code object, to run on `version`.

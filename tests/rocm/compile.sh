@@ -6,6 +6,7 @@
 #
 #   gen/vV/GPU/NAME.co   OpenCL C, code object version V, processor GPU
 #   gen/hip/GPU/NAME.co  HIP (hipcc's default code object version)
+#   gen/hip-bundle/      hipcc's offload bundles of src/hip_kernels.hip
 #
 # Needs (Debian 12): clang-15, rocm-device-libs (and hipcc for the HIP set).
 # The code objects are checked in: the tests and CI need no compiler.
@@ -80,6 +81,20 @@ for gpu in gfx906; do
         rm "gen/hip/$gpu/$name.bundle"
     done
 done
+# HIP offload bundles as hipcc writes them, read by gcnrun and gcndisasm
+# without clang-offload-bundler: --genco (the module hipModuleLoad takes),
+# --cuda-device-only -c (clang-15's hipcc writes the same bytes), a
+# two-target bundle and one whose target id has a feature (:xnack-).
+if [ -z "$ONLY" ]; then
+    mkdir -p gen/hip-bundle
+    src=src/hip_kernels.hip
+    hipcc --genco --offload-arch=gfx906 -O2 "$src" -o gen/hip-bundle/hip_kernels.gfx906.hipfb
+    hipcc --offload-arch=gfx906 --cuda-device-only -O2 -c "$src" -o gen/hip-bundle/hip_kernels.gfx906.o
+    hipcc --genco --offload-arch=gfx900 --offload-arch=gfx906 -O2 "$src" \
+        -o gen/hip-bundle/hip_kernels.gfx900-gfx906.hipfb
+    hipcc --genco --offload-arch=gfx906:xnack- -O2 "$src" \
+        -o gen/hip-bundle/hip_kernels.gfx906-xnack.hipfb
+fi
 # Not a code object: what `clang -target amdgcn-- -c` writes (relocatable),
 # which the tools must name (tests: gcnrun's file-kind messages).
 [ -n "$ONLY" ] || clang-14 -x cl -cl-std=CL1.2 -target amdgcn-- -mcpu=tahiti -O2 \

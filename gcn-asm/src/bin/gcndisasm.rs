@@ -12,10 +12,15 @@
 //! Without `-r`, `FILE` (`-` for standard input) is an AMDHSA (ROCm) code
 //! object (an ELF64 with `e_machine` EM_AMDGPU, as clang, hipcc and
 //! `clrxasm -b rocm` write it: code object v2 to v5) or a GalliumCompute
-//! binary. A code object's listing is CLRX ROCm source (`.rocm`, the
+//! binary, or a clang offload bundle holding code objects (what `hipcc
+//! --genco` and `hipcc --cuda-device-only -c` write, compressed or not,
+//! `gcn_asm::bundle`): the entry for `-g`'s processor is listed, else the
+//! only GPU entry, after a `# offload bundle entry ID` line. A code
+//! object's listing is CLRX ROCm source (`.rocm`, the
 //! target from the code object itself, each kernel's `.config`, the
 //! metadata note, `.globaldata`, `.text`) that `gcnasm -b rocm` assembles
-//! into an equivalent code object; `-g`/`-A` do not apply to it. A Gallium
+//! into an equivalent code object; `-g`/`-A` do not apply to it (but `-g`
+//! picks a bundle's entry). A Gallium
 //! binary's listing has `.gallium`, the target, `.32bit`/`.64bit`, each
 //! kernel's `.args` and `.proginfo`, `.globaldata` and `.text` with the
 //! kernel labels, and `gcnasm` assembles it into an equivalent binary (the
@@ -111,6 +116,33 @@ fn main() -> ExitCode {
         };
         return finish(flushed);
     }
+    // A clang offload bundle (hipcc --genco, --cuda-device-only -c): the
+    // listing of the code object of the entry for -g's processor, else of
+    // the only GPU entry, after a comment line naming the entry.
+    let mut header = String::new();
+    if gcn_asm::bundle::is_bundle(&bytes) {
+        let chosen = gcn_asm::bundle::read(&bytes).and_then(|bundle| {
+            let entry = bundle.select(args.target.device.as_deref())?;
+            Ok((entry.id.clone(), entry.data.clone()))
+        });
+        match chosen {
+            Ok((id, data)) if gcn_asm::rocm::is_code_object(&data) => {
+                header = format!("# offload bundle entry {id}\n");
+                bytes = data;
+            }
+            Ok((id, _)) => {
+                eprintln!(
+                    "{}: error: offload bundle entry {id} is not an AMDHSA code object",
+                    args.file.display()
+                );
+                return ExitCode::from(1);
+            }
+            Err(e) => {
+                eprintln!("{}: error: {e}", args.file.display());
+                return ExitCode::from(1);
+            }
+        }
+    }
     if args.kernels {
         return match gcn_asm::kernels::summarize(&bytes) {
             Ok(summary) => {
@@ -126,7 +158,7 @@ fn main() -> ExitCode {
     let text = if gcn_asm::rocm::is_code_object(&bytes) {
         let listed = gcn_asm::rocm::read(&bytes).and_then(|co| gcn_asm::decode::rocm::listing(&co));
         match listed {
-            Ok(text) => text,
+            Ok(text) => header + &text,
             Err(e) => {
                 eprintln!("{}: error: {e}", args.file.display());
                 return ExitCode::from(1);

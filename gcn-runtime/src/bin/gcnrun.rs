@@ -1,7 +1,12 @@
 //! `gcnrun`: runs a kernel of a GalliumCompute binary, of an AMDHSA code
 //! object (clang `-target amdgcn-amd-amdhsa`, hipcc; run under the HSA ABI,
 //! on the processor its `e_flags` name unless `-g`/`-A` says otherwise),
-//! or of CLRX source (assembled first) in the emulator.
+//! or of CLRX source (assembled first) in the emulator. A clang offload
+//! bundle (`hipcc --genco` or `hipcc --cuda-device-only -c`, compressed or
+//! not; `gcn_asm::bundle`) runs the code object of its entry for `-g`'s
+//! processor (`-g gfx906`, feature settings such as `:xnack-` ignored),
+//! else of its only GPU entry; naming none when there are several, or one
+//! that is not there, is a usage error listing the entries.
 //!
 //! ```text
 //! gcnrun [-g DEVICE | -A ARCH] BINARY KERNEL [ARG]... --global X[,Y[,Z]] [--local X[,Y[,Z]]]
@@ -116,7 +121,9 @@ struct Cli {
     #[command(flatten)]
     target: TargetArgs,
     /// A GalliumCompute binary (`gcnasm -b gallium`, clrxasm), an AMDHSA
-    /// code object, or CLRX source, which is assembled first.
+    /// code object, a clang offload bundle (`hipcc --genco`; the entry for
+    /// `-g`, else the only GPU one), or CLRX source, which is assembled
+    /// first.
     #[arg(value_name = "BINARY")]
     binary: PathBuf,
     /// The kernel to run; without one, gcnrun lists the file's kernels with
@@ -773,6 +780,38 @@ fn load(
     requested: Option<GcnVersion>,
 ) -> Result<(Program, Vec<KernelDecl>, TextLabels), Failure> {
     let shown = path.display();
+    // A clang offload bundle (hipcc --genco, --cuda-device-only -c): the
+    // code object of the entry for -g's processor, else of the only GPU
+    // entry. Naming no entry (or none that is there) is a usage error; a
+    // damaged bundle a run error.
+    let entry = if gcn_asm::bundle::is_bundle(bytes) {
+        use gcn_asm::bundle::BundleError;
+        let bundle =
+            gcn_asm::bundle::read(bytes).map_err(|e| run_error(format!("{shown}: {e}")))?;
+        let entry = bundle
+            .select(target.device.as_deref())
+            .map_err(|e| match e {
+                BundleError::NoSuchTarget { .. } | BundleError::Ambiguous { .. } => {
+                    usage(format!("{shown}: {e}"))
+                }
+                e => run_error(format!("{shown}: {e}")),
+            })?;
+        Some(entry.clone())
+    } else {
+        None
+    };
+    let (bytes, shown) = match &entry {
+        Some(entry) => {
+            let shown = format!("{shown} (entry {})", entry.id);
+            if !gcn_asm::rocm::is_code_object(&entry.data) {
+                return Err(run_error(format!(
+                    "{shown}: the entry is not an AMDHSA code object"
+                )));
+            }
+            (&entry.data[..], shown)
+        }
+        None => (bytes, shown.to_string()),
+    };
     if gcn_asm::rocm::is_code_object(bytes) {
         let co = gcn_asm::rocm::read(bytes)
             .map_err(|e| run_error(format!("{shown}: bad code object: {e}")))?;
