@@ -68,3 +68,52 @@ mod tests {
         assert_eq!(did_you_mean("q", ["vadd"]), "");
     }
 }
+
+#[cfg(test)]
+mod assembler_tests {
+    use crate::{assemble, AssembleOptions};
+
+    /// A misspelt symbol gets the defined one it probably means, its
+    /// scope path kept.
+    #[test]
+    fn undefined_symbols_suggest_a_defined_one() {
+        let e = assemble(
+            ".gpu tonga\nstride = 16\ns_mov_b32 s1, strid\n",
+            &AssembleOptions::default(),
+        )
+        .unwrap_err();
+        let m = &e.errors().next().unwrap().message;
+        assert_eq!(m, "undefined symbol 'strid'; did you mean `stride`?");
+        let e = assemble(
+            ".gpu tonga\n.scope vadd\n  count = 4\n.ends\ns_mov_b32 s1, vadd::cuont\n",
+            &AssembleOptions::default(),
+        )
+        .unwrap_err();
+        let m = &e.errors().next().unwrap().message;
+        assert_eq!(m, "undefined symbol 'cuont'; did you mean `count`?");
+        // Nothing close: no guess.
+        let e = assemble(
+            ".gpu tonga\ns_mov_b32 s1, zzzzzz\n",
+            &AssembleOptions::default(),
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.errors().next().unwrap().message,
+            "undefined symbol 'zzzzzz'"
+        );
+    }
+
+    /// An unknown mnemonic gets the closest one of the version.
+    #[test]
+    fn unknown_instructions_suggest_a_mnemonic() {
+        let e = assemble(
+            ".gpu tonga\nv_add_f23 v1, v2, v3\n",
+            &AssembleOptions::default(),
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.errors().next().unwrap().message,
+            "unknown instruction `v_add_f23`; did you mean `v_add_f32`?"
+        );
+    }
+}

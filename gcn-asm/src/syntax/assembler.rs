@@ -1336,6 +1336,27 @@ impl<'o> Assembler<'o> {
         matches!(evaluate(ops, &mut self.syms, &mut stack), Err(e) if super::expr::needs_layout(&e.message))
     }
 
+    /// "; did you mean `X`?" for an undefined symbol `name` one or two
+    /// typos away from a defined one (compared by the last part of a
+    /// scoped name, which keeps its scope path: `vadd::d` → `vadd::b`).
+    #[cold]
+    fn symbol_suggestion(&self, name: &str) -> String {
+        let (prefix, last) = match name.rfind("::") {
+            Some(i) => name.split_at(i + 2),
+            None => ("", name),
+        };
+        let defined = self
+            .syms
+            .syms
+            .iter()
+            .filter(|s| s.is_defined())
+            .map(|s| &*s.name);
+        match crate::suggest::closest(last, defined) {
+            Some(c) => format!("; did you mean `{prefix}{c}`?"),
+            None => String::new(),
+        }
+    }
+
     /// Evaluates a deferred expression after the pass.
     pub(crate) fn final_value(&mut self, ops: &[Op], pos: &SourcePos) -> Option<Value> {
         let mut stack = Vec::new();
@@ -1343,7 +1364,12 @@ impl<'o> Assembler<'o> {
             Ok(Some(v)) => Some(v),
             Ok(None) => {
                 let name = self.undefined_in(ops, 0).unwrap_or_default();
-                self.diag_at(pos.clone(), format!("undefined symbol '{name}'"), true);
+                let guess = self.symbol_suggestion(&name);
+                self.diag_at(
+                    pos.clone(),
+                    format!("undefined symbol '{name}'{guess}"),
+                    true,
+                );
                 None
             }
             Err(e) => {
