@@ -3,49 +3,14 @@
 //! `--local`, 2-D grids, and the exit statuses and messages of errors.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+#[path = "common/cli.rs"]
+mod cli;
+use cli::{expect, gcnrun};
 
 /// A fresh directory for one test's files.
 fn workdir(test: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("gcnrun")
-        .join(test);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// What a run printed and returned.
-struct Output {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-/// Runs gcnrun in `dir`.
-fn gcnrun(dir: &Path, args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_gcnrun"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    Output {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(out.stdout).expect("gcnrun prints UTF-8"),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
-#[track_caller]
-fn expect(out: &Output, code: i32, parts: &[&str]) {
-    assert_eq!(out.code, code, "exit status; stderr:\n{}", out.stderr);
-    for p in parts {
-        assert!(
-            out.stderr.contains(p),
-            "stderr lacks `{p}`:\n{}",
-            out.stderr
-        );
-    }
+    cli::workdir_in("gcnrun", test)
 }
 
 /// Assembles `source` into a Gallium binary, as `gcnasm -b gallium`.
