@@ -1,0 +1,120 @@
+//! `.rocm` sources of `tests/rocm-goldens/` against the code objects
+//! `clrxasm -b rocm` wrote for them (`NAME.clrx.co`, with clrxdisasm's `-a`
+//! and `-aC` text beside them; `make_goldens.sh` makes all three). Our code
+//! object must list (gcndisasm's listing, through `gcn_asm::rocm::read`)
+//! exactly as clrxasm's does, with the same `.text`, `.rodata` and `.got`
+//! bytes. A source named in `known-differences.txt` is one we do not match
+//! yet: the test asserts it still differs, so that fixing it flags the entry.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use gcn_asm::decode::rocm::listing;
+use gcn_asm::rocm::{self, CodeObject};
+use gcn_asm::{assemble, AssembleOptions};
+
+fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rocm-goldens")
+}
+
+/// `NAME: reason` lines (`#` comments and blank lines skipped).
+fn known_differences() -> BTreeMap<String, String> {
+    let text = std::fs::read_to_string(dir().join("known-differences.txt")).unwrap();
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let (name, reason) = l.split_once(':').expect("NAME: reason");
+            (name.trim().to_string(), reason.trim().to_string())
+        })
+        .collect()
+}
+
+fn first_difference(a: &str, b: &str) -> String {
+    let (la, lb): (Vec<_>, Vec<_>) = (a.lines().collect(), b.lines().collect());
+    for i in 0..la.len().max(lb.len()) {
+        let (x, y) = (la.get(i), lb.get(i));
+        if x != y {
+            return format!(
+                "line {}: ours {:?}, clrxasm's {:?}",
+                i + 1,
+                x.unwrap_or(&"<end>"),
+                y.unwrap_or(&"<end>")
+            );
+        }
+    }
+    "none".to_string()
+}
+
+fn bytes(co: &CodeObject) -> [Option<&[u8]>; 3] {
+    [&co.text, &co.rodata, &co.got].map(|s| s.as_ref().map(|s| s.data.as_slice()))
+}
+
+/// Ok when our code object for `name` matches clrxasm's, else what differs.
+fn compare(name: &str) -> Result<(), String> {
+    let source = dir().join(format!("{name}.s"));
+    let text = std::fs::read_to_string(&source).unwrap();
+    let reference = std::fs::read(dir().join(format!("{name}.clrx.co"))).unwrap();
+    let options = AssembleOptions {
+        file_name: source.display().to_string(),
+        ..AssembleOptions::default()
+    };
+    let ours = assemble(&text, &options)
+        .map_err(|d| format!("gcnasm refuses it:\n{d}"))?
+        .rocm_bytes()
+        .map_err(|e| format!("no code object: {e}"))?;
+    let ours = rocm::read(&ours).map_err(|e| format!("our object unreadable: {e}"))?;
+    let theirs = rocm::read(&reference).map_err(|e| format!("clrxasm's object unreadable: {e}"))?;
+    let (lo, lt) = (listing(&ours), listing(&theirs));
+    let lt = lt.map_err(|e| format!("listing clrxasm's object: {e}"))?;
+    let lo = lo.map_err(|e| format!("listing our object: {e}"))?;
+    if lo != lt {
+        return Err(format!("listings differ, {}", first_difference(&lo, &lt)));
+    }
+    for (what, (a, b)) in ["text", "rodata", "got"]
+        .iter()
+        .zip(bytes(&ours).into_iter().zip(bytes(&theirs)))
+    {
+        if a != b {
+            return Err(format!("{what} bytes differ"));
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn rocm_goldens_match_clrxasm() {
+    let known = known_differences();
+    let mut names: Vec<String> = std::fs::read_dir(dir())
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "s"))
+        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert!(names.len() >= 10, "the goldens of {}", dir().display());
+    for name in known.keys() {
+        assert!(
+            names.contains(name),
+            "known-differences.txt names {name}, no source"
+        );
+    }
+    let mut failures = Vec::new();
+    let mut matched = 0;
+    for name in &names {
+        assert!(
+            dir().join(format!("{name}.clrx.co")).exists(),
+            "{name}: no golden; run make_goldens.sh"
+        );
+        match (compare(name), known.get(name)) {
+            (Ok(()), None) => matched += 1,
+            (Err(e), Some(_)) => println!("{name}: still differs (known): {e}"),
+            (Ok(()), Some(_)) => failures.push(format!(
+                "{name} now matches clrxasm: take it out of known-differences.txt"
+            )),
+            (Err(e), None) => failures.push(format!("{name}: {e}")),
+        }
+    }
+    println!("{matched} of {} goldens match clrxasm", names.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
