@@ -1124,7 +1124,15 @@ fn write_md(out: &mut String, k: &RocmKernel, co: &CodeObject) -> Result<(), Roc
         ("RuntimeHandle", ".runtime_handle", ".runtime_handle"),
     ] {
         if let Some(s) = attrs.get(key(k2, k3)).and_then(MetaValue::as_str) {
-            line(format!("{op} {}", quoted(s)));
+            // clrxasm takes (and clrxdisasm prints) the type hint as a name.
+            let name = op == ".vectypehint"
+                && !s.is_empty()
+                && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            if name {
+                line(format!("{op} {s}"));
+            } else {
+                line(format!("{op} {}", quoted(s)));
+            }
         }
     }
     for a in &k.args {

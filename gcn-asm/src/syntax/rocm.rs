@@ -956,7 +956,9 @@ impl Assembler<'_> {
                         c.pgm_rsrc2_given = true;
                     }
                     ".pgmrsrc3" => c.pgm_rsrc3 = v32,
-                    ".scratchbuffer" | ".private_segment_fixed_size" => c.private_size = Some(v32),
+                    ".scratchbuffer"
+                    | ".private_segment_fixed_size"
+                    | ".workitem_private_segment_size" => c.private_size = Some(v32),
                     ".localsize"
                     | ".group_segment_fixed_size"
                     | ".group_segment_fixes_size"
@@ -1029,7 +1031,22 @@ impl Assembler<'_> {
                 }
             }
             ".vectypehint" | ".runtime_handle" | ".md_symname" => {
-                let Some(s) = self.rocm_string(text, p) else {
+                // clrxasm takes `.vectypehint`'s type as a bare name
+                // (`float4`); a string is taken too.
+                let bare = (lower == ".vectypehint")
+                    .then(|| {
+                        let q = skip_spaces(text.as_bytes(), p);
+                        let e = q + text[q..]
+                            .find(|c: char| !(c.is_ascii_alphanumeric() || "_.$".contains(c)))
+                            .unwrap_or(text.len() - q);
+                        (e > q).then_some((q, e))
+                    })
+                    .flatten();
+                let s = match bare {
+                    Some((q, e)) => self.expect_end(text, e).then(|| text[q..e].to_string()),
+                    None => self.rocm_string(text, p),
+                };
+                let Some(s) = s else {
                     return;
                 };
                 let md = &mut self.rocm.kernels[k].md;
@@ -2228,6 +2245,7 @@ fn is_config_op(lower: &str) -> bool {
                 | ".pgmrsrc3"
                 | ".scratchbuffer"
                 | ".private_segment_fixed_size"
+                | ".workitem_private_segment_size"
                 | ".localsize"
                 | ".group_segment_fixed_size"
                 | ".group_segment_fixes_size"
