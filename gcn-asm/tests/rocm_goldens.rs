@@ -3,8 +3,12 @@
 //! and `-aC` text beside them; `make_goldens.sh` makes all three). Our code
 //! object must list (gcndisasm's listing, through `gcn_asm::rocm::read`)
 //! exactly as clrxasm's does, with the same `.text`, `.rodata` and `.got`
-//! bytes. A source named in `known-differences.txt` is one we do not match
-//! yet: the test asserts it still differs, so that fixing it flags the entry.
+//! bytes, and the same ELF layout: section names in order, program header
+//! types in order, e_flags and the OS ABI version (clrxdisasm tells the old
+//! binary format from `.newbinfmt` by the `.AMDGPU.config` section, which
+//! our own reader ignores). A source named in `known-differences.txt` is
+//! one we do not match yet: the test asserts it still differs, so that
+//! fixing it flags the entry.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -46,6 +50,31 @@ fn first_difference(a: &str, b: &str) -> String {
     "none".to_string()
 }
 
+/// Section names in order, program header types in order, e_flags and
+/// the OS ABI version of an ELF64 code object.
+fn elf_layout(bytes: &[u8]) -> Result<(Vec<String>, Vec<u32>, u32, u8), String> {
+    use object::read::elf::{ElfFile64, FileHeader, ProgramHeader};
+    use object::{Object, ObjectSection};
+    let file = ElfFile64::<object::Endianness>::parse(bytes).map_err(|e| e.to_string())?;
+    let endian = file.endian();
+    let sections = file
+        .sections()
+        .map(|s| s.name().unwrap_or("?").to_string())
+        .collect();
+    let segments = file
+        .elf_program_headers()
+        .iter()
+        .map(|p| p.p_type(endian))
+        .collect();
+    let header = file.elf_header();
+    Ok((
+        sections,
+        segments,
+        header.e_flags(endian),
+        header.e_ident().abi_version,
+    ))
+}
+
 fn bytes(co: &CodeObject) -> [Option<&[u8]>; 3] {
     [&co.text, &co.rodata, &co.got].map(|s| s.as_ref().map(|s| s.data.as_slice()))
 }
@@ -63,6 +92,12 @@ fn compare(name: &str) -> Result<(), String> {
         .map_err(|d| format!("gcnasm refuses it:\n{d}"))?
         .rocm_bytes()
         .map_err(|e| format!("no code object: {e}"))?;
+    let (our_layout, their_layout) = (elf_layout(&ours)?, elf_layout(&reference)?);
+    if our_layout != their_layout {
+        return Err(format!(
+            "ELF layouts differ: ours {our_layout:?}, clrxasm's {their_layout:?}"
+        ));
+    }
     let ours = rocm::read(&ours).map_err(|e| format!("our object unreadable: {e}"))?;
     let theirs = rocm::read(&reference).map_err(|e| format!("clrxasm's object unreadable: {e}"))?;
     let (lo, lt) = (listing(&ours), listing(&theirs));
