@@ -281,6 +281,10 @@ enum Failure {
     Run(String),
 }
 
+/// The device a GalliumCompute binary runs on without `-g`/`-A` (a binary
+/// does not record one): gcnasm's default.
+const DEFAULT_DEVICE: Device = Device::CapeVerde;
+
 fn usage(message: impl Into<String>) -> Failure {
     Failure::Usage(message.into())
 }
@@ -687,8 +691,8 @@ fn run(cli: &Cli) -> Result<(), Failure> {
              {} ({}), gcnrun's default; give the GPU it was built for with -g DEVICE (e.g. -g \
              tonga, -g gfx900)",
             path.display(),
-            Device::CapeVerde.name(),
-            Device::CapeVerde.version()
+            DEFAULT_DEVICE.name(),
+            DEFAULT_DEVICE.version()
         )),
         _ => run_error(e.to_string()),
     })?;
@@ -831,7 +835,7 @@ fn load(
         Ok(binary) => {
             // A binary does not record its device: -g/-A, else gcnasm's
             // default device.
-            let version = requested.unwrap_or(Device::CapeVerde.version());
+            let version = requested.unwrap_or(DEFAULT_DEVICE.version());
             let program = Program::from_binary(memory, &binary, version)
                 .map_err(|e| run_error(format!("{shown}: {e}")))?;
             return Ok((program, Vec::new(), Vec::new()));

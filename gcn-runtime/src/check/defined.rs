@@ -56,8 +56,9 @@
 //! well (union); a shift in an SDWA or DPP form or with `op_sel` halves,
 //! a packed 16-bit shift, or one whose operand is a source-only special
 //! (SCC, VCCZ, EXECZ …) computes; a 16-bit source reads its low half
-//! only (its high half where `op_sel` selects it); a load or store maps bytes exactly when a lane moves whole
-//! dwords (plain dword loads and stores), otherwise (byte, short, format
+//! only (its high half where `op_sel` selects it); a load or store maps
+//! bytes exactly when a lane moves whole dwords (plain dword loads and
+//! stores), otherwise (byte, short, format
 //! and image accesses) a lane's data is wholly undefined when any byte it
 //! moves is; device
 //! memory allocated initialised (and every store into it) counts as
@@ -1394,12 +1395,8 @@ impl GroupCheck<'_> {
             if a.lds {
                 continue;
             }
-            let hit = last.filter(|x| {
-                a.address >= x.base() && a.address - x.base() < x.size() && {
-                    let offset = a.address - x.base();
-                    x.contains(offset, a.span())
-                }
-            });
+            let hit = last
+                .filter(|x| a.address >= x.base() && x.contains(a.address - x.base(), a.span()));
             let alloc = match hit {
                 Some(x) => x,
                 None => {
@@ -1477,18 +1474,16 @@ impl GroupCheck<'_> {
             return out;
         };
         let mut undefined = alloc.undefined_bytes(offset, n as u32);
-        // The bytes of a partial load past the allocation's end.
+        // The bytes of a partial load past the allocation's end, which
+        // share one origin, kept under the allocation's end address.
+        let end = alloc.base() + alloc.size();
         let past = alloc.size().saturating_sub(offset);
         let partial_ok = partial.is_some_and(|(smem, lane)| {
             super::oob::partial_load_ok(smem, lane, alloc.base(), alloc.size())
         });
         if past < n as u64 && partial_ok {
             undefined |= (u64::MAX << past) & ((1u64 << n) - 1);
-            if !self
-                .origins
-                .memory
-                .contains_key(&(alloc.base() + alloc.size()))
-            {
+            if !self.origins.memory.contains_key(&end) {
                 let id = self.origins.add(
                     format!(
                         "the bytes past the end of the {}-byte allocation at {:#x} (a partial load)",
@@ -1498,18 +1493,13 @@ impl GroupCheck<'_> {
                     pc,
                     wave.id,
                 );
-                self.origins.memory.insert(alloc.base() + alloc.size(), id);
+                self.origins.memory.insert(end, id);
             }
         }
         for (i, o) in out.iter_mut().enumerate().take(n) {
             if undefined >> i & 1 != 0 {
                 let at = a.address + i as u64;
-                let at_origin = if at >= alloc.base() + alloc.size() {
-                    alloc.base() + alloc.size()
-                } else {
-                    at
-                };
-                let origin = match self.origins.memory.get(&at_origin) {
+                let origin = match self.origins.memory.get(&at.min(end)) {
                     Some(&id) => id,
                     None => {
                         if *fresh == 0 {

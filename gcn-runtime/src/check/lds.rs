@@ -100,7 +100,7 @@ fn first_set(
 /// The LDS shadow of a work-group.
 pub(crate) struct Shadow {
     /// Bytes of LDS.
-    pub(crate) size: usize,
+    size: usize,
     /// Waves of the group whose accesses are recorded (0 without LDS).
     n_waves: usize,
     /// Barriers met since the start, with accesses before them: a [`Word`]

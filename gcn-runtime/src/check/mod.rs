@@ -701,13 +701,13 @@ impl Hook for WaveHook<'_, '_> {
         if had && g.options.waitcnt != Level::Off {
             waitcnt::after(g, wave, f, &log, pc);
         }
-        // DS instructions touch LDS and GDS only, never device memory: for
-        // them only an access past the LDS allocation matters.
-        if had
-            && g.options.oob != Level::Off
-            && (f.unit != facts::Unit::Ds || oob::lds_stray(g, &log))
-        {
-            oob::after(g, wave.id, pc, op, f, &log);
+        // DS instructions touch LDS and GDS only, never device memory.
+        if had && g.options.oob != Level::Off {
+            if f.unit == facts::Unit::Ds {
+                oob::lds(g, wave.id, pc, op, &log);
+            } else {
+                oob::after(g, wave.id, pc, op, f, &log);
+            }
         }
         drop(log);
         if had {

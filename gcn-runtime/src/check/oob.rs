@@ -49,9 +49,7 @@ pub(crate) fn after(
     f: &Facts,
     log: &[MemAccess],
 ) {
-    if lds_stray(g, log) {
-        lds_after(g, wave, pc, op, f, log);
-    }
+    lds(g, wave, pc, op, log);
     let Some(mem) = g.mem else {
         return;
     };
@@ -134,7 +132,7 @@ pub(crate) fn after(
 
 /// True for an instruction that only reads memory (the partial-loads rule
 /// applies to it).
-pub(crate) fn is_load(op: &Op) -> bool {
+fn is_load(op: &Op) -> bool {
     let row = op.instr.row;
     !row.has(flags::STORE) && !row.has(flags::ATOMIC)
 }
@@ -185,13 +183,19 @@ fn verb(op: &Op) -> &'static str {
     }
 }
 
-/// True when an LDS access of `log` may be one [`lds_after`] reports: it
-/// reaches past the bytes the group declared.
+/// The LDS half of the check, for every instruction that logs LDS
+/// accesses (DS, and FLAT and MUBUF `lds` forms through [`after`]): the
+/// common case — no access reaches past the bytes the group declared — is
+/// one pass over the log; [`lds_after`] reports the others.
 #[inline]
-pub(crate) fn lds_stray(g: &GroupCheck<'_>, log: &[MemAccess]) -> bool {
+pub(crate) fn lds(g: &mut GroupCheck<'_>, wave: u32, pc: u32, op: &Op, log: &[MemAccess]) {
     let declared = u64::from(g.lds_declared);
-    log.iter()
+    if log
+        .iter()
         .any(|a| a.lds && (a.outside || a.address + a.span() > declared))
+    {
+        lds_after(g, wave, pc, op, log);
+    }
 }
 
 /// Reports the LDS accesses of instruction `pc` past the work-group's LDS
@@ -203,7 +207,7 @@ pub(crate) fn lds_stray(g: &GroupCheck<'_>, log: &[MemAccess]) -> bool {
 /// of a `__local` array) and completes unreported.
 #[cold]
 #[inline(never)]
-fn lds_after(g: &mut GroupCheck<'_>, wave: u32, pc: u32, op: &Op, f: &Facts, log: &[MemAccess]) {
+fn lds_after(g: &mut GroupCheck<'_>, wave: u32, pc: u32, op: &Op, log: &[MemAccess]) {
     let declared = u64::from(g.lds_declared);
     let mut lanes = 0u64;
     let mut first: Option<(u64, u16, bool)> = None;
@@ -233,8 +237,7 @@ fn lds_after(g: &mut GroupCheck<'_>, wave: u32, pc: u32, op: &Op, f: &Facts, log
             verb(op)
         )
     };
-    let lanes = (f.unit != Unit::Smem).then_some(lanes);
-    g.report(Check::Oob, wave, pc, message, None, lanes);
+    g.report(Check::Oob, wave, pc, message, None, Some(lanes));
 }
 
 #[cfg(test)]
