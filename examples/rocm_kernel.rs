@@ -14,6 +14,7 @@ gcn_runtime::gcn_kernel! {
     mod saxpy;
     .rocm
     .gpu gfx900
+    .eflags 0x2c                              // gfx900 (clrxasm's default is gfx1010's)
     .llvm10binfmt                             // code object v3: a kernel descriptor
     .metadatav3                               //   and MessagePack metadata
     .md_version 1, 0

@@ -180,6 +180,7 @@ mod swap {
     gcn_runtime::gcn_kernel! {
         .rocm
         .gpu gfx900
+        .eflags 0x2c
         .llvm10binfmt
         .metadatav3
         .md_version 1, 0
@@ -264,6 +265,7 @@ mod hello {
         r#"
 .rocm
 .gpu gfx900
+.eflags 0x2c
 .llvm10binfmt
 .metadatav3
 .md_version 1, 0

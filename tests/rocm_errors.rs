@@ -259,7 +259,7 @@ fn code_objects_load_from_unaligned_bytes() {
 #[test]
 fn a_function_kernel_is_not_launched() {
     let v2 = ".rocm\n.gpu gfx900\n.kernel f\n.fkernel\n.config\n.use_kernarg_segment_ptr\n.kernel k\n.config\n.use_kernarg_segment_ptr\n.text\nf:\n.skip 256\ns_endpgm\n.p2align 8\nk:\n.skip 256\ns_endpgm\n";
-    let v3 = ".rocm\n.gpu gfx900\n.llvm10binfmt\n.metadatav3\n.kernel f\n.fkernel\n.config\n.use_kernarg_segment_ptr\n.kernel k\n.config\n.use_kernarg_segment_ptr\n.globaldata\n.skip 128\n.text\nf:\ns_endpgm\n.p2align 8\nk:\ns_endpgm\n";
+    let v3 = ".rocm\n.gpu gfx900\n.eflags 0x2c\n.llvm10binfmt\n.metadatav3\n.kernel f\n.fkernel\n.config\n.use_kernarg_segment_ptr\n.kernel k\n.config\n.use_kernarg_segment_ptr\n.globaldata\n.skip 128\n.text\nf:\ns_endpgm\n.p2align 8\nk:\ns_endpgm\n";
     let memory = Memory::default();
     for (version, src) in [(2, v2), (3, v3)] {
         let bytes = gcn_asm::assemble(src, &gcn_asm::AssembleOptions::default())

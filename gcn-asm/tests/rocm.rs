@@ -479,7 +479,7 @@ fn metadata_pseudo_ops_read_back() {
     };
     for (header, version) in [
         (".rocm\n.gpu gfx900\n.md_version 1, 0\n.printf 7, 4, 8, \"a=%d: b=%ld\"\n.printf 4, \"hi\"\n", 2),
-        (".rocm\n.gpu gfx906\n.llvm10binfmt\n.metadatav3\n.md_version 1, 0\n.printf 7, 4, 8, \"a=%d: b=%ld\"\n.printf 4, \"hi\"\n.globaldata\n.skip 64\n", 3),
+        (".rocm\n.gpu gfx906\n.eflags 0x2f\n.llvm10binfmt\n.metadatav3\n.md_version 1, 0\n.printf 7, 4, 8, \"a=%d: b=%ld\"\n.printf 4, \"hi\"\n.globaldata\n.skip 64\n", 3),
         (".rocm\n.gpu gfx906\n.llvm10binfmt\n.metadatav3\n.md_version 1, 1\n.printf 7, 4, 8, \"a=%d: b=%ld\"\n.printf 4, \"hi\"\n.globaldata\n.skip 64\n", 4),
         (".rocm\n.gpu fiji\n.llvm10binfmt\n.metadatav3\n.md_version 1, 2\n.printf 7, 4, 8, \"a=%d: b=%ld\"\n.printf 4, \"hi\"\n.globaldata\n.skip 64\n", 5),
     ] {
@@ -495,10 +495,11 @@ fn metadata_pseudo_ops_read_back() {
         assert_eq!(k.descriptor.workgroup_id_enabled(), [true, true, false]);
         assert_eq!(k.descriptor.workitem_id_vgprs(), 1);
         assert_eq!(k.descriptor.user_sgpr_count(), 6);
-        // s0..s9 used (6 user + 2 group ids + the scratch wave offset
-        // reach s8), plus VCC; v0..v5.
+        // As clrxasm counts: the 9 SGPRs the setup loads (6 user + 2
+        // group ids + the scratch wave offset; s9 is only read), plus VCC;
+        // v0..v5 (v5 written).
         assert_eq!(k.vgpr_count, 6);
-        assert_eq!(k.sgpr_count, 12, "v{version}");
+        assert_eq!(k.sgpr_count, 11, "v{version}");
         let a = &k.args;
         assert_eq!(a.len(), 5);
         assert_eq!(a[0].name.as_deref(), Some("buf"));
@@ -693,10 +694,13 @@ fn register_counts_follow_labels_and_kcode() {
         .iter()
         .map(|k| (k.name.as_str(), k.sgpr_count, k.vgpr_count))
         .collect();
-    // a: s0..s11 + VCC; b: s0..s30 + VCC (the .kcode block is b's only).
-    assert_eq!(counts, [("a", 14, 8), ("b", 33, 21)]);
+    // As clrxasm counts (its object for this source says the same): the
+    // registers written — a: v7; b: v20, in the .kcode block that is b's
+    // only — and the SGPRs the setup loads (2 user + 1 group id) + VCC;
+    // s11 and s30 are only read.
+    assert_eq!(counts, [("a", 4, 8), ("b", 4, 21)]);
     let kb = &co.kernels[1];
-    assert_eq!(kb.descriptor.sgpr_limit(), 40);
+    assert_eq!(kb.descriptor.sgpr_limit(), 8);
     assert_eq!(kb.descriptor.vgpr_limit(), 24);
 }
 
@@ -894,7 +898,7 @@ fn fkernel_symbols_are_functions() {
     );
     assert_eq!(
         elf_symbol(&bytes, "k"),
-        Some((rocm::STT_AMDGPU_HSA_KERNEL, object::elf::STV_PROTECTED))
+        Some((rocm::STT_AMDGPU_HSA_KERNEL, object::elf::STV_DEFAULT))
     );
     // The reader sees a kernel that is a function, with its
     // amd_kernel_code_t; the listing says `.fkernel` and reassembles.
@@ -927,7 +931,7 @@ fn fkernel_symbols_are_functions() {
     let co = rocm::read(&rocm_bytes(&md)).unwrap();
     assert!(co.kernels[0].function);
     assert_eq!(co.metadata.as_ref().unwrap().kernels().unwrap().len(), 2);
-    let v3 = ".rocm\n.gpu gfx900\n.llvm10binfmt\n.metadatav3\n.kernel f\n.fkernel\n.config\n.globaldata\n.skip 64\n.text\nf:\ns_endpgm\n";
+    let v3 = ".rocm\n.gpu gfx900\n.eflags 0x2c\n.llvm10binfmt\n.metadatav3\n.kernel f\n.fkernel\n.config\n.globaldata\n.skip 64\n.text\nf:\ns_endpgm\n";
     let bytes = rocm_bytes(v3);
     assert_eq!(
         elf_symbol(&bytes, "f").map(|s| s.0),
@@ -951,7 +955,7 @@ fn fkernel_symbols_are_functions() {
 #[test]
 fn fkernel_v3_round_trips() {
     // The function kernel between two kernels: slots 0 (a), 1 (f), 2 (k).
-    let src = ".rocm\n.gpu gfx900\n.llvm10binfmt\n.metadatav3\n.md_version 1, 0\n\
+    let src = ".rocm\n.gpu gfx900\n.eflags 0x2c\n.llvm10binfmt\n.metadatav3\n.md_version 1, 0\n\
         .kernel a\n.config\n.use_kernarg_segment_ptr\n\
         .kernel f\n.fkernel\n.config\n.use_dispatch_ptr\n.use_kernarg_segment_ptr\n.ieeemode\n.private_segment_fixed_size 16\n\
         .arg x, \"uint\", 4, , value, u32\n\
@@ -1123,7 +1127,7 @@ fn printf_formats_are_escaped_as_clrxasm_escapes_them() {
             "3:2:4:8:a=%d\\72 b=%ld\\n\\\"q\\\"",
         ),
         (
-            ".rocm\n.gpu gfx900\n.llvm10binfmt\n.metadatav3\n.md_version 1, 1\n",
+            ".rocm\n.gpu gfx900\n.eflags 0x2c\n.llvm10binfmt\n.metadatav3\n.md_version 1, 1\n",
             "amdhsa.printf",
             "3:2:4:8:a=%d\\72 b=%ld\n\"q\"",
         ),

@@ -434,10 +434,15 @@ fn listing_with(co: &CodeObject, md_ops: bool) -> Result<String, RocmError> {
     );
     if !v2 {
         out.push_str(".llvm10binfmt\n.metadatav3\n");
-    } else if let Some(t) = &co.target {
-        out.push_str(".target \"");
-        write_escaped(&mut out, t);
-        out.push_str("\"\n");
+    } else {
+        if co.new_format {
+            out.push_str(".newbinfmt\n");
+        }
+        if let Some(t) = &co.target {
+            out.push_str(".target \"");
+            write_escaped(&mut out, t);
+            out.push_str("\"\n");
+        }
     }
     if let (true, Some(md)) = (md_ops, &co.metadata) {
         let (a, b) = md

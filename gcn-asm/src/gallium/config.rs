@@ -4,6 +4,8 @@
 //! on, the spilled-register counts.
 
 use crate::arch::GcnVersion;
+use crate::decode::access::Location;
+use crate::isa::Role;
 
 use super::{ProgInfoEntry, PGM_RSRC1, PGM_RSRC2, SPILLED_SGPRS, SPILLED_VGPRS, TMPRING_SIZE};
 
@@ -21,9 +23,10 @@ pub const LLVM_3_9: u32 = 30900;
 pub const LLVM_4_0: u32 = 40000;
 
 /// Most SGPRs a kernel can allocate on `version`, extra registers (VCC,
-/// FLAT_SCRATCH, XNACK_MASK) included.
+/// FLAT_SCRATCH, XNACK_MASK) included: clrxasm's `getGPUMaxRegistersNum`,
+/// 102 on GCN 1.2 and 104 on the others (GCN 1.4 included).
 pub fn max_sgprs(version: GcnVersion) -> u32 {
-    if version.is_gcn12_or_later() {
+    if version.is_gcn12_or_later() && !version.is_gcn14() {
         102
     } else {
         104
@@ -122,26 +125,49 @@ pub struct RegisterUsage {
 }
 
 impl RegisterUsage {
-    /// Records `count` registers from operand code `code` (0-127 scalar,
-    /// 256-511 vector) used on `version`.
-    pub fn record(&mut self, code: u16, count: u16, version: GcnVersion) {
-        let code = u32::from(code);
-        let count = u32::from(count.max(1));
-        if code >= 256 {
-            self.vgprs = self.vgprs.max((code - 256 + count).min(MAX_VGPRS));
-            return;
-        }
-        let max = max_sgprs(version);
-        let gcn12 = version.is_gcn12_or_later();
-        for c in code..code + count {
-            match c {
-                c if c < max => self.sgprs = self.sgprs.max(c + 1),
-                106 | 107 => self.vcc = true,
-                102 | 103 if gcn12 => self.flat_scratch = true,
-                104 | 105 if gcn12 => self.xnack_mask = true,
-                104 | 105 if version == GcnVersion::Gcn1_1 => self.flat_scratch = true,
-                _ => {}
+    /// Charges one register access of an instruction as clrxasm counts
+    /// (`updateSGPRsNum`/`updateVGPRsNum`/`updateRegFlags` of its GCN
+    /// assembler): a *written* VGPR raises the VGPR count; a written SGPR
+    /// below the version's SGPR count raises the SGPR count, to at most that
+    /// count minus 2; any access of VCC, FLAT_SCRATCH or XNACK_MASK (on GCN
+    /// 1.1, whose FLAT_SCRATCH is codes 104-105) sets their flag. A
+    /// register that is only read counts for nothing: what the hardware
+    /// sets up before the kernel runs is in the kernel's minimum counts,
+    /// and anything else read but never written holds no value.
+    pub fn record_access(&mut self, location: Location, role: Role, version: GcnVersion) {
+        match location {
+            Location::Vgprs { index, count } => {
+                if role.writes() {
+                    self.vgprs = self
+                        .vgprs
+                        .max((u32::from(index) + u32::from(count)).min(MAX_VGPRS));
+                }
             }
+            Location::Sgprs { code, count } => {
+                let code = u32::from(code);
+                let max = max_sgprs(version);
+                let last = code + u32::from(count.max(1)) - 1;
+                if role.writes() && last < max {
+                    self.sgprs = self.sgprs.max(last + 1).min(max - 2);
+                }
+                let gcn12 = version.is_gcn12_or_later();
+                match code & !1 {
+                    106 => self.vcc = true,
+                    102 if gcn12 => self.flat_scratch = true,
+                    104 if gcn12 => self.xnack_mask = true,
+                    104 => self.flat_scratch = true,
+                    _ => {}
+                }
+            }
+            Location::State(_) => {}
+        }
+    }
+
+    /// Charges every register access of `instruction` (see
+    /// [`Self::record_access`]).
+    pub fn record_instruction(&mut self, instruction: &crate::decode::Instruction) {
+        for a in instruction.accesses().iter() {
+            self.record_access(a.location, a.role, instruction.version);
         }
     }
 
@@ -157,9 +183,11 @@ impl RegisterUsage {
     /// SGPRs taken by the extra registers on `version`: VCC (2), then
     /// FLAT_SCRATCH below it (4 in all), then XNACK_MASK (6).
     pub fn extra_sgprs(&self, version: GcnVersion) -> u32 {
+        // clrxasm's getGPUExtraRegsNum: FLAT_SCRATCH comes with XNACK_MASK
+        // (and VCC) from GCN 1.2 on.
         let gcn12 = version.is_gcn12_or_later();
         if self.flat_scratch && version >= GcnVersion::Gcn1_1 {
-            if gcn12 && self.xnack_mask {
+            if gcn12 {
                 6
             } else {
                 4
@@ -384,15 +412,30 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(both.extra_sgprs(GcnVersion::Gcn1_2), 6);
+        let flat12 = RegisterUsage {
+            flat_scratch: true,
+            ..Default::default()
+        };
+        assert_eq!(flat12.extra_sgprs(GcnVersion::Gcn1_2), 6);
+        let sgprs = |code, count| Location::Sgprs { code, count };
         let mut u = RegisterUsage::default();
-        u.record(102, 2, GcnVersion::Gcn1_2);
+        u.record_access(sgprs(102, 2), Role::Write, GcnVersion::Gcn1_2);
         assert!(u.flat_scratch && u.sgprs == 0);
         let mut u = RegisterUsage::default();
-        u.record(102, 2, GcnVersion::Gcn1_1);
-        assert_eq!(u.sgprs, 104);
-        u.record(104, 2, GcnVersion::Gcn1_1);
+        u.record_access(sgprs(102, 2), Role::Write, GcnVersion::Gcn1_1);
+        // s102-s103 are SGPRs on GCN 1.1; clrxasm counts at most 104 - 2.
+        assert_eq!(u.sgprs, 102);
+        u.record_access(sgprs(104, 2), Role::Read, GcnVersion::Gcn1_1);
         assert!(u.flat_scratch);
-        u.record(256 + 10, 4, GcnVersion::Gcn1_1);
+        u.record_access(sgprs(20, 2), Role::Read, GcnVersion::Gcn1_1);
+        assert_eq!(u.sgprs, 102);
+        let mut u = RegisterUsage::default();
+        u.record_access(sgprs(20, 2), Role::Read, GcnVersion::Gcn1_1);
+        assert_eq!(u.sgprs, 0, "a register only read is not counted");
+        let vgprs = |index, count| Location::Vgprs { index, count };
+        u.record_access(vgprs(10, 4), Role::Write, GcnVersion::Gcn1_1);
+        assert_eq!(u.vgprs, 14);
+        u.record_access(vgprs(30, 1), Role::Read, GcnVersion::Gcn1_1);
         assert_eq!(u.vgprs, 14);
     }
 

@@ -35,9 +35,13 @@ pub use metadata::{
 pub use reader::{is_code_object, read};
 pub use types::ScalarType;
 pub use writer::{
-    layout, write, RocmInput, RocmInputKernel, RocmInputReloc, RocmInputSymbol, RocmLayout,
-    RocmSection,
+    layout, write, RocmExtraSection, RocmInput, RocmInputKernel, RocmInputReloc, RocmInputSymbol,
+    RocmLayout, RocmSection,
 };
+
+/// The `.comment` text `gcnasm -b rocm` writes unless the source has a
+/// `.comment` section (clrxasm writes `CLRX ROCmBinGenerator VERSION`).
+pub const DEFAULT_COMMENT: &str = concat!("gcn-asm ROCmBinGenerator ", env!("CARGO_PKG_VERSION"));
 
 /// ELF `e_machine` of AMD GPU code objects.
 pub const EM_AMDGPU: u16 = 224;
@@ -85,6 +89,9 @@ pub struct CodeObject {
     /// `.dynsym`, `.hash`, `.gnu.hash`, `.dynstr`, `.rodata`, `.text`,
     /// `.dynamic`, `.rela.dyn`): `.data`, `.bss`, `.got` ... (names in file order).
     pub other_sections: Vec<String>,
+    /// CLRX's new binary format (`.newbinfmt`): every object but a v2 one
+    /// with an `.AMDGPU.config` section (clrxasm's old layout).
+    pub new_format: bool,
     /// The other named symbols of `.symtab`/`.dynsym` that are not kernels
     /// nor kernel descriptors (for listings), sorted by address.
     pub other_symbols: Vec<(String, u64)>,

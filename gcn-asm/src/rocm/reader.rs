@@ -476,6 +476,12 @@ pub fn read(bytes: &[u8]) -> Result<CodeObject, RocmError> {
         Ok(None)
     };
     let mut other_sections = Vec::new();
+    // CLRX's old v2 layout has an (empty) `.AMDGPU.config`; clrxdisasm
+    // reads every other v2 object as the new format.
+    let new_format = code_object_version >= 3
+        || !sections
+            .iter()
+            .any(|sh| sections.section_name(endian, sh) == Ok(&b".AMDGPU.config"[..]));
     for sh in sections.iter() {
         if sh.sh_flags(endian) & u64::from(elf::SHF_ALLOC) == 0 {
             continue;
@@ -541,6 +547,7 @@ pub fn read(bytes: &[u8]) -> Result<CodeObject, RocmError> {
         got,
         bss,
         other_sections,
+        new_format,
         other_symbols,
     })
 }
@@ -594,6 +601,9 @@ fn processor(
         });
     }
     if let Some((major, minor, stepping)) = isa {
+        // clrxasm writes ISA 0.x.y for every GCN 1.0 device; LLVM's gfx60x
+        // are 6.0.x.
+        let major = if major == 0 { 6 } else { major };
         let info = ProcessorInfo::from_isa(major, minor, stepping).ok_or_else(|| {
             RocmError::new(
                 "the NT_AMD_HSA_ISA_VERSION note",

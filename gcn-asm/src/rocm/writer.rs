@@ -1,14 +1,33 @@
-//! [`RocmInput`] to code-object bytes, through the `object` crate's ELF
-//! writer. The layout is the one clrxasm and lld use: the ELF and program
-//! headers, `.note`, `.dynsym`, `.hash`, `.dynstr`, `.rela.dyn` (when there
-//! are dynamic relocations) and `.rodata` in a read-only segment, `.text` in
-//! an executable one at the next page, `.dynamic` and `.got` (CLRX's GOT
-//! entries) in a writable one at the page after, `.data` in a writable one
-//! at the next page; addresses equal file offsets ([`layout`]).
+//! [`RocmInput`] to code-object bytes, laid out exactly as clrxasm lays
+//! out its ROCm binaries (CLRX's `ROCmBinGenerator` over its
+//! `ElfBinaryGen64`), so that `gcnasm -b rocm` and `clrxasm -b rocm` write
+//! the same bytes for the same source (apart from the `.comment` text).
+//!
+//! The regions, in file order:
+//!
+//! - the ELF header and the program headers;
+//! - `.note` here in the new binary formats (`.newbinfmt`, and code object
+//!   v3+, CLRX's `.llvm10binfmt`), loaded and in a `PT_NOTE`;
+//! - `.rodata` (the global data) here in the v2 formats;
+//! - `.dynsym`, `.hash`, `.dynstr`; `.rodata` here for v3+ (64-byte
+//!   aligned: the kernel descriptors); `.rela.dyn` when there are dynamic
+//!   relocations — all of it one read-only `PT_LOAD` from the file start;
+//! - `.text` at the next page (read-execute `PT_LOAD`);
+//! - `.dynamic` and `.got` at the page after (read-write `PT_LOAD`,
+//!   `PT_DYNAMIC`, `PT_GNU_RELRO`);
+//! - `.data` and `.bss` at the next page in a read-write `PT_LOAD` of their
+//!   own (gcnasm's extension: clrxasm has no writable data);
+//! - the unloaded sections: `.note` and the empty `.AMDGPU.config` in the
+//!   old v2 format (clrxdisasm tells the formats apart by the latter),
+//!   `.comment`, `.symtab`, `.shstrtab`, `.strtab`, the section headers,
+//!   then the user's extra sections.
+//!
+//! Addresses equal file offsets ([`layout`]). String tables are not
+//! deduplicated and the `.hash` bucket count is CLRX's optimised one: the
+//! `object` crate's ELF writer lays out neither as clrxasm does, hence the
+//! hand-written writer.
 
 use object::elf;
-use object::write::elf::{FileHeader, ProgramHeader, Rel, SectionHeader, Sym, Writer};
-use object::Endianness;
 
 use super::descriptor::{KernelDescriptor, KERNEL_DESCRIPTOR_SIZE};
 use super::{RelocKind, RocmError, ELFOSABI_AMDGPU_HSA, EM_AMDGPU, STT_AMDGPU_HSA_KERNEL};
@@ -47,6 +66,31 @@ pub struct RocmInput {
     /// The other dynamic relocations: 64-bit addresses of places in the
     /// code object (`R_AMDGPU_RELATIVE64`).
     pub relocations: Vec<RocmInputReloc>,
+    /// For code object v2: CLRX's new binary format (`.newbinfmt`: the
+    /// notes loaded first, the ELF entry at `.text`, no `.AMDGPU.config`).
+    /// Code object v3+ always has it.
+    pub new_format: bool,
+    /// The `.comment` text (clrxasm: `CLRX ROCmBinGenerator VERSION`, or
+    /// the source's own `.comment` section).
+    pub comment: Vec<u8>,
+    /// Unloaded sections of the source's own (`.section NAME`), after the
+    /// section headers as clrxasm places them.
+    pub extra_sections: Vec<RocmExtraSection>,
+}
+
+/// An unloaded section of a [`RocmInput`] that the source defined.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RocmExtraSection {
+    /// The section name.
+    pub name: String,
+    /// Its bytes (none in the file for `SHT_NOBITS`).
+    pub data: Vec<u8>,
+    /// `sh_type`: `SHT_PROGBITS`, `SHT_NOTE` or `SHT_NOBITS`.
+    pub sh_type: u32,
+    /// `sh_flags`.
+    pub flags: u64,
+    /// `sh_addralign` (at least 1).
+    pub align: u64,
 }
 
 /// A loaded section of a [`RocmInput`], for symbols and relocations.
@@ -90,6 +134,8 @@ pub struct RocmInputSymbol {
     pub size: u64,
     /// `STT_OBJECT`, `STT_FUNC`, `STT_NOTYPE` ...
     pub st_type: u8,
+    /// `st_other` (the visibility).
+    pub st_other: u8,
 }
 
 /// An `R_AMDGPU_RELATIVE64` relocation of a [`RocmInput`]: the loader
@@ -150,15 +196,17 @@ pub struct RocmInputKernel {
 }
 
 const PAGE: u64 = 0x1000;
+const EHDR_SIZE: u64 = 64;
+const PHDR_SIZE: u64 = 56;
+const SHDR_SIZE: u64 = 64;
+const SYM_SIZE: u64 = 24;
+const RELA_SIZE: u64 = 24;
+const DYN_SIZE: u64 = 16;
 
 fn note(out: &mut Vec<u8>, owner: &[u8], n_type: u32, desc: &[u8]) {
-    let e = Endianness::Little;
-    let header = elf::NoteHeader32 {
-        n_namesz: object::U32::new(e, owner.len() as u32 + 1),
-        n_descsz: object::U32::new(e, desc.len() as u32),
-        n_type: object::U32::new(e, n_type),
-    };
-    out.extend_from_slice(object::pod::bytes_of(&header));
+    put32(out, owner.len() as u32 + 1);
+    put32(out, desc.len() as u32);
+    put32(out, n_type);
     out.extend_from_slice(owner);
     out.push(0);
     out.resize(out.len().next_multiple_of(4), 0);
@@ -176,28 +224,40 @@ fn notes(input: &RocmInput) -> Result<Vec<u8>, RocmError> {
     }
     if input.code_object_version == 2 {
         let mut v = Vec::new();
-        v.extend_from_slice(&2u32.to_le_bytes());
-        v.extend_from_slice(&1u32.to_le_bytes());
+        put32(&mut v, 2);
+        put32(&mut v, 1);
         note(&mut out, b"AMD", 1, &v);
         let (major, minor, stepping) = input.isa_version;
         let mut isa = Vec::new();
         isa.extend_from_slice(&4u16.to_le_bytes());
         isa.extend_from_slice(&7u16.to_le_bytes());
         for x in [major, minor, stepping] {
-            isa.extend_from_slice(&x.to_le_bytes());
+            put32(&mut isa, x);
         }
         isa.extend_from_slice(b"AMD\0AMDGPU\0");
         note(&mut out, b"AMD", 3, &isa);
-        if let Some(name) = &input.isa_name {
+        if let Some(name) = input.isa_name.as_ref().filter(|n| !n.is_empty()) {
             note(&mut out, b"AMD", 11, name.as_bytes());
         }
-        if let Some(m) = &input.metadata {
+        if let Some(m) = input.metadata.as_ref().filter(|m| !m.is_empty()) {
             note(&mut out, b"AMD", 10, m);
         }
-    } else if let Some(m) = &input.metadata {
+    } else if let Some(m) = input.metadata.as_ref().filter(|m| !m.is_empty()) {
         note(&mut out, b"AMDGPU", 32, m);
     }
     Ok(out)
+}
+
+fn put16(out: &mut Vec<u8>, v: u16) {
+    out.extend_from_slice(&v.to_le_bytes());
+}
+
+fn put32(out: &mut Vec<u8>, v: u32) {
+    out.extend_from_slice(&v.to_le_bytes());
+}
+
+fn put64(out: &mut Vec<u8>, v: u64) {
+    out.extend_from_slice(&v.to_le_bytes());
 }
 
 /// Writes `input` as a code object. Errors: a version other than 2..=5, a
@@ -205,13 +265,15 @@ fn notes(input: &RocmInput) -> Result<Vec<u8>, RocmError> {
 /// one name, a symbol or relocation outside its section, a GOT entry for a
 /// name that is no dynamic symbol.
 pub fn write(input: &RocmInput) -> Result<Vec<u8>, RocmError> {
-    write_with_layout(input).map(|(bytes, _)| bytes)
+    check(input)?;
+    Plan::new(input)?.bytes()
 }
 
 /// Where [`write()`] puts the sections of `input` (what section differences
 /// and relocations resolve against); the same checks as [`write()`].
 pub fn layout(input: &RocmInput) -> Result<RocmLayout, RocmError> {
-    write_with_layout(input).map(|(_, layout)| layout)
+    check(input)?;
+    Ok(Plan::new(input)?.layout())
 }
 
 fn section_len(input: &RocmInput, section: RocmSection) -> u64 {
@@ -292,465 +354,819 @@ fn check(input: &RocmInput) -> Result<(), RocmError> {
             ));
         }
     }
+    for s in &input.extra_sections {
+        let builtin = [
+            ".note",
+            ".rodata",
+            ".dynsym",
+            ".hash",
+            ".dynstr",
+            ".rela.dyn",
+            ".text",
+            ".dynamic",
+            ".got",
+            ".data",
+            ".bss",
+            ".AMDGPU.config",
+            ".comment",
+            ".symtab",
+            ".shstrtab",
+            ".strtab",
+        ];
+        if builtin.contains(&s.name.as_str()) || s.name.is_empty() || s.name.contains('\0') {
+            return Err(RocmError::new(
+                format!("section `{}`", s.name),
+                "an extra section needs a name of its own",
+            ));
+        }
+    }
     Ok(())
 }
 
-/// The code object and its layout.
-fn write_with_layout(input: &RocmInput) -> Result<(Vec<u8>, RocmLayout), RocmError> {
-    check(input)?;
-    let v = input.code_object_version;
-    let notes = notes(input)?;
+/// One section of the code object (what a region of the file holds when
+/// it is not a header table).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Part {
+    Note,
+    Rodata,
+    DynSym,
+    Hash,
+    DynStr,
+    RelaDyn,
+    Text,
+    Dynamic,
+    Got,
+    Data,
+    Bss,
+    AmdgpuConfig,
+    Comment,
+    SymTab,
+    ShStrTab,
+    StrTab,
+    Extra(usize),
+}
 
-    let mut buffer = Vec::new();
-    let mut w = Writer::new(Endianness::Little, true, &mut buffer);
-    // The string tables exist even without a kernel (DT_STRTAB needs one).
-    w.require_dynstr();
-    w.require_strtab();
-    // Symbols: v2 one per kernel; v3+ the entry (FUNC) and NAME.kd
-    // (OBJECT); then the other global symbols.
-    let mut all_names: Vec<Vec<u8>> = Vec::new();
-    for k in &input.kernels {
-        all_names.push(k.name.clone().into_bytes());
-        if v >= 3 && !k.function {
-            all_names.push(format!("{}.kd", k.name).into_bytes());
+/// A region of the file, in file order (CLRX's `ElfRegion64`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Region {
+    ProgramHeaders,
+    Section(Part),
+    SectionHeaders,
+}
+
+/// A symbol of `.dynsym` / `.symtab`.
+struct Symbol {
+    name: String,
+    /// The section it is in; `None`: absolute.
+    part: Option<Part>,
+    /// Its offset in that section, or its value when absolute.
+    value: u64,
+    size: u64,
+    info: u8,
+    other: u8,
+}
+
+/// The whole layout of a code object: its regions with their file offsets
+/// and sizes, and what the generated sections hold.
+struct Plan<'a> {
+    input: &'a RocmInput,
+    regions: Vec<Region>,
+    offsets: Vec<u64>,
+    /// The size of each region (`.bss`: its size in memory; it has no
+    /// bytes in the file).
+    sizes: Vec<u64>,
+    notes: Vec<u8>,
+    /// `.dynsym` without its null symbol.
+    dynsyms: Vec<Symbol>,
+    /// `.symtab` without its null symbol: `_DYNAMIC`, then `dynsyms`'s.
+    symbols: Vec<Symbol>,
+    hash_buckets: u32,
+    /// The program headers: type, flags, first region (`None`: the file
+    /// start), region count, alignment (`None`: the first region's).
+    segments: Vec<(u32, u32, Option<usize>, usize, Option<u64>)>,
+    total: u64,
+}
+
+impl Part {
+    fn name<'b>(self, input: &'b RocmInput) -> &'b str {
+        match self {
+            Part::Note => ".note",
+            Part::Rodata => ".rodata",
+            Part::DynSym => ".dynsym",
+            Part::Hash => ".hash",
+            Part::DynStr => ".dynstr",
+            Part::RelaDyn => ".rela.dyn",
+            Part::Text => ".text",
+            Part::Dynamic => ".dynamic",
+            Part::Got => ".got",
+            Part::Data => ".data",
+            Part::Bss => ".bss",
+            Part::AmdgpuConfig => ".AMDGPU.config",
+            Part::Comment => ".comment",
+            Part::SymTab => ".symtab",
+            Part::ShStrTab => ".shstrtab",
+            Part::StrTab => ".strtab",
+            Part::Extra(i) => &input.extra_sections[i].name,
         }
     }
-    for s in &input.symbols {
-        all_names.push(s.name.clone().into_bytes());
-    }
-    let dyn_names: Vec<_> = all_names.iter().map(|n| w.add_dynamic_string(n)).collect();
-    let names: Vec<_> = all_names.iter().map(|n| w.add_string(n)).collect();
-    let has_rodata = !input.rodata.is_empty();
-    let has_data = !input.data.is_empty();
-    let has_bss = input.bss != 0;
-    let has_got = !input.got.is_empty();
-    let reloc_count = input.got.len() + input.relocations.len();
-    let has_relocs = reloc_count > 0;
-    w.reserve_file_header();
-    let phnum = 6 + u32::from(has_data || has_bss);
-    w.reserve_program_headers(phnum);
-    w.reserve_null_section_index();
-    let note_name = w.add_section_name(b".note");
-    w.reserve_section_index();
-    let dynsym_index = w.reserve_dynsym_section_index();
-    w.reserve_hash_section_index();
-    w.reserve_dynstr_section_index();
-    let rela_name = w.add_section_name(b".rela.dyn");
-    if has_relocs {
-        w.reserve_section_index();
-    }
-    let rodata_name = w.add_section_name(b".rodata");
-    let rodata_index = has_rodata.then(|| w.reserve_section_index());
-    let text_name = w.add_section_name(b".text");
-    let text_index = w.reserve_section_index();
-    w.reserve_dynamic_section_index();
-    let got_name = w.add_section_name(b".got");
-    let got_index = has_got.then(|| w.reserve_section_index());
-    let data_name = w.add_section_name(b".data");
-    let data_index = has_data.then(|| w.reserve_section_index());
-    let bss_name = w.add_section_name(b".bss");
-    let bss_index = has_bss.then(|| w.reserve_section_index());
-    w.reserve_symtab_section_index();
-    w.reserve_strtab_section_index();
-    w.reserve_shstrtab_section_index();
-    let section_index = |s: RocmSection| match s {
-        RocmSection::Text => Some(text_index),
-        RocmSection::Rodata => rodata_index,
-        RocmSection::Data => data_index,
-        RocmSection::Got => got_index,
-        RocmSection::Bss => bss_index,
-    };
 
-    w.reserve_null_dynamic_symbol_index();
-    w.reserve_null_symbol_index();
-    for k in &input.kernels {
-        w.reserve_dynamic_symbol_index();
-        w.reserve_symbol_index(Some(text_index));
-        if v >= 3 && !k.function {
-            w.reserve_dynamic_symbol_index();
-            w.reserve_symbol_index(rodata_index);
+    /// `sh_type`, `sh_flags`, `sh_addralign`, `sh_entsize`.
+    fn header(self, input: &RocmInput) -> (u32, u64, u64, u64) {
+        let alloc = u64::from(elf::SHF_ALLOC);
+        let write = u64::from(elf::SHF_WRITE);
+        match self {
+            Part::Note => (elf::SHT_NOTE, 0, 4, 0),
+            Part::Rodata => (elf::SHT_PROGBITS, alloc, self.align(input), 0),
+            Part::DynSym => (elf::SHT_DYNSYM, alloc, 8, SYM_SIZE),
+            Part::Hash => (elf::SHT_HASH, alloc, 4, 0),
+            Part::DynStr => (elf::SHT_STRTAB, alloc, 1, 0),
+            Part::RelaDyn => (elf::SHT_RELA, alloc, 8, RELA_SIZE),
+            Part::Text => (
+                elf::SHT_PROGBITS,
+                alloc | u64::from(elf::SHF_EXECINSTR),
+                256,
+                0,
+            ),
+            Part::Dynamic => (elf::SHT_DYNAMIC, alloc | write, 8, DYN_SIZE),
+            Part::Got | Part::Data => (elf::SHT_PROGBITS, alloc | write, 8, 0),
+            Part::Bss => (elf::SHT_NOBITS, alloc | write, 8, 0),
+            Part::AmdgpuConfig => (elf::SHT_PROGBITS, 0, 1, 0),
+            Part::Comment => (
+                elf::SHT_PROGBITS,
+                u64::from(elf::SHF_MERGE | elf::SHF_STRINGS),
+                1,
+                1,
+            ),
+            Part::SymTab => (elf::SHT_SYMTAB, 0, 8, SYM_SIZE),
+            Part::ShStrTab | Part::StrTab => (elf::SHT_STRTAB, 0, 1, 0),
+            Part::Extra(i) => {
+                let s = &input.extra_sections[i];
+                (s.sh_type, s.flags, s.align.max(1), 0)
+            }
         }
     }
-    for s in &input.symbols {
-        w.reserve_dynamic_symbol_index();
-        w.reserve_symbol_index(s.section.and_then(section_index));
+
+    /// The alignment of the section's place in the file: a loaded
+    /// segment's first section starts a page.
+    fn align(self, input: &RocmInput) -> u64 {
+        match self {
+            Part::Text | Part::Dynamic | Part::Data => PAGE,
+            Part::Bss if input.data.is_empty() => PAGE,
+            Part::Rodata if input.code_object_version >= 3 => 64,
+            Part::Rodata => 4,
+            _ => self.header(input).2,
+        }
     }
-    let note_offset = w.reserve(notes.len(), 4) as u64;
-    let dynsym_offset = w.reserve_dynsym() as u64;
-    let chain_count = w.dynamic_symbol_count();
-    let bucket_count = chain_count.max(1);
-    let hash_offset = w.reserve_hash(bucket_count, chain_count) as u64;
-    let dynstr_offset = w.reserve_dynstr() as u64;
-    let rela_offset = if has_relocs {
-        w.reserve_relocations(reloc_count, true) as u64
-    } else {
-        0
-    };
-    let rodata_offset = if has_rodata {
-        w.reserve(input.rodata.len(), 64) as u64
-    } else {
-        0
-    };
-    let ro_end = w.reserved_len() as u64;
-    let text_offset = ro_end.next_multiple_of(PAGE);
-    w.reserve_until(text_offset as usize);
-    w.reserve(input.text.len(), 256);
-    let text_end = w.reserved_len() as u64;
-    let dynamic_offset = text_end.next_multiple_of(PAGE);
-    w.reserve_until(dynamic_offset as usize);
-    let dynamic_count = 6 + if has_relocs { 3 } else { 0 };
-    w.reserve_dynamic(dynamic_count);
-    let dynamic_size = w.reserved_len() as u64 - dynamic_offset;
-    let got_offset = if has_got {
-        w.reserve(8 * input.got.len(), 8) as u64
-    } else {
-        0
-    };
-    let rw_size = w.reserved_len() as u64 - dynamic_offset;
-    // .data, then .bss (no file bytes) in one writable segment.
-    let data_segment = (w.reserved_len() as u64).next_multiple_of(PAGE);
-    let data_offset = if has_data {
-        w.reserve_until(data_segment as usize);
-        w.reserve(input.data.len(), 8) as u64
-    } else {
-        0
-    };
-    let bss_offset = if has_bss {
-        if has_data {
-            (data_offset + input.data.len() as u64).next_multiple_of(8)
+
+    /// Whether `sh_addr` is the section's address (its file offset) rather
+    /// than 0: the loaded sections except the notes, which clrxasm gives
+    /// no address even where a segment loads them.
+    fn has_address(self) -> bool {
+        matches!(
+            self,
+            Part::Rodata
+                | Part::DynSym
+                | Part::Hash
+                | Part::DynStr
+                | Part::RelaDyn
+                | Part::Text
+                | Part::Dynamic
+                | Part::Got
+                | Part::Data
+                | Part::Bss
+        )
+    }
+}
+
+impl From<RocmSection> for Part {
+    fn from(s: RocmSection) -> Part {
+        match s {
+            RocmSection::Text => Part::Text,
+            RocmSection::Rodata => Part::Rodata,
+            RocmSection::Data => Part::Data,
+            RocmSection::Got => Part::Got,
+            RocmSection::Bss => Part::Bss,
+        }
+    }
+}
+
+/// The System V ELF hash of a symbol name.
+fn elf_hash(name: &[u8]) -> u32 {
+    let mut h: u32 = 0;
+    for &c in name {
+        h = (h << 4).wrapping_add(u32::from(c));
+        let g = h & 0xf000_0000;
+        if g != 0 {
+            h ^= g >> 24;
+        }
+        h &= !g;
+    }
+    h
+}
+
+/// CLRX's bucket count for a hash table of `codes` (the first one the null
+/// symbol's, not counted): of the counts from a quarter to twice the
+/// symbols, in at most 4000 steps, the first with the least count plus
+/// sum of squared chain lengths.
+fn hash_bucket_count(codes: &[u32]) -> u32 {
+    let n = codes.len() as u64;
+    let first = (n >> 2).max(1);
+    let max_steps = (n << 1) - first + 1;
+    let steps = max_steps.min(4000);
+    let step = max_steps / steps;
+    let mut best = (u64::MAX, 0u64);
+    let mut chains = vec![0u64; (2 * n + 1) as usize];
+    let mut buckets = first;
+    while buckets <= n << 1 {
+        chains[..buckets as usize].fill(0);
+        for &c in &codes[1..] {
+            chains[(u64::from(c) % buckets) as usize] += 1;
+        }
+        let value = buckets
+            + chains[..buckets as usize]
+                .iter()
+                .map(|l| l * l)
+                .sum::<u64>();
+        if value < best.0 {
+            best = (value, buckets);
+        }
+        buckets += step;
+    }
+    best.1 as u32
+}
+
+impl<'a> Plan<'a> {
+    fn new(input: &'a RocmInput) -> Result<Self, RocmError> {
+        let v = input.code_object_version;
+        let new_format = input.new_format || v >= 3;
+        let has_rodata = !input.rodata.is_empty();
+        let has_rela = !input.got.is_empty() || !input.relocations.is_empty();
+        let mut regions = vec![Region::ProgramHeaders];
+        let mut add = |p: Part| regions.push(Region::Section(p));
+        if new_format {
+            add(Part::Note);
+        }
+        if has_rodata && v == 2 {
+            add(Part::Rodata);
+        }
+        add(Part::DynSym);
+        add(Part::Hash);
+        add(Part::DynStr);
+        if has_rodata && v >= 3 {
+            add(Part::Rodata);
+        }
+        if has_rela {
+            add(Part::RelaDyn);
+        }
+        add(Part::Text);
+        add(Part::Dynamic);
+        if !input.got.is_empty() {
+            add(Part::Got);
+        }
+        if !input.data.is_empty() {
+            add(Part::Data);
+        }
+        if input.bss != 0 {
+            add(Part::Bss);
+        }
+        if !new_format {
+            add(Part::Note);
+            add(Part::AmdgpuConfig);
+        }
+        add(Part::Comment);
+        add(Part::SymTab);
+        add(Part::ShStrTab);
+        add(Part::StrTab);
+        regions.push(Region::SectionHeaders);
+        for i in 0..input.extra_sections.len() {
+            regions.push(Region::Section(Part::Extra(i)));
+        }
+
+        // The dynamic symbols: clrxasm's global symbols in .text first,
+        // then the kernels (v3+: each with its descriptor), then the
+        // other global symbols.
+        let mut dynsyms = Vec::new();
+        let global = |t: u8| (elf::STB_GLOBAL << 4) | (t & 0xf);
+        let other = |s: &RocmInputSymbol| Symbol {
+            name: s.name.clone(),
+            part: s.section.map(Part::from),
+            value: s.offset,
+            size: s.size,
+            info: global(s.st_type),
+            other: s.st_other,
+        };
+        let in_text = |s: &&RocmInputSymbol| s.section == Some(RocmSection::Text);
+        dynsyms.extend(input.symbols.iter().filter(in_text).map(other));
+        let (kernel_type, kernel_visibility) = if v == 2 {
+            (STT_AMDGPU_HSA_KERNEL, elf::STV_DEFAULT)
         } else {
-            w.reserve_until(data_segment as usize);
-            data_segment
+            (elf::STT_FUNC, elf::STV_PROTECTED)
+        };
+        for k in &input.kernels {
+            dynsyms.push(Symbol {
+                name: k.name.clone(),
+                part: Some(Part::Text),
+                value: k.text_offset,
+                size: 0,
+                info: global(if k.function {
+                    elf::STT_FUNC
+                } else {
+                    kernel_type
+                }),
+                other: if k.function {
+                    elf::STV_DEFAULT
+                } else {
+                    kernel_visibility
+                },
+            });
+            if let Some((off, _)) = k.descriptor.as_ref().filter(|_| v >= 3 && !k.function) {
+                dynsyms.push(Symbol {
+                    name: format!("{}.kd", k.name),
+                    part: Some(Part::Rodata),
+                    value: *off,
+                    size: 0,
+                    info: global(elf::STT_OBJECT),
+                    other: kernel_visibility,
+                });
+            }
         }
-    } else {
-        0
-    };
-    let data_file_size = if has_data { input.data.len() as u64 } else { 0 };
-    let data_mem_size = if has_bss {
-        bss_offset
-            .checked_add(input.bss)
-            .ok_or_else(|| RocmError::new("section .bss", "its size overflows"))?
-            - data_segment
-    } else {
-        data_file_size
-    };
-    w.reserve_symtab();
-    w.reserve_strtab();
-    w.reserve_shstrtab();
-    w.reserve_section_headers();
-    let layout = RocmLayout {
-        text: text_offset,
-        rodata: rodata_offset,
-        data: data_offset,
-        got: got_offset,
-        bss: bss_offset,
-    };
+        dynsyms.extend(
+            input
+                .symbols
+                .iter()
+                .filter(|s| s.section != Some(RocmSection::Text))
+                .map(other),
+        );
+        let mut symbols = vec![Symbol {
+            name: "_DYNAMIC".into(),
+            part: Some(Part::Dynamic),
+            value: 0,
+            size: 0,
+            info: elf::STT_NOTYPE,
+            other: elf::STV_HIDDEN,
+        }];
+        symbols.extend(dynsyms.iter().map(|s| Symbol {
+            name: s.name.clone(),
+            part: s.part,
+            value: s.value,
+            size: s.size,
+            info: s.info,
+            other: s.other,
+        }));
+        let codes: Vec<u32> = std::iter::once(0)
+            .chain(dynsyms.iter().map(|s| elf_hash(s.name.as_bytes())))
+            .collect();
+        let hash_buckets = hash_bucket_count(&codes);
 
-    // The descriptors, with their entry offsets from the layout.
-    let mut rodata = input.rodata.clone();
-    for k in &input.kernels {
-        if let Some((off, d)) = &k.descriptor {
-            let mut d = *d;
-            let entry = text_offset + k.text_offset;
-            let kd = rodata_offset + off;
-            d.kernel_code_entry_byte_offset = entry as i64 - kd as i64;
-            let at = *off as usize;
-            rodata[at..at + KERNEL_DESCRIPTOR_SIZE].copy_from_slice(&d.to_bytes());
-        }
-    }
-
-    let abi_version = match v {
-        2 => 0,
-        n => n - 2,
-    };
-    let map_err = |e: object::write::Error| RocmError::new("the ELF writer", e.to_string());
-    w.write_file_header(&FileHeader {
-        os_abi: ELFOSABI_AMDGPU_HSA,
-        abi_version,
-        e_type: elf::ET_DYN,
-        e_machine: EM_AMDGPU,
-        e_entry: 0,
-        e_flags: input.e_flags,
-    })
-    .map_err(map_err)?;
-    w.write_align_program_headers();
-    let phdr_size = u64::from(phnum) * 56;
-    let seg = |p_type, p_flags, off: u64, size: u64, align| ProgramHeader {
-        p_type,
-        p_flags,
-        p_offset: off,
-        p_vaddr: off,
-        p_paddr: off,
-        p_filesz: size,
-        p_memsz: size,
-        p_align: align,
-    };
-    w.write_program_header(&seg(elf::PT_PHDR, elf::PF_R, 64, phdr_size, 8));
-    w.write_program_header(&seg(elf::PT_LOAD, elf::PF_R, 0, ro_end, PAGE));
-    w.write_program_header(&seg(
-        elf::PT_LOAD,
-        elf::PF_R | elf::PF_X,
-        text_offset,
-        input.text.len() as u64,
-        PAGE,
-    ));
-    w.write_program_header(&seg(
-        elf::PT_LOAD,
-        elf::PF_R | elf::PF_W,
-        dynamic_offset,
-        rw_size,
-        PAGE,
-    ));
-    if has_data || has_bss {
-        w.write_program_header(&ProgramHeader {
-            p_memsz: data_mem_size,
-            ..seg(
+        let mut plan = Plan {
+            input,
+            regions,
+            offsets: Vec::new(),
+            sizes: Vec::new(),
+            notes: notes(input)?,
+            dynsyms,
+            symbols,
+            hash_buckets,
+            segments: Vec::new(),
+            total: 0,
+        };
+        let index = |p: Part| plan.regions.iter().position(|&r| r == Region::Section(p));
+        let text = index(Part::Text).unwrap_or(0);
+        let mut segments = vec![
+            (elf::PT_PHDR, elf::PF_R, Some(0), 1, None),
+            (elf::PT_LOAD, elf::PF_R, None, text, Some(PAGE)),
+            (elf::PT_LOAD, elf::PF_R | elf::PF_X, Some(text), 1, None),
+        ];
+        let rw = 1 + usize::from(!input.got.is_empty());
+        segments.push((
+            elf::PT_LOAD,
+            elf::PF_R | elf::PF_W,
+            Some(text + 1),
+            rw,
+            None,
+        ));
+        let data_parts = usize::from(!input.data.is_empty()) + usize::from(input.bss != 0);
+        if data_parts > 0 {
+            let first = text + 1 + rw;
+            segments.push((
                 elf::PT_LOAD,
                 elf::PF_R | elf::PF_W,
-                data_segment,
-                data_file_size,
-                PAGE,
-            )
-        });
-    }
-    w.write_program_header(&seg(
-        elf::PT_DYNAMIC,
-        elf::PF_R | elf::PF_W,
-        dynamic_offset,
-        dynamic_size,
-        8,
-    ));
-    w.write_program_header(&seg(
-        elf::PT_NOTE,
-        elf::PF_R,
-        note_offset,
-        notes.len() as u64,
-        4,
-    ));
-
-    w.write_align(4);
-    w.write(&notes);
-    w.write_null_dynamic_symbol();
-    let kernel_type = if v == 2 {
-        STT_AMDGPU_HSA_KERNEL
-    } else {
-        elf::STT_FUNC
-    };
-    let mut symbols: Vec<Sym> = Vec::new();
-    for k in &input.kernels {
-        let (st_type, st_other) = if k.function {
-            (elf::STT_FUNC, elf::STV_DEFAULT)
-        } else {
-            (kernel_type, elf::STV_PROTECTED)
-        };
-        symbols.push(Sym {
-            name: None,
-            section: Some(text_index),
-            st_info: (elf::STB_GLOBAL << 4) | st_type,
-            st_other,
-            st_shndx: 0,
-            st_value: text_offset + k.text_offset,
-            st_size: 0,
-        });
-        if let Some((off, _)) = k.descriptor.as_ref().filter(|_| !k.function) {
-            symbols.push(Sym {
-                name: None,
-                section: rodata_index,
-                st_info: (elf::STB_GLOBAL << 4) | elf::STT_OBJECT,
-                st_other: elf::STV_PROTECTED,
-                st_shndx: 0,
-                st_value: rodata_offset + off,
-                st_size: KERNEL_DESCRIPTOR_SIZE as u64,
-            });
+                Some(first),
+                data_parts,
+                None,
+            ));
         }
+        segments.push((
+            elf::PT_DYNAMIC,
+            elf::PF_R | elf::PF_W,
+            Some(text + 1),
+            1,
+            Some(8),
+        ));
+        segments.push((elf::PT_GNU_RELRO, elf::PF_R, Some(text + 1), rw, Some(1)));
+        segments.push((elf::PT_GNU_STACK, elf::PF_R | elf::PF_W, None, 0, Some(0)));
+        if new_format {
+            segments.push((elf::PT_NOTE, elf::PF_R, Some(1), 1, Some(4)));
+        }
+        plan.segments = segments;
+
+        // Offsets: each region at its alignment after the one before.
+        let mut at = EHDR_SIZE;
+        for i in 0..plan.regions.len() {
+            let region = plan.regions[i];
+            let align = match region {
+                Region::ProgramHeaders | Region::SectionHeaders => 8,
+                Region::Section(p) => p.align(input),
+            };
+            at = at.next_multiple_of(align);
+            let size = plan.size_of(region);
+            plan.offsets.push(at);
+            plan.sizes.push(size);
+            if region != Region::Section(Part::Bss) {
+                at = at
+                    .checked_add(size)
+                    .ok_or_else(|| RocmError::new("the code object", "it is too large"))?;
+            }
+        }
+        plan.total = at;
+        Ok(plan)
     }
-    for s in &input.symbols {
-        symbols.push(Sym {
-            name: None,
-            section: s.section.and_then(section_index),
-            st_info: (elf::STB_GLOBAL << 4) | (s.st_type & 0xf),
-            st_other: elf::STV_DEFAULT,
-            st_shndx: if s.section.is_none() { elf::SHN_ABS } else { 0 },
-            st_value: s.section.map_or(0, |sec| layout.address(sec)) + s.offset,
-            st_size: s.size,
-        });
+
+    fn section_count(&self) -> usize {
+        1 + self
+            .regions
+            .iter()
+            .filter(|r| matches!(r, Region::Section(_)))
+            .count()
     }
-    for (sym, name) in symbols.iter().zip(&dyn_names) {
-        w.write_dynamic_symbol(&Sym {
-            name: Some(*name),
-            ..*sym
-        });
-    }
-    w.write_hash(bucket_count, chain_count, |i| {
-        // Index 0 is the null symbol.
-        let name = all_names.get((i as usize).checked_sub(1)?)?;
-        Some(elf::hash(name))
-    });
-    w.write_dynstr();
-    if has_relocs {
-        w.write_align_relocation();
-        for (i, name) in input.got.iter().enumerate() {
-            // Dynamic symbol index: 1 + its place in `all_names` (the
-            // checks above made sure it is there).
-            let sym = all_names
+
+    /// The size of a region, from the input alone.
+    fn size_of(&self, region: Region) -> u64 {
+        let input = self.input;
+        let names = |syms: &[Symbol]| -> u64 {
+            1 + syms
                 .iter()
-                .position(|n| n == name.as_bytes())
-                .map_or(0, |p| p as u32 + 1);
-            w.write_relocation(
-                true,
-                &Rel {
-                    r_offset: got_offset + 8 * i as u64,
-                    r_sym: sym,
-                    r_type: RelocKind::Abs64.elf_type(),
-                    r_addend: 0,
-                },
-            );
+                .filter(|s| !s.name.is_empty())
+                .map(|s| s.name.len() as u64 + 1)
+                .sum::<u64>()
+        };
+        let part = match region {
+            Region::ProgramHeaders => return self.segments.len() as u64 * PHDR_SIZE,
+            Region::SectionHeaders => return self.section_count() as u64 * SHDR_SIZE,
+            Region::Section(p) => p,
+        };
+        match part {
+            Part::Note => self.notes.len() as u64,
+            Part::Rodata => input.rodata.len() as u64,
+            Part::DynSym => (self.dynsyms.len() as u64 + 1) * SYM_SIZE,
+            Part::Hash => 4 * (2 + u64::from(self.hash_buckets) + self.dynsyms.len() as u64 + 1),
+            Part::DynStr => names(&self.dynsyms),
+            Part::RelaDyn => (input.got.len() + input.relocations.len()) as u64 * RELA_SIZE,
+            Part::Text => input.text.len() as u64,
+            Part::Dynamic => self.dynamic_count() * DYN_SIZE,
+            Part::Got => 8 * input.got.len() as u64,
+            Part::Data => input.data.len() as u64,
+            Part::Bss => input.bss,
+            Part::AmdgpuConfig => 0,
+            Part::Comment => input.comment.len() as u64,
+            Part::SymTab => (self.symbols.len() as u64 + 1) * SYM_SIZE,
+            Part::ShStrTab => {
+                1 + self
+                    .regions
+                    .iter()
+                    .filter_map(|r| match r {
+                        Region::Section(p) => Some(p.name(input).len() as u64 + 1),
+                        _ => None,
+                    })
+                    .sum::<u64>()
+            }
+            Part::StrTab => names(&self.symbols),
+            Part::Extra(i) => {
+                let s = &input.extra_sections[i];
+                s.data.len() as u64
+            }
         }
-        for r in &input.relocations {
-            w.write_relocation(
-                true,
-                &Rel {
-                    r_offset: layout.address(r.at.0) + r.at.1,
-                    r_sym: 0,
-                    r_type: RelocKind::Relative64.elf_type(),
-                    r_addend: (layout.address(r.target) as i64).wrapping_add(r.addend),
-                },
-            );
-        }
-    }
-    if has_rodata {
-        w.pad_until(rodata_offset as usize);
-        w.write(&rodata);
-    }
-    w.pad_until(text_offset as usize);
-    w.write(&input.text);
-    w.pad_until(dynamic_offset as usize);
-    w.write_align_dynamic();
-    w.write_dynamic(elf::DT_HASH, hash_offset);
-    w.write_dynamic(elf::DT_SYMTAB, dynsym_offset);
-    w.write_dynamic(elf::DT_STRTAB, dynstr_offset);
-    w.write_dynamic(elf::DT_SYMENT, 24);
-    let dynstr_len = w.dynstr_len() as u64;
-    w.write_dynamic(elf::DT_STRSZ, dynstr_len);
-    if has_relocs {
-        w.write_dynamic(elf::DT_RELA, rela_offset);
-        w.write_dynamic(elf::DT_RELASZ, 24 * reloc_count as u64);
-        w.write_dynamic(elf::DT_RELAENT, 24);
-    }
-    w.write_dynamic(elf::DT_NULL, 0);
-    if has_got {
-        w.pad_until(got_offset as usize);
-        w.write(&vec![0u8; 8 * input.got.len()]);
-    }
-    if has_data {
-        w.pad_until(data_offset as usize);
-        w.write(&input.data);
-    } else if has_bss {
-        w.pad_until(data_segment as usize);
     }
 
-    w.write_null_symbol();
-    for (sym, name) in symbols.iter().zip(&names) {
-        w.write_symbol(&Sym {
-            name: Some(*name),
-            ..*sym
-        });
+    fn region_of(&self, part: Part) -> Option<usize> {
+        self.regions
+            .iter()
+            .position(|&r| r == Region::Section(part))
     }
-    w.write_strtab();
-    w.write_shstrtab();
 
-    let progbits = |name, flags: u32, off: u64, size: u64, align| SectionHeader {
-        name: Some(name),
-        sh_type: elf::SHT_PROGBITS,
-        sh_flags: u64::from(flags),
-        sh_addr: off,
-        sh_offset: off,
-        sh_size: size,
-        sh_link: 0,
-        sh_info: 0,
-        sh_addralign: align,
-        sh_entsize: 0,
-    };
-    w.write_null_section_header();
-    w.write_section_header(&SectionHeader {
-        name: Some(note_name),
-        sh_type: elf::SHT_NOTE,
-        sh_flags: u64::from(elf::SHF_ALLOC),
-        sh_addr: note_offset,
-        sh_offset: note_offset,
-        sh_size: notes.len() as u64,
-        sh_link: 0,
-        sh_info: 0,
-        sh_addralign: 4,
-        sh_entsize: 0,
-    });
-    w.write_dynsym_section_header(dynsym_offset, 1);
-    w.write_hash_section_header(hash_offset);
-    w.write_dynstr_section_header(dynstr_offset);
-    if has_relocs {
-        w.write_section_header(&SectionHeader {
-            name: Some(rela_name),
-            sh_type: elf::SHT_RELA,
-            sh_flags: u64::from(elf::SHF_ALLOC),
-            sh_addr: rela_offset,
-            sh_offset: rela_offset,
-            sh_size: 24 * reloc_count as u64,
-            sh_link: dynsym_index.0,
-            sh_info: 0,
-            sh_addralign: 8,
-            sh_entsize: 24,
-        });
+    /// The file offset (and address) of a section; 0 when absent.
+    fn offset_of(&self, part: Part) -> u64 {
+        self.region_of(part).map_or(0, |i| self.offsets[i])
     }
-    if has_rodata {
-        w.write_section_header(&progbits(
-            rodata_name,
-            elf::SHF_ALLOC,
-            rodata_offset,
-            input.rodata.len() as u64,
-            64,
-        ));
+
+    /// The ELF section index of a section.
+    fn section_index(&self, part: Part) -> u16 {
+        let i = self.region_of(part).unwrap_or(0);
+        (1 + self.regions[..i]
+            .iter()
+            .filter(|r| matches!(r, Region::Section(_)))
+            .count()) as u16
     }
-    w.write_section_header(&progbits(
-        text_name,
-        elf::SHF_ALLOC | elf::SHF_EXECINSTR,
-        text_offset,
-        input.text.len() as u64,
-        256,
-    ));
-    w.write_dynamic_section_header(dynamic_offset);
-    if has_got {
-        w.write_section_header(&progbits(
-            got_name,
-            elf::SHF_ALLOC | elf::SHF_WRITE,
-            got_offset,
-            8 * input.got.len() as u64,
-            8,
-        ));
+
+    fn layout(&self) -> RocmLayout {
+        RocmLayout {
+            text: self.offset_of(Part::Text),
+            rodata: self.offset_of(Part::Rodata),
+            data: self.offset_of(Part::Data),
+            got: self.offset_of(Part::Got),
+            bss: self.offset_of(Part::Bss),
+        }
     }
-    if has_data {
-        w.write_section_header(&progbits(
-            data_name,
-            elf::SHF_ALLOC | elf::SHF_WRITE,
-            data_offset,
-            input.data.len() as u64,
-            8,
-        ));
+
+    /// The number of `.dynamic` entries, `DT_NULL` included.
+    fn dynamic_count(&self) -> u64 {
+        6 + if self.input.relocations.is_empty() {
+            0
+        } else {
+            3
+        }
     }
-    if has_bss {
-        w.write_section_header(&SectionHeader {
-            sh_type: elf::SHT_NOBITS,
-            ..progbits(
-                bss_name,
-                elf::SHF_ALLOC | elf::SHF_WRITE,
-                bss_offset,
-                input.bss,
-                8,
-            )
-        });
+
+    /// `.dynamic`'s entries, `DT_NULL` last: clrxasm's five, and the
+    /// relocation table's for gcnasm's own `R_AMDGPU_RELATIVE64` ones (a
+    /// GOT alone has none, as in clrxasm).
+    fn dynamic_tags(&self) -> Vec<(u32, u64)> {
+        let mut tags = vec![
+            (elf::DT_SYMTAB, self.offset_of(Part::DynSym)),
+            (elf::DT_SYMENT, SYM_SIZE),
+            (elf::DT_STRTAB, self.offset_of(Part::DynStr)),
+            (
+                elf::DT_STRSZ,
+                self.region_of(Part::DynStr)
+                    .map_or(0, |i| self.sizes.get(i).copied().unwrap_or(0)),
+            ),
+            (elf::DT_HASH, self.offset_of(Part::Hash)),
+        ];
+        if !self.input.relocations.is_empty() {
+            let size = (self.input.got.len() + self.input.relocations.len()) as u64 * RELA_SIZE;
+            tags.push((elf::DT_RELA, self.offset_of(Part::RelaDyn)));
+            tags.push((elf::DT_RELASZ, size));
+            tags.push((elf::DT_RELAENT, RELA_SIZE));
+        }
+        tags.push((elf::DT_NULL, 0));
+        tags
     }
-    w.write_symtab_section_header(1);
-    w.write_strtab_section_header();
-    w.write_shstrtab_section_header();
-    debug_assert_eq!(w.reserved_len(), w.len());
-    Ok((buffer, layout))
+
+    fn symbol_table(&self, syms: &[Symbol]) -> Vec<u8> {
+        let mut out = vec![0u8; SYM_SIZE as usize];
+        let mut name = 1u32;
+        for s in syms {
+            put32(&mut out, if s.name.is_empty() { 0 } else { name });
+            out.push(s.info);
+            out.push(s.other);
+            match s.part {
+                Some(p) => {
+                    put16(&mut out, self.section_index(p));
+                    put64(&mut out, self.offset_of(p) + s.value);
+                }
+                None => {
+                    put16(&mut out, elf::SHN_ABS);
+                    put64(&mut out, s.value);
+                }
+            }
+            put64(&mut out, s.size);
+            if !s.name.is_empty() {
+                name += s.name.len() as u32 + 1;
+            }
+        }
+        out
+    }
+
+    fn string_table<'s>(names: impl Iterator<Item = &'s str>) -> Vec<u8> {
+        let mut out = vec![0u8];
+        for n in names.filter(|n| !n.is_empty()) {
+            out.extend_from_slice(n.as_bytes());
+            out.push(0);
+        }
+        out
+    }
+
+    fn hash_table(&self) -> Vec<u8> {
+        let buckets = self.hash_buckets;
+        let count = self.dynsyms.len() as u32 + 1;
+        let mut table = vec![0u32; (2 + buckets + count) as usize];
+        table[0] = buckets;
+        table[1] = count;
+        let mut last = vec![None::<u32>; buckets as usize];
+        for (i, s) in self.dynsyms.iter().enumerate() {
+            let i = i as u32 + 1;
+            let b = (elf_hash(s.name.as_bytes()) % buckets) as usize;
+            match last[b] {
+                None => table[2 + b] = i,
+                Some(prev) => table[(2 + buckets + prev) as usize] = i,
+            }
+            last[b] = Some(i);
+        }
+        table.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+
+    fn rela_table(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        let got = self.offset_of(Part::Got);
+        for (i, name) in self.input.got.iter().enumerate() {
+            let sym = self
+                .dynsyms
+                .iter()
+                .position(|s| &s.name == name)
+                .map_or(0, |p| p as u64 + 1);
+            put64(&mut out, got + 8 * i as u64);
+            put64(
+                &mut out,
+                (sym << 32) | u64::from(RelocKind::Abs64.elf_type()),
+            );
+            put64(&mut out, 0);
+        }
+        for r in &self.input.relocations {
+            put64(&mut out, self.offset_of(r.at.0.into()) + r.at.1);
+            put64(&mut out, u64::from(RelocKind::Relative64.elf_type()));
+            let addend = (self.offset_of(r.target.into()) as i64).wrapping_add(r.addend);
+            put64(&mut out, addend as u64);
+        }
+        out
+    }
+
+    /// `.rodata` with the kernel descriptors in place, their entry offsets
+    /// from the layout.
+    fn rodata(&self) -> Vec<u8> {
+        let mut rodata = self.input.rodata.clone();
+        let text = self.offset_of(Part::Text);
+        let base = self.offset_of(Part::Rodata);
+        for k in &self.input.kernels {
+            if let Some((off, d)) = &k.descriptor {
+                let mut d = *d;
+                let entry = text + k.text_offset;
+                d.kernel_code_entry_byte_offset = entry as i64 - (base + off) as i64;
+                let at = *off as usize;
+                rodata[at..at + KERNEL_DESCRIPTOR_SIZE].copy_from_slice(&d.to_bytes());
+            }
+        }
+        rodata
+    }
+
+    fn content(&self, part: Part) -> Vec<u8> {
+        let input = self.input;
+        match part {
+            Part::Note => self.notes.clone(),
+            Part::Rodata => self.rodata(),
+            Part::DynSym => self.symbol_table(&self.dynsyms),
+            Part::Hash => self.hash_table(),
+            Part::DynStr => Self::string_table(self.dynsyms.iter().map(|s| s.name.as_str())),
+            Part::RelaDyn => self.rela_table(),
+            Part::Text => input.text.clone(),
+            Part::Dynamic => {
+                let mut out = Vec::new();
+                for (tag, value) in self.dynamic_tags() {
+                    put64(&mut out, u64::from(tag));
+                    put64(&mut out, value);
+                }
+                out
+            }
+            Part::Got => vec![0; 8 * input.got.len()],
+            Part::Data => input.data.clone(),
+            Part::Bss | Part::AmdgpuConfig => Vec::new(),
+            Part::Comment => input.comment.clone(),
+            Part::SymTab => self.symbol_table(&self.symbols),
+            Part::ShStrTab => Self::string_table(self.regions.iter().filter_map(|r| match r {
+                Region::Section(p) => Some(p.name(input)),
+                _ => None,
+            })),
+            Part::StrTab => Self::string_table(self.symbols.iter().map(|s| s.name.as_str())),
+            Part::Extra(i) => {
+                let s = &input.extra_sections[i];
+                if s.sh_type == elf::SHT_NOBITS {
+                    Vec::new()
+                } else {
+                    s.data.clone()
+                }
+            }
+        }
+    }
+
+    fn program_headers(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        for &(p_type, p_flags, first, count, align) in &self.segments {
+            let (offset, first_align) = match first {
+                Some(i) => (
+                    self.offsets[i],
+                    match self.regions[i] {
+                        Region::Section(p) => p.align(self.input).max(p.header(self.input).2),
+                        _ => 8,
+                    },
+                ),
+                None => (0, 0),
+            };
+            let start = first.unwrap_or(0);
+            let (file_size, mem_size) = if count == 0 {
+                (0, 0)
+            } else {
+                let last = start + count - 1;
+                let nobits = self.regions[last] == Region::Section(Part::Bss);
+                let file_end = self.offsets[last] + if nobits { 0 } else { self.sizes[last] };
+                let mem_end = self.offsets[last] + self.sizes[last];
+                (file_end - offset, mem_end - offset)
+            };
+            put32(&mut out, p_type);
+            put32(&mut out, p_flags);
+            put64(&mut out, offset);
+            put64(&mut out, offset);
+            put64(&mut out, offset);
+            put64(&mut out, file_size);
+            put64(&mut out, mem_size);
+            put64(&mut out, align.unwrap_or(first_align));
+        }
+        out
+    }
+
+    fn section_headers(&self) -> Vec<u8> {
+        let input = self.input;
+        let mut out = vec![0u8; SHDR_SIZE as usize];
+        let mut name = 1u32;
+        let dynstr = u32::from(self.section_index(Part::DynStr));
+        let dynsym = u32::from(self.section_index(Part::DynSym));
+        let strtab = u32::from(self.section_index(Part::StrTab));
+        for (i, region) in self.regions.iter().enumerate() {
+            let Region::Section(p) = *region else {
+                continue;
+            };
+            let (sh_type, flags, align, entsize) = p.header(input);
+            let (link, info) = match p {
+                Part::DynSym => (dynstr, 1),
+                Part::Hash | Part::RelaDyn => (dynsym, 0),
+                Part::Dynamic => (dynstr, 0),
+                // One local symbol, `_DYNAMIC`, after the null one.
+                Part::SymTab => (strtab, 2),
+                _ => (0, 0),
+            };
+            put32(&mut out, name);
+            put32(&mut out, sh_type);
+            put64(&mut out, flags);
+            put64(&mut out, if p.has_address() { self.offsets[i] } else { 0 });
+            put64(&mut out, self.offsets[i]);
+            put64(&mut out, self.sizes[i]);
+            put32(&mut out, link);
+            put32(&mut out, info);
+            put64(&mut out, align);
+            put64(&mut out, entsize);
+            name += p.name(input).len() as u32 + 1;
+        }
+        out
+    }
+
+    fn bytes(&self) -> Result<Vec<u8>, RocmError> {
+        let input = self.input;
+        let total = usize::try_from(self.total)
+            .map_err(|_| RocmError::new("the code object", "it is too large"))?;
+        let mut out = Vec::with_capacity(total);
+        let v = input.code_object_version;
+        let new_format = input.new_format || v >= 3;
+        // The ELF header.
+        out.extend_from_slice(&[0x7f, b'E', b'L', b'F', 2, 1, 1, ELFOSABI_AMDGPU_HSA]);
+        out.push(if v == 2 { 0 } else { v - 2 });
+        out.resize(16, 0);
+        put16(&mut out, elf::ET_DYN);
+        put16(&mut out, EM_AMDGPU);
+        put32(&mut out, 1);
+        put64(
+            &mut out,
+            if new_format {
+                self.offset_of(Part::Text)
+            } else {
+                0
+            },
+        );
+        put64(&mut out, self.offsets[0]);
+        let shdrs = self
+            .regions
+            .iter()
+            .position(|&r| r == Region::SectionHeaders)
+            .map_or(0, |i| self.offsets[i]);
+        put64(&mut out, shdrs);
+        put32(&mut out, input.e_flags);
+        put16(&mut out, EHDR_SIZE as u16);
+        put16(&mut out, PHDR_SIZE as u16);
+        put16(&mut out, self.segments.len() as u16);
+        put16(&mut out, SHDR_SIZE as u16);
+        put16(&mut out, self.section_count() as u16);
+        put16(&mut out, self.section_index(Part::ShStrTab));
+        for (i, region) in self.regions.iter().enumerate() {
+            out.resize(self.offsets[i] as usize, 0);
+            let bytes = match region {
+                Region::ProgramHeaders => self.program_headers(),
+                Region::SectionHeaders => self.section_headers(),
+                Region::Section(p) => self.content(*p),
+            };
+            debug_assert!(
+                *region == Region::Section(Part::Bss) || bytes.len() as u64 == self.sizes[i],
+                "{region:?}"
+            );
+            out.extend_from_slice(&bytes);
+        }
+        debug_assert_eq!(out.len(), total);
+        Ok(out)
+    }
 }

@@ -1135,11 +1135,11 @@ impl<'o> Assembler<'o> {
         let statement = &text[start..end];
         let offset = self.sections[section].data.len();
         let fixups_before = self.instr_fixups.len();
+        let count_registers =
+            section == 0 && matches!(self.format, BinaryFormat::Gallium | BinaryFormat::Rocm);
         let mut ctx = InstrCtx::new(self, start);
         ctx.section = section;
         ctx.offset = offset;
-        ctx.count_registers =
-            section == 0 && matches!(ctx.asm.format, BinaryFormat::Gallium | BinaryFormat::Rocm);
         let result = crate::encode::assemble_instruction(&mut ctx, statement, mnemonic_end - start);
         match result {
             Ok(()) => {
@@ -1151,6 +1151,9 @@ impl<'o> Assembler<'o> {
                 let words = (self.sections[section].data.len() - offset) / 4;
                 for f in &mut self.instr_fixups[fixups_before..] {
                     f.words = words;
+                }
+                if count_registers && words > 0 {
+                    self.count_registers(offset);
                 }
                 if section == 0 && words > 0 && self.opts.line_table {
                     let pos = self.pos_at(start);
@@ -1165,6 +1168,24 @@ impl<'o> Assembler<'o> {
                 self.instr_fixups.truncate(fixups_before);
                 self.error(start + e.at.min(statement.len()), e.message);
             }
+        }
+    }
+
+    /// Charges the registers of the instruction just encoded at `offset` in
+    /// `.text` to its kernel, as clrxasm counts them: decoded, so that the
+    /// instruction table's operand roles say what it writes
+    /// ([`crate::gallium::config::RegisterUsage::record_access`]).
+    fn count_registers(&mut self, offset: usize) {
+        let words = crate::decode::words_from_bytes(&self.sections[0].data[offset..]);
+        let Ok(instruction) = crate::decode::decode(&words, offset as u64, self.version) else {
+            return;
+        };
+        let mut usage = crate::gallium::config::RegisterUsage::default();
+        usage.record_instruction(&instruction);
+        if self.format == BinaryFormat::Rocm {
+            self.rocm.charge(&usage);
+        } else {
+            self.gallium.charge(&usage);
         }
     }
 
@@ -1387,8 +1408,6 @@ pub(crate) struct InstrCtx<'a, 'o> {
     base: usize,
     section: usize,
     offset: usize,
-    /// Charge register operands to the kernels (instructions in `.text`).
-    count_registers: bool,
 }
 
 impl<'a, 'o> InstrCtx<'a, 'o> {
@@ -1402,7 +1421,6 @@ impl<'a, 'o> InstrCtx<'a, 'o> {
             base,
             section,
             offset,
-            count_registers: false,
         }
     }
 }
@@ -1531,17 +1549,6 @@ impl OperandContext for InstrCtx<'_, '_> {
 
     fn warning(&mut self, at: usize, message: String) {
         self.asm.warning(self.base + at, message);
-    }
-
-    fn register_used(&mut self, code: u16, count: u16) {
-        if self.count_registers {
-            let version = self.asm.version;
-            if self.asm.format == BinaryFormat::Rocm {
-                self.asm.rocm.register_used(code, count, version);
-            } else {
-                self.asm.gallium.register_used(code, count, version);
-            }
-        }
     }
 }
 

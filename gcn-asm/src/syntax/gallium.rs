@@ -18,7 +18,6 @@
 //! region and attributed when the assembly ends. Inside `.kcode`, code
 //! belongs to the listed kernels (which must be declared already).
 
-use crate::arch::GcnVersion;
 use crate::diag::SourcePos;
 use crate::encode::context::{SectionId, Value};
 use crate::gallium::config::{
@@ -103,15 +102,16 @@ impl GalliumState {
         self.current = None;
     }
 
-    /// Charges a register operand of an instruction in `.text`.
-    pub fn register_used(&mut self, code: u16, count: u16, version: GcnVersion) {
+    /// Charges the register usage of one instruction in `.text` to the
+    /// label region it is in, or inside `.kcode` to the listed kernels.
+    pub fn charge(&mut self, usage: &RegisterUsage) {
         if self.kcode_stack.is_empty() {
-            if let Some((_, usage)) = self.regions.last_mut() {
-                usage.record(code, count, version);
+            if let Some((_, u)) = self.regions.last_mut() {
+                u.merge(usage);
             }
         } else {
             for &k in &self.kcode_selection {
-                self.kernels[k].usage.record(code, count, version);
+                self.kernels[k].usage.merge(usage);
             }
         }
     }

@@ -1000,6 +1000,7 @@ impl Assembler<'_> {
             return;
         }
         let mut flags = String::new();
+        let mut kind = String::new();
         let mut r = skip_spaces(bytes, e);
         if bytes.get(r) == Some(&b',') {
             r = skip_spaces(bytes, r + 1);
@@ -1028,7 +1029,8 @@ impl Assembler<'_> {
                 while te < bytes.len() && bytes[te].is_ascii_alphanumeric() {
                     te += 1;
                 }
-                match text[ts..te].to_ascii_lowercase().as_str() {
+                kind = text[ts..te].to_ascii_lowercase();
+                match kind.as_str() {
                     "progbits" | "note" | "nobits" => {}
                     other => {
                         self.error(ts, format!("unknown section type '{other}'"));
@@ -1061,8 +1063,16 @@ impl Assembler<'_> {
         }
         let code = flags.contains('x') || name == ".text";
         let i = self.enter_section(&name, code);
+        let section = &mut self.sections[i];
+        section.user = true;
         if align != 0 {
-            self.sections[i].align = align;
+            section.align = align;
+        }
+        if !flags.is_empty() {
+            section.flags = flags;
+        }
+        if !kind.is_empty() {
+            section.kind = kind;
         }
     }
 

@@ -28,7 +28,7 @@ use crate::rocm::{
     AmdKernelCode, KernelDescriptor, MetaValue, Metadata, MetadataFormat, ProcessorInfo, RocmInput,
     RocmInputKernel, RocmInputReloc, RocmInputSymbol, RocmSection, ValueKind,
 };
-use crate::{Device, GcnVersion};
+use crate::Device;
 use rustc_hash::FxHashMap;
 
 use super::assembler::{skip_spaces, Assembler, BinaryFormat, DataFixup, InstrFixup};
@@ -165,6 +165,8 @@ pub(crate) struct RocmState {
     eflags: Option<u32>,
     new_binfmt: bool,
     llvm10: bool,
+    /// Where `.llvm10binfmt` was (for the warning about its `e_flags`).
+    llvm10_pos: Option<crate::diag::SourcePos>,
     metadata_v3: bool,
     target: Option<String>,
     tripple: Option<String>,
@@ -191,15 +193,16 @@ impl RocmState {
         self.current = None;
     }
 
-    /// Charges a register operand of an instruction in `.text`.
-    pub fn register_used(&mut self, code: u16, count: u16, version: GcnVersion) {
+    /// Charges the register usage of one instruction in `.text` to the
+    /// label region it is in, or inside `.kcode` to the listed kernels.
+    pub fn charge(&mut self, usage: &RegisterUsage) {
         if self.kcode_stack.is_empty() {
-            if let Some((_, usage)) = self.regions.last_mut() {
-                usage.record(code, count, version);
+            if let Some((_, u)) = self.regions.last_mut() {
+                u.merge(usage);
             }
         } else {
             for &k in &self.kcode_selection {
-                self.kernels[k].usage.record(code, count, version);
+                self.kernels[k].usage.merge(usage);
             }
         }
     }
@@ -304,30 +307,35 @@ const ADDRESS_SPACES: &[&str] = &[
     "private", "global", "constant", "local", "generic", "region",
 ];
 
-/// The ISA version a device has by default (clrxasm's open-source table).
-pub(crate) fn device_isa(device: Device) -> (u32, u32, u32) {
+/// The two architecture versions clrxasm gives a device in a ROCm
+/// binary (CLRX's `rocmGpuArchVersionTbl` and `galliumGpuArchVersionTbl`,
+/// utils/GPUId.cpp): the one of the `NT_AMD_HSA_ISA_VERSION` note (and
+/// of the `.tripple` target name), and the default of each kernel's
+/// `.machine`. They differ for Tonga, Stoney, Polaris and the CLRX
+/// placeholders; every GCN 1.0 device is 0.0.0 in both (`.arch_minor` and
+/// `.arch_stepping` replace minor and stepping in both).
+pub(crate) fn clrx_arch_versions(device: Device) -> ((u32, u32, u32), (u32, u32, u32)) {
     use Device::*;
+    let same = |v| (v, v);
     match device {
-        Tahiti => (6, 0, 0),
-        Pitcairn | CapeVerde => (6, 0, 1),
-        Oland | Hainan => (6, 0, 2),
-        Spectre | Spooky => (7, 0, 0),
-        Hawaii => (7, 0, 1),
-        Kalindi | Mullins => (7, 0, 3),
-        Bonaire => (7, 0, 4),
-        Carrizo => (8, 0, 1),
-        Iceland | Tonga | Dummy | Goose | Horse => (8, 0, 2),
-        Fiji | Ellesmere | Baffin => (8, 0, 3),
-        Gfx804 => (8, 0, 4),
-        Stoney => (8, 1, 0),
-        Gfx900 => (9, 0, 0),
-        Gfx901 => (9, 0, 1),
-        Gfx902 => (9, 0, 2),
-        Gfx903 => (9, 0, 3),
-        Gfx904 => (9, 0, 4),
-        Gfx905 => (9, 0, 5),
-        Gfx906 => (9, 0, 6),
-        Gfx907 => (9, 0, 7),
+        CapeVerde | Pitcairn | Tahiti | Oland | Hainan => same((0, 0, 0)),
+        Bonaire | Spectre | Spooky | Kalindi | Mullins => same((7, 0, 0)),
+        Hawaii => same((7, 0, 1)),
+        Iceland => same((8, 0, 0)),
+        Tonga => ((8, 0, 2), (8, 0, 0)),
+        Fiji => same((8, 0, 3)),
+        Carrizo | Dummy => same((8, 0, 1)),
+        Goose | Horse | Ellesmere | Baffin => ((8, 0, 3), (8, 0, 4)),
+        Stoney => ((8, 1, 0), (8, 0, 1)),
+        Gfx804 => same((8, 0, 4)),
+        Gfx900 => same((9, 0, 0)),
+        Gfx901 => same((9, 0, 1)),
+        Gfx902 => same((9, 0, 2)),
+        Gfx903 => same((9, 0, 3)),
+        Gfx904 => same((9, 0, 4)),
+        Gfx905 => same((9, 0, 5)),
+        Gfx906 => same((9, 0, 6)),
+        Gfx907 => same((9, 0, 7)),
     }
 }
 
@@ -388,6 +396,7 @@ impl Assembler<'_> {
                     ".newbinfmt" => self.rocm.new_binfmt = true,
                     ".llvm10binfmt" => {
                         self.rocm.llvm10 = true;
+                        self.rocm.llvm10_pos = Some(self.pos_at(start));
                         self.rocm.new_binfmt = true;
                     }
                     ".metadatav3" => self.rocm.metadata_v3 = true,
@@ -1311,12 +1320,20 @@ impl Assembler<'_> {
             }
         }
         let version = self.version;
-        let (major, mut minor, mut stepping) = device_isa(self.device);
+        let ((major, mut minor, mut stepping), (machine_major, _, _)) =
+            clrx_arch_versions(self.device);
         if let Some(m) = self.rocm.arch_minor {
             minor = m;
         }
         if let Some(s) = self.rocm.arch_stepping {
             stepping = s;
+        }
+        let (_, (_, mut machine_minor, mut machine_stepping)) = clrx_arch_versions(self.device);
+        if let Some(m) = self.rocm.arch_minor {
+            machine_minor = m;
+        }
+        if let Some(s) = self.rocm.arch_stepping {
+            machine_stepping = s;
         }
         let llvm10 = self.rocm.llvm10;
         let v3 = self.rocm.metadata_v3;
@@ -1528,10 +1545,12 @@ impl Assembler<'_> {
                 let (cv_major, cv_minor) = config
                     .code_version
                     .unwrap_or((1, u32::from(self.rocm.new_binfmt)));
-                let machine =
-                    config
-                        .machine
-                        .unwrap_or((1, major as u16, minor as u16, stepping as u16));
+                let machine = config.machine.unwrap_or((
+                    1,
+                    machine_major as u16,
+                    machine_minor as u16,
+                    machine_stepping as u16,
+                ));
                 let elem = config
                     .private_elem_size
                     .map_or(props >> 17 & 3, |e| e.trailing_zeros() - 1);
@@ -1629,22 +1648,40 @@ impl Assembler<'_> {
             }
             None => None,
         };
-        let isa_name = self.rocm.target.clone().or_else(|| {
-            self.rocm.tripple.as_ref().map(|t| {
-                let name = ProcessorInfo::from_isa(major, minor, stepping)
-                    .filter(|p| p.isa == (major, minor, stepping))
-                    .map_or_else(
-                        || format!("gfx{major}{minor}{stepping}"),
-                        |p| p.name.to_string(),
-                    );
-                format!("{t}-{name}")
-            })
-        });
-        let mach = ProcessorInfo::from_isa(major, minor, stepping).map_or(0, |p| p.mach);
-        let e_flags = self
+        // As clrxasm: `.target`, else `.tripple` with the note's version.
+        let isa_name = self
             .rocm
-            .eflags
-            .unwrap_or(if co_version == 2 { 0 } else { mach });
+            .target
+            .clone()
+            .filter(|t| !t.is_empty())
+            .or_else(|| {
+                let t = self.rocm.tripple.as_ref()?;
+                Some(format!("{t}-gfx{major}{minor}{stepping}"))
+            });
+        // CLRX's GCN 1.0 is 0.x.y; LLVM's gfx60x are 6.0.x.
+        let llvm_major = if major == 0 { 6 } else { major };
+        let mach = ProcessorInfo::from_isa(llvm_major, minor, stepping).map_or(0, |p| p.mach);
+        // clrxasm's defaults: 0 for the old format, 2 for .newbinfmt and
+        // 0x33 (gfx1010's machine) for .llvm10binfmt whatever the device;
+        // code objects v4/v5, which clrxasm does not write, get the
+        // device's machine.
+        let e_flags = match (self.rocm.eflags, co_version) {
+            (Some(flags), _) => flags,
+            (None, 2) => u32::from(self.rocm.new_binfmt) * 2,
+            (None, 3) => {
+                const CLRX_LLVM10_EFLAGS: u32 = 0x33;
+                if mach != CLRX_LLVM10_EFLAGS {
+                    let pos = self.rocm.llvm10_pos.clone().unwrap_or_else(|| file.clone());
+                    let msg = format!(
+                        ".llvm10binfmt without .eflags: e_flags is {CLRX_LLVM10_EFLAGS:#x} (gfx1010) as clrxasm writes it, which loaders read as another GPU; add `.eflags {mach:#x}` for {}",
+                        self.device.name()
+                    );
+                    self.diag_at(pos, msg, false);
+                }
+                CLRX_LLVM10_EFLAGS
+            }
+            (None, _) => mach,
+        };
         let (symbols, got) = self.rocm_got_symbols()?;
         let data = self
             .section_index
@@ -1662,7 +1699,16 @@ impl Assembler<'_> {
             Some(&i) => self.sections[i].data.len() as u64,
             None => 0,
         };
+        let comment = self
+            .section_index
+            .get(".comment")
+            .map(|&i| self.sections[i].data.clone())
+            .unwrap_or_else(|| crate::rocm::DEFAULT_COMMENT.as_bytes().to_vec());
+        let extra_sections = self.rocm_extra_sections();
         Some(RocmInput {
+            new_format: self.rocm.new_binfmt,
+            comment,
+            extra_sections,
             code_object_version: co_version,
             e_flags,
             isa_version: (major, minor, stepping),
@@ -1677,6 +1723,33 @@ impl Assembler<'_> {
             got,
             relocations: Vec::new(),
         })
+    }
+
+    /// The source's own unloaded sections (`.section NAME` other than the
+    /// loaded ones and `.comment`), as clrxasm writes them: after the
+    /// section headers, with the flags and type `.section` gave.
+    fn rocm_extra_sections(&self) -> Vec<crate::rocm::RocmExtraSection> {
+        self.sections
+            .iter()
+            .enumerate()
+            .filter(|(i, s)| s.user && self.rocm_section(*i).is_none() && s.name != ".comment")
+            .map(|(_, s)| {
+                let flag = |c: char, f: u32| if s.flags.contains(c) { u64::from(f) } else { 0 };
+                crate::rocm::RocmExtraSection {
+                    name: s.name.clone(),
+                    data: s.data.clone(),
+                    sh_type: match s.kind.as_str() {
+                        "note" => object::elf::SHT_NOTE,
+                        "nobits" => object::elf::SHT_NOBITS,
+                        _ => object::elf::SHT_PROGBITS,
+                    },
+                    flags: flag('a', object::elf::SHF_ALLOC)
+                        | flag('w', object::elf::SHF_WRITE)
+                        | flag('x', object::elf::SHF_EXECINSTR),
+                    align: s.align.max(1),
+                }
+            })
+            .collect()
     }
 
     /// The loaded section of a code object that assembler section `i` is.
@@ -1758,6 +1831,7 @@ impl Assembler<'_> {
                     } else {
                         object::elf::STT_NOTYPE
                     },
+                    st_other: object::elf::STV_DEFAULT,
                 });
             }
         }

@@ -11,6 +11,13 @@ pub struct Section {
     pub code: bool,
     /// Alignment requested with `.section … align=N` (0 when none).
     pub align: u64,
+    /// The flags `.section NAME, "FLAGS"` gave (`a`, `w`, `x`).
+    pub flags: String,
+    /// The type `.section NAME, "FLAGS", @TYPE` gave, lowercase
+    /// (`progbits`, `note`, `nobits`); empty when none.
+    pub kind: String,
+    /// Made by `.section` (not by a pseudo-op of the format).
+    pub user: bool,
 }
 
 impl Section {
@@ -21,6 +28,9 @@ impl Section {
             data: Vec::new(),
             code,
             align: 0,
+            flags: String::new(),
+            kind: String::new(),
+            user: false,
         }
     }
 }
