@@ -423,7 +423,6 @@ fn config_errors() {
     bad(".pgmrsrc1 0x100000000", "out of range");
     bad(".dims w", "unknown dimension");
     bad(".dims x, y, z", "too many operands");
-    bad(".dims", "expected dimensions");
     bad(".tgsize 1", "unexpected text");
     assert_err(
         &with_config("tonga", ".sgprsnum 103", ""),

@@ -534,7 +534,13 @@ fn rocm_source_errors_are_located() {
         (".rocm\n.kernel k\n.config\n.arg x, \"int\", 4, , value, int33\n", "unknown value type"),
         (".rocm\n.kernel k\n.config\n.arg x, \"int\", 4, 3, value, i32\n", "not a power of two"),
         (".rocm\n.kernel k\n.config\n.private_elem_size 3\n", "power of two"),
-        (".rocm\n.kernel k\n.config\n.priority 4\n", "out of range"),
+        (".rocm\n.kernel k\n.config\n.userdatanum 17\n", "user data number out of range (0-16)"),
+        (".rocm\n.gpu gfx900\n.kernel k\n.config\n.sgprsnum 105\n", "used SGPRs number out of range (0-104)"),
+        (".rocm\n.kernel k\n.config\n.kernarg_segment_align 8\n", "alignment must not be smaller than 16"),
+        (".rocm\n.kernel k\n.config\n.wavefront_size 512\n", "not be greater than 256"),
+        (".rocm\n.gpu gfx900\n.kernel k\n.config\n.debug_private_segment_buffer_sgpr 104\n", "SGPR register out of range"),
+        (".rocm\n.kernel k\n.config\n.reserved_vgprs 4, 2\n", "wrong register range"),
+        (".rocm\n.kernel k\n.config\n.reserved_sgprs 4, 200\n", "last reserved SGPR register out of range"),
         (".rocm\n.gotsym x\n", "GOT symbol 'x' is unresolved"),
         (".rocm\nx = 1\n.gotsym x\n", "GOT symbol 'x' is not global symbol"),
         (".rocm\n.global x\n.section .aux\nx:\n.gotsym x\n", "GOT symbol 'x' is neither a number nor an address in .text, .rodata, .data, .bss or .got"),
@@ -547,7 +553,7 @@ fn rocm_source_errors_are_located() {
         (".rocm\n.section .bss, \"aw\"\n.int 1\n", "section .bss holds only zeros"),
         (".rocm\n.section .bss, \"aw\"\nb: .skip 8\n.section .data, \"aw\"\n.quad b\n.section .bss\n.quad b\n", "cannot be stored in section .bss"),
         (".rocm\n.kernel k\n.fkernel x\n", "unexpected text at the end of the statement"),
-        (".rocm\n.kernel k\n.config\n.vgprsnum 250\n.shared_vgprs 8\n.text\nk: .skip 256\n", "number of total VGPRs with shared VGPRs for kernel 'k' is higher than 256"),
+        (".rocm\n.kernel k\n.config\n.vgprsnum 250\n.shared_vgprs 8\n.text\nk: .skip 256\n", "the shared VGPR count must be 0 on GPUs before GCN 1.5"),
         (".rocm\n.kernel k\n.config\n.shared_vgprs\n", "expected"),
         (".rocm\n.kernel k\n.use_ordered_append_gds\n", "inside a kernel's .config"),
         (".rocm\n.section .aux\nx:\n.text\ns_add_u32 s0, s0, x&0xffffffff\n", "relative value"),
@@ -1075,8 +1081,8 @@ fn fkernel_v3_round_trips() {
 
 /// `.use_ordered_append_gds` sets `enable_ordered_append_gds` (bit 16 of
 /// `kernel_code_properties`), which the listing gives back; `.shared_vgprs`
-/// (GCN 1.5's PGM_RSRC3 field) changes nothing on GCN 1.4 and older, as
-/// in clrxasm, once checked against the kernel's VGPRs.
+/// (GCN 1.5's PGM_RSRC3 field) takes only 0 on GCN 1.4 and older, as in
+/// clrxasm, and changes nothing.
 #[test]
 fn ordered_append_gds_and_shared_vgprs() {
     let src = |extra: &str| {
@@ -1092,13 +1098,9 @@ fn ordered_append_gds_and_shared_vgprs() {
     );
     let back = rocm::read(&rocm_bytes(&listing)).unwrap();
     assert_equivalent(&back, &co, "ordered append gds");
-    assert_eq!(
-        rocm_bytes(&src(".shared_vgprs 248\n")),
-        rocm_bytes(&src("")),
-        "4 VGPRs (8 allocated) + 248 shared fit in 256"
-    );
-    let err = rocm_source(&src(".shared_vgprs 249\n")).unwrap_err();
-    assert!(err.contains("higher than 256"), "{err}");
+    assert_eq!(rocm_bytes(&src(".shared_vgprs 0\n")), rocm_bytes(&src("")));
+    let err = rocm_source(&src(".shared_vgprs 8\n")).unwrap_err();
+    assert!(err.contains("must be 0 on GPUs before GCN 1.5"), "{err}");
     assert!(err.starts_with("<stdin>:6:15: error:"), "{err}");
 }
 
@@ -1188,4 +1190,30 @@ fn gcndisasm_lists_kernels_and_names_relocatable_objects() {
             "{err}"
         );
     }
+}
+
+/// Configuration values that do not fit their field: as clrxasm, a warning
+/// (`value 0x7 truncated to 0x3`, at the value) and the low bits; 64-bit
+/// fields take any pattern, negative values too.
+#[test]
+fn config_values_truncate_with_a_warning() {
+    let src = ".rocm\n.gpu gfx900\n.kernel k\n.config\n.priority 7\n.floatmode 0x1f3\n.pgmrsrc1 -1\n.codeversion 0x10001, 2\n.machine 1, 0x10009, 0, 0\n.runtime_loader_kernel_symbol 0xfedcba9876543210\n.kernarg_segment_size -1\n.text\nk: .skip 256\ns_endpgm\n";
+    let asm = gcn_asm::assemble(src, &gcn_asm::AssembleOptions::default()).unwrap();
+    let warnings: Vec<String> = asm.warnings.iter().map(|w| w.to_string()).collect();
+    for want in [
+        "<stdin>:5:11: warning: value 0x7 truncated to 0x3",
+        "<stdin>:6:12: warning: value 0x1f3 truncated to 0xf3",
+        "<stdin>:7:11: warning: value 0xffffffffffffffff truncated to 0xffffffff",
+        "<stdin>:9:13: warning: value 0x10009 truncated to 0x9",
+    ] {
+        assert!(warnings.iter().any(|w| w == want), "{want} in {warnings:?}");
+    }
+    let co = rocm::read(&asm.rocm_bytes().unwrap()).unwrap();
+    let code = co.kernels[0].amd_kernel_code.as_ref().unwrap();
+    // `.pgmrsrc1` is ORed over the computed fields (priority, float mode).
+    assert_eq!(code.compute_pgm_rsrc1, 0xffff_ffff);
+    assert_eq!((code.version_major, code.version_minor), (1, 2));
+    assert_eq!(code.machine_version_major, 9);
+    assert_eq!(code.runtime_loader_kernel_symbol, 0xfedc_ba98_7654_3210);
+    assert_eq!(code.kernarg_segment_byte_size, u64::MAX);
 }

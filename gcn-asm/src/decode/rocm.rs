@@ -753,6 +753,27 @@ fn write_config(out: &mut String, k: &RocmKernel, version: GcnVersion) -> Result
     // `.pgmrsrc1`: a granule past the largest count (13..15 with the extra
     // SGPRs of a kernel that uses them all) is written as the largest
     // count, whose granule (12) has no bit the given one lacks.
+    // The dimensions, from PGM_RSRC2 (as clrxdisasm prints them): the
+    // assembler sets those bits from `.dims` alone.
+    let rsrc2 = d.compute_pgm_rsrc2;
+    let letters = |m: u32| -> String {
+        [(1, 'x'), (2, 'y'), (4, 'z')]
+            .iter()
+            .filter(|(b, _)| m & b != 0)
+            .map(|(_, c)| *c)
+            .collect()
+    };
+    let group = rsrc2 >> 7 & 7;
+    let local = match rsrc2 >> 11 & 3 {
+        0 => 1,
+        1 => 3,
+        _ => 7,
+    };
+    if group == local {
+        line(format!(".dims {}", letters(group)));
+    } else {
+        line(format!(".dims {}, {}", letters(group), letters(local)));
+    }
     let sgprs = (d.granulated_sgprs() * 8 + 1).min(crate::gallium::config::max_sgprs(version));
     line(format!(".sgprsnum {sgprs}"));
     line(format!(".vgprsnum {}", d.granulated_vgprs() * 4 + 1));

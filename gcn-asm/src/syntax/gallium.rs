@@ -790,11 +790,8 @@ impl Assembler<'_> {
             return None;
         }
         let mut masks = [0u8; 2];
+        // An empty list is no dimension (clrxasm's parseDimensions).
         for (i, &(at, field)) in fields.iter().enumerate() {
-            if field.is_empty() {
-                self.error(at, "expected dimensions (letters x, y, z)");
-                return None;
-            }
             for (j, c) in field.bytes().enumerate() {
                 match c.to_ascii_lowercase() {
                     b'x' => masks[i] |= 1,

@@ -131,8 +131,6 @@ struct HsaConfig {
     call_convention: Option<i32>,
     loader_symbol: Option<u64>,
     pgm_rsrc3: u32,
-    /// `.pgmrsrc2` was given: its LDS size field is kept, not computed.
-    pgm_rsrc2_given: bool,
     /// `.shared_vgprs` and where its value is.
     shared_vgprs: Option<(u32, SourcePos)>,
 }
@@ -451,6 +449,11 @@ impl Assembler<'_> {
                         .get_or_insert_with(HsaConfig::default);
                     self.rocm.inside = RocmInside::Config;
                 } else {
+                    // As clrxasm: a control directive comes with the
+                    // kernel's configuration (its defaults if no `.config`).
+                    self.rocm.kernels[k]
+                        .config
+                        .get_or_insert_with(HsaConfig::default);
                     let name = format!(".control_directive.{}", self.rocm.kernels[k].name);
                     let i = self.enter_section(&name, false);
                     self.rocm.kernels[k].control = Some(i);
@@ -670,6 +673,19 @@ impl Assembler<'_> {
         min: usize,
         max: usize,
     ) -> Option<Vec<Option<u64>>> {
+        self.rocm_numbers_at(text, p, min, max)
+            .map(|v| v.into_iter().map(|x| x.map(|(v, _)| v)).collect())
+    }
+
+    /// [`Self::rocm_numbers`] with where each value starts. A negative
+    /// value is taken as its 64-bit pattern, as clrxasm takes it.
+    fn rocm_numbers_at(
+        &mut self,
+        text: &str,
+        p: usize,
+        min: usize,
+        max: usize,
+    ) -> Option<Vec<Option<(u64, usize)>>> {
         let fields = match split_fields(text, p) {
             Ok(f) => f,
             Err(at) => {
@@ -693,13 +709,7 @@ impl Assembler<'_> {
                 self.error(q, "expected ',' or the end of the statement");
                 return None;
             }
-            match u64::try_from(v) {
-                Ok(v) => out.push(Some(v)),
-                Err(_) => {
-                    self.error(at, format!("{v} is negative"));
-                    return None;
-                }
-            }
+            out.push(Some((v as u64, at)));
         }
         if out.len() < min || out.iter().take(min).any(Option::is_none) {
             let at = fields
@@ -711,6 +721,29 @@ impl Assembler<'_> {
             return None;
         }
         Some(out)
+    }
+
+    /// One value of a configuration pseudo-op, as clrxasm takes it: any
+    /// 64-bit pattern (a negative value wraps); `None` after an error.
+    fn rocm_raw_value(&mut self, text: &str, p: usize) -> Option<(u64, usize)> {
+        let at = skip_spaces(text.as_bytes(), p);
+        let mut q = p;
+        let v = self.abs_expr(text, &mut q)?;
+        if !self.expect_end(text, q) {
+            return None;
+        }
+        Some((v as u64, at))
+    }
+
+    /// clrxasm's `printWarningForRange` for an unsigned field of `bits`
+    /// bits: a value that does not fit is truncated, with a warning; the
+    /// truncated value.
+    fn rocm_truncate(&mut self, at: usize, bits: u32, v: u64) -> u64 {
+        let mask = (1u64 << bits) - 1;
+        if v > mask {
+            self.warning(at, format!("value {v:#x} truncated to {:#x}", v & mask));
+        }
+        v & mask
     }
 
     /// One value that must fit `max`.
@@ -782,9 +815,10 @@ impl Assembler<'_> {
                 }
             }
             ".default_hsa_features" => {
+                // As clrxasm: the flags given before are replaced.
                 if self.expect_end(text, p) {
                     let c = self.rocm_config(k);
-                    c.properties |= 1 | 2 | 8 | (1 << 19);
+                    c.properties = 1 | 2 | 8 | (1 << 19);
                     c.private_elem_size = Some(4);
                 }
             }
@@ -794,36 +828,67 @@ impl Assembler<'_> {
                 }
             }
             ".use_grid_workgroup_count" => {
+                // A later one replaces an earlier one, as in clrxasm.
                 if let Some(d) = self.gallium_dims(text, p) {
-                    self.rocm_config(k).properties |= u32::from(d.group) << 7;
+                    let c = self.rocm_config(k);
+                    c.properties = (c.properties & !(7 << 7)) | (u32::from(d.group) << 7);
                 }
             }
             ".codeversion" => {
-                if let Some(v) = self.rocm_numbers(text, p, 2, 2) {
-                    let (a, b) = (v[0].unwrap_or(0), v[1].unwrap_or(0));
-                    match (u32::try_from(a), u32::try_from(b)) {
-                        (Ok(a), Ok(b)) => self.rocm_config(k).code_version = Some((a, b)),
-                        _ => self.error(p, "a code version field does not fit in 32 bits"),
+                // clrxasm warns past 32 bits and keeps 16 (its parser's
+                // fields are 16-bit).
+                if let Some(v) = self.rocm_numbers_at(text, p, 2, 2) {
+                    let mut f = [0u32; 2];
+                    for (i, x) in v.iter().take(2).enumerate() {
+                        if let Some((x, at)) = *x {
+                            f[i] = self.rocm_truncate(at, 32, x) as u16 as u32;
+                        }
                     }
+                    self.rocm_config(k).code_version = Some((f[0], f[1]));
                 }
             }
             ".machine" => {
-                if let Some(v) = self.rocm_numbers(text, p, 4, 4) {
-                    let f: Vec<u16> = v
-                        .iter()
-                        .filter_map(|x| x.and_then(|x| u16::try_from(x).ok()))
-                        .collect();
-                    if f.len() != 4 {
-                        return self.error(p, "a machine field does not fit in 16 bits");
+                if let Some(v) = self.rocm_numbers_at(text, p, 4, 4) {
+                    let mut f = [0u16; 4];
+                    for (i, x) in v.iter().take(4).enumerate() {
+                        if let Some((x, at)) = *x {
+                            f[i] = self.rocm_truncate(at, 16, x) as u16;
+                        }
                     }
                     self.rocm_config(k).machine = Some((f[0], f[1], f[2], f[3]));
                 }
             }
             ".reserved_vgprs" | ".reserved_sgprs" => {
-                if let Some(v) = self.rocm_numbers(text, p, 2, 2) {
-                    let (first, last) = (v[0].unwrap_or(0), v[1].unwrap_or(0));
-                    if last < first || last > u64::from(u16::MAX) {
-                        return self.error(p, "expected FIRST, LAST with FIRST <= LAST");
+                if let Some(v) = self.rocm_numbers_at(text, p, 2, 2) {
+                    let (vgprs, what) = if lower == ".reserved_vgprs" {
+                        (256, "VGPR")
+                    } else {
+                        (
+                            u64::from(crate::gallium::config::max_sgprs(self.version)),
+                            "SGPR",
+                        )
+                    };
+                    let ((first, first_at), (last, last_at)) =
+                        (v[0].unwrap_or((0, p)), v[1].unwrap_or((0, p)));
+                    if first > vgprs - 1 {
+                        let msg = format!(
+                            "first reserved {what} register out of range (0-{})",
+                            vgprs - 1
+                        );
+                        return self.error(first_at, msg);
+                    }
+                    if last > vgprs - 1 {
+                        let msg = format!(
+                            "last reserved {what} register out of range (0-{})",
+                            vgprs - 1
+                        );
+                        return self.error(last_at, msg);
+                    }
+                    if last < first {
+                        return self.error(
+                            last_at,
+                            "wrong register range (the last is before the first)",
+                        );
                     }
                     let pair = Some((first as u16, (last - first + 1) as u16));
                     if lower == ".reserved_vgprs" {
@@ -836,6 +901,10 @@ impl Assembler<'_> {
             ".debug_wavefront_private_segment_offset_sgpr"
             | ".debug_private_segment_buffer_sgpr" => {
                 if let Some(r) = self.rocm_sgpr(text, p) {
+                    if u32::from(r) >= crate::gallium::config::max_sgprs(self.version) {
+                        let at = skip_spaces(text.as_bytes(), p);
+                        return self.error(at, "SGPR register out of range");
+                    }
                     if lower == ".debug_private_segment_buffer_sgpr" {
                         self.rocm_config(k).debug_buffer_sgpr = Some(r);
                     } else {
@@ -851,13 +920,15 @@ impl Assembler<'_> {
                 if !self.expect_end(text, q) {
                     return;
                 }
+                // All ones is clrxasm's "not given" (see below).
+                let v = (v != -1).then_some(v);
                 if lower == ".kernel_code_entry_offset" {
                     let pos = self.pos_at(start);
                     let c = self.rocm_config(k);
-                    c.entry_offset = Some(v);
-                    c.entry_offset_pos = Some(pos);
+                    c.entry_offset = v;
+                    c.entry_offset_pos = v.map(|_| pos);
                 } else {
-                    self.rocm_config(k).prefetch_offset = Some(v);
+                    self.rocm_config(k).prefetch_offset = v;
                 }
             }
             ".kernarg_segment_align"
@@ -865,12 +936,36 @@ impl Assembler<'_> {
             | ".private_segment_align"
             | ".wavefront_size"
             | ".private_elem_size" => {
-                let Some(v) = self.rocm_value(text, p, 1 << 30) else {
+                // clrxasm's checks (checkConfigValue).
+                let Some((v, at)) = self.rocm_raw_value(text, p) else {
                     return;
                 };
-                let at = skip_spaces(text.as_bytes(), p);
+                let what = match lower {
+                    ".wavefront_size" => "wavefront size",
+                    ".private_elem_size" => "private element size",
+                    _ => "alignment",
+                };
                 if !v.is_power_of_two() {
-                    return self.error(at, format!("{v} is not a power of two"));
+                    return self.error(at, format!("{what} must be a power of two"));
+                }
+                let problem = match lower {
+                    ".wavefront_size" if v > 256 => {
+                        Some("wavefront size must not be greater than 256")
+                    }
+                    ".private_elem_size" if !(2..=16).contains(&v) => {
+                        Some("private element size out of range (2, 4, 8 or 16)")
+                    }
+                    ".kernarg_segment_align"
+                    | ".group_segment_align"
+                    | ".private_segment_align"
+                        if v < 16 =>
+                    {
+                        Some("alignment must not be smaller than 16")
+                    }
+                    _ => None,
+                };
+                if let Some(problem) = problem {
+                    return self.error(at, problem);
                 }
                 let log = v.trailing_zeros() as u8;
                 let c = self.rocm_config(k);
@@ -879,12 +974,7 @@ impl Assembler<'_> {
                     ".group_segment_align" => c.group_align = Some(log),
                     ".private_segment_align" => c.private_align = Some(log),
                     ".wavefront_size" => c.wavefront_size = Some(log),
-                    _ => {
-                        if !(2..=16).contains(&v) {
-                            return self.error(at, "the private element size is 2, 4, 8 or 16");
-                        }
-                        c.private_elem_size = Some(v as u32);
-                    }
+                    _ => c.private_elem_size = Some(v as u32),
                 }
             }
             ".call_convention" => {
@@ -896,61 +986,78 @@ impl Assembler<'_> {
                 if !self.expect_end(text, q) {
                     return;
                 }
-                match i32::try_from(v)
-                    .ok()
-                    .or_else(|| u32::try_from(v).ok().map(|v| v as i32))
-                {
-                    Some(v) => self.rocm_config(k).call_convention = Some(v),
-                    None => self.error(at, "the call convention is 32 bits"),
-                }
+                // A 32-bit field: clrxasm warns and keeps the low bits.
+                let v = self.rocm_truncate(at, 32, v as u64) as u32 as i32;
+                self.rocm_config(k).call_convention = Some(v);
             }
             ".shared_vgprs" => {
-                // Only GCN 1.5 has shared VGPRs (PGM_RSRC3): clrxasm checks
-                // the count against the kernel's VGPRs and writes nothing
-                // for older GPUs.
-                if let Some(v) = self.rocm_value(text, p, u64::from(u32::MAX)) {
-                    let pos = self.pos_at(skip_spaces(text.as_bytes(), p));
-                    self.rocm_config(k).shared_vgprs = Some((v as u32, pos));
+                // Only GCN 1.5 has shared VGPRs (PGM_RSRC3); before it
+                // clrxasm takes 0 only.
+                if let Some((v, at)) = self.rocm_raw_value(text, p) {
+                    if v != 0 {
+                        return self
+                            .error(at, "the shared VGPR count must be 0 on GPUs before GCN 1.5");
+                    }
+                    let pos = self.pos_at(at);
+                    self.rocm_config(k).shared_vgprs = Some((0, pos));
                 }
             }
             _ => {
-                let max = match lower {
-                    ".kernel_code_prefetch_size"
-                    | ".max_scratch_backing_memory"
-                    | ".kernarg_segment_size"
-                    | ".runtime_loader_kernel_symbol" => u64::MAX,
-                    ".floatmode" => 0xff,
-                    ".priority" => 3,
-                    ".exceptions" => 0x7f,
-                    ".userdatanum" => 16,
-                    ".sgprsnum" => u64::from(crate::gallium::config::max_sgprs(self.version)),
-                    ".vgprsnum" => 256,
-                    ".wavefront_sgpr_count" | ".workitem_vgpr_count" => u64::from(u16::MAX),
-                    _ => u64::from(u32::MAX),
+                // clrxasm (checkConfigValue): a few limits are errors, the
+                // other fields take the value's low bits, with a warning
+                // for the ones it range-checks.
+                let Some((v, at)) = self.rocm_raw_value(text, p) else {
+                    return;
                 };
-                // `.pgmrsrc*` take any 32-bit pattern, negative ones included.
-                let v = if matches!(lower, ".pgmrsrc1" | ".pgmrsrc2" | ".pgmrsrc3") {
-                    let mut q = p;
-                    let Some(v) = self.abs_expr(text, &mut q) else {
-                        return;
-                    };
-                    if !self.expect_end(text, q) {
-                        return;
-                    }
-                    if !(-(1i64 << 31)..=i64::from(u32::MAX)).contains(&v) {
-                        return self.error(
-                            skip_spaces(text.as_bytes(), p),
-                            format!("{v} does not fit in 32 bits"),
-                        );
-                    }
-                    (v & 0xffff_ffff) as u64
+                let max_sgprs = u64::from(crate::gallium::config::max_sgprs(self.version));
+                let group_size = matches!(
+                    lower,
+                    ".localsize"
+                        | ".group_segment_fixed_size"
+                        | ".group_segment_fixes_size"
+                        | ".workgroup_group_segment_size"
+                );
+                let bits = match lower {
+                    ".exceptions" => 7,
+                    ".floatmode" => 8,
+                    ".priority" => 2,
+                    ".scratchbuffer"
+                    | ".private_segment_fixed_size"
+                    | ".workitem_private_segment_size"
+                    | ".gds_segment_size"
+                    | ".workgroup_fbarrier_count"
+                    | ".pgmrsrc1"
+                    | ".pgmrsrc2" => 32,
+                    _ if group_size => 32,
+                    _ => 64,
+                };
+                let v = if bits < 64 {
+                    self.rocm_truncate(at, bits, v)
                 } else {
-                    let Some(v) = self.rocm_value(text, p, max) else {
-                        return;
-                    };
                     v
                 };
+                let max_local = u64::from(crate::gallium::config::MAX_LOCAL_SIZE);
+                let problem = match lower {
+                    ".sgprsnum" if v > max_sgprs => {
+                        Some(format!("used SGPRs number out of range (0-{max_sgprs})"))
+                    }
+                    ".vgprsnum" if v > 256 => Some("used VGPRs number out of range (0-256)".into()),
+                    ".userdatanum" if v > 16 => Some("user data number out of range (0-16)".into()),
+                    _ if group_size && v > max_local => {
+                        Some(format!("local size out of range (0-{max_local})"))
+                    }
+                    _ => None,
+                };
+                if let Some(problem) = problem {
+                    return self.error(at, problem);
+                }
                 let v32 = v as u32;
+                // clrxasm marks a field not given by its all-ones value
+                // (BINGEN64/BINGEN/BINGEN16_DEFAULT): given that value, a
+                // field takes its default.
+                let some64 = (v != u64::MAX).then_some(v);
+                let some32 = (v32 != u32::MAX).then_some(v32);
+                let some16 = (v as u16 != u16::MAX).then_some(v as u16);
                 let c = self.rocm_config(k);
                 match lower {
                     ".floatmode" => c.base.float_mode = v32 as u8,
@@ -960,26 +1067,23 @@ impl Assembler<'_> {
                     ".sgprsnum" => c.base.sgprs = Some(v32),
                     ".vgprsnum" => c.base.vgprs = Some(v32),
                     ".pgmrsrc1" => c.base.pgm_rsrc1 = v32,
-                    ".pgmrsrc2" => {
-                        c.base.pgm_rsrc2 = v32;
-                        c.pgm_rsrc2_given = true;
-                    }
+                    ".pgmrsrc2" => c.base.pgm_rsrc2 = v32,
                     ".pgmrsrc3" => c.pgm_rsrc3 = v32,
                     ".scratchbuffer"
                     | ".private_segment_fixed_size"
-                    | ".workitem_private_segment_size" => c.private_size = Some(v32),
+                    | ".workitem_private_segment_size" => c.private_size = some32,
                     ".localsize"
                     | ".group_segment_fixed_size"
                     | ".group_segment_fixes_size"
-                    | ".workgroup_group_segment_size" => c.group_size = Some(v32),
-                    ".gds_segment_size" => c.gds_size = Some(v32),
-                    ".kernarg_segment_size" => c.kernarg_size = Some(v),
-                    ".workgroup_fbarrier_count" => c.fbarrier = Some(v32),
-                    ".wavefront_sgpr_count" => c.wavefront_sgpr_count = Some(v as u16),
-                    ".workitem_vgpr_count" => c.workitem_vgpr_count = Some(v as u16),
-                    ".kernel_code_prefetch_size" => c.prefetch_size = Some(v),
-                    ".max_scratch_backing_memory" => c.max_scratch = Some(v),
-                    ".runtime_loader_kernel_symbol" => c.loader_symbol = Some(v),
+                    | ".workgroup_group_segment_size" => c.group_size = some32,
+                    ".gds_segment_size" => c.gds_size = some32,
+                    ".kernarg_segment_size" => c.kernarg_size = some64,
+                    ".workgroup_fbarrier_count" => c.fbarrier = some32,
+                    ".wavefront_sgpr_count" => c.wavefront_sgpr_count = some16,
+                    ".workitem_vgpr_count" => c.workitem_vgpr_count = some16,
+                    ".kernel_code_prefetch_size" => c.prefetch_size = some64,
+                    ".max_scratch_backing_memory" => c.max_scratch = some64,
+                    ".runtime_loader_kernel_symbol" => c.loader_symbol = some64,
                     _ => {}
                 }
             }
@@ -1421,16 +1525,15 @@ impl Assembler<'_> {
             let private_size = config.private_size.unwrap_or(0);
             let group_size = config.group_size.unwrap_or(0);
             let mut base = config.base.clone();
+            // clrxasm's ROCm kernels have no dimensions unless `.dims`
+            // gives them (it never takes them from `.pgmrsrc2`).
+            base.dims
+                .get_or_insert(crate::gallium::config::Dims { group: 0, local: 0 });
             base.user_data = user_data;
             base.scratch_buffer = private_size;
-            // clrxasm puts the group size in PGM_RSRC2.LDS_SIZE for the old
-            // binary format; a given `.pgmrsrc2` keeps its own field (what a
-            // listing of a code object needs to come back the same).
-            base.local_size = if self.rocm.new_binfmt || config.pgm_rsrc2_given {
-                0
-            } else {
-                group_size
-            };
+            // clrxasm ORs the group size into PGM_RSRC2.LDS_SIZE in the old
+            // binary format, over a given `.pgmrsrc2`'s field too.
+            base.local_size = if self.rocm.new_binfmt { 0 } else { group_size };
             let prog = match prog_info(&base, &usage, version, 0) {
                 Ok(p) => p,
                 Err(message) => {
@@ -1453,8 +1556,10 @@ impl Assembler<'_> {
                 }
             }
             let rsrc1 = prog.entries[0].value;
-            // SCRATCH_EN as given is kept too (a listing's exact value).
-            let rsrc2 = prog.entries[1].value | (config.base.pgm_rsrc2 & 1);
+            // As clrxasm: SCRATCH_EN, the user SGPR count and the
+            // dimensions of a given `.pgmrsrc2` are replaced by the computed
+            // ones.
+            let rsrc2 = prog.entries[1].value;
             let args = &state.md.args;
             let kernarg_size = config.kernarg_size.unwrap_or_else(|| {
                 if !use_md || args.is_empty() {
