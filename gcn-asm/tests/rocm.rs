@@ -689,6 +689,124 @@ fn hostile_metadata_is_refused() {
     assert_eq!(again.root, good.root);
 }
 
+/// clrxasm's YAML layout ([`MetaValue::to_clrx_yaml`]) and its dialect:
+/// single-quoted strings with C escapes, unquoted strings a YAML parser
+/// would misread; our reader reads them as CLRX's reader does, and still
+/// reads standard YAML (a compiler's) as YAML.
+#[test]
+fn clrx_yaml_is_written_and_read_as_clrx_does() {
+    use gcn_asm::rocm::{clrx_yaml_string, MetaValue, Metadata};
+    assert_eq!(clrx_yaml_string("float*"), "'float*'");
+    assert_eq!(clrx_yaml_string("3d"), "'3d'");
+    assert_eq!(clrx_yaml_string(" x"), "' x'");
+    assert_eq!(clrx_yaml_string("x\t"), "'x\\t'");
+    assert_eq!(clrx_yaml_string("it's"), "'it\\'s'");
+    assert_eq!(clrx_yaml_string("caf\u{e9}"), "'caf\\303\\251'");
+    // What clrxasm does not quote: ':', '#', '[', a backslash, DEL.
+    for s in ["a: b # c", "[x]", "back\\slash", "del\x7f", "-x", "%d", "~"] {
+        assert_eq!(clrx_yaml_string(s), s);
+    }
+    let tree = |strings: &[&str]| {
+        MetaValue::Map(vec![
+            (
+                "Version".into(),
+                MetaValue::Array(vec![MetaValue::UInt(1), MetaValue::UInt(0)]),
+            ),
+            (
+                "Kernels".into(),
+                MetaValue::Array(vec![MetaValue::Map(vec![
+                    ("Name".into(), MetaValue::Str("k".into())),
+                    (
+                        "Args".into(),
+                        MetaValue::Array(
+                            strings
+                                .iter()
+                                .map(|s| {
+                                    MetaValue::Map(vec![
+                                        ("TypeName".into(), MetaValue::Str(s.to_string())),
+                                        ("Size".into(), MetaValue::UInt(4)),
+                                    ])
+                                })
+                                .collect(),
+                        ),
+                    ),
+                    (
+                        "CodeProps".into(),
+                        MetaValue::Map(vec![
+                            ("KernargSegmentSize".into(), MetaValue::UInt(8)),
+                            (
+                                "FixedWorkGroupSize".into(),
+                                MetaValue::Array(vec![MetaValue::UInt(64); 3]),
+                            ),
+                        ]),
+                    ),
+                ])]),
+            ),
+        ])
+    };
+    let yaml = tree(&["int*", "a: b"]).to_clrx_yaml().unwrap();
+    assert_eq!(
+        yaml,
+        "---\nVersion:         [ 1, 0 ]\nKernels:         \n  - Name:            k\n    \
+         Args:            \n      - TypeName:        'int*'\n        Size:            4\n      \
+         - TypeName:        a: b\n        Size:            4\n    CodeProps:       \n      \
+         KernargSegmentSize: 8\n      FixedWorkGroupSize:   [ 64, 64, 64 ]\n...\n"
+    );
+    let strings = [
+        "it's",
+        "say \"hi\"",
+        "x\\'y\\\"",
+        "'",
+        "tab\there",
+        "new\nline",
+        "caf\u{e9}",
+        "del\x7f",
+        "a: b # c",
+        "[x]",
+        "{y}",
+        "-",
+        "- x",
+        "%d",
+        "@a",
+        "~",
+        "null",
+        "|",
+        ">",
+        " lead",
+        "trail ",
+        "back\\slash",
+        "7up",
+        "*p",
+        "&r",
+        "!t",
+        "x:",
+    ];
+    let back = Metadata::from_yaml(tree(&strings).to_clrx_yaml().unwrap().as_bytes()).unwrap();
+    assert_eq!(back.root, tree(&strings));
+    // Standard YAML keeps its meaning: '' is a quote, a backslash in
+    // single quotes is itself, a printf entry keeps its escapes.
+    let std = Metadata::from_yaml(
+        b"Printf:\n  - '1:0:a\\n'\nKernels:\n  - Name: k\n    Args:\n      - TypeName: 'it''s'\n        Size: 4\n        ValueKind: ByValue\n      - TypeName: \"q\\\"\"\n        Size: 4\n        ValueKind: ByValue\n",
+    )
+    .unwrap();
+    let args = std.kernels().unwrap().remove(0).args;
+    assert_eq!(args[0].type_name.as_deref(), Some("it's"));
+    assert_eq!(args[1].type_name.as_deref(), Some("q\""));
+    assert_eq!(std.printf_formats().unwrap()[0].format, "a\n");
+    // clrxasm's printf entry with a quote in its format.
+    let clrx = Metadata::from_yaml(
+        b"---\nVersion:         [ 1, 0 ]\nPrintf:          \n  - '1:0:it\\'s\\72'\n...\n",
+    )
+    .unwrap();
+    assert_eq!(clrx.printf_formats().unwrap()[0].format, "it's:");
+    // clrxasm refuses a printf id given twice.
+    let err = rocm_source(".rocm\n.gpu gfx900\n.printf 1, \"a\"\n.printf 1, \"b\"\n").unwrap_err();
+    assert!(
+        err.contains("<stdin>:4:9: error: duplicate printf id 1"),
+        "{err}"
+    );
+}
+
 /// Register counting: code belongs to the kernel whose label precedes it,
 /// and `.kcode` code to the kernels it names.
 #[test]

@@ -1074,6 +1074,15 @@ fn write_md(out: &mut String, k: &RocmKernel, co: &CodeObject) -> Result<(), Roc
             b.as_u64()
                 .ok_or_else(|| err(&at, "a language version is not a number"))?
         )),
+        // A version without a language: `.md_language ""` with a version
+        // (clrxasm leaves the empty name out, not the version).
+        (None, Some([a, b])) => line(format!(
+            ".md_language \"\", {}, {}",
+            a.as_u64()
+                .ok_or_else(|| err(&at, "a language version is not a number"))?,
+            b.as_u64()
+                .ok_or_else(|| err(&at, "a language version is not a number"))?
+        )),
         (Some(l), None) => line(format!(".md_language {}", quoted(l))),
         (None, None) => {}
         _ => return Err(err(&at, "its language version cannot be written")),

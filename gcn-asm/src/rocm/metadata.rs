@@ -115,8 +115,9 @@ impl Metadata {
         let end = raw.iter().rposition(|&b| b != 0).map_or(0, |p| p + 1);
         let text = std::str::from_utf8(&raw[..end])
             .map_err(|e| RocmError::new(at, format!("the YAML is not UTF-8 ({e})")))?;
+        let text = clrx_dialect_as_yaml(text);
         let mut builder = YamlBuilder::default();
-        let mut parser = yaml_rust2::parser::Parser::new_from_str(text);
+        let mut parser = yaml_rust2::parser::Parser::new_from_str(&text);
         parser
             .load(&mut builder, false)
             .map_err(|e| RocmError::new(at, format!("the YAML is malformed: {e}")))?;
@@ -188,6 +189,123 @@ impl Metadata {
             })
             .collect()
     }
+}
+
+/// clrxasm's YAML (and so this assembler's, [`MetaValue::to_clrx_yaml`])
+/// is not quite YAML, and a YAML parser misreads it where CLRX's own reader
+/// does not; each whole value (after `KEY:` or `- `) of that kind is
+/// rewritten here as a double-quoted YAML scalar of what CLRX reads:
+/// - a single-quoted scalar holds the C escapes of CLRX's
+///   `escapeStringCStyle` (`'a\'b'`, `'\303\251'`), which a YAML parser
+///   takes as they are, ending the scalar at `\'`: the decoded text;
+///   except an entry of the top-level `Printf` list, whose escapes are the
+///   printf format's (decoded by [`parse_printf`], as a compiler's literal
+///   backslashes are), rewritten only when it holds a `\'`, as written;
+/// - a string CLRX leaves unquoted (`escapeYAMLString`) that a YAML parser
+///   refuses or types otherwise (`a: b`, `x # y`, `%d`, `[x]`, `~`, `null`,
+///   a control character): the text, to the end of the line.
+///
+/// Other lines, and so any YAML a compiler writes, come back unchanged.
+fn clrx_dialect_as_yaml(text: &str) -> std::borrow::Cow<'_, str> {
+    let mut out = String::new();
+    let mut changed = false;
+    let mut top_key = "";
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_end_matches(['\n', '\r']);
+        if !body.starts_with([' ', '-', '#']) {
+            if let Some((key, _)) = body.split_once(':') {
+                top_key = key.trim();
+            }
+        }
+        let rewritten = clrx_line_value(body).and_then(|(at, keyed, value)| {
+            let text = match value.strip_prefix('\'').and_then(|v| v.strip_suffix('\'')) {
+                Some(inner) if !inner.contains('\\') => return None,
+                Some(inner) if top_key == "Printf" => {
+                    inner.contains("\\'").then(|| inner.to_string())?
+                }
+                Some(inner) => unescape_c_style(inner),
+                None if keyed && yaml_misreads_plain(value) => value.to_string(),
+                None => return None,
+            };
+            Some((at, text))
+        });
+        let Some((at, value)) = rewritten else {
+            out.push_str(line);
+            continue;
+        };
+        changed = true;
+        out.push_str(&body[..at]);
+        out.push('"');
+        for c in value.chars() {
+            match c {
+                '"' | '\\' => {
+                    out.push('\\');
+                    out.push(c);
+                }
+                c if u32::from(c) < 0x20 || c == '\x7f' => {
+                    out.push_str(&format!("\\x{:02x}", u32::from(c)));
+                }
+                c => out.push(c),
+            }
+        }
+        out.push('"');
+        out.push_str(&line[body.len()..]);
+    }
+    if changed {
+        std::borrow::Cow::Owned(out)
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    }
+}
+
+/// In one line of YAML, the value after `KEY:` or `- ` (`  KEY:   v`,
+/// `  - v`, `  - KEY: v`), trailing spaces trimmed: where it starts,
+/// whether a key precedes it, and its text; `None` for no value.
+fn clrx_line_value(line: &str) -> Option<(usize, bool, &str)> {
+    let mut rest = line.trim_start_matches(' ');
+    let mut keyed = false;
+    if let Some(r) = rest.strip_prefix("- ") {
+        rest = r.trim_start_matches(' ');
+    }
+    if !rest.starts_with('\'') {
+        let (key, value) = rest.split_once(':')?;
+        if key.is_empty()
+            || !key
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.')
+        {
+            return None;
+        }
+        rest = value.trim_start_matches(' ');
+        keyed = true;
+    }
+    let value = rest.trim_end_matches(' ');
+    (!value.is_empty()).then(|| (line.len() - rest.len(), keyed, value))
+}
+
+/// Whether a YAML parser refuses, or reads as other than a string, this
+/// plain scalar that CLRX reads as the string it is: one with `: ` or ` #`
+/// in it, a control character, a leading indicator, or a null; an integer
+/// sequence in flow style (`[ 1, 0 ]`) is not one.
+fn yaml_misreads_plain(v: &str) -> bool {
+    let b = v.as_bytes();
+    let inner = v.strip_prefix('[').and_then(|v| v.strip_suffix(']'));
+    if inner.is_some_and(|v| {
+        v.bytes()
+            .all(|c| c.is_ascii_digit() || c == b',' || c == b' ')
+    }) {
+        return false;
+    }
+    // (`'`, `"`, `&`, `*`, `!` CLRX quotes; in YAML they start a quoted
+    // scalar, an anchor, an alias, a tag.)
+    let indicator = b"%@`|>#,[]{}".contains(&b[0])
+        || (b"-?:".contains(&b[0]) && b.get(1).is_none_or(|&c| c == b' '));
+    indicator
+        || v.contains(": ")
+        || v.contains(" #")
+        || v.ends_with(':')
+        || b.iter().any(|&c| c < 0x20 || c == 0x7f)
+        || matches!(v, "~" | "null" | "Null" | "NULL")
 }
 
 /// Parses one `ID:N:S0:...:SN-1:FORMAT` printf string of metadata in
@@ -279,25 +397,30 @@ fn unescape_printf_format(s: &str, format: MetadataFormat) -> String {
     }
     match format {
         MetadataFormat::MsgPack => s.replace("\\72", ":"),
-        MetadataFormat::Yaml => {
-            let bytes = s.as_bytes();
-            let mut out = Vec::with_capacity(bytes.len());
-            let mut i = 0;
-            while i < bytes.len() {
-                if bytes[i] == b'\\' {
-                    let mut at = i + 1;
-                    if let Ok(b) = crate::syntax::expr::parse_escape(bytes, &mut at) {
-                        out.push(b);
-                        i = at;
-                        continue;
-                    }
-                }
-                out.push(bytes[i]);
-                i += 1;
-            }
-            String::from_utf8_lossy(&out).into_owned()
-        }
+        MetadataFormat::Yaml => unescape_c_style(s),
     }
+}
+
+/// The inverse of [`escape_c_style`], as CLRX's YAML reader decodes a
+/// quoted string: every C escape (the assembler's own string escapes); a
+/// backslash that starts no escape stays.
+fn unescape_c_style(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'\\' {
+            let mut at = i + 1;
+            if let Ok(b) = crate::syntax::expr::parse_escape(bytes, &mut at) {
+                out.push(b);
+                i = at;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// What the metadata says about one kernel.
@@ -432,7 +555,8 @@ fn kernel_v3(k: &MetaValue, index: usize) -> Result<KernelMeta, RocmError> {
         }
     }
     Ok(KernelMeta {
-        symbol: str_field(k, ".symbol", &at)?,
+        // clrxasm writes an empty symbol when the source names none.
+        symbol: str_field(k, ".symbol", &at)?.filter(|s| !s.is_empty()),
         args,
         kernarg_segment_size: u32_field(k, ".kernarg_segment_size", &at)?,
         kernarg_segment_align: u32_field(k, ".kernarg_segment_align", &at)?,
@@ -441,7 +565,12 @@ fn kernel_v3(k: &MetaValue, index: usize) -> Result<KernelMeta, RocmError> {
         wavefront_size: u32_field(k, ".wavefront_size", &at)?,
         sgpr_count: u32_field(k, ".sgpr_count", &at)?,
         vgpr_count: u32_field(k, ".vgpr_count", &at)?,
-        max_flat_workgroup_size: u32_field(k, ".max_flat_workgroup_size", &at)?,
+        // clrxasm writes 2^64-2, its "not supplied" marker, when the source
+        // does not give it.
+        max_flat_workgroup_size: match k.get(".max_flat_workgroup_size") {
+            Some(v) if v.as_u64() == Some(u64::MAX - 1) => None,
+            _ => u32_field(k, ".max_flat_workgroup_size", &at)?,
+        },
         reqd_workgroup_size: dims_field(k, ".reqd_workgroup_size", &at)?,
         uniform_work_group_size: bool_field(k, ".uniform_work_group_size", &at)?,
         name,
@@ -712,8 +841,10 @@ impl MetaValue {
         }
     }
 
-    /// This tree as a YAML document (the v2 note), through `yaml-rust2`'s
-    /// emitter; binary data has no YAML form and is an error.
+    /// This tree as a standard YAML document, through `yaml-rust2`'s
+    /// emitter (what the listing shows of a MessagePack note); binary data
+    /// has no YAML form and is an error. The assembler's v2 notes are in
+    /// clrxasm's layout instead ([`MetaValue::to_clrx_yaml`]).
     pub fn to_yaml(&self) -> Result<String, RocmError> {
         let yaml = self.to_yaml_value()?;
         let mut out = String::new();
@@ -756,5 +887,154 @@ impl MetaValue {
                 Yaml::Hash(h)
             }
         })
+    }
+}
+
+/// The layout of clrxasm's YAML metadata (CLRX's `generateROCmMetadata`,
+/// `amdbin/ROCmMetadata.cpp`), which imitates LLVM's YAML I/O: each key
+/// padded after its colon to column 16 of the key (one space at least),
+/// integer sequences in flow style (`[ 1, 0 ]`), a map in a sequence with
+/// its first key after the `- `.
+impl MetaValue {
+    /// This tree as the YAML note clrxasm writes for it, byte for byte
+    /// (code object v2): `---`, the root map in its order, `...`. The tree
+    /// is what this assembler builds from the metadata pseudo-ops, in
+    /// CLRX's key order and with CLRX's choice of keys
+    /// (`syntax::rocm`'s `rocm_kernel_md`); this writes it in CLRX's
+    /// layout and scalar styles, which are not what a YAML emitter
+    /// ([`MetaValue::to_yaml`]) gives: strings as they are unless
+    /// [`clrx_yaml_string`] quotes them, except the kernel's `Name` (never
+    /// quoted) and the `Printf` entries (always single-quoted, their format
+    /// already escaped as [`clrx_printf_format`] escapes it); and the odd
+    /// padding of `FixedWorkGroupSize` (three spaces). Binary data and
+    /// floating-point numbers, which clrxasm never writes, are an error.
+    pub fn to_clrx_yaml(&self) -> Result<String, RocmError> {
+        let MetaValue::Map(root) = self else {
+            return Err(RocmError::new("the metadata", "its root is not a map"));
+        };
+        let mut out = String::from("---\n");
+        clrx_yaml_map(root, 0, false, "", &mut out)?;
+        out.push_str("...\n");
+        Ok(out)
+    }
+}
+
+/// The entries of a map at `indent` (the first one right after a
+/// sequence's `- ` when `inline_first`); `parent` is the key the map is
+/// the value of, or an item of.
+fn clrx_yaml_map(
+    entries: &[(String, MetaValue)],
+    indent: usize,
+    inline_first: bool,
+    parent: &str,
+    out: &mut String,
+) -> Result<(), RocmError> {
+    for (i, (key, value)) in entries.iter().enumerate() {
+        if i > 0 || !inline_first {
+            out.extend(std::iter::repeat_n(' ', indent));
+        }
+        out.push_str(key);
+        out.push(':');
+        // LLVM's paddedKey; `FixedWorkGroupSize` is clrxasm's own.
+        let pad = if key == "FixedWorkGroupSize" {
+            3
+        } else {
+            16usize.saturating_sub(key.len()).max(1)
+        };
+        out.extend(std::iter::repeat_n(' ', pad));
+        match value {
+            MetaValue::Map(m) => {
+                out.push('\n');
+                clrx_yaml_map(m, indent + 2, false, key, out)?;
+            }
+            MetaValue::Array(a) if a.iter().all(|v| matches!(v, MetaValue::UInt(_))) => {
+                out.push_str("[ ");
+                for (j, v) in a.iter().enumerate() {
+                    if j > 0 {
+                        out.push_str(", ");
+                    }
+                    clrx_yaml_scalar(v, out)?;
+                }
+                out.push_str(" ]\n");
+            }
+            MetaValue::Array(a) => {
+                out.push('\n');
+                for item in a {
+                    out.extend(std::iter::repeat_n(' ', indent + 2));
+                    out.push_str("- ");
+                    match item {
+                        MetaValue::Map(m) => clrx_yaml_map(m, indent + 4, true, key, out)?,
+                        MetaValue::Str(s) if key == "Printf" => {
+                            out.push('\'');
+                            out.push_str(s);
+                            out.push_str("'\n");
+                        }
+                        MetaValue::Array(_) => {
+                            return Err(RocmError::new(
+                                "the metadata",
+                                format!("`{key}` holds a sequence of sequences"),
+                            ))
+                        }
+                        v => {
+                            clrx_yaml_scalar(v, out)?;
+                            out.push('\n');
+                        }
+                    }
+                }
+            }
+            MetaValue::Str(s) if key == "Name" && parent == "Kernels" => {
+                out.push_str(s);
+                out.push('\n');
+            }
+            v => {
+                clrx_yaml_scalar(v, out)?;
+                out.push('\n');
+            }
+        }
+    }
+    Ok(())
+}
+
+fn clrx_yaml_scalar(v: &MetaValue, out: &mut String) -> Result<(), RocmError> {
+    match v {
+        MetaValue::Nil => out.push('~'),
+        MetaValue::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        MetaValue::Int(i) => out.push_str(&i.to_string()),
+        MetaValue::UInt(u) => out.push_str(&u.to_string()),
+        MetaValue::Str(s) => out.push_str(&clrx_yaml_string(s)),
+        MetaValue::Float(_) | MetaValue::Bin(_) => {
+            return Err(RocmError::new(
+                "the metadata",
+                "clrxasm's YAML has no floating-point numbers or binary data",
+            ))
+        }
+        MetaValue::Array(_) | MetaValue::Map(_) => {
+            return Err(RocmError::new(
+                "the metadata",
+                "internal: a sequence or map as a scalar",
+            ))
+        }
+    }
+    Ok(())
+}
+
+/// CLRX's `escapeYAMLString`: the string as it is, or single-quoted and
+/// C-escaped ([`escape_c_style`]) when it has a control character, a byte
+/// above 0x7f or one of `*&!@'"`, starts with a digit or a space, or ends
+/// with a space (CLRX's spaces: ' ' and `\t`..`\r`).
+pub fn clrx_yaml_string(s: &str) -> String {
+    let space = |c: u8| c == b' ' || (9..=13).contains(&c);
+    let bytes = s.as_bytes();
+    let quote = bytes
+        .iter()
+        .any(|&c| !(0x20..0x80).contains(&c) || b"*&!@'\"".contains(&c))
+        || bytes
+            .first()
+            .is_some_and(|&c| space(c) || c.is_ascii_digit())
+        || bytes.last().is_some_and(|&c| space(c));
+    if quote {
+        format!("'{}'", escape_c_style(bytes))
+    } else {
+        s.to_string()
     }
 }

@@ -29,8 +29,8 @@ mod writer;
 
 pub use descriptor::{AmdKernelCode, KernelDescriptor, UserSgprs, AMD_KERNEL_CODE_SIZE};
 pub use metadata::{
-    clrx_printf_format, escape_c_style, parse_printf, KernelMeta, MetaValue, Metadata,
-    MetadataFormat,
+    clrx_printf_format, clrx_yaml_string, escape_c_style, parse_printf, KernelMeta, MetaValue,
+    Metadata, MetadataFormat,
 };
 pub use reader::{is_code_object, read};
 pub use types::ScalarType;

@@ -16,10 +16,15 @@
 //! CLRX source gives the code object `clrxasm -b rocm` gives (read back):
 //! the defaults of `amd_kernel_code_t` (`AsmROCmFormat.cpp`), the register
 //! counts from the code (user and system SGPRs, VCC and the extra SGPRs
-//! included), the metadata fields derived from the configuration, and the
+//! included), the metadata fields derived from the configuration (from the
+//! code's own amd_kernel_code_t for a v2 kernel without `.config`), and the
 //! two oddities of clrxasm's metadata: a default kernarg alignment that is
 //! the configuration's log2 value, and v3 spill counts of 0xfffffffe when
-//! not given.
+//! not given. The metadata note is clrxasm's byte for byte: its keys, in
+//! its order, and for v2 its YAML layout ([`MetaValue::to_clrx_yaml`]),
+//! down to a v3 kernel without `.md_symname` or `.max_flat_work_group_size`:
+//! an empty `.symbol` (with a warning: loaders find the descriptor by that
+//! name) and 2^64-2, clrxasm's "not supplied" marker.
 
 use crate::diag::SourcePos;
 use crate::gallium::config::{prog_info, KernelConfig, RegisterUsage};
@@ -94,6 +99,17 @@ struct MdKernel {
     spilled_sgprs: Option<u64>,
     spilled_vgprs: Option<u64>,
     wavefront_size: Option<u64>,
+}
+
+/// What a kernel's metadata says where no metadata pseudo-op gives a value.
+struct MdDefaults {
+    kernarg_size: u64,
+    kernarg_align: u64,
+    wavefront_size: u64,
+    group_size: u64,
+    private_size: u64,
+    sgprs: u64,
+    vgprs: u64,
 }
 
 /// The `amd_kernel_code_t` fields a `.config` sets (`None`: the default).
@@ -414,7 +430,7 @@ impl Assembler<'_> {
                 }
             }
             ".md_version" => {
-                let Some(v) = self.rocm_numbers(text, p, 2, 2) else {
+                let Some(v) = self.rocm_numbers(text, p, 2, 2, true) else {
                     return;
                 };
                 self.rocm.md_version = Some((v[0].unwrap_or(0), v[1].unwrap_or(0)));
@@ -620,11 +636,19 @@ impl Assembler<'_> {
                 return;
             };
             match u64::try_from(v) {
-                Ok(v) => values.push(Some(v)),
+                Ok(v) => values.push(Some(self.md_u32(at, v))),
                 Err(_) => return self.error(at, "expected a non-negative value"),
             }
         }
-        let id = values.first().copied().flatten();
+        // An id of 0xffffffff is clrxasm's "none given": the next free one.
+        let id = values
+            .first()
+            .copied()
+            .flatten()
+            .filter(|&v| v != 0xffff_ffff);
+        if let Some(id) = id.filter(|id| self.rocm.printf.iter().any(|p| p.0 == Some(*id))) {
+            return self.error(fields[0].0, format!("duplicate printf id {id}"));
+        }
         let sizes: Vec<u64> = values.iter().skip(1).map(|v| v.unwrap_or(0)).collect();
         self.rocm
             .printf
@@ -666,15 +690,24 @@ impl Assembler<'_> {
     }
 
     /// `min..=max` comma-separated non-negative values; an empty one is `None`.
+    /// Up to `max` comma-separated values (at least `min` given), each
+    /// empty field `None`. With `md32`, a metadata field that clrxasm keeps
+    /// in 32 bits: a larger value is truncated, with its warning.
     fn rocm_numbers(
         &mut self,
         text: &str,
         p: usize,
         min: usize,
         max: usize,
+        md32: bool,
     ) -> Option<Vec<Option<u64>>> {
-        self.rocm_numbers_at(text, p, min, max)
-            .map(|v| v.into_iter().map(|x| x.map(|(v, _)| v)).collect())
+        let values = self.rocm_numbers_at(text, p, min, max)?;
+        Some(
+            values
+                .into_iter()
+                .map(|x| x.map(|(v, at)| if md32 { self.md_u32(at, v) } else { v }))
+                .collect(),
+        )
     }
 
     /// [`Self::rocm_numbers`] with where each value starts. A negative
@@ -744,6 +777,13 @@ impl Assembler<'_> {
             self.warning(at, format!("value {v:#x} truncated to {:#x}", v & mask));
         }
         v & mask
+    }
+
+    /// A metadata value that clrxasm keeps in 32 bits (printf ids and
+    /// argument sizes, versions, work-group sizes): truncated, with
+    /// clrxasm's warning, when it does not fit.
+    fn md_u32(&mut self, at: usize, v: u64) -> u64 {
+        self.rocm_truncate(at, 32, v)
     }
 
     /// One value that must fit `max`.
@@ -1116,7 +1156,7 @@ impl Assembler<'_> {
                 self.rocm.kernels[k].md.language = Some(String::from_utf8_lossy(&buf).into_owned());
                 if fields.len() > 1 {
                     let rest = fields[1].0;
-                    let Some(v) = self.rocm_numbers(text, rest, 2, 2) else {
+                    let Some(v) = self.rocm_numbers(text, rest, 2, 2, true) else {
                         return;
                     };
                     self.rocm.kernels[k].md.language_version =
@@ -1127,7 +1167,7 @@ impl Assembler<'_> {
             | ".reqd_work_group_size"
             | ".work_group_size_hint"
             | ".fixed_work_group_size" => {
-                let Some(v) = self.rocm_numbers(text, p, 0, 3) else {
+                let Some(v) = self.rocm_numbers(text, p, 0, 3, true) else {
                     return;
                 };
                 let mut dims = [1u64; 3];
@@ -1626,6 +1666,14 @@ impl Assembler<'_> {
                     ok = false;
                     continue;
                 }
+                if use_md && !state.function && state.md.symbol.as_deref().unwrap_or("").is_empty()
+                {
+                    let msg = format!(
+                        "kernel '{}': without .md_symname the metadata's .symbol is empty, as clrxasm writes it, and loaders find the kernel's descriptor by that name: add `.md_symname \"{}.kd\"`",
+                        state.name, state.name
+                    );
+                    self.diag_at(state.pos.clone(), msg, false);
+                }
                 if state.control.is_some() {
                     let msg = format!("kernel '{}': a .control_directive has no place in the LLVM 10 binary format", state.name);
                     self.diag_at(state.pos.clone(), msg, true);
@@ -1718,17 +1766,37 @@ impl Assembler<'_> {
                     function: state.function,
                 });
             }
-            md_kernels.push(self.rocm_kernel_md(
-                state,
-                co_version,
-                kernarg_size,
-                kernarg_align,
-                wavefront_size,
-                group_size,
-                private_size,
-                u64::from(sgprs),
-                u64::from(vgprs),
-            ));
+            // The metadata's defaults: clrxasm's, from the configuration
+            // (a kernarg alignment that is its log2 value; the register
+            // counts the kernel's, whatever `.wavefront_sgpr_count` and
+            // `.workitem_vgpr_count` put in the configuration). A v2 kernel
+            // without `.config` has its amd_kernel_code_t in the code, and
+            // clrxasm takes them from there (`generateROCmMetadata`).
+            let header = (state.config.is_none() && co_version == 2)
+                .then(|| text.get(offset as usize..))
+                .flatten()
+                .and_then(AmdKernelCode::from_bytes);
+            let defaults = match header {
+                Some(h) => MdDefaults {
+                    kernarg_size: h.kernarg_segment_byte_size,
+                    kernarg_align: 1u64 << (h.kernarg_segment_alignment & 63),
+                    wavefront_size: 1u64 << (h.wavefront_size & 63),
+                    group_size: u64::from(h.workgroup_group_segment_byte_size),
+                    private_size: u64::from(h.workitem_private_segment_byte_size),
+                    sgprs: u64::from(h.wavefront_sgpr_count),
+                    vgprs: u64::from(h.workitem_vgpr_count),
+                },
+                None => MdDefaults {
+                    kernarg_size,
+                    kernarg_align: u64::from(kernarg_align),
+                    wavefront_size: 1 << wavefront_size,
+                    group_size: u64::from(group_size),
+                    private_size: u64::from(private_size),
+                    sgprs: u64::from(prog.sgprs.max(1)),
+                    vgprs: u64::from(prog.vgprs.max(1)),
+                },
+            };
+            md_kernels.push(self.rocm_kernel_md(state, co_version, &defaults));
         }
         self.rocm.kernels = states;
         if !ok {
@@ -1739,7 +1807,7 @@ impl Assembler<'_> {
             None if use_md => {
                 let root = self.rocm_metadata(md_kernels, co_version);
                 let encoded = if co_version == 2 {
-                    root.to_yaml().map(String::into_bytes)
+                    root.to_clrx_yaml().map(String::into_bytes)
                 } else {
                     root.to_msgpack()
                 };
@@ -2052,31 +2120,42 @@ impl Assembler<'_> {
         ok.then_some(input)
     }
 
-    /// One kernel's metadata map, with clrxasm's defaults.
-    #[allow(clippy::too_many_arguments)]
+    /// One kernel's metadata map: the metadata pseudo-ops' values, else
+    /// `defaults`. Which keys there are, and in what order, is what
+    /// clrxasm writes (`generateROCmMetadata`, `generateROCmMetadataMsgPack`),
+    /// so that [`MetaValue::to_clrx_yaml`] and [`MetaValue::to_msgpack`]
+    /// give its bytes.
     fn rocm_kernel_md(
         &self,
         state: &RocmKernelState,
         co_version: u8,
-        kernarg_size: u64,
-        kernarg_align_log2: u8,
-        wavefront_log2: u8,
-        group_size: u32,
-        private_size: u32,
-        sgprs: u64,
-        vgprs: u64,
+        defaults: &MdDefaults,
     ) -> MetaValue {
         use MetaValue::{Array, Bool, Map, Str, UInt};
         let md = &state.md;
         let dims = |d: [u64; 3]| Array(d.iter().map(|&x| UInt(x)).collect());
-        let kernarg_size = md.kernarg_size.unwrap_or(kernarg_size);
-        // clrxasm's default is the configuration's log2 alignment itself.
-        let kernarg_align = md.kernarg_align.unwrap_or(u64::from(kernarg_align_log2));
-        let wavefront = md.wavefront_size.unwrap_or(1 << wavefront_log2);
-        let group = md.group_size.unwrap_or(u64::from(group_size));
-        let private = md.private_size.unwrap_or(u64::from(private_size));
-        let sgprs = md.sgprs.unwrap_or(sgprs);
-        let vgprs = md.vgprs.unwrap_or(vgprs);
+        // What clrxasm leaves out: dimensions of zeros (`.cws 0, 0, 0`),
+        // empty strings (a symbol name's default is used for an empty one).
+        let nonzero = |d: Option<[u64; 3]>| d.filter(|d| d.iter().any(|&x| x != 0));
+        let nonempty = |s: &Option<String>| s.clone().filter(|s| !s.is_empty());
+        let (reqd, hint, fixed) = (nonzero(md.reqd), nonzero(md.hint), nonzero(md.fixed));
+        let (language, vec_type_hint) = (nonempty(&md.language), nonempty(&md.vec_type_hint));
+        let runtime_handle = nonempty(&md.runtime_handle);
+        // `.md_language` without a version gives version 0.0 (clrxasm).
+        let language_version = md
+            .language
+            .as_ref()
+            .map(|_| md.language_version.unwrap_or((0, 0)));
+        // clrxasm keeps these counts in 32 bits.
+        let spilled_sgprs = md.spilled_sgprs.map(|v| u64::from(v as u32));
+        let spilled_vgprs = md.spilled_vgprs.map(|v| u64::from(v as u32));
+        let kernarg_size = md.kernarg_size.unwrap_or(defaults.kernarg_size);
+        let kernarg_align = md.kernarg_align.unwrap_or(defaults.kernarg_align);
+        let wavefront = md.wavefront_size.unwrap_or(defaults.wavefront_size);
+        let group = md.group_size.unwrap_or(defaults.group_size);
+        let private = md.private_size.unwrap_or(defaults.private_size);
+        let sgprs = md.sgprs.unwrap_or(defaults.sgprs);
+        let vgprs = md.vgprs.unwrap_or(defaults.vgprs);
         let max_flat = md.max_flat.unwrap_or(256);
         let mut m: Vec<(String, MetaValue)> = Vec::new();
         let put =
@@ -2086,29 +2165,26 @@ impl Assembler<'_> {
             put(
                 &mut m,
                 "SymbolName",
-                Str(md
-                    .symbol
-                    .clone()
-                    .unwrap_or_else(|| format!("{}@kd", state.name))),
+                Str(nonempty(&md.symbol).unwrap_or_else(|| format!("{}@kd", state.name))),
             );
-            if let Some(l) = &md.language {
-                put(&mut m, "Language", Str(l.clone()));
+            if let Some(l) = language {
+                put(&mut m, "Language", Str(l));
             }
-            if let Some((a, b)) = md.language_version {
+            if let Some((a, b)) = language_version {
                 put(&mut m, "LanguageVersion", Array(vec![UInt(a), UInt(b)]));
             }
             let mut attrs = Vec::new();
-            if let Some(h) = md.hint {
+            if let Some(h) = hint {
                 put(&mut attrs, "WorkGroupSizeHint", dims(h));
             }
-            if let Some(r) = md.reqd {
+            if let Some(r) = reqd {
                 put(&mut attrs, "ReqdWorkGroupSize", dims(r));
             }
-            if let Some(v) = &md.vec_type_hint {
-                put(&mut attrs, "VecTypeHint", Str(v.clone()));
+            if let Some(v) = vec_type_hint.clone() {
+                put(&mut attrs, "VecTypeHint", Str(v));
             }
-            if let Some(r) = &md.runtime_handle {
-                put(&mut attrs, "RuntimeHandle", Str(r.clone()));
+            if let Some(r) = runtime_handle {
+                put(&mut attrs, "RuntimeHandle", Str(r));
             }
             if !attrs.is_empty() {
                 put(&mut m, "Attrs", Map(attrs));
@@ -2185,14 +2261,15 @@ impl Assembler<'_> {
             put(&mut props, "WavefrontSize", UInt(wavefront));
             put(&mut props, "NumSGPRs", UInt(sgprs));
             put(&mut props, "NumVGPRs", UInt(vgprs));
-            if let Some(s) = md.spilled_sgprs {
+            // 0xfffffffe and 0xffffffff are clrxasm's "not given" marks.
+            if let Some(s) = spilled_sgprs.filter(|&s| s < 0xffff_fffe) {
                 put(&mut props, "NumSpilledSGPRs", UInt(s));
             }
-            if let Some(s) = md.spilled_vgprs {
+            if let Some(s) = spilled_vgprs.filter(|&s| s < 0xffff_fffe) {
                 put(&mut props, "NumSpilledVGPRs", UInt(s));
             }
             put(&mut props, "MaxFlatWorkGroupSize", UInt(max_flat));
-            if let Some(f) = md.fixed {
+            if let Some(f) = fixed {
                 put(&mut props, "FixedWorkGroupSize", dims(f));
             }
             put(&mut m, "CodeProps", Map(props));
@@ -2255,16 +2332,21 @@ impl Assembler<'_> {
             put(&mut m, ".group_segment_fixed_size", UInt(group));
             put(&mut m, ".kernarg_segment_align", UInt(kernarg_align));
             put(&mut m, ".kernarg_segment_size", UInt(kernarg_size));
-            if let Some(l) = &md.language {
-                put(&mut m, ".language", Str(l.clone()));
+            if let Some(l) = language {
+                put(&mut m, ".language", Str(l));
             }
-            if let Some((a, b)) = md.language_version {
+            if let Some((a, b)) = language_version {
                 put(&mut m, ".language_version", Array(vec![UInt(a), UInt(b)]));
             }
-            put(&mut m, ".max_flat_workgroup_size", UInt(max_flat));
+            // clrxasm's "not supplied" marker when not given.
+            put(
+                &mut m,
+                ".max_flat_workgroup_size",
+                UInt(md.max_flat.unwrap_or(u64::MAX - 1)),
+            );
             put(&mut m, ".name", Str(state.name.clone()));
             put(&mut m, ".private_segment_fixed_size", UInt(private));
-            if let Some(r) = md.reqd {
+            if let Some(r) = reqd {
                 put(&mut m, ".reqd_workgroup_size", dims(r));
             }
             put(&mut m, ".sgpr_count", UInt(sgprs));
@@ -2272,27 +2354,25 @@ impl Assembler<'_> {
             put(
                 &mut m,
                 ".sgpr_spill_count",
-                UInt(md.spilled_sgprs.unwrap_or(0xffff_fffe)),
+                UInt(spilled_sgprs.unwrap_or(0xffff_fffe)),
             );
+            // clrxasm writes the symbol name as given, empty when not.
             put(
                 &mut m,
                 ".symbol",
-                Str(md
-                    .symbol
-                    .clone()
-                    .unwrap_or_else(|| format!("{}.kd", state.name))),
+                Str(md.symbol.clone().unwrap_or_default()),
             );
-            if let Some(v) = &md.vec_type_hint {
-                put(&mut m, ".vec_type_hint", Str(v.clone()));
+            if let Some(v) = vec_type_hint {
+                put(&mut m, ".vec_type_hint", Str(v));
             }
             put(&mut m, ".vgpr_count", UInt(vgprs));
             put(
                 &mut m,
                 ".vgpr_spill_count",
-                UInt(md.spilled_vgprs.unwrap_or(0xffff_fffe)),
+                UInt(spilled_vgprs.unwrap_or(0xffff_fffe)),
             );
             put(&mut m, ".wavefront_size", UInt(wavefront));
-            if let Some(h) = md.hint {
+            if let Some(h) = hint {
                 put(&mut m, ".workgroup_size_hint", dims(h));
             }
         }
@@ -2330,7 +2410,13 @@ impl Assembler<'_> {
                 Str(s)
             })
             .collect();
-        let (major, minor) = self.rocm.md_version.unwrap_or((
+        // (A v2 major version of 0xfffffffe or 0xffffffff is clrxasm's
+        // "not given".)
+        let given = self
+            .rocm
+            .md_version
+            .filter(|&(major, _)| co_version > 2 || major < 0xffff_fffe);
+        let (major, minor) = given.unwrap_or((
             1,
             if co_version > 2 {
                 u64::from(co_version) - 3
