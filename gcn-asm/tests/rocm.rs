@@ -1312,7 +1312,8 @@ fn gcndisasm_lists_kernels_and_names_relocatable_objects() {
 
 /// Configuration values that do not fit their field: as clrxasm, a warning
 /// (`value 0x7 truncated to 0x3`, at the value) and the low bits; 64-bit
-/// fields take any pattern, negative values too.
+/// fields take any pattern, negative values too, but all ones, which is
+/// clrxasm's mark of a field not given.
 #[test]
 fn config_values_truncate_with_a_warning() {
     let src = ".rocm\n.gpu gfx900\n.kernel k\n.config\n.priority 7\n.floatmode 0x1f3\n.pgmrsrc1 -1\n.codeversion 0x10001, 2\n.machine 1, 0x10009, 0, 0\n.runtime_loader_kernel_symbol 0xfedcba9876543210\n.kernarg_segment_size -1\n.text\nk: .skip 256\ns_endpgm\n";
@@ -1333,5 +1334,6 @@ fn config_values_truncate_with_a_warning() {
     assert_eq!((code.version_major, code.version_minor), (1, 2));
     assert_eq!(code.machine_version_major, 9);
     assert_eq!(code.runtime_loader_kernel_symbol, 0xfedc_ba98_7654_3210);
-    assert_eq!(code.kernarg_segment_byte_size, u64::MAX);
+    // All ones is clrxasm's "not given": the default (0 without metadata).
+    assert_eq!(code.kernarg_segment_byte_size, 0);
 }

@@ -968,6 +968,7 @@ impl Assembler<'_> {
                 self.sections.push(Section::new(name, code));
                 let i = self.sections.len() - 1;
                 self.section_index.insert(name.to_string(), i);
+                self.rocm_absolute_sections();
                 i
             }
         };

@@ -179,6 +179,8 @@ pub(crate) struct RocmState {
     eflags: Option<u32>,
     new_binfmt: bool,
     llvm10: bool,
+    /// `.nosectdiffs`: `.rodata` and `.got` addresses are their offsets.
+    no_section_diffs: bool,
     /// Where `.llvm10binfmt` was (for the warning about its `e_flags`).
     llvm10_pos: Option<crate::diag::SourcePos>,
     metadata_v3: bool,
@@ -414,9 +416,13 @@ impl Assembler<'_> {
                         self.rocm.new_binfmt = true;
                     }
                     ".metadatav3" => self.rocm.metadata_v3 = true,
-                    // Section differences are never resolved here, so the
-                    // old absolute mode is what this assembler does anyway.
-                    _ => {}
+                    // clrxasm's old mode: no section differences between
+                    // the code, the global data and the GOT; an address in
+                    // the global data or the GOT is its offset there.
+                    _ => {
+                        self.rocm.no_section_diffs = true;
+                        self.rocm_absolute_sections();
+                    }
                 }
             }
             ".target" | ".tripple" => {
@@ -491,6 +497,23 @@ impl Assembler<'_> {
         }
     }
 
+    /// Under `.nosectdiffs`, marks `.rodata` and `.got` (those that exist)
+    /// as sections whose addresses are numbers.
+    pub(crate) fn rocm_absolute_sections(&mut self) {
+        if !self.rocm.no_section_diffs {
+            return;
+        }
+        for name in [".rodata", ".got"] {
+            if let Some(&i) = self.section_index.get(name) {
+                let abs = &mut self.syms.absolute_sections;
+                if abs.len() <= i {
+                    abs.resize(i + 1, false);
+                }
+                abs[i] = true;
+            }
+        }
+    }
+
     /// `.gotsym SYMBOL[, OUTSYMBOL]`: a GOT entry (8 bytes of `.got`) that
     /// the loader fills with the address of SYMBOL; OUTSYMBOL becomes the
     /// entry's address (as clrxasm does).
@@ -524,6 +547,7 @@ impl Assembler<'_> {
                     .push(super::sections::Section::new(".got", false));
                 let i = self.sections.len() - 1;
                 self.section_index.insert(".got".to_string(), i);
+                self.rocm_absolute_sections();
                 i
             }
         };

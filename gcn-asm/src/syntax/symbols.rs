@@ -168,12 +168,21 @@ pub struct SymbolTable {
     /// in these sections into numbers, so that section differences resolve.
     /// Empty during the pass.
     pub section_bases: Vec<Option<i64>>,
+    /// Sections whose addresses are plain numbers, their offsets (clrxasm's
+    /// "absolute addressable" sections: a ROCm source's `.globaldata` and
+    /// GOT under `.nosectdiffs`), by section index.
+    pub absolute_sections: Vec<bool>,
 }
 
 impl SymbolTable {
     /// `v` with its section's address added when [`Self::section_bases`]
     /// knows it (an absolute value then).
     pub fn rebase(&self, v: Value) -> Value {
+        if v.section
+            .is_some_and(|s| self.absolute_sections.get(s.0 as usize) == Some(&true))
+        {
+            return Value::absolute(v.value);
+        }
         match v
             .section
             .and_then(|s| self.section_bases.get(s.0 as usize).copied().flatten())
@@ -217,6 +226,7 @@ impl SymbolTable {
             scope_stack: Vec::new(),
             locals: FxMap::default(),
             section_bases: Vec::new(),
+            absolute_sections: Vec::new(),
         }
     }
 
