@@ -1337,3 +1337,25 @@ fn config_values_truncate_with_a_warning() {
     // All ones is clrxasm's "not given": the default (0 without metadata).
     assert_eq!(code.kernarg_segment_byte_size, 0);
 }
+
+/// clrxasm's `.llvm10binfmt` without `.metadatav3`: kernel descriptors in
+/// `.globaldata` (code object v3, ELF ABI version 1) with YAML metadata of
+/// v2's keys in an `AMD` note (type 10); it reads back (the descriptor
+/// `NAME.kd` though the metadata names `NAME@kd`), lists with
+/// `.llvm10binfmt` alone and reassembles to the same bytes.
+#[test]
+fn llvm10_with_yaml_metadata() {
+    let src = ".rocm\n.gpu gfx900\n.eflags 0x2c\n.llvm10binfmt\n.globaldata\n.skip 64\n.kernel k\n.config\n.dims x\n.use_kernarg_segment_ptr\n.arg n, \"uint\", 4, , value, u32\n.text\nk:\ns_endpgm\n.p2align 8\n";
+    let bytes = rocm_bytes(src);
+    let co = rocm::read(&bytes).unwrap();
+    assert_eq!(co.code_object_version, 3);
+    let md = co.metadata.as_ref().unwrap();
+    assert_eq!(md.format, rocm::MetadataFormat::Yaml);
+    let k = &co.kernels[0];
+    assert_eq!(k.name, "k");
+    assert_eq!(k.descriptor_vaddr, Some(co.rodata.as_ref().unwrap().vaddr));
+    assert_eq!(k.args.len(), 1);
+    let listing = gcn_asm::decode::rocm::listing(&co).unwrap();
+    assert!(listing.contains(".llvm10binfmt\n") && !listing.contains(".metadatav3"));
+    assert_eq!(rocm_bytes(&listing), bytes, "{listing}");
+}

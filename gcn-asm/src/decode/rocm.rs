@@ -432,8 +432,17 @@ fn listing_with(co: &CodeObject, md_ops: bool) -> Result<String, RocmError> {
         ".arch_minor {minor}\n.arch_stepping {stepping}\n.eflags {:#x}",
         co.e_flags
     );
+    let yaml = co
+        .metadata
+        .as_ref()
+        .is_some_and(|m| m.format == crate::rocm::MetadataFormat::Yaml);
     if !v2 {
-        out.push_str(".llvm10binfmt\n.metadatav3\n");
+        // clrxasm's `.llvm10binfmt` alone keeps YAML metadata.
+        out.push_str(if yaml {
+            ".llvm10binfmt\n"
+        } else {
+            ".llvm10binfmt\n.metadatav3\n"
+        });
     } else {
         if co.new_format {
             out.push_str(".newbinfmt\n");

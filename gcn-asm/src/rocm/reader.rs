@@ -313,7 +313,15 @@ pub fn read(bytes: &[u8]) -> Result<CodeObject, RocmError> {
         for m in metas {
             let at = format!("kernel `{}`", m.name);
             let symname = m.symbol.clone().unwrap_or_else(|| format!("{}.kd", m.name));
-            let Some(sym) = symbols.iter().find(|s| s.name == symname) else {
+            // clrxasm's LLVM 10 layout with YAML metadata names v2's
+            // `NAME@kd` there: the descriptor is `NAME.kd` all the same.
+            let kd = format!("{}.kd", m.name);
+            let found = symbols.iter().find(|s| s.name == symname).or_else(|| {
+                (!msgpack)
+                    .then(|| symbols.iter().find(|s| s.name == kd))
+                    .flatten()
+            });
+            let Some(sym) = found else {
                 // clrxasm's `.fkernel` (whose metadata still names `NAME.kd`):
                 // the kernel symbol is a global function and there is no
                 // descriptor, as CLRX's ROCm reader takes it.

@@ -44,8 +44,12 @@ pub struct RocmInput {
     pub isa_version: (u32, u32, u32),
     /// The v2 `NT_AMD_HSA_ISA_NAME` note (`amdgcn-amd-amdhsa--gfx900`).
     pub isa_name: Option<String>,
-    /// The encoded metadata note: YAML for v2, MessagePack for v3+.
+    /// The encoded metadata note: YAML for v2, MessagePack for v3+ (but
+    /// see [`Self::yaml_metadata`]).
     pub metadata: Option<Vec<u8>>,
+    /// Code object v3+: the metadata is YAML with v2's keys, in an `AMD`
+    /// note of type 10 (clrxasm's `.llvm10binfmt` without `.metadatav3`).
+    pub yaml_metadata: bool,
     /// The code (v2: with each kernel's `amd_kernel_code_t` in place).
     pub text: Vec<u8>,
     /// The global data (v3+: with room for the descriptors); empty for none.
@@ -243,7 +247,11 @@ fn notes(input: &RocmInput) -> Result<Vec<u8>, RocmError> {
             note(&mut out, b"AMD", 10, m);
         }
     } else if let Some(m) = input.metadata.as_ref().filter(|m| !m.is_empty()) {
-        note(&mut out, b"AMDGPU", 32, m);
+        if input.yaml_metadata {
+            note(&mut out, b"AMD", 10, m);
+        } else {
+            note(&mut out, b"AMDGPU", 32, m);
+        }
     }
     Ok(out)
 }

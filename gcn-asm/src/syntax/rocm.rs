@@ -1510,14 +1510,6 @@ impl Assembler<'_> {
             self.diag_at(file.clone(), ".metadatav3 needs .llvm10binfmt (the MessagePack note goes with the kernel descriptors of code object v3+)".into(), true);
             return None;
         }
-        if llvm10 && !v3 {
-            self.diag_at(
-                file.clone(),
-                ".llvm10binfmt with YAML metadata is not supported: add .metadatav3".into(),
-                true,
-            );
-            return None;
-        }
         let raw_md = self
             .sections
             .iter()
@@ -1531,7 +1523,10 @@ impl Assembler<'_> {
         }
         // The code object version: v2, or v3..v5 by the metadata version.
         let mut co_version = 2u8;
-        if llvm10 {
+        if llvm10 && !v3 {
+            // clrxasm's LLVM 10 layout with a YAML note (v2's keys).
+            co_version = 3;
+        } else if llvm10 {
             let md_version = match (&raw_md, self.rocm.md_version) {
                 (_, Some(v)) => Some(v),
                 (Some(raw), None) => match Metadata::from_msgpack(raw) {
@@ -1559,6 +1554,8 @@ impl Assembler<'_> {
                 }
             };
         }
+        // The metadata's dialect: v2's keys in YAML unless `.metadatav3`.
+        let md_version = if v3 { co_version } else { 2 };
         let mut ok = true;
         let states = std::mem::take(&mut self.rocm.kernels);
         let mut text = self.sections[0].data.clone();
@@ -1690,7 +1687,10 @@ impl Assembler<'_> {
                     ok = false;
                     continue;
                 }
-                if use_md && !state.function && state.md.symbol.as_deref().unwrap_or("").is_empty()
+                if use_md
+                    && v3
+                    && !state.function
+                    && state.md.symbol.as_deref().unwrap_or("").is_empty()
                 {
                     let msg = format!(
                         "kernel '{}': without .md_symname the metadata's .symbol is empty, as clrxasm writes it, and loaders find the kernel's descriptor by that name: add `.md_symname \"{}.kd\"`",
@@ -1820,7 +1820,7 @@ impl Assembler<'_> {
                     vgprs: u64::from(prog.vgprs.max(1)),
                 },
             };
-            md_kernels.push(self.rocm_kernel_md(state, co_version, &defaults));
+            md_kernels.push(self.rocm_kernel_md(state, md_version, &defaults));
         }
         self.rocm.kernels = states;
         if !ok {
@@ -1829,8 +1829,8 @@ impl Assembler<'_> {
         let metadata = match raw_md {
             Some(raw) => Some(raw),
             None if use_md => {
-                let root = self.rocm_metadata(md_kernels, co_version);
-                let encoded = if co_version == 2 {
+                let root = self.rocm_metadata(md_kernels, md_version);
+                let encoded = if !v3 {
                     root.to_clrx_yaml().map(String::into_bytes)
                 } else {
                     root.to_msgpack()
@@ -1910,6 +1910,7 @@ impl Assembler<'_> {
             e_flags,
             isa_version: (major, minor, stepping),
             isa_name: if co_version == 2 { isa_name } else { None },
+            yaml_metadata: !v3,
             metadata,
             text,
             rodata,
