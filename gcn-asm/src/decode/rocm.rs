@@ -810,14 +810,15 @@ fn write_config(out: &mut String, k: &RocmKernel, version: GcnVersion) -> Result
         Some(c) => c.kernel_code_properties,
         None => {
             let p = u32::from(d.kernel_code_properties);
-            if p & !0xc7f != 0 {
+            if p & !0xfff != 0 {
                 return Err(err(
                     &at,
                     format!("kernel_code_properties {p:#x} has bits CLRX source cannot set"),
                 ));
             }
-            // USES_DYNAMIC_STACK (bit 11) is `.use_dynamic_call_stack`.
-            (p & 0x47f) | ((p >> 11 & 1) << 20)
+            // Bits 7-9 are `.use_grid_workgroup_count` (clrxasm writes
+            // them); USES_DYNAMIC_STACK (bit 11) is `.use_dynamic_call_stack`.
+            (p & 0x7ff) | ((p >> 11 & 1) << 20)
         }
     };
     if props & 0xff80_f800 != 0 {

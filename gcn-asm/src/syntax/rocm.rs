@@ -119,7 +119,9 @@ struct HsaConfig {
     base: KernelConfig,
     user_data: Option<u32>,
     code_version: Option<(u32, u32)>,
-    machine: Option<(u16, u16, u16, u16)>,
+    /// `.machine` kind, major, minor, stepping; a field of all ones is
+    /// clrxasm's "not given" (its default).
+    machine: [Option<u16>; 4],
     entry_offset: Option<i64>,
     /// Where `.kernel_code_entry_offset` was given.
     entry_offset_pos: Option<SourcePos>,
@@ -913,13 +915,15 @@ impl Assembler<'_> {
             }
             ".machine" => {
                 if let Some(v) = self.rocm_numbers_at(text, p, 4, 4) {
-                    let mut f = [0u16; 4];
+                    let mut f = [None; 4];
                     for (i, x) in v.iter().take(4).enumerate() {
                         if let Some((x, at)) = *x {
-                            f[i] = self.rocm_truncate(at, 16, x) as u16;
+                            let x = self.rocm_truncate(at, 16, x) as u16;
+                            // All ones: clrxasm's "not given".
+                            f[i] = (x != u16::MAX).then_some(x);
                         }
                     }
-                    self.rocm_config(k).machine = Some((f[0], f[1], f[2], f[3]));
+                    self.rocm_config(k).machine = f;
                 }
             }
             ".reserved_vgprs" | ".reserved_sgprs" => {
@@ -1669,7 +1673,12 @@ impl Assembler<'_> {
                     compute_pgm_rsrc1: rsrc1,
                     compute_pgm_rsrc2: rsrc2,
                     compute_pgm_rsrc3: config.pgm_rsrc3,
-                    kernel_code_properties: ((props & 0x47f) | ((props >> 20 & 1) << 11)) as u16,
+                    // clrxasm's: the user SGPR flags as they are, the grid
+                    // work-group counts (bits 7-9, reserved in v3) and
+                    // wave32 included; gcnasm adds USES_DYNAMIC_STACK (bit
+                    // 11) for `.use_dynamic_call_stack`, which clrxasm
+                    // drops.
+                    kernel_code_properties: ((props & 0x7ff) | ((props >> 20 & 1) << 11)) as u16,
                 };
                 kernels.push(RocmInputKernel {
                     name: state.name.clone(),
@@ -1722,12 +1731,13 @@ impl Assembler<'_> {
                 let (cv_major, cv_minor) = config
                     .code_version
                     .unwrap_or((1, u32::from(self.rocm.new_binfmt)));
-                let machine = config.machine.unwrap_or((
-                    1,
-                    machine_major as u16,
-                    machine_minor as u16,
-                    machine_stepping as u16,
-                ));
+                let m = config.machine;
+                let machine = (
+                    m[0].unwrap_or(1),
+                    m[1].unwrap_or(machine_major as u16),
+                    m[2].unwrap_or(machine_minor as u16),
+                    m[3].unwrap_or(machine_stepping as u16),
+                );
                 let elem = config
                     .private_elem_size
                     .map_or(props >> 17 & 3, |e| e.trailing_zeros() - 1);
