@@ -25,6 +25,7 @@ gcn_runtime::gcn_kernel! {
             .dims x
             .use_dispatch_ptr                 // s[0:1]
             .use_kernarg_segment_ptr          // s[2:3]; work-group id x in s4
+            .md_symname "saxpy.kd"            // the descriptor (clrxasm's default is "")
             .md_language "OpenCL C", 2, 0     // 2.0: partial work-groups allowed
             .arg a, "float", 4, 0, value, f32
             .arg x, "float*", 8, 8, globalbuf, f32, global, default const

@@ -190,6 +190,7 @@ mod swap {
             .config
                 .dims x
                 .use_kernarg_segment_ptr
+                .md_symname "swap.kd"
                 .md_language "OpenCL C", 2, 0
                 .arg out, "uint*", 8, 0, globalbuf, u32, global, default
                 .arg tmp, "uint*", 4, 8, dynshptr, u32, 4, local
@@ -275,6 +276,7 @@ mod hello {
     .config
         .dims x
         .use_kernarg_segment_ptr
+        .md_symname "hello.kd"
         .md_language "OpenCL C", 2, 0
         .printf 1, 4, 4, "item %u of %u\n"
         .arg n, "uint", 4, 0, value, u32
