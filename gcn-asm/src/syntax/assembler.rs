@@ -1176,8 +1176,15 @@ impl<'o> Assembler<'o> {
     /// instruction table's operand roles say what it writes
     /// ([`crate::gallium::config::RegisterUsage::record_access`]).
     fn count_registers(&mut self, offset: usize) {
-        let words = crate::decode::words_from_bytes(&self.sections[0].data[offset..]);
-        let Ok(instruction) = crate::decode::decode(&words, offset as u64, self.version) else {
+        // An instruction is at most two words (a literal) before GCN 1.5.
+        let mut words = [0u32; 3];
+        let bytes = &self.sections[0].data[offset..];
+        let n = (bytes.len() / 4).min(3);
+        for (w, b) in words.iter_mut().zip(bytes.chunks_exact(4)) {
+            *w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        }
+        let Ok(instruction) = crate::decode::decode(&words[..n], offset as u64, self.version)
+        else {
             return;
         };
         let mut usage = crate::gallium::config::RegisterUsage::default();
