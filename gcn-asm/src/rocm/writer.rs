@@ -790,7 +790,7 @@ impl<'a> Plan<'a> {
             let size = plan.size_of(region);
             plan.offsets.push(at);
             plan.sizes.push(size);
-            if region != Region::Section(Part::Bss) {
+            if !plan.is_nobits(region) {
                 at = at
                     .checked_add(size)
                     .ok_or_else(|| RocmError::new("the code object", "it is too large"))?;
@@ -798,6 +798,14 @@ impl<'a> Plan<'a> {
         }
         plan.total = at;
         Ok(plan)
+    }
+
+    /// Whether `region` is an `SHT_NOBITS` section (no bytes in the file).
+    fn is_nobits(&self, region: Region) -> bool {
+        match region {
+            Region::Section(p) => p.header(self.input).0 == elf::SHT_NOBITS,
+            _ => false,
+        }
     }
 
     fn section_count(&self) -> usize {
@@ -1073,7 +1081,7 @@ impl<'a> Plan<'a> {
                 (0, 0)
             } else {
                 let last = start + count - 1;
-                let nobits = self.regions[last] == Region::Section(Part::Bss);
+                let nobits = self.is_nobits(self.regions[last]);
                 let file_end = self.offsets[last] + if nobits { 0 } else { self.sizes[last] };
                 let mem_end = self.offsets[last] + self.sizes[last];
                 (file_end - offset, mem_end - offset)
@@ -1169,7 +1177,7 @@ impl<'a> Plan<'a> {
                 Region::Section(p) => self.content(*p),
             };
             debug_assert!(
-                *region == Region::Section(Part::Bss) || bytes.len() as u64 == self.sizes[i],
+                self.is_nobits(*region) || bytes.len() as u64 == self.sizes[i],
                 "{region:?}"
             );
             out.extend_from_slice(&bytes);
