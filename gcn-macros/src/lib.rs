@@ -782,7 +782,7 @@ mod tests {
         ] {
             let [a, b, c] = at;
             let source = format!(
-                ".rocm\n.gpu gfx900\n{format}\n.md_version 1, 0\n.kernel k\n.config\n\
+                ".rocm\n.gpu gfx900\n.eflags 0x2c\n{format}\n.md_version 1, 0\n.kernel k\n.config\n\
                  .use_kernarg_segment_ptr\n\
                  .arg out, \"float*\", 8, {a}, globalbuf, f32, global, default\n\
                  .arg k, \"double\", 8, {b}, value, f64\n\

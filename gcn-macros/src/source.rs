@@ -61,7 +61,7 @@ impl TokenSource {
     /// what the items `gcn_kernel!` emits depend on — the format and target
     /// (`.gallium`, `.rawcode`, `.32bit`, `.64bit`, `.gpu`, `.arch`; for
     /// ROCm `.rocm`, `.llvm10binfmt`, `.metadatav3`, `.newbinfmt`,
-    /// `.md_version`), each
+    /// `.md_version`, `.eflags`, `.arch_minor`, `.arch_stepping`), each
     /// `.kernel` with its `.args` (every `.arg`) and an empty `.config`, and a
     /// one-instruction body per kernel — so that names and argument types
     /// are right for the editor while the code is not assembled.
@@ -96,8 +96,11 @@ impl TokenSource {
                     llvm10 |= op == "llvm10binfmt";
                     out.push_str(&format!(".{op}\n"));
                 }
-                // Numbers: `1, 0`.
-                "md_version" => out.push_str(&format!(".{op} {}\n", operands.join(" "))),
+                // Numbers: `1, 0`; `.eflags` names the code object's
+                // processor, which reading it back needs.
+                "md_version" | "eflags" | "arch_minor" | "arch_stepping" => {
+                    out.push_str(&format!(".{op} {}\n", operands.join(" ")))
+                }
                 // One word each (`gcn1.2` arrives as `gcn1` `.2`).
                 "gpu" | "arch" => out.push_str(&format!(".{op} {}\n", operands.concat())),
                 "kernel" => {

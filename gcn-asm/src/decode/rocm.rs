@@ -817,8 +817,8 @@ fn write_config(out: &mut String, k: &RocmKernel, version: GcnVersion) -> Result
                 ));
             }
             // Bits 7-9 are `.use_grid_workgroup_count` (clrxasm writes
-            // them); USES_DYNAMIC_STACK (bit 11) is `.use_dynamic_call_stack`.
-            (p & 0x7ff) | ((p >> 11 & 1) << 20)
+            // them); USES_DYNAMIC_STACK (bit 11) is listed below.
+            p & 0x7ff
         }
     };
     if props & 0xff80_f800 != 0 {
@@ -869,8 +869,14 @@ fn write_config(out: &mut String, k: &RocmKernel, version: GcnVersion) -> Result
     }
     match &k.amd_kernel_code {
         None => {
+            // The descriptor fields no CLRX pseudo-op sets, in gcnasm's
+            // pseudo-ops of LLVM's names (and the metadata's default).
             if d.kernarg_size != 0 {
                 line(format!(".kernarg_segment_size {}", d.kernarg_size));
+                line(format!(".amdhsa_kernarg_size {}", d.kernarg_size));
+            }
+            if d.kernel_code_properties >> 11 & 1 != 0 {
+                line(".amdhsa_uses_dynamic_stack 1".to_string());
             }
         }
         Some(c) => write_v2_fields(out, c, &at)?,

@@ -135,6 +135,12 @@ struct HsaConfig {
     group_size: Option<u32>,
     gds_size: Option<u32>,
     kernarg_size: Option<u64>,
+    /// `.amdhsa_kernarg_size` (gcnasm's, LLVM's name): the v3+ descriptor's
+    /// KERNARG_SIZE, which clrxasm leaves 0.
+    descriptor_kernarg_size: Option<u32>,
+    /// `.amdhsa_uses_dynamic_stack` (gcnasm's, LLVM's name): the v3+
+    /// descriptor's USES_DYNAMIC_STACK bit, which clrxasm leaves 0.
+    uses_dynamic_stack: bool,
     fbarrier: Option<u32>,
     wavefront_sgpr_count: Option<u16>,
     workitem_vgpr_count: Option<u16>,
@@ -1058,6 +1064,21 @@ impl Assembler<'_> {
                 let v = self.rocm_truncate(at, 32, v as u64) as u32 as i32;
                 self.rocm_config(k).call_convention = Some(v);
             }
+            ".amdhsa_kernarg_size" | ".amdhsa_uses_dynamic_stack" => {
+                // gcnasm's own, with LLVM's names: the v3+ descriptor
+                // fields no CLRX pseudo-op sets (gcndisasm lists them).
+                let Some((v, at)) = self.rocm_raw_value(text, p) else {
+                    return;
+                };
+                if lower == ".amdhsa_kernarg_size" {
+                    let v = self.rocm_truncate(at, 32, v) as u32;
+                    self.rocm_config(k).descriptor_kernarg_size = Some(v);
+                } else if v > 1 {
+                    self.error(at, "expected 0 or 1");
+                } else {
+                    self.rocm_config(k).uses_dynamic_stack = v == 1;
+                }
+            }
             ".shared_vgprs" => {
                 // Only GCN 1.5 has shared VGPRs (PGM_RSRC3); before it
                 // clrxasm takes 0 only.
@@ -1665,20 +1686,19 @@ impl Assembler<'_> {
                 let d = KernelDescriptor {
                     group_segment_fixed_size: group_size,
                     private_segment_fixed_size: private_size,
-                    // clrxasm leaves the descriptor's kernarg size 0 unless given.
-                    kernarg_size: config
-                        .kernarg_size
-                        .map_or(0, |v| u32::try_from(v).unwrap_or(u32::MAX)),
+                    // clrxasm leaves it 0; `.amdhsa_kernarg_size` gives it.
+                    kernarg_size: config.descriptor_kernarg_size.unwrap_or(0),
                     kernel_code_entry_byte_offset: 0,
                     compute_pgm_rsrc1: rsrc1,
                     compute_pgm_rsrc2: rsrc2,
                     compute_pgm_rsrc3: config.pgm_rsrc3,
                     // clrxasm's: the user SGPR flags as they are, the grid
                     // work-group counts (bits 7-9, reserved in v3) and
-                    // wave32 included; gcnasm adds USES_DYNAMIC_STACK (bit
-                    // 11) for `.use_dynamic_call_stack`, which clrxasm
-                    // drops.
-                    kernel_code_properties: ((props & 0x7ff) | ((props >> 20 & 1) << 11)) as u16,
+                    // wave32 included; USES_DYNAMIC_STACK (bit 11) from
+                    // `.amdhsa_uses_dynamic_stack`.
+                    kernel_code_properties: ((props & 0x7ff)
+                        | (u32::from(config.uses_dynamic_stack) << 11))
+                        as u16,
                 };
                 kernels.push(RocmInputKernel {
                     name: state.name.clone(),
@@ -2558,6 +2578,8 @@ fn is_config_op(lower: &str) -> bool {
                 | ".runtime_loader_kernel_symbol"
                 | ".use_ordered_append_gds"
                 | ".shared_vgprs"
+                | ".amdhsa_kernarg_size"
+                | ".amdhsa_uses_dynamic_stack"
         )
 }
 

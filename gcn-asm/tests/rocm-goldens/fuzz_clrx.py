@@ -7,9 +7,7 @@ objects must read the same under clrxdisasm -a and -aC.
 Usage: fuzz_clrx.py [SEED [COUNT]]   (sources and objects in $FUZZ_DIR,
 default /tmp/fz). CLRXASM, CLRXDISASM and GCNASM name the programs.
 Sources it finds differing are worth keeping as goldens (random-*.s here
-came from it). Skipped on purpose: .kernarg_segment_size and
-.use_dynamic_call_stack in .llvm10binfmt (gcnasm fills the descriptor's
-fields, clrxasm does not; see known-differences.txt).
+came from it).
 """
 import random, subprocess, sys, os
 random.seed(int(sys.argv[1]) if len(sys.argv)>1 else 1)
@@ -74,7 +72,6 @@ def source():
         L.append('    .config')
         for _ in range(random.randrange(0,8)):
             c=cfgline()
-            if fmt.startswith('llvm10') and ('kernarg_segment_size' in c or 'dynamic_call_stack' in c): continue
             L.append('        '+c)
         if fmt.startswith('llvm10'): L.append(f'        .md_symname "{n}.kd"')
     if fmt.startswith('llvm10') or random.random()<0.3:

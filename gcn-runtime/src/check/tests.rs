@@ -89,6 +89,8 @@ fn run_items(v: GcnVersion, body: &str, items: u32) -> Run {
         .dims x
         .tgsize
         .localsize 1024
+        .sgprsnum 96
+        .vgprsnum 128
 .text
 k:
 {text}    s_endpgm
@@ -1191,7 +1193,7 @@ fn a_barrier_ends_an_lds_epoch_and_races_after_it_are_found() {
 fn levels_error_warn_off() {
     let v = GcnVersion::Gcn1_2;
     let source = format!(
-        ".gallium\n.gpu tonga\n.kernel k\n .args\n  .arg out, global, 8\n .config\n  .dims x\n.text\nk:\n{}    s_cmp_eq_u32 s21, 0\n    s_cbranch_scc1 .+4\n    s_endpgm\n",
+        ".gallium\n.gpu tonga\n.kernel k\n .args\n  .arg out, global, 8\n .config\n  .dims x\n  .sgprsnum 32\n.text\nk:\n{}    s_cmp_eq_u32 s21, 0\n    s_cbranch_scc1 .+4\n    s_endpgm\n",
         prologue(v)
     );
     let binary = assemble(&source, &AssembleOptions::default())
