@@ -1359,3 +1359,36 @@ fn llvm10_with_yaml_metadata() {
     assert!(listing.contains(".llvm10binfmt\n") && !listing.contains(".metadatav3"));
     assert_eq!(rocm_bytes(&listing), bytes, "{listing}");
 }
+
+/// A `.llvm10binfmt` kernel's descriptor as clrxasm writes it: no
+/// KERNARG_SIZE nor USES_DYNAMIC_STACK from CLRX's pseudo-ops
+/// (`.kernarg_segment_size` is the metadata's default, and
+/// `.use_dynamic_call_stack` an `amd_kernel_code_t` bit), but gcnasm's
+/// `.amdhsa_kernarg_size` and `.amdhsa_uses_dynamic_stack` set them, and
+/// gcndisasm lists them so.
+#[test]
+fn descriptor_fields_beyond_clrx() {
+    let src = |extra: &str| {
+        format!(".rocm\n.gpu gfx900\n.eflags 0x2c\n.llvm10binfmt\n.metadatav3\n.globaldata\n.skip 64\n.kernel k\n.config\n.dims x\n.md_symname \"k.kd\"\n.kernarg_segment_size 24\n.use_dynamic_call_stack\n{extra}.text\nk:\ns_endpgm\n.p2align 8\n")
+    };
+    let co = rocm::read(&rocm_bytes(&src(""))).unwrap();
+    let d = co.kernels[0].descriptor;
+    assert_eq!((d.kernarg_size, d.kernel_code_properties >> 11 & 1), (0, 0));
+    let co = rocm::read(&rocm_bytes(&src(
+        ".amdhsa_kernarg_size 24\n.amdhsa_uses_dynamic_stack 1\n",
+    )))
+    .unwrap();
+    let d = co.kernels[0].descriptor;
+    assert_eq!(
+        (d.kernarg_size, d.kernel_code_properties >> 11 & 1),
+        (24, 1)
+    );
+    let listing = gcn_asm::decode::rocm::listing(&co).unwrap();
+    assert!(
+        listing.contains("        .amdhsa_kernarg_size 24\n")
+            && listing.contains("        .amdhsa_uses_dynamic_stack 1\n"),
+        "{listing}"
+    );
+    let err = rocm_source(&src(".amdhsa_uses_dynamic_stack 2\n")).unwrap_err();
+    assert!(err.contains("expected 0 or 1"), "{err}");
+}
