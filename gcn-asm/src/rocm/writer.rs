@@ -434,6 +434,11 @@ struct Symbol {
     other: u8,
 }
 
+/// A program header: type, flags, first region (`None`: the file start),
+/// region count, alignment (`None`: the first region's) — CLRX's
+/// `ElfProgramHeader64`.
+type Segment = (u32, u32, Option<usize>, usize, Option<u64>);
+
 /// The whole layout of a code object: its regions with their file offsets
 /// and sizes, and what the generated sections hold.
 struct Plan<'a> {
@@ -449,14 +454,12 @@ struct Plan<'a> {
     /// `.symtab` without its null symbol: `_DYNAMIC`, then `dynsyms`'s.
     symbols: Vec<Symbol>,
     hash_buckets: u32,
-    /// The program headers: type, flags, first region (`None`: the file
-    /// start), region count, alignment (`None`: the first region's).
-    segments: Vec<(u32, u32, Option<usize>, usize, Option<u64>)>,
+    segments: Vec<Segment>,
     total: u64,
 }
 
 impl Part {
-    fn name<'b>(self, input: &'b RocmInput) -> &'b str {
+    fn name(self, input: &RocmInput) -> &str {
         match self {
             Part::Note => ".note",
             Part::Rodata => ".rodata",
