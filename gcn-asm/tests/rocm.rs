@@ -542,6 +542,7 @@ fn rocm_source_errors_are_located() {
         (".rocm\n.kernel k\n.config\n.reserved_vgprs 4, 2\n", "wrong register range"),
         (".rocm\n.kernel k\n.config\n.reserved_sgprs 4, 200\n", "last reserved SGPR register out of range"),
         (".rocm\n.gotsym x\n", "GOT symbol 'x' is unresolved"),
+        (".rocm\n.kernel k\n.gotsym k\n.text\nk: .skip 256\n", "GOT symbol 'k' is not global symbol"),
         (".rocm\nx = 1\n.gotsym x\n", "GOT symbol 'x' is not global symbol"),
         (".rocm\n.global x\n.section .aux\nx:\n.gotsym x\n", "GOT symbol 'x' is neither a number nor an address in .text, .rodata, .data, .bss or .got"),
         (".rocm\n.gotsym\n", "expected a symbol name"),
@@ -549,7 +550,7 @@ fn rocm_source_errors_are_located() {
         (".rocm\n.gotsym x, y z\n", "unexpected text at the end of the statement"),
         (".rocm\n.text\ny:\n.gotsym x, y\n", "symbol 'y' is already defined"),
         (".rocm\n.fkernel\n", ".fkernel can be only inside kernel"),
-        (".rocm\n.kernel k\n.gotsym k\n.section .got\n.int 1\n.text\nk: .skip 256\n", "section .got holds the 1 entries of .gotsym only"),
+        (".rocm\n.kernel k\n.global k\n.gotsym k\n.section .got\n.int 1\n.text\nk: .skip 256\n", "section .got holds the 1 entries of .gotsym only"),
         (".rocm\n.section .bss, \"aw\"\n.int 1\n", "section .bss holds only zeros"),
         (".rocm\n.section .bss, \"aw\"\nb: .skip 8\n.section .data, \"aw\"\n.quad b\n.section .bss\n.quad b\n", "cannot be stored in section .bss"),
         (".rocm\n.kernel k\n.fkernel x\n", "unexpected text at the end of the statement"),
@@ -868,6 +869,7 @@ fn got_entries_relocations_and_section_differences() {
 .global gsym
 gsym = .gdata + 0x40
 .gotsym gsym, gent
+.global pick
 .gotsym pick
 .global absv
 absv = 334
@@ -995,7 +997,7 @@ pick:
     // object with the same listing.
     let listing = gcn_asm::decode::rocm::listing(&co).unwrap();
     for want in [
-        ".global gsym\ngsym = .gdata+0x40\n.gotsym gsym, .got0\n.gotsym pick, .got1\n.global absv\nabsv = 0x14e\n.gotsym absv, .got2\n",
+        ".global gsym\ngsym = .gdata+0x40\n.gotsym gsym, .got0\n.global pick\n.gotsym pick, .got1\n.global absv\nabsv = 0x14e\n.gotsym absv, .got2\n",
         ".wdata:\n",
         "    .quad .wdata+0x8\n    .quad .gdata+0x44\n",
         "(.got0+0x0-.Lpc_4)&0xffffffff",

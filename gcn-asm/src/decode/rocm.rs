@@ -487,13 +487,14 @@ fn listing_with(co: &CodeObject, md_ops: bool) -> Result<String, RocmError> {
     // place, then `.gotsym` (with the entry's address as `.gotN`).
     let mut text_symbols: Vec<(u64, String)> = Vec::new();
     for (i, name) in relocs.got.iter().enumerate() {
+        // A GOT symbol is global, a kernel's too (clrxasm wants it so).
+        let _ = writeln!(out, ".global {name}");
         if !names.contains(name.as_str()) {
             let (value, absolute) = co
                 .dynamic_relocations
                 .iter()
                 .find(|r| r.symbol.as_ref() == Some(name))
                 .map_or((0, false), |r| (r.symbol_value, r.symbol_absolute));
-            let _ = writeln!(out, ".global {name}");
             if absolute {
                 let _ = writeln!(out, "{name} = {value:#x}");
                 let _ = writeln!(out, ".gotsym {name}, .got{i}");

@@ -54,6 +54,9 @@ pub struct RocmInput {
     pub text: Vec<u8>,
     /// The global data (v3+: with room for the descriptors); empty for none.
     pub rodata: Vec<u8>,
+    /// Write an empty `.rodata` section too (clrxasm does for a source's
+    /// `.globaldata` that holds nothing).
+    pub empty_rodata: bool,
     /// The kernels.
     pub kernels: Vec<RocmInputKernel>,
     /// The writable data (`.data`); empty for none.
@@ -610,7 +613,7 @@ impl<'a> Plan<'a> {
     fn new(input: &'a RocmInput) -> Result<Self, RocmError> {
         let v = input.code_object_version;
         let new_format = input.new_format || v >= 3;
-        let has_rodata = !input.rodata.is_empty();
+        let has_rodata = !input.rodata.is_empty() || input.empty_rodata;
         let has_rela = !input.got.is_empty() || !input.relocations.is_empty();
         let mut regions = vec![Region::ProgramHeaders];
         let mut add = |p: Part| regions.push(Region::Section(p));

@@ -1941,6 +1941,7 @@ impl Assembler<'_> {
             isa_version: (major, minor, stepping),
             isa_name: if co_version == 2 { isa_name } else { None },
             yaml_metadata: !v3,
+            empty_rodata: self.section_index.contains_key(".rodata"),
             metadata,
             text,
             rodata,
@@ -2015,6 +2016,16 @@ impl Assembler<'_> {
         }
         for (name, pos) in std::mem::take(&mut self.rocm.got) {
             names.push(name.clone());
+            // clrxasm wants every GOT symbol global, a kernel's too.
+            if self.rocm.index.contains_key(&name) && !self.rocm.globals.contains(&name) {
+                self.diag_at(
+                    pos.clone(),
+                    format!("GOT symbol '{name}' is not global symbol (.global)"),
+                    true,
+                );
+                ok = false;
+                continue;
+            }
             if self.rocm.index.contains_key(&name) || symbols.iter().any(|s| s.name == name) {
                 continue;
             }
