@@ -21,6 +21,7 @@ use std::fmt;
 
 use crate::GcnVersion;
 
+pub(crate) mod clrx_order;
 mod descriptor;
 mod metadata;
 mod reader;

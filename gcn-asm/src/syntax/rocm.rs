@@ -2074,6 +2074,26 @@ impl Assembler<'_> {
                 });
             }
         }
+        // clrxasm writes these symbols in the order it iterates its symbol
+        // map, which follows the order the assembly created the global
+        // symbols in.
+        if symbols.len() > 1 {
+            let mut created: Vec<(crate::syntax::symbols::SymId, &str)> = self.syms.scopes[0]
+                .symbols
+                .iter()
+                .map(|(name, &id)| (id, &**name))
+                .filter(|(_, name)| *name != ".")
+                .collect();
+            created.sort_by_key(|(id, _)| id.0);
+            let created: Vec<&str> = created.into_iter().map(|(_, name)| name).collect();
+            let order = crate::rocm::clrx_order::clrx_symbol_map_order(&created);
+            let rank: rustc_hash::FxHashMap<&str, usize> = order
+                .iter()
+                .enumerate()
+                .map(|(r, &i)| (created[i], r))
+                .collect();
+            symbols.sort_by_key(|s| rank.get(s.name.as_str()).copied().unwrap_or(usize::MAX));
+        }
         ok.then_some((symbols, names))
     }
 
