@@ -102,6 +102,7 @@ fn unusual_layouts_round_trip() {
     code.extend_from_slice(&[0xaa, 0xbb]);
     let binary = GalliumBinary {
         is_64bit: true,
+        mesa170: false,
         kernels: vec![
             Kernel {
                 name: "a".into(),
@@ -167,6 +168,7 @@ fn unusual_layouts_round_trip() {
 fn image_types_print_as_clrxdisasm() {
     let binary = GalliumBinary {
         is_64bit: false,
+        mesa170: false,
         kernels: vec![Kernel {
             name: "k".into(),
             offset: 0,
@@ -396,6 +398,7 @@ mod random {
                     .collect();
                 GalliumBinary {
                     is_64bit,
+                    mesa170: false,
                     kernels,
                     code,
                     global_data,

@@ -77,6 +77,7 @@ fn binary() -> impl Strategy<Value = GalliumBinary> {
             scratch_relocations.dedup_by_key(|r| r.offset);
             GalliumBinary {
                 is_64bit,
+                mesa170: false,
                 kernels,
                 code,
                 global_data,
@@ -233,6 +234,7 @@ fn writer_rejects_inconsistent_sets() {
 #[test]
 fn reader_reports_malformations() {
     let b = GalliumBinary {
+        mesa170: false,
         kernels: vec![Kernel {
             name: "k".into(),
             offset: 0,

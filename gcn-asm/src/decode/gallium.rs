@@ -184,6 +184,10 @@ fn write_listing(
         // register pairs.
         writeln!(out, ".llvm_version {}", crate::gallium::config::LLVM_3_9)?;
     }
+    if binary.mesa170 {
+        // Mesa 17.0's layout, as clrxdisasm says it.
+        out.push_str(".driver_version 170000\n");
+    }
     if let Some((name, _)) = scratch {
         writeln!(out, ".scratchsym {name}")?;
     }

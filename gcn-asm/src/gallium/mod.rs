@@ -356,6 +356,10 @@ pub struct KernelDecl {
 pub struct GalliumBinary {
     /// The inner ELF is ELF64 (`.64bit`) rather than ELF32.
     pub is_64bit: bool,
+    /// Mesa 17.0's layout (`.driver_version` 170000 and later): the text
+    /// section has Clover's type 2 ("executable") and the inner ELF says
+    /// AMDGPU (OS ABI 0x40, machine 0xe0).
+    pub mesa170: bool,
     /// Kernels, sorted by name (the writer sorts them).
     pub kernels: Vec<Kernel>,
     /// The code of every kernel (`.text`).

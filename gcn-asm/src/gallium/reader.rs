@@ -91,16 +91,19 @@ pub fn read(bytes: &[u8]) -> Result<GalliumBinary, GalliumError> {
     }
     let section_count = b.u32("the section count")?;
     let mut elf = None;
+    let mut mesa170 = false;
     for _ in 0..section_count {
         let _id = b.u32("a section header")?;
         let ty = b.u32("a section header")?;
         let size = b.u32("a section header")?;
         let data_len = b.u32("a section header")? as usize;
         let data = b.take(data_len, "section data")?;
-        if ty != 0 {
-            // Other Clover section kinds carry nothing CLRX uses.
+        // Text: type 0, or 2 in Mesa 17.0's numbering (as CLRX reads it);
+        // other Clover section kinds carry nothing CLRX uses.
+        if ty != 0 && ty != 2 {
             continue;
         }
+        mesa170 = ty == 2;
         if elf.is_some() {
             return Err(GalliumError::new("the binary has two text sections"));
         }
@@ -175,6 +178,7 @@ pub fn read(bytes: &[u8]) -> Result<GalliumBinary, GalliumError> {
     }
     Ok(GalliumBinary {
         is_64bit: inner.is_64,
+        mesa170,
         kernels,
         code,
         global_data,

@@ -112,11 +112,12 @@ pub fn write_with(binary: &GalliumBinary, options: &WriteOptions) -> Result<Vec<
             put32(&mut out, a.semantic.code());
         }
     }
-    // One section: id 0, type 0 (text); Clover stores its data as a
-    // length-prefixed vector whose first word repeats the ELF size.
+    // One section: id 0, type 0 (text; Mesa 17.0's "executable text" is
+    // type 2); Clover stores its data as a length-prefixed vector whose
+    // first word repeats the ELF size.
     put32(&mut out, 1);
     put32(&mut out, 0);
-    put32(&mut out, 0);
+    put32(&mut out, if binary.mesa170 { 2 } else { 0 });
     put32(&mut out, elf_size);
     put32(&mut out, elf_size.checked_add(4).ok_or_else(too_big)?);
     put32(&mut out, elf_size);
@@ -461,9 +462,11 @@ fn inner_elf(
     header.push(if is_64 { 2 } else { 1 }); // class
     header.push(1); // little endian
     header.push(1); // ELF version
+                    // Mesa 17.0's binaries say AMDGPU (OS ABI 0x40, machine 0xe0).
+    header.push(if binary.mesa170 { 0x40 } else { 0 });
     header.resize(16, 0);
     put16(&mut header, 1); // ET_REL
-    put16(&mut header, 0); // no machine
+    put16(&mut header, if binary.mesa170 { 0xe0 } else { 0 });
     put32(&mut header, 1);
     put_word(&mut header, is_64, 0); // entry
     put_word(&mut header, is_64, 0); // program headers

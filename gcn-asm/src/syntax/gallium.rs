@@ -905,6 +905,9 @@ impl Assembler<'_> {
             .filter(|d| !d.is_empty());
         Some(GalliumBinary {
             is_64bit: self.is_64bit,
+            // clrxasm detects the installed Mesa when no version is given;
+            // gcnasm takes the older layout then.
+            mesa170: self.gallium.driver_version >= 170_000,
             kernels,
             code: self.sections[0].data.clone(),
             global_data,
