@@ -437,6 +437,22 @@ struct Symbol {
     other: u8,
 }
 
+/// The name of `.symtab`'s one local symbol, at `.dynamic`.
+const DYNAMIC: &str = "_DYNAMIC";
+
+/// `.symtab`'s first symbol (after the null one): `_DYNAMIC`, local and
+/// hidden, as clrxasm writes it.
+fn dynamic_symbol() -> Symbol {
+    Symbol {
+        name: DYNAMIC.into(),
+        part: Some(Part::Dynamic),
+        value: 0,
+        size: 0,
+        info: elf::STT_NOTYPE,
+        other: elf::STV_HIDDEN,
+    }
+}
+
 /// A program header: type, flags, first region (`None`: the file start),
 /// region count, alignment (`None`: the first region's) — CLRX's
 /// `ElfProgramHeader64`.
@@ -452,10 +468,11 @@ struct Plan<'a> {
     /// bytes in the file).
     sizes: Vec<u64>,
     notes: Vec<u8>,
-    /// `.dynsym` without its null symbol.
+    /// `.dynsym` without its null symbol (`.symtab` is `_DYNAMIC`, then
+    /// these).
     dynsyms: Vec<Symbol>,
-    /// `.symtab` without its null symbol: `_DYNAMIC`, then `dynsyms`'s.
-    symbols: Vec<Symbol>,
+    /// The ELF hash of each of `dynsyms`' names.
+    hashes: Vec<u32>,
     hash_buckets: u32,
     segments: Vec<Segment>,
     total: u64,
@@ -564,26 +581,12 @@ impl From<RocmSection> for Part {
     }
 }
 
-/// The System V ELF hash of a symbol name.
-fn elf_hash(name: &[u8]) -> u32 {
-    let mut h: u32 = 0;
-    for &c in name {
-        h = (h << 4).wrapping_add(u32::from(c));
-        let g = h & 0xf000_0000;
-        if g != 0 {
-            h ^= g >> 24;
-        }
-        h &= !g;
-    }
-    h
-}
-
-/// CLRX's bucket count for a hash table of `codes` (the first one the null
-/// symbol's, not counted): of the counts from a quarter to twice the
-/// symbols, in at most 4000 steps, the first with the least count plus
-/// sum of squared chain lengths.
+/// CLRX's bucket count for a hash table of the symbols with the hash
+/// `codes` (and the null symbol, not hashed): of the counts from a quarter
+/// to twice the symbols, in at most 4000 steps, the first with the least
+/// count plus sum of squared chain lengths.
 fn hash_bucket_count(codes: &[u32]) -> u32 {
-    let n = codes.len() as u64;
+    let n = codes.len() as u64 + 1;
     let first = (n >> 2).max(1);
     let max_steps = (n << 1) - first + 1;
     let steps = max_steps.min(4000);
@@ -593,7 +596,7 @@ fn hash_bucket_count(codes: &[u32]) -> u32 {
     let mut buckets = first;
     while buckets <= n << 1 {
         chains[..buckets as usize].fill(0);
-        for &c in &codes[1..] {
+        for &c in codes {
             chains[(u64::from(c) % buckets) as usize] += 1;
         }
         let value = buckets
@@ -711,26 +714,11 @@ impl<'a> Plan<'a> {
                 .filter(|s| s.section != Some(RocmSection::Text))
                 .map(other),
         );
-        let mut symbols = vec![Symbol {
-            name: "_DYNAMIC".into(),
-            part: Some(Part::Dynamic),
-            value: 0,
-            size: 0,
-            info: elf::STT_NOTYPE,
-            other: elf::STV_HIDDEN,
-        }];
-        symbols.extend(dynsyms.iter().map(|s| Symbol {
-            name: s.name.clone(),
-            part: s.part,
-            value: s.value,
-            size: s.size,
-            info: s.info,
-            other: s.other,
-        }));
-        let codes: Vec<u32> = std::iter::once(0)
-            .chain(dynsyms.iter().map(|s| elf_hash(s.name.as_bytes())))
+        let hashes: Vec<u32> = dynsyms
+            .iter()
+            .map(|s| elf::hash(s.name.as_bytes()))
             .collect();
-        let hash_buckets = hash_bucket_count(&codes);
+        let hash_buckets = hash_bucket_count(&hashes);
 
         let mut plan = Plan {
             input,
@@ -739,13 +727,12 @@ impl<'a> Plan<'a> {
             sizes: Vec::new(),
             notes: notes(input)?,
             dynsyms,
-            symbols,
+            hashes,
             hash_buckets,
             segments: Vec::new(),
             total: 0,
         };
-        let index = |p: Part| plan.regions.iter().position(|&r| r == Region::Section(p));
-        let text = index(Part::Text).unwrap_or(0);
+        let text = plan.region_of(Part::Text).unwrap_or(0);
         let mut segments = vec![
             (elf::PT_PHDR, elf::PF_R, Some(0), 1, None),
             (elf::PT_LOAD, elf::PF_R, None, text, Some(PAGE)),
@@ -851,7 +838,7 @@ impl<'a> Plan<'a> {
             Part::Bss => input.bss,
             Part::AmdgpuConfig => 0,
             Part::Comment => input.comment.len() as u64,
-            Part::SymTab => (self.symbols.len() as u64 + 1) * SYM_SIZE,
+            Part::SymTab => (self.dynsyms.len() as u64 + 2) * SYM_SIZE,
             Part::ShStrTab => {
                 1 + self
                     .regions
@@ -862,7 +849,7 @@ impl<'a> Plan<'a> {
                     })
                     .sum::<u64>()
             }
-            Part::StrTab => names(&self.symbols),
+            Part::StrTab => names(&self.dynsyms) + DYNAMIC.len() as u64 + 1,
             Part::Extra(i) => {
                 let s = &input.extra_sections[i];
                 s.data.len() as u64
@@ -900,41 +887,39 @@ impl<'a> Plan<'a> {
         }
     }
 
+    /// Whether `.dynamic` has the relocation table's entries: for gcnasm's
+    /// own `R_AMDGPU_RELATIVE64` relocations (a GOT alone has none, as in
+    /// clrxasm).
+    fn has_rela_tags(&self) -> bool {
+        !self.input.relocations.is_empty()
+    }
+
     /// The number of `.dynamic` entries, `DT_NULL` included.
     fn dynamic_count(&self) -> u64 {
-        6 + if self.input.relocations.is_empty() {
-            0
-        } else {
-            3
-        }
+        6 + 3 * u64::from(self.has_rela_tags())
     }
 
     /// `.dynamic`'s entries, `DT_NULL` last: clrxasm's five, and the
-    /// relocation table's for gcnasm's own `R_AMDGPU_RELATIVE64` ones (a
-    /// GOT alone has none, as in clrxasm).
+    /// relocation table's ([`Self::has_rela_tags`]).
     fn dynamic_tags(&self) -> Vec<(u32, u64)> {
+        let size = |p: Part| self.region_of(p).map_or(0, |i| self.sizes[i]);
         let mut tags = vec![
             (elf::DT_SYMTAB, self.offset_of(Part::DynSym)),
             (elf::DT_SYMENT, SYM_SIZE),
             (elf::DT_STRTAB, self.offset_of(Part::DynStr)),
-            (
-                elf::DT_STRSZ,
-                self.region_of(Part::DynStr)
-                    .map_or(0, |i| self.sizes.get(i).copied().unwrap_or(0)),
-            ),
+            (elf::DT_STRSZ, size(Part::DynStr)),
             (elf::DT_HASH, self.offset_of(Part::Hash)),
         ];
-        if !self.input.relocations.is_empty() {
-            let size = (self.input.got.len() + self.input.relocations.len()) as u64 * RELA_SIZE;
+        if self.has_rela_tags() {
             tags.push((elf::DT_RELA, self.offset_of(Part::RelaDyn)));
-            tags.push((elf::DT_RELASZ, size));
+            tags.push((elf::DT_RELASZ, size(Part::RelaDyn)));
             tags.push((elf::DT_RELAENT, RELA_SIZE));
         }
         tags.push((elf::DT_NULL, 0));
         tags
     }
 
-    fn symbol_table(&self, syms: &[Symbol]) -> Vec<u8> {
+    fn symbol_table<'s>(&self, syms: impl Iterator<Item = &'s Symbol>) -> Vec<u8> {
         let mut out = vec![0u8; SYM_SIZE as usize];
         let mut name = 1u32;
         for s in syms {
@@ -975,9 +960,9 @@ impl<'a> Plan<'a> {
         table[0] = buckets;
         table[1] = count;
         let mut last = vec![None::<u32>; buckets as usize];
-        for (i, s) in self.dynsyms.iter().enumerate() {
+        for (i, &h) in self.hashes.iter().enumerate() {
             let i = i as u32 + 1;
-            let b = (elf_hash(s.name.as_bytes()) % buckets) as usize;
+            let b = (h % buckets) as usize;
             match last[b] {
                 None => table[2 + b] = i,
                 Some(prev) => table[(2 + buckets + prev) as usize] = i,
@@ -1035,7 +1020,7 @@ impl<'a> Plan<'a> {
         match part {
             Part::Note => self.notes.clone(),
             Part::Rodata => self.rodata(),
-            Part::DynSym => self.symbol_table(&self.dynsyms),
+            Part::DynSym => self.symbol_table(self.dynsyms.iter()),
             Part::Hash => self.hash_table(),
             Part::DynStr => Self::string_table(self.dynsyms.iter().map(|s| s.name.as_str())),
             Part::RelaDyn => self.rela_table(),
@@ -1052,12 +1037,17 @@ impl<'a> Plan<'a> {
             Part::Data => input.data.clone(),
             Part::Bss | Part::AmdgpuConfig => Vec::new(),
             Part::Comment => input.comment.clone(),
-            Part::SymTab => self.symbol_table(&self.symbols),
+            Part::SymTab => {
+                let dynamic = dynamic_symbol();
+                self.symbol_table(std::iter::once(&dynamic).chain(&self.dynsyms))
+            }
             Part::ShStrTab => Self::string_table(self.regions.iter().filter_map(|r| match r {
                 Region::Section(p) => Some(p.name(input)),
                 _ => None,
             })),
-            Part::StrTab => Self::string_table(self.symbols.iter().map(|s| s.name.as_str())),
+            Part::StrTab => Self::string_table(
+                std::iter::once(DYNAMIC).chain(self.dynsyms.iter().map(|s| s.name.as_str())),
+            ),
             Part::Extra(i) => {
                 let s = &input.extra_sections[i];
                 if s.sh_type == elf::SHT_NOBITS {
