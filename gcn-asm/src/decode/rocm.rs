@@ -745,6 +745,15 @@ fn write_escaped(out: &mut String, s: &str) {
 }
 
 /// Writes `.kernel NAME` and its `.config`.
+/// The letters of a dimension mask: bit 0 `x`, 1 `y`, 2 `z`.
+fn dim_letters(mask: u32) -> String {
+    [(1, 'x'), (2, 'y'), (4, 'z')]
+        .iter()
+        .filter(|(b, _)| mask & b != 0)
+        .map(|(_, c)| *c)
+        .collect()
+}
+
 fn write_config(out: &mut String, k: &RocmKernel, version: GcnVersion) -> Result<(), RocmError> {
     let at = format!("kernel `{}`", k.name);
     let d: &KernelDescriptor = &k.descriptor;
@@ -758,21 +767,9 @@ fn write_config(out: &mut String, k: &RocmKernel, version: GcnVersion) -> Result
         out.push_str(&s);
         out.push('\n');
     };
-    // Counts whose granules are those of PGM_RSRC1 (the smallest such).
-    // The assembler ORs the granules of the counts into the given
-    // `.pgmrsrc1`: a granule past the largest count (13..15 with the extra
-    // SGPRs of a kernel that uses them all) is written as the largest
-    // count, whose granule (12) has no bit the given one lacks.
     // The dimensions, from PGM_RSRC2 (as clrxdisasm prints them): the
     // assembler sets those bits from `.dims` alone.
     let rsrc2 = d.compute_pgm_rsrc2;
-    let letters = |m: u32| -> String {
-        [(1, 'x'), (2, 'y'), (4, 'z')]
-            .iter()
-            .filter(|(b, _)| m & b != 0)
-            .map(|(_, c)| *c)
-            .collect()
-    };
     let group = rsrc2 >> 7 & 7;
     let local = match rsrc2 >> 11 & 3 {
         0 => 1,
@@ -780,10 +777,19 @@ fn write_config(out: &mut String, k: &RocmKernel, version: GcnVersion) -> Result
         _ => 7,
     };
     if group == local {
-        line(format!(".dims {}", letters(group)));
+        line(format!(".dims {}", dim_letters(group)));
     } else {
-        line(format!(".dims {}, {}", letters(group), letters(local)));
+        line(format!(
+            ".dims {}, {}",
+            dim_letters(group),
+            dim_letters(local)
+        ));
     }
+    // Counts whose granules are those of PGM_RSRC1 (the smallest such).
+    // The assembler ORs the granules of the counts into the given
+    // `.pgmrsrc1`: a granule past the largest count (13..15 with the extra
+    // SGPRs of a kernel that uses them all) is written as the largest
+    // count, whose granule (12) has no bit the given one lacks.
     let sgprs = (d.granulated_sgprs() * 8 + 1).min(crate::gallium::config::max_sgprs(version));
     line(format!(".sgprsnum {sgprs}"));
     line(format!(".vgprsnum {}", d.granulated_vgprs() * 4 + 1));
@@ -847,12 +853,7 @@ fn write_config(out: &mut String, k: &RocmKernel, version: GcnVersion) -> Result
             line(name.to_string());
         }
     }
-    let grid: String = ['x', 'y', 'z']
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| props >> (7 + i) & 1 != 0)
-        .map(|(_, c)| *c)
-        .collect();
+    let grid = dim_letters(props >> 7 & 7);
     if !grid.is_empty() {
         line(format!(".use_grid_workgroup_count {grid}"));
     }

@@ -1513,21 +1513,17 @@ impl Assembler<'_> {
             }
         }
         let version = self.version;
-        let ((major, mut minor, mut stepping), (machine_major, _, _)) =
-            clrx_arch_versions(self.device);
-        if let Some(m) = self.rocm.arch_minor {
-            minor = m;
-        }
-        if let Some(s) = self.rocm.arch_stepping {
-            stepping = s;
-        }
-        let (_, (_, mut machine_minor, mut machine_stepping)) = clrx_arch_versions(self.device);
-        if let Some(m) = self.rocm.arch_minor {
-            machine_minor = m;
-        }
-        if let Some(s) = self.rocm.arch_stepping {
-            machine_stepping = s;
-        }
+        // `.arch_minor` and `.arch_stepping` replace both versions' parts.
+        let refine = |(major, minor, stepping): (u32, u32, u32)| {
+            (
+                major,
+                self.rocm.arch_minor.unwrap_or(minor),
+                self.rocm.arch_stepping.unwrap_or(stepping),
+            )
+        };
+        let (note, machine) = clrx_arch_versions(self.device);
+        let (major, minor, stepping) = refine(note);
+        let (machine_major, machine_minor, machine_stepping) = refine(machine);
         let llvm10 = self.rocm.llvm10;
         let v3 = self.rocm.metadata_v3;
         let file = self.pos_at(0);
