@@ -94,17 +94,34 @@ fn section_at(bytes: &[u8], at: usize) -> String {
         )
 }
 
-/// Ok when our code object for `name` is clrxasm's byte for byte (with
-/// clrxasm's `.comment` text), else what differs.
-fn compare(name: &str) -> Result<(), String> {
+/// The sources' names (`NAME` of `NAME.s`), sorted.
+fn golden_names() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir())
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "s"))
+        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Assembles source `NAME.s` (diagnostics name the file).
+fn assemble_golden(name: &str) -> Result<gcn_asm::Assembly, String> {
     let source = dir().join(format!("{name}.s"));
     let text = std::fs::read_to_string(&source).unwrap();
-    let reference = std::fs::read(dir().join(format!("{name}.clrx.co"))).unwrap();
     let options = AssembleOptions {
         file_name: source.display().to_string(),
         ..AssembleOptions::default()
     };
-    let assembly = assemble(&text, &options).map_err(|d| format!("gcnasm refuses it:\n{d}"))?;
+    assemble(&text, &options).map_err(|d| d.to_string())
+}
+
+/// Ok when our code object for `name` is clrxasm's byte for byte (with
+/// clrxasm's `.comment` text), else what differs.
+fn compare(name: &str) -> Result<(), String> {
+    let reference = std::fs::read(dir().join(format!("{name}.clrx.co"))).unwrap();
+    let assembly = assemble_golden(name).map_err(|d| format!("gcnasm refuses it:\n{d}"))?;
     let mut input = assembly
         .rocm
         .clone()
@@ -146,13 +163,7 @@ fn compare(name: &str) -> Result<(), String> {
 #[test]
 fn rocm_goldens_match_clrxasm() {
     let known = known_differences();
-    let mut names: Vec<String> = std::fs::read_dir(dir())
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "s"))
-        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
+    let names = golden_names();
     assert!(names.len() >= 10, "the goldens of {}", dir().display());
     for name in known.keys() {
         assert!(
@@ -205,24 +216,11 @@ fn metadata_note(bytes: &[u8]) -> Option<(u32, Vec<u8>)> {
 /// byte, for every golden whose `NAME.clrx.co` has one: the YAML of code
 /// object v2 (old format and `.newbinfmt`) and the MessagePack of
 /// `.llvm10binfmt` + `.metadatav3`. Whatever else differs (the ELF layout,
-/// `known-differences.txt`) does not matter here.
-///
-/// Two values of clrxasm's MessagePack are not followed, on purpose: for a
-/// kernel without `.md_symname` it writes `.symbol: ""`, and without
-/// `.max_flat_work_group_size` its "not given" marker 2^64-2 as
-/// `.max_flat_workgroup_size` (`generateROCmMetadataMsgPack` writes them
-/// unfilled), where a runtime needs the descriptor's symbol and a size it
-/// can launch; we write `NAME.kd` and 256 (clrxasm's own YAML default).
-/// Where clrxasm's note has those, ours is compared with them put back in.
+/// `known-differences.txt`) does not matter here; a source gcnasm refuses
+/// on purpose (listed there) is skipped.
 #[test]
 fn rocm_goldens_metadata_notes_match_clrxasm() {
-    let mut names: Vec<String> = std::fs::read_dir(dir())
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "s"))
-        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
+    let names = golden_names();
     let known = known_differences();
     let mut failures = Vec::new();
     let mut compared = 0;
@@ -231,23 +229,16 @@ fn rocm_goldens_metadata_notes_match_clrxasm() {
         let Some((kind, theirs)) = metadata_note(&reference) else {
             continue;
         };
-        let source = dir().join(format!("{name}.s"));
-        let options = AssembleOptions {
-            file_name: source.display().to_string(),
-            ..AssembleOptions::default()
-        };
-        let ours = match assemble(&std::fs::read_to_string(&source).unwrap(), &options)
-            .map_err(|d| d.to_string())
-            .and_then(|a| a.rocm_bytes().map_err(|e| e.to_string()))
-        {
-            Ok(b) => b,
-            // A source gcnasm refuses on purpose is a known difference.
-            Err(_) if known.contains_key(name) => continue,
-            Err(e) => {
-                failures.push(format!("{name}: gcnasm refuses it: {e}"));
-                continue;
-            }
-        };
+        let ours =
+            match assemble_golden(name).and_then(|a| a.rocm_bytes().map_err(|e| e.to_string())) {
+                Ok(b) => b,
+                // A source gcnasm refuses on purpose is a known difference.
+                Err(_) if known.contains_key(name) => continue,
+                Err(e) => {
+                    failures.push(format!("{name}: gcnasm refuses it: {e}"));
+                    continue;
+                }
+            };
         compared += 1;
         let Some((our_kind, ours)) = metadata_note(&ours) else {
             failures.push(format!("{name}: our code object has no metadata note"));
