@@ -9,14 +9,11 @@ default /tmp/fz). CLRXASM, CLRXDISASM and GCNASM name the programs.
 Sources it finds differing are worth keeping as goldens (random-*.s here
 came from it).
 """
-import random, subprocess, sys, os
-random.seed(int(sys.argv[1]) if len(sys.argv)>1 else 1)
-N=int(sys.argv[2]) if len(sys.argv)>2 else 200
+import difflib, random, subprocess, sys, os
 CLRX=os.environ.get('CLRXASM','/work/clrx-build/programs/clrxasm')
 DIS=os.environ.get('CLRXDISASM','/work/clrx-build/programs/clrxdisasm')
 OURS=os.environ.get('GCNASM','target/release/gcnasm')
-DIR=os.environ.get('FUZZ_DIR','/tmp/fz')
-os.makedirs(DIR, exist_ok=True)
+
 gpus=['tahiti','pitcairn','bonaire','hawaii','kalindi','tonga','iceland','fiji','carrizo','stoney','ellesmere','baffin','gfx804','gfx900','gfx902','gfx904','gfx906','gfx901','gfx905']
 flags=['.use_private_segment_buffer','.use_dispatch_ptr','.use_queue_ptr','.use_kernarg_segment_ptr','.use_dispatch_id','.use_flat_scratch_init','.use_private_segment_size','.use_ordered_append_gds','.use_ptr64','.use_dynamic_call_stack','.use_debug_enabled','.use_xnack_enabled','.tgsize','.ieeemode','.dx10clamp','.debugmode','.privmode','.default_hsa_features']
 def val(bits): return random.choice([0,1,2,3,4,7,8,15,16,31,32,63,64,100,128,255,256,1024,4096,65535,(1<<bits)-1,random.randrange(1<<bits)])
@@ -83,23 +80,54 @@ def source():
         for _ in range(random.randrange(1,6)): L.append('        '+instr(True))
         L.append('        s_endpgm'); L.append('        .p2align 8')
     return '\n'.join(L)+'\n'
-def dis(path,opt):
-    r=subprocess.run([DIS,opt,path],capture_output=True,text=True); return r.stdout.split('\n',1)[-1]
-bad=0; tested=0
-for i in range(N):
-    src=source(); p=f'{DIR}/c{i}.s'; open(p,'w').write(src)
-    r1=subprocess.run([CLRX,'-b','rocm','-o',DIR+'/t.co',p],capture_output=True,text=True)
-    r2=subprocess.run([OURS,'-b','rocm','-o',DIR+'/o.co',p],capture_output=True,text=True)
-    if r1.returncode!=0 or r2.returncode!=0:
-        if (r1.returncode==0)!=(r2.returncode==0):
-            bad+=1; print(f'== c{i}: clrx rc={r1.returncode} ours rc={r2.returncode}\n clrx: {r1.stderr[:300]}\n ours: {r2.stderr[:300]}')
-        continue
-    tested+=1
-    for o in ['-a','-aC']:
-        a=dis(DIR+'/o.co',o); b=dis(DIR+'/t.co',o)
-        if a!=b:
-            bad+=1
-            import difflib
-            d=list(difflib.unified_diff(a.split('\n'),b.split('\n'),lineterm='',n=0))[:12]
-            print(f'== c{i} {o}:'); print('\n'.join(d)); break
-print('tested',tested,'bad',bad)
+def dis(path, opt):
+    r = subprocess.run([DIS, opt, path], capture_output=True, text=True)
+    return r.stdout.split('\n', 1)[-1]
+
+def readelf(path, opt):
+    return subprocess.run(['readelf', opt, path], capture_output=True, text=True).stdout
+
+def diff(a, b, n):
+    return '\n'.join(list(difflib.unified_diff(a.split('\n'), b.split('\n'), lineterm='', n=0))[:n])
+
+def compare_many(source, count, directory, symbols=False):
+    """Assembles `count` sources from `source()` with both assemblers in
+    `directory` and prints what differs: one refusing what the other takes,
+    clrxdisasm's -a/-aC text, and with `symbols` readelf's symbols and
+    relocations."""
+    os.makedirs(directory, exist_ok=True)
+    ours, theirs = directory + '/o.co', directory + '/t.co'
+    bad = tested = 0
+    for i in range(count):
+        p = f'{directory}/c{i}.s'
+        open(p, 'w').write(source())
+        r1 = subprocess.run([CLRX, '-b', 'rocm', '-o', theirs, p], capture_output=True, text=True)
+        r2 = subprocess.run([OURS, '-b', 'rocm', '-o', ours, p], capture_output=True, text=True)
+        if r1.returncode or r2.returncode:
+            if (r1.returncode == 0) != (r2.returncode == 0):
+                bad += 1
+                print(f'== c{i}: clrx rc={r1.returncode} ours rc={r2.returncode}\n clrx: {r1.stderr[:300]}\n ours: {r2.stderr[:300]}')
+            continue
+        tested += 1
+        for o in ['-a', '-aC']:
+            a, b = dis(ours, o), dis(theirs, o)
+            if a != b:
+                bad += 1
+                print(f'== c{i} {o}:')
+                print(diff(a, b, 12))
+                break
+        else:
+            if symbols:
+                for o in ['-sW', '-rW']:
+                    a, b = readelf(ours, o), readelf(theirs, o)
+                    if a != b:
+                        bad += 1
+                        print(f'== c{i} readelf {o} differs')
+                        print(diff(a, b, 12))
+                        break
+    print('tested', tested, 'bad', bad)
+
+if __name__ == '__main__':
+    random.seed(int(sys.argv[1]) if len(sys.argv) > 1 else 1)
+    compare_many(source, int(sys.argv[2]) if len(sys.argv) > 2 else 200,
+                 os.environ.get('FUZZ_DIR', '/tmp/fz'))

@@ -9,12 +9,9 @@ Usage: fuzz_clrx_symbols.py SEED COUNT (files in $FUZZ_DIR, default
 /tmp/fz4; CLRXASM, CLRXDISASM, GCNASM name the programs). .gotsym under
 .llvm10binfmt differs on purpose (see known-differences.txt).
 """
-import random, subprocess, sys, os, difflib
-random.seed(int(sys.argv[1])); N=int(sys.argv[2])
-CLRX=os.environ.get('CLRXASM','/work/clrx-build/programs/clrxasm')
-DIS=os.environ.get('CLRXDISASM','/work/clrx-build/programs/clrxdisasm')
-OURS=os.environ.get('GCNASM','target/release/gcnasm')
-D=os.environ.get('FUZZ_DIR','/tmp/fz4'); os.makedirs(D,exist_ok=True)
+import os, random, sys
+
+from fuzz_clrx import compare_many
 def source():
     gpu=random.choice(['gfx803','gfx900','hawaii','fiji','gfx906','tonga'])
     fmt=random.choice(['old','new','llvm10v3'])
@@ -58,27 +55,6 @@ def source():
         L.append(f'        v_mov_b32 v{random.randrange(50)}, 0')
         L.append('.kcodeend')
     return '\n'.join(L)+'\n'
-def dis(p,o): return subprocess.run([DIS,o,p],capture_output=True,text=True).stdout.split('\n',1)[-1]
-bad=tested=0
-for i in range(N):
-    src=source(); p=f'{D}/c{i}.s'; open(p,'w').write(src)
-    r1=subprocess.run([CLRX,'-b','rocm','-o',D+'/t.co',p],capture_output=True,text=True)
-    r2=subprocess.run([OURS,'-b','rocm','-o',D+'/o.co',p],capture_output=True,text=True)
-    if r1.returncode or r2.returncode:
-        if (r1.returncode==0)!=(r2.returncode==0):
-            bad+=1; print(f'== c{i}: clrx rc={r1.returncode} ours rc={r2.returncode}\n clrx: {r1.stderr[:300]}\n ours: {r2.stderr[:300]}')
-        continue
-    tested+=1
-    for o in ['-a','-aC']:
-        a=dis(D+'/o.co',o); b=dis(D+'/t.co',o)
-        if a!=b:
-            bad+=1; print(f'== c{i} {o}:'); print('\n'.join(list(difflib.unified_diff(a.split('\n'),b.split('\n'),lineterm='',n=0))[:10])); break
-    else:
-        # compare bytes except comment: compare via readelf symbols
-        s1=subprocess.run(['readelf','-sW',D+'/o.co'],capture_output=True,text=True).stdout
-        s2=subprocess.run(['readelf','-sW',D+'/t.co'],capture_output=True,text=True).stdout
-        r1=subprocess.run(['readelf','-rW',D+'/o.co'],capture_output=True,text=True).stdout
-        r2=subprocess.run(['readelf','-rW',D+'/t.co'],capture_output=True,text=True).stdout
-        if s1!=s2 or r1!=r2:
-            bad+=1; print(f'== c{i} symbols/relocs differ'); print('\n'.join(list(difflib.unified_diff(s1.split('\n'),s2.split('\n'),lineterm='',n=0))[:12]))
-print('tested',tested,'bad',bad)
+if __name__ == '__main__':
+    random.seed(int(sys.argv[1]))
+    compare_many(source, int(sys.argv[2]), os.environ.get('FUZZ_DIR', '/tmp/fz4'), symbols=True)
