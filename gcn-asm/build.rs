@@ -92,6 +92,7 @@ const FLAGS: &[(&str, &str)] = &[
     ("no_dpp", "NO_DPP"),
     ("no_vop3", "NO_VOP3"),
     ("gcn141", "GCN141_ONLY"),
+    ("gcn151", "GCN151_ONLY"),
     ("op_sel", "OP_SEL"),
     ("no_operands", "NO_OPERANDS"),
     ("optional_imm", "OPTIONAL_IMM"),
@@ -257,7 +258,7 @@ const COMPARE_OPS: &[(&str, &str)] = &[
 ];
 
 /// The versions of the `VERSIONS` bit mask, in `GcnVersion::ALL` order.
-const VERSIONS: &[&str] = &["1.0", "1.1", "1.2", "1.4", "1.4.1"];
+const VERSIONS: &[&str] = &["1.0", "1.1", "1.2", "1.4", "1.4.1", "1.5", "1.5.1"];
 
 fn lookup(table: &[(&str, &'static str)], key: &str) -> Option<&'static str> {
     table.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
@@ -266,7 +267,7 @@ fn lookup(table: &[(&str, &'static str)], key: &str) -> Option<&'static str> {
 struct Row {
     mnemonic: String,
     encoding: &'static str,
-    opcodes: [String; 4],
+    opcodes: [String; 5],
     operands: String,
     flags: String,
     implicit: String,
@@ -290,7 +291,11 @@ fn parse_versions(text: &str) -> Result<u8, String> {
         Some((a, b)) => (index(a)?, index(b)?),
         None => (index(text)?, index(text)?),
     };
-    let hi = if VERSIONS[hi] == "1.4" { hi + 1 } else { hi };
+    let hi = if matches!(VERSIONS[hi], "1.4" | "1.5") {
+        hi + 1
+    } else {
+        hi
+    };
     if lo > hi {
         return Err(format!("empty version range `{text}`"));
     }
@@ -309,7 +314,7 @@ fn parse_implicit(token: &str, acc: &mut BTreeMap<&'static str, [u8; 2]>) -> Res
     for item in list.split(',') {
         let (reg, versions) = match item.split_once('@') {
             Some((r, v)) => (r, parse_versions(v)?),
-            None => (item, 0x1f),
+            None => (item, 0x7f),
         };
         let reg =
             lookup(IMPLICIT, reg).ok_or_else(|| format!("unknown implicit register `{reg}`"))?;
@@ -406,22 +411,22 @@ fn parse_file(path: &Path, rows: &mut Vec<Row>) -> Result<(), String> {
             None => (line, ""),
         };
         let tokens: Vec<&str> = main.split_whitespace().collect();
-        if tokens.len() < 5 {
-            return Err(at("expected MNEMONIC and four opcode columns".into()));
+        if tokens.len() < 6 {
+            return Err(at("expected MNEMONIC and five opcode columns".into()));
         }
         let mnemonic = tokens[0];
         if mnemonic.bytes().any(|b| b.is_ascii_uppercase()) {
             return Err(at(format!("mnemonic `{mnemonic}` must be lower case")));
         }
-        let mut opcodes: [String; 4] = Default::default();
-        for (slot, tok) in opcodes.iter_mut().zip(&tokens[1..5]) {
+        let mut opcodes: [String; 5] = Default::default();
+        for (slot, tok) in opcodes.iter_mut().zip(&tokens[1..6]) {
             *slot = parse_opcode(tok).map_err(at)?;
         }
         let flag_words: Vec<&str> = section_flags
             .split_whitespace()
             .chain(flag_text.split_whitespace())
             .collect();
-        let operands = tokens[5..]
+        let operands = tokens[6..]
             .iter()
             .map(|t| parse_operand(t, encoding, &flag_words))
             .collect::<Result<Vec<_>, _>>()
@@ -460,7 +465,7 @@ fn parse_file(path: &Path, rows: &mut Vec<Row>) -> Result<(), String> {
                     .iter()
                     .find_map(|(k, v)| Some((*v, kind.strip_prefix(k)?.strip_prefix(':')?)))
                 {
-                    flow = parse_shift(variant, spec, &tokens[5..]).map_err(at)?;
+                    flow = parse_shift(variant, spec, &tokens[6..]).map_err(at)?;
                     continue;
                 }
                 flow = lookup(FLOWS, kind)

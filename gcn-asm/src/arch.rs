@@ -18,40 +18,56 @@ pub enum GcnVersion {
     Gcn1_4,
     /// GCN 1.4.1 (Vega 20, gfx906).
     Gcn1_4_1,
+    /// GCN 1.5 (RDNA 1, Navi 10: gfx1010, gfx1013).
+    Gcn1_5,
+    /// GCN 1.5.1 (RDNA 1 with the dot instructions, Navi 12/14: gfx1011,
+    /// gfx1012).
+    Gcn1_5_1,
 }
 
 impl GcnVersion {
     /// All versions, oldest first.
-    pub const ALL: [GcnVersion; 5] = [
+    pub const ALL: [GcnVersion; 7] = [
         GcnVersion::Gcn1_0,
         GcnVersion::Gcn1_1,
         GcnVersion::Gcn1_2,
         GcnVersion::Gcn1_4,
         GcnVersion::Gcn1_4_1,
+        GcnVersion::Gcn1_5,
+        GcnVersion::Gcn1_5_1,
     ];
 
     /// Index of the opcode column of this version in the ISA table
-    /// (1.0, 1.1, 1.2, 1.4; GCN 1.4.1 shares the 1.4 column).
+    /// (1.0, 1.1, 1.2, 1.4, 1.5; GCN 1.4.1 shares the 1.4 column, GCN
+    /// 1.5.1 the 1.5 column).
     pub const fn opcode_column(self) -> usize {
         match self {
             GcnVersion::Gcn1_0 => 0,
             GcnVersion::Gcn1_1 => 1,
             GcnVersion::Gcn1_2 => 2,
             GcnVersion::Gcn1_4 | GcnVersion::Gcn1_4_1 => 3,
+            GcnVersion::Gcn1_5 | GcnVersion::Gcn1_5_1 => 4,
         }
     }
 
     /// True for GCN 1.2 and later (the "VI" encodings: SMEM, SDWA, DPP).
     pub const fn is_gcn12_or_later(self) -> bool {
-        matches!(
-            self,
-            GcnVersion::Gcn1_2 | GcnVersion::Gcn1_4 | GcnVersion::Gcn1_4_1
-        )
+        !matches!(self, GcnVersion::Gcn1_0 | GcnVersion::Gcn1_1)
     }
 
     /// True for GCN 1.4 and 1.4.1.
     pub const fn is_gcn14(self) -> bool {
         matches!(self, GcnVersion::Gcn1_4 | GcnVersion::Gcn1_4_1)
+    }
+
+    /// True for GCN 1.4 and later (GLOBAL/SCRATCH, `op_sel`, packed math).
+    pub const fn is_gcn14_or_later(self) -> bool {
+        self.is_gcn14() || self.is_gcn15()
+    }
+
+    /// True for GCN 1.5 and 1.5.1 (RDNA 1: the gfx10 encodings, wave32).
+    pub const fn is_gcn15(self) -> bool {
+        matches!(self, GcnVersion::Gcn1_5 | GcnVersion::Gcn1_5_1)
     }
 
     /// Parses an architecture name as `.arch` and `-A` accept it
@@ -64,6 +80,8 @@ impl GcnVersion {
             "gcn1.2" | "gfx8" | "vi" => GcnVersion::Gcn1_2,
             "gcn1.4" | "gfx9" | "vega" => GcnVersion::Gcn1_4,
             "gcn1.4.1" | "gfx906" | "vega20" => GcnVersion::Gcn1_4_1,
+            "gcn1.5" | "gfx10" | "navi" | "rdna" | "rdna1" => GcnVersion::Gcn1_5,
+            "gcn1.5.1" | "gfx1011" | "navidl" => GcnVersion::Gcn1_5_1,
             _ => return None,
         })
     }
@@ -76,6 +94,8 @@ impl GcnVersion {
             GcnVersion::Gcn1_2 => "GCN1.2",
             GcnVersion::Gcn1_4 => "GCN1.4",
             GcnVersion::Gcn1_4_1 => "GCN1.4.1",
+            GcnVersion::Gcn1_5 => "GCN1.5",
+            GcnVersion::Gcn1_5_1 => "GCN1.5.1",
         }
     }
 
@@ -87,6 +107,8 @@ impl GcnVersion {
             GcnVersion::Gcn1_2 => Device::Tonga,
             GcnVersion::Gcn1_4 => Device::Gfx900,
             GcnVersion::Gcn1_4_1 => Device::Gfx906,
+            GcnVersion::Gcn1_5 => Device::Gfx1010,
+            GcnVersion::Gcn1_5_1 => Device::Gfx1011,
         }
     }
 }
@@ -162,6 +184,9 @@ devices! {
     Gfx905 => "gfx905", Gcn1_4, 27;
     Gfx906 => "gfx906", Gcn1_4_1, 28;
     Gfx907 => "gfx907", Gcn1_4_1, 29;
+    Gfx1000 => "gfx1000", Gcn1_5, 30;
+    Gfx1010 => "gfx1010", Gcn1_5, 31;
+    Gfx1011 => "gfx1011", Gcn1_5_1, 32;
 }
 
 /// Device names besides the table's own: CLRX's aliases (`polaris10` for
@@ -182,6 +207,7 @@ const ALIASES: &[(&str, &str)] = &[
     ("vega12", "gfx904"),
     ("vega20", "gfx906"),
     ("raven", "gfx903"),
+    ("navi10", "gfx1010"),
     // CLRX's gfxNNN names.
     ("gfx700", "spectre"),
     ("gfx701", "hawaii"),
@@ -203,6 +229,12 @@ const ALIASES: &[(&str, &str)] = &[
     ("tongapro", "tonga"),
     ("gfx810", "stoney"),
     ("gfx909", "gfx902"),
+    // gfx1012 (Navi 14) has gfx1011's instructions; CLRX has no device
+    // for it. gfx1013 (Navi 10 APU) has gfx1010's.
+    ("gfx1012", "gfx1011"),
+    ("gfx1013", "gfx1010"),
+    ("navi12", "gfx1011"),
+    ("navi14", "gfx1011"),
 ];
 
 impl Device {
@@ -237,7 +269,7 @@ pub fn unknown_device_message(name: &str) -> String {
 pub fn unknown_arch_message(name: &str) -> String {
     format!(
         "unknown architecture '{name}' (known: GCN1.0, GCN1.1, GCN1.2, GCN1.4, GCN1.4.1, \
-         GFX6-GFX9, SI, CI, VI, VEGA)"
+         GCN1.5, GCN1.5.1, GFX6-GFX10, GFX1011, SI, CI, VI, VEGA, NAVI, NAVIDL)"
     )
 }
 

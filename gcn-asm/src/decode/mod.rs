@@ -452,6 +452,8 @@ fn version_index(version: GcnVersion) -> usize {
         GcnVersion::Gcn1_2 => 2,
         GcnVersion::Gcn1_4 => 3,
         GcnVersion::Gcn1_4_1 => 4,
+        GcnVersion::Gcn1_5 => 5,
+        GcnVersion::Gcn1_5_1 => 6,
     }
 }
 

@@ -534,90 +534,93 @@ impl OperandSpec {
 /// spelling in the table.
 pub mod flags {
     /// VOP2/VOP1/VOPC: the VOP3 form is VOP3B (SDST field is a carry-out).
-    pub const VOP3B: u32 = 1 << 0;
+    pub const VOP3B: u64 = 1 << 0;
     /// VOP2/VOP1/VOPC: no SDWA form.
-    pub const NO_SDWA: u32 = 1 << 1;
+    pub const NO_SDWA: u64 = 1 << 1;
     /// VOP2/VOP1/VOPC: no DPP form.
-    pub const NO_DPP: u32 = 1 << 2;
+    pub const NO_DPP: u64 = 1 << 2;
     /// VOP2/VOP1/VOPC: no VOP3 form.
-    pub const NO_VOP3: u32 = 1 << 3;
+    pub const NO_VOP3: u64 = 1 << 3;
     /// Only on GCN 1.4.1 (gfx906); the opcode is in the 1.4 column.
-    pub const GCN141_ONLY: u32 = 1 << 4;
+    pub const GCN141_ONLY: u64 = 1 << 4;
+    /// Only on GCN 1.5.1 (gfx1011, gfx1012: the dot instructions); the
+    /// opcode is in the 1.5 column.
+    pub const GCN151_ONLY: u64 = 1 << 32;
     /// VOP3 forms accept `op_sel` (GCN 1.4 16-bit instructions).
-    pub const OP_SEL: u32 = 1 << 5;
+    pub const OP_SEL: u64 = 1 << 5;
     /// The instruction takes no operands at all (s_endpgm, s_barrier …).
-    pub const NO_OPERANDS: u32 = 1 << 6;
+    pub const NO_OPERANDS: u64 = 1 << 6;
     /// The last immediate may be omitted (defaults to 0), as for s_nop?
-    pub const OPTIONAL_IMM: u32 = 1 << 7;
+    pub const OPTIONAL_IMM: u64 = 1 << 7;
     /// A memory store: SMEM SDATA or the vector data is a source.
-    pub const STORE: u32 = 1 << 8;
+    pub const STORE: u64 = 1 << 8;
     /// VOP3P instruction with `op_sel_hi`/`neg_lo`/`neg_hi` (mixed
     /// precision instructions such as v_mad_mix use MIX semantics).
-    pub const MIX: u32 = 1 << 9;
+    pub const MIX: u64 = 1 << 9;
     /// Source modifiers (abs/neg) are not allowed (integer VOP3P etc.).
-    pub const NO_SRC_MODS: u32 = 1 << 10;
+    pub const NO_SRC_MODS: u64 = 1 << 10;
     /// An atomic (SMEM, MUBUF, MIMG, FLAT): the data is a source, and with
     /// `glc` it (FLAT: VDST) receives the memory value from before the
     /// operation.
-    pub const ATOMIC: u32 = 1 << 11;
+    pub const ATOMIC: u64 = 1 << 11;
     /// A memory load (MUBUF/MTBUF/MIMG/FLAT): the data registers are
     /// written.
-    pub const LOAD: u32 = 1 << 12;
+    pub const LOAD: u64 = 1 << 12;
     /// MUBUF/MTBUF format instruction with 16-bit data: on GCN 1.4 two
     /// components share one register (GCN 1.2 uses one register each).
-    pub const D16: u32 = 1 << 13;
+    pub const D16: u64 = 1 << 13;
     /// DS instruction that exists only for GDS (`gds` is required).
-    pub const GDS_ONLY: u32 = 1 << 14;
+    pub const GDS_ONLY: u64 = 1 << 14;
     /// DS instruction with two 8-bit offsets (`offset0:`/`offset1:`).
-    pub const OFFSET2: u32 = 1 << 15;
+    pub const OFFSET2: u64 = 1 << 15;
     /// MIMG instruction with derivatives in VADDR: up to 7 registers more
     /// than the minimum (3 more otherwise).
-    pub const DERIV: u32 = 1 << 16;
+    pub const DERIV: u64 = 1 << 16;
     /// MIMG gather: VDATA is always 4 registers, whatever DMASK is.
-    pub const GATHER4: u32 = 1 << 17;
+    pub const GATHER4: u64 = 1 << 17;
     /// `s_nop`: its immediate + 1 is the wait states it provides.
-    pub const NOP: u32 = 1 << 18;
+    pub const NOP: u64 = 1 << 18;
     /// Sends a message (`s_sendmsg*`, `s_ttracedata`): counted in lgkmcnt.
-    pub const MSG: u32 = 1 << 19;
+    pub const MSG: u64 = 1 << 19;
     /// Another name of an opcode that has a row under the name the CLRX
     /// docs give for the version (GCN 1.0/1.1 `v_add_u32` = `v_add_i32`,
     /// GCN 1.2 `v_add_i32` = `v_add_u32`): assembled, never printed.
-    pub const ALIAS: u32 = 1 << 20;
+    pub const ALIAS: u64 = 1 << 20;
     /// Returns from the trap handler (`s_rfe*`).
-    pub const RFE: u32 = 1 << 21;
+    pub const RFE: u64 = 1 << 21;
     /// `v_readlane`: reads its VGPR source in the lane its SSRC1 selects.
-    pub const READ_LANE: u32 = 1 << 22;
+    pub const READ_LANE: u64 = 1 << 22;
     /// `v_writelane`: writes its VGPR destination in the lane its SSRC1
     /// selects, and only there.
-    pub const WRITE_LANE: u32 = 1 << 23;
+    pub const WRITE_LANE: u64 = 1 << 23;
     /// `v_readfirstlane`: reads its VGPR source in the first EXEC lane.
-    pub const FIRST_LANE: u32 = 1 << 24;
+    pub const FIRST_LANE: u64 = 1 << 24;
     /// A 16-bit load that writes one half of (one of) its destination
     /// registers and keeps the other on GCN 1.4 (`*_d16`, `*_d16_hi`,
     /// `*format_d16_x`, the last register of `*format_d16_xyz`).
     /// The kept half is not a read that waits for anything (LLVM:
     /// `doesNotReadTiedSource`).
-    pub const MERGE: u32 = 1 << 25;
+    pub const MERGE: u64 = 1 << 25;
     /// A compare-and-swap atomic whose data holds the source and the
     /// compare value: it returns (with `glc`) half of its data registers.
-    pub const CMPSWAP: u32 = 1 << 26;
+    pub const CMPSWAP: u64 = 1 << 26;
     /// Also reads or writes registers chosen at run time from the named
     /// ones (`s_movrel*`/`v_movrel*`: the M0 index; `s_cbranch_*fork`,
     /// `s_cbranch_join`: the control stack in SGPRs): only the named
     /// registers are in its resolved operand set.
-    pub const INDEXED: u32 = 1 << 27;
+    pub const INDEXED: u64 = 1 << 27;
     /// A MUBUF/MTBUF format access: the data converts through a data and
     /// number format (the descriptor's for MUBUF, the instruction's for
     /// MTBUF), one register per component (`d16`: per half on GCN 1.4).
-    pub const FORMAT: u32 = 1 << 28;
+    pub const FORMAT: u64 = 1 << 28;
     /// The 16-bit data is the high half of its register (`*_d16_hi`).
-    pub const HI: u32 = 1 << 29;
+    pub const HI: u64 = 1 << 29;
     /// The wave waits here for every wave of its work-group (`s_barrier`);
     /// memory is not waited for (GCN 1.0–1.4).
-    pub const BARRIER: u32 = 1 << 30;
+    pub const BARRIER: u64 = 1 << 30;
     /// Control never falls through to the next instruction (`s_endpgm*`,
     /// `s_branch`, `s_setpc_b64`, `s_rfe*`, `s_cbranch_join`).
-    pub const ENDS: u32 = 1 << 31;
+    pub const ENDS: u64 = 1 << 31;
 }
 
 /// How an instruction's result bits derive from its source bits
@@ -738,8 +741,8 @@ pub struct InstrRow {
     pub op: Mnemonic,
     /// Encoding family.
     pub encoding: Encoding,
-    /// Opcode for GCN 1.0, 1.1, 1.2, 1.4 ([`NO_OPCODE`] when absent).
-    pub opcodes: [u16; 4],
+    /// Opcode for GCN 1.0, 1.1, 1.2, 1.4, 1.5 ([`NO_OPCODE`] when absent).
+    pub opcodes: [u16; 5],
     /// Operands in syntax order.
     pub operands: &'static [OperandSpec],
     /// Registers used without being named, per version.
@@ -758,7 +761,7 @@ pub struct InstrRow {
     /// propagation rule of the `uninit` check's definedness tracking.
     pub flow: Flow,
     /// [`flags`] bit set.
-    pub flags: u32,
+    pub flags: u64,
 }
 
 impl InstrRow {
@@ -767,12 +770,15 @@ impl InstrRow {
         if self.flags & flags::GCN141_ONLY != 0 && version != GcnVersion::Gcn1_4_1 {
             return None;
         }
+        if self.flags & flags::GCN151_ONLY != 0 && version != GcnVersion::Gcn1_5_1 {
+            return None;
+        }
         let op = self.opcodes[version.opcode_column()];
         (op != NO_OPCODE).then_some(op)
     }
 
     /// True when `flag` (one of [`flags`]) is set.
-    pub const fn has(&self, flag: u32) -> bool {
+    pub const fn has(&self, flag: u64) -> bool {
         self.flags & flag != 0
     }
 

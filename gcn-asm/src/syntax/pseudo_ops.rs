@@ -242,6 +242,8 @@ impl Assembler<'_> {
                         GcnVersion::Gcn1_2 => 2,
                         GcnVersion::Gcn1_4 => 3,
                         GcnVersion::Gcn1_4_1 => 4,
+                        GcnVersion::Gcn1_5 => 5,
+                        GcnVersion::Gcn1_5_1 => 6,
                     },
                     ".get_gpu" => i64::from(self.device.clrx_id()),
                     ".get_64bit" => i64::from(self.is_64bit),

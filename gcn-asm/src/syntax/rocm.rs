@@ -360,6 +360,9 @@ pub(crate) fn clrx_arch_versions(device: Device) -> ((u32, u32, u32), (u32, u32,
         Gfx905 => same((9, 0, 5)),
         Gfx906 => same((9, 0, 6)),
         Gfx907 => same((9, 0, 7)),
+        Gfx1000 => same((10, 0, 0)),
+        Gfx1010 => same((10, 1, 0)),
+        Gfx1011 => same((10, 1, 1)),
     }
 }
 
