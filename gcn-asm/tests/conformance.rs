@@ -1,5 +1,8 @@
 //! Conformance: every case of `../shared/conformance/clrx-encoding-cases.jsonl`
-//! (the CLRX assembler's own test cases) through the public `assemble` API.
+//! (the CLRX assembler's own test cases, GCN 1.0-1.4.1) and of
+//! `clrx-encoding-cases-gcn15.jsonl` (GCN 1.5 and 1.5.1; a case with
+//! `"wave32": true` is assembled in wave32 mode) through the public
+//! `assemble` API.
 //!
 //! Good cases must give exactly the expected `.text` words, bad cases must be
 //! rejected. The ALU and scalar-memory families must pass at 99% or more per
@@ -102,6 +105,26 @@ fn clrx_encoding_cases() {
     else {
         return;
     };
+    run_cases(&text);
+}
+
+#[test]
+fn clrx_gcn15_encoding_cases() {
+    let what = "the CLRX GCN 1.5 encoding conformance cases (clrx_gcn15_encoding_cases)";
+    let Some(dir) = common::shared_dir_for(what) else {
+        return;
+    };
+    let path = dir.join("conformance/clrx-encoding-cases-gcn15.jsonl");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        common::skipped(what, &path);
+        return;
+    };
+    run_cases(&text);
+}
+
+/// Assembles every case of a JSON-lines corpus and checks the pass rate of
+/// each (architecture, family) group.
+fn run_cases(text: &str) {
     let mut tallies: BTreeMap<(String, &'static str), Tally> = BTreeMap::new();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let case: serde_json::Value = serde_json::from_str(line).expect("valid JSON line");
@@ -112,6 +135,7 @@ fn clrx_encoding_cases() {
         let expected: Vec<u32> = common::case_words(&case);
         let options = AssembleOptions {
             device: Device::from_name(device),
+            wave32: case["wave32"].as_bool().unwrap_or(false),
             ..AssembleOptions::default()
         };
         let result = assemble(source, &options);

@@ -216,4 +216,12 @@ pub trait OperandContext {
     fn old_modifier_parameters(&self) -> bool {
         false
     }
+
+    /// True in wave32 mode (GCN 1.5: `--wave32`, `.wave32`, a ROCm
+    /// kernel's `.use_wave32`): VCC and the lane masks that vector
+    /// instructions write or read (carries, compare results, conditions)
+    /// are one SGPR, not a pair.
+    fn wave32(&self) -> bool {
+        false
+    }
 }

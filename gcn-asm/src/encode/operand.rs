@@ -226,8 +226,11 @@ pub(crate) fn literal_word(ctx: &mut dyn OperandContext, value: i64, at: usize) 
 /// version, maximum version).
 fn special_register(name: &str, version: GcnVersion) -> Option<Reg> {
     use GcnVersion::*;
-    let gcn14 = version.is_gcn14();
+    let gcn14 = version.is_gcn14_or_later();
+    let gcn15 = version.is_gcn15();
     let (code, count) = match name {
+        // Count 0: NULL stands for a register of any width.
+        "null" if gcn15 => (crate::isa::vocab::NULL, 0),
         "vcc" => (VCC, 2),
         "vcc_lo" => (VCC, 1),
         "vcc_hi" => (VCC + 1, 1),
@@ -243,7 +246,7 @@ fn special_register(name: &str, version: GcnVersion) -> Option<Reg> {
         "tma_hi" if !gcn14 => (111, 1),
         "flat_scratch" | "flat_scratch_lo" | "flat_scratch_hi" => {
             let base = match version {
-                Gcn1_0 => return None,
+                Gcn1_0 | Gcn1_5 | Gcn1_5_1 => return None,
                 Gcn1_1 => 104,
                 _ => 102,
             };
@@ -253,9 +256,9 @@ fn special_register(name: &str, version: GcnVersion) -> Option<Reg> {
                 _ => (base + 1, 1),
             }
         }
-        "xnack_mask" if version.is_gcn12_or_later() => (104, 2),
-        "xnack_mask_lo" if version.is_gcn12_or_later() => (104, 1),
-        "xnack_mask_hi" if version.is_gcn12_or_later() => (105, 1),
+        "xnack_mask" if version.is_gcn12_or_later() && !gcn15 => (104, 2),
+        "xnack_mask_lo" if version.is_gcn12_or_later() && !gcn15 => (104, 1),
+        "xnack_mask_hi" if version.is_gcn12_or_later() && !gcn15 => (105, 1),
         // Count 0: these read as a value of any width.
         "scc" | "src_scc" => (SCC, 0),
         "vccz" | "src_vccz" => (251, 0),

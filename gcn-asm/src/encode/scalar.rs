@@ -366,10 +366,12 @@ fn hwreg(ctx: &mut dyn OperandContext, cur: &mut Cursor<'_>) -> Result<Imm, Oper
 /// plain 16-bit value.
 fn waitcnt(ctx: &mut dyn OperandContext, cur: &mut Cursor<'_>) -> Result<Imm, OperandError> {
     let version = ctx.version();
-    let vm_bits = if version.is_gcn14() { 6 } else { 4 };
+    let vm_bits = if version.is_gcn14_or_later() { 6 } else { 4 };
+    // GCN 1.5 widens LGKM_CNT to 6 bits (13:8).
+    let lgkm_bits = if version.is_gcn15() { 6 } else { 4 };
     let mut vm: u32 = (1 << vm_bits) - 1;
     let mut exp: u32 = 7;
-    let mut lgkm: u32 = 15;
+    let mut lgkm: u32 = (1 << lgkm_bits) - 1;
     let mut seen = false;
     loop {
         let mut probe = *cur;
@@ -382,7 +384,7 @@ fn waitcnt(ctx: &mut dyn OperandContext, cur: &mut Cursor<'_>) -> Result<Imm, Op
         let (slot, bits): (&mut u32, u32) = match lower.as_str() {
             "vmcnt" => (&mut vm, vm_bits),
             "expcnt" => (&mut exp, 3),
-            "lgkmcnt" => (&mut lgkm, 4),
+            "lgkmcnt" => (&mut lgkm, lgkm_bits),
             _ if !seen => break,
             _ => {
                 return Err(OperandError::new(
@@ -431,7 +433,7 @@ fn waitcnt(ctx: &mut dyn OperandContext, cur: &mut Cursor<'_>) -> Result<Imm, Op
         return immediate(ctx, cur, 16, false, "wait counts");
     }
     let mut value = (vm & 15) | (exp << 4) | (lgkm << 8);
-    if version.is_gcn14() {
+    if version.is_gcn14_or_later() {
         value |= (vm >> 4) << 14;
     }
     Ok(Imm::Known(value))

@@ -311,8 +311,10 @@ pub(crate) fn encode_smem(
 ) -> Result<(), OperandError> {
     let (sdata, sbase, offset, sdata_fixup) = operands(ctx, st)?;
     let gcn14 = st.version.is_gcn14();
+    let gcn15 = st.version.is_gcn15();
     let writes_memory = st.row.has(flags::STORE) || st.row.has(flags::ATOMIC);
     let mut glc = false;
+    let mut dlc = false;
     let mut nv = false;
     let mut offset_modifier: Option<(i64, usize)> = None;
     let cur = &mut st.cur;
@@ -327,7 +329,8 @@ pub(crate) fn encode_smem(
         };
         match word.to_ascii_lowercase().as_str() {
             "glc" => glc = flag_parameter(ctx, cur)?,
-            "nv" if gcn14 => nv = flag_parameter(ctx, cur)?,
+            "nv" if gcn14 || gcn15 => nv = flag_parameter(ctx, cur)?,
+            "dlc" if gcn15 => dlc = flag_parameter(ctx, cur)?,
             "offset" if gcn14 => {
                 if !cur.eat(b':') {
                     return Err(OperandError::new(cur.pos(), "expected `:` after `offset`"));
@@ -363,6 +366,45 @@ pub(crate) fn encode_smem(
         }
         (v as u32) & ((1u32 << offset_bits) - 1)
     };
+    if gcn15 {
+        // GCN 1.5 always has both offsets: the SGPR one (NULL when none is
+        // given) and the immediate (CLRX takes 20 unsigned bits).
+        soffset = u32::from(crate::isa::vocab::NULL);
+        match offset {
+            None => {}
+            Some(Offset::Register(r)) => soffset = u32::from(r.code),
+            Some(Offset::Immediate(v, at)) => offset_field = immediate(v, at, ctx),
+            Some(Offset::Deferred(d, at)) => deferred = Some((d, at)),
+            Some(Offset::Literal(lit)) => {
+                return Err(OperandError::new(
+                    lit.at,
+                    "SMEM instructions have no literal offset",
+                ))
+            }
+        }
+        let word0 = (0b111101 << 26)
+            | (u32::from(st.opcode) << 18)
+            | (u32::from(glc) << 16)
+            | (u32::from(nv) << 15)
+            | (u32::from(dlc) << 14)
+            | (sdata << 6)
+            | sbase;
+        let first = out.push(word0);
+        out.push(offset_field | (soffset << 25));
+        if let Some((d, at)) = deferred {
+            out.fixup(first, FixupKind::SmemOffset20, d, at);
+        }
+        if let Some((d, at)) = sdata_fixup {
+            let kind = FixupKind::Field {
+                word: 0,
+                shift: 6,
+                bits: 7,
+                signed: false,
+            };
+            out.fixup(first, kind, d, at);
+        }
+        return Ok(());
+    }
     match offset {
         None => {}
         Some(Offset::Register(r)) => {

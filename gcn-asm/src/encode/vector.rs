@@ -148,6 +148,10 @@ pub(crate) struct Dpp {
     pub bank_mask: Option<u32>,
     pub row_mask: Option<u32>,
     pub bound_ctrl: bool,
+    /// GCN 1.5 `fi` (fetch inactive lanes): DPP16 bit 18, DPP8's marker.
+    pub fi: Option<bool>,
+    /// GCN 1.5 `dpp8:[…]`: eight 3-bit lane selects.
+    pub dpp8: Option<u32>,
 }
 
 /// Reads the modifiers after the operands. `allow_high` accepts `high`
@@ -159,7 +163,8 @@ pub(crate) fn parse_modifiers(
 ) -> Result<Modifiers, OperandError> {
     let version = ctx.version();
     let gcn12 = version.is_gcn12_or_later();
-    let gcn14 = version.is_gcn14();
+    let gcn14 = version.is_gcn14_or_later();
+    let gcn15 = version.is_gcn15();
     let mut m = Modifiers::default();
     loop {
         cur.skip_spaces();
@@ -289,7 +294,7 @@ pub(crate) fn parse_modifiers(
                 m.dpp.ctrl = Some(base + (v as u32 & 15));
                 m.first_dpp.get_or_insert(at);
             }
-            "wave_shl" | "wave_rol" | "wave_shr" | "wave_ror" if gcn12 => {
+            "wave_shl" | "wave_rol" | "wave_shr" | "wave_ror" if gcn12 && !gcn15 => {
                 let code = match lower.as_str() {
                     "wave_shl" => 0x130,
                     "wave_rol" => 0x134,
@@ -315,7 +320,7 @@ pub(crate) fn parse_modifiers(
                 m.dpp.ctrl = Some(0x141);
                 m.first_dpp.get_or_insert(at);
             }
-            "row_bcast" if gcn12 => {
+            "row_bcast" if gcn12 && !gcn15 => {
                 if !cur.eat(b':') {
                     return Err(OperandError::new(
                         cur.pos(),
@@ -332,12 +337,40 @@ pub(crate) fn parse_modifiers(
                 });
                 m.first_dpp.get_or_insert(at);
             }
-            "row_bcast15" if gcn12 => {
+            "row_bcast15" if gcn12 && !gcn15 => {
                 m.dpp.ctrl = Some(0x142);
                 m.first_dpp.get_or_insert(at);
             }
-            "row_bcast31" if gcn12 => {
+            "row_bcast31" if gcn12 && !gcn15 => {
                 m.dpp.ctrl = Some(0x143);
+                m.first_dpp.get_or_insert(at);
+            }
+            "row_share" | "row_xmask" if gcn15 => {
+                if !cur.eat(b':') {
+                    return Err(OperandError::new(
+                        cur.pos(),
+                        format!("expected `:` and a lane after `{word}`"),
+                    ));
+                }
+                cur.skip_spaces();
+                let vat = cur.pos();
+                let v = absolute_expression(ctx, cur, word)?;
+                if !(0..16).contains(&v) {
+                    ctx.warning(
+                        vat,
+                        format!("`{word}` value {v:#x} was truncated to 4 bits"),
+                    );
+                }
+                let base = if lower == "row_share" { 0x150 } else { 0x160 };
+                m.dpp.ctrl = Some(base | (v as u32 & 15));
+                m.first_dpp.get_or_insert(at);
+            }
+            "fi" if gcn15 => {
+                m.dpp.fi = Some(flag_parameter(ctx, cur)?);
+                m.first_dpp.get_or_insert(at);
+            }
+            "dpp8" if gcn15 => {
+                m.dpp.dpp8 = Some(dpp8(ctx, cur)?);
                 m.first_dpp.get_or_insert(at);
             }
             "bank_mask" | "row_mask" if gcn12 => {
@@ -408,7 +441,21 @@ pub(crate) fn parse_modifiers(
                     "bound_ctrl",
                 ];
                 const GCN14_MODIFIERS: &[&str] = &["op_sel", "op_sel_hi", "neg_lo", "neg_hi"];
-                let message = if GCN12_MODIFIERS.contains(&lower.as_str()) {
+                const GCN15_MODIFIERS: &[&str] = &["row_share", "row_xmask", "fi", "dpp8"];
+                const GONE_IN_GCN15: &[&str] = &[
+                    "wave_shl",
+                    "wave_rol",
+                    "wave_shr",
+                    "wave_ror",
+                    "row_bcast",
+                    "row_bcast15",
+                    "row_bcast31",
+                ];
+                let message = if gcn15 && GONE_IN_GCN15.contains(&lower.as_str()) {
+                    format!("DPP control `{word}` does not exist on {version} (GCN 1.2-1.4 only)")
+                } else if GCN15_MODIFIERS.contains(&lower.as_str()) {
+                    format!("modifier `{word}` (DPP16/DPP8) needs GCN 1.5, not {version}")
+                } else if GCN12_MODIFIERS.contains(&lower.as_str()) {
                     format!("modifier `{word}` (SDWA/DPP) needs GCN 1.2 or later, not {version}")
                 } else if GCN14_MODIFIERS.contains(&lower.as_str()) {
                     format!("modifier `{word}` needs GCN 1.4, not {version}")
@@ -580,6 +627,42 @@ fn quad_perm(ctx: &mut dyn OperandContext, cur: &mut Cursor<'_>) -> Result<u32, 
     Ok(value)
 }
 
+/// Reads `:[a,b,c,d,e,f,g,h]` after `dpp8`: eight lane selects of 3 bits
+/// (larger values are truncated with a warning, as clrxasm does).
+fn dpp8(ctx: &mut dyn OperandContext, cur: &mut Cursor<'_>) -> Result<u32, OperandError> {
+    cur.skip_spaces();
+    let colon = cur.eat(b':');
+    cur.skip_spaces();
+    if !colon || !cur.eat(b'[') {
+        return Err(OperandError::new(
+            cur.pos(),
+            "expected `:[a,b,c,d,e,f,g,h]` after `dpp8`",
+        ));
+    }
+    let mut value = 0;
+    for i in 0..8 {
+        cur.skip_spaces();
+        if i > 0 {
+            if !cur.eat(b',') {
+                return Err(OperandError::new(cur.pos(), "`dpp8` takes eight lane numbers"));
+            }
+            cur.skip_spaces();
+        }
+        let at = cur.pos();
+        if cur.peek() == Some(b',') || cur.peek() == Some(b']') {
+            return Err(OperandError::new(at, "missing lane number in `dpp8`"));
+        }
+        let v = absolute_expression(ctx, cur, "dpp8")?;
+        if !(0..8).contains(&v) {
+            ctx.warning(at, format!("lane number {v:#x} was truncated to 3 bits"));
+        }
+        value |= (v as u32 & 7) << (3 * i);
+    }
+    cur.skip_spaces();
+    expect_char(cur, b']', "expected `]` to close `dpp8`")?;
+    Ok(value)
+}
+
 /// The operands of a vector instruction, by encoding slot.
 #[derive(Debug, Default)]
 struct Operands {
@@ -595,6 +678,8 @@ struct Operands {
     lit32: Option<Located<Literal>>,
     /// Slot of a VGPR-only source or scalar lane select (v_readlane).
     scalar_slot1: bool,
+    /// SGPRs of a lane mask (VCC, a carry, a compare result): 1 in wave32.
+    mask_regs: u16,
 }
 
 fn slot_of(field: Field) -> Option<usize> {
@@ -612,7 +697,11 @@ fn read_operands(
 ) -> Result<Operands, OperandError> {
     let row = st.row;
     let cur = &mut st.cur;
-    let mut ops = Operands::default();
+    let mask_regs = if ctx.wave32() { 1 } else { 2 };
+    let mut ops = Operands {
+        mask_regs,
+        ..Operands::default()
+    };
     if row.has(flags::NO_OPERANDS) {
         return Ok(ops);
     }
@@ -630,7 +719,12 @@ fn read_operands(
         if i > 0 {
             expect_comma(cur, what)?;
         }
-        let count = spec.registers();
+        let mut count = spec.registers();
+        // A 64-bit scalar destination or carry-in of a vector instruction
+        // is a lane mask: one SGPR in wave32.
+        if matches!(spec.field, Field::Sdst | Field::Ssrc2) && count == 2 {
+            count = mask_regs;
+        }
         match spec.field {
             Field::Vdst => {
                 let r = parse_register(ctx, cur, Accept::VGPR, count, Align::None, what)?;
@@ -815,7 +909,7 @@ pub(crate) fn encode(
     let choice = choose(st, &ops, &m)?;
     // DPP sources are VGPRs, and GCN 1.2 SDWA sources too (both checked
     // with clearer messages by their encoders).
-    if choice == Choice::E32 || (choice == Choice::Sdwa && version.is_gcn14()) {
+    if choice == Choice::E32 || (choice == Choice::Sdwa && version.is_gcn14_or_later()) {
         // The carry-in/condition `vcc` has no field in these encodings.
         let bus_srcs = if ops.scalar_slot1 {
             [ops.srcs[0], None]
@@ -832,6 +926,7 @@ pub(crate) fn encode(
             &implicit_reads(st, &ops, true),
             name,
             st.mnemonic,
+            version,
         )?;
         if choice == Choice::E32 {
             check_literal_with_sgpr(&ops)?;
@@ -1058,7 +1153,7 @@ fn choose(st: &Statement<'_>, ops: &Operands, m: &Modifiers) -> Result<Choice, O
     }
     if let Some(s) = ops.srcs[2] {
         if row.encoding != Encoding::Vop3
-            && !matches!(s.src, Src::Reg(r) if r.code == VCC && r.count == 2)
+            && !matches!(s.src, Src::Reg(r) if r.code == VCC && r.count == ops.mask_regs)
         {
             need(
                 s.at,
@@ -1159,14 +1254,17 @@ fn encode_e32(
 
 /// Checks the VOP3 operand rules: no literal, one SGPR on the constant bus,
 /// LDS_DIRECT only in SRC0.
-pub(crate) fn check_vop3_sources(srcs: &[Option<VSrc>; 3]) -> Result<(), OperandError> {
+pub(crate) fn check_vop3_sources(
+    srcs: &[Option<VSrc>; 3],
+    version: GcnVersion,
+) -> Result<(), OperandError> {
     for (i, s) in srcs.iter().enumerate() {
         let Some(s) = s else { continue };
         match s.src {
-            Src::Literal(_) => {
+            Src::Literal(_) if !version.is_gcn15() => {
                 return Err(OperandError::new(
                     s.at,
-                    "literal constants are not allowed in the VOP3 encoding",
+                    "literal constants are not allowed in the VOP3 encoding before GCN 1.5",
                 ))
             }
             Src::Reg(r) if r.code == LDS_DIRECT && i > 0 => {
@@ -1178,7 +1276,28 @@ pub(crate) fn check_vop3_sources(srcs: &[Option<VSrc>; 3]) -> Result<(), Operand
             _ => {}
         }
     }
-    check_constant_bus(srcs, &[], "a VOP3", "")
+    vop3_literal(srcs)?;
+    check_constant_bus(srcs, &[], "a VOP3", "", version)
+}
+
+/// The one literal of a GCN 1.5 VOP3/VOP3P instruction (its third dword):
+/// several sources may name it only with the same value.
+fn vop3_literal(srcs: &[Option<VSrc>; 3]) -> Result<Option<Located<Literal>>, OperandError> {
+    let mut found: Option<Located<Literal>> = None;
+    for s in srcs.iter().flatten() {
+        let Some(lit) = literal_of(s) else { continue };
+        match found {
+            Some(prev) if prev.value != lit.value => {
+                return Err(OperandError::new(
+                    lit.at,
+                    "only one literal constant is allowed in an instruction",
+                ))
+            }
+            Some(_) => {}
+            None => found = Some(lit),
+        }
+    }
+    Ok(found)
 }
 
 /// A scalar register an instruction reads without a source field for it.
@@ -1196,10 +1315,11 @@ fn implicit_reads(st: &Statement<'_>, ops: &Operands, slot2_implicit: bool) -> V
     if slot2_implicit && ops.srcs[2].is_some() {
         reads.push(ImplicitRead {
             code: VCC,
-            count: 2,
+            count: ops.mask_regs,
         });
     }
     for (code, count) in st.row.implicit_sgpr_reads(st.version) {
+        let count = if code == VCC { ops.mask_regs } else { count };
         reads.push(ImplicitRead { code, count });
     }
     reads
@@ -1217,7 +1337,11 @@ fn check_constant_bus(
     implicit: &[ImplicitRead],
     encoding: &str,
     mnemonic: &str,
+    version: GcnVersion,
 ) -> Result<(), OperandError> {
+    if version.is_gcn15() {
+        return check_constant_bus_gcn15(srcs, implicit, mnemonic);
+    }
     let mut first: Option<(u16, u16)> = None;
     for r in implicit {
         match first {
@@ -1255,6 +1379,41 @@ fn check_constant_bus(
                 return Err(OperandError::new(s.at, message));
             }
             _ => first = Some((r.code, r.count)),
+        }
+    }
+    Ok(())
+}
+
+/// GCN 1.5's constant bus: two scalar values per instruction (clrxasm
+/// counts distinct SGPRs, the implicit VCC included; literals and inline
+/// constants are not counted).
+fn check_constant_bus_gcn15(
+    srcs: &[Option<VSrc>],
+    implicit: &[ImplicitRead],
+    mnemonic: &str,
+) -> Result<(), OperandError> {
+    let mut seen: Vec<(u16, u16)> = implicit.iter().map(|r| (r.code, r.count)).collect();
+    seen.dedup();
+    for s in srcs.iter().flatten() {
+        let Src::Reg(r) = s.src else { continue };
+        if r.code >= 128 || seen.contains(&(r.code, r.count)) {
+            continue;
+        }
+        seen.push((r.code, r.count));
+        if seen.len() > 2 {
+            let also = if implicit.is_empty() {
+                String::new()
+            } else {
+                format!(" (`{mnemonic}` also reads VCC)")
+            };
+            return Err(OperandError::new(
+                s.at,
+                format!(
+                    "only two SGPRs can be read by an instruction on GCN 1.5 ({} is the \
+                     third){also}",
+                    describe(r)
+                ),
+            ));
         }
     }
     Ok(())
@@ -1318,19 +1477,15 @@ fn encode_vop3(
     } else {
         ops.srcs
     };
-    check_vop3_sources(&constant_bus_srcs)?;
+    check_vop3_sources(&constant_bus_srcs, version)?;
     check_constant_bus(
         &constant_bus_srcs,
         &implicit_reads(st, ops, false),
         "a VOP3",
         st.mnemonic,
+        version,
     )?;
-    if let Some(s) = ops.srcs.iter().flatten().find(|s| s.src.code() == 255) {
-        return Err(OperandError::new(
-            s.at,
-            "literal constants are not allowed in the VOP3 encoding",
-        ));
-    }
+    let literal = vop3_literal(&ops.srcs)?;
     if let Some(s) = ops.srcs.iter().flatten().find(|s| s.sext) {
         return Err(OperandError::new(
             s.at,
@@ -1383,7 +1538,8 @@ fn encode_vop3(
         _ => 0,
     };
     let op = vop3_opcode(row.encoding, st.opcode, version);
-    let mut word0 = (0b110100 << 26) | dst;
+    let prefix = if version.is_gcn15() { 0b110101 } else { 0b110100 };
+    let mut word0 = (prefix << 26) | dst;
     if gcn12 {
         word0 |= (op << 16) | (u32::from(clamp) << 15) | (op_sel << 11);
     } else {
@@ -1398,6 +1554,9 @@ fn encode_vop3(
     let word1 = code(0) | (code(1) << 9) | (code(2) << 18) | (omod << 27) | (neg << 29);
     out.push(word0);
     out.push(word1);
+    if let Some(l) = literal {
+        push_literal(out, l);
+    }
     Ok(())
 }
 
@@ -1408,7 +1567,7 @@ fn encode_sdwa(
     out: &mut Emitter,
 ) -> Result<(), OperandError> {
     let row = st.row;
-    let gcn14 = st.version.is_gcn14();
+    let gcn14 = st.version.is_gcn14_or_later();
     let vopc = row.encoding == Encoding::Vopc;
     let mut s_bits = [0u32; 2];
     for (i, s) in ops.srcs.iter().take(2).enumerate() {
@@ -1440,7 +1599,7 @@ fn encode_sdwa(
         ));
     }
     if let Some(s) = ops.srcs[2] {
-        if !matches!(s.src, Src::Reg(r) if r.code == VCC && r.count == 2) {
+        if !matches!(s.src, Src::Reg(r) if r.code == VCC && r.count == ops.mask_regs) {
             return Err(OperandError::new(s.at, "the SDWA encoding reads VCC only"));
         }
     }
@@ -1530,7 +1689,7 @@ fn encode_dpp(
         ));
     }
     if let Some(s) = ops.srcs[2] {
-        if !matches!(s.src, Src::Reg(r) if r.code == VCC && r.count == 2) {
+        if !matches!(s.src, Src::Reg(r) if r.code == VCC && r.count == ops.mask_regs) {
             return Err(OperandError::new(s.at, "the DPP encoding reads VCC only"));
         }
     }
@@ -1555,8 +1714,32 @@ fn encode_dpp(
     let mods =
         |i: usize| -> u32 { ops.srcs[i].map_or(0, |s| u32::from(s.neg) | (u32::from(s.abs) << 1)) };
     let src0 = ops.srcs[0].map_or(0, |s| u32::from(s.src.code()) & 0xff);
+    let fi = m.dpp.fi.unwrap_or(false);
+    if let Some(lanes) = m.dpp.dpp8 {
+        // DPP8: the lane selects fill the second dword; `fi` picks the
+        // marker. No source modifiers and no DPP16 controls.
+        if let Some(s) = ops.srcs.iter().take(2).flatten().find(|s| s.abs || s.neg) {
+            return Err(OperandError::new(
+                s.at,
+                "source modifiers are not available in the DPP8 encoding",
+            ));
+        }
+        if m.dpp.ctrl.is_some()
+            || m.dpp.bank_mask.is_some()
+            || m.dpp.row_mask.is_some()
+            || m.dpp.bound_ctrl
+        {
+            return Err(OperandError::new(
+                m.first_dpp.unwrap_or(0),
+                "`dpp8` cannot be mixed with DPP16 controls and masks",
+            ));
+        }
+        let marker = if fi { DPP8_FI_SRC0 } else { DPP8_SRC0 };
+        return emit_extended(st, ops, m, out, marker, src0 | (lanes << 8));
+    }
     let word1 = src0
         | (m.dpp.ctrl.unwrap_or(0xe4) << 8)
+        | (u32::from(fi) << 18)
         | (u32::from(m.dpp.bound_ctrl) << 19)
         | (mods(0) << 20)
         | (mods(1) << 22)
@@ -1569,6 +1752,10 @@ fn encode_dpp(
 const SDWA_SRC0: u16 = 0xf9;
 /// The SRC0 code that announces a DPP second dword.
 const DPP_SRC0: u16 = 0xfa;
+/// The SRC0 code that announces a DPP8 second dword (GCN 1.5).
+const DPP8_SRC0: u16 = 0xe9;
+/// The SRC0 code of DPP8 with `fi` (fetch inactive lanes).
+const DPP8_FI_SRC0: u16 = 0xea;
 
 /// Emits the 32-bit form with `marker` in SRC0, then the SDWA/DPP dword
 /// that carries the real first source and the modifiers.
@@ -1595,6 +1782,7 @@ fn emit_extended(
         nsrcs: ops.nsrcs,
         lit32: None,
         scalar_slot1: ops.scalar_slot1,
+        mask_regs: ops.mask_regs,
     };
     encode_e32(st, &first_word, m, out)?;
     out.push(word1);
@@ -1607,9 +1795,10 @@ fn encode_vop3p(
     m: &Modifiers,
     out: &mut Emitter,
     mix: bool,
-    _version: GcnVersion,
+    version: GcnVersion,
 ) -> Result<(), OperandError> {
-    check_vop3_sources(&ops.srcs)?;
+    check_vop3_sources(&ops.srcs, version)?;
+    let literal = vop3_literal(&ops.srcs)?;
     // Packed instructions take negation (neg_lo/neg_hi); only the
     // mixed-precision ones take an absolute value (checked below).
     let mut neg_lo = m.neg_lo.map_or(0, |n| n.0);
@@ -1651,7 +1840,8 @@ fn encode_vop3p(
     let op_sel_hi = m.op_sel_hi.map_or(7, |o| o.0);
     let clamp = m.clamp.is_some_and(|c| c.0);
     let dst = ops.vdst.map_or(0, |v| u32::from(v.value) & 0xff);
-    let word0 = (0x1a7 << 23)
+    let prefix = if version.is_gcn15() { 0x198 } else { 0x1a7 };
+    let word0 = (prefix << 23)
         | (u32::from(st.opcode) << 16)
         | (u32::from(clamp) << 15)
         | ((op_sel_hi >> 2 & 1) << 14)
@@ -1663,5 +1853,8 @@ fn encode_vop3p(
         code(0) | (code(1) << 9) | (code(2) << 18) | ((op_sel_hi & 3) << 27) | ((neg_lo & 7) << 29);
     out.push(word0);
     out.push(word1);
+    if let Some(l) = literal {
+        push_literal(out, l);
+    }
     Ok(())
 }

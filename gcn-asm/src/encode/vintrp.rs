@@ -187,7 +187,7 @@ pub(crate) fn encode(
                 "interpolation instructions have no SDWA or DPP form",
             ));
         }
-        let enc = if version.is_gcn12_or_later() {
+        let enc = if version.is_gcn12_or_later() && !version.is_gcn15() {
             0b110101
         } else {
             0b110010
@@ -202,7 +202,9 @@ pub(crate) fn encode(
         );
         return Ok(());
     }
-    if !version.is_gcn12_or_later() {
+    if !version.is_gcn12_or_later()
+        || (version.is_gcn15() && row.encoding == Encoding::Vintrp)
+    {
         return Err(OperandError::new(
             m.first_vop3.unwrap_or(0),
             format!("`{}` has no VOP3 form on {version}", st.mnemonic),
@@ -216,7 +218,7 @@ pub(crate) fn encode(
     // The attribute occupies SRC0 as `attr | chan << 6 | high << 8`.
     let attr_code = attr.0 | (attr.1 << 6) | (u32::from(high) << 8);
     srcs[0] = None;
-    check_vop3_sources(&srcs)?;
+    check_vop3_sources(&srcs, version)?;
     let mut abs = 0;
     let mut neg = 0;
     for (i, s) in srcs.iter().enumerate() {
@@ -244,7 +246,8 @@ pub(crate) fn encode(
         srcs[1].map_or(0, |s| u32::from(s.src.code()))
     };
     let src2 = srcs[2].map_or(0, |s| u32::from(s.src.code()));
-    let word0 = (0b110100 << 26)
+    let prefix = if version.is_gcn15() { 0b110101 } else { 0b110100 };
+    let word0 = (prefix << 26)
         | (op << 16)
         | (u32::from(clamp) << 15)
         | (op_sel << 11)

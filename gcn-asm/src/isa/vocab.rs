@@ -10,6 +10,8 @@ use crate::isa::Encoding;
 pub(crate) const VCC: u16 = 106;
 /// Operand code of M0.
 pub(crate) const M0: u16 = 124;
+/// Operand code of NULL (GCN 1.5: reads as 0, writes are dropped).
+pub(crate) const NULL: u16 = 125;
 /// Operand code of EXEC_LO (EXEC_HI is the next).
 pub(crate) const EXEC: u16 = 126;
 /// VCCZ as a source.
@@ -69,7 +71,7 @@ pub(crate) fn vop3_opcode(encoding: Encoding, opcode: u16, version: GcnVersion) 
     let op = u32::from(opcode);
     match encoding {
         Encoding::Vop2 => 0x100 + op,
-        Encoding::Vop1 if version.is_gcn12_or_later() => 0x140 + op,
+        Encoding::Vop1 if version.is_gcn12_or_later() && !version.is_gcn15() => 0x140 + op,
         Encoding::Vop1 => 0x180 + op,
         _ => op,
     }
@@ -77,7 +79,9 @@ pub(crate) fn vop3_opcode(encoding: Encoding, opcode: u16, version: GcnVersion) 
 
 /// Number of SGPRs addressable by name on `version`.
 pub(crate) fn max_sgprs(version: GcnVersion) -> u16 {
-    if version.is_gcn12_or_later() {
+    if version.is_gcn15() {
+        106
+    } else if version.is_gcn12_or_later() {
         102
     } else {
         104
@@ -86,7 +90,7 @@ pub(crate) fn max_sgprs(version: GcnVersion) -> u16 {
 
 /// The first TTMP register's operand code and how many TTMPs `version` has.
 pub(crate) fn ttmp_base(version: GcnVersion) -> (u16, u16) {
-    if version.is_gcn14() {
+    if version.is_gcn14_or_later() {
         (108, 16)
     } else {
         (112, 12)
@@ -122,6 +126,10 @@ pub(crate) const HWREGS: &[(&str, u32, GcnVersion)] = &[
     ("sq_shader_tma_lo", 18, GcnVersion::Gcn1_4),
     ("tma_hi", 19, GcnVersion::Gcn1_4),
     ("sq_shader_tma_hi", 19, GcnVersion::Gcn1_4),
+    ("flat_scr_lo", 20, GcnVersion::Gcn1_5),
+    ("flat_scr_hi", 21, GcnVersion::Gcn1_5),
+    ("xnack_mask", 22, GcnVersion::Gcn1_5),
+    ("pops_packer", 23, GcnVersion::Gcn1_5),
 ];
 
 /// `s_sendmsg` message names (`sendmsg(NAME, …)`), their ids and the first

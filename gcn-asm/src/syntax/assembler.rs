@@ -109,6 +109,9 @@ pub struct AssembleOptions {
     /// came from ([`Assembly::line_table`]; `gcnasm --line-table`). Off by
     /// default: it costs a position per instruction.
     pub line_table: bool,
+    /// Start in wave32 mode (`--wave32`; GCN 1.5 only): VCC and vector
+    /// lane masks are one SGPR. `.wave32` and `.nowave32` switch it.
+    pub wave32: bool,
 }
 
 impl Default for AssembleOptions {
@@ -125,6 +128,7 @@ impl Default for AssembleOptions {
             llvm_version: 0,
             driver_version: 0,
             line_table: false,
+            wave32: false,
         }
     }
 }
@@ -439,6 +443,8 @@ pub(crate) struct Assembler<'o> {
     pub alt_macro: bool,
     /// `.oldmodparam`: modifier parameters take bit 0 of their value.
     pub old_mod_param: bool,
+    /// Wave32 mode (`.wave32`, `--wave32`), meaningful on GCN 1.5.
+    pub wave32: bool,
     pub macro_counter: u64,
     pub stop: bool,
     pub expanded_lines: u64,
@@ -524,6 +530,7 @@ impl<'o> Assembler<'o> {
             macro_case: true,
             alt_macro: false,
             old_mod_param: false,
+            wave32: opts.wave32,
             macro_counter: 0,
             stop: false,
             expanded_lines: 0,
@@ -1512,6 +1519,10 @@ impl OperandContext for InstrCtx<'_, '_> {
 
     fn old_modifier_parameters(&self) -> bool {
         self.asm.old_mod_param
+    }
+
+    fn wave32(&self) -> bool {
+        self.asm.wave32 && self.asm.version.is_gcn15()
     }
 
     fn is_scratch_reference(&self, expr: crate::encode::context::DeferredExpr) -> bool {

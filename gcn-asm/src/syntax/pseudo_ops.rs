@@ -345,8 +345,9 @@ impl Assembler<'_> {
                 self.stop = true;
             }
             ".file" | ".ln" | ".line" | ".lflags" | ".sbttl" | ".title" | ".tittle"
-            | ".version" | ".ident" | ".type" | ".buggyfplit" | ".nobuggyfplit" | ".wave32"
-            | ".nowave32" => {}
+            | ".version" | ".ident" | ".type" | ".buggyfplit" | ".nobuggyfplit" => {}
+            ".wave32" => self.wave32 = true,
+            ".nowave32" => self.wave32 = false,
             ".oldmodparam" => self.old_mod_param = true,
             ".nooldmodparam" => self.old_mod_param = false,
             _ => {
