@@ -1,6 +1,7 @@
 //! Checks of the ISA table (`gcn-asm/isa/*.isa`): internal sanity, and the
 //! opcodes of the ALU and scalar-memory families against the CLRX test-suite
-//! encoding cases in `../shared/conformance/clrx-encoding-cases.jsonl`.
+//! encoding cases in `../shared/conformance/clrx-encoding-cases.jsonl`
+//! (GCN 1.0-1.4.1) and `clrx-encoding-cases-gcn15.jsonl` (GCN 1.5, 1.5.1).
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -130,6 +131,9 @@ fn first_statement(source: &str) -> Option<&str> {
 
 /// The encoding family and opcode of an instruction's first word.
 fn decode(word: u32, version: GcnVersion) -> Option<(Encoding, u16)> {
+    if version.is_gcn15() {
+        return decode_gcn15(word);
+    }
     let old = !version.is_gcn12_or_later();
     if word >> 30 == 0b10 {
         return Some(match word >> 23 {
@@ -171,11 +175,49 @@ fn decode(word: u32, version: GcnVersion) -> Option<(Encoding, u16)> {
     None
 }
 
+/// The same for GCN 1.5: the scalar ALU and VOP1/VOP2/VOPC words as on GCN
+/// 1.2, SMEM with the GCN 1.4 opcode field (bits 25:18) under the prefix
+/// 0b111101, VOP3 0b110101 with a 10-bit opcode, VOP3P 0xcc << 24 with a
+/// 7-bit opcode, VINTRP 0b110010 as on GCN 1.0.
+fn decode_gcn15(word: u32) -> Option<(Encoding, u16)> {
+    if word >> 30 == 0b10 {
+        return Some(match word >> 23 {
+            0x17d => (Encoding::Sop1, ((word >> 8) & 0xff) as u16),
+            0x17e => (Encoding::Sopc, ((word >> 16) & 0x7f) as u16),
+            0x17f => (Encoding::Sopp, ((word >> 16) & 0x7f) as u16),
+            _ if word >> 28 == 0b1011 => (Encoding::Sopk, ((word >> 23) & 0x1f) as u16),
+            _ => (Encoding::Sop2, ((word >> 23) & 0x7f) as u16),
+        });
+    }
+    if word >> 26 == 0b111101 {
+        return Some((Encoding::Smem, ((word >> 18) & 0xff) as u16));
+    }
+    if word >> 31 == 0 {
+        return Some(match word >> 25 {
+            0x3f => (Encoding::Vop1, ((word >> 9) & 0xff) as u16),
+            0x3e => (Encoding::Vopc, ((word >> 17) & 0xff) as u16),
+            _ => (Encoding::Vop2, ((word >> 25) & 0x3f) as u16),
+        });
+    }
+    if word >> 23 == 0x198 {
+        return Some((Encoding::Vop3p, ((word >> 16) & 0x7f) as u16));
+    }
+    if word >> 26 == 0b110101 {
+        return Some((Encoding::Vop3, ((word >> 16) & 0x3ff) as u16));
+    }
+    if word >> 26 == 0b110010 {
+        return Some((Encoding::Vintrp, ((word >> 16) & 3) as u16));
+    }
+    None
+}
+
 /// The VOP3 opcode of a row's VOP3 (`_e64`) form, as README.md derives it.
 fn vop3_opcode(row: &InstrRow, op: u16, version: GcnVersion) -> Option<u16> {
     match row.encoding {
         Encoding::Vop3 | Encoding::Vopc => Some(op),
         Encoding::Vop2 => Some(0x100 + op),
+        Encoding::Vop1 if version.is_gcn15() => Some(0x180 + op),
+        Encoding::Vintrp if version.is_gcn15() => None,
         Encoding::Vop1 if version.is_gcn12_or_later() => Some(0x140 + op),
         Encoding::Vop1 => Some(0x180 + op),
         Encoding::Vintrp if version.is_gcn12_or_later() => Some(0x270 + op),
@@ -194,11 +236,12 @@ fn row_matches(row: &InstrRow, version: GcnVersion, enc: Encoding, op: u16) -> b
     enc == Encoding::Vop3 && vop3_opcode(row, own, version) == Some(op)
 }
 
-#[test]
-fn opcodes_match_clrx_cases() {
-    let Some(text) = common::encoding_cases("the opcode check against the CLRX cases") else {
-        return;
-    };
+/// Checks every good case of a CLRX encoding-cases file (JSON lines) whose
+/// first word is of an ALU or scalar-memory family: the table must have a
+/// row of the instruction on the case's version whose opcode (or derived
+/// VOP3 opcode) is the encoded one. Returns the cases checked per arch and
+/// the mismatches.
+fn check_opcode_cases(text: &str) -> (BTreeMap<String, usize>, Vec<String>) {
     let mut checked: BTreeMap<String, usize> = BTreeMap::new();
     let mut failures = Vec::new();
     for (index, line) in text.lines().enumerate() {
@@ -254,9 +297,47 @@ fn opcodes_match_clrx_cases() {
             ));
         }
     }
+    (checked, failures)
+}
+
+#[test]
+fn opcodes_match_clrx_cases() {
+    let Some(text) = common::encoding_cases("the opcode check against the CLRX cases") else {
+        return;
+    };
+    let (checked, failures) = check_opcode_cases(&text);
     let total: usize = checked.values().sum();
     eprintln!("CLRX opcode cross-check: {total} cases ({checked:?})");
     assert!(total > 1500, "too few cases checked: {checked:?}");
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// The GCN 1.5 opcodes (the table's 1.5 column, and the rows that exist
+/// only on GCN 1.5.1) against CLRX's GCN 1.5 test-suite cases.
+#[test]
+fn gcn15_opcodes_match_clrx_cases() {
+    let what = "the GCN 1.5 opcode check against the CLRX cases";
+    let Some(dir) = common::shared_dir_for(what) else {
+        return;
+    };
+    let path = dir.join("conformance/clrx-encoding-cases-gcn15.jsonl");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        common::skipped(what, &path);
+        return;
+    };
+    let (checked, failures) = check_opcode_cases(&text);
+    let total: usize = checked.values().sum();
+    eprintln!("CLRX GCN 1.5 opcode cross-check: {total} cases ({checked:?})");
+    assert!(total > 1000, "too few cases checked: {checked:?}");
+    assert!(
+        checked.get("gcn1.5.1").copied().unwrap_or(0) > 0,
+        "no GCN 1.5.1 case checked: {checked:?}"
+    );
     assert!(
         failures.is_empty(),
         "{} mismatches:\n{}",

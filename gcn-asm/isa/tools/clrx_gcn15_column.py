@@ -36,7 +36,8 @@ Usage (from anywhere):
 Without `--write` it only checks: the exit status is 1 when the table's
 1.5 column differs from what CLRX gives (or something could not be
 placed), 0 otherwise. With `--write` it rewrites the 1.5 column of
-`gcn-asm/isa/*.isa` in place (nothing else on the lines changes).
+`gcn-asm/isa/*.isa` in place (and re-aligns the opcode columns; nothing else on the
+lines changes).
 """
 
 import argparse
@@ -157,32 +158,26 @@ def gcn15_entries(entries):
                 for n, f in forms:
                     vop3_forms.append((name, f, short[(n, f)][0], op, enc))
                 continue
-            base[(name, "vop3")].add((op, only151, enc))
+            base[(name, "vop3")].add((op, only151, enc, ""))
             continue
         if enc == "GCNENC_FLAT":
-            base[(name, flat_segment(modes))].add((op, only151, enc))
+            base[(name, flat_segment(modes))].add((op, only151, enc, ""))
             continue
         fam = SIMPLE_FAMILIES.get(enc)
         if fam is None:
             unknown.append((name, enc))
             continue
-        base[(name, fam)].add((op, only151, enc))
-    conflicts = {k: v for k, v in base.items() if len({(o, s) for o, s, _ in v}) > 1}
+        base[(name, fam)].add((op, only151, enc, "|".join(modes)))
+    conflicts = {k: v for k, v in base.items() if len({(o, s) for o, s, _, _ in v}) > 1}
     result = {}
     for key, values in base.items():
-        op, only151, enc = sorted(values)[0]
-        result[key] = (op, only151, enc)
+        op, only151, enc, modes = sorted(values)[0]
+        result[key] = (op, only151, enc, modes.split("|") if modes else [])
     return result, vop3_forms, conflicts, unknown
 
 
 # --------------------------------------------------------------------------
 # Our table
-
-ROW = re.compile(
-    r"^(?P<head>\s*(?P<mn>\S+)"
-    r"(?:\s+\S+){4}\s+)(?P<col>\S+)(?P<rest>.*)$"
-)
-
 
 class Row:
     def __init__(self, path, index, line, family, section_flags):
@@ -241,12 +236,34 @@ def read_table():
     return texts, rows
 
 
-def pick_target(rows):
-    """The row of one mnemonic and family that carries its GCN 1.5 opcode."""
+def sdwa_dpp_flags(modes):
+    """The `no_sdwa`/`no_dpp` flags a CLRX VOP entry's mode implies on GCN
+    1.5 (GCN_VOP_NOSDWAVEGA is for GCN 1.4 only)."""
+    flags = set()
+    if "GCN_VOP_NOSDWA" in modes or "GCN_VOP_NODPPSDWA" in modes:
+        flags.add("no_sdwa")
+    if "GCN_VOP_NODPP" in modes or "GCN_VOP_NODPPSDWA" in modes:
+        flags.add("no_dpp")
+    return flags
+
+
+def pick_target(rows, clrx_flags=None):
+    """The row of one mnemonic and family that carries its GCN 1.5 opcode:
+    a row written for GCN 1.5 only, else the newest of the older rows (the
+    GCN 1.4 row, else 1.2, 1.1, 1.0). Among older rows with the same
+    operands, one whose `no_sdwa`/`no_dpp` flags agree with CLRX's GCN 1.5
+    entry comes first (`v_mac_f32`: GCN 1.5 has SDWA again)."""
     usable = [r for r in rows if not r.has("gcn141")]
     only15 = [r for r in usable if r.only15()]
     if only15:
         return only15, "1.5-only row"
+    if clrx_flags is not None and len({tuple(r.operands) for r in usable}) == 1:
+        agree = [
+            r for r in usable
+            if {f for f in r.flags if f in ("no_sdwa", "no_dpp")} == clrx_flags
+        ]
+        if agree and len(agree) < len(usable):
+            usable = agree
     for column, why in ((3, "1.4 row"), (2, "1.2 row"), (1, "1.1 row"), (0, "1.0 row")):
         found = [r for r in usable if r.older()[column] is not None]
         if found:
@@ -260,17 +277,35 @@ def fmt(op):
     return f"{op:#x}"
 
 
-def set_column(line, value):
-    m = ROW.match(line)
+# The opcode columns' layout: left-aligned 7-character columns after a
+# 29-character mnemonic (scalar.isa, smem.isa, vector.isa), or right-aligned
+# 6-character columns after a 30-character mnemonic (memory.isa).
+RIGHT_ALIGNED = {"memory.isa"}
+FULL_ROW = re.compile(r"^\s*(\S+)" + r"\s+(\S+)" * 5 + r"(.*)$")
+
+
+def set_column(line, value, right_aligned):
+    """The row `line` with `value` in its 1.5 column, the five opcode
+    columns re-aligned (the rest of the line is kept)."""
+    m = FULL_ROW.match(line)
     if not m:
-        raise ValueError(f"cannot find the 1.5 column in: {line}")
-    old = m.group("col")
-    rest = m.group("rest")
-    ws = len(rest) - len(rest.lstrip(" "))
-    if rest.strip():
-        width = max(1, len(old) + ws - len(value))
-        rest = " " * width + rest.lstrip(" ")
-    return m.group("head") + value + rest
+        raise ValueError(f"cannot find the opcode columns in: {line}")
+    mnemonic = m.group(1)
+    columns = [m.group(i) for i in range(2, 6)] + [value]
+    rest = m.group(7).strip()
+    width = 30 if right_aligned else 29
+    head = mnemonic.ljust(width) if len(mnemonic) < width else mnemonic + " "
+    if right_aligned:
+        head += "".join(c.rjust(6) for c in columns)
+        gap = "  "
+    else:
+        head += "".join(c.ljust(7) for c in columns)
+        gap = ""
+    if not rest:
+        return head.rstrip()
+    if rest.startswith("|") or rest.startswith("#"):
+        return head.rstrip() + " " + rest
+    return head + gap + rest
 
 
 # --------------------------------------------------------------------------
@@ -316,9 +351,10 @@ def main():
     want = {}  # id(row) -> opcode
     placed = 0
     unplaced = []
-    for (name, fam), (op, only151, enc) in sorted(clrx15.items()):
+    for (name, fam), (op, only151, enc, modes) in sorted(clrx15.items()):
         candidates = by_key.get((name, fam), [])
-        targets, why = pick_target(candidates)
+        vop = fam in ("vop2", "vop1", "vopc")
+        targets, why = pick_target(candidates, sdwa_dpp_flags(modes) if vop else None)
         if not targets:
             other = sorted({r.family for r in rows if r.mnemonic == name})
             unplaced.append((name, fam, op, only151, other))
@@ -343,7 +379,24 @@ def main():
         if r.has("gcn151") and not r.only15():
             problem(f"{r.where()}: {r.mnemonic}: a `gcn151` row must have only the 1.5 column")
 
-    # 4. Compare / write.
+    # 4. Several names of one opcode on GCN 1.5 (per family): the name the
+    # disassembler prints is the row without `alias` (the alphabetically
+    # first when several have none), as README.md says.
+    shared = defaultdict(list)
+    for r in rows:
+        op = want.get(id(r))
+        if op is not None:
+            shared[(r.family, op, r.has("gcn151"))].append(r)
+    alias_groups = []
+    for (fam, op, _), group in sorted(shared.items(), key=lambda kv: (kv[0][0], kv[0][1])):
+        if len(group) < 2:
+            continue
+        names = sorted(r.mnemonic for r in group)
+        plain = sorted(r.mnemonic for r in group if not r.has("alias"))
+        printed = (plain or names)[0]
+        alias_groups.append(f"[{fam}] {fmt(op)}: {' '.join(names)} -> prints {printed}")
+
+    # 5. Compare / write.
     changes = []
     for r in rows:
         new = want.get(id(r))
@@ -351,14 +404,20 @@ def main():
         if new != old:
             changes.append((r, old, new))
     if args.write:
-        for r, old, new in changes:
+        # Every row is rewritten, so that the columns stay aligned.
+        for r in rows:
+            new = want.get(id(r))
             lines = texts[r.path]
-            lines[r.index] = set_column(lines[r.index], "-" if new is None else fmt(new))
+            lines[r.index] = set_column(
+                lines[r.index],
+                "-" if new is None else fmt(new),
+                os.path.basename(r.path) in RIGHT_ALIGNED,
+            )
         for path, lines in texts.items():
             with open(path, "w") as f:
                 f.write("\n".join(lines))
 
-    # 5. Report.
+    # 6. Report.
     out = sys.stdout
     filled = sum(1 for r in rows if id(r) in want)
     only15_rows = [r for r in rows if r.only15() and id(r) in want]
@@ -380,6 +439,10 @@ def main():
         if unknown:
             print(f"\nCLRX entries of no family ({len(unknown)}): "
                   + " ".join(f"{n}({e})" for n, e in unknown), file=out)
+        if alias_groups:
+            print(f"\nopcodes with several names on GCN 1.5 ({len(alias_groups)}):", file=out)
+            for g in alias_groups:
+                print(f"  {g}", file=out)
         if conflicts:
             print(f"\nCLRX lists these twice on GCN 1.5 with different opcodes ({len(conflicts)}):", file=out)
             for (n, f), v in sorted(conflicts.items()):

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! gcnasm [-g DEVICE | -A ARCH] [-b rawcode|gallium|rocm] [-o OUT] [-I DIR]... [-D SYM[=VAL]]...
-//!        [--llvmVersion=N] [--driverVersion=N] [-w] [--line-table FILE] FILE...
+//!        [--llvmVersion=N] [--driverVersion=N] [--wave32] [-w] [--line-table FILE] FILE...
 //! ```
 //!
 //! `--line-table FILE` also writes where each instruction of `.text` came
@@ -42,7 +42,7 @@ enum BinaryFormat {
 #[command(
     name = "gcnasm",
     version,
-    about = "Assembler for AMD GCN 1.0-1.4 in the CLRX syntax"
+    about = "Assembler for AMD GCN 1.0-1.5.1 (RDNA 1) in the CLRX syntax"
 )]
 struct Args {
     #[command(flatten)]
@@ -71,6 +71,10 @@ struct Args {
     /// `.text`) to this file.
     #[arg(long = "line-table", value_name = "FILE")]
     line_table: Option<PathBuf>,
+    /// Start in wave32 mode (GCN 1.5): VCC and the lane masks of vector
+    /// instructions are one SGPR (`.wave32`/`.nowave32` switch it).
+    #[arg(long = "wave32")]
+    wave32: bool,
     /// Do not print warnings.
     #[arg(short = 'w', long = "noWarnings")]
     no_warnings: bool,
@@ -117,6 +121,7 @@ fn main() -> ExitCode {
         llvm_version: args.llvm_version.unwrap_or(0),
         driver_version: args.driver_version.unwrap_or(0),
         line_table: args.line_table.is_some(),
+        wave32: args.wave32,
         ..AssembleOptions::default()
     };
     if options.llvm_version >= gcn_asm::gallium::config::LLVM_4_0 {

@@ -111,8 +111,12 @@ pub(crate) fn encode(
     }
 
     let gcn12 = version.is_gcn12_or_later();
+    let gcn15 = version.is_gcn15();
     let (mut offen, mut idxen, mut glc, mut slc, mut tfe, mut lds, mut addr64) =
         (false, false, false, false, false, false, false);
+    let mut dlc = false;
+    // GCN 1.5's unified format (a 7-bit number); 0 when not given.
+    let mut unified_format = 0u32;
     let mut offset: Option<Imm> = None;
     let mut format = Format::default();
     let mut at_of = [0usize; 3]; // tfe, lds, addr64
@@ -142,6 +146,23 @@ pub(crate) fn encode(
                 at_of[2] = name.at;
             }
             "offset" => offset = Some(imm_value(ctx, cur, "offset")?),
+            "dlc" if gcn15 => dlc = flag_parameter(ctx, cur)?,
+            "format" if typed && gcn15 => {
+                if !cur.eat(b':') {
+                    return Err(OperandError::new(
+                        cur.pos(),
+                        "expected `:` and a format number after `format` (GCN 1.5 formats are \
+                         one 7-bit number)",
+                    ));
+                }
+                cur.skip_spaces();
+                let at = cur.pos();
+                let v = absolute_expression(ctx, cur, "format")?;
+                if !(0..128).contains(&v) {
+                    ctx.warning(at, format!("format {v:#x} was truncated to 7 bits"));
+                }
+                unified_format = v as u32 & 0x7f;
+            }
             "format" if typed => format_modifier(ctx, cur, &mut format)?,
             _ => return Err(unknown_modifier(cur, &name, family)),
         }
@@ -194,7 +215,7 @@ pub(crate) fn encode(
     if let Some(data) = vdata {
         let spec = row.operands.iter().find(|s| s.field == Field::Vdata);
         let mut count = spec.map_or(1, |s| s.registers());
-        let packed = row.has(flags::D16) && version.is_gcn14();
+        let packed = row.has(flags::D16) && version.is_gcn14_or_later();
         if packed {
             count = count.div_ceil(2);
         }
@@ -214,7 +235,18 @@ pub(crate) fn encode(
         word0 |= u32::from(addr64) << 15;
     }
     let mut slc_word1 = 0;
-    if typed {
+    if gcn15 {
+        // GCN 1.5: DLC in bit 15, SLC in the second dword; MTBUF has one
+        // format field and its opcode's bit 3 in the second dword.
+        word0 |= u32::from(dlc) << 15;
+        slc_word1 = u32::from(slc) << 22;
+        if typed {
+            word0 |= (0b111010 << 26) | ((op & 7) << 16) | (unified_format << 19);
+            slc_word1 |= (op >> 3 & 1) << 21;
+        } else {
+            word0 |= (0b111000 << 26) | (op << 18) | (u32::from(lds) << 16);
+        }
+    } else if typed {
         word0 |= (0b111010 << 26) | (dfmt << 19) | (nfmt << 23);
         word0 |= if gcn12 { op << 15 } else { op << 16 };
         slc_word1 = u32::from(slc) << 22;

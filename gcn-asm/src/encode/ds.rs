@@ -71,7 +71,8 @@ pub(crate) fn encode(
         ));
     }
 
-    let gcn12 = st.version.is_gcn12_or_later();
+    // GCN 1.5 went back to GCN 1.0's layout (OP 25:18, GDS 17).
+    let gcn12 = st.version.is_gcn12_or_later() && !st.version.is_gcn15();
     let op = u32::from(st.opcode);
     let mut words = [
         (0b110110 << 26)

@@ -66,7 +66,7 @@ pub(crate) fn encode(
     } else {
         regs[0] | (regs[1] << 8) | (regs[2] << 16) | (regs[3] << 24)
     };
-    let encoding = if st.version.is_gcn12_or_later() {
+    let encoding = if st.version.is_gcn12_or_later() && !st.version.is_gcn15() {
         0b110001 << 26
     } else {
         0b111110 << 26

@@ -41,6 +41,7 @@ pub(crate) fn encode(
     let row = st.row;
     let version = st.version;
     let gcn14 = version.is_gcn14();
+    let gcn15 = version.is_gcn15();
     let cur = &mut st.cur;
 
     // Read the operands first: an atomic's VDST is optional, so their
@@ -84,6 +85,7 @@ pub(crate) fn encode(
     };
 
     let (mut glc, mut slc, mut tfe, mut nv, mut lds) = (false, false, false, false, false);
+    let mut dlc = false;
     let mut glc_at = 0;
     let mut offset: Option<Imm> = None;
     let family = match row.encoding {
@@ -98,10 +100,13 @@ pub(crate) fn encode(
                 glc_at = name.at;
             }
             "slc" => slc = flag_parameter(ctx, cur)?,
-            "tfe" if !gcn14 => tfe = flag_parameter(ctx, cur)?,
+            "tfe" if !gcn14 && !gcn15 => tfe = flag_parameter(ctx, cur)?,
             "nv" if gcn14 => nv = flag_parameter(ctx, cur)?,
             "lds" if gcn14 => lds = flag_parameter(ctx, cur)?,
-            "inst_offset" | "offset" if gcn14 => offset = Some(imm_value(ctx, cur, "offset")?),
+            "dlc" if gcn15 => dlc = flag_parameter(ctx, cur)?,
+            "inst_offset" | "offset" if gcn14 || gcn15 => {
+                offset = Some(imm_value(ctx, cur, "offset")?)
+            }
             _ => return Err(unknown_modifier(cur, &name, family)),
         }
     }
@@ -147,7 +152,10 @@ pub(crate) fn encode(
     }
 
     // Addresses.
-    let mut saddr_field = if gcn14 && row.encoding != Encoding::Flat {
+    // GCN 1.5 puts NULL in SADDR for `off` and for FLAT.
+    let mut saddr_field = if gcn15 {
+        u32::from(crate::isa::vocab::NULL)
+    } else if gcn14 && row.encoding != Encoding::Flat {
         SADDR_OFF
     } else {
         0
@@ -203,21 +211,27 @@ pub(crate) fn encode(
     if gcn14 {
         word0 |= (seg << 14) | (u32::from(lds) << 13);
     }
+    if gcn15 {
+        word0 |= (seg << 14) | (u32::from(dlc) << 12);
+    }
     let word1 = vaddr_field
         | (vdata.map_or(0, |r| vgpr_number(r.value)) << 8)
         | (saddr_field << 16)
         | (u32::from(tfe || nv) << 23)
         | (vdst.map_or(0, |r| vgpr_number(r.value)) << 24);
     let mut words = [word0, word1];
+    // GCN 1.5: 11 unsigned bits for every segment (as clrxasm has it).
     let field = ImmField {
         word: 0,
         shift: 0,
-        bits: if row.encoding == Encoding::Flat {
+        bits: if gcn15 {
+            11
+        } else if row.encoding == Encoding::Flat {
             12
         } else {
             13
         },
-        signed: row.encoding != Encoding::Flat,
+        signed: !gcn15 && row.encoding != Encoding::Flat,
     };
     let fixup = offset.and_then(|imm| field.place(ctx, imm, "offset", &mut words));
     emit(out, &words, &[fixup]);

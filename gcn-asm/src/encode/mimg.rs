@@ -27,9 +27,20 @@ pub(crate) fn encode(
     let version = st.version;
     let cur = &mut st.cur;
 
+    let gcn15 = version.is_gcn15();
     let vdata = vgpr_range(ctx, cur, "data")?;
     expect_comma(cur, "address")?;
-    let vaddr = vgpr_range(ctx, cur, "address")?;
+    cur.skip_spaces();
+    // GCN 1.5: `[vA, vB, …]` gives non-sequential addresses (NSA).
+    let nsa = if gcn15 && cur.peek() == Some(b'[') {
+        Some(nsa_addresses(ctx, cur)?)
+    } else {
+        None
+    };
+    let vaddr = match &nsa {
+        Some((first, _)) => *first,
+        None => vgpr_range(ctx, cur, "address")?,
+    };
     expect_comma(cur, "resource")?;
     // The resource's count depends on `r128`, which comes later: read it
     // as any aligned SGPR range and check the count afterwards.
@@ -45,6 +56,8 @@ pub(crate) fn encode(
     let gcn12 = version.is_gcn12_or_later();
     let gcn14 = version.is_gcn14();
     let mut dmask: Option<(i64, usize)> = None;
+    let mut dlc = false;
+    let mut dim: Option<u32> = None;
     let (mut unorm, mut glc, mut slc, mut r128, mut tfe, mut lwe, mut da, mut d16, mut a16) = (
         false, false, false, false, false, false, false, false, false,
     );
@@ -67,6 +80,8 @@ pub(crate) fn encode(
             "lwe" => lwe = flag_parameter(ctx, cur)?,
             "da" => da = flag_parameter(ctx, cur)?,
             "d16" if gcn12 => d16 = flag_parameter(ctx, cur)?,
+            "dlc" if gcn15 => dlc = flag_parameter(ctx, cur)?,
+            "dim" if gcn15 => dim = Some(dim_modifier(ctx, cur)?),
             "a16" if gcn14 => a16 = flag_parameter(ctx, cur)?,
             _ => return Err(unknown_modifier(cur, &name, "MIMG")),
         }
@@ -108,7 +123,7 @@ pub(crate) fn encode(
     } else {
         mask.count_ones() as u16
     };
-    let packed = d16 && gcn14;
+    let packed = d16 && (gcn14 || gcn15);
     let count = if packed {
         components.div_ceil(2)
     } else {
@@ -122,13 +137,44 @@ pub(crate) fn encode(
     };
     expect_count(vdata, count + u16::from(tfe), "the data", why)?;
 
-    let min = row
-        .operands
+    let (min, max, addresses) = if gcn15 {
+        let Some(dim) = dim else {
+            return Err(OperandError::new(
+                0,
+                format!("`{}` needs `dim:` on {version} (1d, 2d, 3d, cube, 1d_array, 2d_array, 2d_msaa, 2d_msaa_array)", st.mnemonic),
+            ));
+        };
+        let (coords, derivs) = DIMS[dim as usize].1;
+        let sample = row.sample.unwrap_or(crate::isa::SampleVariant(0));
+        let extras = [
+            crate::isa::SampleVariant::C,
+            crate::isa::SampleVariant::CL,
+            crate::isa::SampleVariant::L,
+            crate::isa::SampleVariant::B,
+            crate::isa::SampleVariant::O,
+        ]
         .iter()
-        .find(|s| s.field == Field::Vaddr)
-        .map_or(1, |s| s.registers());
-    let max = min + if row.has(flags::DERIV) { 7 } else { 3 };
-    if !(min..=max).contains(&vaddr.value.count) {
+        .filter(|&&p| sample.has(p))
+        .count() as u16
+            + u16::from(row.has(flags::MIP));
+        let min = coords + extras + if row.has(flags::DERIV) { derivs } else { 0 };
+        let count = nsa.as_ref().map_or(vaddr.value.count, |(_, list)| list.len() as u16);
+        (min, 13, count)
+    } else {
+        let min = row
+            .operands
+            .iter()
+            .find(|s| s.field == Field::Vaddr)
+            .map_or(1, |s| s.registers());
+        (min, min + if row.has(flags::DERIV) { 7 } else { 3 }, vaddr.value.count)
+    };
+    if gcn15 && !(min..=max).contains(&addresses) {
+        return Err(OperandError::new(
+            vaddr.at,
+            format!("the address takes {min} to {max} registers here, not {addresses}"),
+        ));
+    }
+    if !gcn15 && !(min..=max).contains(&vaddr.value.count) {
         return Err(OperandError::new(
             vaddr.at,
             format!(
@@ -157,7 +203,15 @@ pub(crate) fn encode(
         ));
     }
 
+    // NSA: the count of extra address dwords in bits 2:1, the addresses
+    // after the first one byte by byte in those dwords.
+    let nsa_dwords = nsa
+        .as_ref()
+        .map_or(0, |(_, list)| (list.len() as u32 - 1).div_ceil(4));
     let word0 = (0b111100 << 26)
+        | (nsa_dwords << 1)
+        | (dim.unwrap_or(0) << 3)
+        | (u32::from(dlc) << 7)
         | (u32::from(st.opcode) << 18)
         | (mask << 8)
         | (u32::from(unorm) << 12)
@@ -172,8 +226,120 @@ pub(crate) fn encode(
         | (u32::from(srsrc.value.code >> 2) << 16)
         | (ssamp << 21)
         | (u32::from(d16) << 31);
-    emit(out, &[word0, word1], &[]);
+    let mut words = vec![word0, word1];
+    if let Some((_, list)) = &nsa {
+        for chunk in list[1..].chunks(4) {
+            words.push(
+                chunk
+                    .iter()
+                    .enumerate()
+                    .fold(0, |w, (i, &v)| w | u32::from(v) << (8 * i)),
+            );
+        }
+    }
+    emit(out, &words, &[]);
     Ok(())
+}
+
+/// GCN 1.5 image dimensions (`dim:NAME`, also `SQ_RSRC_IMG_NAME`), by
+/// code: the name and (address dwords, derivative dwords).
+const DIMS: [(&str, (u16, u16)); 8] = [
+    ("1d", (1, 2)),
+    ("2d", (2, 4)),
+    ("3d", (3, 6)),
+    ("cube", (3, 4)),
+    ("1d_array", (2, 2)),
+    ("2d_array", (3, 4)),
+    ("2d_msaa", (3, 4)),
+    ("2d_msaa_array", (4, 4)),
+];
+
+/// Reads `:NAME` or `:@N` after `dim`.
+fn dim_modifier(
+    ctx: &mut dyn OperandContext,
+    cur: &mut crate::syntax::cursor::Cursor<'_>,
+) -> Result<u32, OperandError> {
+    cur.skip_spaces();
+    if !cur.eat(b':') {
+        return Err(OperandError::new(cur.pos(), "expected `:` and a dimension after `dim`"));
+    }
+    cur.skip_spaces();
+    let at = cur.pos();
+    if cur.eat(b'@') {
+        let v = super::operand::absolute_expression(ctx, cur, "dimension")?;
+        if !(0..8).contains(&v) {
+            ctx.warning(at, format!("dimension {v:#x} was truncated to 3 bits"));
+        }
+        return Ok(v as u32 & 7);
+    }
+    let start = cur.pos();
+    while cur
+        .peek()
+        .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_')
+    {
+        cur.bump(1);
+    }
+    let name = cur.text()[start..cur.pos()].to_ascii_lowercase();
+    let short = name.strip_prefix("sq_rsrc_img_").unwrap_or(&name);
+    DIMS.iter()
+        .position(|(n, _)| *n == short)
+        .map(|i| i as u32)
+        .ok_or_else(|| {
+            OperandError::new(
+                at,
+                format!(
+                    "unknown image dimension `{name}` (1d, 2d, 3d, cube, 1d_array, 2d_array, \
+                     2d_msaa, 2d_msaa_array)"
+                ),
+            )
+        })
+}
+
+/// Reads a GCN 1.5 NSA address list `[vA, v[B:C], …]` (at most 13
+/// registers): the first register (as the VADDR operand) and every
+/// register number in order.
+fn nsa_addresses(
+    ctx: &mut dyn OperandContext,
+    cur: &mut crate::syntax::cursor::Cursor<'_>,
+) -> Result<(Located<Reg>, Vec<u8>), OperandError> {
+    let open = cur.pos();
+    cur.bump(1);
+    let mut list = Vec::new();
+    let mut first = None;
+    loop {
+        let reg = vgpr_range(ctx, cur, "address")?;
+        first.get_or_insert(Located {
+            value: Reg {
+                code: reg.value.code,
+                count: 1,
+            },
+            at: reg.at,
+        });
+        for i in 0..reg.value.count {
+            list.push(vgpr_number(Reg {
+                code: reg.value.code + i,
+                count: 1,
+            }) as u8);
+        }
+        if list.len() > 13 {
+            return Err(OperandError::new(
+                reg.at,
+                "an image address list takes at most 13 registers",
+            ));
+        }
+        cur.skip_spaces();
+        if cur.eat(b']') {
+            break;
+        }
+        if !cur.eat(b',') {
+            return Err(OperandError::new(
+                cur.pos(),
+                "expected `,` or `]` in the address list",
+            ));
+        }
+    }
+    let first = first.ok_or_else(|| OperandError::new(open, "empty address list"))?;
+    Ok((first, list))
 }
 
 /// Reads an SGPR range starting at a multiple of 4, of any length.

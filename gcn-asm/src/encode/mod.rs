@@ -47,7 +47,8 @@ pub(crate) enum Forced {
 /// The words and fix-ups of one instruction being built.
 #[derive(Debug)]
 pub(crate) struct Emitter {
-    words: [u32; 4],
+    /// Up to 5 words: a GCN 1.5 MIMG with 13 NSA addresses.
+    words: [u32; 8],
     len: usize,
     fixups: [Option<Fixup>; 4],
 }
@@ -55,7 +56,7 @@ pub(crate) struct Emitter {
 impl Emitter {
     pub(crate) fn new() -> Self {
         Emitter {
-            words: [0; 4],
+            words: [0; 8],
             len: 0,
             fixups: [None; 4],
         }

@@ -367,14 +367,21 @@ pub(crate) fn encode_smem(
         (v as u32) & ((1u32 << offset_bits) - 1)
     };
     if gcn15 {
-        // GCN 1.5 always has both offsets: the SGPR one (NULL when none is
-        // given) and the immediate (CLRX takes 20 unsigned bits).
-        soffset = u32::from(crate::isa::vocab::NULL);
+        // GCN 1.5 always has both offsets: the SGPR one (NULL with an
+        // immediate offset) and the immediate (CLRX takes 20 unsigned
+        // bits); an instruction without an offset leaves both 0.
+        let null = u32::from(crate::isa::vocab::NULL);
         match offset {
             None => {}
             Some(Offset::Register(r)) => soffset = u32::from(r.code),
-            Some(Offset::Immediate(v, at)) => offset_field = immediate(v, at, ctx),
-            Some(Offset::Deferred(d, at)) => deferred = Some((d, at)),
+            Some(Offset::Immediate(v, at)) => {
+                soffset = null;
+                offset_field = immediate(v, at, ctx);
+            }
+            Some(Offset::Deferred(d, at)) => {
+                soffset = null;
+                deferred = Some((d, at));
+            }
             Some(Offset::Literal(lit)) => {
                 return Err(OperandError::new(
                     lit.at,

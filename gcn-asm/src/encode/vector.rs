@@ -84,7 +84,8 @@ pub(crate) fn parse_vsrc(
             closing = Some(b'|');
         }
     }
-    let src = parse_source(ctx, cur, accept, count, kind, Align::Line, what)?;
+    let align = vector_align(ctx);
+    let src = parse_source(ctx, cur, accept, count, kind, align, what)?;
     if let Some(c) = closing {
         if !cur.eat(c) {
             cur.skip_spaces();
@@ -108,6 +109,17 @@ pub(crate) fn parse_vsrc(
         sext,
         at,
     })
+}
+
+/// The alignment rule of a vector instruction's scalar operands: before
+/// GCN 1.5 a range must not cross a 4-SGPR line; clrxasm has no such rule
+/// on GCN 1.5.
+fn vector_align(ctx: &dyn OperandContext) -> Align {
+    if ctx.version().is_gcn15() {
+        Align::None
+    } else {
+        Align::Line
+    }
 }
 
 /// Every modifier a vector instruction may carry, as written.
@@ -734,7 +746,8 @@ fn read_operands(
                 });
             }
             Field::Sdst => {
-                let r = parse_register(ctx, cur, Accept::SDST, count, Align::Line, what)?;
+                let align = vector_align(ctx);
+                let r = parse_register(ctx, cur, Accept::SDST, count, align, what)?;
                 ops.sdst = Some(Located {
                     value: r.value.code,
                     at: r.at,
@@ -765,13 +778,14 @@ fn read_operands(
                 } else {
                     Accept::SSRC
                 };
+                let align = vector_align(ctx);
                 let s = parse_source(
                     ctx,
                     cur,
                     accept,
                     count,
                     spec.ty.float_kind(),
-                    Align::Line,
+                    align,
                     what,
                 )?;
                 ops.srcs[slot] = Some(VSrc {
@@ -1486,6 +1500,17 @@ fn encode_vop3(
         version,
     )?;
     let literal = vop3_literal(&ops.srcs)?;
+    if let (Some(l), false) = (literal, row.encoding == Encoding::Vop3) {
+        // clrxasm takes a VOP3 literal only in VOP3-only instructions, not
+        // in the VOP3 form of a VOP1/VOP2/VOPC one.
+        return Err(OperandError::new(
+            l.at,
+            format!(
+                "the VOP3 form of `{}` takes no literal (only VOP3-only instructions do)",
+                st.mnemonic
+            ),
+        ));
+    }
     if let Some(s) = ops.srcs.iter().flatten().find(|s| s.sext) {
         return Err(OperandError::new(
             s.at,

@@ -546,6 +546,9 @@ pub mod flags {
     /// Only on GCN 1.5.1 (gfx1011, gfx1012: the dot instructions); the
     /// opcode is in the 1.5 column.
     pub const GCN151_ONLY: u64 = 1 << 32;
+    /// MIMG instruction whose address carries a mip level (`*_mip*`):
+    /// one address dword more on GCN 1.5.
+    pub const MIP: u64 = 1 << 33;
     /// VOP3 forms accept `op_sel` (GCN 1.4 16-bit instructions).
     pub const OP_SEL: u64 = 1 << 5;
     /// The instruction takes no operands at all (s_endpgm, s_barrier …).
