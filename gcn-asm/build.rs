@@ -93,6 +93,7 @@ const FLAGS: &[(&str, &str)] = &[
     ("no_vop3", "NO_VOP3"),
     ("gcn141", "GCN141_ONLY"),
     ("gcn151", "GCN151_ONLY"),
+    ("mip", "MIP"),
     ("op_sel", "OP_SEL"),
     ("no_operands", "NO_OPERANDS"),
     ("optional_imm", "OPTIONAL_IMM"),

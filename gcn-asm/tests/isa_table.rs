@@ -92,6 +92,46 @@ fn lookup_picks_the_version_row() {
     assert_eq!(load.encoding, Encoding::Smem);
 }
 
+#[test]
+fn lookup_picks_the_gcn15_row() {
+    use isa::Field;
+    // GCN 1.5 v_cmpx writes only EXEC: its row has no SDST.
+    let cmpx = isa::lookup("v_cmpx_lt_f32", GcnVersion::Gcn1_5).unwrap();
+    assert_eq!((cmpx.encoding, cmpx.opcodes[4]), (Encoding::Vopc, 0x11));
+    assert!(cmpx.operand(Field::Sdst).is_none());
+    let cmpx = isa::lookup("v_cmpx_lt_f32", GcnVersion::Gcn1_4).unwrap();
+    assert!(cmpx.operand(Field::Sdst).is_some());
+    // A GCN 1.4 VOP2 instruction that is VOP3-only on GCN 1.5.
+    let add = isa::lookup("v_add_co_u32", GcnVersion::Gcn1_5).unwrap();
+    assert_eq!((add.encoding, add.opcodes[4]), (Encoding::Vop3, 0x30f));
+    assert_eq!(
+        isa::lookup("v_add_co_u32", GcnVersion::Gcn1_4)
+            .unwrap()
+            .encoding,
+        Encoding::Vop2
+    );
+    // gcn151 rows: only on GCN 1.5.1; the GCN 1.4.1 row stays there.
+    assert!(isa::lookup("v_dot2_f32_f16", GcnVersion::Gcn1_5).is_none());
+    let dot = isa::lookup("v_dot2_f32_f16", GcnVersion::Gcn1_5_1).unwrap();
+    assert_eq!(dot.opcode(GcnVersion::Gcn1_5_1), Some(0x13));
+    assert_eq!(dot.opcode(GcnVersion::Gcn1_4_1), None);
+    let dot = isa::lookup("v_dot2_f32_f16", GcnVersion::Gcn1_4_1).unwrap();
+    assert_eq!(dot.opcode(GcnVersion::Gcn1_4_1), Some(0x23));
+    // GCN 1.5 SMEM is the [smem] family; GCN 1.5-only instructions.
+    let load = isa::lookup("s_load_dwordx2", GcnVersion::Gcn1_5).unwrap();
+    assert_eq!(load.encoding, Encoding::Smem);
+    assert!(isa::lookup("s_and_saveexec_b32", GcnVersion::Gcn1_4).is_none());
+    assert_eq!(
+        isa::lookup("s_and_saveexec_b32", GcnVersion::Gcn1_5)
+            .unwrap()
+            .opcode(GcnVersion::Gcn1_5),
+        Some(0x3c)
+    );
+    // Removed on GCN 1.5.
+    assert!(isa::lookup("v_mad_mix_f32", GcnVersion::Gcn1_5).is_none());
+    assert!(isa::lookup("s_cbranch_g_fork", GcnVersion::Gcn1_5).is_none());
+}
+
 fn version_of(arch: &str) -> Option<GcnVersion> {
     GcnVersion::from_arch_name(arch)
 }

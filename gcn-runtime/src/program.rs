@@ -38,6 +38,9 @@ pub enum LoadError {
     UnknownDevice(String),
     /// Device memory for the code could not be allocated.
     Alloc(AllocError),
+    /// The emulator does not run this GCN version yet (GCN 1.5 / RDNA:
+    /// the assembler and disassembler take it, the emulator does not).
+    UnsupportedVersion(GcnVersion),
 }
 
 impl fmt::Display for LoadError {
@@ -58,6 +61,11 @@ impl fmt::Display for LoadError {
             ),
             LoadError::UnknownDevice(d) => write!(f, "unknown device '{d}'"),
             LoadError::Alloc(e) => write!(f, "{e}"),
+            LoadError::UnsupportedVersion(v) => write!(
+                f,
+                "the emulator does not run {v} (RDNA) code yet: it runs GCN 1.0-1.4.1; \
+                 gcnasm and gcndisasm take {v}"
+            ),
         }
     }
 }
@@ -159,6 +167,16 @@ impl fmt::Debug for Program {
     }
 }
 
+/// Refuses the versions the emulator does not run yet, before anything is
+/// loaded: GCN 1.5's encodings and wave32 are not emulated, and running
+/// them as GCN 1.4 would be silently wrong.
+fn runnable(version: GcnVersion) -> Result<(), LoadError> {
+    if version.is_gcn15() {
+        return Err(LoadError::UnsupportedVersion(version));
+    }
+    Ok(())
+}
+
 impl Program {
     /// Loads a GalliumCompute binary (as `gcnasm -b gallium` or clrxasm
     /// writes it) into `memory`, to run on `version`.
@@ -240,6 +258,7 @@ impl Program {
         co: &gcn_asm::rocm::CodeObject,
         version: GcnVersion,
     ) -> Result<Program, LoadError> {
+        runnable(version)?;
         let loaded = crate::hsa::load(memory, co)?;
         let kernels = co
             .kernels
@@ -356,6 +375,7 @@ impl Program {
         binary: &GalliumBinary,
         version: GcnVersion,
     ) -> Result<Program, LoadError> {
+        runnable(version)?;
         let code = &binary.code;
         let rodata = binary.global_data.as_deref().unwrap_or(&[]);
         // Clover places the constant data right after the code; the code

@@ -21,13 +21,16 @@ What it does, per CLRX entry for GCN 1.5:
 - puts the opcode on one row of that mnemonic and family: a row that has
   only the 1.5 column (written for GCN 1.5, whose operands differ from the
   older rows), else the row with a GCN 1.4 opcode, else the newest older
-  one; `gcn141` rows cannot carry it (they exist only on GCN 1.4.1). Every
-  other row of the table gets `-`.
+  one (among older rows with the same operands, first one whose
+  `no_sdwa`/`no_dpp` agree with CLRX's GCN 1.5 mode); `gcn141` rows cannot
+  carry it (they exist only on GCN 1.4.1). Every other row gets `-`.
 
 It reports the CLRX entries it could not place (no row of that mnemonic
 and family: such instructions need a hand-written row, see README.md), rows
-whose `gcn151` flag disagrees with CLRX, and 1.5-only rows CLRX does not
-know.
+whose `gcn151` flag disagrees with CLRX, 1.5-only rows CLRX does not know,
+mnemonics with a GCN 1.5 opcode on more than one row (the assembler takes
+the first), and the opcodes with several names on GCN 1.5 with the name
+the disassembler prints (to compare with clrxdisasm).
 
 Usage (from anywhere):
 
@@ -36,8 +39,8 @@ Usage (from anywhere):
 Without `--write` it only checks: the exit status is 1 when the table's
 1.5 column differs from what CLRX gives (or something could not be
 placed), 0 otherwise. With `--write` it rewrites the 1.5 column of
-`gcn-asm/isa/*.isa` in place (and re-aligns the opcode columns; nothing else on the
-lines changes).
+`gcn-asm/isa/*.isa` in place (and re-aligns the opcode columns; nothing
+else on the lines changes).
 """
 
 import argparse
@@ -52,10 +55,6 @@ DEFAULT_CLRX = os.environ.get("CLRX_SRC", "/work/clrx-src")
 
 NAVI = 0x20
 NAVI_DL = 0x40
-
-# CLRX modes used to tell entries apart (amdasm/GCNInternals.h).
-GCN_FLAT_MODEMASK = 7
-FLAT_SEGMENTS = {0: "flat", 1: "scratch", 2: "global"}
 
 SIMPLE_FAMILIES = {
     "GCNENC_SOP2": "sop2",
@@ -129,7 +128,8 @@ def read_clrx(clrx):
 
 
 def flat_segment(modes):
-    # GCN_FLAT_FLAT = 0, GCN_FLAT_SCRATCH = 1, GCN_FLAT_GLOBAL = 2.
+    """The FLAT segment of a GCNENC_FLAT entry (amdasm/GCNInternals.h:
+    GCN_FLAT_FLAT = 0, GCN_FLAT_SCRATCH = 1, GCN_FLAT_GLOBAL = 2)."""
     if "GCN_FLAT_SCRATCH" in modes:
         return "scratch"
     if "GCN_FLAT_GLOBAL" in modes:
@@ -138,9 +138,11 @@ def flat_segment(modes):
 
 
 def gcn15_entries(entries):
-    """CLRX's GCN 1.5 view: {(mnemonic, family): (opcode, only_151)} for the
-    base encodings, and the VOP3 forms [(mnemonic, short family, short
-    opcode, vop3 opcode, encoding)]; plus conflicts."""
+    """CLRX's GCN 1.5 view: {(mnemonic, family): (opcode, only_151,
+    encoding, modes)} of the instructions, the VOP3 forms of VOP2/VOP1/VOPC
+    entries [(mnemonic, short family, short opcode, VOP3 opcode,
+    encoding)], the (mnemonic, family) keys CLRX lists with two opcodes, and
+    the entries of no known encoding."""
     on15 = [e for e in entries if e[4] & (NAVI | NAVI_DL)]
     short = {}
     for name, enc, modes, op, mask in on15:
@@ -327,7 +329,6 @@ def main():
         by_key[(r.mnemonic, r.family)].append(r)
 
     problems = []
-    notes = []
 
     def problem(msg):
         problems.append(msg)
@@ -349,7 +350,6 @@ def main():
 
     # 2. The target row of each CLRX entry.
     want = {}  # id(row) -> opcode
-    placed = 0
     unplaced = []
     for (name, fam), (op, only151, enc, modes) in sorted(clrx15.items()):
         candidates = by_key.get((name, fam), [])
@@ -366,11 +366,13 @@ def main():
             )
         target = targets[0]
         want[id(target)] = op
-        placed += 1
         if only151 and not target.has("gcn151"):
             problem(f"{target.where()}: {name} exists only on GCN 1.5.1 (CLRX): needs `gcn151`")
         if not only151 and target.has("gcn151"):
             problem(f"{target.where()}: {name} is on GCN 1.5 too (CLRX), but has `gcn151`")
+
+    for (name, fam), values in sorted(conflicts.items()):
+        problem(f"{name} [{fam}]: CLRX has several GCN 1.5 opcodes: {sorted(values)}")
 
     # 3. Rows that claim GCN 1.5 and CLRX does not know there.
     for r in rows:
@@ -378,6 +380,16 @@ def main():
             problem(f"{r.where()}: {r.mnemonic} [{r.family}] is a 1.5-only row, CLRX has no such GCN 1.5 entry")
         if r.has("gcn151") and not r.only15():
             problem(f"{r.where()}: {r.mnemonic}: a `gcn151` row must have only the 1.5 column")
+
+    # The assembler takes the first row of a mnemonic that has an opcode for
+    # the version: one row per mnemonic may have a GCN 1.5 (or 1.5.1) opcode.
+    per_name = defaultdict(list)
+    for r in rows:
+        if id(r) in want:
+            per_name[(r.mnemonic, r.has("gcn151"))].append(r)
+    for (name, _), found in sorted(per_name.items()):
+        if len(found) > 1:
+            problem(f"{name}: several rows get a GCN 1.5 opcode: " + ", ".join(r.where() for r in found))
 
     # 4. Several names of one opcode on GCN 1.5 (per family): the name the
     # disassembler prints is the row without `alias` (the alphabetically
@@ -425,7 +437,9 @@ def main():
           f"({len(clrx15)} instructions by family, {len(vop3_forms)} VOP3 forms of VOP2/VOP1/VOPC)", file=out)
     print(f"rows with a GCN 1.5 opcode: {filled} (of {len(rows)}); "
           f"rows written for GCN 1.5 only: {len(only15_rows)} "
-          f"({sum(1 for r in only15_rows if r.has('gcn151'))} of them gcn151)", file=out)
+          f"({sum(1 for r in only15_rows if r.has('gcn151'))} of them gcn151); "
+          f"rows of older versions without a GCN 1.5 opcode: "
+          f"{sum(1 for r in rows if not r.only15() and id(r) not in want)}", file=out)
     if not args.quiet:
         if mismatches:
             print(f"\nVOP3 forms that differ from the derivation ({len(mismatches)}):", file=out)
@@ -443,10 +457,6 @@ def main():
             print(f"\nopcodes with several names on GCN 1.5 ({len(alias_groups)}):", file=out)
             for g in alias_groups:
                 print(f"  {g}", file=out)
-        if conflicts:
-            print(f"\nCLRX lists these twice on GCN 1.5 with different opcodes ({len(conflicts)}):", file=out)
-            for (n, f), v in sorted(conflicts.items()):
-                print(f"  {n} [{f}]: {sorted(v)}", file=out)
     if unplaced:
         print(f"\nCLRX GCN 1.5 instructions without a row ({len(unplaced)}):", file=out)
         for name, fam, op, only151, other in unplaced:

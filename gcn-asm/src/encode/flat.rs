@@ -199,6 +199,12 @@ pub(crate) fn encode(
         _ => {}
     }
 
+    if row.encoding == Encoding::Scratch && saddr_is_reg && matches!(vaddr, Some(Operand::Reg(_))) {
+        return Err(OperandError::new(
+            0,
+            "a SCRATCH address is a VGPR or an SGPR, not both (set the other to `off`)",
+        ));
+    }
     let seg = match row.encoding {
         Encoding::Scratch => 1,
         Encoding::Global => 2,

@@ -755,7 +755,14 @@ fn read_operands(
             }
             Field::Src0 | Field::Src1 | Field::Src2 => {
                 let slot = slot_of(spec.field).unwrap_or(0);
-                let v = parse_vsrc(ctx, cur, Accept::SRC, count, spec.ty.float_kind(), what)?;
+                // clrxasm reads a float literal for any 64-bit vector
+                // source as a double (its high half), integer types too.
+                let kind = if count == 2 {
+                    FloatKind::Double
+                } else {
+                    spec.ty.float_kind()
+                };
+                let v = parse_vsrc(ctx, cur, Accept::SRC, count, kind, what)?;
                 ops.srcs[slot] = Some(v);
                 ops.nsrcs = ops.nsrcs.max(slot + 1);
             }
@@ -942,7 +949,8 @@ pub(crate) fn encode(
             st.mnemonic,
             version,
         )?;
-        if choice == Choice::E32 {
+        // GCN 1.5's constant bus takes a literal and an SGPR together.
+        if choice == Choice::E32 && !version.is_gcn15() {
             check_literal_with_sgpr(&ops)?;
         }
     }
@@ -1398,9 +1406,10 @@ fn check_constant_bus(
     Ok(())
 }
 
-/// GCN 1.5's constant bus: two scalar values per instruction (clrxasm
-/// counts distinct SGPRs, the implicit VCC included; literals and inline
-/// constants are not counted).
+/// GCN 1.5's constant bus: two scalar values per instruction (distinct
+/// SGPRs, the implicit VCC included; literals, inline constants and NULL
+/// are not counted). clrxasm is laxer (it lets three through in some VOP3
+/// forms); this is llvm-mc's rule, which the hardware needs.
 fn check_constant_bus_gcn15(
     srcs: &[Option<VSrc>],
     implicit: &[ImplicitRead],
@@ -1410,7 +1419,9 @@ fn check_constant_bus_gcn15(
     seen.dedup();
     for s in srcs.iter().flatten() {
         let Src::Reg(r) = s.src else { continue };
-        if r.code >= 128 || seen.contains(&(r.code, r.count)) {
+        // NULL reads as 0 without using the constant bus (as llvm-mc has it).
+        if r.code >= 128 || r.code == crate::isa::vocab::NULL || seen.contains(&(r.code, r.count))
+        {
             continue;
         }
         seen.push((r.code, r.count));

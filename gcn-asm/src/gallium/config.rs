@@ -24,9 +24,12 @@ pub const LLVM_4_0: u32 = 40000;
 
 /// Most SGPRs a kernel can allocate on `version`, extra registers (VCC,
 /// FLAT_SCRATCH, XNACK_MASK) included: clrxasm's `getGPUMaxRegistersNum`,
-/// 102 on GCN 1.2 and 104 on the others (GCN 1.4 included).
+/// 102 on GCN 1.2, 106 on GCN 1.5 and 104 on the others (GCN 1.4
+/// included).
 pub fn max_sgprs(version: GcnVersion) -> u32 {
-    if version.is_gcn12_or_later() && !version.is_gcn14() {
+    if version.is_gcn15() {
+        106
+    } else if version.is_gcn12_or_later() && !version.is_gcn14() {
         102
     } else {
         104
@@ -82,6 +85,8 @@ pub struct KernelConfig {
     pub spilled_sgprs: u32,
     /// `.spilledvgprs` (LLVM 3.9 and later).
     pub spilled_vgprs: u32,
+    /// Wave32 (GCN 1.5, a ROCm kernel's `.use_wave32`): VCC is one SGPR.
+    pub wave32: bool,
 }
 
 impl Default for KernelConfig {
@@ -105,6 +110,7 @@ impl Default for KernelConfig {
             priv_mode: false,
             spilled_sgprs: 0,
             spilled_vgprs: 0,
+            wave32: false,
         }
     }
 }
@@ -150,9 +156,15 @@ impl RegisterUsage {
                 if role.writes() && last < max {
                     self.sgprs = self.sgprs.max(last + 1).min(max - 2);
                 }
+                // GCN 1.5 has no FLAT_SCRATCH/XNACK_MASK pairs, but clrxasm
+                // (updateRegFlags) charges an access of s104-s105 there as
+                // FLAT_SCRATCH, as on GCN 1.1: four more SGPRs.
                 let gcn12 = version.is_gcn12_or_later();
+                let gcn15 = version.is_gcn15();
                 match code & !1 {
                     106 => self.vcc = true,
+                    102 if gcn15 => {}
+                    104 if gcn15 => self.flat_scratch = true,
                     102 if gcn12 => self.flat_scratch = true,
                     104 if gcn12 => self.xnack_mask = true,
                     104 => self.flat_scratch = true,
@@ -183,19 +195,26 @@ impl RegisterUsage {
     /// SGPRs taken by the extra registers on `version`: VCC (2), then
     /// FLAT_SCRATCH below it (4 in all), then XNACK_MASK (6).
     pub fn extra_sgprs(&self, version: GcnVersion) -> u32 {
+        self.extra_sgprs_in(version, false)
+    }
+
+    /// [`Self::extra_sgprs`] in wave32 or wave64: in wave32 (GCN 1.5) VCC
+    /// takes one SGPR.
+    pub fn extra_sgprs_in(&self, version: GcnVersion, wave32: bool) -> u32 {
         // clrxasm's getGPUExtraRegsNum: FLAT_SCRATCH comes with XNACK_MASK
         // (and VCC) from GCN 1.2 on.
         let gcn12 = version.is_gcn12_or_later();
+        let vcc = if wave32 && version.is_gcn15() { 1 } else { 2 };
         if self.flat_scratch && version >= GcnVersion::Gcn1_1 {
             if gcn12 {
-                6
+                4 + vcc
             } else {
-                4
+                2 + vcc
             }
         } else if self.xnack_mask && gcn12 {
-            4
+            2 + vcc
         } else if self.vcc {
-            2
+            vcc
         } else {
             0
         }
@@ -260,7 +279,7 @@ pub fn prog_info(
             // 0x000c0080).
             let mut extra = *usage;
             extra.vcc = true;
-            (usage.sgprs.max(min_sgprs) + extra.extra_sgprs(version)).min(max)
+            (usage.sgprs.max(min_sgprs) + extra.extra_sgprs_in(version, config.wave32)).min(max)
         }
     };
     let vgprs = config.vgprs.unwrap_or(usage.vgprs.max(min_vgprs));
@@ -281,9 +300,16 @@ pub fn prog_info(
             config.user_data
         ));
     }
+    // clrxasm's calculatePgmRSrc1: on GCN 1.5 the SGPR field is 0 and VGPRs
+    // count in blocks of 8.
+    let (vgpr_field, sgpr_field) = if version.is_gcn15() {
+        ((vgprs.max(1) - 1) / 8, 0)
+    } else {
+        ((vgprs.max(1) - 1) / 4, (sgprs.max(1) - 1) / 8)
+    };
     let rsrc1 = config.pgm_rsrc1
-        | ((vgprs.max(1) - 1) / 4)
-        | (((sgprs.max(1) - 1) / 8) << 6)
+        | vgpr_field
+        | (sgpr_field << 6)
         | (u32::from(config.priority & 3) << 10)
         | (u32::from(config.float_mode) << 12)
         | (u32::from(config.priv_mode) << 20)

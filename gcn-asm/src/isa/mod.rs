@@ -282,7 +282,8 @@ impl ImplicitReg {
             ImplicitReg::Exec => Some((vocab::EXEC, 2)),
             ImplicitReg::M0 => Some((vocab::M0, 1)),
             ImplicitReg::FlatScratch => match version {
-                GcnVersion::Gcn1_0 => None,
+                // GCN 1.5 has no FLAT_SCRATCH pair in the SGPR file.
+                GcnVersion::Gcn1_0 | GcnVersion::Gcn1_5 | GcnVersion::Gcn1_5_1 => None,
                 GcnVersion::Gcn1_1 => Some((104, 2)),
                 _ => Some((102, 2)),
             },

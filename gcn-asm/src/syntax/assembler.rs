@@ -1039,6 +1039,7 @@ impl<'o> Assembler<'o> {
         }
         if self.format == BinaryFormat::Rocm && self.in_code_section() {
             self.rocm.label(name);
+            self.rocm_kernel_label(name);
         }
     }
 
@@ -1697,7 +1698,9 @@ mod tests {
                 let expect_fast = match text {
                     "s0" | "s7," | "S12 " | "v0" | "V255" | "v128, v1" | "s01" => true,
                     "s101" => true,
-                    "s103" => !version.is_gcn12_or_later(),
+                    "s103" => !version.is_gcn12_or_later() || version.is_gcn15(),
+                    // GCN 1.5 names 106 SGPRs.
+                    "s104" => version.is_gcn15(),
                     _ => false,
                 };
                 assert_eq!(fast.is_some(), expect_fast, "{text:?} on {version}");

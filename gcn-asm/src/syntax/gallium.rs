@@ -821,6 +821,22 @@ impl Assembler<'_> {
         if self.format != BinaryFormat::Gallium {
             return None;
         }
+        if self.version.is_gcn15() {
+            // clrxasm writes GCN 1.5 Gallium binaries in the AMDHSA layout
+            // (an amd_kernel_code_t before each kernel's code), the layout
+            // of LLVM 4.0+ Gallium binaries, which is not supported.
+            let message = format!(
+                "a GalliumCompute binary for {} takes the AMDHSA kernel layout (as LLVM 4.0+ \
+                 Gallium binaries), which gcnasm does not write: use the ROCm format (`.rocm`)",
+                self.version
+            );
+            let pos = self.gallium.kernels.first().map(|k| k.pos.clone());
+            match pos {
+                Some(pos) => self.diag_at(pos, message, true),
+                None => self.error(0, message),
+            }
+            return None;
+        }
         if let Some((_, pos)) = self.gallium.kcode_stack.first() {
             let pos = pos.clone();
             self.diag_at(pos, "missing .kcodeend".into(), true);

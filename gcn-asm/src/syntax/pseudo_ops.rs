@@ -346,8 +346,10 @@ impl Assembler<'_> {
             }
             ".file" | ".ln" | ".line" | ".lflags" | ".sbttl" | ".title" | ".tittle"
             | ".version" | ".ident" | ".type" | ".buggyfplit" | ".nobuggyfplit" => {}
-            ".wave32" => self.wave32 = true,
-            ".nowave32" => self.wave32 = false,
+            ".wave32" | ".nowave32" => {
+                self.wave32 = lower == ".wave32";
+                self.rocm_wave32_changed();
+            }
             ".oldmodparam" => self.old_mod_param = true,
             ".nooldmodparam" => self.old_mod_param = false,
             _ => {

@@ -173,6 +173,10 @@ struct RocmKernelState {
     /// `.fkernel`: a function (`STT_FUNC`), not a kernel, in the symbol
     /// tables.
     function: bool,
+    /// Its code's wave32 mode (GCN 1.5): the mode at `.kernel`, set by
+    /// `.use_wave32`, and what its code left it at; its label in `.text`
+    /// restores it (as clrxasm's kernel code flags).
+    wave32: bool,
 }
 
 /// The ROCm part of an assembly's state.
@@ -203,6 +207,8 @@ pub(crate) struct RocmState {
     md_pos: Option<SourcePos>,
     kcode_stack: Vec<(Vec<usize>, SourcePos)>,
     kcode_selection: Vec<usize>,
+    /// The kernel whose label the code last passed (outside `.kcode`).
+    label_kernel: Option<usize>,
     regions: Vec<(String, RegisterUsage)>,
     /// `.gotsym`: each entry's symbol and where it was asked for.
     got: Vec<(String, SourcePos)>,
@@ -374,6 +380,43 @@ fn lookup_word(table: &[(&[&str], &str, &str)], word: &str) -> Option<usize> {
 }
 
 impl Assembler<'_> {
+    /// A kernel's label in `.text` (outside `.kcode`): the code that follows
+    /// is that kernel's, in its wave32 mode; the mode the code left the
+    /// previous kernel in stays with it (clrxasm's kernel code flags).
+    pub(crate) fn rocm_kernel_label(&mut self, name: &str) {
+        if !self.rocm.kcode_stack.is_empty() {
+            return;
+        }
+        let Some(&k) = self.rocm.index.get(name) else {
+            return;
+        };
+        if let Some(prev) = self.rocm.label_kernel {
+            self.rocm.kernels[prev].wave32 = self.wave32;
+        }
+        self.rocm.label_kernel = Some(k);
+        self.wave32 = self.rocm.kernels[k].wave32;
+    }
+
+    /// `.wave32`/`.nowave32` in a kernel's code also set its `.use_wave32`
+    /// (as clrxasm does).
+    pub(crate) fn rocm_wave32_changed(&mut self) {
+        if self.format != BinaryFormat::Rocm || !self.rocm.kcode_stack.is_empty() {
+            return;
+        }
+        let Some(k) = self.rocm.label_kernel else {
+            return;
+        };
+        let wave32 = self.wave32;
+        self.rocm.kernels[k].wave32 = wave32;
+        if let Some(config) = self.rocm.kernels[k].config.as_mut() {
+            if wave32 {
+                config.properties |= 1 << 10;
+            } else {
+                config.properties &= !(1 << 10);
+            }
+        }
+    }
+
     /// Runs ROCm pseudo-op `lower` whose operands start at `p`; false when
     /// it is not one (or the format is not ROCm).
     pub(crate) fn rocm_pseudo_op(
@@ -615,6 +658,7 @@ impl Assembler<'_> {
                     usage: RegisterUsage::default(),
                     control: None,
                     function: false,
+                    wave32: self.wave32,
                 });
                 let i = self.rocm.kernels.len() - 1;
                 self.rocm.index.insert(name, i);
@@ -873,6 +917,9 @@ impl Assembler<'_> {
         if let Some(&(_, bit)) = USE_FLAGS.iter().find(|(n, _)| *n == lower) {
             if self.expect_end(text, p) {
                 self.rocm_config(k).properties |= bit;
+                if lower == ".use_wave32" {
+                    self.rocm.kernels[k].wave32 = true;
+                }
             }
             return;
         }
@@ -1086,12 +1133,16 @@ impl Assembler<'_> {
                 // Only GCN 1.5 has shared VGPRs (PGM_RSRC3); before it
                 // clrxasm takes 0 only.
                 if let Some((v, at)) = self.rocm_raw_value(text, p) {
-                    if v != 0 {
+                    if self.version.is_gcn15() {
+                        if v > 120 {
+                            return self.error(at, "shared VGPRs number out of range (0-120)");
+                        }
+                    } else if v != 0 {
                         return self
                             .error(at, "the shared VGPR count must be 0 on GPUs before GCN 1.5");
                     }
                     let pos = self.pos_at(at);
-                    self.rocm_config(k).shared_vgprs = Some((0, pos));
+                    self.rocm_config(k).shared_vgprs = Some((v as u32, pos));
                 }
             }
             _ => {
@@ -1616,6 +1667,7 @@ impl Assembler<'_> {
                 .get_or_insert(crate::gallium::config::Dims { group: 0, local: 0 });
             base.user_data = user_data;
             base.scratch_buffer = private_size;
+            base.wave32 = props & (1 << 10) != 0;
             // clrxasm ORs the group size into PGM_RSRC2.LDS_SIZE in the old
             // binary format, over a given `.pgmrsrc2`'s field too.
             base.local_size = if self.rocm.new_binfmt { 0 } else { group_size };
@@ -1640,7 +1692,18 @@ impl Assembler<'_> {
                     continue;
                 }
             }
-            let rsrc1 = prog.entries[0].value;
+            let mut rsrc1 = prog.entries[0].value;
+            if llvm10 && v3 && version.is_gcn15() {
+                // clrxasm puts the SGPR blocks in PGM_RSRC1 in this one
+                // case (GCN 1.5, LLVM 10 format with metadata v3).
+                rsrc1 |= ((prog.sgprs.max(1) - 1) / 8) << 6;
+            }
+            // GCN 1.5: PGM_RSRC3 gets the shared VGPRs in blocks of 8.
+            let shared_blocks = config
+                .shared_vgprs
+                .as_ref()
+                .filter(|_| version.is_gcn15())
+                .map_or(0, |(n, _)| n.div_ceil(8));
             // As clrxasm: SCRATCH_EN, the user SGPR count and the
             // dimensions of a given `.pgmrsrc2` are replaced by the computed
             // ones.
@@ -1690,7 +1753,7 @@ impl Assembler<'_> {
                     kernel_code_entry_byte_offset: 0,
                     compute_pgm_rsrc1: rsrc1,
                     compute_pgm_rsrc2: rsrc2,
-                    compute_pgm_rsrc3: config.pgm_rsrc3,
+                    compute_pgm_rsrc3: config.pgm_rsrc3 | shared_blocks,
                     // clrxasm's: the user SGPR flags as they are, the grid
                     // work-group counts (bits 7-9, reserved in v3) and
                     // wave32 included; USES_DYNAMIC_STACK (bit 11) from
