@@ -259,7 +259,7 @@ const COMPARE_OPS: &[(&str, &str)] = &[
 ];
 
 /// The versions of the `VERSIONS` bit mask, in `GcnVersion::ALL` order.
-const VERSIONS: &[&str] = &["1.0", "1.1", "1.2", "1.4", "1.4.1", "1.5", "1.5.1"];
+const VERSIONS: &[&str] = &["1.0", "1.1", "1.2", "1.4", "1.4.1", "1.5", "1.5.1", "rdna2"];
 
 fn lookup(table: &[(&str, &'static str)], key: &str) -> Option<&'static str> {
     table.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
@@ -268,7 +268,7 @@ fn lookup(table: &[(&str, &'static str)], key: &str) -> Option<&'static str> {
 struct Row {
     mnemonic: String,
     encoding: &'static str,
-    opcodes: [String; 5],
+    opcodes: [String; 6],
     operands: String,
     flags: String,
     implicit: String,
@@ -315,7 +315,7 @@ fn parse_implicit(token: &str, acc: &mut BTreeMap<&'static str, [u8; 2]>) -> Res
     for item in list.split(',') {
         let (reg, versions) = match item.split_once('@') {
             Some((r, v)) => (r, parse_versions(v)?),
-            None => (item, 0x7f),
+            None => (item, 0xff),
         };
         let reg =
             lookup(IMPLICIT, reg).ok_or_else(|| format!("unknown implicit register `{reg}`"))?;
@@ -412,22 +412,22 @@ fn parse_file(path: &Path, rows: &mut Vec<Row>) -> Result<(), String> {
             None => (line, ""),
         };
         let tokens: Vec<&str> = main.split_whitespace().collect();
-        if tokens.len() < 6 {
-            return Err(at("expected MNEMONIC and five opcode columns".into()));
+        if tokens.len() < 7 {
+            return Err(at("expected MNEMONIC and six opcode columns".into()));
         }
         let mnemonic = tokens[0];
         if mnemonic.bytes().any(|b| b.is_ascii_uppercase()) {
             return Err(at(format!("mnemonic `{mnemonic}` must be lower case")));
         }
-        let mut opcodes: [String; 5] = Default::default();
-        for (slot, tok) in opcodes.iter_mut().zip(&tokens[1..6]) {
+        let mut opcodes: [String; 6] = Default::default();
+        for (slot, tok) in opcodes.iter_mut().zip(&tokens[1..7]) {
             *slot = parse_opcode(tok).map_err(at)?;
         }
         let flag_words: Vec<&str> = section_flags
             .split_whitespace()
             .chain(flag_text.split_whitespace())
             .collect();
-        let operands = tokens[6..]
+        let operands = tokens[7..]
             .iter()
             .map(|t| parse_operand(t, encoding, &flag_words))
             .collect::<Result<Vec<_>, _>>()
@@ -466,7 +466,7 @@ fn parse_file(path: &Path, rows: &mut Vec<Row>) -> Result<(), String> {
                     .iter()
                     .find_map(|(k, v)| Some((*v, kind.strip_prefix(k)?.strip_prefix(':')?)))
                 {
-                    flow = parse_shift(variant, spec, &tokens[6..]).map_err(at)?;
+                    flow = parse_shift(variant, spec, &tokens[7..]).map_err(at)?;
                     continue;
                 }
                 flow = lookup(FLOWS, kind)

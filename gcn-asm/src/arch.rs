@@ -23,11 +23,15 @@ pub enum GcnVersion {
     /// GCN 1.5.1 (RDNA 1 with the dot instructions, Navi 12/14: gfx1011,
     /// gfx1012).
     Gcn1_5_1,
+    /// RDNA 2 (Navi 2x: gfx1030-gfx1036), which CLRX never reached: GCN
+    /// 1.5.1's encodings without the scalar stores and atomics and the MAD
+    /// family, with a few new instructions (LLVM's gfx10.3).
+    Rdna2,
 }
 
 impl GcnVersion {
     /// All versions, oldest first.
-    pub const ALL: [GcnVersion; 7] = [
+    pub const ALL: [GcnVersion; 8] = [
         GcnVersion::Gcn1_0,
         GcnVersion::Gcn1_1,
         GcnVersion::Gcn1_2,
@@ -35,11 +39,12 @@ impl GcnVersion {
         GcnVersion::Gcn1_4_1,
         GcnVersion::Gcn1_5,
         GcnVersion::Gcn1_5_1,
+        GcnVersion::Rdna2,
     ];
 
     /// Index of the opcode column of this version in the ISA table
-    /// (1.0, 1.1, 1.2, 1.4, 1.5; GCN 1.4.1 shares the 1.4 column, GCN
-    /// 1.5.1 the 1.5 column).
+    /// (1.0, 1.1, 1.2, 1.4, 1.5, RDNA 2; GCN 1.4.1 shares the 1.4 column,
+    /// GCN 1.5.1 the 1.5 column).
     pub const fn opcode_column(self) -> usize {
         match self {
             GcnVersion::Gcn1_0 => 0,
@@ -47,6 +52,7 @@ impl GcnVersion {
             GcnVersion::Gcn1_2 => 2,
             GcnVersion::Gcn1_4 | GcnVersion::Gcn1_4_1 => 3,
             GcnVersion::Gcn1_5 | GcnVersion::Gcn1_5_1 => 4,
+            GcnVersion::Rdna2 => 5,
         }
     }
 
@@ -65,9 +71,17 @@ impl GcnVersion {
         self.is_gcn14() || self.is_gcn15()
     }
 
-    /// True for GCN 1.5 and 1.5.1 (RDNA 1: the gfx10 encodings, wave32).
+    /// True for GCN 1.5, 1.5.1 and RDNA 2: the gfx10 encodings, wave32.
     pub const fn is_gcn15(self) -> bool {
-        matches!(self, GcnVersion::Gcn1_5 | GcnVersion::Gcn1_5_1)
+        matches!(
+            self,
+            GcnVersion::Gcn1_5 | GcnVersion::Gcn1_5_1 | GcnVersion::Rdna2
+        )
+    }
+
+    /// True for RDNA 2 (gfx1030-gfx1036).
+    pub const fn is_rdna2(self) -> bool {
+        matches!(self, GcnVersion::Rdna2)
     }
 
     /// Parses an architecture name as `.arch` and `-A` accept it
@@ -82,6 +96,7 @@ impl GcnVersion {
             "gcn1.4.1" | "gfx906" | "vega20" => GcnVersion::Gcn1_4_1,
             "gcn1.5" | "gfx10" | "navi" | "rdna" | "rdna1" => GcnVersion::Gcn1_5,
             "gcn1.5.1" | "gfx1011" | "navidl" => GcnVersion::Gcn1_5_1,
+            "rdna2" | "gfx10.3" | "gfx103" => GcnVersion::Rdna2,
             _ => return None,
         })
     }
@@ -96,6 +111,7 @@ impl GcnVersion {
             GcnVersion::Gcn1_4_1 => "GCN1.4.1",
             GcnVersion::Gcn1_5 => "GCN1.5",
             GcnVersion::Gcn1_5_1 => "GCN1.5.1",
+            GcnVersion::Rdna2 => "RDNA2",
         }
     }
 
@@ -109,6 +125,7 @@ impl GcnVersion {
             GcnVersion::Gcn1_4_1 => Device::Gfx906,
             GcnVersion::Gcn1_5 => Device::Gfx1010,
             GcnVersion::Gcn1_5_1 => Device::Gfx1011,
+            GcnVersion::Rdna2 => Device::Gfx1030,
         }
     }
 }
@@ -187,6 +204,14 @@ devices! {
     Gfx1000 => "gfx1000", Gcn1_5, 30;
     Gfx1010 => "gfx1010", Gcn1_5, 31;
     Gfx1011 => "gfx1011", Gcn1_5_1, 32;
+    // CLRX has no RDNA 2 device: these ids continue its numbering.
+    Gfx1030 => "gfx1030", Rdna2, 33;
+    Gfx1031 => "gfx1031", Rdna2, 34;
+    Gfx1032 => "gfx1032", Rdna2, 35;
+    Gfx1033 => "gfx1033", Rdna2, 36;
+    Gfx1034 => "gfx1034", Rdna2, 37;
+    Gfx1035 => "gfx1035", Rdna2, 38;
+    Gfx1036 => "gfx1036", Rdna2, 39;
 }
 
 /// Device names besides the table's own: CLRX's aliases (`polaris10` for
@@ -235,6 +260,13 @@ const ALIASES: &[(&str, &str)] = &[
     ("gfx1013", "gfx1010"),
     ("navi12", "gfx1011"),
     ("navi14", "gfx1011"),
+    ("navi21", "gfx1030"),
+    ("navi22", "gfx1031"),
+    ("navi23", "gfx1032"),
+    ("navi24", "gfx1034"),
+    ("vangogh", "gfx1033"),
+    ("rembrandt", "gfx1035"),
+    ("raphael", "gfx1036"),
 ];
 
 impl Device {
@@ -269,7 +301,8 @@ pub fn unknown_device_message(name: &str) -> String {
 pub fn unknown_arch_message(name: &str) -> String {
     format!(
         "unknown architecture '{name}' (known: GCN1.0, GCN1.1, GCN1.2, GCN1.4, GCN1.4.1, \
-         GCN1.5, GCN1.5.1, GFX6-GFX10, GFX1011, SI, CI, VI, VEGA, NAVI, NAVIDL)"
+         GCN1.5, GCN1.5.1, RDNA2, GFX6-GFX10, GFX1011, GFX10.3, SI, CI, VI, VEGA, NAVI, \
+         NAVIDL)"
     )
 }
 

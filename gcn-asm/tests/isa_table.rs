@@ -385,3 +385,93 @@ fn gcn15_opcodes_match_clrx_cases() {
         failures.join("\n")
     );
 }
+
+/// The family names of `tests/data/llvm-opcodes/*.tsv`.
+fn llvm_family(name: &str) -> Option<Encoding> {
+    Some(match name {
+        "sop2" => Encoding::Sop2,
+        "sopk" => Encoding::Sopk,
+        "sop1" => Encoding::Sop1,
+        "sopc" => Encoding::Sopc,
+        "sopp" => Encoding::Sopp,
+        "smem" => Encoding::Smem,
+        "vop2" => Encoding::Vop2,
+        "vop1" => Encoding::Vop1,
+        "vopc" => Encoding::Vopc,
+        "vop3" => Encoding::Vop3,
+        "vop3p" => Encoding::Vop3p,
+        "ds" => Encoding::Ds,
+        "mubuf" => Encoding::Mubuf,
+        "mtbuf" => Encoding::Mtbuf,
+        "mimg" => Encoding::Mimg,
+        "flat" => Encoding::Flat,
+        "global" => Encoding::Global,
+        "scratch" => Encoding::Scratch,
+        _ => return None,
+    })
+}
+
+/// The names the table gives (family, opcode) on `version`, the VOP3 forms
+/// of VOP2/VOP1/VOPC rows included.
+fn names_at(version: GcnVersion, encoding: Encoding, opcode: u16) -> Vec<&'static str> {
+    INSTRUCTIONS
+        .iter()
+        .filter(|r| {
+            let Some(op) = r.opcode(version) else {
+                return false;
+            };
+            if r.encoding == encoding {
+                return op == opcode;
+            }
+            encoding == Encoding::Vop3
+                && !r.has(isa::flags::NO_VOP3)
+                && vop3_opcode(r, op, version) == Some(opcode)
+        })
+        .map(|r| r.mnemonic)
+        .collect()
+}
+
+/// Every opcode LLVM 15 decodes on gfx1010 and gfx1030 (scanned family by
+/// family with `llvm-mc-15 --disassemble`, `isa/tools/llvm_opscan.py`,
+/// checked in as `tests/data/llvm-opcodes/*.tsv`) is in the table under
+/// LLVM's name: the GCN 1.5 column and the RDNA 2 column, whose deltas
+/// (the scalar stores and atomics and the MAD family gone, the legacy FMA,
+/// the dot and addtid instructions new) come from this scan.
+#[test]
+fn gcn15_and_rdna2_opcodes_match_llvm() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/llvm-opcodes");
+    for (file, version) in [
+        ("gfx1010.tsv", GcnVersion::Gcn1_5),
+        ("gfx1030.tsv", GcnVersion::Rdna2),
+    ] {
+        let text = std::fs::read_to_string(dir.join(file)).unwrap();
+        let mut checked = 0;
+        let mut failures = Vec::new();
+        for line in text.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+            let mut parts = line.split('\t');
+            let (Some(family), Some(opcode), Some(name)) = (parts.next(), parts.next(), parts.next())
+            else {
+                panic!("{file}: bad line {line:?}");
+            };
+            let encoding = llvm_family(family).unwrap_or_else(|| panic!("{file}: {family}"));
+            let opcode: u16 = opcode.parse().unwrap();
+            let names = names_at(version, encoding, opcode);
+            checked += 1;
+            if !names.contains(&name) {
+                failures.push(format!("{family} {opcode:#x}: LLVM {name}, table {names:?}"));
+            }
+        }
+        assert!(checked > 900, "{file}: only {checked} opcodes");
+        assert!(
+            failures.is_empty(),
+            "{file}: {} differ:\n{}",
+            failures.len(),
+            failures.join("\n")
+        );
+    }
+    // What RDNA 2 dropped is not there.
+    for gone in ["s_store_dword", "s_atomic_add", "v_mad_f32", "v_mac_f32", "v_madmk_f32"] {
+        assert!(isa::lookup(gone, GcnVersion::Rdna2).is_none(), "{gone}");
+        assert!(isa::lookup(gone, GcnVersion::Gcn1_5).is_some(), "{gone}");
+    }
+}

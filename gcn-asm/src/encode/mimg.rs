@@ -212,7 +212,9 @@ pub(crate) fn encode(
         | (nsa_dwords << 1)
         | (dim.unwrap_or(0) << 3)
         | (u32::from(dlc) << 7)
-        | (u32::from(st.opcode) << 18)
+        // GCN 1.5+: opcode bit 7 (RDNA 2's image_msaa_load) is bit 0.
+        | (u32::from(st.opcode & 0x7f) << 18)
+        | u32::from(st.opcode >> 7 & 1)
         | (mask << 8)
         | (u32::from(unorm) << 12)
         | (u32::from(glc) << 13)

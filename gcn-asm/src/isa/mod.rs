@@ -544,8 +544,9 @@ pub mod flags {
     pub const NO_VOP3: u64 = 1 << 3;
     /// Only on GCN 1.4.1 (gfx906); the opcode is in the 1.4 column.
     pub const GCN141_ONLY: u64 = 1 << 4;
-    /// Only on GCN 1.5.1 (gfx1011, gfx1012: the dot instructions); the
-    /// opcode is in the 1.5 column.
+    /// Not on GCN 1.5 (gfx1010): the 1.5 column's opcode is GCN 1.5.1's
+    /// (gfx1011, gfx1012: the dot instructions); RDNA 2 has its own
+    /// column.
     pub const GCN151_ONLY: u64 = 1 << 32;
     /// MIMG instruction whose address carries a mip level (`*_mip*`):
     /// one address dword more on GCN 1.5.
@@ -745,8 +746,9 @@ pub struct InstrRow {
     pub op: Mnemonic,
     /// Encoding family.
     pub encoding: Encoding,
-    /// Opcode for GCN 1.0, 1.1, 1.2, 1.4, 1.5 ([`NO_OPCODE`] when absent).
-    pub opcodes: [u16; 5],
+    /// Opcode for GCN 1.0, 1.1, 1.2, 1.4, 1.5, RDNA 2 ([`NO_OPCODE`] when
+    /// absent).
+    pub opcodes: [u16; 6],
     /// Operands in syntax order.
     pub operands: &'static [OperandSpec],
     /// Registers used without being named, per version.
@@ -774,7 +776,7 @@ impl InstrRow {
         if self.flags & flags::GCN141_ONLY != 0 && version != GcnVersion::Gcn1_4_1 {
             return None;
         }
-        if self.flags & flags::GCN151_ONLY != 0 && version != GcnVersion::Gcn1_5_1 {
+        if self.flags & flags::GCN151_ONLY != 0 && version == GcnVersion::Gcn1_5 {
             return None;
         }
         let op = self.opcodes[version.opcode_column()];

@@ -160,7 +160,7 @@ pub struct ProcessorInfo {
 
 macro_rules! processors {
     ($($name:literal, $mach:literal, ($a:literal, $b:literal, $c:literal), $v:ident;)*) => {
-        /// The processors of GCN 1.0..1.4.1 (LLVM's `EF_AMDGPU_MACH` table).
+        /// The processors of GCN 1.0..RDNA 2 (LLVM's `EF_AMDGPU_MACH` table).
         pub const PROCESSORS: &[ProcessorInfo] = &[
             $(ProcessorInfo { name: $name, mach: $mach, isa: ($a, $b, $c), version: GcnVersion::$v },)*
         ];
@@ -191,27 +191,27 @@ processors! {
     "gfx906", 0x2f, (9, 0, 6), Gcn1_4_1;
     "gfx909", 0x31, (9, 0, 9), Gcn1_4;
     "gfx90c", 0x32, (9, 0, 12), Gcn1_4;
+    "gfx1010", 0x33, (10, 1, 0), Gcn1_5;
+    "gfx1011", 0x34, (10, 1, 1), Gcn1_5_1;
+    "gfx1012", 0x35, (10, 1, 2), Gcn1_5_1;
+    "gfx1013", 0x42, (10, 1, 3), Gcn1_5;
+    "gfx1030", 0x36, (10, 3, 0), Rdna2;
+    "gfx1031", 0x37, (10, 3, 1), Rdna2;
+    "gfx1032", 0x38, (10, 3, 2), Rdna2;
+    "gfx1033", 0x39, (10, 3, 3), Rdna2;
+    "gfx1034", 0x3e, (10, 3, 4), Rdna2;
+    "gfx1035", 0x3d, (10, 3, 5), Rdna2;
+    "gfx1036", 0x45, (10, 3, 6), Rdna2;
 }
 
 /// LLVM processors of other generations (`EF_AMDGPU_MACH` value, name,
 /// family), so that a code object for one is named, not just refused.
 pub const OTHER_PROCESSORS: &[(u32, &str, &str)] = &[
     (0x30, "gfx908", "CDNA 1"),
-    (0x33, "gfx1010", "RDNA 1, GCN 1.5"),
-    (0x34, "gfx1011", "RDNA 1, GCN 1.5.1"),
-    (0x35, "gfx1012", "RDNA 1, GCN 1.5.1"),
-    (0x36, "gfx1030", "RDNA 2"),
-    (0x37, "gfx1031", "RDNA 2"),
-    (0x38, "gfx1032", "RDNA 2"),
-    (0x39, "gfx1033", "RDNA 2"),
-    (0x3d, "gfx1035", "RDNA 2"),
-    (0x3e, "gfx1034", "RDNA 2"),
     (0x3f, "gfx90a", "CDNA 2"),
     (0x40, "gfx940", "CDNA 3"),
     (0x41, "gfx1100", "RDNA 3"),
-    (0x42, "gfx1013", "RDNA 1"),
     (0x44, "gfx1103", "RDNA 3"),
-    (0x45, "gfx1036", "RDNA 2"),
     (0x46, "gfx1101", "RDNA 3"),
     (0x47, "gfx1102", "RDNA 3"),
     (0x4b, "gfx941", "CDNA 3"),
@@ -224,12 +224,12 @@ pub const OTHER_PROCESSORS: &[(u32, &str, &str)] = &[
 pub fn unsupported_mach_message(mach: u32) -> String {
     match OTHER_PROCESSORS.iter().find(|(m, _, _)| *m == mach) {
         Some((_, name, family)) => format!(
-            "the code object is for {name} ({family}), which is not supported yet (GCN 1.0-1.4.1: \
-             gfx600-gfx810, gfx900-gfx90c)"
+            "the code object is for {name} ({family}), which is not supported yet (GCN 1.0-RDNA 2: \
+             gfx600-gfx810, gfx900-gfx90c, gfx1010-gfx1036)"
         ),
         None => format!(
-            "EF_AMDGPU_MACH {mach:#x} is no AMDGPU processor LLVM 15 knows (GCN 1.0-1.4.1: \
-             gfx600-gfx810, gfx900-gfx90c)"
+            "EF_AMDGPU_MACH {mach:#x} is no AMDGPU processor LLVM 15 knows (GCN 1.0-RDNA 2: \
+             gfx600-gfx810, gfx900-gfx90c, gfx1010-gfx1036)"
         ),
     }
 }

@@ -244,6 +244,8 @@ impl Assembler<'_> {
                         GcnVersion::Gcn1_4_1 => 4,
                         GcnVersion::Gcn1_5 => 5,
                         GcnVersion::Gcn1_5_1 => 6,
+                        // CLRX has no RDNA 2: the next number.
+                        GcnVersion::Rdna2 => 7,
                     },
                     ".get_gpu" => i64::from(self.device.clrx_id()),
                     ".get_64bit" => i64::from(self.is_64bit),

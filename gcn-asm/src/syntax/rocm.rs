@@ -369,6 +369,13 @@ pub(crate) fn clrx_arch_versions(device: Device) -> ((u32, u32, u32), (u32, u32,
         Gfx1000 => same((10, 0, 0)),
         Gfx1010 => same((10, 1, 0)),
         Gfx1011 => same((10, 1, 1)),
+        Gfx1030 => same((10, 3, 0)),
+        Gfx1031 => same((10, 3, 1)),
+        Gfx1032 => same((10, 3, 2)),
+        Gfx1033 => same((10, 3, 3)),
+        Gfx1034 => same((10, 3, 4)),
+        Gfx1035 => same((10, 3, 5)),
+        Gfx1036 => same((10, 3, 6)),
     }
 }
 
