@@ -386,7 +386,8 @@ fn code_objects_under(dir: &std::path::Path, out: &mut Vec<(String, Vec<u8>)>) {
 
 /// gcndisasm's listing of every code object of the project (the clang-15
 /// and hipcc fixtures of `tests/rocm/`, the 179 compiled fixtures
-/// of the workspace's `tests/rocm/gen/`: v2..v5, gfx803/gfx900/gfx906, HIP)
+/// of the workspace's `tests/rocm/gen/`: v2..v5, gfx803/gfx900/gfx906, HIP;
+/// the RDNA ones of `tests/rocm/gen-rdna/`: gfx1010, gfx1030, gfx1030 wave64)
 /// and of the clrxasm goldens reassembles (gcnasm -b rocm) into an
 /// equivalent code object: the same kernels, descriptors, metadata, code,
 /// global and writable data, GOT and relocations (resolving to the same
@@ -406,6 +407,15 @@ fn listings_reassemble_to_equivalent_code_objects() {
         compiled >= 178,
         "only {compiled} code objects in {}",
         gen.display()
+    );
+    // The RDNA sets: gfx1010 and gfx1030 in wave32, gfx1030 in wave64.
+    let rdna = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/rocm/gen-rdna");
+    code_objects_under(&rdna, &mut inputs);
+    let compiled_rdna = inputs.len() - fixtures - compiled;
+    assert!(
+        compiled_rdna >= 60,
+        "only {compiled_rdna} code objects in {}",
+        rdna.display()
     );
     match common::shared_dir() {
         Some(shared) => {
@@ -456,7 +466,10 @@ fn listings_reassemble_to_equivalent_code_objects() {
         listed += 1;
     }
     assert_eq!(listed, inputs.len());
-    println!("{listed} code objects round-trip ({compiled} compiled fixtures, {fixtures} in gcn-asm/tests/rocm)");
+    println!(
+        "{listed} code objects round-trip ({compiled} compiled GCN fixtures, {compiled_rdna} RDNA, \
+         {fixtures} in gcn-asm/tests/rocm)"
+    );
 }
 
 fn rocm_source(src: &str) -> Result<CodeObject, String> {

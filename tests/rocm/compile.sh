@@ -95,9 +95,36 @@ if [ -z "$ONLY" ]; then
     hipcc --genco --offload-arch=gfx906:xnack- -O2 "$src" \
         -o gen/hip-bundle/hip_kernels.gfx906-xnack.hipfb
 fi
+# RDNA (GCN 1.5, RDNA 2) code objects, for the disassembler's round trip
+# only (the emulator does not run them yet): gen-rdna/GPU[-w64]/NAME.co,
+# gfx1010 and gfx1030 in their default wave32 and gfx1030 in wave64
+# (-mwavefrontsize64). RDNA=0 skips them.
+if [ "${RDNA:-1}" = 1 ]; then
+    [ -n "$ONLY" ] || rm -rf gen-rdna
+    for set in gfx1010:32 gfx1030:32 gfx1030:64; do
+        gpu=${set%%:*}
+        wave=${set#*:}
+        dir="gen-rdna/$gpu"
+        wflag=""
+        if [ "$wave" = 64 ]; then dir="gen-rdna/$gpu-w64"; wflag=-mwavefrontsize64; fi
+        mkdir -p "$dir"
+        for src in ../opencl/src/*.cl src/*.cl; do
+            [ -e "$src" ] || continue
+            name=$(basename "$src" .cl)
+            if [ -n "$ONLY" ] && ! echo " $ONLY " | grep -q " $name "; then continue; fi
+            # printf needs the lowering dance above; the RDNA sets leave it out.
+            if grep -q 'printf(' "$src"; then continue; fi
+            std=CL1.2
+            if head -n 1 "$src" | grep -q 'std: CL2.0'; then std=CL2.0; fi
+            clang-15 -x cl -cl-std=$std -target amdgcn-amd-amdhsa -mcpu=$gpu $wflag -O2 \
+                -Xclang -finclude-default-header --rocm-device-lib-path=$LIBS \
+                "$src" -o "$dir/$name.co"
+        done
+    done
+fi
 # Not a code object: what `clang -target amdgcn-- -c` writes (relocatable),
 # which the tools must name (tests: gcnrun's file-kind messages).
 [ -n "$ONLY" ] || clang-14 -x cl -cl-std=CL1.2 -target amdgcn-- -mcpu=tahiti -O2 \
     -Xclang -finclude-default-header -fintegrated-as -c other/relocatable.cl \
     -o other/relocatable-tahiti.o
-du -sh gen
+du -sh gen gen-rdna
