@@ -2,7 +2,7 @@
 //! `clrxdisasm`.
 //!
 //! ```text
-//! gcndisasm [-g DEVICE | -A ARCH] [-r] FILE
+//! gcndisasm [-g DEVICE | -A ARCH] [-r [--wave32]] FILE
 //! gcndisasm --kernels FILE
 //! ```
 //!
@@ -28,7 +28,11 @@
 //! input is raw code (the bytes of `.text`) and the listing assembles back
 //! with `gcnasm -b rawcode` to the same bytes. Code is one instruction per
 //! line with its byte offset and words as comments, branch targets as
-//! `.L<offset>` labels. Errors are printed as `FILE: error: MESSAGE`. Exit
+//! `.L<offset>` labels. GCN 1.5 raw code (`-g gfx1010`, `gfx1011`,
+//! `gfx1012`, `-A gcn1.5`) is listed exactly as `clrxdisasm -r` lists it
+//! (its header, `/*offset*/` lines with padded mnemonics, `.fill` for zero
+//! words, `.LOFFSET_0` labels); `--wave32` prints VCC and the lane masks of
+//! vector instructions as one SGPR, as `clrxdisasm --wave32` does. Errors are printed as `FILE: error: MESSAGE`. Exit
 //! status: 0 on success, 1 when the input cannot be disassembled (a
 //! malformed binary), 2 for a usage or I/O problem.
 
@@ -39,7 +43,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use gcn_asm::decode::gallium::{listing, Target};
-use gcn_asm::decode::{words_from_bytes, write_disassembly};
+use gcn_asm::decode::{words_from_bytes, write_clrx_listing, write_disassembly, DecodeOptions};
 use gcn_asm::Device;
 
 #[path = "common/target.rs"]
@@ -50,7 +54,7 @@ use target::{Selected, TargetArgs};
 #[command(
     name = "gcndisasm",
     version,
-    about = "Disassembler for AMD GCN 1.0-1.4 code, printing CLRX syntax"
+    about = "Disassembler for AMD GCN 1.0-1.5 code, printing CLRX syntax"
 )]
 struct Args {
     #[command(flatten)]
@@ -59,6 +63,10 @@ struct Args {
     /// binary.
     #[arg(short = 'r', long = "raw")]
     raw: bool,
+    /// Raw GCN 1.5 code runs in wave32 mode: VCC and the lane masks of
+    /// vector instructions are one SGPR (`vcc_lo`, `s4`).
+    #[arg(short = '3', long = "wave32")]
+    wave32: bool,
     /// List the kernels, their arguments and the GPU instead of
     /// disassembling.
     #[arg(long)]
@@ -90,6 +98,14 @@ fn main() -> ExitCode {
     };
     if let Err(e) = read {
         return usage_error(format!("cannot read {}: {e}", args.file.display()));
+    }
+    if args.wave32 && !(args.raw && target.version().is_gcn15()) {
+        return usage_error(
+            "--wave32 applies to raw GCN 1.5 code (-r with a GCN 1.5 device)".into(),
+        );
+    }
+    if args.raw && target.version().is_gcn15() {
+        return finish(write_clrx_raw(&args, target, &bytes));
     }
     if args.raw {
         if bytes.len() % 4 != 0 {
@@ -189,6 +205,48 @@ fn main() -> ExitCode {
     let mut out = std::io::stdout().lock();
     let written = out.write_all(text.as_bytes());
     finish(written.and_then(|()| out.flush()))
+}
+
+/// Writes the listing of raw GCN 1.5 code as `clrxdisasm -r` does: its
+/// header (the input named in a comment, `.rawcode`, `.gpu`, `.wave32`,
+/// `.text`), its warning for a size that is not whole words (the trailing
+/// bytes are left out, as clrxdisasm leaves them), then the code in its
+/// layout.
+fn write_clrx_raw(args: &Args, target: Target, bytes: &[u8]) -> std::io::Result<()> {
+    let device = match target {
+        Target::Device(d) => d,
+        Target::Arch(v) => v.default_device(),
+    };
+    let version = target.version();
+    let words = words_from_bytes(&bytes[..bytes.len() & !3]);
+    let mut out = IoWriter {
+        inner: std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock()),
+        error: None,
+    };
+    let options = DecodeOptions {
+        wave32: args.wave32,
+    };
+    let written = (|| -> std::fmt::Result {
+        writeln!(out, "/* Disassembling '{}' */", args.file.display())?;
+        writeln!(out, ".rawcode")?;
+        writeln!(out, ".gpu {}", device.name().to_ascii_uppercase())?;
+        if args.wave32 {
+            writeln!(out, ".wave32")?;
+        }
+        writeln!(out, ".text")?;
+        if !bytes.len().is_multiple_of(4) {
+            writeln!(
+                out,
+                "        /* WARNING: Code size is not aligned to 4-byte word! */"
+            )?;
+        }
+        write_clrx_listing(&mut out, &words, version, options)
+    })();
+    match (written, out.error.take()) {
+        (Ok(()), None) => out.inner.flush(),
+        (_, Some(e)) => Err(e),
+        (Err(_), None) => Err(std::io::Error::other("formatting failed")),
+    }
 }
 
 /// The exit status after writing the listing.

@@ -258,6 +258,31 @@ impl Instruction {
             };
             match (encoding, spec.field) {
                 (Encoding::Mubuf | Encoding::Mtbuf, Field::Vaddr) if !vaddr_used => {}
+                // GCN 1.5 NSA: the address VGPRs one by one (runs of
+                // consecutive ones as one range).
+                (Encoding::Mimg, Field::Vaddr) if mem.contains(MemFlags::NSA) => {
+                    let first = code - 256;
+                    let rest = &self.mods.mem.nsa[..usize::from(count.saturating_sub(1)).min(12)];
+                    let mut run = (first, 1u16);
+                    for &r in rest {
+                        let r = u16::from(r);
+                        if r == run.0 + run.1 {
+                            run.1 += 1;
+                        } else {
+                            let location = Location::Vgprs {
+                                index: run.0,
+                                count: run.1,
+                            };
+                            out.push(location, spec.role, index, false);
+                            run = (r, 1);
+                        }
+                    }
+                    let location = Location::Vgprs {
+                        index: run.0,
+                        count: run.1,
+                    };
+                    out.push(location, spec.role, index, false);
+                }
                 // The data registers of MUBUF/MTBUF/MIMG and SMEM: loaded,
                 // stored, or both for an atomic that returns.
                 (Encoding::Mubuf | Encoding::Mtbuf | Encoding::Mimg, Field::Vdata)

@@ -26,7 +26,21 @@ pub(super) fn decode(
     mem.flags.set(MemFlags::OFFEN, bit(w0, 12));
     mem.flags.set(MemFlags::IDXEN, bit(w0, 13));
     instr.mods.glc = bit(w0, 14);
-    if gcn12 {
+    if version.is_gcn15() {
+        // DLC in bit 15, SLC in word 1; MUBUF: LDS in bit 16, bits 17 and
+        // 25 and word 1 bit 21 unused; MTBUF: the 7-bit FORMAT in bits
+        // 25:19, word 1 bit 21 an opcode bit.
+        mem.flags.set(MemFlags::DLC, bit(w0, 15));
+        mem.flags.set(MemFlags::SLC, bit(w1, 22));
+        if typed {
+            mem.dfmt = (w0 >> 19 & 0x7f) as u8;
+        } else {
+            zero(w0 >> 17 & 1)?;
+            zero(w0 >> 25 & 1)?;
+            zero(w1 >> 21 & 1)?;
+            mem.flags.set(MemFlags::LDS, bit(w0, 16));
+        }
+    } else if gcn12 {
         // MUBUF: bit 15 unused, SLC in bit 17, bit 25 unused, word 1 bit
         // 22 unused. MTBUF: bit 15 is an opcode bit.
         if typed {
@@ -48,9 +62,11 @@ pub(super) fn decode(
             mem.flags.set(MemFlags::LDS, bit(w0, 16));
         }
     }
-    zero(w1 >> 21 & 1)?;
+    if !version.is_gcn15() {
+        zero(w1 >> 21 & 1)?;
+    }
     mem.flags.set(MemFlags::TFE, bit(w1, 23));
-    if typed {
+    if typed && !version.is_gcn15() {
         mem.dfmt = (w0 >> 19 & 0xf) as u8;
         mem.nfmt = (w0 >> 23 & 7) as u8;
         // Every pair assembles (clrxasm, llvm-mc), so every pair prints.
@@ -89,7 +105,7 @@ pub(super) fn decode(
             Field::Vdata => {
                 has_data = true;
                 let mut count = spec.registers();
-                if row.has(flags::D16) && version.is_gcn14() {
+                if row.has(flags::D16) && version.is_gcn14_or_later() {
                     count = count.div_ceil(2);
                 }
                 vgpr(

@@ -14,9 +14,9 @@ pub(super) fn decode(
     w1: u32,
 ) -> Result<(), DecodeError> {
     let row = instr.row;
-    // GCN 1.0/1.1: bit 16 unused, GDS bit 17; GCN 1.2+: GDS bit 16,
+    // GCN 1.0/1.1/1.5: bit 16 unused, GDS bit 17; GCN 1.2/1.4: GDS bit 16,
     // bit 25 unused.
-    let (gds, reserved) = if ctx.version.is_gcn12_or_later() {
+    let (gds, reserved) = if ctx.version.is_gcn12_or_later() && !ctx.version.is_gcn15() {
         (bit(w0, 16), w0 >> 25 & 1)
     } else {
         (bit(w0, 17), w0 >> 16 & 1)

@@ -7,6 +7,8 @@ use crate::isa::{Encoding, Field};
 
 /// SADDR value of GLOBAL/SCRATCH that means `off`.
 pub(super) const SADDR_OFF: u16 = 0x7f;
+/// SADDR value that means `off` on GCN 1.5 (NULL).
+pub(super) const SADDR_OFF_GCN15: u16 = 0x7d;
 
 /// Decodes the operands and modifiers of a FLAT, GLOBAL or SCRATCH instruction from its two
 /// words into `instr` (whose row is known).
@@ -18,13 +20,30 @@ pub(super) fn decode(
 ) -> Result<(), DecodeError> {
     let row = instr.row;
     let gcn14 = ctx.version.is_gcn14();
+    let gcn15 = ctx.version.is_gcn15();
     let segment = row.encoding;
     zero(w0 >> 25 & 1)?;
     instr.mods.glc = bit(w0, 16);
     let mem = &mut instr.mods.mem;
     mem.flags.set(MemFlags::SLC, bit(w0, 17));
     let saddr = (w1 >> 16 & 0x7f) as u16;
-    if gcn14 {
+    // SADDR `off` (GCN 1.5: NULL).
+    let off_code = if gcn15 { SADDR_OFF_GCN15 } else { SADDR_OFF };
+    if gcn15 {
+        // An 11-bit unsigned offset (as clrxdisasm reads it), DLC in bit
+        // 12; bit 11 and bit 13 (LDS of GCN 1.4) are not printed.
+        zero(w0 >> 11 & 1)?;
+        zero(w0 >> 13 & 1)?;
+        mem.offset = (w0 & 0x7ff) as i32;
+        mem.flags.set(MemFlags::DLC, bit(w0, 12));
+        // NV: clrxdisasm prints `nv`, which the assemblers do not read on
+        // GCN 1.5.
+        zero(w1 >> 23 & 1)?;
+        // FLAT has no scalar address: SADDR is NULL.
+        if segment == Encoding::Flat && saddr != off_code {
+            return Err(DecodeError::Invalid);
+        }
+    } else if gcn14 {
         // 12-bit unsigned offset (FLAT), 13-bit signed (GLOBAL/SCRATCH).
         mem.offset = if segment == Encoding::Flat {
             zero(w0 >> 12 & 1)?;
@@ -47,7 +66,7 @@ pub(super) fn decode(
     let vaddr_field = w1 & 0xff;
     let vdata_field = w1 >> 8 & 0xff;
     let vdst_field = w1 >> 24;
-    let saddr_off = saddr == SADDR_OFF;
+    let saddr_off = saddr == off_code;
     let mut used = [false; 2]; // vdata, vdst
     for (i, spec) in operand_specs(row).iter().enumerate() {
         instr.operand_array[i] = match spec.field {
@@ -63,6 +82,12 @@ pub(super) fn decode(
                 vgpr(ctx, vdata_field, spec.registers())?
             }
             Field::Vaddr => match segment {
+                // GCN 1.5: clrxdisasm prints `off` for any VADDR beside an
+                // SGPR address.
+                Encoding::Scratch if gcn15 && !saddr_off => {
+                    zero(vaddr_field)?;
+                    Operand::Off
+                }
                 Encoding::Scratch if vaddr_field == 0 && !saddr_off => Operand::Off,
                 Encoding::Scratch => vgpr(ctx, vaddr_field, 1)?,
                 Encoding::Global if !saddr_off => vgpr(ctx, vaddr_field, 1)?,

@@ -32,15 +32,20 @@ use crate::isa::{flags, Encoding, Field, FloatKind, InstrRow};
 /// documentation (`GcnInstrs*.md`).
 pub fn opcode(word: u32, family: Encoding, version: crate::GcnVersion) -> Option<(Encoding, u32)> {
     let gcn12 = version.is_gcn12_or_later();
+    let gcn15 = version.is_gcn15();
     Some(match family {
-        Encoding::Ds if gcn12 => (family, word >> 17 & 0xff),
+        // GCN 1.5 has the GCN 1.0 DS layout.
+        Encoding::Ds if gcn12 && !gcn15 => (family, word >> 17 & 0xff),
         Encoding::Ds => (family, word >> 18 & 0xff),
         Encoding::Mubuf => (family, word >> 18 & 0x7f),
+        // GCN 1.5: bits 18:16 here, bit 3 in bit 21 of the second word
+        // (see `decode`).
+        Encoding::Mtbuf if gcn15 => (family, word >> 16 & 7),
         Encoding::Mtbuf if gcn12 => (family, word >> 15 & 0xf),
         Encoding::Mtbuf => (family, word >> 16 & 7),
         Encoding::Mimg => (family, word >> 18 & 0x7f),
         Encoding::Exp => (family, 0),
-        Encoding::Flat if version.is_gcn14() => {
+        Encoding::Flat if version.is_gcn14_or_later() => {
             let seg = match word >> 14 & 3 {
                 0 => Encoding::Flat,
                 1 => Encoding::Scratch,
@@ -56,9 +61,12 @@ pub fn opcode(word: u32, family: Encoding, version: crate::GcnVersion) -> Option
 /// Decodes a memory instruction.
 pub(crate) fn decode(ctx: &Ctx<'_>, family: Encoding) -> Result<Instruction, DecodeError> {
     let w0 = ctx.word(0)?;
-    let (space, op) = opcode(w0, family, ctx.version).ok_or(DecodeError::Invalid)?;
+    let (space, mut op) = opcode(w0, family, ctx.version).ok_or(DecodeError::Invalid)?;
+    if family == Encoding::Mtbuf && ctx.version.is_gcn15() {
+        op |= (ctx.word(1)? >> 21 & 1) << 3;
+    }
     let row = ctx.row(space, op)?;
-    // Every memory instruction has two words.
+    // Every memory instruction has two words (GCN 1.5 MIMG: more).
     let w1 = ctx.word(1)?;
     let mut instr = Instruction::new(row, ctx.version, Form::Native);
     instr.len = 2;
@@ -128,6 +136,7 @@ pub(crate) fn write(f: &mut fmt::Formatter<'_>, instr: &Instruction) -> fmt::Res
             first = false;
         }
     }
+    let m = &instr.mods.mem;
     for (op, spec) in instr.operands().iter().zip(instr.row.operands) {
         if *op == Operand::None {
             continue;
@@ -135,6 +144,16 @@ pub(crate) fn write(f: &mut fmt::Formatter<'_>, instr: &Instruction) -> fmt::Res
         f.write_str(if first { " " } else { ", " })?;
         first = false;
         match *op {
+            // A GCN 1.5 NSA address: the list of VGPRs.
+            Operand::Reg { code, count }
+                if spec.field == Field::Vaddr && m.flags.contains(MemFlags::NSA) =>
+            {
+                write!(f, "[v{}", code - VGPR)?;
+                for &r in &m.nsa[..usize::from(count.max(1) - 1).min(12)] {
+                    write!(f, ",v{r}")?;
+                }
+                f.write_str("]")?;
+            }
             Operand::Reg { code, count } => write_reg(f, code, count, instr.version)?,
             Operand::Const(code) => write_const(f, code, FloatKind::Single)?,
             Operand::Imm(target) if spec.field == Field::Target => {
@@ -147,7 +166,9 @@ pub(crate) fn write(f: &mut fmt::Formatter<'_>, instr: &Instruction) -> fmt::Res
             _ => super::operand::write_plain(f, op, spec, instr.version)?,
         }
     }
-    let m = &instr.mods.mem;
+    if instr.version.is_gcn15() {
+        return write_gcn15_modifiers(f, instr);
+    }
     // The single-bit modifiers set in the words, in the order they print.
     let flags = |f: &mut fmt::Formatter<'_>, list: &[(MemFlags, &str)]| -> fmt::Result {
         for &(flag, name) in list {
@@ -242,6 +263,115 @@ pub(crate) fn write(f: &mut fmt::Formatter<'_>, instr: &Instruction) -> fmt::Res
                 f.write_str(" nv")?;
             }
             flags(f, &[(MemFlags::LDS, "lds")])
+        }
+    }
+}
+
+/// clrxdisasm's names of the GCN 1.5 image dimensions, by `dim` code.
+pub(super) const DIM_NAMES: [&str; 8] = [
+    "1d",
+    "2d",
+    "3d",
+    "cube",
+    "1d_array",
+    "2d_array",
+    "2d_msaa",
+    "2d_msaa_array",
+];
+
+/// Writes the modifiers of a GCN 1.5 memory instruction in clrxdisasm's
+/// order and spelling: MUBUF/MTBUF `offen idxen offset:N glc slc dlc lds
+/// tfe format:N`, MIMG `dmask:N dim:NAME unorm dlc glc slc r128 tfe lwe
+/// d16`, FLAT/GLOBAL/SCRATCH `inst_offset:N dlc glc slc nv`; DS and EXP as
+/// on the older versions.
+fn write_gcn15_modifiers(f: &mut fmt::Formatter<'_>, instr: &Instruction) -> fmt::Result {
+    let m = &instr.mods.mem;
+    let flags = |f: &mut fmt::Formatter<'_>, list: &[(MemFlags, &str)]| -> fmt::Result {
+        for &(flag, name) in list {
+            if m.flags.contains(flag) {
+                write!(f, " {name}")?;
+            }
+        }
+        Ok(())
+    };
+    let glc = |f: &mut fmt::Formatter<'_>| {
+        if instr.mods.glc {
+            f.write_str(" glc")
+        } else {
+            Ok(())
+        }
+    };
+    match instr.row.encoding {
+        Encoding::Ds => {
+            if instr.row.has(flags::OFFSET2) {
+                if m.offset != 0 {
+                    write!(f, " offset0:{}", m.offset)?;
+                }
+                if m.offset1 != 0 {
+                    write!(f, " offset1:{}", m.offset1)?;
+                }
+            } else if m.offset != 0 {
+                write!(f, " offset:{}", m.offset)?;
+            }
+            flags(f, &[(MemFlags::GDS, "gds")])
+        }
+        Encoding::Mubuf | Encoding::Mtbuf => {
+            flags(f, &[(MemFlags::OFFEN, "offen"), (MemFlags::IDXEN, "idxen")])?;
+            if m.offset != 0 {
+                write!(f, " offset:{}", m.offset)?;
+            }
+            glc(f)?;
+            flags(
+                f,
+                &[
+                    (MemFlags::SLC, "slc"),
+                    (MemFlags::DLC, "dlc"),
+                    (MemFlags::LDS, "lds"),
+                    (MemFlags::TFE, "tfe"),
+                ],
+            )?;
+            if instr.row.encoding == Encoding::Mtbuf && m.dfmt != 0 {
+                write!(f, " format:{}", m.dfmt)?;
+            }
+            Ok(())
+        }
+        Encoding::Mimg => {
+            if m.dmask != 1 {
+                write!(f, " dmask:{}", m.dmask)?;
+            }
+            write!(f, " dim:{}", DIM_NAMES[usize::from(m.dim & 7)])?;
+            flags(f, &[(MemFlags::UNORM, "unorm"), (MemFlags::DLC, "dlc")])?;
+            glc(f)?;
+            flags(
+                f,
+                &[
+                    (MemFlags::SLC, "slc"),
+                    (MemFlags::R128, "r128"),
+                    (MemFlags::TFE, "tfe"),
+                    (MemFlags::LWE, "lwe"),
+                    (MemFlags::D16, "d16"),
+                ],
+            )
+        }
+        Encoding::Exp => flags(
+            f,
+            &[
+                (MemFlags::DONE, "done"),
+                (MemFlags::COMPR, "compr"),
+                (MemFlags::VM, "vm"),
+            ],
+        ),
+        _ => {
+            if m.offset != 0 {
+                write!(f, " inst_offset:{}", m.offset)?;
+            }
+            flags(f, &[(MemFlags::DLC, "dlc")])?;
+            glc(f)?;
+            flags(f, &[(MemFlags::SLC, "slc")])?;
+            if instr.mods.nv {
+                f.write_str(" nv")?;
+            }
+            Ok(())
         }
     }
 }

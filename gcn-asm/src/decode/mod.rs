@@ -22,6 +22,13 @@
 //! target, a literal missing at the end of the buffer) is not an
 //! instruction: [`decode`] returns a [`DecodeError`] and the listing prints
 //! it as `.int 0x…`. Decoding never panics.
+//!
+//! GCN 1.5 (RDNA 1) code is printed as clrxdisasm prints it (its operand
+//! names, modifier spellings and order), wherever that text assembles back
+//! to the same words; [`DecodeOptions::wave32`] prints lane masks as one
+//! SGPR, as `clrxdisasm --wave32` does, and [`write_clrx_listing`] writes
+//! clrxdisasm's own listing layout (`/*offset*/`, padded mnemonics,
+//! `.fill` for zero words, `.LN_0` labels).
 
 pub mod access;
 mod buffer;
@@ -125,7 +132,8 @@ pub struct Sdwa {
 /// DPP fields (GCN 1.2+).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Dpp {
-    /// DPP_CTRL (quad_perm, row shifts, broadcasts …).
+    /// DPP_CTRL (quad_perm, row shifts, broadcasts …; GCN 1.5 also
+    /// row_share, row_xmask). 0 for DPP8.
     pub ctrl: u16,
     /// BOUND_CTRL.
     pub bound_ctrl: bool,
@@ -133,6 +141,11 @@ pub struct Dpp {
     pub bank_mask: u8,
     /// ROW_MASK.
     pub row_mask: u8,
+    /// FI (GCN 1.5): fetch inactive lanes.
+    pub fi: bool,
+    /// GCN 1.5 DPP8 (SRC0 code 0xe9, 0xea with `fi`): the eight 3-bit lane
+    /// selects, lane 0 in the low bits; `None` for DPP16.
+    pub dpp8: Option<u32>,
 }
 
 /// Instruction modifiers. Per-source bit masks are indexed by source slot
@@ -185,10 +198,17 @@ pub struct MemModifiers {
     pub offset1: u8,
     /// MIMG `dmask`.
     pub dmask: u8,
-    /// MTBUF data format (DFMT).
+    /// MTBUF data format (DFMT); on GCN 1.5 the unified 7-bit FORMAT
+    /// (with `nfmt` 0).
     pub dfmt: u8,
     /// MTBUF number format (NFMT).
     pub nfmt: u8,
+    /// GCN 1.5 MIMG `dim` (0 `1d` … 7 `2d_msaa_array`).
+    pub dim: u8,
+    /// GCN 1.5 MIMG NSA: the address VGPRs after the first (VADDR), when
+    /// [`MemFlags::NSA`] is set; the VADDR operand's count is the number
+    /// of addresses.
+    pub nsa: [u8; 12],
     /// The single-bit modifiers.
     pub flags: MemFlags,
 }
@@ -234,6 +254,11 @@ impl MemFlags {
     /// (SOE); its value is [`MemModifiers::offset`]. (Kept here rather
     /// than in its own field so that a decoded item stays small.)
     pub const SMEM_OFFSET: MemFlags = MemFlags(1 << 16);
+    /// `dlc` (GCN 1.5: SMEM, MUBUF, MTBUF, MIMG, FLAT).
+    pub const DLC: MemFlags = MemFlags(1 << 17);
+    /// GCN 1.5 MIMG: the addresses are a list of VGPRs (NSA), see
+    /// [`MemModifiers::nsa`].
+    pub const NSA: MemFlags = MemFlags(1 << 18);
 
     /// True when every flag of `other` is set.
     pub fn contains(self, other: MemFlags) -> bool {
@@ -326,6 +351,24 @@ impl fmt::Display for DecodeError {
 
 impl std::error::Error for DecodeError {}
 
+/// What the decoder needs to know beside the GCN version.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DecodeOptions {
+    /// Wave32 (GCN 1.5 only; `--wave32`): VCC, the carries and the compare
+    /// results of vector instructions are one SGPR (`vcc_lo`, `s4`), as
+    /// clrxdisasm prints them with `--wave32`.
+    pub wave32: bool,
+}
+
+impl DecodeOptions {
+    /// Wave32 only where the version has it.
+    fn for_version(self, version: GcnVersion) -> Self {
+        DecodeOptions {
+            wave32: self.wave32 && version.is_gcn15(),
+        }
+    }
+}
+
 /// The encoding family of a first word, from its fixed high bits.
 pub fn family(word: u32, version: GcnVersion) -> Option<Encoding> {
     if word >> 31 == 0 {
@@ -345,6 +388,23 @@ pub fn family(word: u32, version: GcnVersion) -> Option<Encoding> {
         });
     }
     let top6 = word >> 26;
+    if version.is_gcn15() {
+        // The GFX10 prefixes (CLRX's gcnEncoding15Table); VOP3P is 0xcc
+        // with bits 25:24 clear.
+        return Some(match top6 {
+            0b110010 => Encoding::Vintrp,
+            0b110011 if word >> 24 == 0xcc => Encoding::Vop3p,
+            0b110101 => Encoding::Vop3,
+            0b110110 => Encoding::Ds,
+            0b110111 => Encoding::Flat,
+            0b111000 => Encoding::Mubuf,
+            0b111010 => Encoding::Mtbuf,
+            0b111100 => Encoding::Mimg,
+            0b111101 => Encoding::Smem,
+            0b111110 => Encoding::Exp,
+            _ => return None,
+        });
+    }
     if version.is_gcn14() && word >> 23 == 0x1a7 {
         return Some(Encoding::Vop3p);
     }
@@ -380,12 +440,23 @@ pub fn family(word: u32, version: GcnVersion) -> Option<Encoding> {
 /// Decodes the instruction at the start of `words`. `offset` is the byte
 /// offset of `words[0]` in the code (branch targets are relative to it).
 pub fn decode(words: &[u32], offset: u64, version: GcnVersion) -> Result<Instruction, DecodeError> {
+    decode_with(words, offset, version, DecodeOptions::default())
+}
+
+/// [`decode`] with options (wave32).
+pub fn decode_with(
+    words: &[u32],
+    offset: u64,
+    version: GcnVersion,
+    options: DecodeOptions,
+) -> Result<Instruction, DecodeError> {
     let &word = words.first().ok_or(DecodeError::Empty)?;
     let family = family(word, version).ok_or(DecodeError::Invalid)?;
     let ctx = Ctx {
         words,
         offset,
         version,
+        wave32: options.for_version(version).wave32,
     };
     match family {
         Encoding::Sop2 | Encoding::Sop1 | Encoding::Sopk | Encoding::Sopc | Encoding::Sopp => {
@@ -416,6 +487,8 @@ pub(crate) struct Ctx<'a> {
     pub offset: u64,
     /// Target version.
     pub version: GcnVersion,
+    /// Wave32 (GCN 1.5): lane masks are one SGPR.
+    pub wave32: bool,
 }
 
 impl Ctx<'_> {
@@ -427,6 +500,15 @@ impl Ctx<'_> {
     /// The row for `opcode` of `encoding` on the target version.
     pub fn row(&self, encoding: Encoding, opcode: u32) -> Result<&'static InstrRow, DecodeError> {
         lookup(encoding, opcode, self.version).ok_or(DecodeError::Invalid)
+    }
+
+    /// SGPRs of a lane mask (VCC, a carry, a compare result): 1 in wave32.
+    pub fn mask_regs(&self) -> u16 {
+        if self.wave32 {
+            1
+        } else {
+            2
+        }
     }
 }
 
@@ -454,6 +536,7 @@ fn version_index(version: GcnVersion) -> usize {
         GcnVersion::Gcn1_4_1 => 4,
         GcnVersion::Gcn1_5 => 5,
         GcnVersion::Gcn1_5_1 => 6,
+        GcnVersion::Rdna2 => 7,
     }
 }
 
@@ -470,7 +553,12 @@ static INDEX: LazyLock<Index> = LazyLock::new(|| {
         // flagged `alias` gives way to the documented name.
         let replace = table[op] == NO_ROW
             || (INSTRUCTIONS[usize::from(table[op])].has(flags::ALIAS)
-                && !INSTRUCTIONS[row].has(flags::ALIAS));
+                && !INSTRUCTIONS[row].has(flags::ALIAS))
+            || (version.is_gcn15()
+                && clrx_prefers(
+                    INSTRUCTIONS[row].mnemonic,
+                    INSTRUCTIONS[usize::from(table[op])].mnemonic,
+                ));
         if replace {
             table[op] = row as u16;
         }
@@ -491,7 +579,7 @@ static INDEX: LazyLock<Index> = LazyLock::new(|| {
                     let op3 = crate::isa::vocab::vop3_opcode(row.encoding, op, version);
                     insert(version, Encoding::Vop3, op3, i);
                 }
-                Encoding::Vintrp if version.is_gcn12_or_later() => {
+                Encoding::Vintrp if version.is_gcn12_or_later() && !version.is_gcn15() => {
                     insert(version, Encoding::Vop3, VINTRP_VOP3_BASE + u32::from(op), i);
                 }
                 _ => {}
@@ -500,6 +588,12 @@ static INDEX: LazyLock<Index> = LazyLock::new(|| {
     }
     Index { tables }
 });
+
+/// On GCN 1.5, where two names share an opcode, the one clrxdisasm
+/// prints: `v_cmp*_tru_*` rather than `v_cmp*_t_*`.
+fn clrx_prefers(new: &str, old: &str) -> bool {
+    new.starts_with("v_cmp") && new.contains("_tru_") && old.contains("_t_")
+}
 
 /// The row decoding `opcode` in the `encoding` opcode space on `version`.
 /// For [`Encoding::Vop3`] the space includes the VOP3 forms of VOP2, VOP1,
@@ -593,9 +687,10 @@ pub struct Listing<'a> {
 /// The number of words an instruction starting at `words[0]` takes by its
 /// encoding alone: 2 for the 64-bit families, plus a literal when a source
 /// field says 255 (or the row has a constant, as v_madmk), plus the SDWA/DPP
-/// word. Used to resume after words that do not decode, as clrxdisasm does,
-/// so that the words of one undecodable instruction (a literal, the second
-/// word) are not read as instructions of their own.
+/// word (GCN 1.5: also the DPP8 word, a VOP3/VOP3P literal and the MIMG
+/// NSA address words). Used to resume after words that do not decode, as
+/// clrxdisasm does, so that the words of one undecodable instruction (a
+/// literal, the second word) are not read as instructions of their own.
 pub fn encoded_len(words: &[u32], version: GcnVersion) -> usize {
     let Some(&word) = words.first() else {
         return 0;
@@ -603,6 +698,7 @@ pub fn encoded_len(words: &[u32], version: GcnVersion) -> usize {
     let Some(family) = family(word, version) else {
         return 1;
     };
+    let gcn15 = version.is_gcn15();
     let has_lit32 = |encoding: Encoding, opcode: u32| {
         lookup(encoding, opcode, version).is_some_and(|r| r.operand(Field::Lit32).is_some())
     };
@@ -610,7 +706,15 @@ pub fn encoded_len(words: &[u32], version: GcnVersion) -> usize {
     let len = match family {
         Encoding::Sop2 | Encoding::Sopc => 1 + usize::from(byte(0) == 255 || byte(8) == 255),
         Encoding::Sop1 => 1 + usize::from(byte(0) == 255),
-        Encoding::Sopk => 1 + usize::from(has_lit32(Encoding::Sopk, word >> 23 & 0x1f)),
+        // s_setreg_imm32_b32 (GCN 1.5: opcode 21, as clrxdisasm reads it).
+        Encoding::Sopk => {
+            let op = word >> 23 & 0x1f;
+            1 + usize::from(if gcn15 {
+                op == 21
+            } else {
+                has_lit32(Encoding::Sopk, op)
+            })
+        }
         Encoding::Sopp | Encoding::Vintrp => 1,
         // GCN 1.1 SMRD: OFFSET 255 without IMM announces a literal offset.
         Encoding::Smrd => {
@@ -619,11 +723,29 @@ pub fn encoded_len(words: &[u32], version: GcnVersion) -> usize {
         Encoding::Vop2 | Encoding::Vop1 | Encoding::Vopc => {
             let src0 = word & 0x1ff;
             let gcn12 = version.is_gcn12_or_later();
+            let op = word >> 25 & 0x3f;
+            // The constant of v_madmk/v_madak/v_fmamk/v_fmaak (GCN 1.5: by
+            // opcode, as clrxdisasm reads it).
+            let constant = family == Encoding::Vop2
+                && if gcn15 {
+                    matches!(op, 32 | 33 | 44 | 45 | 55 | 56)
+                } else {
+                    has_lit32(Encoding::Vop2, op)
+                };
             let extra = src0 == 255
                 || (gcn12 && (src0 == 0xf9 || src0 == 0xfa))
-                || (family == Encoding::Vop2 && has_lit32(Encoding::Vop2, word >> 25 & 0x3f));
+                || (gcn15 && (src0 == 0xe9 || src0 == 0xea))
+                || constant;
             1 + usize::from(extra)
         }
+        // GCN 1.5: a literal when any source field says 255.
+        Encoding::Vop3 | Encoding::Vop3p if gcn15 => {
+            let w1 = words.get(1).copied().unwrap_or(0);
+            let literal = (0..3).any(|i| w1 >> (9 * i) & 0x1ff == 255);
+            2 + usize::from(literal)
+        }
+        // GCN 1.5: the NSA address dwords.
+        Encoding::Mimg if gcn15 => 2 + (word >> 1 & 3) as usize,
         _ => 2,
     };
     len.min(words.len())
@@ -632,19 +754,34 @@ pub fn encoded_len(words: &[u32], version: GcnVersion) -> usize {
 /// Decodes a whole buffer of code words. Words that do not decode become
 /// [`Item::Word`]s, as many as [`encoded_len`] says their instruction takes.
 pub fn disassemble(words: &[u32], version: GcnVersion) -> Listing<'_> {
+    disassemble_with(words, version, DecodeOptions::default())
+}
+
+/// [`disassemble`] with options (wave32).
+pub fn disassemble_with(words: &[u32], version: GcnVersion, options: DecodeOptions) -> Listing<'_> {
     Listing {
         words,
         version,
-        items: decode_items(words, version).collect(),
+        items: decode_items_with(words, version, options).collect(),
     }
 }
 
 /// The items [`disassemble`] collects, one at a time, without keeping them:
 /// for listings too large to hold (see [`write_disassembly`]).
 pub fn decode_items(words: &[u32], version: GcnVersion) -> DecodeItems<'_> {
+    decode_items_with(words, version, DecodeOptions::default())
+}
+
+/// [`decode_items`] with options (wave32).
+pub fn decode_items_with(
+    words: &[u32],
+    version: GcnVersion,
+    options: DecodeOptions,
+) -> DecodeItems<'_> {
     DecodeItems {
         words,
         version,
+        options,
         next: 0,
         stray_end: 0,
     }
@@ -655,6 +792,7 @@ pub fn decode_items(words: &[u32], version: GcnVersion) -> DecodeItems<'_> {
 pub struct DecodeItems<'a> {
     words: &'a [u32],
     version: GcnVersion,
+    options: DecodeOptions,
     /// Index of the next word.
     next: usize,
     /// Words before this index are stray words (`.int`) of an encoding
@@ -679,7 +817,7 @@ impl Iterator for DecodeItems<'_> {
                 item: Item::Word(words[i]),
             });
         }
-        match decode(&words[i..], offset, self.version) {
+        match decode_with(&words[i..], offset, self.version, self.options) {
             Ok(instr) => {
                 let d = Decoded {
                     offset,
@@ -710,8 +848,274 @@ pub fn write_disassembly(
     words: &[u32],
     version: GcnVersion,
 ) -> fmt::Result {
-    let targets = targets_of(decode_items(words, version));
-    write_items(f, words, decode_items(words, version), &targets, &[], &[])
+    write_disassembly_with(f, words, version, DecodeOptions::default())
+}
+
+/// [`write_disassembly`] with options (wave32).
+pub fn write_disassembly_with(
+    f: &mut dyn fmt::Write,
+    words: &[u32],
+    version: GcnVersion,
+    options: DecodeOptions,
+) -> fmt::Result {
+    let targets = targets_of(decode_items_with(words, version, options));
+    write_items(
+        f,
+        words,
+        decode_items_with(words, version, options),
+        &targets,
+        &[],
+        &[],
+    )
+}
+
+/// Writes the listing of `words` in clrxdisasm's raw-code layout (what
+/// follows its `.text` line): `/*OFFSET*/ MNEMONIC  OPERANDS` lines with a
+/// 12-digit offset and the mnemonic padded to 16 columns, `.fill N, 4, 0`
+/// for a run of zero words at an instruction boundary, `.LOFFSET_0:`
+/// labels at branch targets (`.LOFFSET_0=.-N` for one inside an
+/// instruction or a zero run, `.org` before those past the end), and
+/// clrxdisasm's warning when the last instruction runs past the code.
+/// Words that do not decode are `.int 0x…` lines, one per word of their
+/// encoding ([`encoded_len`]).
+pub fn write_clrx_listing(
+    f: &mut dyn fmt::Write,
+    words: &[u32],
+    version: GcnVersion,
+    options: DecodeOptions,
+) -> fmt::Result {
+    // Branch targets as clrxdisasm numbers them (byte offsets; a negative
+    // one wraps around as its size_t does).
+    // On GCN 1.5 also the ones of its first pass over the words, which
+    // takes some words that do not branch for branches.
+    let mut targets: Vec<u64> = if version.is_gcn15() {
+        clrx_labels_gcn15(words)
+    } else {
+        Vec::new()
+    };
+    walk_clrx(words, version, options, |item| {
+        if let ClrxItem::Instruction(_, instr) = item {
+            for op in instr.operands() {
+                if let Operand::Target(t) = op {
+                    targets.push(i64::from(*t) as u64);
+                }
+            }
+        }
+        Ok(())
+    })?;
+    targets.sort_unstable();
+    targets.dedup();
+    // clrxdisasm's warning: its length rules run past the end of the code.
+    let mut end = 0usize;
+    while end < words.len() {
+        end += encoded_len_unclipped(&words[end..], version).max(1);
+    }
+    if end != words.len() {
+        writeln!(f, "        /* WARNING: Unfinished instruction at end! */")?;
+    }
+    let mut next_label = 0usize;
+    let mut labels_to = |f: &mut dyn fmt::Write, pos: u64| -> fmt::Result {
+        while let Some(&t) = targets.get(next_label) {
+            if t > pos {
+                break;
+            }
+            if t == pos {
+                writeln!(f, ".L{t}_0:")?;
+            } else {
+                writeln!(f, ".L{t}_0=.-{}", pos - t)?;
+            }
+            next_label += 1;
+        }
+        Ok(())
+    };
+    walk_clrx(words, version, options, |item| match item {
+        ClrxItem::Fill(offset, n) => {
+            labels_to(f, offset)?;
+            writeln!(f, ".fill {n}, 4, 0")
+        }
+        ClrxItem::Word(offset, w) => {
+            labels_to(f, offset)?;
+            writeln!(f, "/*{offset:012x}*/ .int {w:#x}")
+        }
+        ClrxItem::Instruction(offset, instr) => {
+            labels_to(f, offset)?;
+            write!(f, "/*{offset:012x}*/ ")?;
+            write_clrx_text(f, &instr)?;
+            writeln!(f)
+        }
+    })?;
+    let mut pos = 4 * words.len() as u64;
+    labels_to(f, pos)?;
+    for &t in &targets[next_label..] {
+        // A target before the code (a negative offset, which clrxdisasm
+        // wraps around): its value, where clrxdisasm's `.org` would move
+        // backwards.
+        if (t as i64) < 0 {
+            writeln!(f, ".L{t}_0 = {}", t as i64)?;
+            continue;
+        }
+        if t != pos {
+            writeln!(f, ".org {t:#x}")?;
+        }
+        writeln!(f, ".L{t}_0:")?;
+        pos = t;
+    }
+    Ok(())
+}
+
+/// The labels clrxdisasm places in GCN 1.5 code: its first pass over the
+/// words (GCNDisasm.cpp, `analyzeBeforeDisassemble`) steps over the
+/// instructions by its length rules and takes the target of every SOPP
+/// branch (opcodes 2, 4-9, 23-26) and of the SOPK opcodes it takes for
+/// branches (16, 22, 27, 28), whether or not the word decodes.
+fn clrx_labels_gcn15(words: &[u32]) -> Vec<u64> {
+    let mut labels = Vec::new();
+    let mut pos = 0usize;
+    let target =
+        |pos: usize, w: u32| (pos as u64).wrapping_add_signed(i64::from(w as u16 as i16) + 1) << 2;
+    while pos < words.len() {
+        let w = words[pos];
+        if w >> 30 == 0b10 {
+            if w & 0x3000_0000 == 0x3000_0000 {
+                match w & 0x0f80_0000 {
+                    0x0e80_0000 => pos += usize::from(w & 0xff == 0xff),
+                    0x0f00_0000 => pos += usize::from(w & 0xff == 0xff || w & 0xff00 == 0xff00),
+                    0x0f80_0000 => {
+                        if matches!(w >> 16 & 0x7f, 2 | 4..=9 | 23..=26) {
+                            labels.push(target(pos, w));
+                        }
+                    }
+                    _ => {
+                        let op = w >> 23 & 0x1f;
+                        if matches!(op, 16 | 22 | 27 | 28) {
+                            labels.push(target(pos, w));
+                        } else if op == 21 {
+                            pos += 1;
+                        }
+                    }
+                }
+            } else {
+                pos += usize::from(w & 0xff == 0xff || w & 0xff00 == 0xff00);
+            }
+        } else if w >> 31 == 1 {
+            let part = w >> 26 & 0xf;
+            match part {
+                12 => pos += (w >> 1 & 3) as usize + 1,
+                3 | 5 | 6 | 7 | 8 | 10 | 13 | 14 => pos += 1,
+                _ => {}
+            }
+            if part == 3 || part == 5 {
+                let w1 = words.get(pos).copied().unwrap_or(0);
+                if (0..3).any(|i| w1 >> (9 * i) & 0x1ff == 0xff) {
+                    pos += 1;
+                }
+            }
+        } else {
+            let src0 = w & 0x1ff;
+            let extra = matches!(src0, 0xff | 0xf9 | 0xfa | 0xe9 | 0xea);
+            let op = w >> 25 & 0x3f;
+            let vop2 = op < 0x3e;
+            pos += usize::from(extra || (vop2 && matches!(op, 32 | 33 | 44 | 45 | 55 | 56)));
+        }
+        pos += 1;
+    }
+    labels.sort_unstable();
+    labels.dedup();
+    labels
+}
+
+/// [`encoded_len`] without the clip to the code: how far clrxdisasm's
+/// length rules take an instruction.
+fn encoded_len_unclipped(words: &[u32], version: GcnVersion) -> usize {
+    let mut padded = [0u32; 8];
+    let n = words.len().min(padded.len());
+    padded[..n].copy_from_slice(&words[..n]);
+    encoded_len(&padded, version)
+}
+
+/// One item of a listing in clrxdisasm's layout.
+enum ClrxItem {
+    /// A run of zero words at an instruction boundary: offset, count.
+    Fill(u64, usize),
+    /// A word that does not decode: offset, word.
+    Word(u64, u32),
+    /// An instruction at an offset.
+    Instruction(u64, Instruction),
+}
+
+/// Walks `words` as clrxdisasm does: zero words at an instruction
+/// boundary are a `.fill` run, every other word starts an instruction.
+fn walk_clrx(
+    words: &[u32],
+    version: GcnVersion,
+    options: DecodeOptions,
+    mut each: impl FnMut(ClrxItem) -> fmt::Result,
+) -> fmt::Result {
+    let mut i = 0;
+    while i < words.len() {
+        let offset = 4 * i as u64;
+        if words[i] == 0 {
+            let n = words[i..].iter().take_while(|&&w| w == 0).count();
+            each(ClrxItem::Fill(offset, n))?;
+            i += n;
+            continue;
+        }
+        match decode_with(&words[i..], offset, version, options) {
+            Ok(instr) => {
+                i += usize::from(instr.len);
+                each(ClrxItem::Instruction(offset, instr))?;
+            }
+            Err(_) => {
+                let n = encoded_len(&words[i..], version).max(1);
+                for (k, &w) in words[i..i + n].iter().enumerate() {
+                    each(ClrxItem::Word(offset + 4 * k as u64, w))?;
+                }
+                i += n;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Writes an instruction as clrxdisasm lays it out: the mnemonic padded to
+/// 16 columns (at least one space) before what follows it.
+pub fn write_clrx_text(f: &mut dyn fmt::Write, instr: &Instruction) -> fmt::Result {
+    let mut text = instr.to_string();
+    // clrxdisasm's label names: `.LOFFSET_0` (a negative offset wraps).
+    for op in instr.operands() {
+        if let Operand::Target(t) = op {
+            let t = i64::from(*t);
+            text = text.replacen(&Label(t).to_string(), &format!(".L{}_0", t as u64), 1);
+        }
+    }
+    let mnemonic = instr.row.mnemonic;
+    let rest = text[mnemonic.len()..].trim_start_matches(' ');
+    let pad = 16usize.saturating_sub(mnemonic.len()).max(1);
+    f.write_str(mnemonic)?;
+    if rest.is_empty() {
+        // MUBUF without operands: clrxdisasm leaves the spaces before its
+        // (absent) modifiers.
+        if matches!(instr.row.encoding, Encoding::Mubuf | Encoding::Mtbuf) {
+            for _ in 1..pad {
+                f.write_char(' ')?;
+            }
+        }
+        return Ok(());
+    }
+    // An operand-less VOP1 (v_nop) with SDWA/DPP modifiers: clrxdisasm adds
+    // no spaces before them.
+    let pad = if operand::no_operands(instr.row)
+        && instr.form != Form::Native
+        && instr.form != Form::Vop3
+    {
+        1
+    } else {
+        pad
+    };
+    for _ in 0..pad {
+        f.write_char(' ')?;
+    }
+    f.write_str(rest)
 }
 
 /// Branch targets of `items`, sorted and without duplicates.

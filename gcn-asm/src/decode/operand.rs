@@ -7,7 +7,7 @@ use std::fmt;
 use super::{source_slots, DecodeError, Form, Instruction, Label, Operand};
 use crate::arch::GcnVersion;
 pub(crate) use crate::isa::vocab::VCC;
-use crate::isa::vocab::{max_sgprs, ttmp_base};
+use crate::isa::vocab::{max_sgprs, ttmp_base, NULL};
 use crate::isa::{flags, Field, FloatKind, OperandSpec};
 
 /// The literal operand code.
@@ -82,6 +82,8 @@ fn special_scalar(code: u16, count: u16, version: GcnVersion) -> Option<&'static
 fn special_source(code: u16, version: GcnVersion) -> Option<&'static str> {
     let gcn14 = version.is_gcn14();
     Some(match code {
+        // clrxdisasm's spelling on GCN 1.5.
+        254 if version.is_gcn15() => "lds",
         235 if gcn14 => "src_shared_base",
         236 if gcn14 => "src_shared_limit",
         237 if gcn14 => "src_private_base",
@@ -109,6 +111,10 @@ pub(crate) fn reg_text(code: u16, count: u16, version: GcnVersion) -> Option<Reg
     if last < max_sgprs(version) {
         return Some(RegText::Sgpr(code, count));
     }
+    // NULL (GCN 1.5) stands for a register of any width.
+    if code == NULL && version.is_gcn15() {
+        return Some(RegText::Named("null"));
+    }
     let (base, n) = ttmp_base(version);
     if code >= base && last < base + n {
         return Some(RegText::Ttmp(code - base, count));
@@ -125,6 +131,16 @@ pub(crate) enum Align {
     Line,
     /// No rule.
     None,
+}
+
+/// The alignment rule of the scalar operands of vector instructions:
+/// GCN 1.5 has no 4-SGPR line rule (a range may cross one).
+pub(crate) fn vector_align(version: GcnVersion) -> Align {
+    if version.is_gcn15() {
+        Align::None
+    } else {
+        Align::Line
+    }
 }
 
 fn aligned(code: u16, count: u16, align: Align) -> bool {
@@ -242,12 +258,22 @@ pub(crate) fn write_const(f: &mut fmt::Formatter<'_>, code: u16, kind: FloatKind
 /// such as `4294967300.0`). A source that would be read back as an inline
 /// constant gets `lit(…)`; the constant of v_madmk/v_madak (a `lit32`
 /// field, always a literal word) is plain, as clrxasm rejects `lit(…)`
-/// there.
+/// there. On GCN 1.5 `lit(…)` holds the signed decimal value and covers
+/// -16 to 64, as clrxdisasm prints it.
 pub(crate) fn write_literal(
     f: &mut fmt::Formatter<'_>,
     word: u32,
     spec: &OperandSpec,
+    version: GcnVersion,
 ) -> fmt::Result {
+    if version.is_gcn15() {
+        let signed = word as i32;
+        return if (-16..=64).contains(&signed) && spec.field != Field::Lit32 {
+            write!(f, "lit({signed})")
+        } else {
+            write!(f, "{word:#x}")
+        };
+    }
     if word <= 64 && spec.field != Field::Lit32 {
         write!(f, "lit({word:#x})")
     } else {
@@ -279,6 +305,14 @@ pub(crate) fn write_plain(
         Operand::None => Ok(()),
         Operand::Off => f.write_str("off"),
         Operand::Reg { code, count } => write_reg(f, code, count, version),
+        // A float constant of a 64-bit vector source (integer too) reads
+        // back as a double: 1/(2π) needs its double digits there.
+        Operand::Const(code)
+            if spec.registers() == 2
+                && matches!(spec.field, Field::Src0 | Field::Src1 | Field::Src2) =>
+        {
+            write_const(f, code, FloatKind::Double)
+        }
         Operand::Const(code) => write_const(f, code, spec.ty.float_kind()),
         // An SMRD literal offset up to 255 would be read as an immediate.
         Operand::Literal(w) if spec.field == Field::Soffset => {
@@ -288,7 +322,7 @@ pub(crate) fn write_plain(
                 write!(f, "{w:#x}")
             }
         }
-        Operand::Literal(w) => write_literal(f, w, spec),
+        Operand::Literal(w) => write_literal(f, w, spec, version),
         // Hexadecimal, signed immediates too, as clrxdisasm prints them
         // (`s_movk_i32 s2, 0x400`; -1234 is `0xfb2e`).
         Operand::Imm(v) => write!(f, "{v:#x}"),
@@ -351,7 +385,13 @@ pub(crate) fn write_operands(f: &mut fmt::Formatter<'_>, instr: &Instruction) ->
             bit(instr.mods.abs),
             bit(instr.mods.sext),
         );
-        let (neg_ok, abs_ok, sext_ok) = inline_mods(op, spec, abs);
+        // GCN 1.5: in place, as clrxdisasm writes them (the decoder takes
+        // only words whose modifiers read back so).
+        let (neg_ok, abs_ok, sext_ok) = if instr.version.is_gcn15() {
+            (true, true, true)
+        } else {
+            inline_mods(op, spec, abs)
+        };
         let (neg, abs, sext) = (neg && neg_ok, abs && abs_ok, sext && sext_ok);
         if sext {
             f.write_str("sext(")?;
@@ -381,6 +421,9 @@ pub(crate) fn write_operands(f: &mut fmt::Formatter<'_>, instr: &Instruction) ->
 pub(crate) fn trailing_mods(instr: &Instruction) -> (u8, u8, u8) {
     let mut out = (0, 0, 0);
     if !has_source_mods(instr) {
+        return out;
+    }
+    if instr.version.is_gcn15() {
         return out;
     }
     let slots = source_slots(instr.row);

@@ -79,10 +79,16 @@ pub(crate) fn decode(ctx: &Ctx<'_>, encoding: Encoding) -> Result<Instruction, D
             }
             Field::Waitcnt => {
                 used[3] = true;
+                if ctx.version.is_gcn15() && waitcnt_gcn15(imm as u16).is_none() {
+                    return Err(DecodeError::Invalid);
+                }
                 Operand::Waitcnt(imm as u16)
             }
             Field::Sendmsg => {
                 used[3] = true;
+                if ctx.version.is_gcn15() && sendmsg_gcn15(imm as u16).is_none() {
+                    return Err(DecodeError::Invalid);
+                }
                 Operand::Sendmsg(imm as u16)
             }
             Field::Lit32 => {
@@ -104,6 +110,36 @@ pub(crate) fn decode(ctx: &Ctx<'_>, encoding: Encoding) -> Result<Instruction, D
     Ok(instr)
 }
 
+/// clrxdisasm's hardware register names on GCN 1.5, by id
+/// (GCNDisasmDecode.cpp, `hwregNames`); id 0 and ids from 24 on print as
+/// `@ID`.
+const HWREG_NAMES_GCN15: [&str; 24] = [
+    "@0",
+    "mode",
+    "status",
+    "trapsts",
+    "hw_id",
+    "gpr_alloc",
+    "lds_alloc",
+    "ib_sts",
+    "pc_lo",
+    "pc_hi",
+    "inst_dw0",
+    "inst_dw1",
+    "ib_dbg0",
+    "ib_dbg1",
+    "flush_ib",
+    "sh_mem_bases",
+    "sq_shader_tba_lo",
+    "sq_shader_tba_hi",
+    "sq_shader_tma_lo",
+    "sq_shader_tma_hi",
+    "flat_scr_lo",
+    "flat_scr_hi",
+    "xnack_mask",
+    "pops_packer",
+];
+
 /// Writes `hwreg(NAME, OFFSET, SIZE)` (`@ID` for a register without a name
 /// on `version`).
 pub(crate) fn write_hwreg(f: &mut fmt::Formatter<'_>, v: u16, version: GcnVersion) -> fmt::Result {
@@ -111,11 +147,85 @@ pub(crate) fn write_hwreg(f: &mut fmt::Formatter<'_>, v: u16, version: GcnVersio
     let offset = v >> 6 & 31;
     let size = (v >> 11 & 31) + 1;
     f.write_str("hwreg(")?;
-    match name_of(HWREGS, u32::from(id), version) {
+    let name = if version.is_gcn15() {
+        HWREG_NAMES_GCN15.get(usize::from(id)).copied()
+    } else {
+        name_of(HWREGS, u32::from(id), version)
+    };
+    match name {
         Some(name) => f.write_str(name)?,
         None => write!(f, "@{id}")?,
     }
     write!(f, ", {offset}, {size})")
+}
+
+/// The counters clrxdisasm prints for a GCN 1.5 s_waitcnt immediate
+/// (6-bit VM_CNT in bits 3:0 and 15:14, EXP_CNT 6:4, 6-bit LGKM_CNT
+/// 13:8): `(name, value)` of each counter below its maximum (all three
+/// for 0xff7f), or `None` when reserved bit 7 is set beside a printed
+/// counter (clrxdisasm appends ` :0x…`, which does not assemble).
+fn waitcnt_gcn15(v: u16) -> Option<Vec<(&'static str, u16)>> {
+    let all = v == 0xff7f;
+    let mut parts = Vec::new();
+    if v & 0xc00f != 0xc00f || all {
+        parts.push(("vmcnt", (v >> 10 & 0x30) | (v & 15)));
+    }
+    if v >> 4 & 7 != 7 || all {
+        parts.push(("expcnt", v >> 4 & 7));
+    }
+    if v >> 8 & 63 != 63 || all {
+        parts.push(("lgkmcnt", v >> 8 & 63));
+    }
+    if v & 0x80 != 0 && !parts.is_empty() {
+        return None;
+    }
+    Some(parts)
+}
+
+/// clrxdisasm's message names on GCN 1.5, by id.
+const MESSAGES_GCN15: [&str; 16] = [
+    "@0",
+    "interrupt",
+    "gs",
+    "gs_done",
+    "savewave",
+    "stall_wave_gen",
+    "halt_waves",
+    "ordered_ps_done",
+    "early_prim_dealloc",
+    "gs_alloc_req",
+    "get_doorbell",
+    "@11",
+    "@12",
+    "@13",
+    "@14",
+    "system",
+];
+
+/// A GS operation name and, when printed, its stream.
+type GsOp = (&'static str, Option<u16>);
+
+/// What clrxdisasm prints for a GCN 1.5 s_sendmsg immediate: the message
+/// name, and the GS operation and stream when it prints them; `None` when
+/// bits outside them are set (clrxdisasm appends ` :0x…`).
+fn sendmsg_gcn15(v: u16) -> Option<(&'static str, Option<GsOp>)> {
+    let msg = v & 15;
+    let name = MESSAGES_GCN15[usize::from(msg)];
+    let with_op = msg & 14 == 2 || (11..=14).contains(&msg) || v & 0x3f0 != 0;
+    let reserved = if with_op { 0xfcc0 } else { 0xfff0 };
+    if v & reserved != 0 {
+        return None;
+    }
+    if !with_op {
+        return Some((name, None));
+    }
+    let gsop = v >> 4 & 3;
+    let stream = v >> 8 & 3;
+    let op = ["nop", "cut", "emit", "emit-cut"][usize::from(gsop)];
+    Some((
+        name,
+        Some((op, (gsop != 0 || stream != 0).then_some(stream))),
+    ))
 }
 
 /// Writes `vmcnt(N) & expcnt(N) & lgkmcnt(N)` (counters at their maximum
@@ -125,6 +235,19 @@ pub(crate) fn write_waitcnt(
     v: u16,
     version: GcnVersion,
 ) -> fmt::Result {
+    if version.is_gcn15() {
+        let parts = waitcnt_gcn15(v).unwrap_or_default();
+        if parts.is_empty() {
+            return write!(f, "{v:#x}");
+        }
+        for (i, (name, n)) in parts.into_iter().enumerate() {
+            if i > 0 {
+                f.write_str(" & ")?;
+            }
+            write!(f, "{name}({n})")?;
+        }
+        return Ok(());
+    }
     let gcn14 = version.is_gcn14();
     let reserved = if gcn14 { 0x3080 } else { 0xf080 };
     let vm_max = if gcn14 { 63 } else { 15 };
@@ -172,6 +295,19 @@ pub(crate) fn write_sendmsg(
     v: u16,
     version: GcnVersion,
 ) -> fmt::Result {
+    if version.is_gcn15() {
+        let Some((name, op)) = sendmsg_gcn15(v) else {
+            return write!(f, "{v:#x}");
+        };
+        write!(f, "sendmsg({name}")?;
+        if let Some((op, stream)) = op {
+            write!(f, ", {op}")?;
+            if let Some(stream) = stream {
+                write!(f, ", {stream}")?;
+            }
+        }
+        return f.write_str(")");
+    }
     if v & !0x37f != 0 {
         return write!(f, "{v:#x}");
     }

@@ -502,11 +502,142 @@ fn index_covers_every_row_the_assembler_picks() {
 
 #[test]
 fn decoded_items_stay_small() {
-    // The emulator keeps one item per instruction of a kernel.
+    // The emulator keeps one item per instruction of a kernel. (GCN 1.5
+    // added the MIMG NSA addresses and the DPP8 lane selects: 104 bytes
+    // before.)
     assert!(std::mem::size_of::<Operand>() <= 8);
     assert!(
-        std::mem::size_of::<Decoded>() <= 104,
+        std::mem::size_of::<Decoded>() <= 128,
         "{}",
         std::mem::size_of::<Decoded>()
+    );
+}
+
+/// Decodes `words` (one instruction) on a GCN 1.5 version, checks the text
+/// and that it assembles back (raw code) to the same words.
+fn check15(version: GcnVersion, wave32: bool, words: &[u32], text: &str) {
+    let instr = decode_with(words, 0, version, DecodeOptions { wave32 }).expect("decodes");
+    assert_eq!(usize::from(instr.len), words.len(), "length of {text}");
+    assert_eq!(instr.to_string(), text);
+    let options = AssembleOptions {
+        version: Some(version),
+        format: crate::syntax::assembler::BinaryFormat::RawCode,
+        wave32,
+        ..AssembleOptions::default()
+    };
+    let out = assemble(text, &options).expect("assembles");
+    assert_eq!(words_from_bytes(out.text()), words, "reassembly of {text}");
+}
+
+#[test]
+fn gcn15_as_clrxdisasm_prints() {
+    use GcnVersion::{Gcn1_5, Gcn1_5_1};
+    // NULL, s102-s105 (no flat_scratch/xnack_mask names), lit() in decimal.
+    check15(Gcn1_5, false, &[0x8066697d], "s_add_u32 s102, null, s105");
+    check15(
+        Gcn1_5,
+        false,
+        &[0x8000ff01, 0xfffffff0],
+        "s_add_u32 s0, s1, lit(-16)",
+    );
+    check15(
+        Gcn1_5,
+        false,
+        &[0xbf8cc070],
+        "s_waitcnt vmcnt(48) & lgkmcnt(0)",
+    );
+    check15(
+        Gcn1_5,
+        false,
+        &[0xbf8cff7f],
+        "s_waitcnt vmcnt(63) & expcnt(7) & lgkmcnt(63)",
+    );
+    check15(
+        Gcn1_5,
+        false,
+        &[0xb9000016],
+        "s_getreg_b32 s0, hwreg(xnack_mask, 0, 1)",
+    );
+    // SMEM: an SGPR offset, or NULL and an immediate; dlc.
+    check15(
+        Gcn1_5,
+        false,
+        &[0xf40040c0, 0x08000000],
+        "s_load_dword s3, s[0:1], s4 dlc",
+    );
+    check15(
+        Gcn1_5,
+        false,
+        &[0xf40000c0, 0xfa006ba2],
+        "s_load_dword s3, s[0:1], 0x6ba2",
+    );
+    // VOP3 with a literal (three words); v_cmpx writes EXEC only.
+    check15(
+        Gcn1_5,
+        false,
+        &[0xd54b0001, 0x0401ff02, 0x3f800000],
+        "v_fma_f32 v1, v2, 0x3f800000, v0",
+    );
+    check15(Gcn1_5, false, &[0x7c240501], "v_cmpx_eq_f32 v1, v2");
+    check15(
+        Gcn1_5,
+        false,
+        &[0xd4120000, 0x00020501],
+        "v_cmpx_eq_f32 v1, v2 vop3",
+    );
+    // DPP16 controls of GCN 1.5, DPP8.
+    check15(
+        Gcn1_5,
+        false,
+        &[0x060206fa, 0xff055102],
+        "v_add_f32 v1, v2, v3 row_share:1 bank_mask:15 row_mask:15 fi",
+    );
+    check15(
+        Gcn1_5,
+        false,
+        &[0x060206e9, 0x79fac602],
+        "v_add_f32 v1, v2, v3 dpp8:[6,0,3,5,7,3,6,3]",
+    );
+    // Wave32: VCC and lane masks are one SGPR.
+    check15(Gcn1_5, true, &[0x7c040501], "v_cmp_eq_f32 vcc_lo, v1, v2");
+    check15(
+        Gcn1_5,
+        true,
+        &[0xd4020004, 0x00020501],
+        "v_cmp_eq_f32 s4, v1, v2",
+    );
+    check15(
+        Gcn1_5,
+        true,
+        &[0x02020702],
+        "v_cndmask_b32 v1, v2, v3, vcc_lo",
+    );
+    // GCN 1.5.1 (gfx1011, gfx1012): the dot instructions.
+    check15(Gcn1_5_1, false, &[0x04020702], "v_dot2c_f32_f16 v1, v2, v3");
+    assert!(decode(&[0x04020702], 0, Gcn1_5).is_err());
+    // Memory: MUBUF dlc, MTBUF's 7-bit format, FLAT inst_offset, MIMG NSA.
+    check15(
+        Gcn1_5,
+        false,
+        &[0xe0308004, 0x08010201],
+        "buffer_load_dword v2, v1, s[4:7], s8 offset:4 dlc",
+    );
+    check15(
+        Gcn1_5,
+        false,
+        &[0xe9d80000, 0x08010201],
+        "tbuffer_load_format_x v2, v1, s[4:7], s8 format:59",
+    );
+    check15(
+        Gcn1_5,
+        false,
+        &[0xdc301005, 0x017d0002],
+        "flat_load_dword v1, v[2:3] inst_offset:5 dlc",
+    );
+    check15(
+        Gcn1_5,
+        false,
+        &[0xf0000f12, 0x00010102, 0x00000907],
+        "image_load v[1:4], [v2,v7,v9], s[4:11] dmask:15 dim:3d",
     );
 }

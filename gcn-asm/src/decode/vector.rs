@@ -4,8 +4,8 @@
 use std::fmt;
 
 use super::operand::{
-    count, no_operands, source, source_or_literal, trailing_mods, write_bits, write_operands,
-    Accept, Align, LITERAL, VCC, VGPR,
+    count, no_operands, source, source_or_literal, trailing_mods, vector_align, write_bits,
+    write_operands, Accept, Align, LITERAL, VCC, VGPR,
 };
 use super::{source_slots, Ctx, DecodeError, Dpp, Form, Instruction, Operand, Sdwa};
 
@@ -16,13 +16,30 @@ use crate::isa::{flags, Encoding, Field, InstrRow, OperandSpec};
 const SDWA: u32 = 249;
 /// SRC0 code announcing a DPP second word.
 const DPP: u32 = 250;
+/// SRC0 code announcing a DPP8 second word (GCN 1.5).
+const DPP8: u32 = 0xe9;
+/// SRC0 code announcing a DPP8 second word with FI set (GCN 1.5).
+const DPP8_FI: u32 = 0xea;
 use crate::isa::vocab::LDS_DIRECT;
 
-/// The implicit VCC of the 32-bit forms.
-const IMPLICIT_VCC: Operand = Operand::Reg {
-    code: VCC,
-    count: 2,
-};
+/// The implicit VCC of the 32-bit forms (one SGPR in wave32).
+fn implicit_vcc(ctx: &Ctx<'_>) -> Operand {
+    Operand::Reg {
+        code: VCC,
+        count: ctx.mask_regs() as u8,
+    }
+}
+
+/// The register count of a vector instruction's operand: a 64-bit scalar
+/// destination or carry-in (a lane mask) is one SGPR in wave32.
+fn lane_count(ctx: &Ctx<'_>, spec: &OperandSpec) -> u16 {
+    let n = count(spec);
+    if matches!(spec.field, Field::Sdst | Field::Ssrc2) && n == 2 {
+        ctx.mask_regs()
+    } else {
+        n
+    }
+}
 
 fn has_field(row: &InstrRow, field: Field) -> bool {
     row.operand(field).is_some()
@@ -60,9 +77,11 @@ pub(crate) fn decode_short(ctx: &Ctx<'_>, family: Encoding) -> Result<Instructio
     };
     let row = ctx.row(family, op)?;
     let gcn12 = ctx.version.is_gcn12_or_later();
+    let gcn15 = ctx.version.is_gcn15();
     let form = match src0 {
         SDWA if gcn12 && !row.has(flags::NO_SDWA) => Form::Sdwa,
         DPP if gcn12 && !row.has(flags::NO_DPP) => Form::Dpp,
+        DPP8 | DPP8_FI if gcn15 && !row.has(flags::NO_DPP) => Form::Dpp,
         SDWA | DPP => return Err(DecodeError::Invalid),
         _ => Form::Native,
     };
@@ -73,9 +92,14 @@ pub(crate) fn decode_short(ctx: &Ctx<'_>, family: Encoding) -> Result<Instructio
         instr.len = 2;
         ctx.word(1)?
     };
-    let gcn14 = ctx.version.is_gcn14();
+    // The SDWA scalar sources and VOPC destination (GCN 1.4 and 1.5).
+    let gcn14 = ctx.version.is_gcn14_or_later();
     let vopc = family == Encoding::Vopc;
     let has_vdst = has_field(row, Field::Vdst);
+    // A v_cmpx of GCN 1.5 (no scalar destination) cannot have SDWA's SD.
+    if vopc && form == Form::Sdwa && gcn14 && ext >> 15 & 1 != 0 && !has_field(row, Field::Sdst) {
+        return Err(DecodeError::Invalid);
+    }
     let mut used_dst = family == Encoding::Vopc;
     let mut used = [false; 3];
     let mut literal = false;
@@ -87,7 +111,7 @@ pub(crate) fn decode_short(ctx: &Ctx<'_>, family: Encoding) -> Result<Instructio
     };
     let slots = source_slots(row);
     for (i, spec) in ops.iter().enumerate() {
-        let n = count(spec);
+        let n = lane_count(ctx, spec);
         let slot = slots[i];
         instr.operand_array[i] = match spec.field {
             Field::Vdst => {
@@ -100,16 +124,28 @@ pub(crate) fn decode_short(ctx: &Ctx<'_>, family: Encoding) -> Result<Instructio
                 if code == VCC {
                     return Err(DecodeError::Invalid);
                 }
-                source(code, n, Accept::Sdst, Align::Line, ctx.version)?
+                source(
+                    code,
+                    n,
+                    Accept::Sdst,
+                    vector_align(ctx.version),
+                    ctx.version,
+                )?
             }
             // The carry-out or compare result of a 32-bit form is VCC.
-            Field::Sdst if has_vdst || vopc => IMPLICIT_VCC,
+            Field::Sdst if has_vdst || vopc => implicit_vcc(ctx),
             // v_readlane/v_readfirstlane: the scalar result in VDST.
             Field::Sdst => {
                 used_dst = true;
-                source(dst as u16, n, Accept::Sdst, Align::Line, ctx.version)?
+                source(
+                    dst as u16,
+                    n,
+                    Accept::Sdst,
+                    vector_align(ctx.version),
+                    ctx.version,
+                )?
             }
-            Field::Ssrc2 => IMPLICIT_VCC,
+            Field::Ssrc2 => implicit_vcc(ctx),
             Field::Lit32 => {
                 if literal || form != Form::Native {
                     return Err(DecodeError::Invalid);
@@ -135,7 +171,7 @@ pub(crate) fn decode_short(ctx: &Ctx<'_>, family: Encoding) -> Result<Instructio
                             src0 as u16,
                             n,
                             accept_of(spec),
-                            Align::Line,
+                            vector_align(ctx.version),
                             &mut len,
                         )?;
                         instr.len = len;
@@ -150,7 +186,7 @@ pub(crate) fn decode_short(ctx: &Ctx<'_>, family: Encoding) -> Result<Instructio
                             (ext & 0xff) as u16,
                             n,
                             Accept::Ssrc,
-                            Align::Line,
+                            vector_align(ctx.version),
                             ctx.version,
                         )?
                     }
@@ -171,14 +207,26 @@ pub(crate) fn decode_short(ctx: &Ctx<'_>, family: Encoding) -> Result<Instructio
                     if accept == Accept::Vgpr {
                         return Err(DecodeError::Invalid);
                     }
-                    source(vsrc1 as u16, n, Accept::Ssrc, Align::Line, ctx.version)?
+                    source(
+                        vsrc1 as u16,
+                        n,
+                        Accept::Ssrc,
+                        vector_align(ctx.version),
+                        ctx.version,
+                    )?
                 } else if accept == Accept::Ssrc {
                     // v_readlane/v_writelane lane select: a scalar source
                     // code (no literal) in the VSRC1 field.
                     if form != Form::Native || vsrc1 as u16 == LITERAL {
                         return Err(DecodeError::Invalid);
                     }
-                    source(vsrc1 as u16, n, Accept::Ssrc, Align::Line, ctx.version)?
+                    source(
+                        vsrc1 as u16,
+                        n,
+                        Accept::Ssrc,
+                        vector_align(ctx.version),
+                        ctx.version,
+                    )?
                 } else {
                     source(
                         VGPR + vsrc1 as u16,
@@ -207,9 +255,10 @@ pub(crate) fn decode_short(ctx: &Ctx<'_>, family: Encoding) -> Result<Instructio
         &slots,
         skip_slot1,
         2,
-        &implicit_reads(row, ctx.version, true),
+        &implicit_reads(row, ctx.version, true, ctx.mask_regs() as u8),
     )?;
-    if literal {
+    // GCN 1.5's constant bus takes a literal and an SGPR together.
+    if literal && !gcn15 {
         let sgpr_source =
             instr.operands().iter().zip(&slots).any(|(op, &slot)| {
                 slot < 2 && matches!(*op, Operand::Reg { code, .. } if code < 128)
@@ -220,8 +269,18 @@ pub(crate) fn decode_short(ctx: &Ctx<'_>, family: Encoding) -> Result<Instructio
     }
     match form {
         Form::Sdwa => decode_sdwa(&mut instr, ext, family, s_bits, used[1])?,
+        Form::Dpp if gcn15 && matches!(src0, DPP8 | DPP8_FI) => {
+            instr.mods.dpp = Dpp {
+                fi: src0 == DPP8_FI,
+                dpp8: Some(ext >> 8),
+                ..Dpp::default()
+            };
+        }
         Form::Dpp => decode_dpp(&mut instr, ext, used[1])?,
         _ => {}
+    }
+    if gcn15 {
+        check_gcn15_mods(&instr)?;
     }
     Ok(instr)
 }
@@ -233,7 +292,7 @@ fn decode_sdwa(
     s_bits: [bool; 2],
     has_src1: bool,
 ) -> Result<(), DecodeError> {
-    let gcn14 = instr.version.is_gcn14();
+    let gcn14 = instr.version.is_gcn14_or_later();
     let vopc = family == Encoding::Vopc;
     let bit = |b: u32| ext >> b & 1 != 0;
     // Reserved bits; the S bits exist on GCN 1.4 only (checked above).
@@ -248,6 +307,11 @@ fn decode_sdwa(
     let mods0 = (ext >> 19 & 7) as u8;
     let mods1 = (ext >> 27 & 7) as u8;
     if src0_sel > 6 || src1_sel > 6 || (!has_src1 && mods1 != 0) {
+        return Err(DecodeError::Invalid);
+    }
+    // clrxdisasm does not print a GCN 1.5 VOP1's SRC1_SEL: only the value
+    // the assemblers write (0) prints back to the same words.
+    if instr.version.is_gcn15() && family == Encoding::Vop1 && (src1_sel != 0 || mods1 != 0) {
         return Err(DecodeError::Invalid);
     }
     let mut sdwa = Sdwa {
@@ -287,9 +351,21 @@ fn dpp_ctrl_valid(ctrl: u16) -> bool {
     matches!(ctrl, 0..=0xff | 0x101..=0x10f | 0x111..=0x11f | 0x121..=0x12f | 0x130 | 0x134 | 0x138 | 0x13c | 0x140..=0x143)
 }
 
+/// True for the DPP_CTRL values of GCN 1.5 (no wave shifts or row
+/// broadcasts; row_share and row_xmask).
+fn dpp_ctrl_valid_gcn15(ctrl: u16) -> bool {
+    matches!(ctrl, 0..=0xff | 0x101..=0x10f | 0x111..=0x11f | 0x121..=0x12f | 0x140 | 0x141 | 0x150..=0x16f)
+}
+
 fn decode_dpp(instr: &mut Instruction, ext: u32, has_src1: bool) -> Result<(), DecodeError> {
     let ctrl = (ext >> 8 & 0x1ff) as u16;
-    if !dpp_ctrl_valid(ctrl) || ext >> 17 & 3 != 0 || (!has_src1 && ext >> 22 & 3 != 0) {
+    let gcn15 = instr.version.is_gcn15();
+    let (valid, reserved) = if gcn15 {
+        (dpp_ctrl_valid_gcn15(ctrl), ext >> 17 & 1)
+    } else {
+        (dpp_ctrl_valid(ctrl), ext >> 17 & 3)
+    };
+    if !valid || reserved != 0 || (!has_src1 && ext >> 22 & 3 != 0) {
         return Err(DecodeError::Invalid);
     }
     instr.mods.dpp = Dpp {
@@ -297,6 +373,8 @@ fn decode_dpp(instr: &mut Instruction, ext: u32, has_src1: bool) -> Result<(), D
         bound_ctrl: ext >> 19 & 1 != 0,
         bank_mask: (ext >> 24 & 15) as u8,
         row_mask: (ext >> 28) as u8,
+        fi: gcn15 && ext >> 18 & 1 != 0,
+        dpp8: None,
     };
     let b = |n: u32| (ext >> n & 1) as u8;
     instr.mods.neg = b(20) | b(22) << 1;
@@ -311,13 +389,16 @@ fn check_vop3_sources(
     instr: &Instruction,
     slots: &[u8; super::MAX_OPERANDS],
     skip_slot1: bool,
+    mask: u8,
 ) -> Result<(), DecodeError> {
+    let gcn15 = instr.version.is_gcn15();
     for (op, &slot) in instr.operands().iter().zip(slots) {
         if slot >= 3 || (skip_slot1 && slot == 1) {
             continue;
         }
         match *op {
-            Operand::Literal(_) => return Err(DecodeError::Invalid),
+            // GCN 1.5's VOP3 takes a literal (the third word).
+            Operand::Literal(_) if !gcn15 => return Err(DecodeError::Invalid),
             Operand::Reg { code, .. } if code == LDS_DIRECT && slot > 0 => {
                 return Err(DecodeError::Invalid)
             }
@@ -329,7 +410,7 @@ fn check_vop3_sources(
         slots,
         skip_slot1,
         3,
-        &implicit_reads(instr.row, instr.version, false),
+        &implicit_reads(instr.row, instr.version, false, mask),
     )
 }
 
@@ -337,13 +418,18 @@ fn check_vop3_sources(
 /// encoder counts them on the constant bus: its implicit reads (VCC of
 /// `v_div_fmas`, M0 of `v_movrel`) and, in the 32-bit forms
 /// (`short_form`), the `vcc` carry-in or condition.
-fn implicit_reads(row: &InstrRow, version: crate::GcnVersion, short_form: bool) -> Vec<(u16, u8)> {
+fn implicit_reads(
+    row: &InstrRow,
+    version: crate::GcnVersion,
+    short_form: bool,
+    mask: u8,
+) -> Vec<(u16, u8)> {
     let mut reads: Vec<(u16, u8)> = row
         .implicit_sgpr_reads(version)
-        .map(|(code, count)| (code, count as u8))
+        .map(|(code, count)| (code, if code == VCC { mask } else { count as u8 }))
         .collect();
     if short_form && has_field(row, Field::Ssrc2) {
-        reads.push((VCC, 2));
+        reads.push((VCC, mask));
     }
     reads
 }
@@ -368,10 +454,60 @@ fn check_constant_bus(
             Operand::Reg { code, count } if code < 128 => Some((code, count)),
             _ => None,
         });
+    if instr.version.is_gcn15() {
+        // GCN 1.5: two distinct scalar registers (as the encoder counts).
+        let mut seen: Vec<(u16, u8)> = Vec::new();
+        for read in implicit.iter().copied().chain(explicit) {
+            if !seen.contains(&read) {
+                seen.push(read);
+            }
+        }
+        return if seen.len() > 2 {
+            Err(DecodeError::Invalid)
+        } else {
+            Ok(())
+        };
+    }
     for read in implicit.iter().copied().chain(explicit) {
         match sgpr {
             Some(prev) if prev != read => return Err(DecodeError::Invalid),
             _ => sgpr = Some(read),
+        }
+    }
+    Ok(())
+}
+
+/// GCN 1.5 prints source modifiers in place, as clrxdisasm does: a
+/// negated constant or literal without `abs(…)` (`-1`, `-0x…`) would read
+/// back as another constant, so such words are not instructions.
+pub(crate) fn check_gcn15_mods(instr: &Instruction) -> Result<(), DecodeError> {
+    let slots = source_slots(instr.row);
+    let interp = instr
+        .row
+        .operands
+        .iter()
+        .any(|o| matches!(o.field, Field::Attr | Field::InterpParam));
+    for ((op, spec), &slot) in instr.operands().iter().zip(instr.row.operands).zip(&slots) {
+        if slot >= 3 {
+            continue;
+        }
+        let bit = |mask: u8| mask >> slot & 1 != 0;
+        // A carry-in or condition (clrxdisasm prints no modifiers on it),
+        // a lane select, a VGPR-only source: the assembler reads no
+        // modifiers there.
+        let plain = match spec.field {
+            Field::Ssrc2 => true,
+            Field::Ssrc0 | Field::Ssrc1 | Field::Vsrc0 | Field::Vsrc1 => !interp,
+            _ => false,
+        };
+        if plain && (bit(instr.mods.neg) || bit(instr.mods.abs) || bit(instr.mods.sext)) {
+            return Err(DecodeError::Invalid);
+        }
+        if bit(instr.mods.neg)
+            && !bit(instr.mods.abs)
+            && matches!(op, Operand::Const(_) | Operand::Literal(_))
+        {
+            return Err(DecodeError::Invalid);
         }
     }
     Ok(())
@@ -421,7 +557,7 @@ pub(crate) fn decode_vop3(ctx: &Ctx<'_>) -> Result<Instruction, DecodeError> {
         instr.mods.clamp = w0 >> 15 & 1 != 0;
         if !vop3b {
             instr.mods.op_sel = (w0 >> 11 & 15) as u8;
-            if !ctx.version.is_gcn14() && instr.mods.op_sel != 0 {
+            if !ctx.version.is_gcn14_or_later() && instr.mods.op_sel != 0 {
                 return Err(DecodeError::Invalid);
             }
         }
@@ -454,26 +590,28 @@ pub(crate) fn decode_vop3(ctx: &Ctx<'_>) -> Result<Instruction, DecodeError> {
         row.operands
     };
     for (i, spec) in ops.iter().enumerate() {
-        let n = count(spec);
+        let n = lane_count(ctx, spec);
         let slot = slots[i];
         instr.operand_array[i] = match spec.field {
             Field::Vdst => {
                 used_dst = true;
                 source(VGPR + dst, n, Accept::Vgpr, Align::None, ctx.version)?
             }
-            Field::Sdst if vop3b => source(mid, n, Accept::Sdst, Align::Line, ctx.version)?,
+            Field::Sdst if vop3b => {
+                source(mid, n, Accept::Sdst, vector_align(ctx.version), ctx.version)?
+            }
             Field::Sdst => {
                 used_dst = true;
-                source(dst, n, Accept::Sdst, Align::Line, ctx.version)?
+                source(dst, n, Accept::Sdst, vector_align(ctx.version), ctx.version)?
             }
             _ if slot < 3 => {
                 used_slots |= 1 << slot;
-                source(
+                vop3_source(
+                    ctx,
                     codes[usize::from(slot)],
                     n,
                     accept_of(spec),
-                    Align::Line,
-                    ctx.version,
+                    &mut instr.len,
                 )?
             }
             _ => return Err(DecodeError::Invalid),
@@ -492,11 +630,55 @@ pub(crate) fn decode_vop3(ctx: &Ctx<'_>) -> Result<Instruction, DecodeError> {
     if row.has(flags::NO_SRC_MODS) && (instr.mods.abs | instr.mods.neg) != 0 {
         return Err(DecodeError::Invalid);
     }
-    check_vop3_sources(&instr, &slots, has_field(row, Field::Ssrc1))?;
-    if instr.mods.op_sel != 0 && op_sel_mask(instr.mods.op_sel, source_count(row)).is_none() {
+    check_vop3_sources(
+        &instr,
+        &slots,
+        has_field(row, Field::Ssrc1),
+        ctx.mask_regs() as u8,
+    )?;
+    if ctx.version.is_gcn15() {
+        // clrxdisasm prints OP_SEL bits of the sources and the destination
+        // only; GCN 1.5 prints source modifiers in place. The assemblers
+        // take a VOP3 literal only for VOP3-only instructions.
+        if instr.mods.op_sel & !op_sel_field(row) != 0 {
+            return Err(DecodeError::Invalid);
+        }
+        if form == Form::Vop3 && instr.len > 2 {
+            return Err(DecodeError::Invalid);
+        }
+        check_gcn15_mods(&instr)?;
+    } else if instr.mods.op_sel != 0 && op_sel_mask(instr.mods.op_sel, source_count(row)).is_none()
+    {
         return Err(DecodeError::Invalid);
     }
     Ok(instr)
+}
+
+/// The OP_SEL bits clrxdisasm prints for a row (GCN 1.5): one per source,
+/// and bit 3 for the destination; none for a row without operands.
+fn op_sel_field(row: &InstrRow) -> u8 {
+    if no_operands(row) {
+        return 0;
+    }
+    let n = source_count(row).min(3);
+    ((1u8 << n) - 1) | 8
+}
+
+/// A source field of VOP3/VOP3P: on GCN 1.5, code 255 reads the literal
+/// from the third word (and makes the instruction three words long).
+fn vop3_source(
+    ctx: &Ctx<'_>,
+    code: u16,
+    count: u16,
+    accept: Accept,
+    len: &mut u8,
+) -> Result<Operand, DecodeError> {
+    if code == LITERAL && ctx.version.is_gcn15() && matches!(accept, Accept::Src | Accept::Ssrc) {
+        let value = ctx.word(2)?;
+        *len = 3;
+        return Ok(Operand::Literal(value));
+    }
+    source(code, count, accept, vector_align(ctx.version), ctx.version)
 }
 
 /// Decodes a VOP3P instruction (GCN 1.4).
@@ -535,12 +717,12 @@ pub(crate) fn decode_vop3p(ctx: &Ctx<'_>) -> Result<Instruction, DecodeError> {
             }
             _ if slot < 3 => {
                 used_slots |= 1 << slot;
-                source(
+                vop3_source(
+                    ctx,
                     codes[usize::from(slot)],
                     n,
                     accept_of(spec),
-                    Align::Line,
-                    ctx.version,
+                    &mut instr.len,
                 )?
             }
             _ => return Err(DecodeError::Invalid),
@@ -554,7 +736,19 @@ pub(crate) fn decode_vop3p(ctx: &Ctx<'_>) -> Result<Instruction, DecodeError> {
             return Err(DecodeError::Invalid);
         }
     }
-    check_vop3_sources(&instr, &slots, false)?;
+    if ctx.version.is_gcn15() {
+        // Bit 23 is not in the layout; clrxdisasm prints the OP_SEL,
+        // NEG_LO and NEG_HI bits of the sources only (OP_SEL_HI's third
+        // bit, bit 14, it leaves out for two sources: see `write`).
+        let three = source_count(row) >= 3;
+        let srcs: u8 = if three { 7 } else { 3 };
+        let m = &instr.mods;
+        if w0 >> 23 & 1 != 0 || m.op_sel & !srcs != 0 || m.neg & !srcs != 0 || m.neg_hi & !srcs != 0
+        {
+            return Err(DecodeError::Invalid);
+        }
+    }
+    check_vop3_sources(&instr, &slots, false, ctx.mask_regs() as u8)?;
     Ok(instr)
 }
 
@@ -591,12 +785,13 @@ fn fits_e32(instr: &Instruction) -> bool {
     if m.clamp || m.omod != 0 || m.op_sel != 0 || m.abs != 0 || m.neg != 0 {
         return false;
     }
+    // VCC (one SGPR in wave32).
     let vcc = |op: &Operand| {
         matches!(
             op,
             Operand::Reg {
                 code: VCC,
-                count: 2
+                count: 1 | 2
             }
         )
     };
@@ -622,38 +817,13 @@ fn fits_e32(instr: &Instruction) -> bool {
 
 /// Writes a vector instruction.
 pub(crate) fn write(f: &mut fmt::Formatter<'_>, instr: &Instruction) -> fmt::Result {
+    if instr.version.is_gcn15() {
+        return write_gcn15(f, instr);
+    }
     write_operands(f, instr)?;
     let m = &instr.mods;
     match instr.form {
-        Form::Native if instr.row.encoding == Encoding::Vop3p => {
-            let n = source_count(instr.row).max(1) as u8;
-            let len = |mask: u8| n.max(8 - mask.leading_zeros() as u8);
-            if m.op_sel != 0 {
-                write_bits(f, "op_sel", m.op_sel, len(m.op_sel))?;
-            }
-            if m.op_sel_hi != 7 {
-                // One element per source: clrxasm rejects three on a
-                // two-source instruction, and its two-element form clears
-                // the third bit; with that bit set, only the number says it.
-                if n == 2 && m.op_sel_hi & 4 == 0 {
-                    write_bits(f, "op_sel_hi", m.op_sel_hi, 2)?;
-                } else if n == 2 {
-                    write!(f, " op_sel_hi:{}", m.op_sel_hi)?;
-                } else {
-                    write_bits(f, "op_sel_hi", m.op_sel_hi, 3)?;
-                }
-            }
-            if m.neg != 0 {
-                write_bits(f, "neg_lo", m.neg, len(m.neg))?;
-            }
-            if m.neg_hi != 0 {
-                write_bits(f, "neg_hi", m.neg_hi, len(m.neg_hi))?;
-            }
-            if m.clamp {
-                f.write_str(" clamp")?;
-            }
-            Ok(())
-        }
+        Form::Native if instr.row.encoding == Encoding::Vop3p => write_vop3p_modifiers(f, instr),
         Form::Native if instr.row.encoding != Encoding::Vop3 => Ok(()),
         Form::Native | Form::Vop3 => {
             if m.op_sel != 0 {
@@ -725,4 +895,226 @@ pub(crate) fn write(f: &mut fmt::Formatter<'_>, instr: &Instruction) -> fmt::Res
             Ok(())
         }
     }
+}
+
+/// Writes the VOP3P modifiers: `op_sel`, `op_sel_hi`, `neg_lo`, `neg_hi`,
+/// `clamp` (clrxdisasm's order, one element per source).
+fn write_vop3p_modifiers(f: &mut fmt::Formatter<'_>, instr: &Instruction) -> fmt::Result {
+    let m = &instr.mods;
+    let n = source_count(instr.row).max(1) as u8;
+    let len = |mask: u8| n.max(8 - mask.leading_zeros() as u8);
+    if m.op_sel != 0 {
+        write_bits(f, "op_sel", m.op_sel, len(m.op_sel))?;
+    }
+    if m.op_sel_hi != 7 {
+        // One element per source: clrxasm rejects three on a two-source
+        // instruction, and its two-element form clears the third bit; with
+        // that bit set, only the number says it (clrxdisasm leaves the
+        // third bit of a two-source instruction out).
+        if n == 2 && m.op_sel_hi & 4 == 0 {
+            write_bits(f, "op_sel_hi", m.op_sel_hi, 2)?;
+        } else if n == 2 {
+            write!(f, " op_sel_hi:{}", m.op_sel_hi)?;
+        } else {
+            write_bits(f, "op_sel_hi", m.op_sel_hi, 3)?;
+        }
+    }
+    if m.neg != 0 {
+        write_bits(f, "neg_lo", m.neg, len(m.neg))?;
+    }
+    if m.neg_hi != 0 {
+        write_bits(f, "neg_hi", m.neg_hi, len(m.neg_hi))?;
+    }
+    if m.clamp {
+        f.write_str(" clamp")?;
+    }
+    Ok(())
+}
+
+/// What marks an SDWA instruction whose selections are all the defaults:
+/// clrxdisasm writes ` sdwa`, which clrxasm reads, but this assembler does
+/// not (yet), so the default selection of SRC0 is written instead.
+const SDWA_MARK: &str = " src0_sel:dword";
+
+/// clrxdisasm's SDWA destination-unused names (GCN 1.5).
+const UNUSED_GCN15: [&str; 3] = ["pad", "sext", "preserve"];
+
+/// Writes a GCN 1.5 vector instruction as clrxdisasm prints it: source
+/// modifiers in place, then (VOP3) `op_sel` with one element per source
+/// and the destination's last, `mul`/`div`, `clamp`, and `vop3` where the
+/// text would otherwise be the 32-bit form; (SDWA) `mul`/`div`, `clamp`,
+/// the selections that are not `dword`/`pad`, `sdwa` when nothing else
+/// says it; (DPP16) the control, `bound_ctrl`, `bank_mask`, `row_mask`
+/// in decimal, `fi`; (DPP8) `dpp8:[…]` and `fi`.
+fn write_gcn15(f: &mut fmt::Formatter<'_>, instr: &Instruction) -> fmt::Result {
+    write_operands(f, instr)?;
+    let m = &instr.mods;
+    let row = instr.row;
+    match instr.form {
+        Form::Native if row.encoding == Encoding::Vop3p => write_vop3p_modifiers(f, instr),
+        Form::Native if row.encoding != Encoding::Vop3 => Ok(()),
+        Form::Native | Form::Vop3 => {
+            if m.op_sel != 0 {
+                let n = source_count(row).min(3);
+                let mask = (m.op_sel & ((1 << n) - 1)) | (m.op_sel >> 3 & 1) << n;
+                write_bits(f, "op_sel", mask, n as u8 + 1)?;
+            }
+            write_omod(f, m.omod)?;
+            if m.clamp {
+                f.write_str(" clamp")?;
+            }
+            // clrxdisasm's `vop3` rule; and wherever the text would
+            // otherwise assemble to the 32-bit form (clrxdisasm leaves it
+            // out on v_cmpx, whose VOP3 form has no destination on GCN 1.5).
+            let lane = row.has(flags::READ_LANE) || row.has(flags::WRITE_LANE);
+            let suffix = if instr.form == Form::Vop3 {
+                clrx_vop3_suffix(instr) || fits_e32(instr)
+            } else {
+                lane && clrx_vop3_suffix(instr)
+            };
+            if suffix {
+                f.write_str(" vop3")?;
+            }
+            Ok(())
+        }
+        Form::Sdwa => {
+            let s = &m.sdwa;
+            let vopc = row.encoding == Encoding::Vopc;
+            let vop1 = row.encoding == Encoding::Vop1;
+            if !vopc {
+                write_omod(f, m.omod)?;
+                if m.clamp {
+                    f.write_str(" clamp")?;
+                }
+                if s.dst_sel != 6 {
+                    write!(f, " dst_sel:{}", SEL[usize::from(s.dst_sel.min(6))])?;
+                }
+                if s.dst_unused != 0 {
+                    write!(
+                        f,
+                        " dst_unused:{}",
+                        UNUSED_GCN15[usize::from(s.dst_unused.min(2))]
+                    )?;
+                }
+            }
+            if s.src0_sel != 6 {
+                write!(f, " src0_sel:{}", SEL[usize::from(s.src0_sel.min(6))])?;
+            }
+            if s.src1_sel != 6 && !vop1 {
+                write!(f, " src1_sel:{}", SEL[usize::from(s.src1_sel.min(6))])?;
+            }
+            // clrxdisasm writes `sdwa` where nothing else says SDWA (taking a
+            // VOP1's SRC1_SEL, which it does not print, as unset). The
+            // assembler does not read `sdwa`: an explicit default selection
+            // says it instead.
+            let plain_dst = vopc || (s.dst_sel == 6 && s.dst_unused == 0);
+            if plain_dst
+                && s.src0_sel == 6
+                && m.sext & 1 == 0
+                && (s.src1_sel == 6 || vop1)
+                && m.sext & 2 == 0
+            {
+                f.write_str(SDWA_MARK)?;
+            }
+            Ok(())
+        }
+        Form::Dpp => {
+            let d = &m.dpp;
+            if let Some(lanes) = d.dpp8 {
+                f.write_str(" dpp8:[")?;
+                for i in 0..8 {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    write!(f, "{}", lanes >> (3 * i) & 7)?;
+                }
+                f.write_str("]")?;
+            } else {
+                match d.ctrl {
+                    0..=0xff => {
+                        let q = |i: u16| d.ctrl >> (2 * i) & 3;
+                        write!(f, " quad_perm:[{},{},{},{}]", q(0), q(1), q(2), q(3))?
+                    }
+                    0x101..=0x10f => write!(f, " row_shl:{}", d.ctrl & 15)?,
+                    0x111..=0x11f => write!(f, " row_shr:{}", d.ctrl & 15)?,
+                    0x121..=0x12f => write!(f, " row_ror:{}", d.ctrl & 15)?,
+                    0x140 => f.write_str(" row_mirror")?,
+                    0x141 => f.write_str(" row_half_mirror")?,
+                    0x150..=0x15f => write!(f, " row_share:{}", d.ctrl & 15)?,
+                    _ => write!(f, " row_xmask:{}", d.ctrl & 15)?,
+                }
+                if d.bound_ctrl {
+                    f.write_str(" bound_ctrl")?;
+                }
+                write!(f, " bank_mask:{} row_mask:{}", d.bank_mask, d.row_mask)?;
+            }
+            if d.fi {
+                f.write_str(" fi")?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// The operand code a field held for `op` (0 for none).
+fn field_code(op: &Operand) -> u16 {
+    match *op {
+        Operand::Reg { code, .. } => code,
+        Operand::Const(code) => code,
+        Operand::Literal(_) => LITERAL,
+        _ => 0,
+    }
+}
+
+/// clrxdisasm's rule for writing `vop3` after a VOP3 form of a VOP2, VOP1
+/// or VOPC instruction (GCNDisasmDecode.cpp, `isVOP1Word`): when its
+/// operands and modifiers would fit the 32-bit encoding. It looks at the
+/// fields, not at the text: a VOPC result in VCC, an empty SRC1 of a VOP1,
+/// a VGPR SRC1 (an SGPR for v_readlane/v_writelane, VOP2 forms in
+/// clrxdisasm's table), VCC as the carry-in or condition, no `clamp`,
+/// `abs`, `neg`, `mul`/`div` or `op_sel`.
+fn clrx_vop3_suffix(instr: &Instruction) -> bool {
+    let row = instr.row;
+    let m = &instr.mods;
+    let lane = row.has(flags::READ_LANE) || row.has(flags::WRITE_LANE);
+    let vop2 = row.encoding == Encoding::Vop2 || lane;
+    let vop1 = row.encoding == Encoding::Vop1;
+    let vopc = row.encoding == Encoding::Vopc;
+    let has_vdst = has_field(row, Field::Vdst);
+    let has_sdst = has_field(row, Field::Sdst);
+    let vop3b = row.has(flags::VOP3B) || (has_vdst && has_sdst);
+    let carry_in = has_field(row, Field::Ssrc2);
+    let src2_vcc = carry_in && !vop3b;
+    let ds2_vcc = carry_in && vop3b;
+    let slots = source_slots(row);
+    let mut src = [0u16; 3];
+    let mut used = [false; 3];
+    let mut sdst = 0u16;
+    for (op, (spec, &slot)) in instr.operands().iter().zip(row.operands.iter().zip(&slots)) {
+        if slot < 3 {
+            src[usize::from(slot)] = field_code(op);
+            used[usize::from(slot)] = true;
+        } else if spec.field == Field::Sdst {
+            sdst = field_code(op);
+        }
+    }
+    let (vsrc1, vsrc2) = (src[1], src[2]);
+    let used_mask: u8 = if carry_in { 3 } else { 7 };
+    let plain = m.omod == 0 && m.neg & used_mask == 0;
+    let fits = if !vop3b {
+        let vopc_fits = vopc && sdst == VCC && vsrc1 >= VGPR && vsrc2 == 0;
+        let vop1_fits = vop1 && vsrc1 == 0 && vsrc2 == 0;
+        let vop2_fits = vop2
+            && ((!used[1] && vsrc1 == 0) || (!lane && vsrc1 >= VGPR) || (lane && vsrc1 < VGPR))
+            && ((!src2_vcc && vsrc2 == 0) || (src2_vcc && vsrc2 == VCC));
+        (vopc_fits || vop1_fits || vop2_fits)
+            && m.abs & used_mask == 0
+            && m.neg & used_mask == 0
+            && !m.clamp
+    } else {
+        vop2 && vsrc1 >= VGPR
+            && sdst == VCC
+            && ((ds2_vcc && vsrc2 == VCC) || (!ds2_vcc && vsrc2 == 0))
+    };
+    fits && plain && m.op_sel == 0
 }

@@ -5,7 +5,7 @@
 use std::fmt;
 
 use super::operand::{
-    count, source, trailing_mods, write_bits, write_operands, Accept, Align, VGPR,
+    count, source, trailing_mods, vector_align, write_bits, write_operands, Accept, Align, VGPR,
 };
 use super::vector::op_sel_mask;
 use super::{source_slots, Ctx, DecodeError, Form, Instruction, Operand};
@@ -70,7 +70,7 @@ pub(crate) fn decode_vop3(
     m.high = w1 >> 8 & 1 != 0;
     m.omod = (w1 >> 27 & 3) as u8;
     m.neg = (w1 >> 29) as u8;
-    if !ctx.version.is_gcn14() && m.op_sel != 0 {
+    if !ctx.version.is_gcn14_or_later() && m.op_sel != 0 {
         return Err(DecodeError::Invalid);
     }
     let src1 = (w1 >> 9 & 0x1ff) as u16;
@@ -99,7 +99,7 @@ pub(crate) fn decode_vop3(
                 if src2 == LDS_DIRECT {
                     return Err(DecodeError::Invalid);
                 }
-                source(src2, n, Accept::Src, Align::Line, ctx.version)?
+                source(src2, n, Accept::Src, vector_align(ctx.version), ctx.version)?
             }
             _ => return Err(DecodeError::Invalid),
         };
@@ -109,8 +109,18 @@ pub(crate) fn decode_vop3(
     if mods & 1 != 0 || (!has_src2 && (src2 != 0 || mods & 4 != 0)) {
         return Err(DecodeError::Invalid);
     }
+    if ctx.version.is_gcn15() {
+        super::vector::check_gcn15_mods(&instr)?;
+    }
     let nsrcs = if has_src2 { 3 } else { 2 };
-    if instr.mods.op_sel != 0 && op_sel_mask(instr.mods.op_sel, nsrcs).is_none() {
+    if ctx.version.is_gcn15() {
+        // clrxdisasm prints OP_SEL bits of the sources and the destination,
+        // and the source modifiers in place.
+        let field = if has_src2 { 0b1111 } else { 0b1011 };
+        if instr.mods.op_sel & !field != 0 {
+            return Err(DecodeError::Invalid);
+        }
+    } else if instr.mods.op_sel != 0 && op_sel_mask(instr.mods.op_sel, nsrcs).is_none() {
         return Err(DecodeError::Invalid);
     }
     Ok(instr)
@@ -123,6 +133,28 @@ pub(crate) fn write(f: &mut fmt::Formatter<'_>, instr: &Instruction) -> fmt::Res
         return Ok(());
     }
     let m = &instr.mods;
+    if instr.version.is_gcn15() {
+        // clrxdisasm's order: `high`, `op_sel` (one element per source and
+        // the destination), `mul`/`div`, `clamp`.
+        if m.high {
+            f.write_str(" high")?;
+        }
+        if m.op_sel != 0 {
+            let n: u8 = if instr.row.operands.len() > 3 { 3 } else { 2 };
+            let mask = (m.op_sel & ((1 << n) - 1)) | (m.op_sel >> 3 & 1) << n;
+            write_bits(f, "op_sel", mask, n + 1)?;
+        }
+        match m.omod {
+            1 => f.write_str(" mul:2")?,
+            2 => f.write_str(" mul:4")?,
+            3 => f.write_str(" div:2")?,
+            _ => {}
+        }
+        if m.clamp {
+            f.write_str(" clamp")?;
+        }
+        return Ok(());
+    }
     let nsrcs = if instr.row.operands.len() > 3 { 3 } else { 2 };
     if m.op_sel != 0 {
         if let Some((mask, len)) = op_sel_mask(m.op_sel, nsrcs) {
