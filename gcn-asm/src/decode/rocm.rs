@@ -77,6 +77,43 @@ pub fn device_for(info: &ProcessorInfo) -> Device {
     }
 }
 
+/// The code decoded with each kernel's wave size (GCN 1.5+): the code from
+/// a kernel's entry to the next kernel's is in that kernel's mode (its
+/// descriptor's wave32 bit), as the assembler reads it back (a kernel's
+/// label switches the mode). Code before the first kernel is wave64.
+/// Instruction lengths do not depend on the mode, so both decodings split
+/// the words alike and each item is taken from the one its kernel asks for.
+fn decode_by_wave_size(
+    words: &[u32],
+    version: GcnVersion,
+    mut starts: Vec<(u64, bool)>,
+) -> super::Listing<'_> {
+    let wave64 = disassemble(words, version);
+    if !version.is_gcn15() || starts.iter().all(|&(_, w)| !w) {
+        return wave64;
+    }
+    starts.sort();
+    let wave32 = super::disassemble_with(words, version, super::DecodeOptions { wave32: true });
+    let wave32_at = |offset: u64| {
+        starts
+            .iter()
+            .rev()
+            .find(|&&(start, _)| start <= offset)
+            .is_some_and(|&(_, w)| w)
+    };
+    let items = wave64
+        .items
+        .iter()
+        .zip(&wave32.items)
+        .map(|(a, b)| if wave32_at(a.offset) { *b } else { *a })
+        .collect();
+    super::Listing {
+        words,
+        version,
+        items,
+    }
+}
+
 fn err(at: impl Into<String>, message: impl Into<String>) -> RocmError {
     RocmError::new(at, message)
 }
@@ -617,7 +654,11 @@ fn listing_with(co: &CodeObject, md_ops: bool) -> Result<String, RocmError> {
     }
     let whole = code.len() / 4 * 4;
     let words = words_from_bytes(&code[..whole]);
-    let decoded = disassemble(&words, device.version());
+    let mut starts: Vec<(u64, bool)> = Vec::new();
+    for k in &kernels {
+        starts.push((symbol_offset(k)?, k.descriptor.wave32()));
+    }
+    let decoded = decode_by_wave_size(&words, device.version(), starts);
     let mut body = String::new();
     decoded
         .write_with_symbols(&mut body, &labels, &literals)
@@ -801,7 +842,17 @@ fn write_config(out: &mut String, k: &RocmKernel, version: GcnVersion) -> Result
     // count, whose granule (12) has no bit the given one lacks.
     let sgprs = (d.granulated_sgprs() * 8 + 1).min(crate::gallium::config::max_sgprs(version));
     line(format!(".sgprsnum {sgprs}"));
-    line(format!(".vgprsnum {}", d.granulated_vgprs() * 4 + 1));
+    // GCN 1.5+: the assembler (as clrxasm) counts VGPRs in blocks of 8
+    // whatever the wave size; LLVM's wave64 granule is 4, so a large
+    // wave64 granule is left to `.pgmrsrc1` (a count of 1 adds no bit).
+    let vgprs = if version.is_gcn15() {
+        Some(d.granulated_vgprs() * 8 + 1)
+            .filter(|&n| n <= 256)
+            .unwrap_or(1)
+    } else {
+        d.granulated_vgprs() * 4 + 1
+    };
+    line(format!(".vgprsnum {vgprs}"));
     line(format!(".floatmode {:#04x}", d.float_mode()));
     if d.priority() != 0 {
         line(format!(".priority {}", d.priority()));
