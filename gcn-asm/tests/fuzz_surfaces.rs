@@ -490,6 +490,7 @@ fn fuzz_decoder_words() {
             // The listing reassembles (disasm_fuzz checks it is the same words).
             let options = AssembleOptions {
                 version: Some(input.version),
+                format: gcn_asm::syntax::assembler::BinaryFormat::RawCode,
                 ..AssembleOptions::default()
             };
             match assemble(&text, &options) {

@@ -411,9 +411,15 @@ mod random {
         #![proptest_config(ProptestConfig { cases: 300, failure_persistence: None, ..ProptestConfig::default() })]
 
         /// Any binary the writer produces disassembles to a source that
-        /// reassembles to the same binary, on every version.
+        /// reassembles to the same binary, on every version that has
+        /// GalliumCompute binaries (GCN 1.0-1.4.1; GCN 1.5's are refused).
         #[test]
-        fn random_binaries_round_trip(b in binary(), v in prop::sample::select(GcnVersion::ALL.to_vec())) {
+        fn random_binaries_round_trip(
+            b in binary(),
+            v in prop::sample::select(
+                GcnVersion::ALL.iter().copied().filter(|v| !v.is_gcn15()).collect::<Vec<_>>(),
+            ),
+        ) {
             let bytes = write(&b).expect("the writer takes the binary");
             let original = read(&bytes).expect("written binary reads");
             let (again, text) = round_trip(&original, Target::Arch(v));

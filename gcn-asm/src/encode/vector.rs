@@ -639,6 +639,21 @@ fn quad_perm(ctx: &mut dyn OperandContext, cur: &mut Cursor<'_>) -> Result<u32, 
     Ok(value)
 }
 
+/// In wave32 a lane mask given as a pair gets a message that says why.
+fn wave32_hint(e: OperandError, declared: u16, mask_regs: u16) -> OperandError {
+    if declared == 2 && mask_regs == 1 && e.message.contains("takes 1 register") {
+        OperandError::new(
+            e.at,
+            format!(
+                "{} (in wave32 a lane mask is one SGPR: `vcc_lo`, `sN`)",
+                e.message
+            ),
+        )
+    } else {
+        e
+    }
+}
+
 /// Reads `:[a,b,c,d,e,f,g,h]` after `dpp8`: eight lane selects of 3 bits
 /// (larger values are truncated with a warning, as clrxasm does).
 fn dpp8(ctx: &mut dyn OperandContext, cur: &mut Cursor<'_>) -> Result<u32, OperandError> {
@@ -747,7 +762,8 @@ fn read_operands(
             }
             Field::Sdst => {
                 let align = vector_align(ctx);
-                let r = parse_register(ctx, cur, Accept::SDST, count, align, what)?;
+                let r = parse_register(ctx, cur, Accept::SDST, count, align, what)
+                    .map_err(|e| wave32_hint(e, spec.registers(), mask_regs))?;
                 ops.sdst = Some(Located {
                     value: r.value.code,
                     at: r.at,
@@ -794,7 +810,8 @@ fn read_operands(
                     spec.ty.float_kind(),
                     align,
                     what,
-                )?;
+                )
+                .map_err(|e| wave32_hint(e, spec.registers(), mask_regs))?;
                 ops.srcs[slot] = Some(VSrc {
                     src: s.value,
                     neg: false,
