@@ -158,7 +158,9 @@ pub(crate) fn encode(
         .count() as u16
             + u16::from(row.has(flags::MIP));
         let min = coords + extras + if row.has(flags::DERIV) { derivs } else { 0 };
-        let count = nsa.as_ref().map_or(vaddr.value.count, |(_, list)| list.len() as u16);
+        let count = nsa
+            .as_ref()
+            .map_or(vaddr.value.count, |(_, list)| list.len() as u16);
         (min, 13, count)
     } else {
         let min = row
@@ -166,7 +168,11 @@ pub(crate) fn encode(
             .iter()
             .find(|s| s.field == Field::Vaddr)
             .map_or(1, |s| s.registers());
-        (min, min + if row.has(flags::DERIV) { 7 } else { 3 }, vaddr.value.count)
+        (
+            min,
+            min + if row.has(flags::DERIV) { 7 } else { 3 },
+            vaddr.value.count,
+        )
     };
     if gcn15 && !(min..=max).contains(&addresses) {
         return Err(OperandError::new(
@@ -263,7 +269,10 @@ fn dim_modifier(
 ) -> Result<u32, OperandError> {
     cur.skip_spaces();
     if !cur.eat(b':') {
-        return Err(OperandError::new(cur.pos(), "expected `:` and a dimension after `dim`"));
+        return Err(OperandError::new(
+            cur.pos(),
+            "expected `:` and a dimension after `dim`",
+        ));
     }
     cur.skip_spaces();
     let at = cur.pos();

@@ -186,7 +186,15 @@ pub(crate) fn float_source(
     if version.is_gcn12_or_later() && bits == inv_2pi_bits(kind) {
         return Ok(Src::Inline(248));
     }
-    Ok(Src::Literal(Literal::Known(float_literal_word(lit, kind))))
+    let word = float_literal_word(lit, kind);
+    if kind == FloatKind::Double && version.is_gcn15() && word == (inv_2pi_bits(kind) >> 32) as u32
+    {
+        // clrxasm (and its disassembler's `0.15915494`) takes a double
+        // whose literal word is 1/(2*pi)'s high half as the inline constant
+        // on GCN 1.5.
+        return Ok(Src::Inline(248));
+    }
+    Ok(Src::Literal(Literal::Known(word)))
 }
 
 /// An integer as a source: inline constant in -16..=64, else a literal.
@@ -677,7 +685,8 @@ fn check_register_rules(
             ),
         ));
     }
-    if reg.code < 128 && reg.count >= 2 {
+    // TTMP ranges (codes 108-123) need no alignment (clrxasm).
+    if reg.code < 108 && reg.count >= 2 {
         let last = reg.code + reg.count - 1;
         match align {
             Align::Strict => {

@@ -377,6 +377,17 @@ pub(crate) fn parse_modifiers(
                 m.dpp.ctrl = Some(base | (v as u32 & 15));
                 m.first_dpp.get_or_insert(at);
             }
+            // clrxasm's `sdwa`/`dpp`: the encoding with default fields.
+            "sdwa" if gcn12 => {
+                if flag_parameter(ctx, cur)? {
+                    m.first_sdwa.get_or_insert(at);
+                }
+            }
+            "dpp" if gcn12 => {
+                if flag_parameter(ctx, cur)? {
+                    m.first_dpp.get_or_insert(at);
+                }
+            }
             "fi" if gcn15 => {
                 m.dpp.fi = Some(flag_parameter(ctx, cur)?);
                 m.first_dpp.get_or_insert(at);
@@ -428,6 +439,8 @@ pub(crate) fn parse_modifiers(
             }
             _ => {
                 const GCN12_MODIFIERS: &[&str] = &[
+                    "sdwa",
+                    "dpp",
                     "sext",
                     "dst_sel",
                     "src0_sel",
@@ -671,7 +684,10 @@ fn dpp8(ctx: &mut dyn OperandContext, cur: &mut Cursor<'_>) -> Result<u32, Opera
         cur.skip_spaces();
         if i > 0 {
             if !cur.eat(b',') {
-                return Err(OperandError::new(cur.pos(), "`dpp8` takes eight lane numbers"));
+                return Err(OperandError::new(
+                    cur.pos(),
+                    "`dpp8` takes eight lane numbers",
+                ));
             }
             cur.skip_spaces();
         }
@@ -802,16 +818,8 @@ fn read_operands(
                     Accept::SSRC
                 };
                 let align = vector_align(ctx);
-                let s = parse_source(
-                    ctx,
-                    cur,
-                    accept,
-                    count,
-                    spec.ty.float_kind(),
-                    align,
-                    what,
-                )
-                .map_err(|e| wave32_hint(e, spec.registers(), mask_regs))?;
+                let s = parse_source(ctx, cur, accept, count, spec.ty.float_kind(), align, what)
+                    .map_err(|e| wave32_hint(e, spec.registers(), mask_regs))?;
                 ops.srcs[slot] = Some(VSrc {
                     src: s.value,
                     neg: false,
@@ -1271,7 +1279,9 @@ fn encode_e32(
         ));
     }
     if let Some(k) = ops.lit32 {
-        if let Some(l) = literal {
+        // A first source literal equal to the constant shares its word (as
+        // clrxasm and its disassembler have it).
+        if let Some(l) = literal.filter(|l| l.value != k.value) {
             return Err(OperandError::new(
                 l.at,
                 "only one literal constant is allowed in an instruction",
@@ -1437,8 +1447,7 @@ fn check_constant_bus_gcn15(
     for s in srcs.iter().flatten() {
         let Src::Reg(r) = s.src else { continue };
         // NULL reads as 0 without using the constant bus (as llvm-mc has it).
-        if r.code >= 128 || r.code == crate::isa::vocab::NULL || seen.contains(&(r.code, r.count))
-        {
+        if r.code >= 128 || r.code == crate::isa::vocab::NULL || seen.contains(&(r.code, r.count)) {
             continue;
         }
         seen.push((r.code, r.count));
@@ -1591,7 +1600,11 @@ fn encode_vop3(
         _ => 0,
     };
     let op = vop3_opcode(row.encoding, st.opcode, version);
-    let prefix = if version.is_gcn15() { 0b110101 } else { 0b110100 };
+    let prefix = if version.is_gcn15() {
+        0b110101
+    } else {
+        0b110100
+    };
     let mut word0 = (prefix << 26) | dst;
     if gcn12 {
         word0 |= (op << 16) | (u32::from(clamp) << 15) | (op_sel << 11);

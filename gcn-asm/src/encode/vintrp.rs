@@ -202,9 +202,7 @@ pub(crate) fn encode(
         );
         return Ok(());
     }
-    if !version.is_gcn12_or_later()
-        || (version.is_gcn15() && row.encoding == Encoding::Vintrp)
-    {
+    if !version.is_gcn12_or_later() || (version.is_gcn15() && row.encoding == Encoding::Vintrp) {
         return Err(OperandError::new(
             m.first_vop3.unwrap_or(0),
             format!("`{}` has no VOP3 form on {version}", st.mnemonic),
@@ -246,13 +244,13 @@ pub(crate) fn encode(
         srcs[1].map_or(0, |s| u32::from(s.src.code()))
     };
     let src2 = srcs[2].map_or(0, |s| u32::from(s.src.code()));
-    let prefix = if version.is_gcn15() { 0b110101 } else { 0b110100 };
-    let word0 = (prefix << 26)
-        | (op << 16)
-        | (u32::from(clamp) << 15)
-        | (op_sel << 11)
-        | (abs << 8)
-        | vdst;
+    let prefix = if version.is_gcn15() {
+        0b110101
+    } else {
+        0b110100
+    };
+    let word0 =
+        (prefix << 26) | (op << 16) | (u32::from(clamp) << 15) | (op_sel << 11) | (abs << 8) | vdst;
     let word1 = attr_code | (src1 << 9) | (src2 << 18) | (omod << 27) | (neg << 29);
     out.push(word0);
     out.push(word1);

@@ -821,7 +821,9 @@ impl Assembler<'_> {
         if self.format != BinaryFormat::Gallium {
             return None;
         }
-        if self.version.is_gcn15() {
+        // Without kernels (code assembled with the default format) there is
+        // no kernel layout to get wrong: the binary is the code.
+        if self.version.is_gcn15() && !self.gallium.kernels.is_empty() {
             // clrxasm writes GCN 1.5 Gallium binaries in the AMDHSA layout
             // (an amd_kernel_code_t before each kernel's code), the layout
             // of LLVM 4.0+ Gallium binaries, which is not supported.
@@ -830,11 +832,8 @@ impl Assembler<'_> {
                  Gallium binaries), which gcnasm does not write: use the ROCm format (`.rocm`)",
                 self.version
             );
-            let pos = self.gallium.kernels.first().map(|k| k.pos.clone());
-            match pos {
-                Some(pos) => self.diag_at(pos, message, true),
-                None => self.error(0, message),
-            }
+            let pos = self.gallium.kernels[0].pos.clone();
+            self.diag_at(pos, message, true);
             return None;
         }
         if let Some((_, pos)) = self.gallium.kcode_stack.first() {
