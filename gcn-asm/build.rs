@@ -94,6 +94,7 @@ const FLAGS: &[(&str, &str)] = &[
     ("gcn141", "GCN141_ONLY"),
     ("gcn151", "GCN151_ONLY"),
     ("mip", "MIP"),
+    ("bvh", "BVH"),
     ("op_sel", "OP_SEL"),
     ("no_operands", "NO_OPERANDS"),
     ("optional_imm", "OPTIONAL_IMM"),

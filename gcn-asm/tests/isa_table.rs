@@ -447,9 +447,13 @@ fn gcn15_and_rdna2_opcodes_match_llvm() {
         let text = std::fs::read_to_string(dir.join(file)).unwrap();
         let mut checked = 0;
         let mut failures = Vec::new();
-        for line in text.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+        for line in text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.is_empty())
+        {
             let mut parts = line.split('\t');
-            let (Some(family), Some(opcode), Some(name)) = (parts.next(), parts.next(), parts.next())
+            let (Some(family), Some(opcode), Some(name)) =
+                (parts.next(), parts.next(), parts.next())
             else {
                 panic!("{file}: bad line {line:?}");
             };
@@ -458,7 +462,9 @@ fn gcn15_and_rdna2_opcodes_match_llvm() {
             let names = names_at(version, encoding, opcode);
             checked += 1;
             if !names.contains(&name) {
-                failures.push(format!("{family} {opcode:#x}: LLVM {name}, table {names:?}"));
+                failures.push(format!(
+                    "{family} {opcode:#x}: LLVM {name}, table {names:?}"
+                ));
             }
         }
         assert!(checked > 900, "{file}: only {checked} opcodes");
@@ -470,7 +476,13 @@ fn gcn15_and_rdna2_opcodes_match_llvm() {
         );
     }
     // What RDNA 2 dropped is not there.
-    for gone in ["s_store_dword", "s_atomic_add", "v_mad_f32", "v_mac_f32", "v_madmk_f32"] {
+    for gone in [
+        "s_store_dword",
+        "s_atomic_add",
+        "v_mad_f32",
+        "v_mac_f32",
+        "v_madmk_f32",
+    ] {
         assert!(isa::lookup(gone, GcnVersion::Rdna2).is_none(), "{gone}");
         assert!(isa::lookup(gone, GcnVersion::Gcn1_5).is_some(), "{gone}");
     }

@@ -171,7 +171,7 @@ impl fmt::Debug for Program {
 /// loaded: GCN 1.5's encodings and wave32 are not emulated, and running
 /// them as GCN 1.4 would be silently wrong.
 fn runnable(version: GcnVersion) -> Result<(), LoadError> {
-    if version.is_gcn15() {
+    if !crate::exec::EMULATED_VERSIONS.contains(&version) {
         return Err(LoadError::UnsupportedVersion(version));
     }
     Ok(())

@@ -1373,7 +1373,7 @@ fn files_and_names_a_user_has() {
     for (mach, named) in [
         (
             0x36u8,
-            "the code object is for gfx1030 (RDNA 2), which is not supported yet",
+            "the emulator does not run RDNA2 (RDNA) code yet: it runs GCN 1.0-1.4.1",
         ),
         (
             0x3f,

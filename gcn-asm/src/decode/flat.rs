@@ -82,13 +82,13 @@ pub(super) fn decode(
                 vgpr(ctx, vdata_field, spec.registers())?
             }
             Field::Vaddr => match segment {
-                // GCN 1.5: clrxdisasm prints `off` for any VADDR beside an
-                // SGPR address.
-                Encoding::Scratch if gcn15 && !saddr_off => {
+                // A SCRATCH address is a VGPR or an SGPR, not both (the
+                // assembler, clrxasm and llvm-mc refuse both): a VADDR
+                // beside an SGPR address must be 0 and is `off`.
+                Encoding::Scratch if !saddr_off => {
                     zero(vaddr_field)?;
                     Operand::Off
                 }
-                Encoding::Scratch if vaddr_field == 0 && !saddr_off => Operand::Off,
                 Encoding::Scratch => vgpr(ctx, vaddr_field, 1)?,
                 Encoding::Global if !saddr_off => vgpr(ctx, vaddr_field, 1)?,
                 _ => vgpr(ctx, vaddr_field, 2)?,

@@ -43,6 +43,8 @@ pub fn opcode(word: u32, family: Encoding, version: crate::GcnVersion) -> Option
         Encoding::Mtbuf if gcn15 => (family, word >> 16 & 7),
         Encoding::Mtbuf if gcn12 => (family, word >> 15 & 0xf),
         Encoding::Mtbuf => (family, word >> 16 & 7),
+        // GCN 1.5+: opcode bit 7 is bit 0 (RDNA 2's image_msaa_load).
+        Encoding::Mimg if gcn15 => (family, (word >> 18 & 0x7f) | (word & 1) << 7),
         Encoding::Mimg => (family, word >> 18 & 0x7f),
         Encoding::Exp => (family, 0),
         Encoding::Flat if version.is_gcn14_or_later() => {
@@ -334,6 +336,9 @@ fn write_gcn15_modifiers(f: &mut fmt::Formatter<'_>, instr: &Instruction) -> fmt
                 write!(f, " format:{}", m.dfmt)?;
             }
             Ok(())
+        }
+        Encoding::Mimg if instr.row.has(crate::isa::flags::BVH) => {
+            flags(f, &[(MemFlags::A16, "a16")])
         }
         Encoding::Mimg => {
             if m.dmask != 1 {

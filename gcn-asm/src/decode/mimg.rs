@@ -135,9 +135,11 @@ fn decode_gcn15(
     w1: u32,
 ) -> Result<(), DecodeError> {
     let row = instr.row;
-    // Bits 0, 6 and 14 (DA before GCN 1.5) and bits 26-30 of word 1 are
-    // not in the layout.
-    zero(w0 & 1)?;
+    if row.has(flags::BVH) {
+        return decode_bvh(ctx, instr, w0, w1);
+    }
+    // Bits 6 and 14 (DA before GCN 1.5) and bits 26-30 of word 1 are not
+    // in the layout (bit 0 is the opcode's bit 7).
     zero(w0 >> 6 & 1)?;
     zero(w0 >> 14 & 1)?;
     zero(w1 >> 26 & 0x1f)?;
@@ -221,6 +223,62 @@ fn decode_gcn15(
     }
     if !has_sampler {
         zero(w1 >> 21 & 0x1f)?;
+    }
+    Ok(())
+}
+
+/// RDNA 2's `image_bvh*_intersect_ray`: DMASK 0xf, UNORM and R128 set,
+/// no `dim` and no other modifier but `a16` (bit 30 of word 1, three
+/// address registers fewer); the addresses may be an NSA list.
+fn decode_bvh(ctx: &Ctx<'_>, instr: &mut Instruction, w0: u32, w1: u32) -> Result<(), DecodeError> {
+    let row = instr.row;
+    // Exactly LLVM's fixed bits: DMASK 0xf, UNORM, R128; nothing else of
+    // word 0 but the NSA count and the opcode; word 1 without D16, the
+    // sampler and the reserved bits.
+    if w0 & 0x03ff_fff8 != (row.opcode(ctx.version).map_or(0, u32::from) & 0x7f) << 18 | 0x9f00
+        || w1 & 0xbfe0_0000 != 0
+    {
+        return Err(DecodeError::Invalid);
+    }
+    let a16 = bit(w1, 30);
+    let full = row.operand(Field::Vaddr).map_or(11, |s| s.registers());
+    let addresses = if a16 { full - 3 } else { full };
+    let nsa_dwords = (w0 >> 1 & 3) as usize;
+    let mem = &mut instr.mods.mem;
+    mem.dmask = 0xf;
+    mem.flags.set(MemFlags::A16, a16);
+    if nsa_dwords > 0 {
+        let extra = usize::from(addresses) - 1;
+        if extra.div_ceil(4) != nsa_dwords {
+            return Err(DecodeError::Invalid);
+        }
+        for i in 0..nsa_dwords {
+            let w = ctx.word(2 + i)?;
+            for b in 0..4 {
+                let k = 4 * i + b;
+                let r = (w >> (8 * b) & 0xff) as u8;
+                if k < extra {
+                    mem.nsa[k] = r;
+                } else if r != 0 {
+                    return Err(DecodeError::Invalid);
+                }
+            }
+        }
+        mem.flags.set(MemFlags::NSA, true);
+        instr.len = 2 + nsa_dwords as u8;
+    }
+    let nsa = mem.flags.contains(MemFlags::NSA);
+    for (i, spec) in operand_specs(row).iter().enumerate() {
+        instr.operand_array[i] = match spec.field {
+            Field::Vdata => vgpr(ctx, w1 >> 8 & 0xff, 4)?,
+            Field::Vaddr if nsa => Operand::Reg {
+                code: VGPR + (w1 & 0xff) as u16,
+                count: addresses as u8,
+            },
+            Field::Vaddr => vgpr(ctx, w1 & 0xff, addresses)?,
+            Field::Srsrc => sgprs(ctx, (w1 >> 16 & 0x1f) * 4, 4)?,
+            _ => return Err(DecodeError::Invalid),
+        };
     }
     Ok(())
 }

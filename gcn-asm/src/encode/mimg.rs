@@ -41,6 +41,9 @@ pub(crate) fn encode(
         Some((first, _)) => *first,
         None => vgpr_range(ctx, cur, "address")?,
     };
+    if row.has(flags::BVH) {
+        return encode_bvh(ctx, st.opcode, row, vdata, vaddr, nsa, cur, out);
+    }
     expect_comma(cur, "resource")?;
     // The resource's count depends on `r128`, which comes later: read it
     // as any aligned SGPR range and check the count afterwards.
@@ -234,6 +237,74 @@ pub(crate) fn encode(
         | (u32::from(srsrc.value.code >> 2) << 16)
         | (ssamp << 21)
         | (u32::from(d16) << 31);
+    let mut words = vec![word0, word1];
+    if let Some((_, list)) = &nsa {
+        for chunk in list[1..].chunks(4) {
+            words.push(
+                chunk
+                    .iter()
+                    .enumerate()
+                    .fold(0, |w, (i, &v)| w | u32::from(v) << (8 * i)),
+            );
+        }
+    }
+    emit(out, &words, &[]);
+    Ok(())
+}
+
+/// RDNA 2's `image_bvh*_intersect_ray VDATA, VADDR, SRSRC [a16]`: 4 result
+/// registers, 11 (64-bit node pointer: 12) address registers, 3 fewer with
+/// `a16`, or a `[…]` list of them, and a 4-register resource; DMASK (0xf),
+/// UNORM and R128 are set as LLVM sets them.
+#[allow(clippy::too_many_arguments)]
+fn encode_bvh(
+    ctx: &mut dyn OperandContext,
+    opcode: u16,
+    row: &crate::isa::InstrRow,
+    vdata: Located<Reg>,
+    vaddr: Located<Reg>,
+    nsa: Option<(Located<Reg>, Vec<u8>)>,
+    cur: &mut crate::syntax::cursor::Cursor<'_>,
+    out: &mut Emitter,
+) -> Result<(), OperandError> {
+    expect_comma(cur, "resource")?;
+    let srsrc = resource(ctx, cur, 4, "resource")?;
+    let mut a16 = false;
+    while let Some(name) = next_modifier(cur) {
+        match name.lower() {
+            "a16" => a16 = flag_parameter(ctx, cur)?,
+            _ => return Err(unknown_modifier(cur, &name, "BVH")),
+        }
+    }
+    expect_count(vdata, 4, "the data", " (the intersection result)")?;
+    let full = row.operand(Field::Vaddr).map_or(11, |s| s.registers());
+    let needed = if a16 { full - 3 } else { full };
+    let given = nsa
+        .as_ref()
+        .map_or(vaddr.value.count, |(_, list)| list.len() as u16);
+    if given != needed {
+        return Err(OperandError::new(
+            vaddr.at,
+            format!(
+                "the address takes {needed} registers{}, not {given}",
+                if a16 { " with `a16`" } else { "" }
+            ),
+        ));
+    }
+    let nsa_dwords = nsa
+        .as_ref()
+        .map_or(0, |(_, list)| (list.len() as u32 - 1).div_ceil(4));
+    let word0 = (0b111100 << 26)
+        | (nsa_dwords << 1)
+        | (0xf << 8)
+        | (1 << 12)
+        | (1 << 15)
+        | (u32::from(opcode & 0x7f) << 18)
+        | u32::from(opcode >> 7 & 1);
+    let word1 = vgpr_number(vaddr.value)
+        | (vgpr_number(vdata.value) << 8)
+        | (srsrc << 16)
+        | (u32::from(a16) << 30);
     let mut words = vec![word0, word1];
     if let Some((_, list)) = &nsa {
         for chunk in list[1..].chunks(4) {

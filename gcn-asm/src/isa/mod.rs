@@ -551,6 +551,10 @@ pub mod flags {
     /// MIMG instruction whose address carries a mip level (`*_mip*`):
     /// one address dword more on GCN 1.5.
     pub const MIP: u64 = 1 << 33;
+    /// RDNA 2's BVH intersection (`image_bvh*_intersect_ray`): a fixed
+    /// 4-dword result and 4-dword resource, no sampler, DMASK/UNORM/R128
+    /// set by the encoding, `a16` for 16-bit ray directions.
+    pub const BVH: u64 = 1 << 34;
     /// VOP3 forms accept `op_sel` (GCN 1.4 16-bit instructions).
     pub const OP_SEL: u64 = 1 << 5;
     /// The instruction takes no operands at all (s_endpgm, s_barrier …).

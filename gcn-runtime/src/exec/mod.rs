@@ -758,6 +758,16 @@ pub(crate) fn not_emulated(_: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<S
     }))
 }
 
+/// The GCN versions the emulator runs: GCN 1.0 to 1.4.1. GCN 1.5 and RDNA 2
+/// (assembled and disassembled by `gcn-asm`) are refused when loaded.
+pub const EMULATED_VERSIONS: [GcnVersion; 5] = [
+    GcnVersion::Gcn1_0,
+    GcnVersion::Gcn1_1,
+    GcnVersion::Gcn1_2,
+    GcnVersion::Gcn1_4,
+    GcnVersion::Gcn1_4_1,
+];
+
 /// The handler of `row` on `version`, if the emulator has semantics for it.
 pub(crate) fn handler(row: &'static InstrRow, version: GcnVersion) -> Option<Handler> {
     match row.encoding {
@@ -866,6 +876,14 @@ pub fn fidelity_table() -> String {
     let mut gap_notes = std::collections::BTreeMap::new();
     for row in INSTRUCTIONS.iter() {
         if !seen.insert(row.mnemonic) {
+            continue;
+        }
+        // Mnemonics of the versions the emulator does not run (GCN 1.5,
+        // RDNA 2) only are not in the table.
+        if EMULATED_VERSIONS
+            .iter()
+            .all(|&v| gcn_asm::isa::lookup(row.mnemonic, v).is_none())
+        {
             continue;
         }
         let _ = write!(out, "| `{}` |", row.mnemonic);

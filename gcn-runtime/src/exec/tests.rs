@@ -47,7 +47,7 @@ fn fidelity_table_is_current() {
 
 #[test]
 fn coverage_lists_every_row_once() {
-    for version in GcnVersion::ALL {
+    for version in crate::exec::EMULATED_VERSIONS {
         let c = coverage(version);
         assert!(!c.emulated.is_empty());
         assert!(c.emulated.contains(&"s_endpgm"));

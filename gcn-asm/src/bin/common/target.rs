@@ -6,11 +6,13 @@ use gcn_asm::{Device, GcnVersion};
 #[derive(Debug, clap::Args)]
 pub struct TargetArgs {
     /// Target GPU device (capeverde, pitcairn, tahiti, oland, bonaire, hawaii,
-    /// tonga, fiji, gfx900, gfx906, ...). Default: capeverde (GCN 1.0).
+    /// tonga, fiji, gfx900, gfx906, gfx1010, gfx1011, gfx1012, gfx1030-gfx1036,
+    /// ...). Default: capeverde (GCN 1.0).
     #[arg(short = 'g', long = "gpuType", value_name = "DEVICE")]
     pub device: Option<String>,
-    /// Target architecture (GCN1.0, GCN1.1, GCN1.2, GCN1.4, GCN1.4.1 or
-    /// GFX6/GFX7/GFX8/GFX9, SI/CI/VI/VEGA).
+    /// Target architecture (GCN1.0, GCN1.1, GCN1.2, GCN1.4, GCN1.4.1,
+    /// GCN1.5, GCN1.5.1, RDNA2 or GFX6/GFX7/GFX8/GFX9/GFX10/GFX10.3,
+    /// SI/CI/VI/VEGA/NAVI).
     #[arg(
         short = 'A',
         long = "arch",

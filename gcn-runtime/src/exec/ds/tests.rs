@@ -783,7 +783,7 @@ pub(crate) fn assert_rows_covered(
     skip: impl Fn(&str) -> bool,
 ) {
     let mut missing = Vec::new();
-    for version in GcnVersion::ALL {
+    for version in crate::exec::EMULATED_VERSIONS {
         for row in INSTRUCTIONS.iter() {
             if !families.contains(&row.encoding) || row.opcode(version).is_none() {
                 continue;

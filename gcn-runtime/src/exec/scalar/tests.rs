@@ -1831,7 +1831,7 @@ const OUT_OF_SCOPE: &[(&str, &str)] = &[
 #[test]
 fn every_scalar_row_has_semantics() {
     let mut missing = Vec::new();
-    for v in GcnVersion::ALL {
+    for v in crate::exec::EMULATED_VERSIONS {
         for (mn, enc) in coverage(v).missing {
             let scalar = matches!(
                 enc,
