@@ -48,7 +48,7 @@ pub(crate) enum Forced {
 #[derive(Debug)]
 pub(crate) struct Emitter {
     /// Up to 5 words: a GCN 1.5 MIMG with 13 NSA addresses.
-    words: [u32; 8],
+    words: [u32; 5],
     len: usize,
     fixups: [Option<Fixup>; 4],
 }
@@ -56,7 +56,7 @@ pub(crate) struct Emitter {
 impl Emitter {
     pub(crate) fn new() -> Self {
         Emitter {
-            words: [0; 8],
+            words: [0; 5],
             len: 0,
             fixups: [None; 4],
         }

@@ -740,7 +740,10 @@ fn read_operands(
 ) -> Result<Operands, OperandError> {
     let row = st.row;
     let cur = &mut st.cur;
-    let mask_regs = if ctx.wave32() { 1 } else { 2 };
+    let gcn15 = st.version.is_gcn15();
+    let mask_regs = if gcn15 && ctx.wave32() { 1 } else { 2 };
+    // Before GCN 1.5 a scalar range must not cross a 4-SGPR line.
+    let align = if gcn15 { Align::None } else { Align::Line };
     let mut ops = Operands {
         mask_regs,
         ..Operands::default()
@@ -777,7 +780,6 @@ fn read_operands(
                 });
             }
             Field::Sdst => {
-                let align = vector_align(ctx);
                 let r = parse_register(ctx, cur, Accept::SDST, count, align, what)
                     .map_err(|e| wave32_hint(e, spec.registers(), mask_regs))?;
                 ops.sdst = Some(Located {
@@ -907,6 +909,7 @@ enum Choice {
 }
 
 /// Encodes a VOP2/VOP1/VOPC/VOP3/VOP3P instruction.
+#[inline]
 pub(crate) fn encode(
     ctx: &mut dyn OperandContext,
     st: &mut Statement<'_>,

@@ -319,11 +319,8 @@ pub struct Implicit {
 impl Implicit {
     /// True when the use applies on `version`.
     pub fn on(&self, version: GcnVersion) -> bool {
-        let bit = GcnVersion::ALL
-            .iter()
-            .position(|v| *v == version)
-            .unwrap_or(0);
-        self.versions & (1 << bit) != 0
+        // The discriminants are the positions in `GcnVersion::ALL`.
+        self.versions & (1 << version as u8) != 0
     }
 }
 
