@@ -261,17 +261,26 @@ pub(crate) fn private_bytes(k: &RocmKernel) -> u32 {
 /// The execution setup of a code object kernel, from its descriptor.
 pub(crate) fn config(k: &RocmKernel, version: GcnVersion) -> KernelConfig {
     let d = &k.descriptor;
-    let max_sgprs = if version.is_gcn12_or_later() {
-        102
-    } else {
-        104
-    };
+    let max_sgprs = crate::exec::general_sgprs(version);
+    let wave32 = version.is_gcn15() && d.wave32();
     // A lane's private bytes, 64 lanes, in the 1 KiB units the hardware
     // allocates scratch in.
     let per_wave = u64::from(private_bytes(k)) * 64;
     KernelConfig {
-        vgprs: d.vgpr_limit().min(256) as u16,
-        sgprs: d.sgpr_limit().min(max_sgprs) as u16,
+        // VGPRs in blocks of 8 in wave32 (GCN 1.5+), of 4 otherwise.
+        vgprs: (if wave32 {
+            (d.granulated_vgprs() + 1) * 8
+        } else {
+            d.vgpr_limit()
+        })
+        .min(256) as u16,
+        // GCN 1.5+ gives every wave all 106 SGPRs (the granulated count is
+        // reserved there).
+        sgprs: if version.is_gcn15() {
+            max_sgprs
+        } else {
+            d.sgpr_limit().min(u32::from(max_sgprs)) as u16
+        },
         // MODE[7:0] = FLOAT_MODE, MODE[8] = DX10_CLAMP, MODE[9] = IEEE.
         mode: d.float_mode() | u32::from(d.dx10_clamp()) << 8 | u32::from(d.ieee_mode()) << 9,
         user_sgprs: d.user_sgpr_count(),
@@ -284,6 +293,7 @@ pub(crate) fn config(k: &RocmKernel, version: GcnVersion) -> KernelConfig {
             .div_ceil(1024)
             .saturating_mul(1024)
             .min(u64::from(u32::MAX)) as u32,
+        wave32,
     }
 }
 

@@ -344,6 +344,20 @@ pub struct KernelConfig {
     pub scratch_enabled: bool,
     /// Scratch bytes per wave (TMPRING_SIZE.WAVESIZE × 1 KiB).
     pub scratch_per_wave: u32,
+    /// Waves of 32 lanes (a GCN 1.5 / RDNA 2 kernel built for wave32);
+    /// 64 otherwise.
+    pub wave32: bool,
+}
+
+impl KernelConfig {
+    /// Lanes per wave (32 or 64).
+    pub fn wave_size(&self) -> u32 {
+        if self.wave32 {
+            32
+        } else {
+            WAVE_SIZE as u32
+        }
+    }
 }
 
 impl KernelConfig {
@@ -352,11 +366,7 @@ impl KernelConfig {
         let rsrc1 = kernel.prog_info_value(gcn_asm::gallium::PGM_RSRC1);
         let rsrc2 = kernel.prog_info_value(gcn_asm::gallium::PGM_RSRC2);
         let tmpring = kernel.prog_info_value(gcn_asm::gallium::TMPRING_SIZE);
-        let max_sgprs = if version.is_gcn12_or_later() {
-            102
-        } else {
-            104
-        };
+        let max_sgprs = exec::general_sgprs(version);
         let lds_granule = lds_granule(version);
         // FLOAT_MODE → MODE[7:0], DX10_CLAMP → MODE[8], IEEE → MODE[9].
         let mode = ((rsrc1 >> 12) & 0xff) | (((rsrc1 >> 21) & 1) << 8) | (((rsrc1 >> 23) & 1) << 9);
@@ -377,6 +387,9 @@ impl KernelConfig {
             lds_bytes: ((rsrc2 >> 15) & 0x1ff) * lds_granule,
             scratch_enabled: rsrc2 & 1 != 0,
             scratch_per_wave: ((tmpring >> 12) & 0x1fff) * 1024,
+            // Gallium kernels are wave64 (GCN 1.5 Gallium code is refused
+            // by the assembler).
+            wave32: false,
         }
     }
 }
@@ -544,7 +557,7 @@ impl Program {
                 // would do; one per wave of a group of each thread, up to
                 // 4096 (16 MiB), leaves a margin.
                 let threads = wanted.clamp(1, 1 << 16) as u32;
-                let packets = (threads * (MAX_GROUP_SIZE / WAVE_SIZE as u32))
+                let packets = (threads * (MAX_GROUP_SIZE / config.wave_size()))
                     .min(4096)
                     .max(threads);
                 let prepared = crate::hsa::prepare(
@@ -594,7 +607,7 @@ impl Program {
         // MAX_LDS is a multiple of every granule.
         let lds_declared = lds_bytes;
         let lds_bytes = lds_bytes.next_multiple_of(lds_granule(self.version()));
-        let waves_per_group = group_size.div_ceil(WAVE_SIZE as u64) as u32;
+        let waves_per_group = group_size.div_ceil(u64::from(config.wave_size())) as u32;
         // Never more host threads than work-groups (a pool of idle threads
         // costs their start-up), nor, by default, than cores.
         let group_count = u64::from(groups[0])
@@ -649,7 +662,7 @@ impl Program {
         let ops = match &patched {
             Some(ops) => ops,
             None => {
-                cached = self.ops(kernel.offset);
+                cached = self.ops_waves(kernel.offset, config.wave32);
                 &*cached
             }
         };
@@ -813,7 +826,10 @@ impl Shared<'_> {
             (u64::from(self.global[d]) - first).min(u64::from(self.local[d])) as u32
         });
         let items: u64 = local.iter().map(|&l| u64::from(l)).product();
-        (local, items.div_ceil(WAVE_SIZE as u64) as u32)
+        (
+            local,
+            items.div_ceil(u64::from(self.config.wave_size())) as u32,
+        )
     }
 
     /// Byte offset of the private-memory slot of wave `wave` of the group
@@ -890,8 +906,10 @@ fn make_waves(
                 w.sgpr[next] = scratch_offset as u32;
             }
             // Local ids and EXEC: the work-items of a wave are consecutive.
-            let first = wave_index * WAVE_SIZE as u32;
-            let active = items.saturating_sub(first).min(WAVE_SIZE as u32) as usize;
+            let wave_size = c.wave_size();
+            w.set_wave32(c.wave32);
+            let first = wave_index * wave_size;
+            let active = items.saturating_sub(first).min(wave_size) as usize;
             let exec = if active == WAVE_SIZE {
                 u64::MAX
             } else {

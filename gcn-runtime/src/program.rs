@@ -12,7 +12,7 @@ use std::sync::{Arc, LazyLock, Mutex};
 use gcn_asm::gallium::{self, GalliumBinary, ScratchHalf, ScratchRelocation};
 use gcn_asm::{Device, GcnVersion};
 
-use crate::exec::{predecode_from, Decoded};
+use crate::exec::{predecode_from, predecode_from_waves, Decoded};
 use crate::kernel::{Arg, Kernel};
 use crate::lines::{LineTable, Location};
 use crate::memory::{AllocError, Buffer, Memory};
@@ -139,7 +139,7 @@ pub struct Program {
     version: GcnVersion,
     kernels: Vec<ProgramKernel>,
     /// The pre-decoded code per kernel entry, made at the first launch.
-    decoded: Mutex<Vec<(u32, Arc<Decoded>)>>,
+    decoded: Mutex<Vec<((u32, bool), Arc<Decoded>)>>,
     code_words: Vec<u32>,
     scratch_relocations: Vec<ScratchRelocation>,
     /// `.text` then `.rodata`, in device memory (kept alive here).
@@ -466,13 +466,26 @@ impl Program {
 
     /// The code pre-decoded from byte offset `entry` (a kernel's first
     /// instruction), decoded at the first call for that entry.
+    #[cfg(test)]
     pub(crate) fn ops(&self, entry: u32) -> Arc<Decoded> {
+        self.ops_waves(entry, false)
+    }
+
+    /// [`Program::ops`] for waves of 32 lanes (`wave32`: lane masks are one
+    /// SGPR) or 64.
+    pub(crate) fn ops_waves(&self, entry: u32, wave32: bool) -> Arc<Decoded> {
         let mut decoded = self.decoded.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((_, d)) = decoded.iter().find(|(e, _)| *e == entry) {
+        let key = (entry, wave32);
+        if let Some((_, d)) = decoded.iter().find(|(e, _)| *e == key) {
             return d.clone();
         }
-        let d = Arc::new(predecode_from(&self.code_words, self.version, entry));
-        decoded.push((entry, d.clone()));
+        let d = Arc::new(predecode_from_waves(
+            &self.code_words,
+            self.version,
+            entry,
+            wave32,
+        ));
+        decoded.push((key, d.clone()));
         d
     }
 

@@ -51,8 +51,9 @@ pub enum Hazard {
 pub struct Rule {
     /// The dependency.
     pub hazard: Hazard,
-    /// Wait states required on GCN 1.0, 1.1, 1.2, 1.4 (1.4.1 as 1.4).
-    pub states: [u8; 4],
+    /// Wait states required on GCN 1.0, 1.1, 1.2, 1.4 (1.4.1 as 1.4), 1.5
+    /// (1.5.1 as 1.5) and RDNA 2: the opcode columns of the ISA table.
+    pub states: [u8; 6],
     /// Where the rule comes from.
     pub source: &'static str,
 }
@@ -64,72 +65,72 @@ pub struct Rule {
 pub const RULES: &[Rule] = &[
     Rule {
         hazard: Hazard::ValuSgprSmrd,
-        states: [4, 0, 0, 0],
+        states: [4, 0, 0, 0, 0, 0],
         source: "LLVM checkSMRDHazards (SmrdSgprWaitStates, SI only)",
     },
     Rule {
         hazard: Hazard::ValuSgprVmem,
-        states: [0, 0, 5, 5],
+        states: [0, 0, 5, 5, 0, 0],
         source: "LLVM checkVMEMHazards (VmemSgprWaitStates, VI+); GCN3 ISA 4.5",
     },
     Rule {
         hazard: Hazard::ValuVccDivFmas,
-        states: [4, 4, 4, 4],
+        states: [4, 4, 4, 4, 0, 0],
         source: "LLVM checkDivFMasHazards (DivFMasWaitStates); GCN3 ISA 4.5",
     },
     Rule {
         hazard: Hazard::ValuSgprLaneSelect,
-        states: [4, 4, 4, 4],
+        states: [4, 4, 4, 4, 0, 0],
         source: "LLVM checkRWLaneHazards (RWLaneWaitStates); GCN3 ISA 4.5",
     },
     Rule {
         hazard: Hazard::ValuVccExecZ,
-        states: [0, 0, 5, 5],
+        states: [0, 0, 5, 5, 0, 0],
         source: "GCN3/Vega ISA 4.5: VALU sets VCC or EXEC → VALU uses EXECZ/VCCZ as data: 5",
     },
     Rule {
         hazard: Hazard::SetregGetreg,
-        states: [2, 2, 2, 2],
+        states: [2, 2, 2, 2, 0, 0],
         source: "LLVM checkGetRegHazards (GetRegWaitStates); GCN3 ISA 4.5",
     },
     Rule {
         hazard: Hazard::SetregSetreg,
-        states: [1, 1, 2, 2],
+        states: [1, 1, 2, 2, 0, 0],
         source: "LLVM checkSetRegHazards (getSetRegWaitStates: 1 up to CI, 2 from VI)",
     },
     Rule {
         hazard: Hazard::ValuVgprDpp,
-        states: [0, 0, 2, 2],
+        states: [0, 0, 2, 2, 0, 0],
         source: "LLVM checkDPPHazards (DppVgprWaitStates); GCN3 ISA 4.5",
     },
     Rule {
         hazard: Hazard::ValuExecDpp,
-        states: [0, 0, 5, 5],
+        states: [0, 0, 5, 5, 0, 0],
         source: "LLVM checkDPPHazards (DppExecWaitStates); GCN3 ISA 4.5",
     },
     Rule {
         hazard: Hazard::WideStoreData,
-        states: [0, 1, 1, 1],
+        states: [0, 1, 1, 1, 0, 0],
         source: "LLVM checkVALUHazards/createsVALUHazard (has12DWordStoreHazard: not SI)",
     },
     Rule {
         hazard: Hazard::SaluM0Msg,
-        states: [0, 0, 1, 1],
+        states: [0, 0, 1, 1, 0, 0],
         source: "LLVM checkReadM0Hazards (hasReadM0SendMsgHazard: VI, GFX9)",
     },
     Rule {
         hazard: Hazard::SaluM0Rel,
-        states: [0, 0, 0, 1],
+        states: [0, 0, 0, 1, 0, 0],
         source: "LLVM checkReadM0Hazards (hasReadM0MovRelInterpHazard: GFX9)",
     },
     Rule {
         hazard: Hazard::SetregTrapstsRfe,
-        states: [0, 0, 1, 1],
+        states: [0, 0, 1, 1, 0, 0],
         source: "LLVM checkRFEHazards (hasRFEHazards: VI+)",
     },
     Rule {
         hazard: Hazard::DescriptorWord2SBuffer,
-        states: [1, 1, 1, 1],
+        states: [1, 1, 1, 1, 0, 0],
         source: "CLRX GcnInstrsSmrd.md/GcnInstrsSmem.md: one instruction between setting the third dword of a buffer resource and S_BUFFER_*",
     },
 ];

@@ -743,10 +743,11 @@ fn swizzle(w: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Step, Fault> {
     Ok(Step::Next)
 }
 
-/// The lane `((ADDR + OFFSET) / 4) & 63` of the permutes.
+/// The lane `((ADDR + OFFSET) / 4) & 63` of the permutes (`& 31` in
+/// wave32).
 #[inline]
-fn permute_lane(addr: u32, offset: u32) -> usize {
-    (addr.wrapping_add(offset) >> 2) as usize & 63
+fn permute_lane(w: &Wave, addr: u32, offset: u32) -> usize {
+    (addr.wrapping_add(offset) >> 2) as usize & (w.lanes() - 1)
 }
 
 /// `ds_permute_b32`: each active lane pushes DATA0 to the lane its ADDR
@@ -760,7 +761,7 @@ fn permute(w: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Step, Fault> {
     let mut tmp = [0u32; WAVE_SIZE];
     for lane in 0..WAVE_SIZE {
         if active(exec, lane) {
-            tmp[permute_lane(addr[lane], offset)] = data[lane];
+            tmp[permute_lane(w, addr[lane], offset)] = data[lane];
         }
     }
     write_vgpr(w, vreg(op, 0), &tmp, exec);
@@ -776,7 +777,7 @@ fn bpermute(w: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Step, Fault> {
     let data = w.vgpr[vreg(op, 2)];
     let exec = w.exec();
     let out: Lanes = std::array::from_fn(|lane| {
-        let from = permute_lane(addr[lane], offset);
+        let from = permute_lane(w, addr[lane], offset);
         if active(exec, from) {
             data[from]
         } else {

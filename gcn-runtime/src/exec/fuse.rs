@@ -283,8 +283,8 @@ fn run_fused<const LO_SPLAT: bool, const HI_SPLAT: bool>(
     };
     let exec = w.exec();
     let (carry_lo, carry_hi) = chunks::<LO_SPLAT, HI_SPLAT>(w, run, exec);
-    w.set_s64(run.carry_lo, carry_lo & exec);
-    w.set_s64(run.carry_hi, carry_hi & exec);
+    w.set_lane_mask(run.carry_lo, carry_lo & exec);
+    w.set_lane_mask(run.carry_hi, carry_hi & exec);
     Ok(Step::Next)
 }
 

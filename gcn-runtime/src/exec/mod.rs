@@ -67,6 +67,8 @@ pub(crate) mod sreg {
     pub const VCC: u16 = 106;
     /// M0.
     pub const M0: u16 = 124;
+    /// NULL (GCN 1.5 and later): reads 0, writes are dropped.
+    pub const NULL: u16 = 125;
     /// EXEC_LO (EXEC_HI is the next code).
     pub const EXEC: u16 = 126;
     /// VCCZ (source only).
@@ -417,6 +419,16 @@ pub(crate) struct Wave {
     /// `s_sleep`s in a row with no hostcall packet to serve (kernels with
     /// a hostcall buffer only, [`crate::hostcall::MAX_IDLE_SLEEPS`]).
     pub hostcall_sleeps: u32,
+    /// The lanes the wave has: all 64 bits in wave64, the low 32 in wave32
+    /// (GCN 1.5 and RDNA 2 kernels built for 32 lanes). EXEC and VCC are
+    /// read through it, so that in wave32 EXEC_HI and VCC_HI take no part
+    /// in execution, as on the hardware, and the lane loops see only the
+    /// wave's lanes.
+    pub lane_mask: u64,
+    /// FLAT_SCRATCH as GCN 1.5+ code sets it (`s_setreg` of FLAT_SCR_LO and
+    /// FLAT_SCR_HI); read back by `s_getreg`. The emulator's private
+    /// memory does not depend on it (as the SGPR pair before GCN 1.5).
+    pub flat_scratch: u64,
 }
 
 impl Wave {
@@ -437,6 +449,8 @@ impl Wave {
             lane_ops: 0,
             budget: u64::MAX,
             hostcall_sleeps: 0,
+            lane_mask: u64::MAX,
+            flat_scratch: 0,
         }
     }
 
@@ -461,6 +475,8 @@ impl Wave {
             lane_ops,
             budget,
             hostcall_sleeps,
+            lane_mask,
+            flat_scratch,
         } = self;
         sgpr.fill(0);
         if vgpr.len() == usize::from(vgprs) {
@@ -473,24 +489,66 @@ impl Wave {
         (*scc, *pc, *mode, *trapsts, *status, *id) = (false, 0, 0, 0, 0, 0);
         (*vgpr_limit, *sgpr_limit) = (vgprs, sgprs);
         (*steps, *lane_ops, *budget, *hostcall_sleeps) = (0, 0, u64::MAX, 0);
+        *lane_mask = u64::MAX;
+        *flat_scratch = 0;
     }
 
-    /// EXEC.
+    /// True for a wave of 32 lanes.
+    #[inline]
+    pub fn wave32(&self) -> bool {
+        self.lane_mask != u64::MAX
+    }
+
+    /// Lanes in the wave (32 or 64).
+    #[inline]
+    pub fn lanes(&self) -> usize {
+        if self.wave32() {
+            32
+        } else {
+            WAVE_SIZE
+        }
+    }
+
+    /// Makes this a wave of 32 lanes (`true`) or 64.
+    pub fn set_wave32(&mut self, wave32: bool) {
+        self.lane_mask = if wave32 { u32::MAX.into() } else { u64::MAX };
+    }
+
+    /// EXEC: EXEC_LO alone in wave32.
     #[inline]
     pub fn exec(&self) -> u64 {
-        self.s64(sreg::EXEC)
+        self.s64(sreg::EXEC) & self.lane_mask
     }
 
     /// Sets EXEC.
     #[inline]
     pub fn set_exec(&mut self, v: u64) {
-        self.set_s64(sreg::EXEC, v);
+        self.set_lane_mask(sreg::EXEC, v);
     }
 
-    /// VCC.
+    /// VCC: VCC_LO alone in wave32.
     #[inline]
     pub fn vcc(&self) -> u64 {
-        self.s64(sreg::VCC)
+        self.s64(sreg::VCC) & self.lane_mask
+    }
+
+    /// Reads a lane mask source (a carry-in, a `v_cndmask` condition): an
+    /// SGPR pair in wave64, one SGPR in wave32.
+    #[inline]
+    pub fn read_lane_mask(&self, src: Src) -> u64 {
+        self.read_s64(src) & self.lane_mask
+    }
+
+    /// Writes a lane mask (a compare result, a carry-out) to scalar
+    /// register `code`: the pair `code`, `code + 1` in wave64, `code`
+    /// alone in wave32 (the next register keeps its value).
+    #[inline]
+    pub fn set_lane_mask(&mut self, code: u16, v: u64) {
+        if self.wave32() {
+            self.set_s32(code, v as u32);
+        } else {
+            self.set_s64(code, v);
+        }
     }
 
     /// Sets VCC.
@@ -522,6 +580,10 @@ impl Wave {
     /// Writes scalar registers `code`, `code + 1`.
     #[inline]
     pub fn set_s64(&mut self, code: u16, v: u64) {
+        if code == sreg::NULL {
+            // NULL (GCN 1.5+; reserved before): the next code is EXEC_LO.
+            return;
+        }
         let i = usize::from(code) & 127;
         self.sgpr[i] = v as u32;
         self.sgpr[(i + 1) & 127] = (v >> 32) as u32;
@@ -758,15 +820,9 @@ pub(crate) fn not_emulated(_: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<S
     }))
 }
 
-/// The GCN versions the emulator runs: GCN 1.0 to 1.4.1. GCN 1.5 and RDNA 2
-/// (assembled and disassembled by `gcn-asm`) are refused when loaded.
-pub const EMULATED_VERSIONS: [GcnVersion; 5] = [
-    GcnVersion::Gcn1_0,
-    GcnVersion::Gcn1_1,
-    GcnVersion::Gcn1_2,
-    GcnVersion::Gcn1_4,
-    GcnVersion::Gcn1_4_1,
-];
+/// The GCN versions the emulator runs: GCN 1.0 to 1.4.1, GCN 1.5, 1.5.1 and
+/// RDNA 2 (wave64 and wave32).
+pub const EMULATED_VERSIONS: [GcnVersion; 8] = GcnVersion::ALL;
 
 /// The handler of `row` on `version`, if the emulator has semantics for it.
 pub(crate) fn handler(row: &'static InstrRow, version: GcnVersion) -> Option<Handler> {
@@ -1053,6 +1109,8 @@ impl Decoded {
 struct Builder<'w> {
     words: &'w [u32],
     version: GcnVersion,
+    /// Wave32: lane masks decode as one SGPR.
+    options: decode::DecodeOptions,
     index: Vec<u32>,
     ops: Vec<Op>,
     /// (length, words) of a shared op → its index.
@@ -1060,10 +1118,11 @@ struct Builder<'w> {
 }
 
 impl<'w> Builder<'w> {
-    fn new(words: &'w [u32], version: GcnVersion, fill: u32) -> Self {
+    fn new(words: &'w [u32], version: GcnVersion, wave32: bool, fill: u32) -> Self {
         Builder {
             words,
             version,
+            options: decode::DecodeOptions { wave32 },
             index: vec![fill; words.len()],
             ops: Vec::new(),
             shared: std::collections::HashMap::new(),
@@ -1073,7 +1132,8 @@ impl<'w> Builder<'w> {
     /// Decodes word `i` into the table; the instruction's length in words
     /// (`None`: no instruction starts there).
     fn decode(&mut self, i: usize) -> Option<usize> {
-        let instr = decode::decode(&self.words[i..], 4 * i as u64, self.version).ok()?;
+        let instr =
+            decode::decode_with(&self.words[i..], 4 * i as u64, self.version, self.options).ok()?;
         let len = usize::from(instr.len).clamp(1, 3).min(self.words.len() - i);
         let positional = instr
             .operands()
@@ -1117,8 +1177,14 @@ impl<'w> Builder<'w> {
 /// Pre-decodes all of `.text` for `version`, as a linear sweep: an
 /// instruction starts at word 0 and after each instruction; a word that
 /// does not decode is skipped.
+#[cfg(test)]
 pub(crate) fn predecode(words: &[u32], version: GcnVersion) -> Decoded {
-    let mut b = Builder::new(words, version, NO_OP);
+    predecode_waves(words, version, false)
+}
+
+/// [`predecode`] for waves of 32 lanes (`wave32`, GCN 1.5 and later) or 64.
+pub(crate) fn predecode_waves(words: &[u32], version: GcnVersion, wave32: bool) -> Decoded {
+    let mut b = Builder::new(words, version, wave32, NO_OP);
     let mut i = 0;
     while i < words.len() {
         i += b.decode(i).unwrap_or(1);
@@ -1155,6 +1221,16 @@ fn flow(row: &InstrRow) -> Flow {
 /// table, a string) is never decoded: memory grows with the code a kernel
 /// can run, not with `.text`.
 pub(crate) fn predecode_from(words: &[u32], version: GcnVersion, entry: u32) -> Decoded {
+    predecode_from_waves(words, version, entry, false)
+}
+
+/// [`predecode_from`] for waves of 32 lanes (`wave32`) or 64.
+pub(crate) fn predecode_from_waves(
+    words: &[u32],
+    version: GcnVersion,
+    entry: u32,
+    wave32: bool,
+) -> Decoded {
     // The instruction boundaries: lengths only.
     let mut starts = vec![false; words.len()];
     let mut i = 0;
@@ -1167,7 +1243,7 @@ pub(crate) fn predecode_from(words: &[u32], version: GcnVersion, entry: u32) -> 
             Err(_) => i += 1,
         }
     }
-    let mut b = Builder::new(words, version, NO_OP);
+    let mut b = Builder::new(words, version, wave32, NO_OP);
     for (slot, &start) in b.index.iter_mut().zip(&starts) {
         if start {
             *slot = UNREACHED;
@@ -1186,7 +1262,7 @@ pub(crate) fn predecode_from(words: &[u32], version: GcnVersion, entry: u32) -> 
         };
         let op = &b.ops[b.index[i] as usize];
         match flow(op.instr.row) {
-            Flow::Indirect => return predecode(words, version),
+            Flow::Indirect => return predecode_waves(words, version, wave32),
             Flow::Next => work.push(i + len),
             Flow::Jump => {}
         }
@@ -1228,6 +1304,22 @@ fn make_op(instr: Instruction, version: GcnVersion) -> Op {
     };
     for (i, (spec, operand)) in row.operands.iter().zip(instr.operands()).enumerate() {
         op.opnd[i] = resolve(*operand, spec.ty);
+        if version.is_gcn15()
+            && matches!(
+                operand,
+                Operand::Reg {
+                    code: sreg::NULL,
+                    ..
+                }
+            )
+        {
+            if spec.role == gcn_asm::isa::Role::Read {
+                // NULL reads as 0. Its code stays for destinations: a
+                // 32-bit write lands in a slot no source reads, a 64-bit
+                // one is dropped (`Wave::set_s64`).
+                op.opnd[i] = Src::Imm(0);
+            }
+        }
         match spec.field {
             Field::Src0 | Field::Vsrc0 | Field::Ssrc0 if op.slot[0] == u8::MAX => {
                 op.slot[0] = i as u8
@@ -1248,11 +1340,7 @@ fn make_op(instr: Instruction, version: GcnVersion) -> Op {
     // The general SGPRs end at 104, or at 102 on GCN 1.2+, where 102-103
     // are FLAT_SCRATCH (which LLVM's HSA kernels write): not counted
     // against the kernel's SGPR allocation, as VCC is not.
-    let general = if version.is_gcn12_or_later() {
-        102
-    } else {
-        104
-    };
+    let general = general_sgprs(version);
     for access in instr.accesses().iter() {
         match access.location {
             Location::Vgprs { index, count } => {
@@ -1268,6 +1356,19 @@ fn make_op(instr: Instruction, version: GcnVersion) -> Op {
     let m = &op.instr.mods;
     op.plain = vector::plain_form(&op) && (m.abs | m.neg | m.omod) == 0 && !m.clamp;
     op
+}
+
+/// The general SGPRs of `version`: 104 on GCN 1.0-1.1, 102 on GCN 1.2-1.4
+/// (102-103 are FLAT_SCRATCH), 106 from GCN 1.5 on (FLAT_SCRATCH is a
+/// hardware register there).
+pub(crate) fn general_sgprs(version: GcnVersion) -> u16 {
+    if version.is_gcn15() {
+        106
+    } else if version.is_gcn12_or_later() {
+        102
+    } else {
+        104
+    }
 }
 
 /// The disassembled instruction starting at byte offset `pc`, if one does.

@@ -241,6 +241,9 @@ mod hwreg {
     pub const IB_STS: u32 = 7;
     /// GCN 1.4.
     pub const SH_MEM_BASES: u32 = 15;
+    /// GCN 1.5: FLAT_SCRATCH's halves.
+    pub const FLAT_SCR_LO: u32 = 20;
+    pub const FLAT_SCR_HI: u32 = 21;
 }
 
 /// The `hwreg(ID, OFFSET, SIZE)` immediate split: id, bit offset, mask of
@@ -270,7 +273,8 @@ fn hwreg_fields(v: u32) -> (u32, u32, u32) {
 /// - LDS_ALLOC: LDS_SIZE (bits 12-20) in granules of 64 dwords (128 on
 ///   GCN 1.1+), base 0;
 /// - IB_STS: 0 (every memory operation has completed);
-/// - SH_MEM_BASES (GCN 1.4): bits 48-63 of the private aperture (bits
+/// - FLAT_SCR_LO/HI (GCN 1.5+): what `s_setreg` wrote;
+/// - SH_MEM_BASES (GCN 1.4+): bits 48-63 of the private aperture (bits
 ///   0-15) and of the shared aperture (bits 16-31).
 fn read_hwreg(w: &Wave, env: &Env<'_>, id: u32) -> Result<u32, Fault> {
     let gcn12 = env.version.is_gcn12_or_later();
@@ -301,7 +305,9 @@ fn read_hwreg(w: &Wave, env: &Env<'_>, id: u32) -> Result<u32, Fault> {
             (size & 0x1ff) << 12
         }
         hwreg::IB_STS => 0,
-        hwreg::SH_MEM_BASES if env.version.is_gcn14() => {
+        hwreg::FLAT_SCR_LO if env.version.is_gcn15() => w.flat_scratch as u32,
+        hwreg::FLAT_SCR_HI if env.version.is_gcn15() => (w.flat_scratch >> 32) as u32,
+        hwreg::SH_MEM_BASES if env.version.is_gcn14_or_later() => {
             use super::flat::{PRIVATE_APERTURE, SHARED_APERTURE};
             ((SHARED_APERTURE >> 48) << 16 | PRIVATE_APERTURE >> 48) as u32
         }
@@ -316,7 +322,7 @@ fn read_hwreg(w: &Wave, env: &Env<'_>, id: u32) -> Result<u32, Fault> {
 /// `s_setreg*`: MODE and TRAPSTS take the field; writes to the read-only
 /// registers (STATUS, HW_ID, GPR_ALLOC, LDS_ALLOC, IB_STS) are ignored as
 /// on hardware; other registers are not emulated.
-fn write_hwreg(w: &mut Wave, _env: &Env<'_>, v: u32, value: u32) -> Result<Step, Fault> {
+fn write_hwreg(w: &mut Wave, env: &Env<'_>, v: u32, value: u32) -> Result<Step, Fault> {
     let (id, offset, mask) = hwreg_fields(v);
     let mask = mask << offset;
     let bits = (value << offset) & mask;
@@ -332,6 +338,12 @@ fn write_hwreg(w: &mut Wave, _env: &Env<'_>, v: u32, value: u32) -> Result<Step,
             w.mode = mode;
         }
         hwreg::TRAPSTS => w.trapsts = (w.trapsts & !mask) | bits,
+        hwreg::FLAT_SCR_LO | hwreg::FLAT_SCR_HI if env.version.is_gcn15() => {
+            let shift = if id == hwreg::FLAT_SCR_HI { 32 } else { 0 };
+            let old = (w.flat_scratch >> shift) as u32;
+            let new = u64::from((old & !mask) | bits);
+            w.flat_scratch = (w.flat_scratch & !(u64::from(u32::MAX) << shift)) | new << shift;
+        }
         hwreg::STATUS | hwreg::HW_ID | hwreg::GPR_ALLOC | hwreg::LDS_ALLOC | hwreg::IB_STS => {}
         _ => {
             return Err(Fault::new(FaultKind::NotEmulated(format!(

@@ -238,7 +238,7 @@ fn addsub<const SUB: bool, const REV: bool>(
     _: &mut Env<'_>,
 ) -> Result<Step, Fault> {
     int_mods(op)?;
-    let carry_in = w.read_s64(op.slot_src(2));
+    let carry_in = w.read_lane_mask(op.slot_src(2));
     let carry = if streams(op) {
         let (a, b) = if REV {
             (Stream::of(w, op, 1), Stream::of(w, op, 0))
@@ -511,8 +511,8 @@ fn compare(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
 // Lane operations
 // ---------------------------------------------------------------------------
 
-/// The lane a `v_readlane`/`v_writelane` selects (SSRC1 & 63); the select
-/// must be scalar.
+/// The lane a `v_readlane`/`v_writelane` selects (SSRC1 & 63, & 31 in
+/// wave32); the select must be scalar.
 #[inline]
 fn lane_select(w: &Wave, op: &Op) -> Result<usize, Fault> {
     match op.slot_src(1) {
@@ -520,7 +520,7 @@ fn lane_select(w: &Wave, op: &Op) -> Result<usize, Fault> {
             "{}: the lane select must be an SGPR, M0 or a constant, not a VGPR",
             op.mnemonic()
         ))),
-        s => Ok((w.read_s32(s) & 63) as usize),
+        s => Ok(w.read_s32(s) as usize & (w.lanes() - 1)),
     }
 }
 
@@ -838,7 +838,7 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             let a = src_bits(w, op, 0);
             let b = src_bits(w, op, 1);
             let mut r = a;
-            blend_into(&mut r, &b, w.read_s64(op.slot_src(2)));
+            blend_into(&mut r, &b, w.read_lane_mask(op.slot_src(2)));
             write_u32(w, op, &r);
             Ok(Step::Next)
         }),

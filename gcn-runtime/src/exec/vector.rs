@@ -424,7 +424,7 @@ pub fn sdst_code(op: &Op) -> u16 {
 #[inline(always)]
 pub fn write_sdst_mask(w: &mut Wave, op: &Op, bits: u64) -> u64 {
     let written = bits & write_mask(w, op);
-    w.set_s64(sdst_code(op), written);
+    w.set_lane_mask(sdst_code(op), written);
     written
 }
 
@@ -659,11 +659,18 @@ fn stream2_portable(
     exec: u64,
     f: impl Fn(usize, Chunk, Chunk) -> (Chunk, Chunk),
 ) -> u64 {
+    const ALL: usize = WAVE_SIZE / CHUNK;
+    const HALF: usize = ALL / 2;
     if exec == u64::MAX {
         // All lanes on (the common case): plain stores, no blend.
-        stream_loop::<true>(w, dst, a, b, exec, f)
+        stream_loop::<true, ALL>(w, dst, a, b, exec, f)
+    } else if !w.wave32() {
+        stream_loop::<false, ALL>(w, dst, a, b, exec, f)
+    } else if exec == u64::from(u32::MAX) {
+        // A wave32's lanes only: as many chunks per lane as in wave64.
+        stream_loop::<true, HALF>(w, dst, a, b, exec, f)
     } else {
-        stream_loop::<false>(w, dst, a, b, exec, f)
+        stream_loop::<false, HALF>(w, dst, a, b, exec, f)
     }
 }
 
@@ -703,7 +710,7 @@ pub fn stream1(w: &mut Wave, dst: usize, a: Stream, exec: u64, f: impl Fn(Chunk)
 
 /// [`stream2`]'s loop; `FULL`: `exec` is all ones, so stores need no blend.
 #[inline(always)]
-fn stream_loop<const FULL: bool>(
+fn stream_loop<const FULL: bool, const CHUNKS: usize>(
     w: &mut Wave,
     dst: usize,
     a: Stream,
@@ -720,7 +727,7 @@ fn stream_loop<const FULL: bool>(
     let (mut splat_a, mut splat_b) = (MaybeUninit::uninit(), MaybeUninit::uninit());
     let (ra, rb) = (a.reader(base, &mut splat_a), b.reader(base, &mut splat_b));
     let mut mask = 0u64;
-    for c in 0..WAVE_SIZE / CHUNK {
+    for c in 0..CHUNKS.min(WAVE_SIZE / CHUNK) {
         // SAFETY: every pointer comes from `base` (the VGPR rows, one
         // allocation of `rows * 64` u32, with the row indices checked above)
         // or from the splats on this frame; no reference into the rows
