@@ -7,7 +7,7 @@
 
 use gcn_asm::{assemble, AssembleOptions, GcnVersion};
 
-use super::{predecode, run_wave, Decoded, Env, Fault, Step, Wave, WAVE_SIZE};
+use super::{predecode_waves, run_wave, Decoded, Env, Fault, Step, Wave, WAVE_SIZE};
 use crate::memory::Memory;
 
 /// The outcome of a snippet: the wave after `s_endpgm` (or the fault) and
@@ -43,8 +43,23 @@ pub fn run_env(
     scratch: (u64, u64),
     setup: impl FnOnce(&mut Wave),
 ) -> Snippet {
-    let ops = ops_of(version, source);
-    let mut wave = Wave::new(256, 104);
+    run_env_waves(version, false, source, memory, lds_size, scratch, setup)
+}
+
+/// [`run_env`] as a wave of 32 lanes (`wave32`: GCN 1.5 and later; the
+/// source is assembled with `--wave32`, EXEC starts as 32 ones) or 64.
+pub fn run_env_waves(
+    version: GcnVersion,
+    wave32: bool,
+    source: &str,
+    memory: &Memory,
+    lds_size: usize,
+    scratch: (u64, u64),
+    setup: impl FnOnce(&mut Wave),
+) -> Snippet {
+    let ops = ops_of_waves(version, wave32, source);
+    let mut wave = Wave::new(256, super::general_sgprs(version).max(104));
+    wave.set_wave32(wave32);
     wave.set_exec(u64::MAX);
     wave.mode = 0xf0; // round to nearest, denormals kept
     setup(&mut wave);
@@ -76,8 +91,14 @@ pub fn run_env(
 /// `source` with an `s_endpgm` appended, assembled for `version` and
 /// pre-decoded.
 pub fn ops_of(version: GcnVersion, source: &str) -> Decoded {
+    ops_of_waves(version, false, source)
+}
+
+/// [`ops_of`] for waves of 32 lanes (`wave32`) or 64.
+pub fn ops_of_waves(version: GcnVersion, wave32: bool, source: &str) -> Decoded {
     let options = AssembleOptions {
         version: Some(version),
+        wave32,
         ..AssembleOptions::default()
     };
     let text = format!("{source}\ns_endpgm\n");
@@ -86,7 +107,7 @@ pub fn ops_of(version: GcnVersion, source: &str) -> Decoded {
         Err(e) => panic!("snippet does not assemble for {version}:\n{text}\n{e:?}"),
     };
     let words = gcn_asm::decode::words_from_bytes(assembly.text());
-    predecode(&words, version)
+    predecode_waves(&words, version, wave32)
 }
 
 /// [`run_with`] on a fresh memory, panicking on a fault.
@@ -95,6 +116,16 @@ pub fn run(version: GcnVersion, source: &str, setup: impl FnOnce(&mut Wave)) -> 
     let s = run_with(version, source, &memory, setup);
     if let Some(f) = s.fault {
         panic!("snippet faulted on {version}: {f:?}\n{source}");
+    }
+    s.wave
+}
+
+/// [`run`] as a wave of 32 lanes: EXEC is 32 ones, lane masks one SGPR.
+pub fn run_wave32(version: GcnVersion, source: &str, setup: impl FnOnce(&mut Wave)) -> Wave {
+    let memory = Memory::default();
+    let s = run_env_waves(version, true, source, &memory, 64 * 1024, (0, 0), setup);
+    if let Some(f) = s.fault {
+        panic!("wave32 snippet faulted on {version}: {f:?}\n{source}");
     }
     s.wave
 }
