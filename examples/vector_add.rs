@@ -1,6 +1,6 @@
 //! A vector add, `c[i] = a[i] + b[i]` on a million `f32`s, written inline
-//! for each GCN version (1.0, 1.1, 1.2, 1.4), run in the emulator and
-//! checked against Rust.
+//! for each GCN version (1.0, 1.1, 1.2, 1.4) and for RDNA 2 (gfx1030,
+//! wave32), run in the emulator and checked against Rust.
 //!
 //! `cargo run --release --example vector_add`
 //!
@@ -9,10 +9,15 @@
 //! GCN 1.0/1.1 reach memory through buffer instructions with `addr64`
 //! (gone from GCN 1.2), GCN 1.2/1.4 through FLAT; the carry-writing add
 //! is `v_add_i32` (1.0/1.1), `v_add_u32` (1.2) or `v_add_co_u32` (1.4).
+//! The RDNA 2 kernel is a ROCm code object (the HSA ABI: the dispatch
+//! packet and the kernel arguments through pointers in user SGPRs) that
+//! adds without a carry (`v_add_nc_u32`) and reaches memory through GLOBAL
+//! instructions with a scalar base; `.use_wave32` makes its waves 32 lanes
+//! wide (the same code runs in wave64 without it: it names no lane mask).
 
 use std::process::ExitCode;
 
-use gcn_runtime::kernel::{DevicePtr, Dispatch, Kernel, KernelArgs};
+use gcn_runtime::kernel::{DevicePtr, Dispatch, Kernel, KernelArgs, TypedPtr};
 use gcn_runtime::{LaunchOptions, Memory, Program};
 
 // Input buffer (old Gallium ABI): bytes 0x18 = local size x, 0x24 = a,
@@ -179,6 +184,47 @@ mod gcn14 {
     }
 }
 
+/// RDNA 2 (gfx1030) in wave32, the HSA ABI: s[0:1] = the dispatch packet,
+/// s[2:3] = the kernel arguments, s4 = the work-group id x.
+mod rdna2 {
+    gcn_runtime::gcn_kernel! {
+        .rocm
+        .gpu gfx1030
+        .eflags 0x36                            // EF_AMDGPU_MACH gfx1030
+        .llvm10binfmt
+        .metadatav3
+        .md_version 1, 0
+        .kernel vadd
+            .config
+                .dims x
+                .use_wave32                     // 32 lanes a wave
+                .use_dispatch_ptr
+                .use_kernarg_segment_ptr
+                .md_symname "vadd.kd"
+                .arg a, "float*", 8, 0, globalbuf, f32, global, default const
+                .arg b, "float*", 8, 8, globalbuf, f32, global, default const
+                .arg c, "float*", 8, 16, globalbuf, f32, global, default
+        .globaldata
+            .skip 64                            // the kernel descriptor
+        .text
+        vadd:
+            s_load_dword     s5, s[0:1], 0x4        // packet: workgroup_size_x (bits 0-15)
+            s_load_dwordx4   s[8:11], s[2:3], 0x0   // a, b
+            s_load_dwordx2   s[12:13], s[2:3], 0x10 // c
+            s_waitcnt        lgkmcnt(0)
+            s_and_b32        s5, s5, 0xffff
+            s_mul_i32        s5, s5, s4             // group id * local size
+            v_add_nc_u32     v0, s5, v0             // global id: no carry on RDNA
+            v_lshlrev_b32    v0, 2, v0              // byte offset
+            global_load_dword v1, v0, s[8:9]        // a[i]: scalar base + vector offset
+            global_load_dword v2, v0, s[10:11]      // b[i]
+            s_waitcnt        vmcnt(0)
+            v_add_f32        v1, v1, v2
+            global_store_dword v0, v1, s[12:13]
+            s_endpgm
+    }
+}
+
 /// Elements per vector.
 const N: usize = 1 << 20;
 /// Work-items per work-group (4 waves).
@@ -255,6 +301,11 @@ fn main() -> ExitCode {
             a,
             b,
             c,
+        }),
+        run("RDNA 2 wave32", &rdna2::VADD, |a, b, c| rdna2::VaddArgs {
+            a: TypedPtr::from_raw(a),
+            b: TypedPtr::from_raw(b),
+            c: TypedPtr::from_raw(c),
         }),
     ];
     let mut ok = true;

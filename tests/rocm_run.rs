@@ -188,7 +188,7 @@ fn run_set_on(set: &str, reassemble: bool) {
         Some(rdna) => tests_dir().join("rocm/gen-rdna").join(rdna),
         None => tests_dir().join("rocm/gen").join(set),
     };
-    let hip = set.starts_with("hip/");
+    let hip = set.starts_with("hip/") || set.starts_with("rdna/hip-");
     let known = known_failures();
     let mut failures = Vec::new();
     let mut passed = 0;
@@ -266,6 +266,7 @@ sets! {
     rdna_gfx1010 => "rdna/gfx1010",
     rdna_gfx1030 => "rdna/gfx1030",
     rdna_gfx1030_w64 => "rdna/gfx1030-w64",
+    rdna_hip_gfx1030 => "rdna/hip-gfx1030",
 }
 
 /// The HIP cases of `hip_kernels.hip` from hipcc's offload bundles

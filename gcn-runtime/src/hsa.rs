@@ -735,7 +735,17 @@ pub(crate) fn user_sgprs(
         s.push(v as u32);
         s.push((v >> 32) as u32);
     };
-    if u.private_segment_buffer {
+    if u.private_segment_buffer && version.is_gcn15() {
+        let [w0, w1] = scratch_descriptor(scratch_base, per_wave);
+        // GCN 1.5+ words 2 and 3 (LLVM's getScratchRsrcWords23 for GFX10):
+        // all records; FORMAT 32_FLOAT (the unified format 22, bits 12-18),
+        // INDEX_STRIDE 64 or 32 lanes (3 or 2, bits 21-22) by the wave
+        // size, ADD_TID_ENABLE (23), RESOURCE_LEVEL 1 (24), OOB_SELECT 3
+        // (raw, bits 28-29).
+        let stride = if k.descriptor.wave32() { 2 } else { 3 };
+        let word3 = 22 << 12 | stride << 21 | 1 << 23 | 1 << 24 | 3 << 28;
+        s.extend_from_slice(&[w0, w1, u32::MAX, word3]);
+    } else if u.private_segment_buffer {
         let [w0, w1] = scratch_descriptor(scratch_base, per_wave);
         // Words 2 and 3 as the HSA runtime writes them (LLVM's
         // getScratchRsrcWords23): all records, 32-bit data format,
@@ -768,7 +778,7 @@ pub(crate) fn user_sgprs(
         split(&mut s, dispatch_id);
     }
     if u.flat_scratch_init {
-        if version.is_gcn14() {
+        if version.is_gcn14_or_later() {
             split(&mut s, scratch_base);
         } else {
             // gfx8: the scratch offset from the private base (the wave

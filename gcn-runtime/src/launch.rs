@@ -2,7 +2,9 @@
 //! taken from the binary's PGM_RSRC1/PGM_RSRC2, and host threads.
 //!
 //! A dispatch runs a grid of work-groups; a work-group is 1–16 waves of 64
-//! lanes (lanes past the group's size start with EXEC clear). The waves of
+//! lanes, or 1–32 waves of 32 for a GCN 1.5 / RDNA 2 kernel built for
+//! wave32 (the kernel descriptor's ENABLE_WAVEFRONT_SIZE32; lanes past the
+//! group's size start with EXEC clear). The waves of
 //! a group run interleaved on one host thread, each until it ends or
 //! reaches `s_barrier`, and share the group's LDS; work-groups run in
 //! parallel on a pool of host threads sharing global memory.
@@ -37,7 +39,7 @@ use crate::memory::{AllocError, MemView};
 use crate::profile::{self, Counting};
 use crate::program::{LoadError, Program, ProgramKernel};
 
-/// Most work-items in a work-group (16 waves).
+/// Most work-items in a work-group (16 waves of 64, 32 of 32).
 pub const MAX_GROUP_SIZE: u32 = 1024;
 /// Most LDS bytes a work-group can have.
 pub const MAX_LDS: u32 = 64 * 1024;
