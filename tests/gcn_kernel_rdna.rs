@@ -31,16 +31,16 @@ const VADD_RDNA2: &str = r#"
     .skip 64
 .text
 vadd:
-        s_load_dwordx4 s[0:3], s[4:5], 0x0
-        s_load_dwordx2 s[8:9], s[4:5], 0x10
-        s_load_dword s10, s[4:5], 0x18
+        s_load_dwordx4 s[12:15], s[0:1], 0x0
+        s_load_dwordx2 s[8:9], s[0:1], 0x10
+        s_load_dword s10, s[0:1], 0x18
         s_waitcnt lgkmcnt(0)
         v_cmp_gt_u32 vcc_lo, s10, v0
         s_and_saveexec_b32 s11, vcc_lo
         s_cbranch_execz .Ldone
         v_lshlrev_b32 v1, 2, v0
-        global_load_dword v2, v1, s[0:1]
-        global_load_dword v3, v1, s[2:3]
+        global_load_dword v2, v1, s[12:13]
+        global_load_dword v3, v1, s[14:15]
         s_waitcnt vmcnt(0)
         v_add_f32 v2, v2, v3
         global_store_dword v1, v2, s[8:9]
@@ -71,16 +71,16 @@ mod vadd_rdna2 {
     .skip 64
 .text
 vadd:
-        s_load_dwordx4 s[0:3], s[4:5], 0x0
-        s_load_dwordx2 s[8:9], s[4:5], 0x10
-        s_load_dword s10, s[4:5], 0x18
+        s_load_dwordx4 s[12:15], s[0:1], 0x0
+        s_load_dwordx2 s[8:9], s[0:1], 0x10
+        s_load_dword s10, s[0:1], 0x18
         s_waitcnt lgkmcnt(0)
         v_cmp_gt_u32 vcc_lo, s10, v0
         s_and_saveexec_b32 s11, vcc_lo
         s_cbranch_execz .Ldone
         v_lshlrev_b32 v1, 2, v0
-        global_load_dword v2, v1, s[0:1]
-        global_load_dword v3, v1, s[2:3]
+        global_load_dword v2, v1, s[12:13]
+        global_load_dword v3, v1, s[14:15]
         s_waitcnt vmcnt(0)
         v_add_f32 v2, v2, v3
         global_store_dword v1, v2, s[8:9]
@@ -105,14 +105,14 @@ mod fill_gcn15 {
 .text
 fill:
         .skip 256
-        s_load_dwordx2 s[0:1], s[4:5], 0x0
-        s_load_dword s2, s[4:5], 0x8
+        s_load_dwordx2 s[2:3], s[0:1], 0x0
+        s_load_dword s4, s[0:1], 0x8
         v_lshlrev_b32 v1, 2, v0
         s_waitcnt lgkmcnt(0)
-        v_mov_b32 v2, s2
+        v_mov_b32 v2, s4
         v_cmp_eq_u32 vcc, 0, v0
         v_cndmask_b32 v2, v2, 0, vcc
-        global_store_dword v1, v2, s[0:1]
+        global_store_dword v1, v2, s[2:3]
         s_endpgm
 "#
     );
@@ -180,9 +180,9 @@ fn rdna2_wave32_kernel_runs_with_every_check() {
         out: out.typed_ptr(),
         n,
     };
-    // Work-groups of 64 work-items: two waves of 32 each.
+    // One work-group of 128 work-items: four waves of 32.
     let stats = program
-        .launch_args(&args, &Dispatch::new_1d(128, 64), &all_checks())
+        .launch_args(&args, &Dispatch::new_1d(128, 128), &all_checks())
         .unwrap();
     assert_eq!(stats.waves, 4, "128 work-items in waves of 32");
     let got = out.to_vec();

@@ -1,7 +1,9 @@
 //! Emulator speed: an ALU-bound kernel (lane operations per second on one
 //! core), a vector add over 16 M floats against a plain Rust loop (one
 //! thread and all threads), and the scaling of a many-work-group dispatch
-//! over host threads — all with the sanitizer checks off (the plain
+//! over host threads, the ALU kernel as RDNA 2 code in wave32 and wave64
+//! (`alu_rdna2/…`: the cost of a lane in either wave size) — all with the
+//! sanitizer checks off (the plain
 //! interpreter) — and the cost of each check (`checks/…`: a kernel mixing
 //! VALU, LDS traffic with barriers and global memory, run with each check
 //! alone and with all of them, against all off).
@@ -154,6 +156,84 @@ fn alu(c: &mut Criterion) {
     g.finish();
 }
 
+/// The ALU loop as an RDNA 2 (gfx1030) code object, in wave32
+/// (`.use_wave32`) or wave64: the same instructions, so the two runs
+/// compare the cost of a lane in either wave size.
+fn alu_rdna2_source(wave32: bool) -> String {
+    let wave = if wave32 { ".use_wave32" } else { "" };
+    format!(
+        r#"
+.rocm
+.gpu gfx1030
+.eflags 0x36
+.llvm10binfmt
+.metadatav3
+.md_version 1, 0
+.kernel alu
+    .config
+        .dims x
+        {wave}
+        .use_kernarg_segment_ptr
+        .md_symname "alu.kd"
+        .arg out, "float*", 8, 0, globalbuf, f32, global, default
+.globaldata
+    .skip 64
+.text
+alu:
+    s_load_dwordx2 s[2:3], s[0:1], 0x0
+    s_movk_i32 s8, {ALU_ITERATIONS}
+    v_mov_b32 v1, 0.25
+    v_mov_b32 v2, 1.0
+    v_mov_b32 v3, 0.5
+loop:
+    v_fma_f32 v1, v1, v3, v2
+    v_fma_f32 v2, v2, v3, v1
+    v_fma_f32 v1, v1, v3, v2
+    v_fma_f32 v2, v2, v3, v1
+    v_fma_f32 v1, v1, v3, v2
+    v_fma_f32 v2, v2, v3, v1
+    v_fma_f32 v1, v1, v3, v2
+    v_fma_f32 v2, v2, v3, v1
+    s_sub_u32 s8, s8, 1
+    s_cmp_lg_u32 s8, 0
+    s_cbranch_scc1 loop
+    s_waitcnt lgkmcnt(0)
+    v_lshlrev_b32 v0, 2, v0
+    global_store_dword v0, v2, s[2:3]
+    s_endpgm
+"#
+    )
+}
+
+/// The RDNA 2 ALU loop in wave32 and wave64, one thread: lane-ops per
+/// second of each (the same work: 64 groups of 64 work-items).
+fn alu_wave_sizes(c: &mut Criterion) {
+    let mut g = c.benchmark_group("alu_rdna2");
+    g.sample_size(10);
+    for (name, wave32) in [("fma_loop_wave32", true), ("fma_loop_wave64", false)] {
+        let memory = Memory::default();
+        let binary = assemble(&alu_rdna2_source(wave32), &AssembleOptions::default())
+            .expect("benchmark kernel assembles")
+            .rocm_bytes()
+            .expect("code object");
+        let program = Program::load_code_object(&memory, &binary).expect("loads");
+        let out = memory.buffer_zeroed::<f32>(64).unwrap();
+        let dispatch = Dispatch::new_1d(64 * 64, 64);
+        let args = [ArgValue::Pointer(out.ptr())];
+        let one = LaunchOptions {
+            threads: Some(1),
+            checks: CheckOptions::off(),
+            ..LaunchOptions::default()
+        };
+        let stats = program.launch("alu", &args, &dispatch, &one).unwrap();
+        g.throughput(Throughput::Elements(stats.lane_ops));
+        g.bench_function(name, |b| {
+            b.iter(|| program.launch("alu", &args, &dispatch, &one).unwrap())
+        });
+    }
+    g.finish();
+}
+
 fn vector_add(c: &mut Criterion) {
     const N: usize = 16 << 20;
     let memory = Memory::default();
@@ -297,5 +377,5 @@ fn checks(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, alu, vector_add, checks);
+criterion_group!(benches, alu, alu_wave_sizes, vector_add, checks);
 criterion_main!(benches);
