@@ -219,7 +219,7 @@ pub const OTHER_PROCESSORS: &[(u32, &str, &str)] = &[
 ];
 
 /// Why `EF_AMDGPU_MACH` value `mach` is no supported processor: the
-/// processor and family when LLVM has one ("gfx1030 (RDNA 2), which is not
+/// processor and family when LLVM has one ("gfx90a (CDNA 2), which is not
 /// supported yet"), else the value.
 pub fn unsupported_mach_message(mach: u32) -> String {
     match OTHER_PROCESSORS.iter().find(|(m, _, _)| *m == mach) {
