@@ -181,7 +181,16 @@ impl Instruction {
         let version = self.version;
         let mem = self.mods.mem.flags;
         let encoding = row.encoding;
-        let gcn14 = version.is_gcn14();
+        // GCN 1.5 keeps the GCN 1.4 rules (op_sel, d16 merges) and, in
+        // every form but SDWA, the other half of a 16-bit result ("on
+        // gfx10, all 16-bit instructions preserve the high bits", LLVM).
+        let gcn14 = version.is_gcn14_or_later();
+        let gfx10_half = version.is_gcn15()
+            && self.form != Form::Sdwa
+            && row.unit() == Unit::Valu
+            && row
+                .operand(Field::Vdst)
+                .is_some_and(|o| crate::isa::is_16bit(o.ty));
         let load = row.has(flags::LOAD);
         let atomic = row.has(flags::ATOMIC);
         let returns = atomic && self.mods.glc;
@@ -196,7 +205,8 @@ impl Instruction {
             || self.form == Form::Dpp
             || (gcn14 && row.has(flags::OP_SEL) && self.mods.op_sel & 8 != 0)
             || (gcn14 && row.has(flags::MERGE))
-            || (gcn14 && writes_half(row));
+            || (gcn14 && writes_half(row))
+            || gfx10_half;
         let alu = matches!(row.unit(), Unit::Salu | Unit::Valu);
         let mut out = Accesses::new();
         let operands = self.operands();

@@ -564,6 +564,72 @@ mod tests {
         }
     }
 
+    /// GCN 1.5 and RDNA 2: LLVM's address idiom (`v_add_co_u32` VOP3 with
+    /// a carry-out, `v_add_co_ci_u32` reading it) fuses, in wave64 (carry
+    /// in an SGPR pair) and wave32 (carry in one SGPR, the next one kept),
+    /// and gives what the instructions one by one give.
+    #[test]
+    fn gfx10_address_idiom_fuses_in_both_wave_sizes() {
+        let forms = |cc: &str, pair: &str, pair2: &str| {
+            vec![
+                format!("v_add_co_u32 v4, {cc}, s8, v0\nv_add_co_ci_u32 v5, {cc}, s9, v5, {cc}"),
+                format!(
+                    "v_mov_b32 v5, s9\nv_add_co_u32 v4, {cc}, s8, v0\n\
+                     v_add_co_ci_u32 v5, {cc}, 0, v5, {cc}"
+                ),
+                format!(
+                    "v_add_co_u32 v6, {pair}, v1, v8\nv_add_co_ci_u32 v7, {pair2}, v2, 17, {pair}"
+                ),
+                format!("v_add_co_u32 v0, {cc}, v0, v0\nv_add_co_ci_u32 v0, {cc}, v0, v0, {cc}"),
+            ]
+        };
+        let execs = [u64::MAX, 0x8000_0000_0000_0001, 0x0123_4567_89ab_cdef];
+        for version in [GcnVersion::Gcn1_5, GcnVersion::Rdna2] {
+            for wave32 in [false, true] {
+                let sources = if wave32 {
+                    forms("vcc_lo", "s10", "s12")
+                } else {
+                    forms("vcc", "s[10:11]", "s[12:13]")
+                };
+                for source in sources {
+                    let ops = super::super::testing::ops_of_waves(version, wave32, &source);
+                    assert!(
+                        (0..ops.words()).any(|i| run_at(&ops, i).is_some()),
+                        "{version} wave32 {wave32}: nothing fuses in\n{source}"
+                    );
+                    for (seed, &exec) in execs.iter().enumerate() {
+                        for budget in [u64::MAX, 1, 2] {
+                            let mut w = wave(seed as u32 + 7, 16, exec, budget);
+                            w.set_wave32(wave32);
+                            w.set_exec(exec);
+                            let fused = run(version, &ops, w.clone(), true);
+                            let single = run(version, &ops, w.clone(), false);
+                            let what = format!(
+                                "{version} wave32 {wave32} exec {exec:#x} budget {budget}:\n{source}"
+                            );
+                            assert_same(&fused, &single, &what);
+                            if wave32 && budget == u64::MAX {
+                                // The carries are single SGPRs: VCC_HI, s11
+                                // and s13 keep their values; lanes 32-63
+                                // of the sums are not written.
+                                for code in [107usize, 11, 13] {
+                                    assert_eq!(single.sgpr[code], w.sgpr[code], "{what}: s{code}");
+                                }
+                                for r in 0..16 {
+                                    assert_eq!(
+                                        single.vgpr[r][32..],
+                                        w.vgpr[r][32..],
+                                        "{what}: v{r} lanes 32-63"
+                                    );
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// Runs whose parts do not meet the conditions stay single
     /// instructions.
     #[test]

@@ -53,7 +53,13 @@ fn prefixes(version: GcnVersion) -> Vec<(Encoding, u32, u32, u32)> {
         (Encoding::Vop1, 0x3f << 25, 0xfe00_0000, 0x1_fe00),
         (Encoding::Vopc, 0x3e << 25, 0xfe00_0000, 0x1fe_0000),
     ];
-    if version.is_gcn12_or_later() {
+    if version.is_gcn15() {
+        // GCN 1.5: VOP3 0b110101, VINTRP 0b110010, VOP3P 0x198 in bits
+        // 31:23.
+        p.push((Encoding::Vop3, 0b110101 << 26, top6, 0x3ff_0000));
+        p.push((Encoding::Vintrp, 0b110010 << 26, top6, 0x3_0000));
+        p.push((Encoding::Vop3p, 0x198 << 23, 0xff80_0000, 0x7f_0000));
+    } else if version.is_gcn12_or_later() {
         p.push((Encoding::Vop3, 0b110100 << 26, top6, 0x3ff_0000));
         p.push((Encoding::Vintrp, 0b110101 << 26, top6, 0x3_0000));
     } else {
@@ -63,8 +69,11 @@ fn prefixes(version: GcnVersion) -> Vec<(Encoding, u32, u32, u32)> {
     if version.is_gcn14() {
         p.push((Encoding::Vop3p, 0x1a7 << 23, 0xff80_0000, 0x7f_0000));
     }
-    // SMRD (GCN 1.0/1.1): OP in bits 26:22; SMEM (GCN 1.2+): bits 25:18.
-    if version.is_gcn12_or_later() {
+    // SMRD (GCN 1.0/1.1): OP in bits 26:22; SMEM (GCN 1.2+): bits 25:18
+    // (GCN 1.5: prefix 0b111101).
+    if version.is_gcn15() {
+        p.push((Encoding::Smem, 0b111101 << 26, top6, 0x3fc_0000));
+    } else if version.is_gcn12_or_later() {
         p.push((Encoding::Smem, 0b110000 << 26, top6, 0x3fc_0000));
     } else {
         p.push((Encoding::Smrd, 0b11000 << 27, 0xf800_0000, 0x7c0_0000));

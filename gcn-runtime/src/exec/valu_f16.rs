@@ -826,8 +826,10 @@ fn src_h(w: &Wave, op: &Op, s: usize, fp: FpMode) -> [u16; WAVE_SIZE] {
 
 /// Writes 16-bit results: SDWA places them per `dst_sel`; OP_SEL bit 3
 /// (GCN 1.4 VOP3) writes the upper half keeping the lower; else the upper
-/// half is kept when `keep_hi`, zeroed otherwise.
+/// half is kept when `keep_hi` or on GCN 1.5 (every form), zeroed
+/// otherwise.
 fn write16(w: &mut Wave, op: &Op, v: &[u16; WAVE_SIZE], keep_hi: bool) {
+    let keep_hi = keep_hi || op.instr.version.is_gcn15();
     let dst = op.vdst_row();
     let old = w.vgpr[dst];
     let r: Lanes = if op.instr.form == Form::Sdwa {
@@ -903,9 +905,10 @@ fn h3(
 }
 
 /// `v_mac_f16`: `D = S0 * S1 + D` (unfused), the accumulator read from
-/// the half that is written.
-fn mac16(w: &mut Wave, op: &Op) -> Result<Step, Fault> {
-    let fp = fp16(w).flushing();
+/// the half that is written; `fused`: GCN 1.5's `v_fmac_f16`, `D =
+/// fma(S0, S1, D)` with denormals per MODE.
+fn mac16(w: &mut Wave, op: &Op, fused: bool) -> Result<Step, Fault> {
+    let fp = if fused { fp16(w) } else { fp16(w).flushing() };
     let hi = if op.instr.form == Form::Sdwa {
         match op.instr.mods.sdwa.dst_sel {
             4 | 6 => false,
@@ -918,25 +921,52 @@ fn mac16(w: &mut Wave, op: &Op) -> Result<Step, Fault> {
     let a = src_h(w, op, 0, fp);
     let b = src_h(w, op, 1, fp);
     let d = vector::lanes_u32(w, op.src(usize::from(op.vdst)));
-    let c = half_of(&d, hi);
-    let r = std::array::from_fn(|l| mad16(a[l], b[l], c[l], fp));
+    let c = half_of(&d, hi).map(|x| flush_in16(x, fp));
+    let f = if fused { fma16 } else { mad16 };
+    let r = std::array::from_fn(|l| f(a[l], b[l], c[l], fp));
     write_h(w, op, &r, fp, false);
     ok()
 }
 
+/// GCN 1.5 `v_pk_fmac_f16` (VOP2): `D.lo = fma(S0.lo, S1.lo, D.lo)`,
+/// `D.hi = fma(S0.hi, S1.hi, D.hi)`, denormals per MODE.
+fn pk_fmac16(w: &mut Wave, op: &Op) -> Result<Step, Fault> {
+    let m = &op.instr.mods;
+    if m.abs | m.neg != 0 || m.omod != 0 {
+        return Err(not_emulated(op, "abs/neg/omod on packed halves"));
+    }
+    let fp = fp16(w);
+    let halves = |v: Lanes| {
+        (
+            half_of(&v, false).map(|x| flush_in16(x, fp)),
+            half_of(&v, true).map(|x| flush_in16(x, fp)),
+        )
+    };
+    let (a0, a1) = halves(vector::src_u32(w, op, 0));
+    let (b0, b1) = halves(vector::src_u32(w, op, 1));
+    let (c0, c1) = halves(vector::lanes_u32(w, op.src(usize::from(op.vdst))));
+    let fin = |x: u16| omod_clamp16(x, 0, m.clamp, fp);
+    let lo = std::array::from_fn(|l| fin(fma16(a0[l], b0[l], c0[l], fp)));
+    let hi = std::array::from_fn(|l| fin(fma16(a1[l], b1[l], c1[l], fp)));
+    write_u32(w, op, &pack(&lo, &hi));
+    ok()
+}
+
 /// `v_madmk_f16` (`D = S0 * K + S1`) and `v_madak_f16` (`D = S0 * S1 +
-/// K`); `k` is the literal's operand index.
-fn madk16(w: &mut Wave, op: &Op, k_is_addend: bool) -> Result<Step, Fault> {
-    let fp = fp16(w).flushing();
+/// K`); `k` is the literal's operand index. `fused`: GCN 1.5's
+/// `v_fmamk_f16`/`v_fmaak_f16` (one rounding, denormals per MODE).
+fn madk16(w: &mut Wave, op: &Op, k_is_addend: bool, fused: bool) -> Result<Step, Fault> {
+    let fp = if fused { fp16(w) } else { fp16(w).flushing() };
+    let f = if fused { fma16 } else { mad16 };
     let a = src_h(w, op, 0, fp);
     let b = src_h(w, op, 1, fp);
     let k_index = if k_is_addend { 3 } else { 2 };
     let k = flush_in16(w.read_s32(op.src(k_index)) as u16, fp);
     let r = std::array::from_fn(|l| {
         if k_is_addend {
-            mad16(a[l], b[l], k, fp)
+            f(a[l], b[l], k, fp)
         } else {
-            mad16(a[l], k, b[l], fp)
+            f(a[l], k, b[l], fp)
         }
     });
     write_h(w, op, &r, fp, false);
@@ -1197,17 +1227,48 @@ fn dot2_f32_f16(w: &mut Wave, op: &Op) -> Result<Step, Fault> {
         return Err(not_emulated(op, "neg_hi on the f32 addend"));
     }
     let f16m = fp16(w);
-    let f32m = FpMode::f32(w.mode);
     let (a0, a1) = pk_src_h(w, op, 0, f16m);
     let (b0, b1) = pk_src_h(w, op, 1, f16m);
     let c = vector::src_u32(w, op, 2);
-    let r: Lanes = std::array::from_fn(|l| {
+    let r = dot2_core(w, [a0, a1, b0, b1], &c, m.neg & 4 != 0, m.clamp);
+    write_u32(w, op, &r);
+    ok()
+}
+
+/// GCN 1.5.1 `v_dot2c_f32_f16` (VOP2): `D = S0.lo * S1.lo + S0.hi *
+/// S1.hi + D`, as [`dot2_f32_f16`] with the accumulator in VDST.
+fn dot2c_f32_f16(w: &mut Wave, op: &Op) -> Result<Step, Fault> {
+    let m = op.instr.mods;
+    if m.abs | m.neg != 0 || m.omod != 0 {
+        return Err(not_emulated(op, "abs/neg/omod on packed halves"));
+    }
+    let f16m = fp16(w);
+    let halves = |v: Lanes| {
+        (
+            half_of(&v, false).map(|x| flush_in16(x, f16m)),
+            half_of(&v, true).map(|x| flush_in16(x, f16m)),
+        )
+    };
+    let (a0, a1) = halves(vector::src_u32(w, op, 0));
+    let (b0, b1) = halves(vector::src_u32(w, op, 1));
+    let c = vector::lanes_u32(w, op.src(usize::from(op.vdst)));
+    let r = dot2_core(w, [a0, a1, b0, b1], &c, false, m.clamp);
+    write_u32(w, op, &r);
+    ok()
+}
+
+/// The f32 result of the f16 dot product `a0 * b0 + a1 * b1 + c` per lane
+/// (`neg_c` negates the addend), rounded once per MODE.
+fn dot2_core(w: &Wave, ab: [[u16; WAVE_SIZE]; 4], c: &Lanes, neg_c: bool, clamp: bool) -> Lanes {
+    let [a0, a1, b0, b1] = ab;
+    let f32m = FpMode::f32(w.mode);
+    std::array::from_fn(|l| {
         let mut cb = c[l];
         if !f32m.keep_in && cb & 0x7f80_0000 == 0 {
             cb &= 0x8000_0000;
         }
         let mut cv = f64::from(f32::from_bits(cb));
-        if m.neg & 4 != 0 {
+        if neg_c {
             cv = -cv;
         }
         // Each product of two f16 is exact in f64; the two sums carry
@@ -1227,7 +1288,25 @@ fn dot2_f32_f16(w: &mut Wave, op: &Op) -> Result<Step, Fault> {
             let (r, e3) = two_sum(r, e1 + e2);
             to32(r, e3, f32m)
         };
-        vector::omod_clamp_f32(f32::from_bits(x), 0, m.clamp).to_bits()
+        vector::omod_clamp_f32(f32::from_bits(x), 0, clamp).to_bits()
+    })
+}
+
+/// GCN 1.5.1 `v_dot4c_i32_i8` (VOP2): `D = D + the sum of the products
+/// of the four signed bytes of S0 and S1`, wrapping.
+fn dot4c_i32_i8(w: &mut Wave, op: &Op) -> Result<Step, Fault> {
+    let m = op.instr.mods;
+    if m.abs | m.neg != 0 {
+        return Err(not_emulated(op, "abs/neg on integer operands"));
+    }
+    let a = vector::src_u32(w, op, 0);
+    let b = vector::src_u32(w, op, 1);
+    let c = vector::lanes_u32(w, op.src(usize::from(op.vdst)));
+    let byte = |x: u32, i: u32| i32::from((x >> (8 * i)) as u8 as i8);
+    let r: Lanes = std::array::from_fn(|l| {
+        (0..4).fold(c[l], |acc, i| {
+            acc.wrapping_add((byte(a[l], i) * byte(b[l], i)) as u32)
+        })
     });
     write_u32(w, op, &r);
     ok()
@@ -1424,7 +1503,8 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
     if let Some(f) = cmp_handler(row, version) {
         return Some(f);
     }
-    let gfx906 = version == GcnVersion::Gcn1_4_1;
+    // The fused mixed-precision rows: GCN 1.4.1 and GCN 1.5.
+    let gfx906 = version == GcnVersion::Gcn1_4_1 || version.is_gcn15();
     match row.op {
         // VOP2
         M::VAddF16 => h(|w, op, _| h2(w, op, add16)),
@@ -1433,9 +1513,14 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
         M::VMulF16 => h(|w, op, _| h2(w, op, mul16)),
         M::VMaxF16 => h(|w, op, _| h2(w, op, max16)),
         M::VMinF16 => h(|w, op, _| h2(w, op, min16)),
-        M::VMacF16 => h(|w, op, _| mac16(w, op)),
-        M::VMadmkF16 => h(|w, op, _| madk16(w, op, false)),
-        M::VMadakF16 => h(|w, op, _| madk16(w, op, true)),
+        M::VMacF16 => h(|w, op, _| mac16(w, op, false)),
+        M::VFmacF16 => h(|w, op, _| mac16(w, op, true)),
+        M::VFmamkF16 => h(|w, op, _| madk16(w, op, false, true)),
+        M::VFmaakF16 => h(|w, op, _| madk16(w, op, true, true)),
+        M::VPkFmacF16 => h(|w, op, _| pk_fmac16(w, op)),
+        M::VDot2cF32F16 => h(|w, op, _| dot2c_f32_f16(w, op)),
+        M::VMadmkF16 => h(|w, op, _| madk16(w, op, false, false)),
+        M::VMadakF16 => h(|w, op, _| madk16(w, op, true, false)),
         M::VLdexpF16 => h(|w, op, _| {
             let fp = fp16(w);
             let a = src_h(w, op, 0, fp);
@@ -1569,6 +1654,7 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
         M::VDot2I32I16 => h(|w, op, _| dot_int(w, op, 2, true)),
         M::VDot2U32U16 => h(|w, op, _| dot_int(w, op, 2, false)),
         M::VDot4I32I8 => h(|w, op, _| dot_int(w, op, 4, true)),
+        M::VDot4cI32I8 => h(|w, op, _| dot4c_i32_i8(w, op)),
         M::VDot4U32U8 => h(|w, op, _| dot_int(w, op, 4, false)),
         M::VDot8I32I4 => h(|w, op, _| dot_int(w, op, 8, true)),
         M::VDot8U32U4 => h(|w, op, _| dot_int(w, op, 8, false)),

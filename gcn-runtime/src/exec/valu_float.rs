@@ -371,6 +371,18 @@ fn mul_legacy(a: f32, b: f32, r: RoundMode) -> f32 {
     }
 }
 
+/// The legacy fused multiply-add (RDNA 2 `v_fma_legacy_f32`): a zero
+/// factor makes the product +0 whatever the other is (NaN, infinity), as
+/// [`mul_legacy`]; otherwise `fma(a, b, c)`, rounded once.
+#[inline]
+fn fma_legacy(a: f32, b: f32, c: f32, r: RoundMode) -> f32 {
+    if a == 0.0 || b == 0.0 {
+        float::add_f32(0.0, c, r)
+    } else {
+        float::fma_f32(a, b, c, r)
+    }
+}
+
 /// Saturating float to i32 where a NaN takes the extreme of its sign
 /// (`v_cvt_flr_i32_f32`, `v_cvt_rpi_i32_f32`).
 fn sat_i32_signed_nan(x: f32) -> u32 {
@@ -999,10 +1011,44 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             fused_f32(w, op, FpMode::f32(w.mode), &mut c);
             Ok(Step::Next)
         }),
-        // D = fma(S0, S1, D) (GCN 1.4.1).
+        // D = fma(S0, S1, D) (GCN 1.4.1, GCN 1.5).
         M::VFmacF32 => h(|w, op, _| {
             let mut acc = acc_f32(w, op);
             fused_f32(w, op, FpMode::f32(w.mode), &mut acc);
+            Ok(Step::Next)
+        }),
+        // GCN 1.5: D = fma(S0, K, S1) (K the literal, operand 2), one
+        // rounding, denormals per MODE.
+        M::VFmamkF32 => h(|w, op, _| {
+            let m = FpMode::f32(w.mode);
+            let mut k = [f32::from_bits(w.read_s32(op.src(2))); WAVE_SIZE];
+            let mut a = src_f32(w, op, 0);
+            let mut c = src_f32(w, op, 1);
+            m.inputs_f32(&mut a);
+            m.inputs_f32(&mut k);
+            m.inputs_f32(&mut c);
+            let mut r: F32s = from_fn(|l| float::fma_f32(a[l], k[l], c[l], m.round));
+            m.outputs_f32(&mut r);
+            write_f32(w, op, &r);
+            Ok(Step::Next)
+        }),
+        // GCN 1.5: D = fma(S0, S1, K) (K the literal, operand 3).
+        M::VFmaakF32 => h(|w, op, _| {
+            let mut k = [f32::from_bits(w.read_s32(op.src(3))); WAVE_SIZE];
+            fused_f32(w, op, FpMode::f32(w.mode), &mut k);
+            Ok(Step::Next)
+        }),
+        // RDNA 2: the fused multiply-add with the legacy multiply's rule,
+        // `0 * anything = +0` (then + S2); denormals per MODE.
+        M::VFmaLegacyF32 => h(|w, op, _| {
+            let c = src_f32(w, op, 2);
+            arith3_f32(w, op, FpMode::f32(w.mode), c, fma_legacy);
+            Ok(Step::Next)
+        }),
+        // RDNA 2: D = fma_legacy(S0, S1, D).
+        M::VFmacLegacyF32 => h(|w, op, _| {
+            let acc = acc_f32(w, op);
+            arith3_f32(w, op, FpMode::f32(w.mode), acc, fma_legacy);
             Ok(Step::Next)
         }),
         M::VMinF32 => h(|w, op, _| {

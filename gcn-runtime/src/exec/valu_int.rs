@@ -100,11 +100,18 @@ fn src16(w: &Wave, op: &Op, s: usize) -> Lanes {
 
 /// Writes 16-bit results (low halves of `r`) per the module's rules;
 /// `keep_high` marks the GCN 1.4 VOP3-only rows that keep the other half.
+/// GCN 1.5 keeps the other half in every form but SDWA ("on gfx10, all
+/// 16-bit instructions preserve the high bits", LLVM's
+/// `GCNSubtarget::zeroesHigh16BitsOfDest`).
 #[inline]
 fn write16(w: &mut Wave, op: &Op, env: &Env<'_>, r: &Lanes, keep_high: bool) {
     let low = r.map(|x| x & 0xffff);
-    let gfx9 = env.version.is_gcn14();
-    if matches!(op.instr.form, Form::Sdwa | Form::Dpp) || !gfx9 {
+    let gfx10 = env.version.is_gcn15();
+    let keep_high = keep_high || gfx10;
+    if op.instr.form == Form::Sdwa
+        || (op.instr.form == Form::Dpp && !gfx10)
+        || !env.version.is_gcn14_or_later()
+    {
         write_u32(w, op, &low);
         return;
     }
@@ -582,6 +589,81 @@ fn movrel<const REL_SRC: bool, const REL_DST: bool>(
     Ok(Step::Next)
 }
 
+/// GCN 1.5 `v_movrelsd_2_b32` (`SWAP` false: `VGPR[VDST + M0[25:16]] =
+/// VGPR[SRC0 + M0[9:0]]`) and `v_swaprel_b32` (`SWAP`: the two relatively
+/// indexed VGPRs exchange their values) in the EXEC lanes; an index past
+/// the allocation faults.
+fn movrel2<const SWAP: bool>(w: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Step, Fault> {
+    int_mods(op)?;
+    if matches!(op.instr.form, Form::Sdwa | Form::Dpp) {
+        return Err(form_fault(op, "SDWA/DPP"));
+    }
+    let m0 = w.m0();
+    let limit = u32::from(w.vgpr_limit);
+    let index = |base: u16, offset: u32, what: &str| -> Result<usize, Fault> {
+        let i = u32::from(base) + offset;
+        if i < limit {
+            Ok(i as usize)
+        } else {
+            Err(Fault::new(FaultKind::Register(format!(
+                "{} {what} v{i} (v{base} + {offset} from M0 {m0:#x}) but the kernel allocates \
+                 {limit} VGPRs",
+                op.mnemonic()
+            ))))
+        }
+    };
+    let Src::Vgpr(s) = op.slot_src(0) else {
+        return Err(Fault::unsupported(format!(
+            "{}: the source must be a VGPR",
+            op.mnemonic()
+        )));
+    };
+    let src = index(s, m0 & 0x3ff, "reads")?;
+    let dst = index(op.reg(usize::from(op.vdst)), (m0 >> 16) & 0x3ff, "writes")?;
+    let mask = w.exec();
+    let (from_src, from_dst) = (w.vgpr[src], w.vgpr[dst]);
+    write_vgpr(w, dst, &from_src, mask);
+    if SWAP {
+        write_vgpr(w, src, &from_dst, mask);
+    }
+    Ok(Step::Next)
+}
+
+/// GCN 1.5 `v_permlane16_b32` (`X` false) and `v_permlanex16_b32` (`X`):
+/// lane `i` of each row of 16 reads lane `sel` of S0 in its own row (`X`:
+/// in the other row of its pair of rows), `sel` being nibble `i % 16` of
+/// `{S2, S1}`. OP_SEL bit 0 is FI (an inactive source lane gives its
+/// value), bit 1 BOUND_CTRL (an inactive source lane gives 0); with
+/// neither, a lane whose source is inactive keeps its old value (LLVM ties
+/// the destination as an input). Only EXEC lanes are written; the source
+/// must be a VGPR (a scalar one reads the same in every lane).
+fn permlane16<const X: bool>(w: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Step, Fault> {
+    int_mods(op)?;
+    let m = &op.instr.mods;
+    if m.omod != 0 {
+        return Err(form_fault(op, "omod"));
+    }
+    let fi = m.op_sel & 1 != 0;
+    let bound_ctrl = m.op_sel & 2 != 0;
+    let sel = u64::from(w.read_s32(op.slot_src(1))) | u64::from(w.read_s32(op.slot_src(2))) << 32;
+    let s0 = lanes_u32(w, op.slot_src(0));
+    let exec = w.exec();
+    let dst = op.vdst_row();
+    let old = w.vgpr[dst];
+    let mut r = old;
+    for (lane, out) in r.iter_mut().enumerate().take(w.lanes()) {
+        let row = if X { (lane & !15) ^ 16 } else { lane & !15 };
+        let src = row | (sel >> (4 * (lane & 15)) & 15) as usize;
+        if fi || exec >> src & 1 != 0 {
+            *out = s0[src];
+        } else if bound_ctrl {
+            *out = 0;
+        }
+    }
+    write_vgpr(w, dst, &r, exec);
+    Ok(Step::Next)
+}
+
 // ---------------------------------------------------------------------------
 // Helpers of the bit/byte operations
 // ---------------------------------------------------------------------------
@@ -772,9 +854,10 @@ pub(super) enum AddressPart {
     /// `v_mov_b32` (and the EDC-injecting `v_mov_fed_b32`, the same move).
     Move,
     /// The add with a carry-out and no carry-in (`v_add_i32` on GCN 1.0/1.1,
-    /// `v_add_u32` on GCN 1.2, `v_add_co_u32` on GCN 1.4).
+    /// `v_add_u32` on GCN 1.2, `v_add_co_u32` on GCN 1.4 and 1.5).
     AddCarryOut,
-    /// The add with carry-in and carry-out (`v_addc_u32`, `v_addc_co_u32`).
+    /// The add with carry-in and carry-out (`v_addc_u32`, `v_addc_co_u32`,
+    /// GCN 1.5's `v_add_co_ci_u32`).
     AddCarryIn,
 }
 
@@ -793,7 +876,7 @@ pub(super) fn address_part(row: &InstrRow) -> Option<AddressPart> {
         M::VAddI32 | M::VAddU32 | M::VAddCoU32 if row.has(flags::VOP3B) => {
             Some(AddressPart::AddCarryOut)
         }
-        M::VAddcU32 | M::VAddcCoU32 => Some(AddressPart::AddCarryIn),
+        M::VAddcU32 | M::VAddcCoU32 | M::VAddCoCiU32 => Some(AddressPart::AddCarryIn),
         _ => None,
     }
 }
@@ -880,6 +963,12 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
         M::VMovreldB32 => h(movrel::<false, true>),
         M::VMovrelsB32 => h(movrel::<true, false>),
         M::VMovrelsdB32 => h(movrel::<true, true>),
+        M::VMovrelsd2B32 => h(movrel2::<false>),
+        M::VSwaprelB32 => h(movrel2::<true>),
+        M::VPermlane16B32 => h(permlane16::<false>),
+        M::VPermlanex16B32 => h(permlane16::<true>),
+        // Waits for the vector pipeline to drain: nothing to emulate.
+        M::VPipeflush => h(|_, _, _| Ok(Step::Next)),
         M::VSwapB32 => h(|w, op, _| {
             int_mods(op)?;
             let mask = w.exec();
@@ -904,12 +993,15 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
         M::VSubrevI32 | M::VSubrevU32 | M::VSubrevCoU32 if carry_row => h(addsub::<true, true>),
         M::VSubbU32 | M::VSubbCoU32 => h(addsub::<true, false>),
         M::VSubbrevU32 | M::VSubbrevCoU32 => h(addsub::<true, true>),
-        // GCN 1.4 forms without carry.
-        M::VAddU32 => h(addsub::<false, false>),
-        M::VSubU32 => h(addsub::<true, false>),
-        M::VSubrevU32 => h(addsub::<true, true>),
-        M::VAddI32 => h(addsub_i32::<false>),
-        M::VSubI32 => h(addsub_i32::<true>),
+        // GCN 1.5 carry-in/carry-out forms (lane masks in SSRC2/SDST).
+        M::VSubCoCiU32 => h(addsub::<true, false>),
+        M::VSubrevCoCiU32 => h(addsub::<true, true>),
+        // GCN 1.4 and GCN 1.5 (`_nc_`) forms without carry.
+        M::VAddU32 | M::VAddNcU32 => h(addsub::<false, false>),
+        M::VSubU32 | M::VSubNcU32 => h(addsub::<true, false>),
+        M::VSubrevU32 | M::VSubrevNcU32 => h(addsub::<true, true>),
+        M::VAddI32 | M::VAddNcI32 => h(addsub_i32::<false>),
+        M::VSubI32 | M::VSubNcI32 => h(addsub_i32::<true>),
         M::VAdd3U32 => h(|w, op, _| tern(w, op, |a, b, c| a.wrapping_add(b).wrapping_add(c))),
 
         // ---- multiplies ----
@@ -989,6 +1081,7 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
         M::VAndOrB32 => h(|w, op, _| tern(w, op, |a, b, c| (a & b) | c)),
         M::VOr3B32 => h(|w, op, _| tern(w, op, |a, b, c| a | b | c)),
         M::VXadU32 => h(|w, op, _| tern(w, op, |a, b, c| (a ^ b).wrapping_add(c))),
+        M::VXor3B32 => h(|w, op, _| tern(w, op, |a, b, c| a ^ b ^ c)),
 
         // ---- bit fields and counts ----
         M::VBfeU32 => h(|w, op, _| tern(w, op, |a, b, c| bfe(a, b, c, false))),
@@ -1105,7 +1198,7 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
         }),
 
         // ---- 16-bit integer (GCN 1.2+) ----
-        M::VAddU16 => h(|w, op, env| {
+        M::VAddU16 | M::VAddNcU16 => h(|w, op, env| {
             let c = op.instr.mods.clamp;
             bin16(w, op, env, false, move |a, b| {
                 if c {
@@ -1115,7 +1208,7 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
                 }
             })
         }),
-        M::VSubU16 => h(|w, op, env| {
+        M::VSubU16 | M::VSubNcU16 => h(|w, op, env| {
             let c = op.instr.mods.clamp;
             bin16(w, op, env, false, move |a, b| {
                 if c && b > a {
@@ -1135,8 +1228,8 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
                 }
             })
         }),
-        M::VAddI16 => h(add_i16::<false>),
-        M::VSubI16 => h(add_i16::<true>),
+        M::VAddI16 | M::VAddNcI16 => h(add_i16::<false>),
+        M::VSubI16 | M::VSubNcI16 => h(add_i16::<true>),
         M::VMulLoU16 => h(|w, op, env| bin16(w, op, env, false, |a, b| a * b)),
         M::VLshlrevB16 => h(|w, op, env| bin16(w, op, env, false, |a, b| b << (a & 15))),
         M::VLshrrevB16 => h(|w, op, env| bin16(w, op, env, false, |a, b| b >> (a & 15))),

@@ -65,25 +65,53 @@ pub fn dpp_source_lane(ctrl: u16, lane: usize) -> Option<usize> {
         0x141 => Some((lane & !7) | (7 - (lane & 7))),
         0x142 => (row > 0).then(|| row - 1),
         0x143 => (row >= 32).then_some(31),
+        // GCN 1.5: row_share (every lane reads lane n of its row) and
+        // row_xmask (lane i reads lane i ^ n of its row).
+        0x150..=0x15f => Some(row | n),
+        0x160..=0x16f => Some(row | (in_row ^ n)),
         _ => None,
     }
 }
 
+/// The source lane of `lane` under the instruction's DPP fields, or `None`
+/// when it is out of range: DPP8's eight lane selects (GCN 1.5, per group
+/// of eight lanes), else DPP16's control ([`dpp_source_lane`]).
+#[inline]
+pub fn dpp_lane(d: &gcn_asm::decode::Dpp, lane: usize) -> Option<usize> {
+    match d.dpp8 {
+        Some(sel) => Some((lane & !7) | (sel >> (3 * (lane & 7)) & 7) as usize),
+        None => dpp_source_lane(d.ctrl, lane),
+    }
+}
+
+/// Whether DPP source lane `src` gives its value: it is active, or `fi`
+/// (GCN 1.5 "fetch inactive") reads inactive lanes too (the wave's own
+/// lanes only: lanes 32-63 of a wave32 are not there to fetch).
+#[inline]
+fn dpp_fetches(d: &gcn_asm::decode::Dpp, w: &Wave, exec: u64, src: usize) -> bool {
+    if d.fi {
+        w.lane_mask >> src & 1 != 0
+    } else {
+        exec >> src & 1 != 0
+    }
+}
+
 /// Lanes whose DPP source is out of range or inactive (read as 0 with
-/// `bound_ctrl`, else not written) and the row/bank write masks.
+/// `bound_ctrl`, else not written) and the row/bank write masks. DPP8 has
+/// no masks and reads 0 from an invalid lane (GCN 1.5).
 fn dpp_masks(w: &Wave, op: &Op) -> (u64, u64) {
     let d = op.instr.mods.dpp;
     let exec = w.exec();
     let mut invalid = 0u64;
     let mut allowed = 0u64;
     for lane in 0..WAVE_SIZE {
-        match dpp_source_lane(d.ctrl, lane) {
-            Some(s) if exec >> s & 1 != 0 => {}
+        match dpp_lane(&d, lane) {
+            Some(s) if dpp_fetches(&d, w, exec, s) => {}
             _ => invalid |= 1 << lane,
         }
         let row_ok = d.row_mask >> (lane / 16) & 1 != 0;
         let bank_ok = d.bank_mask >> ((lane & 15) / 4) & 1 != 0;
-        if row_ok && bank_ok {
+        if d.dpp8.is_some() || (row_ok && bank_ok) {
             allowed |= 1 << lane;
         }
     }
@@ -101,7 +129,7 @@ pub fn write_mask(w: &Wave, op: &Op) -> u64 {
     let (invalid, allowed) = dpp_masks(w, op);
     let d = op.instr.mods.dpp;
     let mut mask = exec & allowed;
-    if !d.bound_ctrl {
+    if !d.bound_ctrl && d.dpp8.is_none() {
         mask &= !invalid;
     }
     mask
@@ -152,8 +180,8 @@ fn src_u32_selected(w: &Wave, op: &Op, s: usize) -> Lanes {
             let exec = w.exec();
             let orig = v;
             for (lane, out) in v.iter_mut().enumerate() {
-                *out = match dpp_source_lane(d.ctrl, lane) {
-                    Some(src) if exec >> src & 1 != 0 => orig[src],
+                *out = match dpp_lane(&d, lane) {
+                    Some(src) if dpp_fetches(&d, w, exec, src) => orig[src],
                     _ => 0,
                 };
             }
@@ -420,12 +448,20 @@ pub fn sdst_code(op: &Op) -> u16 {
 
 /// Writes a per-lane bit mask (a compare result or carry-out) to the
 /// scalar destination ([`sdst_code`]). Inactive lanes get 0; returns the
-/// mask written.
+/// mask written. A row with no scalar destination at all (GCN 1.5's
+/// `v_cmpx_*`, which write EXEC alone) writes nothing here.
 #[inline(always)]
 pub fn write_sdst_mask(w: &mut Wave, op: &Op, bits: u64) -> u64 {
     let written = bits & write_mask(w, op);
-    w.set_lane_mask(sdst_code(op), written);
+    if op.sdst != u8::MAX || has_sdst(op) {
+        w.set_lane_mask(sdst_code(op), written);
+    }
     written
+}
+
+/// Whether the row has a scalar destination (VCC in its 32-bit forms).
+fn has_sdst(op: &Op) -> bool {
+    op.instr.row.operand(gcn_asm::isa::Field::Sdst).is_some()
 }
 
 /// Whether each lane is `step` past the one before (wrapping): the

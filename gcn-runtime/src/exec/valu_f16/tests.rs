@@ -860,3 +860,146 @@ fn every_f16_and_packed_row_has_a_handler() {
     let c = exec::coverage(GcnVersion::Gcn1_4_1);
     assert!(c.emulated.contains(&"v_dot8_u32_u4"));
 }
+
+const GFX10: [GcnVersion; 3] = [GcnVersion::Gcn1_5, GcnVersion::Gcn1_5_1, GcnVersion::Rdna2];
+
+#[test]
+fn gfx10_16_bit_results_keep_the_high_half() {
+    // v3 starts as 0xdead_beef; 1 + 2 = 3 (0x4200).
+    let vals = [(1, 0x3c00), (2, 0x4000), (3, 0xdead_beef)];
+    for v in GFX10 {
+        let cases: &[(&str, u32)] = &[
+            ("v_add_f16 v3, v1, v2", 0xdead_4200),
+            ("v_add_f16_e64 v3, v1, v2", 0xdead_4200),
+            ("v_add_f16 v3, v1, v2 op_sel:[0,0,1]", 0x4200_beef),
+            (
+                "v_add_f16_dpp v3, v1, v2 quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf",
+                0xdead_4200,
+            ),
+            // SDWA places the result per dst_sel (UNUSED_PAD zeroes).
+            (
+                "v_add_f16_sdwa v3, v1, v2 dst_sel:WORD_0 dst_unused:UNUSED_PAD",
+                0x4200,
+            ),
+            ("v_fma_f16 v3, v1, v2, v2", 0xdead_4400),
+            ("v_cvt_f16_f32 v3, 1.0", 0xdead_3c00),
+        ];
+        for &(src, want) in cases {
+            assert_eq!(lane0(v, src, &vals, 0xf0, 3), want, "{src} on {v}");
+        }
+    }
+    // GCN 1.4 zeroes it.
+    assert_eq!(
+        lane0(GcnVersion::Gcn1_4, "v_add_f16 v3, v1, v2", &vals, 0xf0, 3),
+        0x4200
+    );
+}
+
+#[test]
+fn gfx10_fused_f16_rows() {
+    // v1 = 2.0, v2 = 3.0; v3 = 1.0 in the low half.
+    let vals = [(1, 0x4000), (2, 0x4200), (3, 0xdead_3c00)];
+    for v in GFX10 {
+        let cases: &[(&str, u32)] = &[
+            ("v_fmac_f16 v3, v1, v2", 0xdead_4700),
+            ("v_fmac_f16_e64 v3, v1, v2", 0xdead_4700),
+            ("v_fmamk_f16 v3, v1, 0x4200, v3", 0xdead_4700),
+            ("v_fmaak_f16 v3, v1, v2, 0x3c00", 0xdead_4700),
+        ];
+        for &(src, want) in cases {
+            assert_eq!(lane0(v, src, &vals, 0xf0, 3), want, "{src} on {v}");
+        }
+        // One rounding: (1 + 3*2^-10)^2 - 1 (see `add_sub_mul_fma_bits`).
+        let vals = [(1, 0x3c03), (2, 0xbc00), (3, 0xbc00)];
+        let cases: &[(&str, u32)] = &[
+            ("v_fmac_f16 v3, v1, v1", 0x1e02),
+            ("v_fmaak_f16 v3, v1, v1, 0xbc00", 0x1e02),
+            ("v_fmamk_f16 v3, v1, 0x3c03, v2", 0x1e02),
+        ];
+        for &(src, want) in cases {
+            assert_eq!(lane0(v, src, &vals, 0xf0, 3) & 0xffff, want, "{src} on {v}");
+        }
+        // Packed: lo 2*3 + 1, hi 3*2 + 0.5.
+        let vals = [(1, 0x4200_4000), (2, 0x4000_4200), (3, 0x3800_3c00)];
+        assert_eq!(
+            lane0(v, "v_pk_fmac_f16 v3, v1, v2", &vals, 0xf0, 3),
+            0x4680_4700,
+            "v_pk_fmac_f16 on {v}"
+        );
+    }
+}
+
+#[test]
+fn gfx10_mix_rows_are_fused() {
+    // As `mix_rows`: v1 = f16 (lo 2.0, hi 3.0), v2 = f32 1.5, v4 = f32 0.25.
+    let vals = [
+        (1, 0x4200_4000),
+        (2, 0x3fc0_0000),
+        (4, 0x3e80_0000),
+        (3, 0xdead_beef),
+    ];
+    for v in GFX10 {
+        let cases: &[(&str, u32)] = &[
+            (
+                "v_fma_mix_f32 v3, v1, v2, v4 op_sel_hi:[1,0,0]",
+                0x4050_0000,
+            ),
+            (
+                "v_fma_mix_f32 v3, v1, v2, v4 op_sel:[1,0,0] op_sel_hi:[1,0,0]",
+                0x4098_0000,
+            ),
+            (
+                "v_fma_mixlo_f16 v3, v1, v2, v4 op_sel:[1,0,0] op_sel_hi:[1,0,0]",
+                0xdead_44c0,
+            ),
+            (
+                "v_fma_mixhi_f16 v3, v1, v2, v4 op_sel:[1,0,0] op_sel_hi:[1,0,0]",
+                0x44c0_beef,
+            ),
+        ];
+        for &(src, want) in cases {
+            assert_eq!(lane0(v, src, &vals, 0xf0, 3), want, "{src} on {v}");
+        }
+        let vals = [(1, 0x3f80_0800), (4, 0xbf80_0000), (3, 0)];
+        assert_eq!(
+            lane0(
+                v,
+                "v_fma_mix_f32 v3, v1, v1, v4 op_sel_hi:[0,0,0]",
+                &vals,
+                0xf0,
+                3
+            ),
+            0x3a00_0400,
+            "{v}: one rounding"
+        );
+    }
+}
+
+#[test]
+fn gfx1011_accumulating_dot_products() {
+    for v in [GcnVersion::Gcn1_5_1, GcnVersion::Rdna2] {
+        // 1*0.5 + 2*3 + 0.25 = 6.75, the accumulator in v3.
+        let vals = [(1, 0x4000_3c00), (2, 0x4200_3800), (3, 0x3e80_0000)];
+        assert_eq!(
+            lane0(v, "v_dot2c_f32_f16 v3, v1, v2", &vals, 0xf0, 3),
+            0x40d8_0000,
+            "v_dot2c_f32_f16 on {v}"
+        );
+        // Signed bytes [1, -2, 3, -4] . [5, 6, -7, 8] = -60, plus 100.
+        let vals = [(1, 0xfc03_fe01), (2, 0x08f9_0605), (3, 100)];
+        assert_eq!(
+            lane0(v, "v_dot4c_i32_i8 v3, v1, v2", &vals, 0xf0, 3),
+            40,
+            "{v}"
+        );
+        // The sum wraps (no clamp in VOP2).
+        let vals = [(1, 0x7f), (2, 0x7f), (3, 0x7fff_ffff)];
+        assert_eq!(
+            lane0(v, "v_dot4c_i32_i8 v3, v1, v2", &vals, 0xf0, 3),
+            0x7fff_ffffu32.wrapping_add(127 * 127),
+            "{v}"
+        );
+    }
+    // GCN 1.5 (gfx1010) has no dot instructions.
+    assert!(gcn_asm::isa::lookup("v_dot2c_f32_f16", GcnVersion::Gcn1_5).is_none());
+}

@@ -943,3 +943,187 @@ fn fma_f32_one_pass_lanes() {
         }
     }
 }
+
+/// [`check32`] on the given versions (GCN 1.5 and RDNA 2 rows).
+fn check32_on(versions: &[GcnVersion], cases: &[Case32]) {
+    for case in cases {
+        for &v in versions {
+            assert!(
+                gcn_asm::isa::lookup(mnemonic(case.asm), v).is_some(),
+                "{} is not on {v}",
+                case.asm
+            );
+            let w = run(v, case.asm, |w| {
+                w.mode = case.mode;
+                w.vgpr[1] = [case.c; WAVE_SIZE];
+                w.vgpr[2] = [case.a; WAVE_SIZE];
+                w.vgpr[3] = [case.b; WAVE_SIZE];
+                w.vgpr[4] = [case.c; WAVE_SIZE];
+            });
+            let got = w.vgpr[1][0];
+            assert_eq!(
+                Some(got),
+                case.want,
+                "{} on {v} ({:#x} {:#x} {:#x}): got {got:#010x}",
+                case.asm,
+                case.a,
+                case.b,
+                case.c
+            );
+            assert_eq!(w.vgpr[1][63], got, "{} on {v}: lanes differ", case.asm);
+        }
+    }
+}
+
+/// 1 + 2^-12: its square minus 1 is 2^-11 + 2^-24 fused (0x3a000400) and
+/// 2^-11 when the product is rounded first.
+const ONE_PLUS: u32 = 0x3f80_0800;
+
+#[test]
+fn gfx10_fused_multiply_adds() {
+    let gfx10 = [GcnVersion::Gcn1_5, GcnVersion::Gcn1_5_1, GcnVersion::Rdna2];
+    let (two, three, four, one, m_one) = (
+        0x4000_0000,
+        0x4040_0000,
+        0x4080_0000,
+        0x3f80_0000,
+        0xbf80_0000,
+    );
+    check32_on(
+        &gfx10,
+        &[
+            // D = S0 * K + S1; D = S0 * S1 + K; D = S0 * S1 + D.
+            c32(
+                "v_fmamk_f32 v1, v2, 0x40400000, v3",
+                M,
+                two,
+                four,
+                0,
+                0x4120_0000,
+            ),
+            c32(
+                "v_fmaak_f32 v1, v2, v3, 0x40400000",
+                M,
+                two,
+                four,
+                0,
+                0x4130_0000,
+            ),
+            c32("v_fmac_f32 v1, v2, v3", M, two, three, one, 0x40e0_0000),
+            // One rounding.
+            c32(
+                "v_fmaak_f32 v1, v2, v3, 0xbf800000",
+                M,
+                ONE_PLUS,
+                ONE_PLUS,
+                0,
+                0x3a00_0400,
+            ),
+            c32(
+                "v_fmamk_f32 v1, v2, 0x3f800800, v4",
+                M,
+                ONE_PLUS,
+                0,
+                m_one,
+                0x3a00_0400,
+            ),
+            c32(
+                "v_fmac_f32 v1, v2, v3",
+                M,
+                ONE_PLUS,
+                ONE_PLUS,
+                m_one,
+                0x3a00_0400,
+            ),
+            // Denormal inputs flushed when MODE says so (f32 bits 4-5 clear).
+            c32("v_fmaak_f32 v1, v2, v3, 0x0", 0xc0, 0x0000_0001, one, 0, 0),
+            c32("v_fmaak_f32 v1, v2, v3, 0x0", M, 0x0000_0001, one, 0, 1),
+        ],
+    );
+    // The GCN 1.2-1.4 mads are unfused: the same inputs round twice.
+    check32_on(
+        &[GcnVersion::Gcn1_4],
+        &[c32(
+            "v_madak_f32 v1, v2, v3, 0xbf800000",
+            M,
+            ONE_PLUS,
+            ONE_PLUS,
+            0,
+            0x3a00_0000,
+        )],
+    );
+}
+
+#[test]
+fn rdna2_legacy_fma() {
+    let rdna2 = [GcnVersion::Rdna2];
+    let (inf, nan, two, three, one, five) = (
+        0x7f80_0000,
+        0x7fc0_0000,
+        0x4000_0000,
+        0x4040_0000,
+        0x3f80_0000,
+        0x40a0_0000,
+    );
+    check32_on(
+        &rdna2,
+        &[
+            c32(
+                "v_fma_legacy_f32 v1, v2, v3, v4",
+                M,
+                two,
+                three,
+                one,
+                0x40e0_0000,
+            ),
+            // 0 * anything is +0.
+            c32("v_fma_legacy_f32 v1, v2, v3, v4", M, 0, inf, two, two),
+            c32(
+                "v_fma_legacy_f32 v1, v2, v3, v4",
+                M,
+                nan,
+                0x8000_0000,
+                one,
+                one,
+            ),
+            // +0 + -0 is +0.
+            c32(
+                "v_fma_legacy_f32 v1, v2, v3, v4",
+                M,
+                0x8000_0000,
+                two,
+                0x8000_0000,
+                0,
+            ),
+            // Fused.
+            c32(
+                "v_fma_legacy_f32 v1, v2, v3, v4",
+                M,
+                ONE_PLUS,
+                ONE_PLUS,
+                0xbf80_0000,
+                0x3a00_0400,
+            ),
+            // Not zero: the usual rules (inf * 2 + 1).
+            c32("v_fma_legacy_f32 v1, v2, v3, v4", M, inf, two, one, inf),
+            // The accumulating VOP2 form: D = S0 * S1 + D.
+            c32("v_fmac_legacy_f32 v1, v2, v3", M, 0, inf, five, five),
+            c32(
+                "v_fmac_legacy_f32 v1, v2, v3",
+                M,
+                two,
+                three,
+                one,
+                0x40e0_0000,
+            ),
+            c32(
+                "v_fmac_legacy_f32 v1, v2, v3",
+                M,
+                ONE_PLUS,
+                ONE_PLUS,
+                0xbf80_0000,
+                0x3a00_0400,
+            ),
+        ],
+    );
+}

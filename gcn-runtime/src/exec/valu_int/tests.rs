@@ -5,7 +5,7 @@
 use gcn_asm::isa::{DataType, Encoding, INSTRUCTIONS};
 use gcn_asm::GcnVersion;
 
-use super::super::testing::{run, run_with, versions_with};
+use super::super::testing::{run, run_wave32, run_with, versions_with};
 use super::super::{FaultKind, Wave, WAVE_SIZE};
 
 const V10: GcnVersion = GcnVersion::Gcn1_0;
@@ -1314,4 +1314,518 @@ fn sixteen_bit_compare_op_sel_on_gcn14() {
         w.set_exec(0b11);
     });
     assert_eq!(w.s64(4), 0b01);
+}
+
+// ---------------------------------------------------------------------------
+// GCN 1.5 / RDNA 2
+// ---------------------------------------------------------------------------
+
+const V15: GcnVersion = GcnVersion::Gcn1_5;
+const RDNA2: GcnVersion = GcnVersion::Rdna2;
+const GFX10: [GcnVersion; 3] = [V15, GcnVersion::Gcn1_5_1, RDNA2];
+
+#[test]
+fn gfx10_adds_without_carry() {
+    let big = 0xffff_fff0;
+    check(
+        &GFX10,
+        "v_add_nc_u32 v0, v1, v2",
+        &[(big, 0x20, 0, 0x10), (1, 2, 0, 3)],
+    );
+    check(
+        &GFX10,
+        "v_add_nc_u32 v0, v1, v2 clamp",
+        &[(big, 0x20, 0, u32::MAX), (1, 2, 0, 3)],
+    );
+    check(&GFX10, "v_sub_nc_u32 v0, v1, v2", &[(1, 2, 0, u32::MAX)]);
+    check(
+        &GFX10,
+        "v_sub_nc_u32 v0, v1, v2 clamp",
+        &[(1, 2, 0, 0), (7, 2, 0, 5)],
+    );
+    check(
+        &GFX10,
+        "v_subrev_nc_u32 v0, v1, v2",
+        &[(1, 7, 0, 6), (7, 1, 0, 0xffff_fffa)],
+    );
+    check(&GFX10, "v_subrev_nc_u32 v0, v1, v2 clamp", &[(7, 1, 0, 0)]);
+    let (max, min) = (i32::MAX as u32, i32::MIN as u32);
+    check(
+        &GFX10,
+        "v_add_nc_i32 v0, v1, v2",
+        &[(max, 1, 0, min), (5, (-7i32) as u32, 0, (-2i32) as u32)],
+    );
+    check(
+        &GFX10,
+        "v_add_nc_i32 v0, v1, v2 clamp",
+        &[(max, 1, 0, max), (min, u32::MAX, 0, min), (5, 6, 0, 11)],
+    );
+    check(
+        &GFX10,
+        "v_sub_nc_i32 v0, v1, v2 clamp",
+        &[(min, 1, 0, min), (max, u32::MAX, 0, max)],
+    );
+    check(&GFX10, "v_sub_nc_i32 v0, v1, v2", &[(min, 1, 0, max)]);
+}
+
+#[test]
+fn gfx10_16_bit_adds_keep_the_other_half() {
+    // VOP3-only on GCN 1.5; the high half of v0 (0xdead) is kept, op_sel
+    // picks source halves and writes the high half keeping the low one.
+    check(
+        &GFX10,
+        "v_add_nc_u16 v0, v1, v2",
+        &[(0x1_fff0, 0x2_0020, 0, 0xdead_0010)],
+    );
+    check(
+        &GFX10,
+        "v_add_nc_u16 v0, v1, v2 clamp",
+        &[(0xfff0, 0x20, 0, 0xdead_ffff)],
+    );
+    check(
+        &GFX10,
+        "v_sub_nc_u16 v0, v1, v2 clamp",
+        &[(1, 2, 0, 0xdead_0000), (0x30, 0x10, 0, 0xdead_0020)],
+    );
+    check(&GFX10, "v_sub_nc_u16 v0, v1, v2", &[(1, 2, 0, 0xdead_ffff)]);
+    check(
+        &GFX10,
+        "v_add_nc_i16 v0, v1, v2 clamp",
+        &[
+            (0x7fff, 1, 0, 0xdead_7fff),
+            (0x8000, 0xffff, 0, 0xdead_8000),
+        ],
+    );
+    check(
+        &GFX10,
+        "v_add_nc_i16 v0, v1, v2",
+        &[(0x7fff, 1, 0, 0xdead_8000)],
+    );
+    check(
+        &GFX10,
+        "v_sub_nc_i16 v0, v1, v2 clamp",
+        &[(0x8000, 1, 0, 0xdead_8000), (3, 5, 0, 0xdead_fffe)],
+    );
+    check(
+        &GFX10,
+        "v_add_nc_u16 v0, v1, v2 op_sel:[1,0,1]",
+        &[(0x0003_0000, 0x0004_0005, 0, 0x0008_beef)],
+    );
+    // The GCN 1.4 rows that GCN 1.5 keeps: the VOP2 form keeps the high half too.
+    check(
+        &GFX10,
+        "v_mul_lo_u16 v0, v1, v2",
+        &[(0x1_0003, 5, 0, 0xdead_000f)],
+    );
+    check(&[V14], "v_mul_lo_u16 v0, v1, v2", &[(0x1_0003, 5, 0, 0xf)]);
+}
+
+#[test]
+fn gfx10_xor3() {
+    check(
+        &GFX10,
+        "v_xor3_b32 v0, v1, v2, v3",
+        &[(
+            0xff00_ff00,
+            0x0ff0_0ff0,
+            0x1234_5678,
+            0xff00_ff00 ^ 0x0ff0_0ff0 ^ 0x1234_5678,
+        )],
+    );
+}
+
+/// v1 + v2 + carry-in per lane, carry-out per lane, for the carry tests.
+fn carry_inputs(w: &mut Wave) {
+    for l in 0..WAVE_SIZE {
+        // Lane l: carry out of the add when l is odd.
+        w.vgpr[1][l] = if l % 2 == 1 { 0xffff_ffff } else { l as u32 };
+        w.vgpr[2][l] = 1;
+        w.vgpr[0][l] = 0xdead_beef;
+    }
+}
+
+#[test]
+fn gfx10_add_with_carry_in_and_out_wave64() {
+    let cin = 0x8000_0000_0000_000fu64;
+    for v in GFX10 {
+        for asm in [
+            "v_add_co_ci_u32 v0, vcc, v1, v2, vcc",
+            "v_add_co_ci_u32 v0, s[10:11], v1, v2, s[20:21]",
+        ] {
+            let w = run(v, asm, |w| {
+                carry_inputs(w);
+                w.set_vcc(cin);
+                w.sgpr[20] = cin as u32;
+                w.sgpr[21] = (cin >> 32) as u32;
+            });
+            let out = if asm.contains("s[10:11]") {
+                w.s64(10)
+            } else {
+                w.vcc()
+            };
+            let mut want_out = 0u64;
+            for l in 0..WAVE_SIZE {
+                let c = (cin >> l & 1) as u64;
+                let sum = u64::from(w.vgpr[1][l]) + 1 + c;
+                assert_eq!(w.vgpr[0][l], sum as u32, "{v} `{asm}` lane {l}");
+                want_out |= (sum >> 32) << l;
+            }
+            assert_eq!(out, want_out, "{v} `{asm}` carry-out");
+        }
+        // Borrows: v_sub_co_ci (S0 - S1 - cin), v_subrev_co_ci (S1 - S0 - cin).
+        let w = run(v, "v_sub_co_ci_u32 v0, vcc, v1, v2, vcc", |w| {
+            w.vgpr[1] = [1; WAVE_SIZE];
+            w.vgpr[2][0] = 1;
+            w.vgpr[2][1] = 0;
+            w.vgpr[2][2] = 2;
+            w.set_vcc(0b011);
+        });
+        assert_eq!(&w.vgpr[0][..3], &[u32::MAX, 0, u32::MAX]);
+        assert_eq!(w.vcc() & 7, 0b101);
+        let w = run(v, "v_subrev_co_ci_u32 v0, vcc, v1, v2, vcc", |w| {
+            w.vgpr[1] = [1; WAVE_SIZE];
+            w.vgpr[2][0] = 1;
+            w.vgpr[2][1] = 5;
+            w.set_vcc(0b11);
+        });
+        assert_eq!(&w.vgpr[0][..2], &[u32::MAX, 3]);
+        assert_eq!(w.vcc() & 3, 0b01);
+    }
+}
+
+#[test]
+fn gfx10_add_with_carry_wave32_uses_one_sgpr() {
+    for v in GFX10 {
+        // The carry-in is s20 alone (s21 holds noise); the carry-out is s10
+        // alone (s11 keeps its value); lanes 32-63 are not written.
+        let w = run_wave32(v, "v_add_co_ci_u32 v0, s10, v1, v2, s20", |w| {
+            carry_inputs(w);
+            w.sgpr[20] = 0x8000_000f;
+            w.sgpr[21] = 0xffff_ffff;
+            w.sgpr[11] = 0x1234_5678;
+        });
+        let mut want = 0u32;
+        for l in 0..32 {
+            let c = u64::from(0x8000_000fu32 >> l & 1);
+            let sum = u64::from(w.vgpr[1][l]) + 1 + c;
+            assert_eq!(w.vgpr[0][l], sum as u32, "{v} lane {l}");
+            want |= ((sum >> 32) as u32) << l;
+        }
+        assert_eq!(w.sgpr[10], want, "{v}: carry-out");
+        assert_eq!(
+            w.sgpr[11], 0x1234_5678,
+            "{v}: s11 is not part of a wave32 lane mask"
+        );
+        assert!(
+            w.vgpr[0][32..].iter().all(|&x| x == 0xdead_beef),
+            "{v}: lanes 32-63"
+        );
+        // The VOP2 form: VCC_LO in and out, VCC_HI kept.
+        let w = run_wave32(v, "v_add_co_ci_u32 v0, vcc_lo, v1, v2, vcc_lo", |w| {
+            carry_inputs(w);
+            w.sgpr[106] = 0;
+            w.sgpr[107] = 0xffff_ffff;
+        });
+        assert_eq!(w.sgpr[106], 0xaaaa_aaaa, "{v}: odd lanes carry");
+        assert_eq!(w.sgpr[107], 0xffff_ffff, "{v}: VCC_HI");
+    }
+}
+
+#[test]
+fn gfx10_compares_and_cndmask_in_wave32() {
+    for v in GFX10 {
+        // A compare's lane mask is one SGPR: s5 keeps its value.
+        let w = run_wave32(v, "v_cmp_gt_u32 s4, v1, v2", |w| {
+            w.vgpr[1] = std::array::from_fn(|l| l as u32);
+            w.vgpr[2] = [15; WAVE_SIZE];
+            w.sgpr[5] = 0x5555_5555;
+        });
+        assert_eq!(w.sgpr[4], 0xffff_0000, "{v}");
+        assert_eq!(w.sgpr[5], 0x5555_5555, "{v}: s5");
+        let w = run_wave32(v, "v_cmp_gt_u32 vcc_lo, v1, v2", |w| {
+            w.vgpr[1] = std::array::from_fn(|l| l as u32);
+            w.vgpr[2] = [15; WAVE_SIZE];
+            w.sgpr[107] = 0x5555_5555;
+        });
+        assert_eq!(w.sgpr[106], 0xffff_0000, "{v}");
+        assert_eq!(w.sgpr[107], 0x5555_5555, "{v}: VCC_HI");
+        // v_cndmask with an SGPR condition: s6 only (s7 is noise).
+        let w = run_wave32(v, "v_cndmask_b32 v0, v1, v2, s6", |w| {
+            w.vgpr[1] = [1; WAVE_SIZE];
+            w.vgpr[2] = [2; WAVE_SIZE];
+            w.vgpr[0] = [0xdead_beef; WAVE_SIZE];
+            w.sgpr[6] = 0x0000_00f0;
+            w.sgpr[7] = 0xffff_ffff;
+        });
+        for l in 0..32 {
+            let want = if (4..8).contains(&l) { 2 } else { 1 };
+            assert_eq!(w.vgpr[0][l], want, "{v} lane {l}");
+        }
+        assert!(
+            w.vgpr[0][32..].iter().all(|&x| x == 0xdead_beef),
+            "{v}: lanes 32-63"
+        );
+    }
+}
+
+#[test]
+fn gfx10_cmpx_writes_exec_only() {
+    for v in GFX10 {
+        // wave64: no SDST, VCC untouched.
+        for asm in ["v_cmpx_gt_u32 v1, v2", "v_cmpx_gt_u32_e64 v1, v2"] {
+            let w = run(v, asm, |w| {
+                w.vgpr[1] = std::array::from_fn(|l| l as u32);
+                w.vgpr[2] = [40; WAVE_SIZE];
+                w.set_vcc(0x0123_4567_89ab_cdef);
+                w.set_exec(0xffff_ffff_0000_ffff);
+            });
+            assert_eq!(w.exec(), 0xffff_fe00_0000_0000, "{v} `{asm}`");
+            assert_eq!(w.vcc(), 0x0123_4567_89ab_cdef, "{v} `{asm}`: VCC");
+        }
+        // wave32: EXEC_LO alone.
+        let w = run_wave32(v, "v_cmpx_gt_u32 v1, v2", |w| {
+            w.vgpr[1] = std::array::from_fn(|l| l as u32);
+            w.vgpr[2] = [20; WAVE_SIZE];
+            w.sgpr[106] = 0x1111_1111;
+            w.sgpr[107] = 0x2222_2222;
+            w.sgpr[127] = 0x3333_3333;
+        });
+        assert_eq!(w.sgpr[126], 0xffe0_0000, "{v}: EXEC_LO");
+        assert_eq!(w.sgpr[127], 0x3333_3333, "{v}: EXEC_HI");
+        assert_eq!(
+            (w.sgpr[106], w.sgpr[107]),
+            (0x1111_1111, 0x2222_2222),
+            "{v}: VCC"
+        );
+    }
+}
+
+#[test]
+fn gfx10_lane_reads_and_writes_in_wave32() {
+    for v in GFX10 {
+        let w = run_wave32(
+            v,
+            "v_readlane_b32 s4, v1, 35\nv_readfirstlane_b32 s5, v1\nv_writelane_b32 v2, s6, 33",
+            |w| {
+                w.vgpr[1] = std::array::from_fn(|l| 100 + l as u32);
+                w.vgpr[2] = [7; WAVE_SIZE];
+                w.sgpr[6] = 0xabcd;
+                w.sgpr[126] = 0xffff_fff8;
+            },
+        );
+        // Lane indices wrap at 32; the first active lane is 3.
+        assert_eq!(w.sgpr[4], 103, "{v}: readlane 35 is lane 3");
+        assert_eq!(w.sgpr[5], 103, "{v}: readfirstlane");
+        assert_eq!(w.vgpr[2][1], 0xabcd, "{v}: writelane 33 is lane 1");
+        assert_eq!(w.vgpr[2][33], 7, "{v}: lane 33 untouched");
+    }
+}
+
+/// v_permlane16 lane selects: lane `i` of a row reads lane `15 - i`.
+const REVERSE: (u32, u32) = (0x89ab_cdef, 0x0123_4567);
+
+#[test]
+fn gfx10_permlane16_wave64() {
+    for v in GFX10 {
+        let w = run(v, "v_permlane16_b32 v0, v1, s4, s5", |w| {
+            w.vgpr[1] = std::array::from_fn(|l| 1000 + l as u32);
+            w.sgpr[4] = 0xfedc_ba98;
+            w.sgpr[5] = 0x7654_3210;
+        });
+        // Lanes 0-7 take the nibbles of s4 (8, 9, …), lanes 8-15 those of s5.
+        for l in 0..WAVE_SIZE {
+            let i = l % 16;
+            let sel = if i < 8 {
+                0xfedc_ba98u32 >> (4 * i) & 15
+            } else {
+                0x7654_3210u32 >> (4 * (i - 8)) & 15
+            };
+            assert_eq!(w.vgpr[0][l], 1000 + (l - i) as u32 + sel, "{v} lane {l}");
+        }
+        let w = run(v, "v_permlanex16_b32 v0, v1, s4, s5", |w| {
+            w.vgpr[1] = std::array::from_fn(|l| 1000 + l as u32);
+            w.sgpr[4] = REVERSE.0;
+            w.sgpr[5] = REVERSE.1;
+        });
+        for l in 0..WAVE_SIZE {
+            let other = (l & !15) ^ 16;
+            assert_eq!(
+                w.vgpr[0][l],
+                1000 + (other + 15 - l % 16) as u32,
+                "{v} lane {l}"
+            );
+        }
+    }
+}
+
+#[test]
+fn gfx10_permlane16_inactive_sources() {
+    let setup = |w: &mut Wave| {
+        w.vgpr[1] = std::array::from_fn(|l| 1000 + l as u32);
+        w.vgpr[0] = [0xdead_beef; WAVE_SIZE];
+        w.sgpr[4] = REVERSE.0;
+        w.sgpr[5] = REVERSE.1;
+        // Lanes 0-7 active in each row of 16 (lane 15 - i for i < 8 is inactive).
+        w.set_exec(0x00ff_00ff_00ff_00ff);
+    };
+    for v in GFX10 {
+        // Neither FI nor BOUND_CTRL: an inactive source leaves the lane.
+        let w = run(v, "v_permlane16_b32 v0, v1, s4, s5", setup);
+        assert_eq!(w.vgpr[0][0], 0xdead_beef, "{v}");
+        // FI: the inactive lane's value is read.
+        let w = run(v, "v_permlane16_b32 v0, v1, s4, s5 op_sel:[1,0]", setup);
+        assert_eq!(w.vgpr[0][0], 1015, "{v}: fi");
+        assert_eq!(w.vgpr[0][8], 0xdead_beef, "{v}: inactive destination");
+        // BOUND_CTRL: 0.
+        let w = run(v, "v_permlane16_b32 v0, v1, s4, s5 op_sel:[0,1]", setup);
+        assert_eq!(w.vgpr[0][16], 0, "{v}: bound_ctrl");
+    }
+}
+
+#[test]
+fn gfx10_permlane16_wave32() {
+    for v in GFX10 {
+        let w = run_wave32(v, "v_permlanex16_b32 v0, v1, s4, s5", |w| {
+            w.vgpr[1] = std::array::from_fn(|l| 1000 + l as u32);
+            w.vgpr[0] = [0xdead_beef; WAVE_SIZE];
+            w.sgpr[4] = REVERSE.0;
+            w.sgpr[5] = REVERSE.1;
+        });
+        for l in 0..32 {
+            let other = (l & !15) ^ 16;
+            assert_eq!(
+                w.vgpr[0][l],
+                1000 + (other + 15 - l % 16) as u32,
+                "{v} lane {l}"
+            );
+        }
+        assert!(
+            w.vgpr[0][32..].iter().all(|&x| x == 0xdead_beef),
+            "{v}: lanes 32-63"
+        );
+    }
+}
+
+#[test]
+fn gfx10_relative_moves() {
+    for v in GFX10 {
+        // M0[9:0] offsets the source, M0[25:16] the destination.
+        let w = run(v, "s_mov_b32 m0, 0x30002\nv_movrelsd_2_b32 v1, v4", |w| {
+            w.vgpr[6] = [66; WAVE_SIZE];
+            w.set_exec(0xff);
+        });
+        assert_eq!(w.vgpr[4][0], 66, "{v}: v1 + 3 = v6");
+        assert_eq!(w.vgpr[4][8], 0, "{v}: inactive lane");
+        let w = run(v, "s_mov_b32 m0, 0x10001\nv_swaprel_b32 v1, v4", |w| {
+            w.vgpr[5] = [5; WAVE_SIZE];
+            w.vgpr[2] = [2; WAVE_SIZE];
+        });
+        assert_eq!((w.vgpr[2][0], w.vgpr[5][0]), (5, 2), "{v}: swap v2, v5");
+        // Past the allocation: a register fault.
+        let memory = crate::memory::Memory::default();
+        let s = run_with(
+            v,
+            "s_mov_b32 m0, 0x3ff\nv_movrelsd_2_b32 v1, v4",
+            &memory,
+            |_| {},
+        );
+        assert!(
+            matches!(s.fault.map(|f| f.kind), Some(FaultKind::Register(_))),
+            "{v}"
+        );
+        run(v, "v_pipeflush", |_| {});
+    }
+}
+
+#[test]
+fn gfx10_dpp16_share_xmask_and_fetch_inactive() {
+    let setup = |w: &mut Wave| {
+        w.vgpr[1] = std::array::from_fn(|l| 100 + l as u32);
+        w.vgpr[0] = [0xdead_beef; WAVE_SIZE];
+    };
+    for v in GFX10 {
+        let w = run(
+            v,
+            "v_mov_b32_dpp v0, v1 row_share:3 row_mask:0xf bank_mask:0xf",
+            setup,
+        );
+        for l in 0..WAVE_SIZE {
+            assert_eq!(
+                w.vgpr[0][l],
+                100 + ((l & !15) | 3) as u32,
+                "{v} row_share lane {l}"
+            );
+        }
+        let w = run(
+            v,
+            "v_mov_b32_dpp v0, v1 row_xmask:5 row_mask:0xf bank_mask:0xf",
+            setup,
+        );
+        for l in 0..WAVE_SIZE {
+            assert_eq!(w.vgpr[0][l], 100 + (l ^ 5) as u32, "{v} row_xmask lane {l}");
+        }
+        // An inactive source lane: not written without fi, read with fi.
+        let inactive = |w: &mut Wave| {
+            setup(w);
+            w.set_exec(!1);
+        };
+        let w = run(
+            v,
+            "v_mov_b32_dpp v0, v1 row_share:0 row_mask:0xf bank_mask:0xf",
+            inactive,
+        );
+        assert_eq!(w.vgpr[0][1], 0xdead_beef, "{v}: no fi");
+        let w = run(
+            v,
+            "v_mov_b32_dpp v0, v1 row_share:0 row_mask:0xf bank_mask:0xf fi:1",
+            inactive,
+        );
+        assert_eq!(w.vgpr[0][1], 100, "{v}: fi");
+        assert_eq!(w.vgpr[0][0], 0xdead_beef, "{v}: lane 0 inactive");
+        // wave32: rows 0 and 1 only.
+        let w = run_wave32(
+            v,
+            "v_mov_b32_dpp v0, v1 row_xmask:1 row_mask:0xf bank_mask:0xf",
+            setup,
+        );
+        assert_eq!(w.vgpr[0][17], 116, "{v}: wave32");
+        assert_eq!(w.vgpr[0][33], 0xdead_beef, "{v}: wave32 lane 33");
+    }
+}
+
+#[test]
+fn gfx10_dpp8() {
+    let setup = |w: &mut Wave| {
+        w.vgpr[1] = std::array::from_fn(|l| 100 + l as u32);
+        w.vgpr[0] = [0xdead_beef; WAVE_SIZE];
+    };
+    for v in GFX10 {
+        let w = run(v, "v_mov_b32_dpp v0, v1 dpp8:[7,6,5,4,3,2,1,0]", setup);
+        for l in 0..WAVE_SIZE {
+            assert_eq!(
+                w.vgpr[0][l],
+                100 + ((l & !7) | (7 - l % 8)) as u32,
+                "{v} lane {l}"
+            );
+        }
+        let w = run(
+            v,
+            "v_add_nc_u32_dpp v0, v1, v1 dpp8:[1,1,1,1,1,1,1,1]",
+            setup,
+        );
+        assert_eq!(w.vgpr[0][10], 109 + 110, "{v}: dpp8 on src0 only");
+        // An inactive source: 0 without fi, its value with fi.
+        let inactive = |w: &mut Wave| {
+            setup(w);
+            w.set_exec(!2);
+        };
+        let w = run(v, "v_mov_b32_dpp v0, v1 dpp8:[1,1,1,1,1,1,1,1]", inactive);
+        assert_eq!(w.vgpr[0][0], 0, "{v}: no fi");
+        let w = run(
+            v,
+            "v_mov_b32_dpp v0, v1 dpp8:[1,1,1,1,1,1,1,1] fi:1",
+            inactive,
+        );
+        assert_eq!(w.vgpr[0][0], 101, "{v}: fi");
+    }
 }
