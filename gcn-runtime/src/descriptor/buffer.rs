@@ -137,6 +137,9 @@ pub enum ResourceError {
     ImageDataFormat(DataFormat),
     /// An image-only number format (codes 8–13) in a 3-bit buffer field.
     ImageNumFormat(NumFormat),
+    /// A data and number format pair the gfx10 unified FORMAT table
+    /// ([`super::buffer10::gfx10_format`]) does not have.
+    NoGfx10Format(DataFormat, NumFormat),
 }
 
 impl fmt::Display for ResourceError {
@@ -155,6 +158,11 @@ impl fmt::Display for ResourceError {
                 f,
                 "number format {n} (code {}) exists only in image resources: a buffer resource holds codes 0-7",
                 n.code()
+            ),
+            ResourceError::NoGfx10Format(d, n) => write!(
+                f,
+                "the GCN 1.5 buffer FORMAT table has no {d} {n} (it has codes 1-77: 8 to \
+                 32_32_32_32 with the number formats each supports)"
             ),
         }
     }

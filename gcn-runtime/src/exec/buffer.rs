@@ -16,6 +16,18 @@
 //!   `BUFOFFSET = (u32)(AINDEX * STRIDE) + AOFFSET`, or in swizzle mode
 //!   `AOFFSET % ES + ES * (AINDEX % IS) + IS * ((AINDEX / IS) * STRIDE +
 //!   (AOFFSET / ES) * ES)`; the address is `BASE + SOFFSET + BUFOFFSET`.
+//! - GCN 1.5 and RDNA 2 read the gfx10 V# ([`crate::descriptor::Gfx10BufferResource`]):
+//!   the element size is 4 bytes, the unified 7-bit FORMAT (the gfx10
+//!   table, [`crate::descriptor::gfx10_format`]) replaces DATAFORMAT and
+//!   NUMFORMAT for the `*_format_*` forms, MTBUF's `format:` field is a
+//!   code of the same table, and OOB_SELECT chooses the range check in
+//!   place of the rules below: 0 `AINDEX >= NUM_RECORDS || AOFFSET >=
+//!   STRIDE`, 1 `AINDEX >= NUM_RECORDS`, 2 `NUM_RECORDS == 0`, 3 the raw
+//!   rule (the buffer offset, swizzled when swizzling is on, against
+//!   `NUM_RECORDS - SOFFSET`). An INVALID or reserved FORMAT in a format
+//!   access stops with a fault naming it. `dlc`, `buffer_gl0_inv` and
+//!   `buffer_gl1_inv` are cache control (nothing to do). The lane id of
+//!   ADD_TID is 0-31 in wave32 (lanes 32-63 take no part).
 //! - `addr64` (GCN 1.0/1.1): `BASE + VADDR(64) + OFFSET + SOFFSET`, no
 //!   range check.
 //! - Range check: STRIDE == 0: out of range when `BUFOFFSET >= NUM_RECORDS -
@@ -55,9 +67,9 @@
 //!   undefined DST_SEL codes 2 and 3, and SNORM_OGL on GCN 1.2 and later
 //!   (reserved there in AMD's register specifications and LLVM) stop with a
 //!   fault naming the instruction and the reason.
-//! - d16 forms (GCN 1.2/1.4): 16-bit components (half for the float number
+//! - d16 forms (GCN 1.2+): 16-bit components (half for the float number
 //!   formats, the low 16 bits for UINT/SINT), one per VGPR in the low half
-//!   on GCN 1.2 (the high half written 0), two per VGPR on GCN 1.4 (an odd
+//!   on GCN 1.2 (the high half written 0), two per VGPR on GCN 1.4+ (an odd
 //!   last component and `_d16_hi_x`'s other half keep the register's bits,
 //!   as gfx9 preserves them).
 //! - `lds` (loads of ubyte/sbyte/ushort/sshort/dword and
@@ -95,7 +107,7 @@ use super::ds::{
 };
 use super::vector::{active, lanes_u64, write_vgpr, Lanes};
 use super::{h, Env, Fault, Handler, Op, Src, Step, Wave, WAVE_SIZE};
-use crate::descriptor::BufferResource;
+use crate::descriptor::{gfx10_format, BufferResource, Gfx10BufferResource, OobSelect};
 use crate::format::{
     decode_lanes, encode_lanes, from_d16, to_d16, Codec, DataFormat, DstSel, NumFormat,
 };
@@ -111,8 +123,20 @@ struct Resource {
     elem_size: u32,
     index_stride: u32,
     add_tid: bool,
+    /// GCN 1.5+: the range check OOB_SELECT chooses (`None`: the GCN
+    /// 1.0-1.4 rules).
+    oob: Option<OobSelect>,
     /// The whole descriptor, for the format fields.
-    desc: BufferResource,
+    desc: Desc,
+}
+
+/// A V# as its version lays it out.
+#[derive(Debug, Clone, Copy)]
+enum Desc {
+    /// GCN 1.0-1.4.
+    Gcn(BufferResource),
+    /// GCN 1.5 and RDNA 2.
+    Gfx10(Gfx10BufferResource),
 }
 
 impl Resource {
@@ -122,7 +146,23 @@ impl Resource {
             _ => 0,
         };
         let word = |i: usize| w.sgpr[(r + i) & 127];
-        let desc = BufferResource::from_words([word(0), word(1), word(2), word(3)]);
+        let words = [word(0), word(1), word(2), word(3)];
+        if version.is_gcn15() {
+            let desc = Gfx10BufferResource::from_words(words);
+            return Resource {
+                base: desc.base(),
+                stride: desc.stride(),
+                num_records: desc.num_records(),
+                swizzle: desc.swizzle_enable(),
+                // No ELEMENT_SIZE field: 4-byte elements (as GCN 1.4).
+                elem_size: 4,
+                index_stride: desc.index_stride().records(),
+                add_tid: desc.add_tid(),
+                oob: Some(desc.oob_select()),
+                desc: Desc::Gfx10(desc),
+            };
+        }
+        let desc = BufferResource::from_words(words);
         Resource {
             base: desc.base(),
             stride: desc.stride(),
@@ -131,7 +171,8 @@ impl Resource {
             elem_size: desc.element_size_bytes(version),
             index_stride: desc.index_stride().records(),
             add_tid: desc.tid_enable(),
-            desc,
+            oob: None,
+            desc: Desc::Gcn(desc),
         }
     }
 }
@@ -238,10 +279,13 @@ impl Addressing {
         } else {
             u64::from(idx.wrapping_mul(r.stride)) + u64::from(off)
         };
-        let out_of_range = if r.stride == 0 {
-            buf >= u64::from(r.num_records.saturating_sub(self.soffset))
-        } else {
-            idx >= r.num_records || (self.check_offset && off >= r.stride)
+        let out_of_range = match r.oob {
+            None if r.stride == 0 => buf >= u64::from(r.num_records.saturating_sub(self.soffset)),
+            None => idx >= r.num_records || (self.check_offset && off >= r.stride),
+            Some(OobSelect::StructuredWithOffset) => idx >= r.num_records || off >= r.stride,
+            Some(OobSelect::Structured) => idx >= r.num_records,
+            Some(OobSelect::Disabled) => r.num_records == 0,
+            Some(OobSelect::Raw) => buf >= u64::from(r.num_records.saturating_sub(self.soffset)),
         };
         if out_of_range {
             return None;
@@ -546,19 +590,35 @@ impl FormatAccess {
         typed: bool,
         version: GcnVersion,
     ) -> Result<FormatAccess, Fault> {
-        let (data, num, sel) = if typed {
-            let m = &op.instr.mods.mem;
-            (
-                DataFormat::from_code(m.dfmt).unwrap_or(DataFormat::Invalid),
-                NumFormat::from_code(m.nfmt).unwrap_or(NumFormat::Reserved8),
-                DstSel::IDENTITY,
-            )
-        } else {
-            (
-                res.desc.data_format(),
-                res.desc.num_format(),
-                res.desc.dst_sel(),
-            )
+        let unified = |code: u8, whose: &str| {
+            gfx10_format(code).ok_or_else(|| {
+                format_fault(
+                    op,
+                    &format!(
+                        "{whose} FORMAT code {code} is not a GCN 1.5 buffer format (INVALID or \
+                         reserved: the table has codes 1-77)"
+                    ),
+                )
+            })
+        };
+        let (data, num, sel) = match (typed, &res.desc) {
+            (true, Desc::Gfx10(_)) => {
+                let (d, n) = unified(op.instr.mods.mem.dfmt, "the instruction's")?;
+                (d, n, DstSel::IDENTITY)
+            }
+            (true, Desc::Gcn(_)) => {
+                let m = &op.instr.mods.mem;
+                (
+                    DataFormat::from_code(m.dfmt).unwrap_or(DataFormat::Invalid),
+                    NumFormat::from_code(m.nfmt).unwrap_or(NumFormat::Reserved8),
+                    DstSel::IDENTITY,
+                )
+            }
+            (false, Desc::Gfx10(d)) => {
+                let (data, num) = unified(d.format_code(), "the resource's")?;
+                (data, num, d.dst_sel())
+            }
+            (false, Desc::Gcn(d)) => (d.data_format(), d.num_format(), d.dst_sel()),
         };
         if num == NumFormat::SnormOgl && version >= GcnVersion::Gcn1_2 {
             // AMD's VI and Vega register specifications (and LLVM) list
@@ -611,11 +671,11 @@ fn format_fault(op: &Op, why: &str) -> Fault {
     Fault::unsupported(format!("{}: {why}", op.mnemonic()))
 }
 
-/// Whether 16-bit data is packed two to a register (GCN 1.4) rather than
-/// one per register (GCN 1.2).
+/// Whether 16-bit data is packed two to a register (GCN 1.4 and later)
+/// rather than one per register (GCN 1.2).
 #[inline]
 fn packed_d16(version: GcnVersion) -> bool {
-    matches!(version, GcnVersion::Gcn1_4 | GcnVersion::Gcn1_4_1)
+    version.is_gcn14_or_later()
 }
 
 /// VGPRs the data of an `n`-component access takes.
@@ -852,7 +912,8 @@ fn format_handler(row: &InstrRow, typed: bool) -> Option<Handler> {
     }
 }
 
-/// `buffer_wbinvl1*`: nothing to invalidate.
+/// `buffer_wbinvl1*`, `buffer_gl0_inv`, `buffer_gl1_inv`: nothing to
+/// invalidate.
 fn nop(_: &mut Wave, _: &Op, _: &mut Env<'_>) -> Result<Step, Fault> {
     Ok(Step::Next)
 }
@@ -898,7 +959,11 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
         M::BufferStoreDwordx3 => h(store_dwords::<3>),
         M::BufferStoreDwordx4 => h(store_dwords::<4>),
         M::BufferStoreLdsDword => h(store_lds_dword),
-        M::BufferWbinvl1 | M::BufferWbinvl1Sc | M::BufferWbinvl1Vol => h(nop),
+        M::BufferWbinvl1
+        | M::BufferWbinvl1Sc
+        | M::BufferWbinvl1Vol
+        | M::BufferGl0Inv
+        | M::BufferGl1Inv => h(nop),
         _ => None,
     }
 }

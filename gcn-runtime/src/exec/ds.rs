@@ -22,7 +22,7 @@
 //!   lies inside the allocation but not below M0 (its last byte at or past
 //!   M0) behaves as the hardware does: reads return 0, writes and atomics
 //!   are dropped (an atomic returns 0). Kernels set M0 to `-1` before DS
-//!   instructions, as LLVM does. GCN 1.4 has no M0 limit.
+//!   instructions, as LLVM does. GCN 1.4 and later have no M0 limit.
 //! - Lanes access LDS one after another in lane order, each lane's whole
 //!   operation (both addresses of the 2-address forms, the read-modify-write
 //!   of an atomic) before the next lane's: for writes of several lanes to one
@@ -153,7 +153,7 @@ pub(crate) const fn store_value(mode: u8, v: u32) -> u32 {
 /// from GCN 1.4 on).
 #[inline]
 pub(crate) const fn unaligned_ds(version: GcnVersion) -> bool {
-    version.is_gcn14()
+    version.is_gcn14_or_later()
 }
 
 /// The index in `env.lds` of `[address, address + len)`, or `None` when it
@@ -239,10 +239,10 @@ fn gds_fault(op: &Op) -> Fault {
     ))
 }
 
-/// The M0 limit of LDS addresses (GCN 1.0–1.2; none on GCN 1.4).
+/// The M0 limit of LDS addresses (GCN 1.0–1.2; none from GCN 1.4 on).
 #[inline]
 fn m0_limit(w: &Wave, env: &Env<'_>) -> u64 {
-    if env.version.is_gcn14() {
+    if env.version.is_gcn14_or_later() {
         u64::MAX
     } else {
         u64::from(w.m0())

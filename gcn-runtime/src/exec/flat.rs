@@ -1,4 +1,4 @@
-//! Flat memory: FLAT (GCN 1.1+), GLOBAL and SCRATCH (GCN 1.4).
+//! Flat memory: FLAT (GCN 1.1+), GLOBAL and SCRATCH (GCN 1.4+).
 //!
 //! Semantics follow `GcnInstrsFlat.md`.
 //!
@@ -15,18 +15,24 @@
 //!   `saddr: off` `VADDR(64) + INST_OFFSET`; the offset is 13-bit signed.
 //! - SCRATCH: the private offset `SADDR(32) + VADDR(32) + INST_OFFSET`
 //!   (either may be `off`).
+//! - GCN 1.5 and RDNA 2: the same forms, with the offset the decoder gives
+//!   (12-bit signed for GLOBAL/SCRATCH), `off` being the NULL SADDR, and
+//!   RDNA 2's `global_load/store_dword_addtid`: `SADDR(64) + INST_OFFSET +
+//!   4 * lane` (the lane's id within the wave; no VADDR). `dlc` is cache
+//!   control. Wave32 waves touch lanes 0-31 only.
 //!
 //! Private memory layout: swizzled, as the hardware lays out scratch
 //! (element size 4, index stride 64): lane L's private byte O of the wave's
 //! scratch (`env.scratch`, `size` bytes) is at
-//! `scratch base + (O / 4) * 256 + L * 4 + O % 4`, so the lanes' dwords
-//! interleave. This is the layout the launcher's scratch buffer descriptor
+//! `scratch base + (O / 4) * 4 * N + L * 4 + O % 4`, N the wave's lanes (64,
+//! or 32 in wave32, as gfx10's scratch descriptor has INDEX_STRIDE 32 for
+//! wave32 kernels), so the lanes' dwords interleave. This is the layout the launcher's scratch buffer descriptor
 //! gives buffer accesses (swizzle enabled; LLVM's scratch words 2–3 add
 //! the lane id with index stride 64 and element size 4), so
 //! SCRATCH/FLAT-private and buffer scratch accesses of one wave see the
 //! same bytes, and a stack pointer that counts 64 bytes per lane byte (as
 //! LLVM's function-call code does) lands where the hardware would put it.
-//! Each lane has `size / 64` private bytes; an access that reaches past
+//! Each lane has `size / N` private bytes; an access that reaches past
 //! them is a fault naming the lane.
 //! FLAT_SCRATCH and the scratch SGPRs play no part: `env.scratch` is
 //! already the wave's own private memory.
@@ -93,20 +99,20 @@ enum Target {
     Private {
         /// Device address of the lane's first private dword.
         lane_base: u64,
+        /// Bytes between the lane's consecutive private dwords (4 per lane
+        /// of the wave).
+        stride: u64,
         /// Byte offset in the lane's private memory.
         offset: u32,
     },
 }
 
-/// Bytes between two consecutive private dwords of one lane (the
-/// swizzled scratch layout: element size 4, index stride 64).
-const PRIVATE_DWORD_STRIDE: u64 = 4 * WAVE_SIZE as u64;
-
 /// The device address of private byte `offset` of the lane whose first
-/// private dword is at `lane_base`.
+/// private dword is at `lane_base`, its dwords `stride` bytes apart (the
+/// swizzled scratch layout: element size 4, index stride the wave's lanes).
 #[inline]
-fn private_address(lane_base: u64, offset: u32) -> u64 {
-    lane_base + u64::from(offset / 4) * PRIVATE_DWORD_STRIDE + u64::from(offset % 4)
+fn private_address(lane_base: u64, stride: u64, offset: u32) -> u64 {
+    lane_base + u64::from(offset / 4) * stride + u64::from(offset % 4)
 }
 
 /// Splits a private access of `len` bytes at `offset` into its pieces
@@ -114,6 +120,7 @@ fn private_address(lane_base: u64, offset: u32) -> u64 {
 /// (device address, range in the access's bytes).
 fn private_pieces(
     lane_base: u64,
+    stride: u64,
     offset: u32,
     len: usize,
 ) -> impl Iterator<Item = (u64, std::ops::Range<usize>)> {
@@ -124,7 +131,7 @@ fn private_pieces(
         }
         let o = offset + done as u32;
         let n = (4 - (o % 4) as usize).min(len - done);
-        let piece = (private_address(lane_base, o), done..done + n);
+        let piece = (private_address(lane_base, stride, o), done..done + n);
         done += n;
         Some(piece)
     })
@@ -265,12 +272,11 @@ fn global_addresses(w: &Wave, op: &Op, vaddr: usize, saddr: usize) -> Option<[u6
 }
 
 #[cold]
-fn private_fault(env: &Env<'_>, offset: u32, len: u32, lane: usize) -> Fault {
+fn private_fault(slice: u64, offset: u32, len: u32, lane: usize) -> Fault {
     Fault {
         kind: super::FaultKind::Unsupported(format!(
             "private (scratch) access of {len} bytes at offset {offset:#x} is outside \
-             the lane's {} bytes of private memory",
-            env.scratch.1 / WAVE_SIZE as u64
+             the lane's {slice} bytes of private memory"
         )),
         lane: Some(lane as u8),
     }
@@ -278,17 +284,24 @@ fn private_fault(env: &Env<'_>, offset: u32, len: u32, lane: usize) -> Fault {
 
 /// Range-checks an access of `len` bytes of `lane` at `place`.
 #[inline]
-fn resolve(env: &Env<'_>, place: Place, len: u32, lane: usize) -> Result<Target, Fault> {
+fn resolve(
+    env: &Env<'_>,
+    place: Place,
+    len: u32,
+    lane: usize,
+    lanes: usize,
+) -> Result<Target, Fault> {
     match place {
         Place::Global(a) => Ok(Target::Mem(a)),
         Place::Lds(o) => Ok(lds_index(env, o, len, lane).map_or(Target::Dropped, Target::Lds)),
         Place::Private(o) => {
-            let slice = env.scratch.1 / WAVE_SIZE as u64;
+            let slice = env.scratch.1 / lanes as u64;
             if u64::from(o) + u64::from(len) > slice {
-                return Err(private_fault(env, o, len, lane));
+                return Err(private_fault(slice, o, len, lane));
             }
             Ok(Target::Private {
                 lane_base: env.scratch.0 + 4 * lane as u64,
+                stride: 4 * lanes as u64,
                 offset: o,
             })
         }
@@ -311,8 +324,12 @@ fn read(env: &Env<'_>, t: Target, out: &mut [u8], lane: usize) -> Result<(), Fau
             out.fill(0);
             Ok(())
         }
-        Target::Private { lane_base, offset } => {
-            for (a, range) in private_pieces(lane_base, offset, out.len()) {
+        Target::Private {
+            lane_base,
+            stride,
+            offset,
+        } => {
+            for (a, range) in private_pieces(lane_base, stride, offset, out.len()) {
                 env.log_mem(lane, a, range.len() as u32, range.start as u32);
                 env.mem
                     .read(a, &mut out[range])
@@ -336,8 +353,12 @@ fn write(env: &mut Env<'_>, t: Target, data: &[u8], lane: usize) -> Result<(), F
             Ok(())
         }
         Target::Dropped => Ok(()),
-        Target::Private { lane_base, offset } => {
-            for (a, range) in private_pieces(lane_base, offset, data.len()) {
+        Target::Private {
+            lane_base,
+            stride,
+            offset,
+        } => {
+            for (a, range) in private_pieces(lane_base, stride, offset, data.len()) {
                 env.log_mem(lane, a, range.len() as u32, range.start as u32);
                 env.mem
                     .write(a, &data[range])
@@ -413,6 +434,7 @@ fn no_lds(op: &Op) -> Result<(), Fault> {
 fn load_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fault> {
     no_lds(op)?;
     let exec = w.exec();
+    let lanes = w.lanes();
     let dst = usize::from(op.reg(0));
     if let Some((first, words)) = dense_address(w, op, 1, 2, 4 * N as u32)
         .and_then(|first| Some((first, env.mem.dense_words(first, WAVE_SIZE * N)?)))
@@ -439,7 +461,7 @@ fn load_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Resu
     let at = places(w, op, 1, 2);
     for (lane, &place) in at.iter().enumerate() {
         if active(exec, lane) {
-            let t = resolve(env, place, 4 * N as u32, lane)?;
+            let t = resolve(env, place, 4 * N as u32, lane, lanes)?;
             let mut b = [0u8; 16];
             read(env, t, &mut b[..4 * N], lane)?;
             for (k, o) in out.iter_mut().enumerate() {
@@ -472,12 +494,13 @@ fn load_narrow<const MODE: u8>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Resu
     let size = narrow_size(MODE);
     let at = places(w, op, 1, 2);
     let exec = w.exec();
+    let lanes = w.lanes();
     let dst = usize::from(op.reg(0));
     let old = w.vgpr[dst];
     let mut out = [0u32; WAVE_SIZE];
     for lane in 0..WAVE_SIZE {
         if active(exec, lane) {
-            let t = resolve(env, at[lane], size, lane)?;
+            let t = resolve(env, at[lane], size, lane, lanes)?;
             let mut b = [0u8; 4];
             read(env, t, &mut b[..size as usize], lane)?;
             out[lane] = narrow_value(MODE, u32::from_le_bytes(b), old[lane]);
@@ -492,6 +515,7 @@ fn load_narrow<const MODE: u8>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Resu
 fn store_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fault> {
     no_lds(op)?;
     let exec = w.exec();
+    let lanes = w.lanes();
     let data = usize::from(op.reg(1));
     if let Some((first, words)) = dense_address(w, op, 0, 2, 4 * N as u32)
         .and_then(|first| Some((first, env.mem.dense_words(first, WAVE_SIZE * N)?)))
@@ -519,7 +543,7 @@ fn store_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Res
     let at = places(w, op, 0, 2);
     for (lane, &place) in at.iter().enumerate() {
         if active(exec, lane) {
-            let t = resolve(env, place, 4 * N as u32, lane)?;
+            let t = resolve(env, place, 4 * N as u32, lane, lanes)?;
             let mut b = [0u8; 16];
             for k in 0..N {
                 b[4 * k..4 * k + 4].copy_from_slice(&w.vgpr[data + k][lane].to_le_bytes());
@@ -536,14 +560,49 @@ fn store_narrow<const MODE: u8>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Res
     let size = store_size(MODE);
     let at = places(w, op, 0, 2);
     let exec = w.exec();
+    let lanes = w.lanes();
     let data = w.vgpr[usize::from(op.reg(1))];
     for lane in 0..WAVE_SIZE {
         if active(exec, lane) {
-            let t = resolve(env, at[lane], size, lane)?;
+            let t = resolve(env, at[lane], size, lane, lanes)?;
             let b = store_value(MODE, data[lane]).to_le_bytes();
             write(env, t, &b[..size as usize], lane)?;
         }
     }
+    Ok(Step::Next)
+}
+
+/// The addresses of `global_load/store_dword_addtid` (RDNA 2): `SADDR +
+/// INST_OFFSET + 4 * lane` (the lane id within the wave), SADDR 0 when
+/// it is `off`.
+#[inline]
+fn addtid_addresses(w: &Wave, op: &Op) -> [u64; WAVE_SIZE] {
+    let base = w.read_s64(op.src(1)).wrapping_add(inst_offset(op));
+    std::array::from_fn(|l| base.wrapping_add(4 * l as u64))
+}
+
+/// `global_load_dword_addtid`.
+fn load_addtid(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fault> {
+    no_lds(op)?;
+    let exec = w.exec();
+    let addresses = addtid_addresses(w, op);
+    let mut out = [0u32; WAVE_SIZE];
+    env.log_lanes(&addresses, exec, 4, 0);
+    env.mem
+        .gather_u32(&addresses, exec, &mut out)
+        .map_err(|(lane, m)| Fault::memory(m, lane))?;
+    finish_load(w, op, &[out], exec)
+}
+
+/// `global_store_dword_addtid`.
+fn store_addtid(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fault> {
+    no_lds(op)?;
+    let exec = w.exec();
+    let addresses = addtid_addresses(w, op);
+    env.log_lanes(&addresses, exec, 4, 0);
+    env.mem
+        .scatter_u32(&addresses, exec, &w.vgpr[usize::from(op.reg(0))])
+        .map_err(|(lane, m)| Fault::memory(m, lane))?;
     Ok(Step::Next)
 }
 
@@ -563,6 +622,7 @@ fn flat_atomic<const OP: u8, const W64: bool>(
     }
     let at = places(w, op, 1, 3);
     let exec = w.exec();
+    let lanes = w.lanes();
     let data = usize::from(op.reg(2));
     // VDATA: the operand, then (cmpswap) the compare value.
     let words = if W64 { 2 } else { 1 };
@@ -582,7 +642,7 @@ fn flat_atomic<const OP: u8, const W64: bool>(
     let mut ret = [0u64; WAVE_SIZE];
     for lane in 0..WAVE_SIZE {
         if active(exec, lane) {
-            let t = resolve(env, at[lane], 4 * words as u32, lane)?;
+            let t = resolve(env, at[lane], 4 * words as u32, lane, lanes)?;
             let (x, y) = (a[lane], b[lane]);
             ret[lane] = atomic_at(env, op, t, W64, lane, |old| {
                 if W64 {
@@ -642,6 +702,8 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
             h(load_narrow::<U16_D16_HI>)
         }
         M::FlatLoadDword | M::GlobalLoadDword | M::ScratchLoadDword => h(load_dwords::<1>),
+        M::GlobalLoadDwordAddtid => h(load_addtid),
+        M::GlobalStoreDwordAddtid => h(store_addtid),
         M::FlatLoadDwordx2 | M::GlobalLoadDwordx2 | M::ScratchLoadDwordx2 => h(load_dwords::<2>),
         M::FlatLoadDwordx3 | M::GlobalLoadDwordx3 | M::ScratchLoadDwordx3 => h(load_dwords::<3>),
         M::FlatLoadDwordx4 | M::GlobalLoadDwordx4 | M::ScratchLoadDwordx4 => h(load_dwords::<4>),

@@ -48,7 +48,13 @@ pub fn gap_reason(row: &InstrRow, version: GcnVersion) -> &'static str {
         return "a return from a trap handler, and the emulator runs no trap \
                 handler: s_trap stops the dispatch";
     }
-    if row.unit() == Unit::Smem && row.atomic.is_some() && !version.is_gcn14() {
+    if matches!(row.op, M::SSubvectorLoopBegin | M::SSubvectorLoopEnd) {
+        return "no reference document at hand gives its Operation: the CLRX docs stop \
+                at GCN 1.4 and the RDNA ISA's subvector-loop text (a wave64 run as two \
+                32-lane passes) is not available here, so its EXEC and SDST updates \
+                would be a guess";
+    }
+    if row.unit() == Unit::Smem && row.atomic.is_some() && !version.is_gcn14_or_later() {
         return "GCN 1.2 hardware has no scalar atomics: the CLRX doc and llvm-mc \
                 have them from GCN 1.4 on, though clrxasm encodes them for GCN 1.2";
     }

@@ -156,6 +156,64 @@ fn wrexec(w: &mut Wave, op: &Op, f: impl Fn(u64, u64) -> u64) -> Result<Step, Fa
     Ok(Step::Next)
 }
 
+/// SOP1 `*_saveexec_b32` (GCN 1.5+): `sdst = EXEC_LO; EXEC_LO = f(ssrc0,
+/// EXEC_LO); SCC = EXEC_LO != 0`. EXEC_HI keeps its value (in wave64 too)
+/// and `sdst` is one register.
+#[inline]
+fn saveexec32(w: &mut Wave, op: &Op, f: impl Fn(u32, u32) -> u32) -> Result<Step, Fault> {
+    let s = w.read_s32(op.src(1));
+    let exec = w.sgpr[usize::from(sreg::EXEC)];
+    w.set_s32(op.reg(0), exec);
+    let r = f(s, exec);
+    w.set_s32(sreg::EXEC, r);
+    w.scc = r != 0;
+    Ok(Step::Next)
+}
+
+/// SOP1 `*_wrexec_b32` (GCN 1.5+): `EXEC_LO = f(ssrc0, EXEC_LO); sdst =
+/// EXEC_LO; SCC = EXEC_LO != 0`.
+#[inline]
+fn wrexec32(w: &mut Wave, op: &Op, f: impl Fn(u32, u32) -> u32) -> Result<Step, Fault> {
+    let s = w.read_s32(op.src(1));
+    let r = f(s, w.sgpr[usize::from(sreg::EXEC)]);
+    w.set_s32(sreg::EXEC, r);
+    w.set_s32(op.reg(0), r);
+    w.scc = r != 0;
+    Ok(Step::Next)
+}
+
+/// `s_movrelsd_2_b32` (GCN 1.5+): `SGPR[sdst + M0[25:16]] = SGPR[ssrc0 +
+/// M0[9:0]]`, each index inside the kernel's SGPRs (a general SGPR base)
+/// or the 128 scalar operand codes.
+fn movrelsd_2(w: &mut Wave, op: &Op) -> Result<Step, Fault> {
+    let m0 = w.m0();
+    let index = |src: Src, add: u32| -> Result<u16, Fault> {
+        let Src::Sgpr(code) = src else {
+            return Err(Fault::unsupported(
+                "s_movrelsd_2_b32 on a non-register operand",
+            ));
+        };
+        let limit = if code < sreg::VCC {
+            u32::from(w.sgpr_limit)
+        } else {
+            128
+        };
+        let i = u32::from(code) + add;
+        if i >= limit {
+            return Err(Fault::new(FaultKind::Register(format!(
+                "s_movrelsd_2_b32: s{code} + {add} (from M0 = {m0:#x}) is past the {limit} \
+                 scalar registers"
+            ))));
+        }
+        Ok(i as u16)
+    };
+    let from = index(op.src(1), m0 & 0x3ff)?;
+    let to = index(op.src(0), (m0 >> 16) & 0x3ff)?;
+    let v = w.sgpr[usize::from(from)];
+    w.set_s32(to, v);
+    Ok(Step::Next)
+}
+
 /// Branches to operand `i` (a byte offset in the code) when `taken`.
 #[inline]
 fn branch_if(w: &mut Wave, op: &Op, i: usize, taken: bool) -> Result<Step, Fault> {
@@ -244,6 +302,21 @@ mod hwreg {
     /// GCN 1.5: FLAT_SCRATCH's halves.
     pub const FLAT_SCR_LO: u32 = 20;
     pub const FLAT_SCR_HI: u32 = 21;
+    /// GCN 1.5: XNACK_MASK (the SGPR pair of GCN 1.2-1.4 became a hardware
+    /// register).
+    pub const XNACK_MASK: u32 = 22;
+    /// GCN 1.5: HW_ID1 (HW_ID's successor: WAVE_ID in bits 0-4, SIMD,
+    /// work-group, shader array and engine ids above) and HW_ID2 (queue,
+    /// pipe, ME, state, work-group and VM ids).
+    pub const HW_ID1: u32 = 23;
+    pub const HW_ID2: u32 = 24;
+    /// GCN 1.5: POPS_PACKER (pixel-shader ordering; graphics only).
+    pub const POPS_PACKER: u32 = 25;
+    /// GCN 1.5: IB_STS2 (WAVE64 in bit 11, as the CWSR trap handler of
+    /// amdkfd reads it).
+    pub const IB_STS2: u32 = 28;
+    /// GCN 1.5.1 and RDNA 2: SHADER_CYCLES, a 20-bit cycle counter.
+    pub const SHADER_CYCLES: u32 = 29;
 }
 
 /// The `hwreg(ID, OFFSET, SIZE)` immediate split: id, bit offset, mask of
@@ -266,18 +339,25 @@ fn hwreg_fields(v: u32) -> (u32, u32, u32) {
 ///   (11), VALID (16); every other bit 0 (not privileged, no trap handler,
 ///   no thread trace, not halted);
 /// - HW_ID: WAVE_ID (bits 0-3) = the wave's index in its work-group; the
-///   SIMD, CU, shader-engine, queue … ids are 0 (one emulated CU);
+///   SIMD, CU, shader-engine, queue … ids are 0 (one emulated CU); on GCN
+///   1.5+ id 4 is not HW_ID (a NotEmulated fault): HW_ID1 (23) has WAVE_ID
+///   in bits 0-4 and 0 elsewhere, HW_ID2 (24) is 0;
+/// - GCN 1.5+: XNACK_MASK (22) and POPS_PACKER (25) read 0 (no XNACK
+///   replay, no pixel-shader ordering), IB_STS2 (28) has WAVE64 (bit 11)
+///   set in wave64, SHADER_CYCLES (29) is the low 20 bits of the wave's
+///   executed-instruction count (a counter, not a clock, as `s_memtime`);
 /// - GPR_ALLOC: VGPR_SIZE (bits 8-13) in granules of 4 VGPRs minus one,
 ///   SGPR_SIZE (24-27) in granules of 8 SGPRs (16 on GCN 1.2+) minus one,
 ///   bases 0, from the kernel's VGPR and SGPR counts;
 /// - LDS_ALLOC: LDS_SIZE (bits 12-20) in granules of 64 dwords (128 on
-///   GCN 1.1+), base 0;
+///   GCN 1.1-1.4), base 0;
 /// - IB_STS: 0 (every memory operation has completed);
 /// - FLAT_SCR_LO/HI (GCN 1.5+): what `s_setreg` wrote;
 /// - SH_MEM_BASES (GCN 1.4+): bits 48-63 of the private aperture (bits
 ///   0-15) and of the shared aperture (bits 16-31).
 fn read_hwreg(w: &Wave, env: &Env<'_>, id: u32) -> Result<u32, Fault> {
     let gcn12 = env.version.is_gcn12_or_later();
+    let gcn15 = env.version.is_gcn15();
     Ok(match id {
         hwreg::MODE => w.mode,
         hwreg::STATUS => {
@@ -288,7 +368,18 @@ fn read_hwreg(w: &Wave, env: &Env<'_>, id: u32) -> Result<u32, Fault> {
                 | 1 << 16
         }
         hwreg::TRAPSTS => w.trapsts,
+        hwreg::HW_ID if gcn15 => {
+            return Err(Fault::new(FaultKind::NotEmulated(
+                "s_getreg of hardware register 4 on GCN 1.5 and later (HW_ID is gone there: \
+                 HW_ID1 is 23, HW_ID2 24)"
+                    .into(),
+            )))
+        }
         hwreg::HW_ID => w.id & 15,
+        hwreg::HW_ID1 if gcn15 => w.id & 31,
+        hwreg::HW_ID2 | hwreg::POPS_PACKER | hwreg::XNACK_MASK if gcn15 => 0,
+        hwreg::IB_STS2 if gcn15 => u32::from(!w.wave32()) << 11,
+        hwreg::SHADER_CYCLES if gcn15 => (w.steps & 0xf_ffff) as u32,
         hwreg::GPR_ALLOC => {
             let vgran = u32::from(w.vgpr_limit).div_ceil(4).max(1) - 1;
             let sunit = if gcn12 { 16 } else { 8 };
@@ -296,7 +387,10 @@ fn read_hwreg(w: &Wave, env: &Env<'_>, id: u32) -> Result<u32, Fault> {
             (vgran & 0x3f) << 8 | (sgran & 0xf) << 24
         }
         hwreg::LDS_ALLOC => {
-            let unit = if env.version == GcnVersion::Gcn1_0 {
+            // GCN 1.5: 64-dword granules again (amdkfd's gfx10 CWSR trap
+            // handler: "granularity 64DW"); VGPR_SHARED_SIZE (bits 24-27)
+            // is 0.
+            let unit = if env.version == GcnVersion::Gcn1_0 || gcn15 {
                 256
             } else {
                 512
@@ -345,6 +439,8 @@ fn write_hwreg(w: &mut Wave, env: &Env<'_>, v: u32, value: u32) -> Result<Step, 
             w.flat_scratch = (w.flat_scratch & !(u64::from(u32::MAX) << shift)) | new << shift;
         }
         hwreg::STATUS | hwreg::HW_ID | hwreg::GPR_ALLOC | hwreg::LDS_ALLOC | hwreg::IB_STS => {}
+        hwreg::HW_ID1 | hwreg::HW_ID2 | hwreg::IB_STS2 | hwreg::SHADER_CYCLES
+            if env.version.is_gcn15() => {}
         _ => {
             return Err(Fault::new(FaultKind::NotEmulated(format!(
                 "s_setreg of hardware register {id}"
@@ -720,6 +816,19 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
         M::SOrn1SaveexecB64 => h(|w, op, _| saveexec(w, op, |s, e| !s | e)),
         M::SAndn1WrexecB64 => h(|w, op, _| wrexec(w, op, |s, e| !s & e)),
         M::SAndn2WrexecB64 => h(|w, op, _| wrexec(w, op, |s, e| s & !e)),
+        M::SAndSaveexecB32 => h(|w, op, _| saveexec32(w, op, |s, e| s & e)),
+        M::SOrSaveexecB32 => h(|w, op, _| saveexec32(w, op, |s, e| s | e)),
+        M::SXorSaveexecB32 => h(|w, op, _| saveexec32(w, op, |s, e| s ^ e)),
+        M::SAndn2SaveexecB32 => h(|w, op, _| saveexec32(w, op, |s, e| s & !e)),
+        M::SOrn2SaveexecB32 => h(|w, op, _| saveexec32(w, op, |s, e| s | !e)),
+        M::SNandSaveexecB32 => h(|w, op, _| saveexec32(w, op, |s, e| !(s & e))),
+        M::SNorSaveexecB32 => h(|w, op, _| saveexec32(w, op, |s, e| !(s | e))),
+        M::SXnorSaveexecB32 => h(|w, op, _| saveexec32(w, op, |s, e| !(s ^ e))),
+        M::SAndn1SaveexecB32 => h(|w, op, _| saveexec32(w, op, |s, e| !s & e)),
+        M::SOrn1SaveexecB32 => h(|w, op, _| saveexec32(w, op, |s, e| !s | e)),
+        M::SAndn1WrexecB32 => h(|w, op, _| wrexec32(w, op, |s, e| !s & e)),
+        M::SAndn2WrexecB32 => h(|w, op, _| wrexec32(w, op, |s, e| s & !e)),
+        M::SMovrelsd2B32 => h(|w, op, _| movrelsd_2(w, op)),
         M::SQuadmaskB32 => h(|w, op, _| sop1(w, op, |a, s| nz(quadmask(a), s))),
         M::SQuadmaskB64 => h(|w, op, _| sop1(w, op, |a, s| nz(quadmask(a), s))),
         M::SMovrelsB32 => h(|w, op, _| {
@@ -917,6 +1026,33 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
         | M::SDecperflevel
         | M::STtracedata
         | M::SWakeup => h(|_, _, _| Ok(Step::Next)),
+        // GCN 1.5: instruction-issue hints and counters of an in-order
+        // emulator in which every memory operation has completed (the
+        // checks module tracks the counters): nothing to do.
+        M::SClause
+        | M::SCodeEnd
+        | M::SInstPrefetch
+        | M::SWaitIdle
+        | M::SWaitcntDepctr
+        | M::SWaitcntDecptr
+        | M::STtracedataImm
+        | M::SVersion
+        | M::SWaitcntVscnt
+        | M::SWaitcntVmcnt
+        | M::SWaitcntExpcnt
+        | M::SWaitcntLgkmcnt => h(|_, _, _| Ok(Step::Next)),
+        // MODE.FP_ROUND (bits 0-3) and MODE.FP_DENORM (bits 4-7) from the
+        // immediate's low 4 bits.
+        M::SRoundMode => h(|w, op, _| {
+            let k = w.read_s32(op.src(0)) & 15;
+            w.mode = (w.mode & !15) | k;
+            Ok(Step::Next)
+        }),
+        M::SDenormMode => h(|w, op, _| {
+            let k = w.read_s32(op.src(0)) & 15;
+            w.mode = (w.mode & !0xf0) | k << 4;
+            Ok(Step::Next)
+        }),
         // No debugger is attached: the conditional-debug branches are
         // never taken.
         M::SCbranchCdbgsys

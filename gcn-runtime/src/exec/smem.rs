@@ -1,4 +1,4 @@
-//! Scalar memory: SMRD (GCN 1.0/1.1) and SMEM (GCN 1.2/1.4).
+//! Scalar memory: SMRD (GCN 1.0/1.1) and SMEM (GCN 1.2-1.5, RDNA 2).
 //!
 //! Semantics follow `GcnInstrsSmrd.md` and `GcnInstrsSmem.md`. Memory
 //! operations complete at once (a functional model, so `s_waitcnt` has
@@ -9,8 +9,9 @@
 //! - SMRD (GCN 1.0/1.1): an immediate counts dwords, an SGPR bytes, the
 //!   GCN 1.1 32-bit literal dwords;
 //! - SMEM GCN 1.2: an unsigned 20-bit immediate or an SGPR, in bytes;
-//! - SMEM GCN 1.4: a signed 21-bit immediate or an SGPR, in bytes, or
-//!   both (SOE: the SGPR operand plus `offset:`).
+//! - SMEM GCN 1.4, 1.5 and RDNA 2: a signed 21-bit immediate or an SGPR,
+//!   in bytes, or both (SOE on GCN 1.4, SOFFSET beside the immediate on
+//!   GCN 1.5: the SGPR operand plus `offset:`); a NULL SOFFSET reads 0.
 //!
 //! `s_load_*`/`s_store_*`/`s_atomic_*`: SBASE is a 64-bit address (bits
 //! 48-63 ignored). `s_buffer_*`: SBASE is a 4-SGPR buffer resource: base
@@ -19,6 +20,9 @@
 //! `num_records` (bytes; `num_records * stride` when the stride is not 0)
 //! is out of range: loads give 0, stores and atomics are dropped (an
 //! out-of-range atomic returns 0).
+//!
+//! GCN 1.5 `s_get_waveid_in_workgroup` returns the wave's index in its
+//! work-group; `s_gl1_inv` (and the `dlc` bit) are cache control.
 //!
 //! `s_memtime`/`s_memrealtime` return the wave's executed-instruction count
 //! (`Wave::steps`, including the instruction itself): monotonically
@@ -29,7 +33,7 @@
 //! (SGPR & ~3) * 64`, with OFFSET the immediate (or `offset:`) and SGPR the
 //! register operand.
 //!
-//! Atomics (GCN 1.4; CLRX also encodes the buffer atomics on GCN 1.2, where
+//! Atomics (GCN 1.4 and 1.5; CLRX also encodes the buffer atomics on GCN 1.2, where
 //! the hardware has none: those rows have no handler there) are host
 //! atomics through [`crate::memory::Allocation`]; a 64-bit atomic must be
 //! 8-byte aligned. With `glc` the old value goes to the first SDATA
@@ -55,7 +59,7 @@ fn sext21(v: u32) -> i64 {
 fn offset(w: &Wave, op: &Op) -> i64 {
     let version = op.instr.version;
     let smrd = op.instr.row.encoding == Encoding::Smrd;
-    let gcn14 = version.is_gcn14();
+    let gcn14 = version.is_gcn14_or_later();
     match op.operand(2) {
         Operand::Imm(v) if smrd => i64::from(v) * 4,
         Operand::Literal(v) => i64::from(v) * 4,
@@ -287,8 +291,9 @@ fn memtime(w: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Step, Fault> {
 /// The handler of a scalar memory row.
 pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
     if let Some(rmw) = row.atomic {
-        // The hardware has scalar atomics from GCN 1.4 on only.
-        if !version.is_gcn14() {
+        // The hardware has scalar atomics from GCN 1.4 on only (GCN 1.5
+        // too; RDNA 2 dropped them: its rows have no opcode there).
+        if !version.is_gcn14_or_later() {
             return None;
         }
         // `s_buffer_atomic_*` address through a buffer descriptor (a
@@ -328,6 +333,12 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
         M::SScratchStoreDwordx2 => h(|w, op, env| scratch_store(w, op, env, 2)),
         M::SScratchStoreDwordx4 => h(|w, op, env| scratch_store(w, op, env, 4)),
         M::SMemtime | M::SMemrealtime => h(memtime),
+        // GCN 1.5: the wave's index in its work-group.
+        M::SGetWaveidInWorkgroup => h(|w, op, _| {
+            let id = w.id;
+            w.set_s32(op.reg(0), id);
+            Ok(Step::Next)
+        }),
         M::SDcacheInv
         | M::SDcacheInvVol
         | M::SDcacheWb
@@ -335,7 +346,8 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
         | M::SDcacheDiscard
         | M::SDcacheDiscardX2
         | M::SAtcProbe
-        | M::SAtcProbeBuffer => h(|_, _, _| Ok(Step::Next)),
+        | M::SAtcProbeBuffer
+        | M::SGl1Inv => h(|_, _, _| Ok(Step::Next)),
         _ => None,
     }
 }

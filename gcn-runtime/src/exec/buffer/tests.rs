@@ -1110,3 +1110,320 @@ mod format {
         assert!(shown.contains("format=[INVALID,UNORM]"), "{shown}");
     }
 }
+
+/// GCN 1.5 and RDNA 2: the gfx10 V#.
+mod gfx10 {
+    use super::*;
+    use crate::descriptor::{Gfx10BufferResource, IndexStride, OobSelect};
+    use crate::exec::testing::run_env_waves;
+    use crate::format::{DataFormat, NumFormat};
+
+    const GFX10: [GcnVersion; 3] = [GcnVersion::Gcn1_5, GcnVersion::Gcn1_5_1, GcnVersion::Rdna2];
+
+    fn put(w: &mut Wave, r: u16, v: Gfx10BufferResource) {
+        for (i, word) in v.to_words().into_iter().enumerate() {
+            w.set_s32(r + i as u16, word);
+        }
+    }
+
+    fn run32(
+        v: GcnVersion,
+        wave32: bool,
+        src: &str,
+        memory: &Memory,
+        setup: impl FnOnce(&mut Wave),
+    ) -> crate::exec::testing::Snippet {
+        run_env_waves(v, wave32, src, memory, 64 * 1024, (0, 0), setup)
+    }
+
+    /// OOB_SELECT 3 (raw): each dword's offset (plus SOFFSET) against
+    /// NUM_RECORDS bytes; the old word-3 bits mean nothing.
+    #[test]
+    fn raw_range_check() {
+        for v in GFX10 {
+            let memory = Memory::default();
+            let buf = memory.buffer_from_slice(&pattern()).unwrap();
+            let s = run_with(
+                v,
+                "buffer_load_dword v4, v1, s[8:11], s12 offen offset:4\n\
+                 buffer_load_dwordx4 v[20:23], v1, s[8:11], s12 offen\n\
+                 buffer_load_dword v5, v1, s[8:11], 0 offen offset:4 glc slc dlc",
+                &memory,
+                |w| {
+                    let r = Gfx10BufferResource::raw(buf.ptr().0, 1024).unwrap();
+                    put(w, 8, r);
+                    w.set_s32(12, 4);
+                    w.vgpr[1] = lanes(|l| 16 * l);
+                },
+            );
+            assert!(s.fault.is_none(), "{v}: {:?}", s.fault);
+            let w = &s.wave;
+            for l in [0usize, 5, 63] {
+                let lu = l as u32;
+                assert_eq!(w.vgpr[4][l], 0x5566_7788, "{v}");
+                assert_eq!(w.vgpr[5][l], 0x1122_3344, "{v}");
+                let last = if l == 63 { 0 } else { 0x80ff_7f81 };
+                assert_eq!(
+                    [20, 21, 22, 23].map(|r| w.vgpr[r][l]),
+                    [0x1122_3344, 0x5566_7788, 0x99aa_bbcc + lu, last],
+                    "{v} lane {l}"
+                );
+            }
+        }
+    }
+
+    /// OOB_SELECT 0, 1 and 2 on a structured buffer (stride 8, 4 records):
+    /// the offset check, the index check alone, and no check.
+    #[test]
+    fn structured_checks_by_oob_select() {
+        for v in GFX10 {
+            for (oob, want) in [
+                // Index 4 is past the records; offset 8 is past the stride.
+                (OobSelect::StructuredWithOffset, [0x0302_0100, 0, 0, 0]),
+                (
+                    OobSelect::Structured,
+                    [0x0302_0100, 0x0b0a_0908, 0, 0x0b0a_0908],
+                ),
+                (
+                    OobSelect::Disabled,
+                    [0x0302_0100, 0x0b0a_0908, 0x2322_2120, 0x0b0a_0908],
+                ),
+            ] {
+                let memory = Memory::default();
+                let bytes: Vec<u8> = (0..64u8).collect();
+                let buf = memory.buffer_from_slice(&bytes).unwrap();
+                // Lanes 0-3: index 0 offset 0, index 0 offset 8, index 4
+                // offset 0, index 0 offset 8.
+                let s = run_with(
+                    v,
+                    "buffer_load_dword v4, v[1:2], s[8:11], 0 idxen offen",
+                    &memory,
+                    |w| {
+                        let r = Gfx10BufferResource::builder()
+                            .base(buf.ptr().0)
+                            .stride(8)
+                            .num_records(4)
+                            .oob_select(oob)
+                            .build()
+                            .unwrap();
+                        put(w, 8, r);
+                        w.vgpr[1] = lanes(|l| [0, 0, 4, 0][l as usize % 4]);
+                        w.vgpr[2] = lanes(|l| [0, 8, 0, 8][l as usize % 4]);
+                    },
+                );
+                assert!(s.fault.is_none(), "{v}: {:?}", s.fault);
+                assert_eq!(s.wave.vgpr[4][..4], want, "{v} {oob:?}");
+            }
+            // OOB_SELECT 2 with NUM_RECORDS 0: everything is out of range.
+            let memory = Memory::default();
+            let buf = memory.buffer_from_slice(&[7u32; 4]).unwrap();
+            let s = run_with(
+                v,
+                "buffer_load_dword v4, v1, s[8:11], 0 offen",
+                &memory,
+                |w| {
+                    let r = Gfx10BufferResource::builder()
+                        .base(buf.ptr().0)
+                        .oob_select(OobSelect::Disabled)
+                        .build()
+                        .unwrap();
+                    put(w, 8, r);
+                    w.vgpr[4] = [9; WAVE_SIZE];
+                },
+            );
+            assert_eq!(s.wave.vgpr[4], [0; WAVE_SIZE], "{v}");
+        }
+    }
+
+    /// Swizzled with ADD_TID (the scratch layout): lane L's dword k at
+    /// `k * 4 * IS + 4 * L`, IS the index stride; in wave32 only lanes
+    /// 0-31 store.
+    #[test]
+    fn swizzled_add_tid_wave64_and_wave32() {
+        for v in GFX10 {
+            for wave32 in [false, true] {
+                let memory = Memory::default();
+                let out = memory.buffer_zeroed::<u32>(256).unwrap();
+                let s = run32(
+                    v,
+                    wave32,
+                    "buffer_store_dwordx2 v[2:3], off, s[8:11], 0 offset:0",
+                    &memory,
+                    |w| {
+                        put(
+                            w,
+                            8,
+                            Gfx10BufferResource::scratch(out.ptr().0, 1024, wave32).unwrap(),
+                        );
+                        w.vgpr[2] = lanes(|l| 100 + l);
+                        w.vgpr[3] = lanes(|l| 200 + l);
+                    },
+                );
+                assert!(s.fault.is_none(), "{v}: {:?}", s.fault);
+                let got = out.to_vec();
+                let lanes_n = if wave32 { 32 } else { 64 };
+                let mut want = vec![0u32; 256];
+                for l in 0..lanes_n {
+                    want[l] = 100 + l as u32;
+                    want[lanes_n + l] = 200 + l as u32;
+                }
+                assert_eq!(got, want, "{v} wave32={wave32}");
+            }
+            // Index stride 8 (field 0): lanes 8 apart restart the dword row.
+            let memory = Memory::default();
+            let out = memory.buffer_zeroed::<u32>(64).unwrap();
+            let s = run_with(v, "buffer_store_dword v2, off, s[8:11], 0", &memory, |w| {
+                let r = Gfx10BufferResource::builder()
+                    .base(out.ptr().0)
+                    .num_records(256)
+                    .swizzle_enable(true)
+                    .add_tid(true)
+                    .index_stride(IndexStride::S8)
+                    .build()
+                    .unwrap();
+                put(w, 8, r);
+                w.set_exec(0xffff);
+                w.vgpr[2] = lanes(|l| l + 1);
+            });
+            assert!(s.fault.is_none(), "{v}: {:?}", s.fault);
+            // Lane L at 4 * (L % 8) + 8 * (L / 8) * stride(0)... with stride
+            // 0 the rows coincide: lanes 8-15 overwrite lanes 0-7.
+            assert_eq!(out.to_vec()[..8], [9, 10, 11, 12, 13, 14, 15, 16], "{v}");
+        }
+    }
+
+    /// The resource's unified FORMAT drives `buffer_*_format_*`; MTBUF's
+    /// `format:` is a code of the same table; INVALID stops.
+    #[test]
+    fn unified_formats() {
+        for v in GFX10 {
+            let memory = Memory::default();
+            let buf = memory
+                .buffer_from_slice(&[0xff00_ff00u32, 0x3c00_c000, 0x4049_0fdb, 0x0005_0007])
+                .unwrap();
+            let out = memory.buffer_zeroed::<u32>(4).unwrap();
+            let s = run_with(
+                v,
+                "buffer_load_format_xyzw v[4:7], v1, s[8:11], 0 idxen\n\
+                 tbuffer_load_format_xy v[10:11], v1, s[12:15], 0 idxen offset:4 format:29\n\
+                 tbuffer_load_format_x v12, v1, s[12:15], 0 idxen offset:8 format:22\n\
+                 tbuffer_load_format_d16_xy v13, v1, s[12:15], 0 idxen offset:12 format:27\n\
+                 tbuffer_store_format_xy v[14:15], v1, s[16:19], 0 idxen format:27",
+                &memory,
+                |w| {
+                    // 8_8_8_8_UNORM records of 4 bytes; raw 16-byte records.
+                    let r = Gfx10BufferResource::builder()
+                        .base(buf.ptr().0)
+                        .stride(4)
+                        .num_records(1)
+                        .format(DataFormat::D8_8_8_8, NumFormat::Unorm)
+                        .oob_select(OobSelect::StructuredWithOffset)
+                        .build()
+                        .unwrap();
+                    put(w, 8, r);
+                    let r = Gfx10BufferResource::builder()
+                        .base(buf.ptr().0)
+                        .stride(16)
+                        .num_records(1)
+                        .oob_select(OobSelect::Structured)
+                        .build()
+                        .unwrap();
+                    put(w, 12, r);
+                    let r = Gfx10BufferResource::builder()
+                        .base(out.ptr().0)
+                        .stride(4)
+                        .num_records(1)
+                        .oob_select(OobSelect::Structured)
+                        .build()
+                        .unwrap();
+                    put(w, 16, r);
+                    w.set_exec(1);
+                    w.vgpr[14][0] = 0x1_2345;
+                    w.vgpr[15][0] = 7;
+                },
+            );
+            assert!(s.fault.is_none(), "{v}: {:?}", s.fault);
+            let w = &s.wave;
+            let one = 1.0f32.to_bits();
+            assert_eq!([4, 5, 6, 7].map(|r| w.vgpr[r][0]), [0, one, 0, one], "{v}");
+            // 16_16_FLOAT: -2.0 and 1.0 as f32.
+            assert_eq!(
+                [w.vgpr[10][0], w.vgpr[11][0]],
+                [(-2.0f32).to_bits(), one],
+                "{v}"
+            );
+            assert_eq!(w.vgpr[12][0], 0x4049_0fdb, "{v}: 32_FLOAT");
+            // 16_16_UINT into two packed halves.
+            assert_eq!(w.vgpr[13][0], 0x0005_0007, "{v}: d16 packs");
+            // The store saturates each UINT component to 16 bits.
+            assert_eq!(out.to_vec()[0], 0x0007_ffff, "{v}");
+
+            for (src, what) in [
+                (
+                    "tbuffer_load_format_x v12, v1, s[12:15], 0 idxen format:0",
+                    "instruction's FORMAT code 0",
+                ),
+                (
+                    "tbuffer_load_format_x v12, v1, s[12:15], 0 idxen format:100",
+                    "code 100",
+                ),
+                (
+                    "buffer_load_format_x v12, v1, s[12:15], 0 idxen",
+                    "resource's FORMAT code 0",
+                ),
+            ] {
+                let s = run_with(v, src, &memory, |w| {
+                    let r = Gfx10BufferResource::builder()
+                        .base(buf.ptr().0)
+                        .stride(4)
+                        .num_records(1)
+                        .format_code(0)
+                        .build()
+                        .unwrap();
+                    put(w, 12, r);
+                });
+                let f = s.fault.map(|f| f.kind);
+                assert!(
+                    matches!(&f, Some(FaultKind::Unsupported(m)) if m.contains(what)),
+                    "{v} `{src}`: {f:?}"
+                );
+            }
+        }
+    }
+
+    /// Wave32: a raw load and store touch lanes 0-31 only, whatever EXEC_HI
+    /// holds.
+    #[test]
+    fn wave32_touches_lanes_0_to_31() {
+        for v in GFX10 {
+            let memory = Memory::default();
+            let data: Vec<u32> = (0..64).map(|i| 1000 + i).collect();
+            let buf = memory.buffer_from_slice(&data).unwrap();
+            let out = memory.buffer_zeroed::<u32>(64).unwrap();
+            let s = run32(
+                v,
+                true,
+                "buffer_load_dword v4, v1, s[8:11], 0 offen\n\
+                 buffer_store_dword v4, v1, s[12:15], 0 offen\n\
+                 buffer_atomic_add v5, v1, s[12:15], 0 offen glc",
+                &memory,
+                |w| {
+                    put(w, 8, Gfx10BufferResource::for_buffer(&buf).unwrap());
+                    put(w, 12, Gfx10BufferResource::for_buffer(&out).unwrap());
+                    w.sgpr[127] = u32::MAX;
+                    w.vgpr[1] = lanes(|l| 4 * l);
+                    w.vgpr[4] = [7; WAVE_SIZE];
+                    w.vgpr[5] = [1; WAVE_SIZE];
+                },
+            );
+            assert!(s.fault.is_none(), "{v}: {:?}", s.fault);
+            let got = out.to_vec();
+            for l in 0..64 {
+                let want = if l < 32 { 1001 + l as u32 } else { 0 };
+                assert_eq!(got[l], want, "{v} lane {l}");
+                let reg = if l < 32 { 1000 + l as u32 } else { 7 };
+                assert_eq!(s.wave.vgpr[4][l], reg, "{v} lane {l}");
+            }
+        }
+    }
+}

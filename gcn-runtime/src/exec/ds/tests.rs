@@ -803,3 +803,67 @@ pub(crate) fn assert_rows_covered(
 fn every_ds_row_has_semantics() {
     assert_rows_covered(&[Encoding::Ds], DS_OUT_OF_SCOPE, |_| false);
 }
+
+/// GCN 1.5 and RDNA 2: DS in wave64 and wave32 (lanes 0-31 only), the
+/// addtid forms (M0 still gives their base), GWS and ordered counts stop
+/// as gaps.
+#[test]
+fn gfx10_ds_wave64_and_wave32() {
+    use crate::exec::testing::run_env_waves;
+    for v in [GcnVersion::Gcn1_5, GcnVersion::Gcn1_5_1, GcnVersion::Rdna2] {
+        for wave32 in [false, true] {
+            let memory = Memory::default();
+            let s = run_env_waves(
+                v,
+                wave32,
+                "ds_write_b32 v1, v2 offset:8\n\
+                 ds_add_u32 v1, v2 offset:8\n\
+                 ds_read_b32 v3, v1 offset:8\n\
+                 s_movk_i32 m0, 0x400\n\
+                 ds_write_addtid_b32 v2 offset:16\n\
+                 ds_read_addtid_b32 v4 offset:16",
+                &memory,
+                64 * 1024,
+                (0, 0),
+                |w| {
+                    w.sgpr[127] = u32::MAX;
+                    w.vgpr[1] = lanes(|l| 4 * l);
+                    w.vgpr[2] = lanes(|l| 3 * l + 1);
+                    w.vgpr[3] = [9; WAVE_SIZE];
+                    w.vgpr[4] = [9; WAVE_SIZE];
+                },
+            );
+            assert!(s.fault.is_none(), "{v}: {:?}", s.fault);
+            let n = if wave32 { 32 } else { 64 };
+            for l in 0..64 {
+                let lu = l as u32;
+                let (mem, reg) = if l < n {
+                    (2 * (3 * lu + 1), 2 * (3 * lu + 1))
+                } else {
+                    (0, 9)
+                };
+                assert_eq!(
+                    dword(&s.lds, 8 + 4 * l),
+                    mem,
+                    "{v} wave32={wave32} lane {l}"
+                );
+                assert_eq!(s.wave.vgpr[3][l], reg, "{v} wave32={wave32} lane {l}");
+                let at = dword(&s.lds, 0x410 + 4 * l);
+                assert_eq!(at, if l < n { 3 * lu + 1 } else { 0 }, "{v}");
+                let reg = if l < n { 3 * lu + 1 } else { 9 };
+                assert_eq!(s.wave.vgpr[4][l], reg, "{v}");
+            }
+        }
+        for src in [
+            "ds_gws_init v1 offset:0 gds",
+            "ds_ordered_count v1, v2 offset:0 gds",
+        ] {
+            let memory = Memory::default();
+            let s = run_with(v, src, &memory, |_| {});
+            assert!(
+                matches!(s.fault.map(|f| f.kind), Some(FaultKind::Gap { .. })),
+                "{v} `{src}`"
+            );
+        }
+    }
+}

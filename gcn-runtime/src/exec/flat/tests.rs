@@ -651,3 +651,162 @@ fn every_flat_global_scratch_row_has_semantics() {
         |_| false,
     );
 }
+
+/// GCN 1.5 and RDNA 2.
+mod gfx10 {
+    use super::*;
+    use crate::descriptor::Gfx10BufferResource;
+    use crate::exec::testing::run_env_waves;
+
+    const GFX10: [GcnVersion; 3] = [GcnVersion::Gcn1_5, GcnVersion::Gcn1_5_1, GcnVersion::Rdna2];
+
+    /// `global_*_dword_addtid`: SADDR + offset + 4 * lane, in wave64 and
+    /// wave32 (lanes 0-31 only).
+    #[test]
+    fn global_addtid() {
+        let v = GcnVersion::Rdna2;
+        for wave32 in [false, true] {
+            let memory = Memory::default();
+            let data: Vec<u32> = (0..80).map(|i| 0x100 + i).collect();
+            let buf = memory.buffer_from_slice(&data).unwrap();
+            let out = memory.buffer_zeroed::<u32>(80).unwrap();
+            let (src_base, dst_base) = (buf.ptr().0, out.ptr().0);
+            let s = run_env_waves(
+                v,
+                wave32,
+                "global_load_dword_addtid v4, s[0:1] offset:8\n\
+                 global_store_dword_addtid v4, s[2:3] offset:4",
+                &memory,
+                64 * 1024,
+                (0, 0),
+                |w| {
+                    w.set_s64(0, src_base);
+                    w.set_s64(2, dst_base);
+                    w.sgpr[127] = u32::MAX;
+                    w.vgpr[4] = [7; WAVE_SIZE];
+                },
+            );
+            assert!(s.fault.is_none(), "{v} wave32={wave32}: {:?}", s.fault);
+            let n = if wave32 { 32 } else { 64 };
+            let got = out.to_vec();
+            assert_eq!(got[0], 0);
+            for l in 0..64 {
+                let want = if l < n { 0x102 + l as u32 } else { 0 };
+                assert_eq!(got[l + 1], want, "wave32={wave32} lane {l}");
+                let reg = if l < n { 0x102 + l as u32 } else { 7 };
+                assert_eq!(s.wave.vgpr[4][l], reg, "wave32={wave32} lane {l}");
+            }
+        }
+    }
+
+    /// GLOBAL with an SGPR base and with `off` (the NULL SADDR), `dlc`. (A
+    /// negative GCN 1.5 offset does not decode: gcn_asm reads CLRX's 11-bit
+    /// unsigned field.)
+    #[test]
+    fn global_saddr_off_and_offsets() {
+        for v in GFX10 {
+            let memory = Memory::default();
+            let buf = memory.buffer_from_slice(&pattern()).unwrap();
+            let base = buf.ptr().0;
+            let s = run_with(
+                v,
+                "global_load_dword v4, v2, s[0:1] offset:4\n\
+                 global_load_dword v5, v[6:7], off offset:2047 dlc\n\
+                 global_load_ushort v8, v2, s[0:1] offset:2 glc slc",
+                &memory,
+                |w| {
+                    w.set_s64(0, base - 4);
+                    w.vgpr[2] = lanes(|l| 16 * l + 8);
+                    set64(w, 6, |l| base + 16 * l + 4 - 2047);
+                },
+            );
+            assert!(s.fault.is_none(), "{v}: {:?}", s.fault);
+            let w = &s.wave;
+            assert_eq!(w.vgpr[4][3], 0x5566_7788, "{v}");
+            assert_eq!(w.vgpr[5][3], 0x1122_3344, "{v}");
+            assert_eq!(w.vgpr[8][3], 0x1122, "{v}");
+        }
+    }
+
+    /// SCRATCH in wave32: the private dwords of the 32 lanes interleave
+    /// (128 bytes per dword row), as the wave32 scratch V# (INDEX_STRIDE
+    /// 32, ADD_TID) addresses them: buffer and SCRATCH accesses see the
+    /// same bytes; wave64 keeps 256-byte rows.
+    #[test]
+    fn scratch_layout_follows_the_wave_size() {
+        for v in GFX10 {
+            for wave32 in [false, true] {
+                let n: usize = if wave32 { 32 } else { 64 };
+                let memory = Memory::default();
+                let per_wave = 64 * 64;
+                let scratch = memory.buffer_zeroed::<u32>(per_wave / 4).unwrap();
+                let base = scratch.ptr().0;
+                let s = run_env_waves(
+                    v,
+                    wave32,
+                    "scratch_store_dword v1, v2, off offset:8\n\
+                     scratch_store_dword off, v3, s8 offset:4\n\
+                     buffer_load_dword v9, v1, s[12:15], 0 offen offset:8\n\
+                     scratch_load_dword v10, off, s8 offset:4",
+                    &memory,
+                    64 * 1024,
+                    (base, per_wave as u64),
+                    |w| {
+                        w.vgpr[1] = lanes(|l| 4 * (l % 2));
+                        w.vgpr[2] = lanes(|l| 0x500 + l);
+                        w.vgpr[3] = lanes(|l| 0xabcd_0000 + l);
+                        w.vgpr[9] = [7; WAVE_SIZE];
+                        w.set_s32(8, 0xc);
+                        let d = Gfx10BufferResource::scratch(base, per_wave as u64, wave32)
+                            .unwrap()
+                            .to_words();
+                        for (i, word) in d.into_iter().enumerate() {
+                            w.set_s32(12 + i as u16, word);
+                        }
+                    },
+                );
+                assert!(s.fault.is_none(), "{v} wave32={wave32}: {:?}", s.fault);
+                let mem = scratch.to_vec();
+                for l in [0usize, 5, 31] {
+                    let lu = l as u32;
+                    let slice: Vec<u32> = (0..8).map(|k| mem[n * k + l]).collect();
+                    assert_eq!(slice[2 + l % 2], 0x500 + lu, "{v} wave32={wave32} lane {l}");
+                    assert_eq!(slice[4], 0xabcd_0000 + lu, "{v} wave32={wave32}");
+                    assert_eq!(s.wave.vgpr[9][l], 0x500 + lu, "{v}: buffer scratch");
+                    assert_eq!(s.wave.vgpr[10][l], 0xabcd_0000 + lu, "{v}");
+                }
+                if wave32 {
+                    assert_eq!(s.wave.vgpr[9][40], 7, "{v}: lane 40 takes no part");
+                }
+            }
+        }
+    }
+
+    /// FLAT in wave32: global stores touch lanes 0-31 only.
+    #[test]
+    fn flat_wave32() {
+        for v in GFX10 {
+            let memory = Memory::default();
+            let out = memory.buffer_zeroed::<u32>(64).unwrap();
+            let base = out.ptr().0;
+            let s = run_env_waves(
+                v,
+                true,
+                "flat_store_dword v[0:1], v2\nflat_load_dword v3, v[0:1] offset:0",
+                &memory,
+                64 * 1024,
+                (0, 0),
+                |w| {
+                    set64(w, 0, |l| base + 4 * l);
+                    w.vgpr[2] = lanes(|l| l + 1);
+                    w.sgpr[127] = u32::MAX;
+                },
+            );
+            assert!(s.fault.is_none(), "{v}: {:?}", s.fault);
+            let want: Vec<u32> = (0..64).map(|l| if l < 32 { l + 1 } else { 0 }).collect();
+            assert_eq!(out.to_vec(), want, "{v}");
+            assert_eq!(s.wave.vgpr[3][31], 32, "{v}");
+            assert_eq!(s.wave.vgpr[3][32], 0, "{v}");
+        }
+    }
+}

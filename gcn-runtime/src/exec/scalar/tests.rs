@@ -5,7 +5,7 @@
 use gcn_asm::isa::Encoding;
 use gcn_asm::GcnVersion;
 
-use crate::exec::testing::{run, run_with, versions_with};
+use crate::exec::testing::{run, run_wave32, run_with, versions_with};
 use crate::exec::{coverage, FaultKind, Wave, WAVE_SIZE};
 use crate::memory::Memory;
 
@@ -1402,15 +1402,19 @@ fn sopk() {
 #[test]
 fn hardware_registers() {
     for v in versions_with("s_getreg_b32") {
-        let src = "s_getreg_b32 s10, hwreg(mode, 0, 8)\n\
-                   s_getreg_b32 s11, hwreg(mode, 4, 2)\n\
-                   s_getreg_b32 s12, hwreg(status, 0, 32)\n\
-                   s_getreg_b32 s13, hwreg(trapsts, 0, 32)\n\
-                   s_getreg_b32 s14, hwreg(hw_id, 0, 32)\n\
-                   s_getreg_b32 s15, hwreg(gpr_alloc, 0, 32)\n\
-                   s_getreg_b32 s16, hwreg(lds_alloc, 0, 32)\n\
-                   s_getreg_b32 s17, hwreg(ib_sts, 0, 32)\n\
-                   s_getreg_regrd_b32 s18, hwreg(status, 9, 2)";
+        let hw_id = "hw_id";
+        let src = format!(
+            "s_getreg_b32 s10, hwreg(mode, 0, 8)\n\
+             s_getreg_b32 s11, hwreg(mode, 4, 2)\n\
+             s_getreg_b32 s12, hwreg(status, 0, 32)\n\
+             s_getreg_b32 s13, hwreg(trapsts, 0, 32)\n\
+             s_getreg_b32 s14, hwreg({hw_id}, 0, 32)\n\
+             s_getreg_b32 s15, hwreg(gpr_alloc, 0, 32)\n\
+             s_getreg_b32 s16, hwreg(lds_alloc, 0, 32)\n\
+             s_getreg_b32 s17, hwreg(ib_sts, 0, 32)\n\
+             s_getreg_regrd_b32 s18, hwreg(status, 9, 2)"
+        );
+        let src = src.as_str();
         let w = run(v, src, |w| {
             w.scc = true;
             w.trapsts = 0x1234;
@@ -1445,11 +1449,14 @@ fn hardware_registers() {
         );
         assert_eq!(w.sgpr[10], 2 << 3 | 1 << 9 | 1 << 11 | 1 << 16, "{v}");
 
-        let src = "s_setreg_b32 hwreg(mode, 0, 4), s0\n\
-                   s_setreg_imm32_b32 hwreg(trapsts, 8, 8), 0x1ff\n\
-                   s_setreg_b32 hwreg(status, 0, 32), s1\n\
-                   s_setreg_b32 hwreg(hw_id, 0, 32), s1\n\
-                   s_getreg_b32 s10, hwreg(hw_id, 0, 4)";
+        let src = format!(
+            "s_setreg_b32 hwreg(mode, 0, 4), s0\n\
+             s_setreg_imm32_b32 hwreg(trapsts, 8, 8), 0x1ff\n\
+             s_setreg_b32 hwreg(status, 0, 32), s1\n\
+             s_setreg_b32 hwreg({hw_id}, 0, 32), s1\n\
+             s_getreg_b32 s10, hwreg({hw_id}, 0, 4)"
+        );
+        let src = src.as_str();
         let w = run(v, src, |w| {
             w.sgpr[0] = 0x13;
             w.sgpr[1] = 0;
@@ -1817,6 +1824,246 @@ fn program_control() {
 }
 
 /// Rows of the scalar families with no handler on purpose.
+/// The GCN 1.5 / RDNA 2 versions that have `mnemonic` (`versions_with`
+/// lists GCN 1.0-1.4 only).
+fn gfx10_with(mnemonic: &str) -> Vec<GcnVersion> {
+    crate::exec::EMULATED_VERSIONS
+        .into_iter()
+        .filter(|&v| v.is_gcn15() && gcn_asm::isa::lookup(mnemonic, v).is_some())
+        .collect()
+}
+
+#[test]
+fn gfx10_saveexec_b32_touch_exec_lo_only() {
+    // EXEC_LO = 0xffff, EXEC_HI = 0xabcd (wave64: it takes no part),
+    // SSRC0 = 0x0f0f; s11 must keep its value (one SDST register).
+    let cases: &[(&str, u32)] = &[
+        ("s_and_saveexec_b32", 0x0f0f),
+        ("s_or_saveexec_b32", 0xffff),
+        ("s_xor_saveexec_b32", 0xf0f0),
+        ("s_andn2_saveexec_b32", 0x0000),
+        ("s_orn2_saveexec_b32", 0xffff_0f0f),
+        ("s_nand_saveexec_b32", 0xffff_f0f0),
+        ("s_nor_saveexec_b32", 0xffff_0000),
+        ("s_xnor_saveexec_b32", 0xffff_0f0f),
+        ("s_andn1_saveexec_b32", 0xf0f0),
+        ("s_orn1_saveexec_b32", 0xffff_ffff),
+    ];
+    for &(mn, exec) in cases {
+        let versions = gfx10_with(mn);
+        assert_eq!(versions.len(), 3, "{mn}");
+        for v in versions {
+            let init = |w: &mut Wave| {
+                w.sgpr[EXEC_LO] = 0xffff;
+                w.sgpr[EXEC_HI] = 0xabcd;
+                w.sgpr[0] = 0x0f0f;
+                w.sgpr[11] = 0x5555;
+            };
+            for wave32 in [false, true] {
+                let src = format!("{mn} s10, s0");
+                let w = if wave32 {
+                    run_wave32(v, &src, init)
+                } else {
+                    run(v, &src, init)
+                };
+                assert_eq!(w.sgpr[EXEC_LO], exec, "{v} {mn} wave32={wave32}: EXEC_LO");
+                assert_eq!(w.sgpr[EXEC_HI], 0xabcd, "{v} {mn}: EXEC_HI kept");
+                assert_eq!(w.sgpr[10], 0xffff, "{v} {mn}: saved EXEC_LO");
+                assert_eq!(w.sgpr[11], 0x5555, "{v} {mn}: the next SGPR kept");
+                assert_eq!(w.scc, exec != 0, "{v} {mn}: SCC");
+            }
+        }
+    }
+    for &(mn, exec) in &[("s_andn1_wrexec_b32", 0xf0f0u32), ("s_andn2_wrexec_b32", 0)] {
+        for v in gfx10_with(mn) {
+            let w = run_wave32(v, &format!("{mn} s10, s0"), |w| {
+                w.sgpr[EXEC_LO] = 0xffff;
+                w.sgpr[EXEC_HI] = 0xabcd;
+                w.sgpr[0] = 0x0f0f;
+                w.sgpr[11] = 0x5555;
+            });
+            assert_eq!(w.sgpr[EXEC_LO], exec, "{v} {mn}");
+            assert_eq!(w.sgpr[10], exec, "{v} {mn}: SDST is the new EXEC_LO");
+            assert_eq!((w.sgpr[11], w.sgpr[EXEC_HI]), (0x5555, 0xabcd), "{v} {mn}");
+            assert_eq!(w.scc, exec != 0, "{v} {mn}");
+        }
+    }
+    // In wave32 the new EXEC is what the lanes see.
+    let w = run_wave32(
+        GcnVersion::Rdna2,
+        "v_mov_b32 v1, 0
+s_and_saveexec_b32 s10, s0
+v_mov_b32 v1, 7",
+        |w| {
+            w.sgpr[0] = 0b1010;
+        },
+    );
+    let lanes: Vec<u32> = w.vgpr[1][..4].to_vec();
+    assert_eq!(lanes, [0, 7, 0, 7]);
+    assert_eq!(w.sgpr[10], M1);
+}
+
+#[test]
+fn gfx10_hints_and_counters_do_nothing() {
+    for src in [
+        "s_clause 3",
+        "s_code_end",
+        "s_inst_prefetch 1",
+        "s_wait_idle",
+        "s_waitcnt_depctr 0xffe3",
+        "s_ttracedata_imm 5",
+        "s_version 0x2003",
+        "s_waitcnt_vscnt s1, 0",
+        "s_waitcnt_vmcnt null, 3",
+        "s_waitcnt_expcnt s1, 1",
+        "s_waitcnt_lgkmcnt s1, 0",
+    ] {
+        for v in gfx10_with(first_mnemonic(src)) {
+            let before = {
+                let mut w = Wave::new(256, 106);
+                w.sgpr[1] = 9;
+                w.sgpr[EXEC_LO] = M1;
+                w.sgpr[EXEC_HI] = M1;
+                w.mode = 0xf0;
+                w
+            };
+            let w = run(v, src, |w| w.sgpr[1] = 9);
+            assert_eq!(w.sgpr, before.sgpr, "{v} `{src}`");
+            assert_eq!((w.mode, w.scc), (0xf0, false), "{v} `{src}`");
+        }
+    }
+}
+
+#[test]
+fn gfx10_round_and_denorm_mode() {
+    for v in gfx10_with("s_round_mode") {
+        let w = run(
+            v,
+            "s_round_mode 0x3
+s_denorm_mode 0xa",
+            |w| w.mode = 0x1234_5678,
+        );
+        assert_eq!(w.mode, 0x1234_56a3, "{v}");
+        // Only the low 4 bits of the immediate count.
+        let w = run(
+            v,
+            "s_round_mode 0xfff5
+s_denorm_mode 0x10",
+            |w| w.mode = 0xff,
+        );
+        assert_eq!(w.mode, 0x05, "{v}");
+    }
+}
+
+#[test]
+fn gfx10_movrelsd_2() {
+    for v in gfx10_with("s_movrelsd_2_b32") {
+        // SGPR[2 + M0[25:16]] = SGPR[10 + M0[9:0]].
+        let w = run(v, "s_movrelsd_2_b32 s2, s10", |w| {
+            w.sgpr[M0] = 3 << 16 | 0xfc00 | 5;
+            w.sgpr[15] = 0x1234;
+        });
+        assert_eq!(w.sgpr[5], 0x1234, "{v}");
+        assert_eq!(w.sgpr[2], 0, "{v}");
+        let s = run_with(v, "s_movrelsd_2_b32 s2, s10", &Memory::default(), |w| {
+            w.sgpr[M0] = 200;
+        });
+        assert!(
+            matches!(s.fault.map(|f| f.kind), Some(FaultKind::Register(_))),
+            "{v}"
+        );
+    }
+}
+
+#[test]
+fn gfx10_hardware_registers() {
+    for v in gfx10_with("s_getreg_b32")
+        .into_iter()
+        .filter(|v| v.is_gcn15())
+    {
+        let src = "s_getreg_b32 s10, 0xf817\n\
+                   s_getreg_b32 s11, 0xf818\n\
+                   s_getreg_b32 s12, 0xf81c\n\
+                   s_getreg_b32 s13, 0xf819\n\
+                   s_getreg_b32 s14, 0xf81d\n\
+                   s_getreg_b32 s15, hwreg(lds_alloc, 0, 32)\n\
+                   s_getreg_b32 s16, hwreg(gpr_alloc, 8, 6)";
+        let init = |w: &mut Wave| {
+            w.id = 17;
+            w.sgpr[14] = M1;
+        };
+        let w = run(v, src, init);
+        assert_eq!(w.sgpr[10], 17, "{v}: HW_ID1.WAVE_ID");
+        assert_eq!(w.sgpr[11], 0, "{v}: HW_ID2");
+        assert_eq!(w.sgpr[12], 1 << 11, "{v}: IB_STS2.WAVE64");
+        assert_eq!(w.sgpr[13], 0, "{v}: POPS_PACKER");
+        // The fifth instruction: five steps counted so far.
+        assert_eq!(w.sgpr[14], 5, "{v}: SHADER_CYCLES");
+        // 64 KiB of LDS in granules of 64 dwords; 256 VGPRs in granules
+        // of 4 (amdkfd's gfx10 CWSR handler reads both so).
+        assert_eq!(w.sgpr[15], 256 << 12, "{v}: LDS_ALLOC");
+        assert_eq!(w.sgpr[16], 63, "{v}: GPR_ALLOC.VGPR_SIZE");
+        let w = run_wave32(v, src, init);
+        assert_eq!(w.sgpr[12], 0, "{v}: wave32");
+        // HW_ID (4) is gone.
+        let s = run_with(v, "s_getreg_b32 s0, 0xf804", &Memory::default(), |_| {});
+        assert!(
+            matches!(s.fault.map(|f| f.kind), Some(FaultKind::NotEmulated(m)) if m.contains("HW_ID1")),
+            "{v}"
+        );
+    }
+}
+
+#[test]
+fn gfx10_smem() {
+    use crate::memory::Memory;
+    for v in [GcnVersion::Gcn1_5, GcnVersion::Gcn1_5_1, GcnVersion::Rdna2] {
+        let memory = Memory::default();
+        let buf = memory.buffer_from_slice(&[10u32, 20, 30, 40]).unwrap();
+        let addr = buf.ptr().0;
+        let set = move |w: &mut Wave| {
+            w.sgpr[2] = addr as u32;
+            w.sgpr[3] = (addr >> 32) as u32;
+            w.sgpr[4] = 8;
+            w.id = 3;
+        };
+        // Immediate (SOFFSET NULL) and SGPR offsets (the forms CLRX
+        // syntax has; gcn_asm does not decode an SGPR with an immediate or
+        // a negative immediate on GCN 1.5), the cache controls.
+        let src = "s_load_dword s10, s[2:3], 0x4\n\
+                   s_load_dword s11, s[2:3], s4\n\
+                   s_load_dword s12, s[2:3], 0x0\n\
+                   s_load_dword s13, s[2:3], 0xc\n\
+                   s_add_u32 s6, s2, -4\n\
+                   s_addc_u32 s7, s3, -1\n\
+                   s_load_dword s14, s[6:7], 0x8\n\
+                   s_gl1_inv\n\
+                   s_dcache_inv\n\
+                   s_load_dword s15, s[2:3], 0x0 glc dlc";
+        let s = run_with(v, src, &memory, set);
+        assert!(s.fault.is_none(), "{v}: {:?}", s.fault);
+        let w = s.wave;
+        assert_eq!(&w.sgpr[10..16], &[20, 30, 10, 40, 20, 10], "{v}");
+        if v != GcnVersion::Rdna2 {
+            let s = run_with(
+                v,
+                "s_get_waveid_in_workgroup s20\n\
+                 s_mov_b32 s8, 5\n\
+                 s_atomic_add s8, s[2:3], 0x8 glc\n\
+                 s_mov_b64 s[16:17], 7\n\
+                 s_atomic_swap_x2 s[16:17], s[2:3], 0x0",
+                &memory,
+                set,
+            );
+            assert!(s.fault.is_none(), "{v}: {:?}", s.fault);
+            assert_eq!(s.wave.sgpr[20], 3, "{v}: wave id");
+            assert_eq!(s.wave.sgpr[8], 30, "{v}: old value with glc");
+            assert_eq!(buf.to_vec(), [7, 0, 35, 40], "{v}");
+            buf.write_from(&[10, 20, 30, 40]).unwrap();
+        }
+    }
+}
+
 const OUT_OF_SCOPE: &[(&str, &str)] = &[
     (
         "s_rfe_b64",
@@ -1825,6 +2072,14 @@ const OUT_OF_SCOPE: &[(&str, &str)] = &[
     (
         "s_rfe_restore_b64",
         "returns from a trap handler; the emulator runs none",
+    ),
+    (
+        "s_subvector_loop_begin",
+        "no reference document at hand gives its Operation (exec::gaps)",
+    ),
+    (
+        "s_subvector_loop_end",
+        "no reference document at hand gives its Operation (exec::gaps)",
     ),
 ];
 
