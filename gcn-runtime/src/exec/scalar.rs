@@ -917,6 +917,13 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
         | M::SDecperflevel
         | M::STtracedata
         | M::SWakeup => h(|_, _, _| Ok(Step::Next)),
+        // GCN 1.5 waits (every access completes at once here).
+        M::SWaitcntVscnt
+        | M::SWaitcntVmcnt
+        | M::SWaitcntExpcnt
+        | M::SWaitcntLgkmcnt
+        | M::SWaitcntDepctr
+        | M::SWaitcntDecptr => h(|_, _, _| Ok(Step::Next)),
         // No debugger is attached: the conditional-debug branches are
         // never taken.
         M::SCbranchCdbgsys
