@@ -36,21 +36,28 @@ pub(crate) struct Run {
 
 /// Assembles `body` (after [`PROLOGUE`]) as a `.rocm` kernel for `v` in
 /// `wave32` or wave64 and runs it over `items` work-items in one
-/// work-group with every check at `Warn`; `out` is a 4 KiB buffer.
+/// work-group with every check at `Warn`; `out` is a 4000-byte buffer.
 pub(crate) fn run_rdna(v: GcnVersion, wave32: bool, body: &str, items: u32) -> Run {
     let mut lines = Vec::new();
     let mut marks = Vec::new();
+    // Instructions before the line (labels are no instruction).
+    let mut instrs = 0;
     for line in PROLOGUE.lines().chain(body.lines()) {
         let line = line.trim();
         if line.is_empty() {
             continue;
         }
-        if let Some(rest) = line.strip_prefix('@') {
-            marks.push(lines.len());
-            lines.push(rest.to_string());
-        } else {
-            lines.push(line.to_string());
+        let line = match line.strip_prefix('@') {
+            Some(rest) => {
+                marks.push(instrs);
+                rest
+            }
+            None => line,
+        };
+        if !line.ends_with(':') {
+            instrs += 1;
         }
+        lines.push(line.to_string());
     }
     let text: String = lines.iter().map(|l| format!("    {l}\n")).collect();
     let gpu = if v == GcnVersion::Rdna2 {
@@ -94,7 +101,8 @@ k:
     let memory = Memory::default();
     let program = Program::load_code_object(&memory, &binary)
         .unwrap_or_else(|e| panic!("{v}: {e}\n{source}"));
-    let out = memory.buffer_zeroed::<u32>(1024).expect("buffer");
+    // 4000 bytes: an access up to 96 bytes past them is in the mapped page.
+    let out = memory.buffer_zeroed::<u32>(1000).expect("buffer");
     let options = LaunchOptions {
         threads: Some(1),
         checks: CheckOptions::all(Level::Warn),
@@ -162,25 +170,204 @@ fn each(mut f: impl FnMut(GcnVersion, bool)) {
     }
 }
 
+/// `s[20:21]` in wave64, `s20` in wave32: a lane mask.
+fn mask(wave32: bool, s: &str) -> String {
+    if wave32 {
+        s.replace("MASK", "s20")
+            .replace("VCC", "vcc_lo")
+            .replace("EXEC", "exec_lo")
+            .replace("_BMASK", "_b32")
+    } else {
+        s.replace("MASK", "s[20:21]")
+            .replace("VCC", "vcc")
+            .replace("EXEC", "exec")
+            .replace("_BMASK", "_b64")
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Wait counters.
+
 #[test]
-fn probe() {
+fn loads_count_in_vmcnt_stores_in_vscnt() {
     each(|v, w32| {
+        // A load is not waited for by s_waitcnt_vscnt …
+        let r = run_rdna(
+            v,
+            w32,
+            "@global_load_dword v2, v1, s[6:7]
+             s_waitcnt_vscnt null, 0
+             @v_mov_b32 v3, v2",
+            64,
+        );
+        let m = r.one(Check::Waitcnt, 1, Some(0));
+        assert!(m.contains("reads v2 before the s_waitcnt"), "{m}");
+        // … but by vmcnt, and stores in between do not count there: with
+        // a store between two loads, vmcnt(1) leaves only the second.
+        run_rdna(
+            v,
+            w32,
+            "global_load_dword v2, v1, s[6:7]
+             global_store_dword v1, v0, s[6:7] offset:256
+             global_load_dword v3, v1, s[6:7] offset:512
+             s_waitcnt vmcnt(1)
+             v_mov_b32 v4, v2",
+            64,
+        )
+        .none();
         let r = run_rdna(
             v,
             w32,
             "global_load_dword v2, v1, s[6:7]
-             s_waitcnt vmcnt(0)
-             v_or_b32 v2, 1, v2
-             global_store_dword v1, v2, s[6:7]
-             s_waitcnt_vscnt null, 0
-             ds_write_b32 v1, v2
-             s_waitcnt lgkmcnt(0)
-             buffer_store_dword v2, v1, s[8:11], 0 offen offset:4
-             buffer_load_dword v3, v1, s[8:11], 0 offen
-             s_waitcnt_depctr 0xffe3
-             s_waitcnt vmcnt(0)",
+             global_store_dword v1, v0, s[6:7] offset:256
+             @global_load_dword v3, v1, s[6:7] offset:512
+             s_waitcnt vmcnt(1)
+             @v_mov_b32 v4, v3",
             64,
         );
-        r.none();
+        r.one(Check::Waitcnt, 1, Some(0));
+        // A returning atomic counts in vmcnt, one without return in vscnt
+        // (where it writes no register anyway).
+        let r = run_rdna(
+            v,
+            w32,
+            "@global_atomic_add v3, v1, v0, s[6:7] glc
+             s_waitcnt_vscnt null, 0
+             @v_mov_b32 v4, v3",
+            64,
+        );
+        r.one(Check::Waitcnt, 1, Some(0));
+        run_rdna(
+            v,
+            w32,
+            "global_atomic_add v3, v1, v0, s[6:7] glc
+             s_waitcnt vmcnt(0)
+             v_mov_b32 v4, v3",
+            64,
+        )
+        .none();
+    });
+}
+
+#[test]
+fn sopk_waits_add_their_sgpr() {
+    each(|v, w32| {
+        // s_waitcnt_vmcnt s20, 0 with s20 = 1: at most one load left.
+        let body = |read: &str| {
+            format!(
+                "s_mov_b32 s20, 1
+                 global_load_dword v2, v1, s[6:7]
+                 @global_load_dword v3, v1, s[6:7] offset:4
+                 s_waitcnt_vmcnt s20, 0
+                 @v_mov_b32 v4, {read}"
+            )
+        };
+        run_rdna(v, w32, &body("v2"), 64).none();
+        run_rdna(v, w32, &body("v3"), 64).one(Check::Waitcnt, 1, Some(0));
+        // s_waitcnt_lgkmcnt null, 0 waits for a scalar load.
+        let body = |wait: &str| {
+            format!(
+                "@s_load_dword s12, s[6:7], 0x0
+                 {wait}
+                 @s_mov_b32 s13, s12"
+            )
+        };
+        run_rdna(v, w32, &body("s_waitcnt_lgkmcnt null, 0"), 64).none();
+        run_rdna(v, w32, &body("s_waitcnt_lgkmcnt null, 1"), 64).one(Check::Waitcnt, 1, Some(0));
+        run_rdna(v, w32, &body("s_waitcnt_vmcnt null, 0"), 64).one(Check::Waitcnt, 1, Some(0));
+    });
+}
+
+#[test]
+fn gfx10_waitcnt_fields() {
+    // vmcnt bits 3:0 and 15:14, expcnt 6:4, lgkmcnt 13:8 (LLVM
+    // getVmcntBitShiftHi/getLgkmcntBitWidth for gfx10).
+    for v in RDNA {
+        let imm = |vm: u16, exp: u16, lgkm: u16| (vm & 15) | (vm >> 4) << 14 | exp << 4 | lgkm << 8;
+        for (vm, exp, lgkm) in [(0, 0, 0), (63, 7, 63), (17, 3, 33), (5, 0, 62)] {
+            assert_eq!(
+                super::waitcnt::decode_waitcnt(imm(vm, exp, lgkm), v),
+                (u32::from(vm), u32::from(exp), u32::from(lgkm)),
+                "{v}"
+            );
+        }
+    }
+}
+
+#[test]
+fn flat_counts_in_lgkmcnt_too() {
+    each(|v, w32| {
+        let body = |wait: &str| {
+            format!(
+                "v_mov_b32 v4, s6
+                 v_mov_b32 v5, s7
+                 @flat_load_dword v2, v[4:5]
+                 {wait}
+                 @v_mov_b32 v3, v2"
+            )
+        };
+        run_rdna(v, w32, &body("s_waitcnt vmcnt(0)"), 64).one(Check::Waitcnt, 1, Some(0));
+        run_rdna(v, w32, &body("s_waitcnt lgkmcnt(0)"), 64).one(Check::Waitcnt, 1, Some(0));
+        run_rdna(v, w32, &body("s_waitcnt vmcnt(0) lgkmcnt(0)"), 64).none();
+    });
+}
+
+#[test]
+fn stores_in_flight_at_a_barrier_need_vscnt() {
+    each(|v, w32| {
+        // Two waves: each stores its slots, meets the other at s_barrier,
+        // then reads the other wave's slots.
+        let lanes = if w32 { 32 } else { 64 };
+        let other = 4 * lanes;
+        let body = |wait: &str| {
+            format!(
+                "v_xor_b32 v2, {other}, v1
+                 @global_store_dword v1, v0, s[6:7]
+                 {wait}
+                 s_barrier
+                 @global_load_dword v3, v2, s[6:7]
+                 s_waitcnt vmcnt(0)"
+            )
+        };
+        // vmcnt(0) waits for loads only on GCN 1.5.
+        let r = run_rdna(v, w32, &body("s_waitcnt vmcnt(0) lgkmcnt(0)"), 2 * lanes);
+        let found: Vec<_> = r
+            .reports
+            .iter()
+            .filter(|x| x.check == Check::Waitcnt)
+            .collect();
+        assert_eq!(found.len(), 1, "{v} {w32}: {:#?}", r.reports);
+        let x = found[0];
+        assert_eq!((x.pc, x.wave), (r.marks[1], 0), "{x}");
+        assert_eq!(x.related.as_ref().map(|r| r.0), Some(r.marks[0]), "{x}");
+        assert!(x.message.contains("wave 1's store"), "{x}");
+        let all = if w32 { u64::from(u32::MAX) } else { u64::MAX };
+        assert_eq!(x.lanes, Some(all), "{x}");
+        // LLVM's release fence before the barrier.
+        run_rdna(
+            v,
+            w32,
+            &body("s_waitcnt vmcnt(0) lgkmcnt(0)\ns_waitcnt_vscnt null, 0"),
+            2 * lanes,
+        )
+        .none();
+        // LDS stores are on lgkmcnt as before.
+        let body = |wait: &str| {
+            format!(
+                "v_xor_b32 v2, {other}, v1
+                 ds_write_b32 v1, v0
+                 {wait}
+                 s_barrier
+                 ds_read_b32 v3, v2
+                 s_waitcnt lgkmcnt(0)"
+            )
+        };
+        let r = run_rdna(v, w32, &body("s_waitcnt_vscnt null, 0"), 2 * lanes);
+        assert!(
+            r.reports.iter().any(|x| x.check == Check::Waitcnt),
+            "{:#?}",
+            r.reports
+        );
+        run_rdna(v, w32, &body("s_waitcnt lgkmcnt(0)"), 2 * lanes).none();
     });
 }
