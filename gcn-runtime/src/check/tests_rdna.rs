@@ -170,18 +170,19 @@ fn each(mut f: impl FnMut(GcnVersion, bool)) {
     }
 }
 
-/// `s[20:21]` in wave64, `s20` in wave32: a lane mask.
+/// `MASK` → `s[20:21]` in wave64, `s20` in wave32 (a lane mask); `VCC`,
+/// `EXEC` → `vcc`/`vcc_lo`, `exec`/`exec_lo`; `_BW` → `_b64`/`_b32`.
 fn mask(wave32: bool, s: &str) -> String {
     if wave32 {
-        s.replace("MASK", "s20")
+        s.replace("_BW", "_b32")
+            .replace("MASK", "s20")
             .replace("VCC", "vcc_lo")
             .replace("EXEC", "exec_lo")
-            .replace("_BMASK", "_b32")
     } else {
-        s.replace("MASK", "s[20:21]")
+        s.replace("_BW", "_b64")
+            .replace("MASK", "s[20:21]")
             .replace("VCC", "vcc")
             .replace("EXEC", "exec")
-            .replace("_BMASK", "_b64")
     }
 }
 
@@ -370,4 +371,237 @@ fn stores_in_flight_at_a_barrier_need_vscnt() {
         );
         run_rdna(v, w32, &body("s_waitcnt lgkmcnt(0)"), 2 * lanes).none();
     });
+}
+
+// ---------------------------------------------------------------------------
+// The gfx1010 hazards: the bug is reported on GCN 1.5 (naming the
+// producer), the fix LLVM 15 inserts silences it, and RDNA 2 (which has
+// none of these bugs) reports neither.
+
+/// Runs `bug` (one wait-state report at mark 1 caused by mark 0 on GCN
+/// 1.5, none on RDNA 2) and each of `fixes` (none), in both wave sizes.
+fn hazard_pair(bug: &str, fixes: &[&str], what: &str) {
+    each(|v, w32| {
+        let r = run_rdna(v, w32, &mask(w32, bug), 64);
+        if v == GcnVersion::Gcn1_5 {
+            let m = r.one(Check::WaitStates, 1, Some(0));
+            assert!(m.contains("gfx1010") && m.contains(what), "{m}");
+        } else {
+            r.none();
+        }
+        for fix in fixes {
+            run_rdna(v, w32, &mask(w32, fix), 64).none();
+        }
+    });
+}
+
+#[test]
+fn vmem_sgpr_read_then_scalar_write() {
+    hazard_pair(
+        "@global_load_dword v2, v1, s[6:7]
+         @s_mov_b32 s6, 0",
+        &[
+            "global_load_dword v2, v1, s[6:7]
+             s_waitcnt_depctr 0xffe3
+             s_mov_b32 s6, 0",
+            "global_load_dword v2, v1, s[6:7]
+             v_nop
+             s_mov_b32 s6, 0",
+            "global_load_dword v2, v1, s[6:7]
+             s_waitcnt 0
+             s_mov_b32 s6, 0",
+        ],
+        "VMEM/DS/FLAT read of an SGPR",
+    );
+    // An SMEM write, and EXEC (the lane mask the load reads).
+    hazard_pair(
+        "@global_load_dword v2, v1, s[6:7]
+         @s_load_dword s7, s[0:1], 0x0
+         s_waitcnt lgkmcnt(0)",
+        &["global_load_dword v2, v1, s[6:7]
+           s_waitcnt_depctr 0xffe3
+           s_load_dword s7, s[0:1], 0x0
+           s_waitcnt lgkmcnt(0)"],
+        "SALU/SMEM write",
+    );
+    hazard_pair(
+        "@ds_write_b32 v1, v0
+         @s_mov_BW EXEC, -1",
+        &["ds_write_b32 v1, v0
+           s_waitcnt_depctr 0xffe3
+           s_mov_BW EXEC, -1"],
+        "VMEM/DS/FLAT read of an SGPR",
+    );
+}
+
+#[test]
+fn smem_sgpr_read_then_valu_write() {
+    hazard_pair(
+        "@s_load_dword s12, s[6:7], 0x0
+         @v_readfirstlane_b32 s6, v1
+         s_waitcnt lgkmcnt(0)",
+        &[
+            "s_load_dword s12, s[6:7], 0x0
+             s_mov_b32 null, 0
+             v_readfirstlane_b32 s6, v1
+             s_waitcnt lgkmcnt(0)",
+            "s_load_dword s12, s[6:7], 0x0
+             s_waitcnt lgkmcnt(0)
+             v_readfirstlane_b32 s6, v1",
+        ],
+        "SMEM read of an SGPR and a VALU write",
+    );
+    // A compare writing its lane mask into the SMEM's base.
+    hazard_pair(
+        "s_mov_b64 s[20:21], s[6:7]
+         @s_load_dword s12, s[20:21], 0x0
+         @v_cmp_gt_u32 MASK, 16, v0
+         s_waitcnt lgkmcnt(0)",
+        &["s_mov_b64 s[20:21], s[6:7]
+           s_load_dword s12, s[20:21], 0x0
+           s_waitcnt_lgkmcnt null, 0
+           v_cmp_gt_u32 MASK, 16, v0"],
+        "SMEM read of an SGPR and a VALU write",
+    );
+}
+
+#[test]
+fn exec_read_then_vcmpx() {
+    hazard_pair(
+        "@s_mov_BW MASK, EXEC
+         @v_cmpx_eq_u32 0, v0",
+        &[
+            "s_mov_BW MASK, EXEC
+             s_waitcnt_depctr 0xfffe
+             v_cmpx_eq_u32 0, v0",
+            "s_mov_BW MASK, EXEC
+             v_cmp_eq_u32 VCC, 0, v0
+             v_cmpx_eq_u32 0, v0",
+        ],
+        "non-VALU read of EXEC",
+    );
+    // VMEM reads EXEC as its lane mask.
+    hazard_pair(
+        "@global_store_dword v1, v0, s[6:7]
+         @v_cmpx_eq_u32 0, v0",
+        &["global_store_dword v1, v0, s[6:7]
+           s_waitcnt_depctr 0xfffe
+           v_cmpx_eq_u32 0, v0"],
+        "non-VALU read of EXEC",
+    );
+}
+
+#[test]
+fn lds_and_vmem_across_a_branch() {
+    hazard_pair(
+        "@ds_write_b32 v1, v0
+         s_branch .L1
+         .L1:
+         @global_store_dword v1, v0, s[6:7]",
+        &[
+            "ds_write_b32 v1, v0
+             s_waitcnt_vscnt null, 0
+             s_branch .L1
+             .L1:
+             global_store_dword v1, v0, s[6:7]",
+            "ds_write_b32 v1, v0
+             s_branch .L1
+             .L1:
+             s_waitcnt_vscnt null, 0
+             global_store_dword v1, v0, s[6:7]",
+            // No branch, or the same kind after it: no hazard.
+            "ds_write_b32 v1, v0
+             global_store_dword v1, v0, s[6:7]",
+            "ds_write_b32 v1, v0
+             s_branch .L1
+             .L1:
+             ds_write_b32 v1, v0 offset:256
+             global_store_dword v1, v0, s[6:7]",
+        ],
+        "LDS and a VMEM access",
+    );
+    // VMEM then LDS, across a conditional branch not taken.
+    hazard_pair(
+        "@global_load_dword v2, v1, s[6:7]
+         s_cmp_eq_u32 s6, s6
+         s_cbranch_scc0 .L1
+         @ds_write_b32 v1, v0
+         .L1:
+         s_waitcnt vmcnt(0)",
+        &["global_load_dword v2, v1, s[6:7]
+           s_cmp_eq_u32 s6, s6
+           s_waitcnt_vscnt null, 0
+           s_cbranch_scc0 .L1
+           ds_write_b32 v1, v0
+           .L1:
+           s_waitcnt vmcnt(0)"],
+        "LDS and a VMEM access",
+    );
+}
+
+#[test]
+#[ignore = "needs the v_permlane16_b32 handler (VALU)"]
+fn vopc_then_permlane() {
+    hazard_pair(
+        "@v_cmp_eq_u32 VCC, 0, v0
+         @v_permlane16_b32 v2, v1, s6, s7",
+        &[
+            "v_cmp_eq_u32 VCC, 0, v0
+             v_mov_b32 v1, v1
+             v_permlane16_b32 v2, v1, s6, s7",
+            "v_cmp_eq_u32 VCC, 0, v0
+             s_nop 0
+             v_mov_b32 v1, v1
+             v_permlane16_b32 v2, v1, s6, s7",
+        ],
+        "VOPC instruction and v_permlane",
+    );
+    // v_nop does not end it.
+    each(|v, w32| {
+        let r = run_rdna(
+            v,
+            w32,
+            &mask(
+                w32,
+                "@v_cmp_eq_u32 VCC, 0, v0
+                 v_nop
+                 @v_permlane16_b32 v2, v1, s6, s7",
+            ),
+            64,
+        );
+        if v == GcnVersion::Gcn1_5 {
+            r.one(Check::WaitStates, 1, Some(0));
+        } else {
+            r.none();
+        }
+    });
+}
+
+/// The roles of the first instruction of `source` on `v`.
+fn roles(v: GcnVersion, source: &str) -> super::wait_states::Gfx10Roles {
+    let ops = crate::exec::testing::ops_of(v, source);
+    let op = &ops.ops()[0];
+    super::Facts::of(op, v).g10
+}
+
+#[test]
+fn the_roles_of_rows_that_do_not_run_yet() {
+    // (v_permlane*, and MIMG NSA, whose descriptors the tests do not build:
+    // their pairs run once the handlers land.)
+    let v = GcnVersion::Gcn1_5;
+    assert!(roles(v, "v_permlane16_b32 v2, v1, s6, s7").is_permlane());
+    assert!(roles(v, "v_cmp_eq_u32 vcc, 0, v0").is_vopc());
+    assert!(!roles(v, "v_nop").is_vopc_end());
+    assert!(roles(v, "v_mov_b32 v1, v1").is_vopc_end());
+    let nsa = "image_sample_d v[0:3], [v4, v5, v6, v7, v8, v9], s[8:15], s[16:19] dmask:0xf dim:SQ_RSRC_IMG_2D";
+    assert!(roles(v, nsa).is_nsa());
+    assert!(!roles(
+        v,
+        "image_load v[2:5], [v1, v3], s[16:23] dmask:0xf dim:SQ_RSRC_IMG_2D"
+    )
+    .is_nsa());
+    assert!(roles(v, "buffer_load_dword v1, v2, s[8:11], 0 offen offset:2").is_offset_consumer());
+    assert!(!roles(v, "buffer_load_dword v1, v2, s[8:11], 0 offen offset:8").is_offset_consumer());
+    // RDNA 2 has none of these bugs.
+    assert!(!roles(GcnVersion::Rdna2, nsa).any);
 }

@@ -936,3 +936,22 @@ fn gfx10(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
         );
     }
 }
+
+#[cfg(test)]
+impl Gfx10Roles {
+    pub(crate) fn is_permlane(&self) -> bool {
+        self.permlane
+    }
+    pub(crate) fn is_vopc(&self) -> bool {
+        self.vopc
+    }
+    pub(crate) fn is_vopc_end(&self) -> bool {
+        self.ends_vopc
+    }
+    pub(crate) fn is_nsa(&self) -> bool {
+        self.nsa
+    }
+    pub(crate) fn is_offset_consumer(&self) -> bool {
+        self.offset_bits
+    }
+}
