@@ -122,6 +122,12 @@ const FLAGS: &[(&str, &str)] = &[
     ("hi", "HI"),
     ("barrier", "BARRIER"),
     ("ends", "ENDS"),
+    ("permlane", "PERMLANE"),
+    ("wait_vm", "WAIT_VM"),
+    ("wait_vs", "WAIT_VS"),
+    ("wait_exp", "WAIT_EXP"),
+    ("wait_lgkm", "WAIT_LGKM"),
+    ("depctr", "DEPCTR"),
 ];
 
 /// Registers an instruction may use without naming them (`reads:`/`writes:`).

@@ -488,6 +488,11 @@ pub enum Counter {
     Lgkm,
     /// Exports, GDS, and (GCN 1.0) the reading of VMEM store data.
     Exp,
+    /// GCN 1.5+ (`vscnt`): vector memory stores and atomics without return
+    /// (in order), which no longer count in `vmcnt` there. [`InstrRow::counter`]
+    /// names `Vm` for every vector memory row; the split is the
+    /// instruction's (its `glc` decides whether an atomic returns).
+    Vs,
 }
 
 impl Encoding {
@@ -627,6 +632,26 @@ pub mod flags {
     /// Control never falls through to the next instruction (`s_endpgm*`,
     /// `s_branch`, `s_setpc_b64`, `s_rfe*`, `s_cbranch_join`).
     pub const ENDS: u64 = 1 << 31;
+    /// `v_permlane16_b32`/`v_permlanex16_b32` (GCN 1.5+): reads the VGPR
+    /// of lanes its SGPR operands select (the checks' gfx1010 `v_cmpx` →
+    /// `v_permlane` hazard).
+    pub const PERMLANE: u64 = 1 << 35;
+    /// GCN 1.5 `s_waitcnt_vmcnt`: waits until `vmcnt` (vector memory loads
+    /// and returning atomics) is at most SGPR + SIMM16.
+    pub const WAIT_VM: u64 = 1 << 36;
+    /// GCN 1.5 `s_waitcnt_vscnt`: waits until `vscnt` (vector memory
+    /// stores and atomics without return) is at most SGPR + SIMM16.
+    pub const WAIT_VS: u64 = 1 << 37;
+    /// GCN 1.5 `s_waitcnt_expcnt`: waits until `expcnt` is at most SGPR +
+    /// SIMM16.
+    pub const WAIT_EXP: u64 = 1 << 38;
+    /// GCN 1.5 `s_waitcnt_lgkmcnt`: waits until `lgkmcnt` is at most SGPR +
+    /// SIMM16.
+    pub const WAIT_LGKM: u64 = 1 << 39;
+    /// GCN 1.5 `s_waitcnt_depctr` (CLRX: `s_waitcnt_decptr`): waits for the
+    /// dependency counters its immediate names (LLVM's fix of several
+    /// gfx1010 hazards).
+    pub const DEPCTR: u64 = 1 << 40;
 }
 
 /// How an instruction's result bits derive from its source bits
@@ -834,6 +859,22 @@ impl InstrRow {
             Unit::Exp => Some(Counter::Exp),
             Unit::Salu if self.has(flags::MSG) => Some(Counter::Lgkm),
             Unit::Salu | Unit::Valu => None,
+        }
+    }
+
+    /// The counter a GCN 1.5 SOPK wait (`wait_vm`, `wait_vs`, `wait_exp`,
+    /// `wait_lgkm` rows: `s_waitcnt_vscnt` …) waits for.
+    pub const fn waits_for(&self) -> Option<Counter> {
+        if self.has(flags::WAIT_VM) {
+            Some(Counter::Vm)
+        } else if self.has(flags::WAIT_VS) {
+            Some(Counter::Vs)
+        } else if self.has(flags::WAIT_EXP) {
+            Some(Counter::Exp)
+        } else if self.has(flags::WAIT_LGKM) {
+            Some(Counter::Lgkm)
+        } else {
+            None
         }
     }
 }

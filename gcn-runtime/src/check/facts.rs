@@ -209,6 +209,9 @@ pub struct Facts {
     pub wide_store: bool,
     /// The `s_waitcnt` immediate.
     pub waitcnt: Option<u16>,
+    /// A GCN 1.5 SOPK wait (`s_waitcnt_vscnt` …): the counter, the
+    /// immediate and the SGPR (operand code) whose value adds to it.
+    pub wait_one: Option<(Counter, u16, u16)>,
     /// Wait states this instruction provides by itself (`s_nop N`: N+1).
     pub states: u8,
     /// The `hwreg` id of `s_setreg*` (set) or `s_getreg*` (get).
@@ -244,7 +247,9 @@ pub struct Facts {
     pub lanes: Lanes,
     /// The wait-state rules it is the consumer of on this version (bit i:
     /// `wait_states::RULES[i]`).
-    pub hazards: u16,
+    pub hazards: u32,
+    /// Its roles in the gfx1010 hazards ([`super::wait_states`]).
+    pub(crate) g10: super::wait_states::Gfx10Roles,
     /// It leaves more than a wait state in the wait-state history
     /// ([`super::wait_states::records`]).
     pub(crate) records: bool,
@@ -320,6 +325,7 @@ impl Facts {
             store_data: None,
             wide_store: false,
             waitcnt: None,
+            wait_one: None,
             states: 1,
             setreg: None,
             getreg: None,
@@ -345,6 +351,7 @@ impl Facts {
                 Lanes::Exec
             },
             hazards: 0,
+            g10: Default::default(),
             records: false,
             flow: super::defined::FlowFacts::of(op, version),
             fast_flow: Default::default(),
@@ -364,6 +371,18 @@ impl Facts {
                 Operand::Imm(v) if row.has(flags::NOP) => f.states = (v & 7) as u8 + 1,
                 _ => {}
             }
+        }
+        if let Some(counter) = row.waits_for() {
+            let mut imm = 0;
+            let mut sgpr = sreg::NULL;
+            for (spec, operand) in row.operands.iter().zip(operands) {
+                match *operand {
+                    Operand::Reg { code, .. } if spec.field == Field::Sdst => sgpr = code,
+                    Operand::Imm(v) => imm = v as u16,
+                    _ => {}
+                }
+            }
+            f.wait_one = Some((counter, imm, sgpr));
         }
         for access in instr.accesses().iter() {
             let regs = match access.location {
@@ -429,6 +448,24 @@ impl Facts {
             if unit == Unit::Smem {
                 let dwords = f.writes().first().map_or(1, |r| r.count);
                 f.event(counter, false, if dwords > 1 { 2 } else { 1 });
+            } else if unit == Unit::Vmem && version.is_gcn15() {
+                // GCN 1.5+: stores and atomics that return nothing count in
+                // vscnt, loads and returning atomics in vmcnt (LLVM:
+                // getVmemWaitEventType).
+                let returns = load || (atomic && instr.mods.glc);
+                let no_return = store || atomic;
+                let vector = if no_return && !returns {
+                    Counter::Vs
+                } else {
+                    counter
+                };
+                f.event(vector, true, 1);
+                // A FLAT (generic address) access may land in LDS: it counts
+                // in lgkmcnt too, where only a wait for zero is certain
+                // (LLVM: mayAccessLDSThroughFlat, setPendingFlat).
+                if encoding == Encoding::Flat {
+                    f.event(Counter::Lgkm, false, 1);
+                }
             } else {
                 f.event(counter, true, 1);
             }
@@ -483,6 +520,7 @@ impl Facts {
             Unit::Smem | Unit::Exp | Unit::Salu | Unit::Valu => {}
         }
         f.hazards = super::wait_states::consumer_mask(&f, version);
+        f.g10 = super::wait_states::gfx10_roles(op, &f, version);
         f.fast_flow = super::defined::FastFlow::of(&f.flow, f.lanes);
         f.records = super::wait_states::records(&f);
         f.write_mask = RegMask::of(f.writes());

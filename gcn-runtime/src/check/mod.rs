@@ -718,3 +718,5 @@ impl Hook for WaveHook<'_, '_> {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_rdna;

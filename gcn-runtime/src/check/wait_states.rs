@@ -7,9 +7,12 @@
 //! nothing by (SIMM16&7) + 1 cycles"); the number between a producer and a
 //! consumer is what the instructions strictly between them provide.
 
+use gcn_asm::decode::{MemFlags, Operand};
+use gcn_asm::isa::{flags, Counter, Encoding, Field};
+
 use super::facts::{Facts, Regs, Unit};
 use super::{Check, GroupCheck};
-use crate::exec::{sreg, Wave};
+use crate::exec::{sreg, Op, Wave};
 
 /// A producer → consumer dependency that needs wait states.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,10 +46,36 @@ pub enum Hazard {
     SetregTrapstsRfe,
     /// Any write of word 2 of a buffer descriptor → `s_buffer_*` reading it.
     DescriptorWord2SBuffer,
+    /// gfx1010: VMEM, DS or FLAT reads an SGPR (EXEC included: they use it
+    /// as their lane mask) → SALU or SMEM writes it, with no VALU,
+    /// `s_waitcnt 0` or `s_waitcnt_depctr 0xffe3` between.
+    VmemSgprScalarWrite,
+    /// gfx1010: SMEM reads an SGPR → VALU writes it, with no SALU (other
+    /// than SOPP and the vm/vs/exp waits), `s_waitcnt lgkmcnt(0)` or
+    /// `s_waitcnt_lgkmcnt null, 0` between.
+    SmemSgprValuWrite,
+    /// gfx1010: a VOPC instruction → `v_permlane*`, with no VALU other than
+    /// `v_nop` between.
+    VopcPermlane,
+    /// gfx1010: a non-VALU instruction reads EXEC (VMEM and DS use it) → a
+    /// VALU writes EXEC (`v_cmpx`), with no VALU writing an SGPR or
+    /// `s_waitcnt_depctr 0xfffe` between.
+    ExecReadVcmpx,
+    /// gfx1010: LDS (DS) then VMEM, or VMEM then LDS, with a branch between
+    /// and no other memory instruction or `s_waitcnt_vscnt null, 0`.
+    LdsBranchVmem,
+    /// gfx1010: a MIMG NSA instruction of 16 bytes or more → MUBUF/MTBUF
+    /// whose `offset` has bit 1 or 2 set.
+    NsaVmem,
 }
 
 /// One rule: the hazard, the wait states per version (GCN 1.0, 1.1, 1.2,
-/// 1.4; 0: the rule does not apply) and where it is documented.
+/// 1.4, 1.5, RDNA 2; 0: the rule does not apply) and where it is
+/// documented. The gfx1010 hazards that last until an instruction of some
+/// kind ends them (LLVM's `fixHazards`: [`Hazard::VmemSgprScalarWrite`]
+/// …, all but [`Hazard::NsaVmem`]) count no wait states: their 1 says the
+/// rule applies, and the hazard's documentation what ends it (the fix LLVM
+/// inserts among them).
 #[derive(Debug, Clone, Copy)]
 pub struct Rule {
     /// The dependency.
@@ -133,6 +162,38 @@ pub const RULES: &[Rule] = &[
         states: [1, 1, 1, 1, 0, 0],
         source: "CLRX GcnInstrsSmrd.md/GcnInstrsSmem.md: one instruction between setting the third dword of a buffer resource and S_BUFFER_*",
     },
+    // The gfx1010 bugs (LLVM 15 AMDGPU.td FeatureGroup GFX10_1_Bugs: gfx1010,
+    // gfx1011, gfx1012; not gfx1030).
+    Rule {
+        hazard: Hazard::VmemSgprScalarWrite,
+        states: [0, 0, 0, 0, 1, 0],
+        source: "LLVM 15 GCNHazardRecognizer::fixVMEMtoScalarWriteHazards (hasVMEMtoScalarWriteHazard): inserts s_waitcnt_depctr 0xffe3",
+    },
+    Rule {
+        hazard: Hazard::SmemSgprValuWrite,
+        states: [0, 0, 0, 0, 1, 0],
+        source: "LLVM 15 GCNHazardRecognizer::fixSMEMtoVectorWriteHazards (hasSMEMtoVectorWriteHazard): inserts s_mov_b32 null, 0",
+    },
+    Rule {
+        hazard: Hazard::VopcPermlane,
+        states: [0, 0, 0, 0, 1, 0],
+        source: "LLVM 15 GCNHazardRecognizer::fixVcmpxPermlaneHazards (hasVcmpxPermlaneHazard): inserts v_mov_b32 of the permlane's src0",
+    },
+    Rule {
+        hazard: Hazard::ExecReadVcmpx,
+        states: [0, 0, 0, 0, 1, 0],
+        source: "LLVM 15 GCNHazardRecognizer::fixVcmpxExecWARHazard (hasVcmpxExecWARHazard): inserts s_waitcnt_depctr 0xfffe",
+    },
+    Rule {
+        hazard: Hazard::LdsBranchVmem,
+        states: [0, 0, 0, 0, 1, 0],
+        source: "LLVM 15 GCNHazardRecognizer::fixLdsBranchVmemWARHazard (hasLdsBranchVmemWARHazard): inserts s_waitcnt_vscnt null, 0",
+    },
+    Rule {
+        hazard: Hazard::NsaVmem,
+        states: [0, 0, 0, 0, 1, 0],
+        source: "LLVM 15 GCNHazardRecognizer::checkNSAtoVMEMHazard (hasNSAtoVMEMBug: NSAtoVMEMWaitStates 1)",
+    },
 ];
 
 /// When (issue clock + 1; 0: never) and where (PC) a register was last
@@ -150,6 +211,8 @@ pub(crate) struct History {
     valu_vgpr: Vec<Stamp>,
     setreg: [Stamp; 64],
     wide_store: (Stamp, Regs),
+    /// The state of the gfx1010 hazards.
+    g10: Gfx10State,
     /// Per table ([`VALU_SGPR`] …): the clock of its newest stamp, an
     /// upper bound of every clock [`producer`] can return for a rule
     /// looking at it, so that a rule whose producers are all older than its
@@ -169,8 +232,11 @@ const SETREG: usize = 3;
 const WIDE_STORE: usize = 4;
 /// [`History::newest`] of `valu_sgpr` and `salu_sgpr` together.
 const ANY_SGPR: usize = 5;
+/// [`History::newest`] of the gfx1010 hazards (never set: they are
+/// checked by [`gfx10`], not by wait states).
+const GFX10: usize = 6;
 /// Entries of [`History::newest`].
-const TABLES: usize = 6;
+const TABLES: usize = 7;
 
 /// The [`History::newest`] entry bounding the producers of `h`.
 const fn table(h: Hazard) -> usize {
@@ -186,13 +252,19 @@ const fn table(h: Hazard) -> usize {
         Hazard::WideStoreData => WIDE_STORE,
         Hazard::SaluM0Msg | Hazard::SaluM0Rel => SALU_SGPR,
         Hazard::DescriptorWord2SBuffer => ANY_SGPR,
+        Hazard::VmemSgprScalarWrite
+        | Hazard::SmemSgprValuWrite
+        | Hazard::VopcPermlane
+        | Hazard::ExecReadVcmpx
+        | Hazard::LdsBranchVmem
+        | Hazard::NsaVmem => GFX10,
     }
 }
 
 /// [`table`] of each rule (bit i of a consumer mask: entry i), and of the
 /// bits past the rules (never set) a harmless one.
-const RULE_TABLES: [usize; 16] = {
-    let mut t = [0; 16];
+const RULE_TABLES: [usize; 32] = {
+    let mut t = [0; 32];
     let mut i = 0;
     while i < RULES.len() {
         t[i] = table(RULES[i].hazard);
@@ -210,6 +282,7 @@ impl History {
             valu_vgpr: vec![(0, 0); vgprs],
             setreg: [(0, 0); 64],
             wide_store: ((0, 0), Regs::v(0, 0)),
+            g10: Gfx10State::default(),
             newest: [0; TABLES],
         }
     }
@@ -245,6 +318,28 @@ fn name(h: Hazard) -> &'static str {
         Hazard::SetregTrapstsRfe => "s_setreg of TRAPSTS and s_rfe",
         Hazard::DescriptorWord2SBuffer => {
             "a write of a buffer descriptor's third dword and s_buffer_* using it"
+        }
+        Hazard::VmemSgprScalarWrite => {
+            "a VMEM/DS/FLAT read of an SGPR and an SALU/SMEM write of it: needs a VALU, \
+             s_waitcnt 0 or s_waitcnt_depctr 0xffe3 between"
+        }
+        Hazard::SmemSgprValuWrite => {
+            "an SMEM read of an SGPR and a VALU write of it: needs an SALU (s_mov_b32 null, 0) \
+             or s_waitcnt lgkmcnt(0) between"
+        }
+        Hazard::VopcPermlane => {
+            "a VOPC instruction and v_permlane*: needs a VALU other than v_nop between"
+        }
+        Hazard::ExecReadVcmpx => {
+            "a non-VALU read of EXEC and a VALU write of it: needs a VALU writing an SGPR or \
+             s_waitcnt_depctr 0xfffe between"
+        }
+        Hazard::LdsBranchVmem => {
+            "an LDS and a VMEM access (either order) with a branch between: needs \
+             s_waitcnt_vscnt null, 0 between"
+        }
+        Hazard::NsaVmem => {
+            "a MIMG NSA instruction of 16 bytes or more and a MUBUF/MTBUF with offset bits 1-2 set"
         }
     }
 }
@@ -302,10 +397,10 @@ fn producer(h: Hazard, hist: &History, f: &Facts) -> Option<Stamp> {
 /// The rules (bit i: `RULES[i]`) that apply on `version` and whose
 /// consumer `f` is; computed once per instruction at launch so that the
 /// check skips the others.
-pub(crate) fn consumer_mask(f: &Facts, version: gcn_asm::GcnVersion) -> u16 {
+pub(crate) fn consumer_mask(f: &Facts, version: gcn_asm::GcnVersion) -> u32 {
     let empty = History::new(0);
     let column = version.opcode_column();
-    let mut mask = 0u16;
+    let mut mask = 0u32;
     for (i, rule) in RULES.iter().enumerate() {
         let consumer = match rule.hazard {
             // Its producer test needs the history's store registers.
@@ -345,7 +440,7 @@ fn records_read(f: &Facts, read: &[bool; TABLES]) -> bool {
 /// Exact: [`check_rules`] reads a table only for a rule in the consuming
 /// instruction's [`Facts::hazards`].
 pub(crate) fn narrow_records(facts: &mut [Facts]) {
-    let consumed = facts.iter().fold(0u16, |m, f| m | f.hazards);
+    let consumed = facts.iter().fold(0u32, |m, f| m | f.hazards);
     let mut read = [false; TABLES];
     for (i, &t) in RULE_TABLES.iter().enumerate().take(RULES.len()) {
         if consumed >> i & 1 != 0 {
@@ -372,6 +467,9 @@ pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
     if f.hazards != 0 && may_break(&g.waves[w].history, f.hazards, g.version.opcode_column()) {
         check_rules(g, wave, f);
     }
+    if f.g10.any {
+        gfx10(g, wave, f);
+    }
     advance(&mut g.waves[w].history, wave.pc, f);
 }
 
@@ -379,14 +477,14 @@ pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
 /// clock: one of its producers is more recent than the wait states it
 /// needs (else no look at the registers is needed).
 #[inline(always)]
-fn may_break(hist: &History, mut mask: u16, column: usize) -> bool {
+fn may_break(hist: &History, mut mask: u32, column: usize) -> bool {
     while mask != 0 {
         let i = mask.trailing_zeros() as usize;
         mask &= mask - 1;
         let Some(rule) = RULES.get(i) else {
             break;
         };
-        let newest = hist.newest[RULE_TABLES[i % 16]];
+        let newest = hist.newest[RULE_TABLES[i % 32]];
         if hist.clock.saturating_sub(newest) < u64::from(rule.states[column]) {
             return true;
         }
@@ -505,4 +603,355 @@ fn record(hist: &mut History, pc: u32, f: &Facts) {
 }
 
 // Facts::hazards holds one bit per rule.
-const _: () = assert!(RULES.len() <= 16);
+const _: () = assert!(RULES.len() <= 32);
+
+// ---------------------------------------------------------------------------
+// The gfx1010 hazards: they last until an instruction of some kind ends
+// them (LLVM's `getWaitStatesSince` with an `IsExpired` test), along the
+// executed path.
+
+/// The SGPR codes (0–127) of `runs` as a bit set.
+fn sgpr_bits<'r>(runs: impl Iterator<Item = &'r Regs>) -> u128 {
+    let mut m = 0u128;
+    for r in runs.filter(|r| !r.vector) {
+        for c in r.first..(r.first + r.count).min(128) {
+            m |= 1 << c;
+        }
+    }
+    m
+}
+
+/// EXEC (both halves) as an SGPR bit set.
+const EXEC_BITS: u128 = 3 << sreg::EXEC;
+
+/// The roles of one instruction in the gfx1010 hazards, derived once per
+/// launch ([`gfx10_roles`]); all empty on versions without them.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Gfx10Roles {
+    /// SGPRs a VMEM/DS/FLAT instruction reads, EXEC included
+    /// ([`Hazard::VmemSgprScalarWrite`] producer).
+    vmem_reads: u128,
+    /// SGPRs an SALU/SMEM instruction writes (its consumer).
+    scalar_writes: u128,
+    /// Ends [`Hazard::VmemSgprScalarWrite`].
+    ends_vmem_scalar: bool,
+    /// SGPRs an SMEM instruction reads ([`Hazard::SmemSgprValuWrite`]
+    /// producer).
+    smem_reads: u128,
+    /// SGPRs a VALU writes (its consumer).
+    valu_writes: u128,
+    /// Ends [`Hazard::SmemSgprValuWrite`].
+    ends_smem_valu: bool,
+    /// A VOPC instruction ([`Hazard::VopcPermlane`] producer).
+    vopc: bool,
+    /// `v_permlane*` (its consumer).
+    permlane: bool,
+    /// A VALU other than a no-operand one (`v_nop`): ends it.
+    ends_vopc: bool,
+    /// A non-VALU instruction reading EXEC ([`Hazard::ExecReadVcmpx`]
+    /// producer).
+    exec_read: bool,
+    /// A VALU writing EXEC (its consumer).
+    exec_write: bool,
+    /// Ends [`Hazard::ExecReadVcmpx`].
+    ends_exec: bool,
+    /// [`Hazard::LdsBranchVmem`]: 1 for DS, 2 for VMEM (MUBUF, MTBUF, MIMG,
+    /// GLOBAL, SCRATCH; FLAT is neither), 0 otherwise.
+    mem_kind: u8,
+    /// A branch (SOPP with a target).
+    branch: bool,
+    /// `s_waitcnt_vscnt null, 0`: ends [`Hazard::LdsBranchVmem`].
+    vscnt0: bool,
+    /// A MIMG NSA instruction of 16 bytes or more ([`Hazard::NsaVmem`]
+    /// producer).
+    nsa: bool,
+    /// MUBUF/MTBUF with `offset` bit 1 or 2 set (its consumer).
+    offset_bits: bool,
+    /// Some role: the check looks at the instruction.
+    pub(crate) any: bool,
+}
+
+/// The gfx1010 hazard state of a wave.
+#[derive(Debug, Clone)]
+struct Gfx10State {
+    /// [`Hazard::VmemSgprScalarWrite`]: the SGPRs read since it last ended,
+    /// and the PC of each one's reader.
+    vmem_reads: u128,
+    vmem_pc: [u32; 128],
+    /// [`Hazard::SmemSgprValuWrite`]: the same for SMEM.
+    smem_reads: u128,
+    smem_pc: [u32; 128],
+    /// [`Hazard::VopcPermlane`]: the PC of the VOPC instruction.
+    vopc: Option<u32>,
+    /// [`Hazard::ExecReadVcmpx`]: the PC of the EXEC reader.
+    exec_read: Option<u32>,
+    /// [`Hazard::LdsBranchVmem`]: the last memory instruction (kind, PC)
+    /// since `s_waitcnt_vscnt null, 0`, and whether a branch followed it.
+    last_mem: Option<(u8, u32)>,
+    branch_since: bool,
+    /// [`Hazard::NsaVmem`]: the stamp of the last NSA instruction.
+    nsa: Stamp,
+}
+
+impl Default for Gfx10State {
+    fn default() -> Self {
+        Gfx10State {
+            vmem_reads: 0,
+            vmem_pc: [0; 128],
+            smem_reads: 0,
+            smem_pc: [0; 128],
+            vopc: None,
+            exec_read: None,
+            last_mem: None,
+            branch_since: false,
+            nsa: (0, 0),
+        }
+    }
+}
+
+/// True when the rule of `h` applies on `version`.
+fn applies(h: Hazard, version: gcn_asm::GcnVersion) -> bool {
+    RULES
+        .iter()
+        .any(|r| r.hazard == h && r.states[version.opcode_column()] > 0)
+}
+
+/// The roles of the instruction `op` (facts `f`) in the gfx1010 hazards
+/// on `version`: from its unit, encoding, flags, operands and register
+/// accesses.
+pub(crate) fn gfx10_roles(op: &Op, f: &Facts, version: gcn_asm::GcnVersion) -> Gfx10Roles {
+    let mut r = Gfx10Roles::default();
+    if !RULES[..]
+        .iter()
+        .any(|rule| table(rule.hazard) == GFX10 && rule.states[version.opcode_column()] > 0)
+    {
+        return r;
+    }
+    let instr = &op.instr;
+    let row = instr.row;
+    let unit = f.unit;
+    let valu = unit == Unit::Valu;
+    let reads = sgpr_bits(f.reads().iter());
+    let writes = sgpr_bits(f.writes().iter());
+    let imm = || {
+        instr.operands().iter().find_map(|o| match *o {
+            Operand::Imm(v) => Some(v),
+            _ => None,
+        })
+    };
+    let depctr = row.has(flags::DEPCTR).then(imm).flatten();
+    let waitcnt = f.waitcnt;
+    let sopp = row.encoding == Encoding::Sopp;
+    // A wait for one counter with `null` and 0.
+    let null_zero = |c: Counter| matches!(f.wait_one, Some((w, 0, sreg::NULL)) if w == c);
+    let vmem_unit = unit == Unit::Vmem || unit == Unit::Ds;
+    if applies(Hazard::VmemSgprScalarWrite, version) {
+        if vmem_unit {
+            r.vmem_reads = reads | EXEC_BITS;
+        }
+        if unit == Unit::Salu || unit == Unit::Smem {
+            r.scalar_writes = writes;
+        }
+        r.ends_vmem_scalar = valu || waitcnt == Some(0) || depctr == Some(0xffe3);
+    }
+    if applies(Hazard::SmemSgprValuWrite, version) {
+        if unit == Unit::Smem {
+            r.smem_reads = reads;
+        }
+        if valu {
+            r.valu_writes = writes;
+        }
+        let lgkm0 =
+            waitcnt.is_some_and(|w| (crate::check::waitcnt::decode_waitcnt(w, version).2) == 0);
+        let touches = f.n_reads > 0 || f.n_writes > 0;
+        r.ends_smem_valu = lgkm0
+            || null_zero(Counter::Lgkm)
+            || (unit == Unit::Salu && !sopp && f.wait_one.is_none() && touches);
+    }
+    if applies(Hazard::VopcPermlane, version) {
+        r.vopc = row.encoding == Encoding::Vopc;
+        r.permlane = row.has(flags::PERMLANE);
+        r.ends_vopc = valu && !row.has(flags::NO_OPERANDS);
+    }
+    if applies(Hazard::ExecReadVcmpx, version) {
+        r.exec_read = !valu && (vmem_unit || reads & EXEC_BITS != 0);
+        r.exec_write = valu && writes & EXEC_BITS != 0;
+        let lane_read = matches!(
+            f.lanes,
+            super::facts::Lanes::ReadLane | super::facts::Lanes::FirstLane
+        );
+        r.ends_exec =
+            (valu && writes != 0 && !lane_read) || depctr.is_some_and(|d| d & 0xfffe == 0xfffe);
+    }
+    if applies(Hazard::LdsBranchVmem, version) {
+        r.mem_kind = match row.encoding {
+            Encoding::Ds => 1,
+            Encoding::Mubuf
+            | Encoding::Mtbuf
+            | Encoding::Mimg
+            | Encoding::Global
+            | Encoding::Scratch => 2,
+            _ => 0,
+        };
+        r.branch = sopp && row.operand(Field::RelAddr).is_some();
+        r.vscnt0 = null_zero(Counter::Vs);
+    }
+    if applies(Hazard::NsaVmem, version) {
+        let mem = instr.mods.mem;
+        r.nsa =
+            row.encoding == Encoding::Mimg && mem.flags.contains(MemFlags::NSA) && instr.len >= 4;
+        r.offset_bits =
+            matches!(row.encoding, Encoding::Mubuf | Encoding::Mtbuf) && mem.offset & 6 != 0;
+    }
+    r.any = r.vmem_reads != 0
+        || r.scalar_writes != 0
+        || r.ends_vmem_scalar
+        || r.smem_reads != 0
+        || r.valu_writes != 0
+        || r.ends_smem_valu
+        || r.vopc
+        || r.permlane
+        || r.ends_vopc
+        || r.exec_read
+        || r.exec_write
+        || r.ends_exec
+        || r.mem_kind != 0
+        || r.branch
+        || r.vscnt0
+        || r.nsa
+        || r.offset_bits;
+    r
+}
+
+/// Checks the instruction at `wave.pc` (facts `f`) against the gfx1010
+/// hazards, then lets it end and start them (in LLVM's order: an
+/// instruction that is a hazard's producer and ends it starts it).
+#[inline(never)]
+fn gfx10(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
+    let r = &f.g10;
+    let pc = wave.pc;
+    let w = wave.id as usize;
+    let hist = &mut g.waves[w].history;
+    let clock = hist.clock;
+    let h = &mut hist.g10;
+    let mut finding: Option<(Hazard, u32)> = None;
+    let mut find = |hazard: Hazard, related: u32| {
+        finding.get_or_insert((hazard, related));
+    };
+    let both = r.scalar_writes & h.vmem_reads;
+    if both != 0 {
+        find(
+            Hazard::VmemSgprScalarWrite,
+            h.vmem_pc[both.trailing_zeros() as usize],
+        );
+    }
+    let both = r.valu_writes & h.smem_reads;
+    if both != 0 {
+        find(
+            Hazard::SmemSgprValuWrite,
+            h.smem_pc[both.trailing_zeros() as usize],
+        );
+    }
+    if r.permlane {
+        if let Some(p) = h.vopc {
+            find(Hazard::VopcPermlane, p);
+        }
+    }
+    if r.exec_write {
+        if let Some(p) = h.exec_read {
+            find(Hazard::ExecReadVcmpx, p);
+        }
+    }
+    if r.mem_kind != 0 && h.branch_since {
+        if let Some((kind, p)) = h.last_mem {
+            if kind != r.mem_kind {
+                find(Hazard::LdsBranchVmem, p);
+            }
+        }
+    }
+    if r.offset_bits && h.nsa.0 != 0 && clock < h.nsa.0 + 1 {
+        find(Hazard::NsaVmem, h.nsa.1);
+    }
+    // What it ends.
+    if r.ends_vmem_scalar {
+        h.vmem_reads = 0;
+    }
+    if r.ends_smem_valu {
+        h.smem_reads = 0;
+    }
+    if r.ends_vopc {
+        h.vopc = None;
+    }
+    if r.ends_exec {
+        h.exec_read = None;
+    }
+    if r.vscnt0 {
+        h.last_mem = None;
+        h.branch_since = false;
+    }
+    // What it starts.
+    if r.vmem_reads != 0 {
+        h.vmem_reads |= r.vmem_reads;
+        let mut m = r.vmem_reads;
+        while m != 0 {
+            h.vmem_pc[m.trailing_zeros() as usize] = pc;
+            m &= m - 1;
+        }
+    }
+    if r.smem_reads != 0 {
+        h.smem_reads |= r.smem_reads;
+        let mut m = r.smem_reads;
+        while m != 0 {
+            h.smem_pc[m.trailing_zeros() as usize] = pc;
+            m &= m - 1;
+        }
+    }
+    if r.vopc {
+        h.vopc = Some(pc);
+    }
+    if r.exec_read {
+        h.exec_read = Some(pc);
+    }
+    if r.mem_kind != 0 {
+        h.last_mem = Some((r.mem_kind, pc));
+        h.branch_since = false;
+    }
+    if r.branch && h.last_mem.is_some() {
+        h.branch_since = true;
+    }
+    if r.nsa {
+        h.nsa = (clock + 1, pc);
+    }
+    if let Some((hazard, related)) = finding {
+        g.report(
+            Check::WaitStates,
+            wave.id,
+            pc,
+            format!(
+                "breaks a gfx1010 hazard: {} (the related instruction)",
+                name(hazard)
+            ),
+            Some(related),
+            None,
+        );
+    }
+}
+
+#[cfg(test)]
+impl Gfx10Roles {
+    pub(crate) fn is_permlane(&self) -> bool {
+        self.permlane
+    }
+    pub(crate) fn is_vopc(&self) -> bool {
+        self.vopc
+    }
+    pub(crate) fn is_vopc_end(&self) -> bool {
+        self.ends_vopc
+    }
+    pub(crate) fn is_nsa(&self) -> bool {
+        self.nsa
+    }
+    pub(crate) fn is_offset_consumer(&self) -> bool {
+        self.offset_bits
+    }
+}

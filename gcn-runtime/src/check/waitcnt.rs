@@ -15,7 +15,7 @@ use gcn_asm::GcnVersion;
 
 use super::facts::{Counter, Facts, RegMask, Regs, Unit};
 use super::{Check, GroupCheck};
-use crate::exec::{Decoded, MemAccess, Wave};
+use crate::exec::{sreg, Decoded, MemAccess, Src, Wave};
 
 /// One outstanding event.
 #[derive(Debug, Clone, Copy)]
@@ -69,13 +69,16 @@ pub(crate) struct Counters {
     /// none of them needs no look at the events.
     regs: RegMask,
     /// The pending weight of each counter ([`slot`]).
-    weights: [u32; 3],
+    weights: [u32; SLOTS],
     /// The pending weight of each counter's in-order events: with it, the
     /// in-order events a wait retires are found oldest first.
-    ordered: [u32; 3],
+    ordered: [u32; SLOTS],
     /// The number of pending events of each counter.
-    counts: [u32; 3],
+    counts: [u32; SLOTS],
 }
+
+/// The counters: `vmcnt`, `lgkmcnt`, `expcnt` and (GCN 1.5+) `vscnt`.
+const SLOTS: usize = 4;
 
 /// The index of `counter` in [`Counters::weights`].
 fn slot(counter: Counter) -> usize {
@@ -83,6 +86,7 @@ fn slot(counter: Counter) -> usize {
         Counter::Vm => 0,
         Counter::Lgkm => 1,
         Counter::Exp => 2,
+        Counter::Vs => 3,
     }
 }
 
@@ -117,23 +121,30 @@ impl Barriers {
 }
 
 /// The capacity of `counter` on `version`.
+/// (The widths of the counters' `s_waitcnt` fields: LLVM's
+/// `getVmcntBitMask`, `getLgkmcntBitMask`, `getVscntBitMask`.)
 pub fn capacity(counter: Counter, version: GcnVersion) -> u32 {
     match counter {
-        Counter::Vm if version.is_gcn14() => 63,
+        Counter::Vm if version.is_gcn14_or_later() => 63,
         Counter::Vm => 15,
         Counter::Exp => 7,
+        Counter::Lgkm if version.is_gcn15() => 63,
         Counter::Lgkm => 15,
+        Counter::Vs => 63,
     }
 }
 
-/// The (vmcnt, expcnt, lgkmcnt) an `s_waitcnt` immediate allows.
+/// The (vmcnt, expcnt, lgkmcnt) an `s_waitcnt` immediate allows: vmcnt in
+/// bits 3:0 (and 15:14 from GCN 1.4), expcnt in 6:4, lgkmcnt in 11:8
+/// (13:8 from GCN 1.5). It never waits for `vscnt`.
 pub fn decode_waitcnt(imm: u16, version: GcnVersion) -> (u32, u32, u32) {
     let imm = u32::from(imm);
     let mut vm = imm & 15;
-    if version.is_gcn14() {
+    if version.is_gcn14_or_later() {
         vm |= (imm >> 10) & 0x30;
     }
-    (vm, (imm >> 4) & 7, (imm >> 8) & 15)
+    let lgkm = if version.is_gcn15() { 63 } else { 15 };
+    (vm, (imm >> 4) & 7, (imm >> 8) & lgkm)
 }
 
 impl Counters {
@@ -144,13 +155,14 @@ impl Counters {
     /// is 0. The counters retire independently of each other, so one pass
     /// serves the three limits of an `s_waitcnt`.
     #[inline]
-    fn retire(&mut self, limits: [u32; 3]) {
+    fn retire(&mut self, limits: [u32; SLOTS]) {
         if self.pending.is_empty() {
             return;
         }
         // A wait for zero on every counter with events pending (the
         // common full `s_waitcnt`): every event is done.
-        let all = (0..3).all(|s| self.counts[s] == 0 || (limits[s] == 0 && self.weights[s] > 0));
+        let all =
+            (0..SLOTS).all(|s| self.counts[s] == 0 || (limits[s] == 0 && self.weights[s] > 0));
         if all {
             self.clear();
             return;
@@ -159,21 +171,21 @@ impl Counters {
         // weight exceeds the limit (otherwise no in-order event is, and
         // an out-of-order one only for a wait for zero, where a weight
         // above 0 exceeds it).
-        if (0..3).any(|s| self.weights[s] > limits[s]) {
+        if (0..SLOTS).any(|s| self.weights[s] > limits[s]) {
             self.retire_some(limits);
         }
     }
 
     /// [`Counters::retire`] where some events may stay.
     #[inline(never)]
-    fn retire_some(&mut self, limits: [u32; 3]) {
-        let acts = [0, 1, 2].map(|s| self.weights[s] > limits[s]);
+    fn retire_some(&mut self, limits: [u32; SLOTS]) {
+        let acts = [0, 1, 2, 3].map(|s| self.weights[s] > limits[s]);
         // An in-order event is done when its weight and that of the later
         // in-order events of its counter exceed the limit: when the
         // counter's in-order total less the weight of the earlier ones
         // does.
         let ordered = self.ordered;
-        let mut earlier = [0u32; 3];
+        let mut earlier = [0u32; SLOTS];
         let len = self.pending.len();
         self.pending.retain(|e| {
             let s = slot(e.counter);
@@ -203,7 +215,7 @@ impl Counters {
     #[inline(never)]
     fn make_room(&mut self, counter: Counter, weight: u8, cap: u32) {
         let s = slot(counter);
-        let mut limits = [NO_WAIT; 3];
+        let mut limits = [NO_WAIT; SLOTS];
         limits[s] = cap.saturating_sub(u32::from(weight));
         self.retire(limits);
         // Still full (scalar loads, whose order is unknown): one of them
@@ -250,9 +262,9 @@ impl Counters {
     /// The running totals of no pending event.
     fn reset_totals(&mut self) {
         self.regs = RegMask::default();
-        self.weights = [0; 3];
-        self.ordered = [0; 3];
-        self.counts = [0; 3];
+        self.weights = [0; SLOTS];
+        self.ordered = [0; SLOTS];
+        self.counts = [0; SLOTS];
     }
 
     /// Events left the pending list: the register set and the totals
@@ -339,7 +351,7 @@ fn first_common(a: &[Regs], b: &[Regs]) -> Option<Regs> {
 /// first, so that they cost one test.)
 #[inline(always)]
 pub(crate) fn needed(g: &GroupCheck<'_>, w: u32, f: &Facts) -> bool {
-    if f.waitcnt.is_some() || f.n_events != 0 || f.barrier {
+    if f.waitcnt.is_some() || f.wait_one.is_some() || f.n_events != 0 || f.barrier {
         return true;
     }
     g.waves
@@ -359,7 +371,18 @@ pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
     if let Some(imm) = f.waitcnt {
         let (vm, exp, lgkm) = decode_waitcnt(imm, version);
         // In [`slot`] order.
-        c.retire([vm, lgkm, exp]);
+        c.retire([vm, lgkm, exp, NO_WAIT]);
+    }
+    if let Some((counter, imm, sgpr)) = f.wait_one {
+        // GCN 1.5: at most SGPR + SIMM16 (LLVM writes `null`, 0).
+        let base = if sgpr == sreg::NULL {
+            0
+        } else {
+            wave.read_s32(Src::Sgpr(sgpr))
+        };
+        let mut limits = [NO_WAIT; SLOTS];
+        limits[slot(counter)] = base.saturating_add(u32::from(imm));
+        c.retire(limits);
     }
     // The exact tests only where a pending event's registers and the
     // instruction's may meet.

@@ -1,0 +1,607 @@
+//! The checks on GCN 1.5 (gfx1010) and RDNA 2 (gfx1030), in wave32 and
+//! wave64: the split wait counters (`vmcnt` for loads, `vscnt` for stores,
+//! the SOPK waits), the barrier rule with stores in flight, the gfx1010
+//! hazards of [`super::wait_states::RULES`] (a kernel with the bug: a
+//! report; with the fix LLVM 15 inserts: none), and `uninit`, `oob` and
+//! `lds-race` in both wave sizes.
+
+use gcn_asm::{assemble, AssembleOptions, GcnVersion};
+
+use super::{Check, CheckOptions, CheckReport, Level};
+use crate::kernel::{ArgValue, Dispatch};
+use crate::{LaunchOptions, Memory, Program};
+
+/// The GCN 1.5+ versions the tests run on.
+const RDNA: [GcnVersion; 2] = [GcnVersion::Gcn1_5, GcnVersion::Rdna2];
+
+/// The kernel prologue: `s[6:7]` = the `out` pointer (waited for), `v1` =
+/// 4 × local id, `s[8:11]` a raw buffer descriptor over `out`.
+const PROLOGUE: &str = "
+    s_load_dwordx2 s[6:7], s[0:1], 0x0
+    s_waitcnt lgkmcnt(0)
+    s_mov_b32 s8, s6
+    s_mov_b32 s9, s7
+    s_mov_b32 s10, -1
+    s_mov_b32 s11, 0x31014000
+    v_lshlrev_b32 v1, 2, v0
+";
+
+/// The reports of a run and the PCs of the lines marked `@`.
+pub(crate) struct Run {
+    pub(crate) reports: Vec<CheckReport>,
+    pub(crate) marks: Vec<u32>,
+    /// What the run was, for messages.
+    what: String,
+}
+
+/// Assembles `body` (after [`PROLOGUE`]) as a `.rocm` kernel for `v` in
+/// `wave32` or wave64 and runs it over `items` work-items in one
+/// work-group with every check at `Warn`; `out` is a 4000-byte buffer.
+pub(crate) fn run_rdna(v: GcnVersion, wave32: bool, body: &str, items: u32) -> Run {
+    let mut lines = Vec::new();
+    let mut marks = Vec::new();
+    // Instructions before the line (labels are no instruction).
+    let mut instrs = 0;
+    for line in PROLOGUE.lines().chain(body.lines()) {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let line = match line.strip_prefix('@') {
+            Some(rest) => {
+                marks.push(instrs);
+                rest
+            }
+            None => line,
+        };
+        if !line.ends_with(':') {
+            instrs += 1;
+        }
+        lines.push(line.to_string());
+    }
+    let text: String = lines.iter().map(|l| format!("    {l}\n")).collect();
+    let gpu = if v == GcnVersion::Rdna2 {
+        "gfx1030"
+    } else {
+        "gfx1010"
+    };
+    let w32 = if wave32 { "        .use_wave32\n" } else { "" };
+    let source = format!(
+        ".rocm
+.gpu {gpu}
+.md_version 1, 0
+.kernel k
+    .config
+        .dims x
+{w32}        .use_kernarg_segment_ptr
+        .localsize 1024
+        .sgprsnum 96
+        .vgprsnum 128
+        .arg out, \"uint*\", 8, , globalbuf, u32, global, default
+.text
+k:
+    .skip 256
+{text}    s_endpgm
+"
+    );
+    let assembly = assemble(&source, &AssembleOptions::default())
+        .unwrap_or_else(|e| panic!("{v}: {e:?}\n{source}"));
+    let code = assembly.text();
+    // One instruction per line after the 256-byte descriptor.
+    let words = gcn_asm::decode::words_from_bytes(&code[256..]);
+    let mut pcs = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        pcs.push(256 + 4 * i as u32);
+        let instr = gcn_asm::decode::decode(&words[i..], 4 * i as u64, v).expect("decodes");
+        i += usize::from(instr.len).max(1);
+    }
+    let marks: Vec<u32> = marks.iter().map(|&line| pcs[line]).collect();
+    let binary = assembly.rocm_bytes().expect("code object");
+    let memory = Memory::default();
+    let program = Program::load_code_object(&memory, &binary)
+        .unwrap_or_else(|e| panic!("{v}: {e}\n{source}"));
+    // 4000 bytes: an access up to 96 bytes past them is in the mapped page.
+    let out = memory.buffer_zeroed::<u32>(1000).expect("buffer");
+    let options = LaunchOptions {
+        threads: Some(1),
+        checks: CheckOptions::all(Level::Warn),
+        ..LaunchOptions::default()
+    };
+    let values = [ArgValue::Pointer(out.ptr())];
+    let dispatch = Dispatch::new_1d(items, items);
+    let reports = program
+        .launcher(crate::LaunchArgs::new("k", &values), &dispatch)
+        .options(&options)
+        .reports()
+        .unwrap_or_else(|e| panic!("{v}: {e}\n{source}"))
+        .reports;
+    Run {
+        reports,
+        marks,
+        what: format!("{v} wave{}", if wave32 { 32 } else { 64 }),
+    }
+}
+
+impl Run {
+    /// The only report, which must be of `check` at mark `mark`, related
+    /// to mark `related` when given; returns its message.
+    pub(crate) fn one(&self, check: Check, mark: usize, related: Option<usize>) -> String {
+        let w = &self.what;
+        assert_eq!(
+            self.reports.len(),
+            1,
+            "{w}: expected one {check} report, got {:#?}",
+            self.reports
+        );
+        let r = &self.reports[0];
+        assert_eq!(r.check, check, "{w}: {r}");
+        assert_eq!(r.pc, self.marks[mark], "{w}: {r}");
+        if let Some(m) = related {
+            assert_eq!(
+                r.related.as_ref().map(|x| x.0),
+                Some(self.marks[m]),
+                "{w}: {r}"
+            );
+        }
+        r.message.clone()
+    }
+
+    pub(crate) fn none(&self) {
+        assert!(
+            self.reports.is_empty(),
+            "{}: expected no report, got:\n{}",
+            self.what,
+            self.reports
+                .iter()
+                .map(|r| r.to_string())
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+    }
+}
+
+/// Both wave sizes on both versions.
+fn each(mut f: impl FnMut(GcnVersion, bool)) {
+    for v in RDNA {
+        for wave32 in [true, false] {
+            f(v, wave32);
+        }
+    }
+}
+
+/// `MASK` → `s[20:21]` in wave64, `s20` in wave32 (a lane mask); `VCC`,
+/// `EXEC` → `vcc`/`vcc_lo`, `exec`/`exec_lo`; `_BW` → `_b64`/`_b32`.
+fn mask(wave32: bool, s: &str) -> String {
+    if wave32 {
+        s.replace("_BW", "_b32")
+            .replace("MASK", "s20")
+            .replace("VCC", "vcc_lo")
+            .replace("EXEC", "exec_lo")
+    } else {
+        s.replace("_BW", "_b64")
+            .replace("MASK", "s[20:21]")
+            .replace("VCC", "vcc")
+            .replace("EXEC", "exec")
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Wait counters.
+
+#[test]
+fn loads_count_in_vmcnt_stores_in_vscnt() {
+    each(|v, w32| {
+        // A load is not waited for by s_waitcnt_vscnt …
+        let r = run_rdna(
+            v,
+            w32,
+            "@global_load_dword v2, v1, s[6:7]
+             s_waitcnt_vscnt null, 0
+             @v_mov_b32 v3, v2",
+            64,
+        );
+        let m = r.one(Check::Waitcnt, 1, Some(0));
+        assert!(m.contains("reads v2 before the s_waitcnt"), "{m}");
+        // … but by vmcnt, and stores in between do not count there: with
+        // a store between two loads, vmcnt(1) leaves only the second.
+        run_rdna(
+            v,
+            w32,
+            "global_load_dword v2, v1, s[6:7]
+             global_store_dword v1, v0, s[6:7] offset:256
+             global_load_dword v3, v1, s[6:7] offset:512
+             s_waitcnt vmcnt(1)
+             v_mov_b32 v4, v2",
+            64,
+        )
+        .none();
+        let r = run_rdna(
+            v,
+            w32,
+            "global_load_dword v2, v1, s[6:7]
+             global_store_dword v1, v0, s[6:7] offset:256
+             @global_load_dword v3, v1, s[6:7] offset:512
+             s_waitcnt vmcnt(1)
+             @v_mov_b32 v4, v3",
+            64,
+        );
+        r.one(Check::Waitcnt, 1, Some(0));
+        // A returning atomic counts in vmcnt, one without return in vscnt
+        // (where it writes no register anyway).
+        let r = run_rdna(
+            v,
+            w32,
+            "@global_atomic_add v3, v1, v0, s[6:7] glc
+             s_waitcnt_vscnt null, 0
+             @v_mov_b32 v4, v3",
+            64,
+        );
+        r.one(Check::Waitcnt, 1, Some(0));
+        run_rdna(
+            v,
+            w32,
+            "global_atomic_add v3, v1, v0, s[6:7] glc
+             s_waitcnt vmcnt(0)
+             v_mov_b32 v4, v3",
+            64,
+        )
+        .none();
+    });
+}
+
+#[test]
+fn sopk_waits_add_their_sgpr() {
+    each(|v, w32| {
+        // s_waitcnt_vmcnt s20, 0 with s20 = 1: at most one load left.
+        let body = |read: &str| {
+            format!(
+                "s_mov_b32 s20, 1
+                 global_load_dword v2, v1, s[6:7]
+                 @global_load_dword v3, v1, s[6:7] offset:4
+                 s_waitcnt_vmcnt s20, 0
+                 @v_mov_b32 v4, {read}"
+            )
+        };
+        run_rdna(v, w32, &body("v2"), 64).none();
+        run_rdna(v, w32, &body("v3"), 64).one(Check::Waitcnt, 1, Some(0));
+        // s_waitcnt_lgkmcnt null, 0 waits for a scalar load.
+        let body = |wait: &str| {
+            format!(
+                "@s_load_dword s12, s[6:7], 0x0
+                 {wait}
+                 @s_mov_b32 s13, s12"
+            )
+        };
+        run_rdna(v, w32, &body("s_waitcnt_lgkmcnt null, 0"), 64).none();
+        run_rdna(v, w32, &body("s_waitcnt_lgkmcnt null, 1"), 64).one(Check::Waitcnt, 1, Some(0));
+        run_rdna(v, w32, &body("s_waitcnt_vmcnt null, 0"), 64).one(Check::Waitcnt, 1, Some(0));
+    });
+}
+
+#[test]
+fn gfx10_waitcnt_fields() {
+    // vmcnt bits 3:0 and 15:14, expcnt 6:4, lgkmcnt 13:8 (LLVM
+    // getVmcntBitShiftHi/getLgkmcntBitWidth for gfx10).
+    for v in RDNA {
+        let imm = |vm: u16, exp: u16, lgkm: u16| (vm & 15) | (vm >> 4) << 14 | exp << 4 | lgkm << 8;
+        for (vm, exp, lgkm) in [(0, 0, 0), (63, 7, 63), (17, 3, 33), (5, 0, 62)] {
+            assert_eq!(
+                super::waitcnt::decode_waitcnt(imm(vm, exp, lgkm), v),
+                (u32::from(vm), u32::from(exp), u32::from(lgkm)),
+                "{v}"
+            );
+        }
+    }
+}
+
+#[test]
+fn flat_counts_in_lgkmcnt_too() {
+    each(|v, w32| {
+        let body = |wait: &str| {
+            format!(
+                "v_mov_b32 v4, s6
+                 v_mov_b32 v5, s7
+                 @flat_load_dword v2, v[4:5]
+                 {wait}
+                 @v_mov_b32 v3, v2"
+            )
+        };
+        run_rdna(v, w32, &body("s_waitcnt vmcnt(0)"), 64).one(Check::Waitcnt, 1, Some(0));
+        run_rdna(v, w32, &body("s_waitcnt lgkmcnt(0)"), 64).one(Check::Waitcnt, 1, Some(0));
+        run_rdna(v, w32, &body("s_waitcnt vmcnt(0) lgkmcnt(0)"), 64).none();
+    });
+}
+
+#[test]
+fn stores_in_flight_at_a_barrier_need_vscnt() {
+    each(|v, w32| {
+        // Two waves: each stores its slots, meets the other at s_barrier,
+        // then reads the other wave's slots.
+        let lanes = if w32 { 32 } else { 64 };
+        let other = 4 * lanes;
+        let body = |wait: &str| {
+            format!(
+                "v_xor_b32 v2, {other}, v1
+                 @global_store_dword v1, v0, s[6:7]
+                 {wait}
+                 s_barrier
+                 @global_load_dword v3, v2, s[6:7]
+                 s_waitcnt vmcnt(0)"
+            )
+        };
+        // vmcnt(0) waits for loads only on GCN 1.5.
+        let r = run_rdna(v, w32, &body("s_waitcnt vmcnt(0) lgkmcnt(0)"), 2 * lanes);
+        let found: Vec<_> = r
+            .reports
+            .iter()
+            .filter(|x| x.check == Check::Waitcnt)
+            .collect();
+        assert_eq!(found.len(), 1, "{v} {w32}: {:#?}", r.reports);
+        let x = found[0];
+        assert_eq!((x.pc, x.wave), (r.marks[1], 0), "{x}");
+        assert_eq!(x.related.as_ref().map(|r| r.0), Some(r.marks[0]), "{x}");
+        assert!(x.message.contains("wave 1's store"), "{x}");
+        let all = if w32 { u64::from(u32::MAX) } else { u64::MAX };
+        assert_eq!(x.lanes, Some(all), "{x}");
+        // LLVM's release fence before the barrier.
+        run_rdna(
+            v,
+            w32,
+            &body("s_waitcnt vmcnt(0) lgkmcnt(0)\ns_waitcnt_vscnt null, 0"),
+            2 * lanes,
+        )
+        .none();
+        // LDS stores are on lgkmcnt as before.
+        let body = |wait: &str| {
+            format!(
+                "v_xor_b32 v2, {other}, v1
+                 ds_write_b32 v1, v0
+                 {wait}
+                 s_barrier
+                 ds_read_b32 v3, v2
+                 s_waitcnt lgkmcnt(0)"
+            )
+        };
+        let r = run_rdna(v, w32, &body("s_waitcnt_vscnt null, 0"), 2 * lanes);
+        assert!(
+            r.reports.iter().any(|x| x.check == Check::Waitcnt),
+            "{:#?}",
+            r.reports
+        );
+        run_rdna(v, w32, &body("s_waitcnt lgkmcnt(0)"), 2 * lanes).none();
+    });
+}
+
+// ---------------------------------------------------------------------------
+// The gfx1010 hazards: the bug is reported on GCN 1.5 (naming the
+// producer), the fix LLVM 15 inserts silences it, and RDNA 2 (which has
+// none of these bugs) reports neither.
+
+/// Runs `bug` (one wait-state report at mark 1 caused by mark 0 on GCN
+/// 1.5, none on RDNA 2) and each of `fixes` (none), in both wave sizes.
+fn hazard_pair(bug: &str, fixes: &[&str], what: &str) {
+    each(|v, w32| {
+        let r = run_rdna(v, w32, &mask(w32, bug), 64);
+        if v == GcnVersion::Gcn1_5 {
+            let m = r.one(Check::WaitStates, 1, Some(0));
+            assert!(m.contains("gfx1010") && m.contains(what), "{m}");
+        } else {
+            r.none();
+        }
+        for fix in fixes {
+            run_rdna(v, w32, &mask(w32, fix), 64).none();
+        }
+    });
+}
+
+#[test]
+fn vmem_sgpr_read_then_scalar_write() {
+    hazard_pair(
+        "@global_load_dword v2, v1, s[6:7]
+         @s_mov_b32 s6, 0",
+        &[
+            "global_load_dword v2, v1, s[6:7]
+             s_waitcnt_depctr 0xffe3
+             s_mov_b32 s6, 0",
+            "global_load_dword v2, v1, s[6:7]
+             v_nop
+             s_mov_b32 s6, 0",
+            "global_load_dword v2, v1, s[6:7]
+             s_waitcnt 0
+             s_mov_b32 s6, 0",
+        ],
+        "VMEM/DS/FLAT read of an SGPR",
+    );
+    // An SMEM write, and EXEC (the lane mask the load reads).
+    hazard_pair(
+        "@global_load_dword v2, v1, s[6:7]
+         @s_load_dword s7, s[0:1], 0x0
+         s_waitcnt lgkmcnt(0)",
+        &["global_load_dword v2, v1, s[6:7]
+           s_waitcnt_depctr 0xffe3
+           s_load_dword s7, s[0:1], 0x0
+           s_waitcnt lgkmcnt(0)"],
+        "SALU/SMEM write",
+    );
+    hazard_pair(
+        "@ds_write_b32 v1, v0
+         @s_mov_BW EXEC, -1",
+        &["ds_write_b32 v1, v0
+           s_waitcnt_depctr 0xffe3
+           s_mov_BW EXEC, -1"],
+        "VMEM/DS/FLAT read of an SGPR",
+    );
+}
+
+#[test]
+fn smem_sgpr_read_then_valu_write() {
+    hazard_pair(
+        "@s_load_dword s12, s[6:7], 0x0
+         @v_readfirstlane_b32 s6, v1
+         s_waitcnt lgkmcnt(0)",
+        &[
+            "s_load_dword s12, s[6:7], 0x0
+             s_mov_b32 null, 0
+             v_readfirstlane_b32 s6, v1
+             s_waitcnt lgkmcnt(0)",
+            "s_load_dword s12, s[6:7], 0x0
+             s_waitcnt lgkmcnt(0)
+             v_readfirstlane_b32 s6, v1",
+        ],
+        "SMEM read of an SGPR and a VALU write",
+    );
+    // A compare writing its lane mask into the SMEM's base.
+    hazard_pair(
+        "s_mov_b64 s[20:21], s[6:7]
+         @s_load_dword s12, s[20:21], 0x0
+         @v_cmp_gt_u32 MASK, 16, v0
+         s_waitcnt lgkmcnt(0)",
+        &["s_mov_b64 s[20:21], s[6:7]
+           s_load_dword s12, s[20:21], 0x0
+           s_waitcnt_lgkmcnt null, 0
+           v_cmp_gt_u32 MASK, 16, v0"],
+        "SMEM read of an SGPR and a VALU write",
+    );
+}
+
+#[test]
+fn exec_read_then_vcmpx() {
+    hazard_pair(
+        "@s_mov_BW MASK, EXEC
+         @v_cmpx_eq_u32 0, v0",
+        &[
+            "s_mov_BW MASK, EXEC
+             s_waitcnt_depctr 0xfffe
+             v_cmpx_eq_u32 0, v0",
+            "s_mov_BW MASK, EXEC
+             v_cmp_eq_u32 VCC, 0, v0
+             v_cmpx_eq_u32 0, v0",
+        ],
+        "non-VALU read of EXEC",
+    );
+    // VMEM reads EXEC as its lane mask.
+    hazard_pair(
+        "@global_store_dword v1, v0, s[6:7]
+         @v_cmpx_eq_u32 0, v0",
+        &["global_store_dword v1, v0, s[6:7]
+           s_waitcnt_depctr 0xfffe
+           v_cmpx_eq_u32 0, v0"],
+        "non-VALU read of EXEC",
+    );
+}
+
+#[test]
+fn lds_and_vmem_across_a_branch() {
+    hazard_pair(
+        "@ds_write_b32 v1, v0
+         s_branch .L1
+         .L1:
+         @global_store_dword v1, v0, s[6:7]",
+        &[
+            "ds_write_b32 v1, v0
+             s_waitcnt_vscnt null, 0
+             s_branch .L1
+             .L1:
+             global_store_dword v1, v0, s[6:7]",
+            "ds_write_b32 v1, v0
+             s_branch .L1
+             .L1:
+             s_waitcnt_vscnt null, 0
+             global_store_dword v1, v0, s[6:7]",
+            // No branch, or the same kind after it: no hazard.
+            "ds_write_b32 v1, v0
+             global_store_dword v1, v0, s[6:7]",
+            "ds_write_b32 v1, v0
+             s_branch .L1
+             .L1:
+             ds_write_b32 v1, v0 offset:256
+             global_store_dword v1, v0, s[6:7]",
+        ],
+        "LDS and a VMEM access",
+    );
+    // VMEM then LDS, across a conditional branch not taken.
+    hazard_pair(
+        "@global_load_dword v2, v1, s[6:7]
+         s_cmp_eq_u32 s6, s6
+         s_cbranch_scc0 .L1
+         @ds_write_b32 v1, v0
+         .L1:
+         s_waitcnt vmcnt(0)",
+        &["global_load_dword v2, v1, s[6:7]
+           s_cmp_eq_u32 s6, s6
+           s_waitcnt_vscnt null, 0
+           s_cbranch_scc0 .L1
+           ds_write_b32 v1, v0
+           .L1:
+           s_waitcnt vmcnt(0)"],
+        "LDS and a VMEM access",
+    );
+}
+
+#[test]
+#[ignore = "needs the v_permlane16_b32 handler (VALU)"]
+fn vopc_then_permlane() {
+    hazard_pair(
+        "@v_cmp_eq_u32 VCC, 0, v0
+         @v_permlane16_b32 v2, v1, s6, s7",
+        &[
+            "v_cmp_eq_u32 VCC, 0, v0
+             v_mov_b32 v1, v1
+             v_permlane16_b32 v2, v1, s6, s7",
+            "v_cmp_eq_u32 VCC, 0, v0
+             s_nop 0
+             v_mov_b32 v1, v1
+             v_permlane16_b32 v2, v1, s6, s7",
+        ],
+        "VOPC instruction and v_permlane",
+    );
+    // v_nop does not end it.
+    each(|v, w32| {
+        let r = run_rdna(
+            v,
+            w32,
+            &mask(
+                w32,
+                "@v_cmp_eq_u32 VCC, 0, v0
+                 v_nop
+                 @v_permlane16_b32 v2, v1, s6, s7",
+            ),
+            64,
+        );
+        if v == GcnVersion::Gcn1_5 {
+            r.one(Check::WaitStates, 1, Some(0));
+        } else {
+            r.none();
+        }
+    });
+}
+
+/// The roles of the first instruction of `source` on `v`.
+fn roles(v: GcnVersion, source: &str) -> super::wait_states::Gfx10Roles {
+    let ops = crate::exec::testing::ops_of(v, source);
+    let op = &ops.ops()[0];
+    super::Facts::of(op, v).g10
+}
+
+#[test]
+fn the_roles_of_rows_that_do_not_run_yet() {
+    // (v_permlane*, and MIMG NSA, whose descriptors the tests do not build:
+    // their pairs run once the handlers land.)
+    let v = GcnVersion::Gcn1_5;
+    assert!(roles(v, "v_permlane16_b32 v2, v1, s6, s7").is_permlane());
+    assert!(roles(v, "v_cmp_eq_u32 vcc, 0, v0").is_vopc());
+    assert!(!roles(v, "v_nop").is_vopc_end());
+    assert!(roles(v, "v_mov_b32 v1, v1").is_vopc_end());
+    let nsa = "image_sample_d v[0:3], [v4, v5, v6, v7, v8, v9], s[8:15], s[16:19] dmask:0xf dim:SQ_RSRC_IMG_2D";
+    assert!(roles(v, nsa).is_nsa());
+    assert!(!roles(
+        v,
+        "image_load v[2:5], [v1, v3], s[16:23] dmask:0xf dim:SQ_RSRC_IMG_2D"
+    )
+    .is_nsa());
+    assert!(roles(v, "buffer_load_dword v1, v2, s[8:11], 0 offen offset:2").is_offset_consumer());
+    assert!(!roles(v, "buffer_load_dword v1, v2, s[8:11], 0 offen offset:8").is_offset_consumer());
+    // RDNA 2 has none of these bugs.
+    assert!(!roles(GcnVersion::Rdna2, nsa).any);
+}
