@@ -638,12 +638,11 @@ pub(crate) fn decode_vop3(ctx: &Ctx<'_>) -> Result<Instruction, DecodeError> {
     )?;
     if ctx.version.is_gcn15() {
         // clrxdisasm prints OP_SEL bits of the sources and the destination
-        // only; GCN 1.5 prints source modifiers in place. The assemblers
-        // take a VOP3 literal only for VOP3-only instructions.
+        // only; GCN 1.5 prints source modifiers in place. A VOP3 literal
+        // is the hardware's in the VOP3 form of a VOP1/VOP2/VOPC
+        // instruction too (LLVM emits `v_cndmask_b32_e64 v4, 0, 0x71800000,
+        // vcc_lo`), though clrxasm takes one only in VOP3-only rows.
         if instr.mods.op_sel & !op_sel_field(row) != 0 {
-            return Err(DecodeError::Invalid);
-        }
-        if form == Form::Vop3 && instr.len > 2 {
             return Err(DecodeError::Invalid);
         }
         check_gcn15_mods(&instr)?;
