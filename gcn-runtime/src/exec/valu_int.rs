@@ -34,7 +34,7 @@
 //! have no SDST); `v_permlane16_b32`/`v_permlanex16_b32` gather within
 //! (across) rows of 16 lanes by the nibbles of `{S2, S1}`, OP_SEL bit 0
 //! being FI and bit 1 BOUND_CTRL; `v_movrelsd_2_b32`/`v_swaprel_b32` index
-//! the source by M0[9:0] and the destination by M0[25:16].
+//! the source by `M0[9:0]` and the destination by `M0[25:16]`.
 
 use gcn_asm::decode::Form;
 use gcn_asm::isa::Mnemonic as M;
