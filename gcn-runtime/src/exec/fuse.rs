@@ -11,6 +11,10 @@
 //! v_addc_u32 v5, vcc, v5, 0, vcc    ; v_addc_co_u32
 //! ```
 //!
+//! GCN 1.5 and RDNA 2 spell it `v_add_co_u32 v4, vcc_lo, s8, v0` (VOP3)
+//! and `v_add_co_ci_u32 v5, vcc_lo, s9, v5, vcc_lo`, in wave32 with the
+//! carry in one SGPR (written with [`Wave::set_lane_mask`]).
+//!
 //! Run one by one, each instruction pays the loop's dispatch, a pass over
 //! its 64 lanes, and the carry packed into VCC only to be unpacked again
 //! by the next. `fuse` marks the first instruction of such a run, at

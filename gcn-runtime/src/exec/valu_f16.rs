@@ -40,7 +40,15 @@
 //! ("hi 16 bits are preserved" / "zeroed"), the rule LLVM encodes in
 //! `GCNSubtarget::zeroesHigh16BitsOfDest` ("in gfx9 … most instructions
 //! maintain the legacy behavior of 0ing"; the CLRX docs do not say). SDWA
-//! forms place the result per `dst_sel` ([`vector::write_u32`]).
+//! forms place the result per `dst_sel` ([`vector::write_u32`]). GCN 1.5
+//! keeps the other half in every form but SDWA (LLVM: "on gfx10, all
+//! 16-bit instructions preserve the high bits").
+//!
+//! GCN 1.5's `v_fmac_f16`, `v_fmamk_f16`, `v_fmaak_f16`, `v_pk_fmac_f16`
+//! and `v_fma_mix*` are fused (one rounding, denormals per MODE), as GCN
+//! 1.4.1's `v_fma_mix*`; GCN 1.5.1's `v_dot2c_f32_f16` and
+//! `v_dot4c_i32_i8` accumulate into VDST (the VOP2 forms read both halves
+//! of their packed sources; the integer sum wraps).
 //!
 //! `v_dot2_f32_f16` sums two exact f16 products and an f32 with TwoSum
 //! residuals before one rounding; the hardware's internal precision is

@@ -23,6 +23,18 @@
 //! GCN 1.2 opcodes) zero the high half while the VOP3-only 16-bit rows new
 //! in GCN 1.4 keep it (`VDST = (VDST & 0xffff0000) | result` in the docs).
 //! SDWA and DPP forms place the zero-extended result per their own rules.
+//! GCN 1.5 keeps the other half in every form but SDWA ("on gfx10, all
+//! 16-bit instructions preserve the high bits", LLVM).
+//!
+//! GCN 1.5 and RDNA 2 (`GcnInstrsVop*.md` has no GCN 1.5 `Operation:`; the
+//! RDNA ISA guides and LLVM's definitions): the `_nc_` adds carry nothing
+//! (the i32/i16 forms saturate signed with `clamp`); `v_add_co_ci_u32`
+//! and its subtractions take the carry in SSRC2 (VCC) and write it to SDST
+//! (VCC), each one SGPR in wave32; `v_cmpx_*` write EXEC alone (the rows
+//! have no SDST); `v_permlane16_b32`/`v_permlanex16_b32` gather within
+//! (across) rows of 16 lanes by the nibbles of `{S2, S1}`, OP_SEL bit 0
+//! being FI and bit 1 BOUND_CTRL; `v_movrelsd_2_b32`/`v_swaprel_b32` index
+//! the source by `M0[9:0]` and the destination by `M0[25:16]`.
 
 use gcn_asm::decode::Form;
 use gcn_asm::isa::Mnemonic as M;

@@ -12,6 +12,11 @@
 //! ([`Stream`], [`stream1`], [`stream2`]): eight lanes at a time read from
 //! the source rows in place and written to the destination row at once,
 //! with no 256-byte temporaries; it has an AVX2 build chosen at run time.
+//!
+//! DPP on GCN 1.5: DPP16 adds `row_share` and `row_xmask` and the FI bit
+//! (an inactive source lane gives its value instead of being invalid);
+//! DPP8 selects one of eight lanes per group of eight, has no row/bank
+//! masks, and reads 0 from an inactive source lane unless FI is set.
 
 use std::mem::MaybeUninit;
 

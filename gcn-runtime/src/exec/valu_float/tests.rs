@@ -1010,6 +1010,15 @@ fn gfx10_fused_multiply_adds() {
                 0x4130_0000,
             ),
             c32("v_fmac_f32 v1, v2, v3", M, two, three, one, 0x40e0_0000),
+            // VOP3 takes a 32-bit literal on GCN 1.5.
+            c32(
+                "v_fma_f32 v1, v2, 0x40400000, v4",
+                M,
+                two,
+                0,
+                one,
+                0x40e0_0000,
+            ),
             // One rounding.
             c32(
                 "v_fmaak_f32 v1, v2, v3, 0xbf800000",

@@ -1421,6 +1421,15 @@ fn gfx10_16_bit_adds_keep_the_other_half() {
 }
 
 #[test]
+fn gfx10_vop3_literal() {
+    check(
+        &GFX10,
+        "v_add3_u32 v0, v1, 0x12345678, v2",
+        &[(1, 2, 0, 0x1234_567b)],
+    );
+}
+
+#[test]
 fn gfx10_xor3() {
     check(
         &GFX10,
@@ -1465,7 +1474,7 @@ fn gfx10_add_with_carry_in_and_out_wave64() {
             };
             let mut want_out = 0u64;
             for l in 0..WAVE_SIZE {
-                let c = (cin >> l & 1) as u64;
+                let c = cin >> l & 1;
                 let sum = u64::from(w.vgpr[1][l]) + 1 + c;
                 assert_eq!(w.vgpr[0][l], sum as u32, "{v} `{asm}` lane {l}");
                 want_out |= (sum >> 32) << l;
