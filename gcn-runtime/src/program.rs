@@ -139,7 +139,7 @@ pub struct Program {
     version: GcnVersion,
     kernels: Vec<ProgramKernel>,
     /// The pre-decoded code per kernel entry, made at the first launch.
-    decoded: Mutex<Vec<((u32, bool), Arc<Decoded>)>>,
+    decoded: Mutex<Vec<(DecodedKey, Arc<Decoded>)>>,
     code_words: Vec<u32>,
     scratch_relocations: Vec<ScratchRelocation>,
     /// `.text` then `.rodata`, in device memory (kept alive here).
@@ -156,6 +156,10 @@ pub struct Program {
     /// Where printf text goes (`None`: standard output).
     printf_handler: Option<PrintfHandler>,
 }
+
+/// What a kernel's pre-decoded code is kept by: its entry and whether its
+/// waves are 32 lanes wide.
+type DecodedKey = (u32, bool);
 
 impl fmt::Debug for Program {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -153,9 +153,16 @@ const HW_REG_MODE: u16 = 1;
 const HW_REG_STATUS: u16 = 2;
 const HW_REG_TRAPSTS: u16 = 3;
 
-/// The SGPR-file location of `reg` on `version`, or its state location.
-fn implicit_location(reg: ImplicitReg, version: GcnVersion) -> Location {
+/// The SGPR-file location of `reg` on `version`, or its state location; in
+/// a wave of 32 lanes (`wave32`) VCC and EXEC are their low SGPRs.
+fn implicit_location_waves(reg: ImplicitReg, version: GcnVersion, wave32: bool) -> Location {
     match reg.sgprs(version) {
+        Some((code, count)) if wave32 && matches!(reg, ImplicitReg::Vcc | ImplicitReg::Exec) => {
+            Location::Sgprs {
+                code,
+                count: count.min(1),
+            }
+        }
         Some((code, count)) => Location::Sgprs { code, count },
         None => Location::State(reg),
     }
@@ -234,7 +241,12 @@ impl Instruction {
                     if v & 63 == HW_REG_STATUS && spec.role.reads() {
                         out.push(Location::State(ImplicitReg::Scc), Role::Read, index, false);
                         for reg in [ImplicitReg::Vcc, ImplicitReg::Exec] {
-                            out.push(implicit_location(reg, version), Role::Read, index, false);
+                            out.push(
+                                implicit_location_waves(reg, version, self.wave32),
+                                Role::Read,
+                                index,
+                                false,
+                            );
                         }
                     }
                     continue;
@@ -242,15 +254,17 @@ impl Instruction {
                 _ => continue,
             };
             let location = match code {
+                // NULL (GCN 1.5+) is no register.
+                125 if version.is_gcn15() => continue,
                 0..=127 => Location::Sgprs { code, count },
                 256.. => Location::Vgprs {
                     index: code - 256,
                     count,
                 },
-                VCCZ => implicit_location(ImplicitReg::Vcc, version),
-                EXECZ => implicit_location(ImplicitReg::Exec, version),
+                VCCZ => implicit_location_waves(ImplicitReg::Vcc, version, self.wave32),
+                EXECZ => implicit_location_waves(ImplicitReg::Exec, version, self.wave32),
                 SCC => Location::State(ImplicitReg::Scc),
-                LDS_DIRECT => implicit_location(ImplicitReg::M0, version),
+                LDS_DIRECT => implicit_location_waves(ImplicitReg::M0, version, self.wave32),
                 // Inline constants and the aperture registers.
                 _ => continue,
             };
@@ -351,7 +365,7 @@ impl Instruction {
         }
         for implicit in row.implicit_on(version) {
             out.push(
-                implicit_location(implicit.reg, version),
+                implicit_location_waves(implicit.reg, version, self.wave32),
                 implicit.role,
                 None,
                 false,
@@ -365,7 +379,7 @@ impl Instruction {
             || (encoding == Encoding::Ds && mem.contains(MemFlags::GDS));
         if m0_by_modifier && !row.reads_implicit(ImplicitReg::M0, version) {
             out.push(
-                implicit_location(ImplicitReg::M0, version),
+                implicit_location_waves(ImplicitReg::M0, version, self.wave32),
                 Role::Read,
                 None,
                 false,

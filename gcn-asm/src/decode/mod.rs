@@ -291,6 +291,9 @@ pub struct Instruction {
     pub operand_array: [Operand; MAX_OPERANDS],
     /// Modifiers.
     pub mods: Modifiers,
+    /// Decoded for a wave of 32 lanes ([`DecodeOptions::wave32`]): the
+    /// lane masks it names or implies (VCC, EXEC) are one SGPR.
+    pub wave32: bool,
 }
 
 impl Instruction {
@@ -321,6 +324,7 @@ impl Instruction {
             form,
             len: 1,
             operand_array: [Operand::None; MAX_OPERANDS],
+            wave32: false,
             mods: Modifiers::default(),
         }
     }
@@ -458,7 +462,8 @@ pub fn decode_with(
         version,
         wave32: options.for_version(version).wave32,
     };
-    match family {
+    let wave32 = ctx.wave32;
+    let instr = match family {
         Encoding::Sop2 | Encoding::Sop1 | Encoding::Sopk | Encoding::Sopc | Encoding::Sopp => {
             scalar::decode(&ctx, family)
         }
@@ -476,7 +481,11 @@ pub fn decode_with(
         | Encoding::Flat
         | Encoding::Global
         | Encoding::Scratch => memory::decode(&ctx, family),
-    }
+    };
+    instr.map(|mut i| {
+        i.wave32 = wave32;
+        i
+    })
 }
 
 /// What every family decoder reads.

@@ -1222,7 +1222,10 @@ fn choose(st: &Statement<'_>, ops: &Operands, m: &Modifiers) -> Result<Choice, O
     if let Some(s) = ops.srcs[1] {
         let only_reason = reason.as_ref().is_some_and(|(at, _)| *at == s.at);
         // GCN 1.5's VOP3 takes the literal in any source.
-        if only_reason && matches!(s.src, Src::Literal(_)) && !ops.scalar_slot1 && !st.version.is_gcn15()
+        if only_reason
+            && matches!(s.src, Src::Literal(_))
+            && !ops.scalar_slot1
+            && !st.version.is_gcn15()
         {
             return Err(OperandError::new(
                 s.at,

@@ -1307,21 +1307,18 @@ fn make_op(instr: Instruction, version: GcnVersion) -> Op {
     };
     for (i, (spec, operand)) in row.operands.iter().zip(instr.operands()).enumerate() {
         op.opnd[i] = resolve(*operand, spec.ty);
-        if version.is_gcn15()
-            && matches!(
-                operand,
-                Operand::Reg {
-                    code: sreg::NULL,
-                    ..
-                }
-            )
-        {
-            if spec.role == gcn_asm::isa::Role::Read {
-                // NULL reads as 0. Its code stays for destinations: a
-                // 32-bit write lands in a slot no source reads, a 64-bit
-                // one is dropped (`Wave::set_s64`).
-                op.opnd[i] = Src::Imm(0);
+        let null = matches!(
+            operand,
+            Operand::Reg {
+                code: sreg::NULL,
+                ..
             }
+        );
+        if version.is_gcn15() && null && spec.role == gcn_asm::isa::Role::Read {
+            // NULL reads as 0. Its code stays for destinations: a 32-bit
+            // write lands in a slot no source reads, a 64-bit one is
+            // dropped (`Wave::set_s64`).
+            op.opnd[i] = Src::Imm(0);
         }
         match spec.field {
             Field::Src0 | Field::Vsrc0 | Field::Ssrc0 if op.slot[0] == u8::MAX => {
