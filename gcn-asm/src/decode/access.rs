@@ -195,7 +195,8 @@ impl Instruction {
             || (self.form == Form::Sdwa && self.mods.sdwa.dst_unused == 2)
             || self.form == Form::Dpp
             || (gcn14 && row.has(flags::OP_SEL) && self.mods.op_sel & 8 != 0)
-            || (gcn14 && row.has(flags::MERGE))
+            // d16 loads keep the other half from GCN 1.4 on (GCN 1.5 too).
+            || (version.is_gcn14_or_later() && row.has(flags::MERGE))
             || (gcn14 && writes_half(row));
         let alu = matches!(row.unit(), Unit::Salu | Unit::Valu);
         let mut out = Accesses::new();
