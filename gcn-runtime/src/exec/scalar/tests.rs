@@ -1907,7 +1907,6 @@ v_mov_b32 v1, 7",
 fn gfx10_hints_and_counters_do_nothing() {
     for src in [
         "s_clause 3",
-        "s_code_end",
         "s_inst_prefetch 1",
         "s_wait_idle",
         "s_waitcnt_depctr 0xffe3",
@@ -1931,6 +1930,18 @@ fn gfx10_hints_and_counters_do_nothing() {
             assert_eq!(w.sgpr, before.sgpr, "{v} `{src}`");
             assert_eq!((w.mode, w.scc), (0xf0, false), "{v} `{src}`");
         }
+    }
+}
+
+#[test]
+fn gfx10_code_end_is_an_illegal_instruction() {
+    for v in gfx10_with("s_code_end") {
+        let s = run_with(v, "s_mov_b32 s0, 1\ns_code_end", &Memory::default(), |_| {});
+        assert!(
+            matches!(s.fault.map(|f| f.kind), Some(FaultKind::Unsupported(m)) if m.contains("illegal")),
+            "{v}"
+        );
+        assert_eq!(s.wave.sgpr[0], 1, "{v}");
     }
 }
 
