@@ -1,6 +1,12 @@
 //! Image memory: the MIMG instructions, addressed through an image resource
 //! (T#) and, for sampling, a sampler resource (S#).
 //!
+//! GCN 1.0-1.4 only: on GCN 1.5 and RDNA 2 every MIMG row stops as a gap
+//! ([`super::gaps::gap_reason`] names what is missing: the gfx10 T# and S#
+//! layouts, its 9-bit image format table, the row pitch of linear images
+//! that no T# field gives, the `dim` field, NSA address lists, BVH and
+//! MSAA loads).
+//!
 //! Semantics follow `GcnInstrsMimg.md` and the image seeds
 //! (`GcnMemHandling.md`: resource fields, formats, addressing). The layout
 //! is the linear one of [`crate::image`]; any other tiling index, the MSAA
@@ -1258,9 +1264,16 @@ fn gather(
 
 /// The handler of a MIMG row. `image_gather4h`, `image_gather4h_pck` and
 /// `image_gather8h_pck` (GCN 1.4) have none: no document describes them.
-pub(crate) fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
+pub(crate) fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
     use sflag::*;
     if row.encoding != Encoding::Mimg {
+        return None;
+    }
+    // GCN 1.5 and RDNA 2 lay out the T# and S# differently (and address
+    // by the instruction's `dim`, with NSA address lists): reading their
+    // descriptors with the GCN 1.0-1.4 rules would be silently wrong, so
+    // every MIMG row stops there, as a gap (`gaps::gap_reason`).
+    if version.is_gcn15() {
         return None;
     }
     if let Some(a) = row.atomic {

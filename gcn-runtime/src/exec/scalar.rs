@@ -40,6 +40,22 @@
 //!   (no exceptions are raised);
 //! - `s_rfe_b64`/`s_rfe_restore_b64` (return from the trap handler) have no
 //!   semantics.
+//!
+//! GCN 1.5 and RDNA 2 (no CLRX `Operation:` text; the RDNA ISA guides and
+//! LLVM):
+//! - `*_saveexec_b32`/`*_wrexec_b32` work on EXEC_LO alone (EXEC_HI keeps
+//!   its value in wave64 too) with a one-register SDST;
+//! - `s_movrelsd_2_b32`: `SGPR[sdst + M0[25:16]] = SGPR[ssrc0 + M0[9:0]]`;
+//! - `s_round_mode`/`s_denorm_mode` set MODE.FP_ROUND (bits 0-3) and
+//!   MODE.FP_DENORM (bits 4-7) from the immediate's low 4 bits;
+//! - `s_clause`, `s_inst_prefetch`, `s_wait_idle`, `s_waitcnt_depctr`,
+//!   `s_ttracedata_imm`, `s_version` and the split `s_waitcnt_*cnt` do
+//!   nothing; `s_code_end` (the padding after the code) stops with an
+//!   "unsupported" fault, as the hardware raises an illegal-instruction
+//!   exception;
+//! - `s_subvector_loop_begin/end` have no semantics (`gaps`: no reference
+//!   at hand gives their Operation);
+//! - hardware registers: see `read_hwreg` (HW_ID1/HW_ID2 replace HW_ID).
 
 use gcn_asm::isa::InstrRow;
 use gcn_asm::isa::Mnemonic as M;
@@ -1030,7 +1046,6 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
         // emulator in which every memory operation has completed (the
         // checks module tracks the counters): nothing to do.
         M::SClause
-        | M::SCodeEnd
         | M::SInstPrefetch
         | M::SWaitIdle
         | M::SWaitcntDepctr
@@ -1041,6 +1056,15 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
         | M::SWaitcntVmcnt
         | M::SWaitcntExpcnt
         | M::SWaitcntLgkmcnt => h(|_, _, _| Ok(Step::Next)),
+        // The padding after a shader's code: the hardware raises an
+        // illegal-instruction exception (RDNA ISA), so reaching it means
+        // control ran off the end of the code.
+        M::SCodeEnd => h(|_, _, _| {
+            Err(Fault::unsupported(
+                "s_code_end: an illegal instruction (it pads the end of the code; control \
+                 ran past the last instruction)",
+            ))
+        }),
         // MODE.FP_ROUND (bits 0-3) and MODE.FP_DENORM (bits 4-7) from the
         // immediate's low 4 bits.
         M::SRoundMode => h(|w, op, _| {

@@ -1418,9 +1418,9 @@ mod gfx10 {
             );
             assert!(s.fault.is_none(), "{v}: {:?}", s.fault);
             let got = out.to_vec();
-            for l in 0..64 {
+            for (l, &g) in got.iter().enumerate() {
                 let want = if l < 32 { 1001 + l as u32 } else { 0 };
-                assert_eq!(got[l], want, "{v} lane {l}");
+                assert_eq!(g, want, "{v} lane {l}");
                 let reg = if l < 32 { 1000 + l as u32 } else { 7 };
                 assert_eq!(s.wave.vgpr[4][l], reg, "{v} lane {l}");
             }

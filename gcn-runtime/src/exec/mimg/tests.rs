@@ -1779,3 +1779,23 @@ fn implicit_lod_is_relative_to_the_base_level() {
         assert_eq!(f(w.vgpr[0][0]), 5.0, "{v}");
     }
 }
+
+/// GCN 1.5 and RDNA 2: every MIMG row stops as a gap naming the gfx10
+/// descriptors, never reads a gfx10 T# with the GCN rules.
+#[test]
+fn gfx10_images_stop_as_gaps() {
+    for v in [GcnVersion::Gcn1_5, GcnVersion::Gcn1_5_1, GcnVersion::Rdna2] {
+        for src in [
+            "image_load v[0:3], v[4:5], s[8:15] dmask:0xf dim:2d unorm",
+            "image_store v[0:3], v[4:5], s[8:15] dmask:0xf dim:2d unorm",
+            "image_sample v[0:3], v[4:5], s[8:15], s[16:19] dmask:0xf dim:2d",
+        ] {
+            let s = run_with(v, src, &Memory::default(), |_| {});
+            let f = s.fault.map(|f| f.kind);
+            assert!(
+                matches!(&f, Some(FaultKind::Gap { reason, .. }) if reason.contains("T#")),
+                "{v} `{src}`: {f:?}"
+            );
+        }
+    }
+}

@@ -1907,7 +1907,6 @@ v_mov_b32 v1, 7",
 fn gfx10_hints_and_counters_do_nothing() {
     for src in [
         "s_clause 3",
-        "s_code_end",
         "s_inst_prefetch 1",
         "s_wait_idle",
         "s_waitcnt_depctr 0xffe3",
@@ -1931,6 +1930,18 @@ fn gfx10_hints_and_counters_do_nothing() {
             assert_eq!(w.sgpr, before.sgpr, "{v} `{src}`");
             assert_eq!((w.mode, w.scc), (0xf0, false), "{v} `{src}`");
         }
+    }
+}
+
+#[test]
+fn gfx10_code_end_is_an_illegal_instruction() {
+    for v in gfx10_with("s_code_end") {
+        let s = run_with(v, "s_mov_b32 s0, 1\ns_code_end", &Memory::default(), |_| {});
+        assert!(
+            matches!(s.fault.map(|f| f.kind), Some(FaultKind::Unsupported(m)) if m.contains("illegal")),
+            "{v}"
+        );
+        assert_eq!(s.wave.sgpr[0], 1, "{v}");
     }
 }
 
@@ -2060,6 +2071,27 @@ fn gfx10_smem() {
             assert_eq!(s.wave.sgpr[8], 30, "{v}: old value with glc");
             assert_eq!(buf.to_vec(), [7, 0, 35, 40], "{v}");
             buf.write_from(&[10, 20, 30, 40]).unwrap();
+            // Through a gfx10 V# (words 0-2 as before): 12 bytes of records.
+            let words = crate::descriptor::Gfx10BufferResource::raw(addr, 12)
+                .unwrap()
+                .to_words();
+            let s = run_with(
+                v,
+                "s_mov_b32 s8, 2\n\
+                 s_buffer_atomic_add s8, s[12:15], 0x4 glc\n\
+                 s_buffer_atomic_add s9, s[12:15], 0xc glc\n\
+                 s_buffer_load_dwordx4 s[16:19], s[12:15], 0x0",
+                &memory,
+                move |w| {
+                    w.sgpr[12..16].copy_from_slice(&words);
+                    w.sgpr[9] = 5;
+                },
+            );
+            assert!(s.fault.is_none(), "{v}: {:?}", s.fault);
+            assert_eq!(s.wave.sgpr[8], 20, "{v}: old value");
+            assert_eq!(s.wave.sgpr[9], 0, "{v}: past the records: no atomic, 0");
+            assert_eq!(&s.wave.sgpr[16..20], &[10, 22, 30, 0], "{v}");
+            assert_eq!(buf.to_vec(), [10, 22, 30, 40], "{v}");
         }
     }
 }
