@@ -440,10 +440,19 @@ impl FlowFacts {
             n_filled: 0,
             fill_bits: u32::MAX,
         };
-        let writes_hwreg = row
-            .operands
-            .iter()
-            .any(|o| o.field == Field::Hwreg && o.role.writes());
+        // FLAT_SCRATCH (a hardware register from GCN 1.5 on) is an address
+        // base like the SGPR pair before: LLVM's kernels with calls set it
+        // from the private segment offset SGPR even when the hardware does
+        // not set that up (no private segment), and never use it then.
+        let flat_scratch = version.is_gcn15()
+            && instr.operands().iter().any(
+                |o| matches!(o, gcn_asm::decode::Operand::Hwreg(v) if matches!(v & 63, 20 | 21)),
+            );
+        let writes_hwreg = !flat_scratch
+            && row
+                .operands
+                .iter()
+                .any(|o| o.field == Field::Hwreg && o.role.writes());
         let lane_select = row
             .has(flags::READ_LANE | flags::WRITE_LANE)
             .then(|| op.slot[1]);
@@ -550,15 +559,35 @@ impl FlowFacts {
                         && instr.form == Form::Sdwa
                         && instr.mods.sdwa.dst_unused == 2
                         && regs.vector;
+                    // GCN 1.5+: a 16-bit VALU result (but in SDWA) writes the
+                    // low half, or the high one with OP_SEL bit 3, and
+                    // keeps the other ("on gfx10, all 16-bit instructions
+                    // preserve the high bits", LLVM).
+                    let half16 = access.partial
+                        && version.is_gcn15()
+                        && unit == Unit::Valu
+                        && regs.vector
+                        && instr.form != Form::Sdwa
+                        && field == Some(Field::Vdst)
+                        && row
+                            .operand(Field::Vdst)
+                            .is_some_and(|o| gcn_asm::isa::is_16bit(o.ty));
+                    let half16_high = half16 && instr.mods.op_sel & 8 != 0;
                     f.dests[usize::from(f.n_dests)] = Dest {
                         regs,
                         bits: match (merge, row.has(flags::HI)) {
                             _ if preserve => sel_bits(instr.mods.sdwa.dst_sel),
+                            _ if half16_high => 0xffff_0000,
+                            _ if half16 => 0xffff,
                             (true, true) => 0xffff_0000,
                             (true, false) => 0xffff,
                             _ => u32::MAX,
                         },
-                        keep: access.partial && !merge && !preserve && !row.has(flags::WRITE_LANE),
+                        keep: access.partial
+                            && !merge
+                            && !preserve
+                            && !half16
+                            && !row.has(flags::WRITE_LANE),
                         lane_bit: unit == Unit::Valu
                             && !regs.vector
                             && !row.has(flags::READ_LANE | flags::FIRST_LANE),
@@ -567,7 +596,6 @@ impl FlowFacts {
                 }
             }
         }
-        let _ = version;
         f
     }
 }
