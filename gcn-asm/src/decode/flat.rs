@@ -30,11 +30,17 @@ pub(super) fn decode(
     // SADDR `off` (GCN 1.5: NULL).
     let off_code = if gcn15 { SADDR_OFF_GCN15 } else { SADDR_OFF };
     if gcn15 {
-        // An 11-bit unsigned offset (as clrxdisasm reads it), DLC in bit
-        // 12; bit 11 and bit 13 (LDS of GCN 1.4) are not printed.
-        zero(w0 >> 11 & 1)?;
+        // FLAT: an 11-bit unsigned offset (as clrxdisasm reads it);
+        // GLOBAL/SCRATCH: 12 bits signed, as the hardware and LLVM have
+        // them (clrxdisasm reads 11 bits unsigned, the same for 0-2047).
+        // DLC in bit 12; bit 13 (LDS of GCN 1.4) is not printed.
         zero(w0 >> 13 & 1)?;
-        mem.offset = (w0 & 0x7ff) as i32;
+        mem.offset = if segment == Encoding::Flat {
+            zero(w0 >> 11 & 1)?;
+            (w0 & 0x7ff) as i32
+        } else {
+            ((w0 & 0xfff) << 20) as i32 >> 20
+        };
         mem.flags.set(MemFlags::DLC, bit(w0, 12));
         // NV: clrxdisasm prints `nv`, which the assemblers do not read on
         // GCN 1.5.

@@ -226,18 +226,20 @@ pub(crate) fn encode(
         | (u32::from(tfe || nv) << 23)
         | (vdst.map_or(0, |r| vgpr_number(r.value)) << 24);
     let mut words = [word0, word1];
-    // GCN 1.5: 11 unsigned bits for every segment (as clrxasm has it).
+    // GCN 1.5: 11 unsigned bits for FLAT (as clrxasm has it), 12 signed
+    // bits for GLOBAL/SCRATCH (the hardware's and llvm-mc's; clrxasm takes
+    // 11 unsigned bits, which encode the same).
+    let flat = row.encoding == Encoding::Flat;
     let field = ImmField {
         word: 0,
         shift: 0,
-        bits: if gcn15 {
-            11
-        } else if row.encoding == Encoding::Flat {
-            12
-        } else {
-            13
+        bits: match (gcn15, flat) {
+            (true, true) => 11,
+            (true, false) => 12,
+            (false, true) => 12,
+            (false, false) => 13,
         },
-        signed: !gcn15 && row.encoding != Encoding::Flat,
+        signed: !flat,
     };
     let fixup = offset.and_then(|imm| field.place(ctx, imm, "offset", &mut words));
     emit(out, &words, &[fixup]);
