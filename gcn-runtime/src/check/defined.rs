@@ -190,6 +190,9 @@ pub(crate) struct FlowFacts {
     n_filled: u8,
     /// A GCN 1.4 d16 load that fills one half (`merge`): its mask.
     fill_bits: u32,
+    /// A typed (format) memory access: its bytes in memory are not its
+    /// data registers' bytes.
+    format: bool,
 }
 
 const NO_REGS: Regs = Regs::s(0, 0);
@@ -439,6 +442,7 @@ impl FlowFacts {
             filled: [NO_REGS; 2],
             n_filled: 0,
             fill_bits: u32::MAX,
+            format: row.has(flags::FORMAT),
         };
         // FLAT_SCRATCH (a hardware register from GCN 1.5 on) is an address
         // base like the SGPR pair before: LLVM's kernels with calls set it
@@ -1310,7 +1314,12 @@ impl GroupCheck<'_> {
             let copy = matches!(fl.memory, MemKind::Store | MemKind::Atomic { copy: true });
             for (a, &start) in log.iter().zip(&starts) {
                 let l = usize::from(a.lane) & 63;
-                let whole = by_lane[l].0 != 4 * data_dwords || by_lane[l].1 == 0;
+                // A store of fewer bytes than its data registers hold (a
+                // byte, a short, a d16 half) takes them from where the log
+                // says; a typed store converts, so all of its data counts.
+                let whole = by_lane[l].1 == 0
+                    || by_lane[l].0 > 4 * data_dwords
+                    || (by_lane[l].0 != 4 * data_dwords && fl.format);
                 let pending = self.origins.pending_lanes >> l & 1 != 0;
                 let mut bytes = [Val::default(); 16];
                 let n = (a.len as usize).min(16);
@@ -2174,7 +2183,9 @@ fn undefined_lanes_of(sh: &Shadow, regs: Regs) -> u64 {
 /// The two value operands of an AND/OR row: its explicit read operands,
 /// or one and the implicit EXEC of `s_*_saveexec`.
 fn two_values(_wave: &Wave, op: &Op, fl: &FlowFacts, _lane: usize) -> Option<[Src; 2]> {
-    if !is_bitwise(fl.rule) {
+    // SDWA selects (and moves) parts of the sources: the per-source
+    // selected bits of the general rule apply instead.
+    if !is_bitwise(fl.rule) || op.instr.form == Form::Sdwa {
         return None;
     }
     let row = op.instr.row;
