@@ -193,6 +193,10 @@ pub(crate) struct FlowFacts {
     /// A typed (format) memory access: its bytes in memory are not its
     /// data registers' bytes.
     format: bool,
+    /// SDWA selections of a bitwise row (source 0, source 1, destination;
+    /// no sign extension, the unused destination bits padded or kept):
+    /// the rule stays exact per bit through them.
+    sdwa: Option<(u8, u8, u8)>,
 }
 
 const NO_REGS: Regs = Regs::s(0, 0);
@@ -443,6 +447,14 @@ impl FlowFacts {
             n_filled: 0,
             fill_bits: u32::MAX,
             format: row.has(flags::FORMAT),
+            sdwa: (instr.form == Form::Sdwa
+                && instr.mods.sext == 0
+                && instr.mods.sdwa.dst_unused != 1)
+                .then_some((
+                    instr.mods.sdwa.src0_sel,
+                    instr.mods.sdwa.src1_sel,
+                    instr.mods.sdwa.dst_sel,
+                )),
         };
         // FLAT_SCRATCH (a hardware register from GCN 1.5 on) is an address
         // base like the SGPR pair before: LLVM's kernels with calls set it
@@ -2183,9 +2195,8 @@ fn undefined_lanes_of(sh: &Shadow, regs: Regs) -> u64 {
 /// The two value operands of an AND/OR row: its explicit read operands,
 /// or one and the implicit EXEC of `s_*_saveexec`.
 fn two_values(_wave: &Wave, op: &Op, fl: &FlowFacts, _lane: usize) -> Option<[Src; 2]> {
-    // SDWA selects (and moves) parts of the sources: the per-source
-    // selected bits of the general rule apply instead.
-    if !is_bitwise(fl.rule) || op.instr.form == Form::Sdwa {
+    // SDWA with sign extension: the general rule (its selected bits).
+    if !is_bitwise(fl.rule) || (op.instr.form == Form::Sdwa && fl.sdwa.is_none()) {
         return None;
     }
     let row = op.instr.row;
@@ -2237,8 +2248,19 @@ fn bitwise(
             Src::None => (0, Val::default()),
         }
     };
-    let (va, a) = operand(srcs[0]);
-    let (vb, b) = operand(srcs[1]);
+    let (mut va, mut a) = operand(srcs[0]);
+    let (mut vb, mut b) = operand(srcs[1]);
+    // SDWA: the selected byte or word of each source (value and shadow
+    // alike), moved down; the result placed at the destination's.
+    let select = |v: u32, sel: u8| match sel {
+        0..=3 => (v >> (8 * sel)) & 0xff,
+        4 | 5 => (v >> (16 * (sel - 4))) & 0xffff,
+        _ => v,
+    };
+    if let Some((s0, s1, _)) = fl.sdwa {
+        (va, a.bits) = (select(va, s0), select(a.bits, s0));
+        (vb, b.bits) = (select(vb, s1), select(b.bits, s1));
+    }
     let (ua, ub) = (a.bits, b.bits);
     // ANDN2/ORN2 are AND/OR of the inverted second source.
     let vb = if matches!(fl.rule, Flow::AndN2 | Flow::OrN2) {
@@ -2252,6 +2274,16 @@ fn bitwise(
         (ua & ub) | (ua & !ub & vb) | (ub & !ua & va)
     } else {
         (ua & ub) | (ua & !ub & !vb) | (ub & !ua & !va)
+    };
+    let bits = match fl.sdwa {
+        // Unused destination bits are padded with defined zeros (or kept:
+        // the destination's own bits say which it writes).
+        Some((_, _, dst)) => match dst {
+            0..=3 => (bits & 0xff) << (8 * dst),
+            4 | 5 => (bits & 0xffff) << (16 * (dst - 4)),
+            _ => bits,
+        },
+        None => bits,
     };
     let joined = a.join(b);
     Val {
