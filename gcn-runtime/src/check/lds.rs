@@ -313,7 +313,10 @@ impl Shadow {
         let bit = if write { WRITTEN } else { READ };
         let size = self.size;
         let mut race_at: Option<Race> = None;
-        for a in log.iter().filter(|a| a.in_lds()) {
+        // A write of the values that were there changes nothing another
+        // wave could see (LLVM lowers an atomic exchange whose result is
+        // unused to a plain store, which every lane of every wave may do).
+        for a in log.iter().filter(|a| a.in_lds() && !(write && a.unchanged)) {
             let start = (a.address as usize).min(size);
             let end = (a.address as usize)
                 .saturating_add(a.span() as usize)

@@ -478,8 +478,72 @@ fn write_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Res
     let offset = offset16(op);
     let exec = w.exec();
     let limit = m0_limit(w, env);
+    let mark = env.log.map(|l| l.borrow().len());
     if let Some(indices) = lds_indices(env, limit, &addr, offset, align, exec, 4 * N as u32) {
-        if let Some(bytes) = dense_bytes(env.lds, &indices, exec, 4 * N) {
+        let before = mark.map(|m| logged_lds_bytes(env, m));
+        let result = write_dwords_at::<N>(w, env, &indices, exec, data);
+        if let (Some(m), Some(before)) = (mark, before) {
+            mark_unchanged(env, m, &before);
+        }
+        return result;
+    }
+    for (lane, &x) in addr.iter().enumerate() {
+        if active(exec, lane) {
+            let a = x.wrapping_add(offset) & align;
+            if let Some(i) = ds_at(env, limit, a, 4 * N as u32, lane) {
+                for k in 0..N {
+                    lds_store(env.lds, i + 4 * k, 4, u64::from(w.vgpr[data + k][lane]));
+                }
+            }
+        }
+    }
+    Ok(Step::Next)
+}
+
+/// The LDS bytes the accesses logged since `mark` cover, in log order
+/// (before a write, for [`mark_unchanged`]).
+#[cold]
+fn logged_lds_bytes(env: &Env<'_>, mark: usize) -> Vec<u8> {
+    let Some(log) = env.log else {
+        return Vec::new();
+    };
+    let log = log.borrow();
+    let mut out = Vec::new();
+    for a in log.iter().skip(mark).filter(|a| a.in_lds()) {
+        let start = (a.address as usize).min(env.lds.len());
+        let end = (start + a.span() as usize).min(env.lds.len());
+        out.extend_from_slice(&env.lds[start..end]);
+    }
+    out
+}
+
+/// Marks the LDS accesses logged since `mark` as [`super::MemAccess::unchanged`]
+/// when the bytes they cover are still `before` (a write of the values
+/// that were there).
+#[cold]
+fn mark_unchanged(env: &Env<'_>, mark: usize, before: &[u8]) {
+    if logged_lds_bytes(env, mark) != before {
+        return;
+    }
+    if let Some(log) = env.log {
+        for a in log.borrow_mut().iter_mut().skip(mark).filter(|a| a.lds) {
+            a.unchanged = true;
+        }
+    }
+}
+
+/// The write of `ds_write_b32…b128` at the lanes' LDS `indices`, all inside
+/// the allocation ([`lds_indices`]).
+#[inline(always)]
+fn write_dwords_at<const N: usize>(
+    w: &Wave,
+    env: &mut Env<'_>,
+    indices: &Lanes,
+    exec: u64,
+    data: usize,
+) -> Result<Step, Fault> {
+    {
+        if let Some(bytes) = dense_bytes(env.lds, indices, exec, 4 * N) {
             for (lane, group) in bytes.chunks_exact_mut(4 * N).enumerate() {
                 for (k, word) in group.chunks_exact_mut(4).enumerate() {
                     word.copy_from_slice(&w.vgpr[data + k][lane].to_le_bytes());
@@ -496,17 +560,6 @@ fn write_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Res
                         4,
                         u64::from(w.vgpr[data + k][lane]),
                     );
-                }
-            }
-        }
-        return Ok(Step::Next);
-    }
-    for (lane, &x) in addr.iter().enumerate() {
-        if active(exec, lane) {
-            let a = x.wrapping_add(offset) & align;
-            if let Some(i) = ds_at(env, limit, a, 4 * N as u32, lane) {
-                for k in 0..N {
-                    lds_store(env.lds, i + 4 * k, 4, u64::from(w.vgpr[data + k][lane]));
                 }
             }
         }

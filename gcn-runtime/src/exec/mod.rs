@@ -678,6 +678,10 @@ pub(crate) struct MemAccess {
     /// dropped); only the `oob` check looks at it, the LDS shadows skip it
     /// ([`MemAccess::in_lds`]).
     pub outside: bool,
+    /// An LDS write that left every byte it wrote as it was (the same
+    /// value written again): no other wave can see a difference, so the
+    /// `lds-race` check lets it be.
+    pub unchanged: bool,
 }
 
 impl MemAccess {
@@ -696,6 +700,7 @@ impl MemAccess {
             count: 1,
             lds,
             outside: false,
+            unchanged: false,
         }
     }
 
