@@ -224,6 +224,17 @@ impl Instruction {
                 // written as one SGPR still reads the pair); the memory
                 // families' counts are the decoder's, which apply the
                 // modifier bits (tfe, d16, dmask, the address forms).
+                // In wave32 a vector instruction's lane mask (a compare
+                // result, a carry, a condition) is one SGPR.
+                Operand::Reg { code, count }
+                    if alu
+                        && self.wave32
+                        && row.unit() == Unit::Valu
+                        && matches!(spec.field, Field::Sdst | Field::Ssrc2)
+                        && spec.registers() == 2 =>
+                {
+                    (code, u16::from(count).max(1))
+                }
                 Operand::Reg { code, count } if alu => {
                     (code, u16::from(count).max(spec.registers()))
                 }
