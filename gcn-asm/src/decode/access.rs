@@ -161,6 +161,19 @@ fn implicit_location(reg: ImplicitReg, version: GcnVersion) -> Location {
     }
 }
 
+/// [`implicit_location`] in a wave of 32 lanes or 64: a wave32's VCC and
+/// EXEC are one SGPR.
+fn implicit_location_in(reg: ImplicitReg, version: GcnVersion, wave32: bool) -> Location {
+    match implicit_location(reg, version) {
+        Location::Sgprs { code, .. }
+            if wave32 && matches!(reg, ImplicitReg::Vcc | ImplicitReg::Exec) =>
+        {
+            Location::Sgprs { code, count: 1 }
+        }
+        other => other,
+    }
+}
+
 /// GCN 1.4 three-operand 16-bit instructions (the VOP3-only rows with
 /// `op_sel`, and `v_mad_mixlo`/`mixhi`) write one half of their
 /// destination and keep the other.
@@ -177,8 +190,19 @@ impl Instruction {
     /// description of an instruction's register use: the emulator's
     /// register-bound check, the sanitizer checks and the trace read it.
     pub fn accesses(&self) -> Accesses {
+        self.accesses_in(false)
+    }
+
+    /// [`Instruction::accesses`] of an instruction a wave of 32 lanes runs
+    /// (`wave32`, GCN 1.5+): its implicit VCC and EXEC (the carry and
+    /// condition of the 32-bit forms, `s_cbranch_vccz`, `v_cmpx`,
+    /// `s_*_saveexec_b32`, VCCZ and EXECZ) are one SGPR, `vcc_lo` and
+    /// `exec_lo`. (Its explicit lane masks are one SGPR whenever it was
+    /// decoded for wave32.)
+    pub fn accesses_in(&self, wave32: bool) -> Accesses {
         let row = self.row;
         let version = self.version;
+        let wave32 = wave32 && version.is_gcn15();
         let mem = self.mods.mem.flags;
         let encoding = row.encoding;
         let gcn14 = version.is_gcn14();
@@ -207,6 +231,16 @@ impl Instruction {
                 // written as one SGPR still reads the pair); the memory
                 // families' counts are the decoder's, which apply the
                 // modifier bits (tfe, d16, dmask, the address forms).
+                // A VALU's lane mask (64-bit SDST or SSRC2) is as wide as
+                // the decoder made it: one SGPR in wave32 (GCN 1.5+).
+                Operand::Reg { code, count }
+                    if alu
+                        && version.is_gcn15()
+                        && row.unit() == Unit::Valu
+                        && matches!(spec.field, Field::Sdst | Field::Ssrc2) =>
+                {
+                    (code, u16::from(count).max(1))
+                }
                 Operand::Reg { code, count } if alu => {
                     (code, u16::from(count).max(spec.registers()))
                 }
@@ -224,7 +258,12 @@ impl Instruction {
                     if v & 63 == HW_REG_STATUS && spec.role.reads() {
                         out.push(Location::State(ImplicitReg::Scc), Role::Read, index, false);
                         for reg in [ImplicitReg::Vcc, ImplicitReg::Exec] {
-                            out.push(implicit_location(reg, version), Role::Read, index, false);
+                            out.push(
+                                implicit_location_in(reg, version, wave32),
+                                Role::Read,
+                                index,
+                                false,
+                            );
                         }
                     }
                     continue;
@@ -237,10 +276,10 @@ impl Instruction {
                     index: code - 256,
                     count,
                 },
-                VCCZ => implicit_location(ImplicitReg::Vcc, version),
-                EXECZ => implicit_location(ImplicitReg::Exec, version),
+                VCCZ => implicit_location_in(ImplicitReg::Vcc, version, wave32),
+                EXECZ => implicit_location_in(ImplicitReg::Exec, version, wave32),
                 SCC => Location::State(ImplicitReg::Scc),
-                LDS_DIRECT => implicit_location(ImplicitReg::M0, version),
+                LDS_DIRECT => implicit_location_in(ImplicitReg::M0, version, wave32),
                 // Inline constants and the aperture registers.
                 _ => continue,
             };
@@ -341,7 +380,7 @@ impl Instruction {
         }
         for implicit in row.implicit_on(version) {
             out.push(
-                implicit_location(implicit.reg, version),
+                implicit_location_in(implicit.reg, version, wave32),
                 implicit.role,
                 None,
                 false,
@@ -355,7 +394,7 @@ impl Instruction {
             || (encoding == Encoding::Ds && mem.contains(MemFlags::GDS));
         if m0_by_modifier && !row.reads_implicit(ImplicitReg::M0, version) {
             out.push(
-                implicit_location(ImplicitReg::M0, version),
+                implicit_location_in(ImplicitReg::M0, version, wave32),
                 Role::Read,
                 None,
                 false,

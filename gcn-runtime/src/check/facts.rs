@@ -307,7 +307,16 @@ impl Facts {
     /// from the row's unit, counter and flags.
     ///
     /// [`Instruction::accesses`]: gcn_asm::decode::Instruction::accesses
+    #[cfg(test)]
     pub fn of(op: &Op, version: GcnVersion) -> Facts {
+        Facts::of_waves(op, version, false)
+    }
+
+    /// [`Facts::of`] for waves of 32 lanes (`wave32`: implicit VCC and
+    /// EXEC are one SGPR, [`Instruction::accesses_in`]) or 64.
+    ///
+    /// [`Instruction::accesses_in`]: gcn_asm::decode::Instruction::accesses_in
+    pub fn of_waves(op: &Op, version: GcnVersion, wave32: bool) -> Facts {
         let instr = &op.instr;
         let row = instr.row;
         let encoding = row.encoding;
@@ -353,7 +362,7 @@ impl Facts {
             hazards: 0,
             g10: Default::default(),
             records: false,
-            flow: super::defined::FlowFacts::of(op, version),
+            flow: super::defined::FlowFacts::of_waves(op, version, wave32),
             fast_flow: Default::default(),
             touched: RegMask::default(),
             write_mask: RegMask::default(),
@@ -384,7 +393,7 @@ impl Facts {
             }
             f.wait_one = Some((counter, imm, sgpr));
         }
-        for access in instr.accesses().iter() {
+        for access in instr.accesses_in(wave32).iter() {
             let regs = match access.location {
                 Location::Sgprs { code, count } => Regs::s(code, count),
                 Location::Vgprs { index, count } => Regs::v(index, count),

@@ -605,3 +605,188 @@ fn the_roles_of_rows_that_do_not_run_yet() {
     // RDNA 2 has none of these bugs.
     assert!(!roles(GcnVersion::Rdna2, nsa).any);
 }
+
+// ---------------------------------------------------------------------------
+// uninit, oob and lds-race in wave32 and wave64: the lanes past a wave32's
+// 32 never take part, and a wave32 lane mask is one SGPR.
+
+/// The reports of `check`.
+fn of(r: &Run, check: Check) -> Vec<&CheckReport> {
+    r.reports.iter().filter(|x| x.check == check).collect()
+}
+
+/// The lanes of a whole wave.
+fn all_lanes(wave32: bool) -> u64 {
+    if wave32 {
+        u64::from(u32::MAX)
+    } else {
+        u64::MAX
+    }
+}
+
+#[test]
+fn a_wave32_compare_defines_one_sgpr() {
+    each(|v, w32| {
+        // The compare's mask, then the SGPR after it: defined in wave64
+        // (a pair), undefined in wave32 (one SGPR).
+        let body = mask(
+            w32,
+            "v_cmp_gt_u32 MASK, 16, v0
+             s_cmp_eq_u32 s21, 0
+             s_cbranch_scc1 .L1
+             .L1:
+             s_cmp_eq_u32 s20, 0
+             s_cbranch_scc1 .L2
+             .L2:",
+        );
+        let r = run_rdna(v, w32, &body, 64);
+        let u = of(&r, Check::Uninit);
+        if w32 {
+            assert_eq!(u.len(), 1, "{v}: {:#?}", r.reports);
+            assert!(u[0].message.contains("s21"), "{}", u[0]);
+        } else {
+            assert!(u.is_empty(), "{v}: {:#?}", r.reports);
+        }
+        assert_eq!(r.reports.len(), u.len(), "{v}: {:#?}", r.reports);
+        // VCC: vcc_lo in wave32 decides VCCZ; vcc_hi is never written.
+        run_rdna(
+            v,
+            w32,
+            &mask(
+                w32,
+                "v_cmp_gt_u32 VCC, 16, v0
+                 s_cbranch_vccz .L1
+                 v_cndmask_b32 v2, 0, 1, VCC
+                 global_store_dword v1, v2, s[6:7]
+                 .L1:",
+            ),
+            64,
+        )
+        .none();
+    });
+}
+
+#[test]
+fn the_lanes_past_a_wave32_are_not_used() {
+    each(|v, w32| {
+        // v5 is written in the wave's lanes only: as an address it is
+        // defined.
+        run_rdna(
+            v,
+            w32,
+            "v_mov_b32 v5, 0
+             global_load_dword v6, v5, s[6:7]
+             s_waitcnt vmcnt(0)
+             global_store_dword v1, v6, s[6:7]",
+            64,
+        )
+        .none();
+        // A value computed from an undefined VGPR stored: the wave's
+        // lanes are reported.
+        let r = run_rdna(
+            v,
+            w32,
+            "v_or_b32 v5, 1, v40
+             @global_store_dword v1, v5, s[6:7]",
+            64,
+        );
+        let u = of(&r, Check::Uninit);
+        assert_eq!(u.len(), 1, "{v}: {:#?}", r.reports);
+        assert_eq!((u[0].pc, u[0].lanes), (r.marks[0], Some(all_lanes(w32))));
+        assert_eq!(u[0].count, if w32 { 2 } else { 1 }, "{}", u[0]);
+    });
+}
+
+#[test]
+fn oob_lanes_in_both_wave_sizes() {
+    each(|v, w32| {
+        // out + 3968 + 4 × (id & 15): lanes with (id & 15) ≥ 8 write past
+        // the 4000 bytes, inside the mapped page.
+        let r = run_rdna(
+            v,
+            w32,
+            "s_add_u32 s12, s6, 3968
+             s_addc_u32 s13, s7, 0
+             v_and_b32 v2, 60, v1
+             @global_store_dword v2, v0, s[12:13]",
+            64,
+        );
+        let o = of(&r, Check::Oob);
+        assert_eq!(o.len(), 1, "{v}: {:#?}", r.reports);
+        let want = 0xff00_ff00_ff00_ff00 & all_lanes(w32);
+        assert_eq!((o[0].pc, o[0].lanes), (r.marks[0], Some(want)), "{}", o[0]);
+        assert_eq!(r.reports.len(), 1, "{v}: {:#?}", r.reports);
+    });
+}
+
+#[test]
+fn lds_races_between_waves_of_both_sizes() {
+    each(|v, w32| {
+        let lanes = if w32 { 32 } else { 64 };
+        let other = 4 * lanes;
+        let body = |sync: &str| {
+            format!(
+                "v_xor_b32 v2, {other}, v1
+                 @ds_write_b32 v1, v0
+                 {sync}
+                 @ds_read_b32 v3, v2
+                 s_waitcnt lgkmcnt(0)
+                 global_store_dword v1, v3, s[6:7]"
+            )
+        };
+        // (The first wave runs to its end, the second then writes what the
+        // first read: the race is reported at whichever access comes
+        // second, naming the other.)
+        let r = run_rdna(v, w32, &body(""), 2 * lanes);
+        let races = of(&r, Check::LdsRace);
+        assert!(!races.is_empty(), "{v}: {:#?}", r.reports);
+        assert_eq!(races.len(), r.reports.len(), "{v}: {:#?}", r.reports);
+        for x in races {
+            let pair = (x.pc, x.related.as_ref().map(|r| r.0));
+            assert!(
+                pair == (r.marks[0], Some(r.marks[1])) || pair == (r.marks[1], Some(r.marks[0])),
+                "{x}"
+            );
+            assert_eq!(x.wave, 1, "{x}");
+        }
+        run_rdna(v, w32, &body("s_waitcnt lgkmcnt(0)\ns_barrier"), 2 * lanes).none();
+    });
+}
+
+#[test]
+fn wave32_lane_masks_are_one_sgpr() {
+    use gcn_asm::decode::Location;
+    // The SGPRs (code, count, writes) an instruction accesses as a wave
+    // of 32 lanes and of 64.
+    let sgprs = |wave32: bool, src: &str| -> Vec<(u16, u16, bool)> {
+        let ops = crate::exec::testing::ops_of_waves(GcnVersion::Rdna2, wave32, src);
+        ops.ops()[0]
+            .instr
+            .accesses_in(wave32)
+            .iter()
+            .filter_map(|a| match a.location {
+                Location::Sgprs { code, count } => Some((code, count, a.role.writes())),
+                _ => None,
+            })
+            .collect()
+    };
+    let (vcc, exec) = (crate::exec::sreg::VCC, crate::exec::sreg::EXEC);
+    assert_eq!(sgprs(true, "v_cmp_gt_u32 s20, 16, v0"), [(20, 1, true)]);
+    assert_eq!(
+        sgprs(false, "v_cmp_gt_u32 s[20:21], 16, v0"),
+        [(20, 2, true)]
+    );
+    assert_eq!(sgprs(true, "v_cmp_gt_u32 vcc_lo, 16, v0"), [(vcc, 1, true)]);
+    assert_eq!(sgprs(true, "s_cbranch_vccz .+4"), [(vcc, 1, false)]);
+    assert_eq!(sgprs(false, "s_cbranch_vccz .+4"), [(vcc, 2, false)]);
+    assert_eq!(
+        sgprs(true, "v_cndmask_b32_e64 v2, 0, 1, s20"),
+        [(20, 1, false)]
+    );
+    assert_eq!(sgprs(true, "v_cmpx_eq_u32 0, v0"), [(exec, 1, true)]);
+    assert_eq!(sgprs(false, "v_cmpx_eq_u32 0, v0"), [(exec, 2, true)]);
+    assert_eq!(
+        sgprs(true, "s_and_saveexec_b32 s4, vcc_lo"),
+        [(4, 1, true), (vcc, 1, false), (exec, 1, true)]
+    );
+}
