@@ -133,13 +133,17 @@ pub(crate) struct CodeObjectInfo {
     pub base: u64,
 }
 
+/// The pre-decoded code of a kernel entry: (entry offset, wave32) and
+/// the code decoded from there.
+type DecodedEntry = ((u32, bool), Arc<Decoded>);
+
 /// A GalliumCompute binary or an AMDHSA code object loaded into device
 /// memory for one GCN version.
 pub struct Program {
     version: GcnVersion,
     kernels: Vec<ProgramKernel>,
     /// The pre-decoded code per kernel entry, made at the first launch.
-    decoded: Mutex<Vec<((u32, bool), Arc<Decoded>)>>,
+    decoded: Mutex<Vec<DecodedEntry>>,
     code_words: Vec<u32>,
     scratch_relocations: Vec<ScratchRelocation>,
     /// `.text` then `.rodata`, in device memory (kept alive here).

@@ -789,6 +789,14 @@ fn wave32_lane_masks_are_one_sgpr() {
             })
             .collect()
     };
+    // What the emulator does: a wave32 compare writes s20 and keeps s21.
+    let w = crate::exec::testing::run_wave32(GcnVersion::Rdna2, "v_cmp_gt_u32 s20, 16, v0", |w| {
+        w.sgpr[21] = 0x1234;
+        for (lane, v) in w.vgpr[0].iter_mut().enumerate() {
+            *v = lane as u32;
+        }
+    });
+    assert_eq!((w.sgpr[20], w.sgpr[21]), (0xffff, 0x1234));
     let (vcc, exec) = (crate::exec::sreg::VCC, crate::exec::sreg::EXEC);
     assert_eq!(sgprs(true, "v_cmp_gt_u32 s20, 16, v0"), [(20, 1, true)]);
     assert_eq!(

@@ -6,6 +6,14 @@
 //! provides one, `s_nop N` provides N+1 (CLRX GcnInstrsSopp.md: "Do
 //! nothing by (SIMM16&7) + 1 cycles"); the number between a producer and a
 //! consumer is what the instructions strictly between them provide.
+//!
+//! GCN 1.5 (gfx1010–gfx1012; RDNA 2 fixed them) adds hardware bugs that no
+//! number of wait states fixes: a hazard lasts until an instruction of some
+//! kind ends it (LLVM 15's `GCNHazardRecognizer::fixHazards` walks back
+//! for one and inserts its fix when there is none). Each instruction's
+//! roles in them come from its row and operands (`gfx10_roles`), the
+//! state of a wave is a `Gfx10State`; the rules' sources name LLVM's
+//! functions.
 
 use gcn_asm::decode::{Location, MemFlags, Operand};
 use gcn_asm::isa::{flags, Counter, Encoding, Field};

@@ -1304,6 +1304,9 @@ fn make_op(instr: Instruction, version: GcnVersion) -> Op {
     };
     for (i, (spec, operand)) in row.operands.iter().zip(instr.operands()).enumerate() {
         op.opnd[i] = resolve(*operand, spec.ty);
+        // NULL reads as 0. Its code stays for destinations: a 32-bit write
+        // lands in a slot no source reads, a 64-bit one is dropped
+        // (`Wave::set_s64`).
         if version.is_gcn15()
             && matches!(
                 operand,
@@ -1312,13 +1315,9 @@ fn make_op(instr: Instruction, version: GcnVersion) -> Op {
                     ..
                 }
             )
+            && spec.role == gcn_asm::isa::Role::Read
         {
-            if spec.role == gcn_asm::isa::Role::Read {
-                // NULL reads as 0. Its code stays for destinations: a
-                // 32-bit write lands in a slot no source reads, a 64-bit
-                // one is dropped (`Wave::set_s64`).
-                op.opnd[i] = Src::Imm(0);
-            }
+            op.opnd[i] = Src::Imm(0);
         }
         match spec.field {
             Field::Src0 | Field::Vsrc0 | Field::Ssrc0 if op.slot[0] == u8::MAX => {
