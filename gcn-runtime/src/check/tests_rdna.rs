@@ -110,12 +110,20 @@ k:
     };
     let values = [ArgValue::Pointer(out.ptr())];
     let dispatch = Dispatch::new_1d(items, items);
-    let reports = program
+    // An instruction without semantics yet (another family's handler)
+    // stops the run there, after the checks looked at it: the reports
+    // before the fault come back with it.
+    let reports = match program
         .launcher(crate::LaunchArgs::new("k", &values), &dispatch)
         .options(&options)
         .reports()
-        .unwrap_or_else(|e| panic!("{v}: {e}\n{source}"))
-        .reports;
+    {
+        Ok(outcome) => outcome.reports,
+        Err(crate::LaunchError::Exec(e)) if e.to_string().contains("is not emulated") => {
+            e.checks.clone()
+        }
+        Err(e) => panic!("{v}: {e}\n{source}"),
+    };
     Run {
         reports,
         marks,
@@ -559,8 +567,9 @@ fn lds_and_vmem_across_a_branch() {
 }
 
 #[test]
-#[ignore = "needs the v_permlane16_b32 handler (VALU)"]
 fn vopc_then_permlane() {
+    // (Without a v_permlane16_b32 handler yet the run stops at it, after
+    // the check.)
     hazard_pair(
         "@v_cmp_eq_u32 VCC, 0, v0
          @v_permlane16_b32 v2, v1, s6, s7",
