@@ -248,8 +248,9 @@ pub struct Facts {
     /// The wait-state rules it is the consumer of on this version (bit i:
     /// `wait_states::RULES[i]`).
     pub hazards: u32,
-    /// Its roles in the gfx1010 hazards ([`super::wait_states`]).
-    pub(crate) g10: super::wait_states::Gfx10Roles,
+    /// Its roles in the gfx1010 hazards ([`super::wait_states`]), when it
+    /// has some (boxed: most versions and instructions have none).
+    pub(crate) g10: Option<Box<super::wait_states::Gfx10Roles>>,
     /// It leaves more than a wait state in the wait-state history
     /// ([`super::wait_states::records`]).
     pub(crate) records: bool,
@@ -360,7 +361,7 @@ impl Facts {
                 Lanes::Exec
             },
             hazards: 0,
-            g10: Default::default(),
+            g10: None,
             records: false,
             flow: super::defined::FlowFacts::of_waves(op, version, wave32),
             fast_flow: Default::default(),
@@ -529,7 +530,8 @@ impl Facts {
             Unit::Smem | Unit::Exp | Unit::Salu | Unit::Valu => {}
         }
         f.hazards = super::wait_states::consumer_mask(&f, version);
-        f.g10 = super::wait_states::gfx10_roles(op, &f, version);
+        let g10 = super::wait_states::gfx10_roles(op, &f, version);
+        f.g10 = g10.any.then(|| Box::new(g10));
         f.fast_flow = super::defined::FastFlow::of(&f.flow, f.lanes);
         f.records = super::wait_states::records(&f);
         f.write_mask = RegMask::of(f.writes());

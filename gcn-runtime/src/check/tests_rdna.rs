@@ -609,7 +609,7 @@ fn vopc_then_permlane() {
 fn roles(v: GcnVersion, source: &str) -> super::wait_states::Gfx10Roles {
     let ops = crate::exec::testing::ops_of(v, source);
     let op = &ops.ops()[0];
-    super::Facts::of(op, v).g10
+    super::Facts::of(op, v).g10.map(|r| *r).unwrap_or_default()
 }
 
 #[test]
@@ -884,7 +884,8 @@ fn hazards_on_fall_through_paths(set: &str, skip: Option<(&str, u32)>) -> (usize
                 continue;
             }
             count += 1;
-            if let Some((h, related)) = state.step(&f.g10, pc, clock) {
+            let roles = f.g10.as_deref().copied().unwrap_or_default();
+            if let Some((h, related)) = state.step(&roles, pc, clock) {
                 findings.push(format!(
                     "{file} pc {pc:#x} `{}`: {h:?} with pc {related:#x} `{}`",
                     crate::exec::instruction_at(&ops, pc).unwrap_or_default(),

@@ -477,8 +477,8 @@ pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
     if f.hazards != 0 && may_break(&g.waves[w].history, f.hazards, g.version.opcode_column()) {
         check_rules(g, wave, f);
     }
-    if f.g10.any {
-        gfx10(g, wave, f);
+    if let Some(roles) = &f.g10 {
+        gfx10(g, wave, roles);
     }
     advance(&mut g.waves[w].history, wave.pc, f);
 }
@@ -850,14 +850,14 @@ pub(crate) fn gfx10_roles(op: &Op, f: &Facts, version: gcn_asm::GcnVersion) -> G
     r
 }
 
-/// Checks the instruction at `wave.pc` (facts `f`) against the gfx1010
-/// hazards ([`Gfx10State::step`]) and reports the first it breaks.
+/// Checks the instruction at `wave.pc` (its gfx1010 `roles`) against the
+/// gfx1010 hazards ([`Gfx10State::step`]) and reports the first it breaks.
 #[inline(never)]
-fn gfx10(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
+fn gfx10(g: &mut GroupCheck<'_>, wave: &Wave, roles: &Gfx10Roles) {
     let pc = wave.pc;
     let hist = &mut g.waves[wave.id as usize].history;
     let clock = hist.clock;
-    if let Some((hazard, related)) = hist.g10.step(&f.g10, pc, clock) {
+    if let Some((hazard, related)) = hist.g10.step(roles, pc, clock) {
         g.report(
             Check::WaitStates,
             wave.id,
