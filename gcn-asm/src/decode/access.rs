@@ -153,18 +153,24 @@ const HW_REG_MODE: u16 = 1;
 const HW_REG_STATUS: u16 = 2;
 const HW_REG_TRAPSTS: u16 = 3;
 
-/// The SGPR-file location of `reg` on `version`, or its state location; in
-/// a wave of 32 lanes (`wave32`) VCC and EXEC are their low SGPRs.
-fn implicit_location_waves(reg: ImplicitReg, version: GcnVersion, wave32: bool) -> Location {
+/// The SGPR-file location of `reg` on `version`, or its state location.
+fn implicit_location(reg: ImplicitReg, version: GcnVersion) -> Location {
     match reg.sgprs(version) {
-        Some((code, count)) if wave32 && matches!(reg, ImplicitReg::Vcc | ImplicitReg::Exec) => {
-            Location::Sgprs {
-                code,
-                count: count.min(1),
-            }
-        }
         Some((code, count)) => Location::Sgprs { code, count },
         None => Location::State(reg),
+    }
+}
+
+/// [`implicit_location`] in a wave of 32 lanes or 64: a wave32's VCC and
+/// EXEC are one SGPR.
+fn implicit_location_in(reg: ImplicitReg, version: GcnVersion, wave32: bool) -> Location {
+    match implicit_location(reg, version) {
+        Location::Sgprs { code, .. }
+            if wave32 && matches!(reg, ImplicitReg::Vcc | ImplicitReg::Exec) =>
+        {
+            Location::Sgprs { code, count: 1 }
+        }
+        other => other,
     }
 }
 
@@ -184,8 +190,19 @@ impl Instruction {
     /// description of an instruction's register use: the emulator's
     /// register-bound check, the sanitizer checks and the trace read it.
     pub fn accesses(&self) -> Accesses {
+        self.accesses_in(self.wave32)
+    }
+
+    /// [`Instruction::accesses`] of an instruction a wave of 32 lanes runs
+    /// (`wave32`, GCN 1.5+): its implicit VCC and EXEC (the carry and
+    /// condition of the 32-bit forms, `s_cbranch_vccz`, `v_cmpx`,
+    /// `s_*_saveexec_b32`, VCCZ and EXECZ) are one SGPR, `vcc_lo` and
+    /// `exec_lo`. (Its explicit lane masks are one SGPR whenever it was
+    /// decoded for wave32.)
+    pub fn accesses_in(&self, wave32: bool) -> Accesses {
         let row = self.row;
         let version = self.version;
+        let wave32 = wave32 && version.is_gcn15();
         let mem = self.mods.mem.flags;
         let encoding = row.encoding;
         // GCN 1.5 keeps the GCN 1.4 rules (op_sel, d16 merges) and, in
@@ -224,14 +241,13 @@ impl Instruction {
                 // written as one SGPR still reads the pair); the memory
                 // families' counts are the decoder's, which apply the
                 // modifier bits (tfe, d16, dmask, the address forms).
-                // In wave32 a vector instruction's lane mask (a compare
-                // result, a carry, a condition) is one SGPR.
+                // A VALU's lane mask (64-bit SDST or SSRC2) is as wide as
+                // the decoder made it: one SGPR in wave32 (GCN 1.5+).
                 Operand::Reg { code, count }
                     if alu
-                        && self.wave32
+                        && version.is_gcn15()
                         && row.unit() == Unit::Valu
-                        && matches!(spec.field, Field::Sdst | Field::Ssrc2)
-                        && spec.registers() == 2 =>
+                        && matches!(spec.field, Field::Sdst | Field::Ssrc2) =>
                 {
                     (code, u16::from(count).max(1))
                 }
@@ -253,7 +269,7 @@ impl Instruction {
                         out.push(Location::State(ImplicitReg::Scc), Role::Read, index, false);
                         for reg in [ImplicitReg::Vcc, ImplicitReg::Exec] {
                             out.push(
-                                implicit_location_waves(reg, version, self.wave32),
+                                implicit_location_in(reg, version, wave32),
                                 Role::Read,
                                 index,
                                 false,
@@ -272,10 +288,10 @@ impl Instruction {
                     index: code - 256,
                     count,
                 },
-                VCCZ => implicit_location_waves(ImplicitReg::Vcc, version, self.wave32),
-                EXECZ => implicit_location_waves(ImplicitReg::Exec, version, self.wave32),
+                VCCZ => implicit_location_in(ImplicitReg::Vcc, version, wave32),
+                EXECZ => implicit_location_in(ImplicitReg::Exec, version, wave32),
                 SCC => Location::State(ImplicitReg::Scc),
-                LDS_DIRECT => implicit_location_waves(ImplicitReg::M0, version, self.wave32),
+                LDS_DIRECT => implicit_location_in(ImplicitReg::M0, version, wave32),
                 // Inline constants and the aperture registers.
                 _ => continue,
             };
@@ -376,7 +392,7 @@ impl Instruction {
         }
         for implicit in row.implicit_on(version) {
             out.push(
-                implicit_location_waves(implicit.reg, version, self.wave32),
+                implicit_location_in(implicit.reg, version, wave32),
                 implicit.role,
                 None,
                 false,
@@ -390,7 +406,7 @@ impl Instruction {
             || (encoding == Encoding::Ds && mem.contains(MemFlags::GDS));
         if m0_by_modifier && !row.reads_implicit(ImplicitReg::M0, version) {
             out.push(
-                implicit_location_waves(ImplicitReg::M0, version, self.wave32),
+                implicit_location_in(ImplicitReg::M0, version, wave32),
                 Role::Read,
                 None,
                 false,

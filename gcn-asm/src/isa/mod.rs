@@ -627,7 +627,7 @@ pub mod flags {
     /// The 16-bit data is the high half of its register (`*_d16_hi`).
     pub const HI: u64 = 1 << 29;
     /// The wave waits here for every wave of its work-group (`s_barrier`);
-    /// memory is not waited for (GCN 1.0–1.4).
+    /// memory is not waited for (GCN 1.0 to RDNA 2).
     pub const BARRIER: u64 = 1 << 30;
     /// Control never falls through to the next instruction (`s_endpgm*`,
     /// `s_branch`, `s_setpc_b64`, `s_rfe*`, `s_cbranch_join`).

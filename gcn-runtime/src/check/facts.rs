@@ -248,8 +248,9 @@ pub struct Facts {
     /// The wait-state rules it is the consumer of on this version (bit i:
     /// `wait_states::RULES[i]`).
     pub hazards: u32,
-    /// Its roles in the gfx1010 hazards ([`super::wait_states`]).
-    pub(crate) g10: super::wait_states::Gfx10Roles,
+    /// Its roles in the gfx1010 hazards ([`super::wait_states`]), when it
+    /// has some (boxed: most versions and instructions have none).
+    pub(crate) g10: Option<Box<super::wait_states::Gfx10Roles>>,
     /// It leaves more than a wait state in the wait-state history
     /// ([`super::wait_states::records`]).
     pub(crate) records: bool,
@@ -307,7 +308,16 @@ impl Facts {
     /// from the row's unit, counter and flags.
     ///
     /// [`Instruction::accesses`]: gcn_asm::decode::Instruction::accesses
+    #[cfg(test)]
     pub fn of(op: &Op, version: GcnVersion) -> Facts {
+        Facts::of_waves(op, version, false)
+    }
+
+    /// [`Facts::of`] for waves of 32 lanes (`wave32`: implicit VCC and
+    /// EXEC are one SGPR, [`Instruction::accesses_in`]) or 64.
+    ///
+    /// [`Instruction::accesses_in`]: gcn_asm::decode::Instruction::accesses_in
+    pub fn of_waves(op: &Op, version: GcnVersion, wave32: bool) -> Facts {
         let instr = &op.instr;
         let row = instr.row;
         let encoding = row.encoding;
@@ -351,9 +361,9 @@ impl Facts {
                 Lanes::Exec
             },
             hazards: 0,
-            g10: Default::default(),
+            g10: None,
             records: false,
-            flow: super::defined::FlowFacts::of(op, version),
+            flow: super::defined::FlowFacts::of_waves(op, version, wave32),
             fast_flow: Default::default(),
             touched: RegMask::default(),
             write_mask: RegMask::default(),
@@ -384,7 +394,7 @@ impl Facts {
             }
             f.wait_one = Some((counter, imm, sgpr));
         }
-        for access in instr.accesses().iter() {
+        for access in instr.accesses_in(wave32).iter() {
             let regs = match access.location {
                 Location::Sgprs { code, count } => Regs::s(code, count),
                 Location::Vgprs { index, count } => Regs::v(index, count),
@@ -520,7 +530,8 @@ impl Facts {
             Unit::Smem | Unit::Exp | Unit::Salu | Unit::Valu => {}
         }
         f.hazards = super::wait_states::consumer_mask(&f, version);
-        f.g10 = super::wait_states::gfx10_roles(op, &f, version);
+        let g10 = super::wait_states::gfx10_roles(op, &f, version);
+        f.g10 = g10.any.then(|| Box::new(g10));
         f.fast_flow = super::defined::FastFlow::of(&f.flow, f.lanes);
         f.records = super::wait_states::records(&f);
         f.write_mask = RegMask::of(f.writes());

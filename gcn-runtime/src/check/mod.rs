@@ -4,7 +4,7 @@
 //! | check | what is reported |
 //! |---|---|
 //! | [`Check::Waitcnt`] | a register read before the `s_waitcnt` for the load that writes it; an overwrite of a register a pending load will write (except by a later load of the same in-order counter); on GCN 1.0, an overwrite of a store's data VGPRs before `expcnt` says the store read them; a store or atomic still in flight at `s_barrier` whose bytes another wave of the work-group accesses after it ([`waitcnt`]) |
-//! | [`Check::WaitStates`] | fewer wait states (instructions, `s_nop N` = N+1) between two dependent instructions than the generation requires ([`wait_states::RULES`]), counted along the executed path |
+//! | [`Check::WaitStates`] | fewer wait states (instructions, `s_nop N` = N+1) between two dependent instructions than the generation requires ([`wait_states::RULES`]), counted along the executed path; on GCN 1.5 (gfx1010) also the hardware bugs LLVM's hazard recognizer fixes with an instruction of some kind between (`s_waitcnt_depctr`, a VALU, `s_waitcnt_vscnt null, 0` …) |
 //! | [`Check::LdsRace`] | two waves of a work-group touching the same LDS byte between two `s_barrier`s, one of them writing (atomics excepted) |
 //! | [`Check::Uninit`] | undefined bits (Memcheck-style definedness of registers, LDS, scratch and [`crate::memory::Memory::buffer_uninit`] buffers) deciding control flow, forming an address, descriptor, M0, lane select or `s_setreg` value, or computed into a value stored to memory the host can read, with their origin ([`defined`]); copying undefined data is not reported |
 //! | [`Check::Oob`] | a kernel's access to device memory (vector, scalar, image or atomic; the lanes, the first address) past the end of its allocation but inside the allocation's last mapped 4 KiB page, where it completes as on hardware ([`oob`]); the report names the allocation, the argument pointing into it and how far past the end the access lies. Not reported: buffer accesses outside their descriptor's range (defined: reads 0, writes dropped), private (scratch) memory and LDS, and accesses outside every mapped page (those are memory faults) |
@@ -30,6 +30,17 @@
 //! stores or loads outstanding: that is fine and not reported. FLAT
 //! instructions are counted as vector memory (as LLVM does for global
 //! pointers); their rare LDS-aperture accesses are not counted in lgkmcnt.
+//!
+//! GCN 1.5 and RDNA 2 (wave32 and wave64) split vector memory: `vmcnt`
+//! counts loads and atomics that return (`glc`), `vscnt` stores and
+//! atomics without return (both in order, capacity 63; LLVM:
+//! `getVmemWaitEventType`). `s_waitcnt` (vmcnt in bits 3:0 and 15:14,
+//! expcnt 6:4, lgkmcnt 13:8, capacity 63) never waits for `vscnt`; the
+//! SOPK waits `s_waitcnt_vmcnt`/`_vscnt`/`_expcnt`/`_lgkmcnt SGPR, N` wait
+//! until their counter (row flags `wait_*`) is at most SGPR + N. A FLAT
+//! (generic address) access counts in `lgkmcnt` too, where only
+//! `lgkmcnt(0)` is certain (LLVM's pending-flat rule); GLOBAL and SCRATCH
+//! do not. Stores in flight at `s_barrier` need `s_waitcnt_vscnt` there.
 //!
 //! The checks are compiled in and cost nothing when every check is off:
 //! the interpreter then runs the loop without hooks (`exec::run_wave`).
@@ -381,9 +392,13 @@ pub(crate) fn lane_list(mask: u64) -> String {
 
 /// The per-instruction facts of a program, computed once per launch: one
 /// per entry of [`Decoded::ops`] (look them up by PC with
-/// [`Decoded::slot`]).
-pub(crate) fn program_facts(ops: &Decoded, version: GcnVersion) -> Vec<Facts> {
-    let mut facts: Vec<Facts> = ops.ops().iter().map(|op| Facts::of(op, version)).collect();
+/// [`Decoded::slot`]), for waves of 32 lanes (`wave32`) or 64.
+pub(crate) fn program_facts(ops: &Decoded, version: GcnVersion, wave32: bool) -> Vec<Facts> {
+    let mut facts: Vec<Facts> = ops
+        .ops()
+        .iter()
+        .map(|op| Facts::of_waves(op, version, wave32))
+        .collect();
     wait_states::narrow_records(&mut facts);
     facts
 }

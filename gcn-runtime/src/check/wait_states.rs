@@ -6,8 +6,16 @@
 //! provides one, `s_nop N` provides N+1 (CLRX GcnInstrsSopp.md: "Do
 //! nothing by (SIMM16&7) + 1 cycles"); the number between a producer and a
 //! consumer is what the instructions strictly between them provide.
+//!
+//! GCN 1.5 (gfx1010–gfx1012; RDNA 2 fixed them) adds hardware bugs that no
+//! number of wait states fixes: a hazard lasts until an instruction of some
+//! kind ends it (LLVM 15's `GCNHazardRecognizer::fixHazards` walks back
+//! for one and inserts its fix when there is none). Each instruction's
+//! roles in them come from its row and operands (`gfx10_roles`), the
+//! state of a wave is a `Gfx10State`; the rules' sources name LLVM's
+//! functions.
 
-use gcn_asm::decode::{MemFlags, Operand};
+use gcn_asm::decode::{Location, MemFlags, Operand};
 use gcn_asm::isa::{flags, Counter, Encoding, Field};
 
 use super::facts::{Facts, Regs, Unit};
@@ -47,8 +55,10 @@ pub enum Hazard {
     /// Any write of word 2 of a buffer descriptor → `s_buffer_*` reading it.
     DescriptorWord2SBuffer,
     /// gfx1010: VMEM, DS or FLAT reads an SGPR (EXEC included: they use it
-    /// as their lane mask) → SALU or SMEM writes it, with no VALU,
-    /// `s_waitcnt 0` or `s_waitcnt_depctr 0xffe3` between.
+    /// as their lane mask) → SALU or SMEM writes it as an explicit
+    /// destination (`s_mov_b32 exec_lo, s4`, not the EXEC of
+    /// `s_and_saveexec_b32`), with no VALU, `s_waitcnt 0` or
+    /// `s_waitcnt_depctr 0xffe3` between.
     VmemSgprScalarWrite,
     /// gfx1010: SMEM reads an SGPR → VALU writes it, with no SALU (other
     /// than SOPP and the vm/vs/exp waits), `s_waitcnt lgkmcnt(0)` or
@@ -467,8 +477,8 @@ pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
     if f.hazards != 0 && may_break(&g.waves[w].history, f.hazards, g.version.opcode_column()) {
         check_rules(g, wave, f);
     }
-    if f.g10.any {
-        gfx10(g, wave, f);
+    if let Some(roles) = &f.g10 {
+        gfx10(g, wave, roles);
     }
     advance(&mut g.waves[w].history, wave.pc, f);
 }
@@ -631,7 +641,8 @@ pub(crate) struct Gfx10Roles {
     /// SGPRs a VMEM/DS/FLAT instruction reads, EXEC included
     /// ([`Hazard::VmemSgprScalarWrite`] producer).
     vmem_reads: u128,
-    /// SGPRs an SALU/SMEM instruction writes (its consumer).
+    /// SGPRs an SALU/SMEM instruction writes as explicit destinations (its
+    /// consumer).
     scalar_writes: u128,
     /// Ends [`Hazard::VmemSgprScalarWrite`].
     ends_vmem_scalar: bool,
@@ -673,7 +684,7 @@ pub(crate) struct Gfx10Roles {
 
 /// The gfx1010 hazard state of a wave.
 #[derive(Debug, Clone)]
-struct Gfx10State {
+pub(crate) struct Gfx10State {
     /// [`Hazard::VmemSgprScalarWrite`]: the SGPRs read since it last ended,
     /// and the PC of each one's reader.
     vmem_reads: u128,
@@ -750,7 +761,23 @@ pub(crate) fn gfx10_roles(op: &Op, f: &Facts, version: gcn_asm::GcnVersion) -> G
             r.vmem_reads = reads | EXEC_BITS;
         }
         if unit == Unit::Salu || unit == Unit::Smem {
-            r.scalar_writes = writes;
+            // LLVM looks at the explicit definitions only (`MI->defs()`):
+            // `s_and_saveexec_b32 s0, …` writes s0 there, not EXEC.
+            let explicit = instr.accesses();
+            r.scalar_writes = sgpr_bits(
+                explicit
+                    .iter()
+                    .filter_map(|a| match a.location {
+                        Location::Sgprs { code, count }
+                            if a.role.writes() && a.operand.is_some() =>
+                        {
+                            Some(Regs::s(code, count))
+                        }
+                        _ => None,
+                    })
+                    .collect::<Vec<_>>()
+                    .iter(),
+            );
         }
         r.ends_vmem_scalar = valu || waitcnt == Some(0) || depctr == Some(0xffe3);
     }
@@ -823,106 +850,14 @@ pub(crate) fn gfx10_roles(op: &Op, f: &Facts, version: gcn_asm::GcnVersion) -> G
     r
 }
 
-/// Checks the instruction at `wave.pc` (facts `f`) against the gfx1010
-/// hazards, then lets it end and start them (in LLVM's order: an
-/// instruction that is a hazard's producer and ends it starts it).
+/// Checks the instruction at `wave.pc` (its gfx1010 `roles`) against the
+/// gfx1010 hazards ([`Gfx10State::step`]) and reports the first it breaks.
 #[inline(never)]
-fn gfx10(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
-    let r = &f.g10;
+fn gfx10(g: &mut GroupCheck<'_>, wave: &Wave, roles: &Gfx10Roles) {
     let pc = wave.pc;
-    let w = wave.id as usize;
-    let hist = &mut g.waves[w].history;
+    let hist = &mut g.waves[wave.id as usize].history;
     let clock = hist.clock;
-    let h = &mut hist.g10;
-    let mut finding: Option<(Hazard, u32)> = None;
-    let mut find = |hazard: Hazard, related: u32| {
-        finding.get_or_insert((hazard, related));
-    };
-    let both = r.scalar_writes & h.vmem_reads;
-    if both != 0 {
-        find(
-            Hazard::VmemSgprScalarWrite,
-            h.vmem_pc[both.trailing_zeros() as usize],
-        );
-    }
-    let both = r.valu_writes & h.smem_reads;
-    if both != 0 {
-        find(
-            Hazard::SmemSgprValuWrite,
-            h.smem_pc[both.trailing_zeros() as usize],
-        );
-    }
-    if r.permlane {
-        if let Some(p) = h.vopc {
-            find(Hazard::VopcPermlane, p);
-        }
-    }
-    if r.exec_write {
-        if let Some(p) = h.exec_read {
-            find(Hazard::ExecReadVcmpx, p);
-        }
-    }
-    if r.mem_kind != 0 && h.branch_since {
-        if let Some((kind, p)) = h.last_mem {
-            if kind != r.mem_kind {
-                find(Hazard::LdsBranchVmem, p);
-            }
-        }
-    }
-    if r.offset_bits && h.nsa.0 != 0 && clock < h.nsa.0 + 1 {
-        find(Hazard::NsaVmem, h.nsa.1);
-    }
-    // What it ends.
-    if r.ends_vmem_scalar {
-        h.vmem_reads = 0;
-    }
-    if r.ends_smem_valu {
-        h.smem_reads = 0;
-    }
-    if r.ends_vopc {
-        h.vopc = None;
-    }
-    if r.ends_exec {
-        h.exec_read = None;
-    }
-    if r.vscnt0 {
-        h.last_mem = None;
-        h.branch_since = false;
-    }
-    // What it starts.
-    if r.vmem_reads != 0 {
-        h.vmem_reads |= r.vmem_reads;
-        let mut m = r.vmem_reads;
-        while m != 0 {
-            h.vmem_pc[m.trailing_zeros() as usize] = pc;
-            m &= m - 1;
-        }
-    }
-    if r.smem_reads != 0 {
-        h.smem_reads |= r.smem_reads;
-        let mut m = r.smem_reads;
-        while m != 0 {
-            h.smem_pc[m.trailing_zeros() as usize] = pc;
-            m &= m - 1;
-        }
-    }
-    if r.vopc {
-        h.vopc = Some(pc);
-    }
-    if r.exec_read {
-        h.exec_read = Some(pc);
-    }
-    if r.mem_kind != 0 {
-        h.last_mem = Some((r.mem_kind, pc));
-        h.branch_since = false;
-    }
-    if r.branch && h.last_mem.is_some() {
-        h.branch_since = true;
-    }
-    if r.nsa {
-        h.nsa = (clock + 1, pc);
-    }
-    if let Some((hazard, related)) = finding {
+    if let Some((hazard, related)) = hist.g10.step(roles, pc, clock) {
         g.report(
             Check::WaitStates,
             wave.id,
@@ -934,6 +869,105 @@ fn gfx10(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
             Some(related),
             None,
         );
+    }
+}
+
+impl Gfx10State {
+    /// The instruction at `pc` (roles `r`, at wait-state clock `clock`):
+    /// the first hazard it breaks and its producer's PC, if any; then it
+    /// ends and starts hazards (in LLVM's order: an instruction that is a
+    /// hazard's producer and ends it starts it).
+    pub(crate) fn step(&mut self, r: &Gfx10Roles, pc: u32, clock: u64) -> Option<(Hazard, u32)> {
+        let h = self;
+        let mut finding: Option<(Hazard, u32)> = None;
+        let mut find = |hazard: Hazard, related: u32| {
+            finding.get_or_insert((hazard, related));
+        };
+        let both = r.scalar_writes & h.vmem_reads;
+        if both != 0 {
+            find(
+                Hazard::VmemSgprScalarWrite,
+                h.vmem_pc[both.trailing_zeros() as usize],
+            );
+        }
+        let both = r.valu_writes & h.smem_reads;
+        if both != 0 {
+            find(
+                Hazard::SmemSgprValuWrite,
+                h.smem_pc[both.trailing_zeros() as usize],
+            );
+        }
+        if r.permlane {
+            if let Some(p) = h.vopc {
+                find(Hazard::VopcPermlane, p);
+            }
+        }
+        if r.exec_write {
+            if let Some(p) = h.exec_read {
+                find(Hazard::ExecReadVcmpx, p);
+            }
+        }
+        if r.mem_kind != 0 && h.branch_since {
+            if let Some((kind, p)) = h.last_mem {
+                if kind != r.mem_kind {
+                    find(Hazard::LdsBranchVmem, p);
+                }
+            }
+        }
+        if r.offset_bits && h.nsa.0 != 0 && clock < h.nsa.0 + 1 {
+            find(Hazard::NsaVmem, h.nsa.1);
+        }
+        // What it ends.
+        if r.ends_vmem_scalar {
+            h.vmem_reads = 0;
+        }
+        if r.ends_smem_valu {
+            h.smem_reads = 0;
+        }
+        if r.ends_vopc {
+            h.vopc = None;
+        }
+        if r.ends_exec {
+            h.exec_read = None;
+        }
+        if r.vscnt0 {
+            h.last_mem = None;
+            h.branch_since = false;
+        }
+        // What it starts.
+        if r.vmem_reads != 0 {
+            h.vmem_reads |= r.vmem_reads;
+            let mut m = r.vmem_reads;
+            while m != 0 {
+                h.vmem_pc[m.trailing_zeros() as usize] = pc;
+                m &= m - 1;
+            }
+        }
+        if r.smem_reads != 0 {
+            h.smem_reads |= r.smem_reads;
+            let mut m = r.smem_reads;
+            while m != 0 {
+                h.smem_pc[m.trailing_zeros() as usize] = pc;
+                m &= m - 1;
+            }
+        }
+        if r.vopc {
+            h.vopc = Some(pc);
+        }
+        if r.exec_read {
+            h.exec_read = Some(pc);
+        }
+        if r.mem_kind != 0 {
+            h.last_mem = Some((r.mem_kind, pc));
+            h.branch_since = false;
+        }
+        if r.branch && h.last_mem.is_some() {
+            h.branch_since = true;
+        }
+        if r.nsa {
+            h.nsa = (clock + 1, pc);
+        }
+        finding
     }
 }
 

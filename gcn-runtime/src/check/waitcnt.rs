@@ -3,8 +3,10 @@
 //! `s_waitcnt` (or a full counter) allows. The model is described in the
 //! [module documentation](super).
 //!
-//! The barrier rule: GCN 1.0–1.4 do not wait for memory at `s_barrier`
-//! (LLVM puts a full `s_waitcnt` before each one for that reason). A store
+//! The barrier rule: no generation (GCN 1.0 to RDNA 2) waits for memory
+//! at `s_barrier` (LLVM puts a full `s_waitcnt` before each one for that
+//! reason, and on GCN 1.5+ `s_waitcnt_vscnt null, 0` for the stores, which
+//! count in `vscnt` there). A store
 //! or atomic (LDS, GDS, global, scratch) still in flight when its wave
 //! reaches `s_barrier` may land after another wave of the work-group,
 //! released by the barrier, accesses the same bytes: that access (before
