@@ -11,7 +11,8 @@
 //! be reported by some check, or compute the reference outputs (the
 //! deletion was redundant on the executed path, or it needs hardware
 //! timing the functional emulator has not) — never a silent wrong result.
-//! The unmutated kernel must run clean first.
+//! The unmutated kernel must run clean first (on gfx900 every case does;
+//! an RDNA case that does not yet is listed and left out).
 //!
 //! The GCN 1.4 set runs today. The RDNA sets (`rdna_*`, ignored) need the
 //! GCN 1.5 instruction handlers: once `cargo test --test rocm_run rdna_`
@@ -161,7 +162,7 @@ fn kernel_lines(lines: &[&str], name: &str, kernels: &[String]) -> std::ops::Ran
 #[derive(Default, Debug)]
 struct Summary {
     cases: usize,
-    /// Cases whose unmutated run does not run yet (a missing handler).
+    /// Cases whose unmutated run is not clean yet (a missing handler).
     skipped: Vec<String>,
     mutants: usize,
     reported: usize,
@@ -209,19 +210,23 @@ fn study(set: &str) -> Summary {
                 reports,
                 correct: Ok(()),
             } if reports.is_empty() => {}
-            Outcome::Failed(e) if e.contains("not emulated") => {
+            // (`rocm_run` judges the unmutated runs; a case that does not
+            // run clean yet has no mutants here.)
+            Outcome::Ran { reports, correct } => {
+                s.skipped.push(format!(
+                    "{name}: {correct:?} {}",
+                    reports
+                        .iter()
+                        .map(|r| r.to_string())
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                ));
+                continue;
+            }
+            Outcome::Failed(e) => {
                 s.skipped.push(format!("{name}: {e}"));
                 continue;
             }
-            Outcome::Ran { reports, correct } => panic!(
-                "{name} on {set}, unmutated: {correct:?}\n{}",
-                reports
-                    .iter()
-                    .map(|r| r.to_string())
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            ),
-            Outcome::Failed(e) => panic!("{name} on {set}, unmutated: {e}"),
         }
         s.cases += 1;
         let lines: Vec<&str> = text.lines().collect();
@@ -298,6 +303,7 @@ fn check(set: &str, s: &Summary) {
 fn gcn14_gfx900() {
     let s = study("v4/gfx900");
     check("v4/gfx900", &s);
+    assert!(s.skipped.is_empty(), "{:#?}", s.skipped);
 }
 
 #[test]

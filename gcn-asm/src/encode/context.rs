@@ -113,6 +113,11 @@ pub enum FixupKind {
     SmemOffset20,
     /// SMEM signed 21-bit byte offset (GCN 1.4) in bits 0-20 of word 1.
     SmemOffset21,
+    /// A GCN 1.5 GLOBAL/SCRATCH offset in bits 0-11 of word 0: 11 unsigned
+    /// bits as clrxasm takes them (a larger value is truncated to 11 bits
+    /// with a warning, as clrxasm does), and -2048..=-1 as the hardware's
+    /// 12-bit signed field has them (LLVM's negative offsets).
+    Gfx10SegmentOffset,
     /// Any other bit field: `bits` wide at bit `shift` of word `word`;
     /// `signed` allows negative values down to `-(1 << (bits-1))`.
     Field {

@@ -8,7 +8,7 @@
 //! and SADDR are single registers or `off`. Offsets are 12-bit unsigned
 //! (FLAT) or 13-bit signed (GLOBAL/SCRATCH).
 
-use super::context::{OperandContext, OperandError};
+use super::context::{FixupKind, OperandContext, OperandError};
 use super::memory::{
     check_suffix, emit, expect_count, imm_value, next_modifier, unknown_modifier, vgpr_number,
     vgpr_range, Imm, ImmField,
@@ -226,22 +226,35 @@ pub(crate) fn encode(
         | (u32::from(tfe || nv) << 23)
         | (vdst.map_or(0, |r| vgpr_number(r.value)) << 24);
     let mut words = [word0, word1];
-    // GCN 1.5: 11 unsigned bits for FLAT (as clrxasm has it), 12 signed
-    // bits for GLOBAL/SCRATCH (the hardware's and llvm-mc's; clrxasm takes
-    // 11 unsigned bits, which encode the same).
+    // GCN 1.5: 11 unsigned bits for FLAT (as clrxasm has it); GLOBAL and
+    // SCRATCH take clrxasm's 11 unsigned bits and the hardware's (and
+    // llvm-mc's) negative 12-bit values, which LLVM's code has.
     let flat = row.encoding == Encoding::Flat;
-    let field = ImmField {
-        word: 0,
-        shift: 0,
-        bits: match (gcn15, flat) {
-            (true, true) => 11,
-            (true, false) => 12,
-            (false, true) => 12,
-            (false, false) => 13,
-        },
-        signed: !flat,
+    let fixup = if gcn15 && !flat {
+        offset.and_then(|imm| match imm {
+            Imm::Known(v, at) => {
+                let (field, warning) = super::gfx10_segment_offset(v);
+                if let Some(w) = warning {
+                    ctx.warning(at, w);
+                }
+                words[0] |= field;
+                None
+            }
+            Imm::Deferred(d, at) => Some((FixupKind::Gfx10SegmentOffset, d, at)),
+        })
+    } else {
+        let field = ImmField {
+            word: 0,
+            shift: 0,
+            bits: match (gcn15, flat) {
+                (true, _) => 11,
+                (false, true) => 12,
+                (false, false) => 13,
+            },
+            signed: !flat,
+        };
+        offset.and_then(|imm| field.place(ctx, imm, "offset", &mut words))
     };
-    let fixup = offset.and_then(|imm| field.place(ctx, imm, "offset", &mut words));
     emit(out, &words, &[fixup]);
     Ok(())
 }

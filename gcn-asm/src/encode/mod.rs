@@ -308,6 +308,12 @@ pub fn apply_fixup(
         FixupKind::SmrdOffset8 => (0, 0, 8, (0, 255), "SMRD offset"),
         FixupKind::SmemOffset20 => (1, 0, 20, (0, (1 << 20) - 1), "SMEM offset"),
         FixupKind::SmemOffset21 => (1, 0, 21, (-(1 << 20), (1 << 21) - 1), "SMEM offset"),
+        FixupKind::Gfx10SegmentOffset => {
+            let v = absolute("offset")?;
+            let (field, warning) = gfx10_segment_offset(v);
+            set_bits(words, 0, 0, 12, field);
+            return Ok(warning);
+        }
         FixupKind::Field {
             word,
             shift,
@@ -327,6 +333,22 @@ pub fn apply_fixup(
     set_bits(words, word, shift, bits, v as u32);
     Ok((v < range.0 || v > range.1)
         .then(|| format!("{what} {v:#x} does not fit in {bits} bits and was truncated")))
+}
+
+/// The 12-bit field of a GCN 1.5 GLOBAL/SCRATCH offset `v` and the warning
+/// when it was truncated: -2048..=2047 as the hardware has them, a larger
+/// (or more negative) value cut to its low 11 bits as clrxasm cuts it.
+pub(crate) fn gfx10_segment_offset(v: i64) -> (u32, Option<String>) {
+    if (-2048..=2047).contains(&v) {
+        ((v as u32) & 0xfff, None)
+    } else {
+        (
+            (v as u32) & 0x7ff,
+            Some(format!(
+                "offset {v:#x} does not fit in 11 bits and was truncated"
+            )),
+        )
+    }
 }
 
 /// Stores the low `bits` bits of `value` at bit `shift` of `words[word]`.

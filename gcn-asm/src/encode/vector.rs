@@ -1221,12 +1221,7 @@ fn choose(st: &Statement<'_>, ops: &Operands, m: &Modifiers) -> Result<Choice, O
     }
     if let Some(s) = ops.srcs[1] {
         let only_reason = reason.as_ref().is_some_and(|(at, _)| *at == s.at);
-        // GCN 1.5's VOP3 takes the literal in any source.
-        if only_reason
-            && matches!(s.src, Src::Literal(_))
-            && !ops.scalar_slot1
-            && !st.version.is_gcn15()
-        {
+        if only_reason && matches!(s.src, Src::Literal(_)) && !ops.scalar_slot1 {
             return Err(OperandError::new(
                 s.at,
                 format!(
@@ -1544,10 +1539,20 @@ fn encode_vop3(
         st.mnemonic,
         version,
     )?;
-    // The VOP3 form of a VOP1/VOP2/VOPC instruction takes a literal too, as
-    // the hardware and llvm-mc do (clrxasm takes one only in VOP3-only
-    // instructions).
     let literal = vop3_literal(&ops.srcs)?;
+    if let (Some(l), false) = (literal, row.encoding == Encoding::Vop3) {
+        // clrxasm takes a VOP3 literal only in VOP3-only instructions, not
+        // in the VOP3 form of a VOP1/VOP2/VOPC one (GCN 1.5's hardware and
+        // llvm-mc take one there too; the decoder reads LLVM's).
+        return Err(OperandError::new(
+            l.at,
+            format!(
+                "the VOP3 form of `{}` takes no literal in CLRX syntax (only VOP3-only \
+                 instructions do)",
+                st.mnemonic
+            ),
+        ));
+    }
     if let Some(s) = ops.srcs.iter().flatten().find(|s| s.sext) {
         return Err(OperandError::new(
             s.at,

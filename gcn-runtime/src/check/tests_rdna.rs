@@ -544,6 +544,16 @@ fn lds_and_vmem_across_a_branch() {
              .L1:
              ds_write_b32 v1, v0 offset:256
              global_store_dword v1, v0, s[6:7]",
+            // A return (or call) between: LLVM pairs accesses within one
+            // function only.
+            "ds_write_b32 v1, v0
+             s_branch .L1
+             .L1:
+             s_getpc_b64 s[10:11]
+             s_add_u32 s10, s10, 12
+             s_addc_u32 s11, s11, 0
+             s_setpc_b64 s[10:11]
+             global_store_dword v1, v0, s[6:7]",
         ],
         "LDS and a VMEM access",
     );
@@ -821,6 +831,14 @@ fn wave32_lane_masks_are_one_sgpr() {
     );
     assert_eq!(sgprs(true, "v_cmpx_eq_u32 0, v0"), [(exec, 1, true)]);
     assert_eq!(sgprs(false, "v_cmpx_eq_u32 0, v0"), [(exec, 2, true)]);
+    // NULL is no register: as a 64-bit carry-out its pair would name
+    // EXEC_LO (clang-15's wave64 code writes `v_mad_u64_u32 …, null, …`).
+    assert_eq!(
+        sgprs(false, "v_mad_u64_u32 v[0:1], null, s8, s0, v[0:1]"),
+        [(8, 1, false), (0, 1, false)]
+    );
+    // (Nor as a 32-bit destination: the write goes nowhere.)
+    assert!(sgprs(true, "s_mov_b32 null, 0").is_empty());
     assert_eq!(
         sgprs(true, "s_and_saveexec_b32 s4, vcc_lo"),
         [(4, 1, true), (vcc, 1, false), (exec, 1, true)]
@@ -967,19 +985,21 @@ fn hazard_fixes(set: &str) -> Vec<Fix> {
                 continue;
             };
             let row = op.instr.row;
-            let null_only = row.unit() == gcn_asm::isa::Unit::Salu && {
-                let w: Vec<_> = op
-                    .instr
-                    .accesses()
+            let null_only = row.unit() == gcn_asm::isa::Unit::Salu
+                && row
+                    .operands
                     .iter()
-                    .filter(|a| a.role.writes())
-                    .map(|a| a.location)
-                    .collect();
-                w == [gcn_asm::decode::Location::Sgprs {
-                    code: crate::exec::sreg::NULL,
-                    count: 1,
-                }]
-            };
+                    .zip(op.instr.operands())
+                    .any(|(spec, o)| {
+                        spec.role.writes()
+                            && matches!(
+                                o,
+                                gcn_asm::decode::Operand::Reg {
+                                    code: crate::exec::sreg::NULL,
+                                    ..
+                                }
+                            )
+                    });
             if row.has(gcn_asm::isa::flags::DEPCTR) || null_only {
                 out.push((
                     path.file_name().unwrap().to_string_lossy().into_owned(),

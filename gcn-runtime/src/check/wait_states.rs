@@ -60,9 +60,9 @@ pub enum Hazard {
     /// `s_and_saveexec_b32`), with no VALU, `s_waitcnt 0` or
     /// `s_waitcnt_depctr 0xffe3` between.
     VmemSgprScalarWrite,
-    /// gfx1010: SMEM reads an SGPR → VALU writes it, with no SALU (other
-    /// than SOPP and the vm/vs/exp waits), `s_waitcnt lgkmcnt(0)` or
-    /// `s_waitcnt_lgkmcnt null, 0` between.
+    /// gfx1010: SMEM reads an SGPR → VALU writes it, with no SALU with
+    /// register operands (not SOPP, `s_version` or the vm/vs/exp waits),
+    /// `s_waitcnt lgkmcnt(0)` or `s_waitcnt_lgkmcnt null, 0` between.
     SmemSgprValuWrite,
     /// gfx1010: a VOPC instruction → `v_permlane*`, with no VALU other than
     /// `v_nop` between.
@@ -673,6 +673,13 @@ pub(crate) struct Gfx10Roles {
     branch: bool,
     /// `s_waitcnt_vscnt null, 0`: ends [`Hazard::LdsBranchVmem`].
     vscnt0: bool,
+    /// A call or return (`s_swappc_b64`, `s_setpc_b64`, `s_rfe_b64`): also
+    /// ends [`Hazard::LdsBranchVmem`], because LLVM's recognizer walks one
+    /// function's blocks — a callee starts with `s_waitcnt_vscnt null, 0`,
+    /// and a caller's access after the call is not paired with the
+    /// callee's (clang-15's gfx1010 `call_pointers` returns from a DS loop
+    /// into a buffer load).
+    jump: bool,
     /// A MIMG NSA instruction of 16 bytes or more ([`Hazard::NsaVmem`]
     /// producer).
     nsa: bool,
@@ -790,10 +797,15 @@ pub(crate) fn gfx10_roles(op: &Op, f: &Facts, version: gcn_asm::GcnVersion) -> G
         }
         let lgkm0 =
             waitcnt.is_some_and(|w| (crate::check::waitcnt::decode_waitcnt(w, version).2) == 0);
-        let touches = f.n_reads > 0 || f.n_writes > 0;
+        // An SALU with register operands (`s_mov_b32 null, 0`, LLVM's fix;
+        // not `s_version`, nor a wait for another counter).
+        let registers = row
+            .operands
+            .iter()
+            .any(|o| matches!(o.field, Field::Sdst | Field::Ssrc0 | Field::Ssrc1));
         r.ends_smem_valu = lgkm0
             || null_zero(Counter::Lgkm)
-            || (unit == Unit::Salu && !sopp && f.wait_one.is_none() && touches);
+            || (unit == Unit::Salu && !sopp && f.wait_one.is_none() && registers);
     }
     if applies(Hazard::VopcPermlane, version) {
         r.vopc = row.encoding == Encoding::Vopc;
@@ -822,6 +834,7 @@ pub(crate) fn gfx10_roles(op: &Op, f: &Facts, version: gcn_asm::GcnVersion) -> G
         };
         r.branch = sopp && row.operand(Field::RelAddr).is_some();
         r.vscnt0 = null_zero(Counter::Vs);
+        r.jump = row.flow == gcn_asm::isa::Flow::Jump && row.encoding == Encoding::Sop1;
     }
     if applies(Hazard::NsaVmem, version) {
         let mem = instr.mods.mem;
@@ -845,6 +858,7 @@ pub(crate) fn gfx10_roles(op: &Op, f: &Facts, version: gcn_asm::GcnVersion) -> G
         || r.mem_kind != 0
         || r.branch
         || r.vscnt0
+        || r.jump
         || r.nsa
         || r.offset_bits;
     r
@@ -930,7 +944,7 @@ impl Gfx10State {
         if r.ends_exec {
             h.exec_read = None;
         }
-        if r.vscnt0 {
+        if r.vscnt0 || r.jump {
             h.last_mem = None;
             h.branch_since = false;
         }
