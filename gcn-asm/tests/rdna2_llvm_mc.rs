@@ -94,3 +94,51 @@ fn rdna2_drops_what_llvm_drops() {
         assert!(err.contains("not available on RDNA2"), "{line}: {err}");
     }
 }
+
+/// The VOP3 form of a VOP1/VOP2/VOPC instruction with a literal, which the
+/// hardware has from GCN 1.5 on and LLVM emits: gcnasm writes it from
+/// LLVM's `_e64` spelling (bytes from `llvm-mc-15 -mcpu=gfx1030
+/// -mattr=+wavefrontsize32`), and lists it so; clrxasm's spellings (plain,
+/// or with `vop3`) stay rejected as clrxasm rejects them, the error naming
+/// the `_e64` form.
+#[test]
+fn vop3_literals_in_llvm_e64_spelling() {
+    let cases: [(&str, &[u8]); 5] = [
+        (
+            "v_add_co_ci_u32_e64 v1, s3, 0x1234, v2, s4",
+            &[1, 3, 0x28, 0xd5, 0xff, 4, 0x12, 0, 0x34, 0x12, 0, 0],
+        ),
+        (
+            "v_mov_b32_e64 v1, 0x12345678",
+            &[1, 0, 0x81, 0xd5, 0xff, 0, 0, 0, 0x78, 0x56, 0x34, 0x12],
+        ),
+        (
+            "v_cmpx_eq_f32_e64 0x1234, v2",
+            &[0, 0, 0x12, 0xd4, 0xff, 4, 2, 0, 0x34, 0x12, 0, 0],
+        ),
+        (
+            "v_add_f32_e64 v1, -abs(0x12345678), v3",
+            &[1, 1, 3, 0xd5, 0xff, 6, 2, 0x20, 0x78, 0x56, 0x34, 0x12],
+        ),
+        (
+            "v_cndmask_b32_e64 v1, 0x1234, v2, s4",
+            &[1, 0, 1, 0xd5, 0xff, 4, 0x12, 0, 0x34, 0x12, 0, 0],
+        ),
+    ];
+    for (line, expected) in cases {
+        assert_eq!(assemble_bytes(line, true).as_deref(), Ok(expected), "{line}");
+        let words = words_from_bytes(expected);
+        let version = Device::from_name("gfx1030").unwrap().version();
+        let text = disassemble_with(&words, version, DecodeOptions { wave32: true }).to_string();
+        assert!(text.contains("_e64 "), "{line}: listed as {text}");
+        assert_eq!(assemble_bytes(&text, true).as_deref(), Ok(expected), "{text}");
+    }
+    for line in [
+        "v_add_f32 v1, v2, 0x12345678",
+        "v_add_f32 v1, 0x12345678, v3 vop3",
+        "v_mov_b32 v1, 0x12345678 vop3",
+    ] {
+        let e = assemble_bytes(line, true).unwrap_err();
+        assert!(e.contains("no literal") && e.contains("_e64`"), "{line}: {e}");
+    }
+}

@@ -1097,8 +1097,9 @@ pub fn write_clrx_text(f: &mut dyn fmt::Write, instr: &Instruction) -> fmt::Resu
             text = text.replacen(&Label(t).to_string(), &format!(".L{}_0", t as u64), 1);
         }
     }
-    let mnemonic = instr.row.mnemonic;
-    let rest = text[mnemonic.len()..].trim_start_matches(' ');
+    // (The printed mnemonic may carry a suffix: `_e64`.)
+    let (mnemonic, rest) = text.split_once(' ').unwrap_or((text.as_str(), ""));
+    let rest = rest.trim_start_matches(' ');
     let pad = 16usize.saturating_sub(mnemonic.len()).max(1);
     f.write_str(mnemonic)?;
     if rest.is_empty() {

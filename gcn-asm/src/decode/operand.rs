@@ -372,8 +372,25 @@ fn has_source_mods(instr: &Instruction) -> bool {
 
 /// Writes the mnemonic and every operand, with per-source `-`, `|…|` and
 /// `sext(…)` where they can be written in place.
+/// A GCN 1.5 VOP3 form of a VOP1/VOP2/VOPC instruction with a literal
+/// (the hardware has it, LLVM emits it): CLRX syntax has no spelling of it
+/// (clrxasm rejects clrxdisasm's text, with or without `vop3`), so it is
+/// written with LLVM's `_e64` suffix, which gcnasm reads back.
+pub(crate) fn promoted_literal(instr: &Instruction) -> bool {
+    instr.version.is_gcn15()
+        && instr.form == Form::Vop3
+        && instr.row.encoding != crate::isa::Encoding::Vop3
+        && instr
+            .operands()
+            .iter()
+            .any(|o| matches!(o, Operand::Literal(_)))
+}
+
 pub(crate) fn write_operands(f: &mut fmt::Formatter<'_>, instr: &Instruction) -> fmt::Result {
     f.write_str(instr.row.mnemonic)?;
+    if promoted_literal(instr) {
+        f.write_str("_e64")?;
+    }
     let slots = source_slots(instr.row);
     let with_mods = has_source_mods(instr);
     for (i, (op, spec)) in instr.operands().iter().zip(instr.row.operands).enumerate() {

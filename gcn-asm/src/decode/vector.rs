@@ -971,7 +971,7 @@ fn write_gcn15(f: &mut fmt::Formatter<'_>, instr: &Instruction) -> fmt::Result {
             } else {
                 lane && clrx_vop3_suffix(instr)
             };
-            if suffix {
+            if suffix && !super::operand::promoted_literal(instr) {
                 f.write_str(" vop3")?;
             }
             Ok(())

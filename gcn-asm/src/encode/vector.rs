@@ -1074,6 +1074,24 @@ fn is_vcc(r: &Option<Located<u16>>) -> bool {
     r.is_none_or(|r| r.value == VCC)
 }
 
+/// LLVM's `_e64` spelling on GCN 1.5: the VOP3 form of a VOP1/VOP2/VOPC
+/// instruction then takes a literal, as the hardware and llvm-mc do
+/// (clrxasm takes none there; its plain and `vop3` spellings stay
+/// rejected, as clrxasm rejects them).
+fn llvm_e64_literal(st: &Statement<'_>) -> bool {
+    st.version.is_gcn15() && st.forced == Forced::E64
+}
+
+/// Where the VOP3 form takes a literal in LLVM's spelling (GCN 1.5): the
+/// hint naming it in a "takes no literal" error.
+fn e64_hint(st: &Statement<'_>) -> String {
+    if st.version.is_gcn15() {
+        format!(" (GCN 1.5 has the form: write `{}_e64`)", st.mnemonic)
+    } else {
+        String::new()
+    }
+}
+
 fn choose(st: &Statement<'_>, ops: &Operands, m: &Modifiers) -> Result<Choice, OperandError> {
     let row = st.row;
     if m.first_sdwa.is_some() && m.first_dpp.is_some() {
@@ -1221,13 +1239,19 @@ fn choose(st: &Statement<'_>, ops: &Operands, m: &Modifiers) -> Result<Choice, O
     }
     if let Some(s) = ops.srcs[1] {
         let only_reason = reason.as_ref().is_some_and(|(at, _)| *at == s.at);
-        if only_reason && matches!(s.src, Src::Literal(_)) && !ops.scalar_slot1 {
+        if only_reason
+            && matches!(s.src, Src::Literal(_))
+            && !ops.scalar_slot1
+            && !llvm_e64_literal(st)
+        {
             return Err(OperandError::new(
                 s.at,
                 format!(
                     "the second source of `{}` must be a VGPR in the 32-bit encoding, and the \
-                     VOP3 encoding takes no literal: a literal can only be the first source",
-                    st.mnemonic
+                     VOP3 encoding takes no literal in CLRX syntax: a literal can only be the \
+                     first source{}",
+                    st.mnemonic,
+                    e64_hint(st)
                 ),
             ));
         }
@@ -1540,16 +1564,18 @@ fn encode_vop3(
         version,
     )?;
     let literal = vop3_literal(&ops.srcs)?;
-    if let (Some(l), false) = (literal, row.encoding == Encoding::Vop3) {
+    if let (Some(l), false) = (literal, row.encoding == Encoding::Vop3 || llvm_e64_literal(st)) {
         // clrxasm takes a VOP3 literal only in VOP3-only instructions, not
-        // in the VOP3 form of a VOP1/VOP2/VOPC one (GCN 1.5's hardware and
-        // llvm-mc take one there too; the decoder reads LLVM's).
+        // in the VOP3 form of a VOP1/VOP2/VOPC one (with or without
+        // `vop3`); GCN 1.5's hardware and llvm-mc take one there, and so
+        // does gcnasm with LLVM's `_e64` spelling.
         return Err(OperandError::new(
             l.at,
             format!(
                 "the VOP3 form of `{}` takes no literal in CLRX syntax (only VOP3-only \
-                 instructions do)",
-                st.mnemonic
+                 instructions do){}",
+                st.mnemonic,
+                e64_hint(st)
             ),
         ));
     }
