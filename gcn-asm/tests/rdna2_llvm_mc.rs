@@ -126,12 +126,20 @@ fn vop3_literals_in_llvm_e64_spelling() {
         ),
     ];
     for (line, expected) in cases {
-        assert_eq!(assemble_bytes(line, true).as_deref(), Ok(expected), "{line}");
+        assert_eq!(
+            assemble_bytes(line, true).as_deref(),
+            Ok(expected),
+            "{line}"
+        );
         let words = words_from_bytes(expected);
         let version = Device::from_name("gfx1030").unwrap().version();
         let text = disassemble_with(&words, version, DecodeOptions { wave32: true }).to_string();
         assert!(text.contains("_e64 "), "{line}: listed as {text}");
-        assert_eq!(assemble_bytes(&text, true).as_deref(), Ok(expected), "{text}");
+        assert_eq!(
+            assemble_bytes(&text, true).as_deref(),
+            Ok(expected),
+            "{text}"
+        );
     }
     for line in [
         "v_add_f32 v1, v2, 0x12345678",
@@ -139,6 +147,9 @@ fn vop3_literals_in_llvm_e64_spelling() {
         "v_mov_b32 v1, 0x12345678 vop3",
     ] {
         let e = assemble_bytes(line, true).unwrap_err();
-        assert!(e.contains("no literal") && e.contains("_e64`"), "{line}: {e}");
+        assert!(
+            e.contains("no literal") && e.contains("_e64`"),
+            "{line}: {e}"
+        );
     }
 }

@@ -38,8 +38,9 @@ pub enum LoadError {
     UnknownDevice(String),
     /// Device memory for the code could not be allocated.
     Alloc(AllocError),
-    /// The emulator does not run this GCN version yet (GCN 1.5 / RDNA:
-    /// the assembler and disassembler take it, the emulator does not).
+    /// The emulator does not run this GCN version (one not in
+    /// [`crate::exec::EMULATED_VERSIONS`]; today every version the
+    /// assembler takes runs).
     UnsupportedVersion(GcnVersion),
 }
 
@@ -63,8 +64,7 @@ impl fmt::Display for LoadError {
             LoadError::Alloc(e) => write!(f, "{e}"),
             LoadError::UnsupportedVersion(v) => write!(
                 f,
-                "the emulator does not run {v} (RDNA) code yet: it runs GCN 1.0-1.4.1; \
-                 gcnasm and gcndisasm take {v}"
+                "the emulator does not run {v} code yet; gcnasm and gcndisasm take {v}"
             ),
         }
     }

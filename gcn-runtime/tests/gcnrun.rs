@@ -1372,8 +1372,8 @@ fn files_and_names_a_user_has() {
     let mut bytes = std::fs::read(co).unwrap();
     for (mach, named) in [
         (
-            0x36u8,
-            "the emulator does not run RDNA2 (RDNA) code yet: it runs GCN 1.0-1.4.1",
+            0x41u8,
+            "the code object is for gfx1100 (RDNA 3), which is not supported yet",
         ),
         (
             0x3f,

@@ -1564,7 +1564,10 @@ fn encode_vop3(
         version,
     )?;
     let literal = vop3_literal(&ops.srcs)?;
-    if let (Some(l), false) = (literal, row.encoding == Encoding::Vop3 || llvm_e64_literal(st)) {
+    if let (Some(l), false) = (
+        literal,
+        row.encoding == Encoding::Vop3 || llvm_e64_literal(st),
+    ) {
         // clrxasm takes a VOP3 literal only in VOP3-only instructions, not
         // in the VOP3 form of a VOP1/VOP2/VOPC one (with or without
         // `vop3`); GCN 1.5's hardware and llvm-mc take one there, and so

@@ -1156,8 +1156,9 @@ fn an_lds_access_past_the_allocation_is_dropped_and_reported_by_oob() {
 fn a_barrier_ends_an_lds_epoch_and_races_after_it_are_found() {
     // Before the barrier each wave writes its own 64 dwords (no race);
     // after it, each reads the other wave's dwords and then overwrites
-    // its own: wave 1 reads what wave 0 wrote after the barrier (RAW) and
-    // writes what wave 0 read after it (WAR).
+    // its own with them (changed: a write of the values already there
+    // races with nothing): wave 1 reads what wave 0 wrote after the
+    // barrier (RAW) and writes what wave 0 read after it (WAR).
     for v in VERSIONS {
         let r = run_items(
             v,
@@ -1167,6 +1168,7 @@ fn a_barrier_ends_an_lds_epoch_and_races_after_it_are_found() {
              s_barrier
              @ds_read_b32 v3, v2
              s_waitcnt lgkmcnt(0)
+             v_lshlrev_b32 v3, 1, v3
              @ds_write_b32 v1, v3
              s_waitcnt lgkmcnt(0)",
             128,
@@ -1185,6 +1187,40 @@ fn a_barrier_ends_an_lds_epoch_and_races_after_it_are_found() {
             ],
             "{v}: {:#?}",
             r.reports
+        );
+    }
+}
+
+#[test]
+fn a_write_of_the_values_already_there_races_with_nothing() {
+    // Every lane of both waves stores the same constant to dword 0 (LLVM's
+    // lowering of an atomic exchange whose result is unused): the first
+    // store changes it, and that one races with nothing before it; the
+    // others leave it as it is. A store of another value per wave races.
+    for v in VERSIONS {
+        let same = run_items(
+            v,
+            "v_mov_b32 v3, 0
+             v_mov_b32 v4, 7
+             ds_write_b32 v3, v4
+             s_waitcnt lgkmcnt(0)",
+            128,
+        );
+        assert!(same.reports.is_empty(), "{v}: {:#?}", same.reports);
+        let differ = run_items(
+            v,
+            "v_mov_b32 v3, 0
+             @ds_write_b32 v3, v0
+             s_waitcnt lgkmcnt(0)",
+            128,
+        );
+        assert!(
+            differ
+                .reports
+                .iter()
+                .any(|r| r.check == Check::LdsRace && r.wave == 1 && r.pc == differ.marks[0]),
+            "{v}: {:#?}",
+            differ.reports
         );
     }
 }
