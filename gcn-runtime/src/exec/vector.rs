@@ -333,6 +333,20 @@ pub fn blend_into(row: &mut Lanes, values: &Lanes, mask: u64) {
         *row = *values;
         return;
     }
+    if mask >> 32 == 0 {
+        // A wave32's lanes (or a wave64's low half): the upper 32 keep
+        // their values, so only the low half is read and written.
+        if mask == u64::from(u32::MAX) {
+            row[..32].copy_from_slice(&values[..32]);
+            return;
+        }
+        let flags = unpack_mask(mask);
+        for lane in 0..32 {
+            let keep = flags[lane].wrapping_sub(1);
+            row[lane] = (values[lane] & !keep) | (row[lane] & keep);
+        }
+        return;
+    }
     let flags = unpack_mask(mask);
     for lane in 0..WAVE_SIZE {
         let keep = flags[lane].wrapping_sub(1);
@@ -402,6 +416,13 @@ pub fn write_f32(w: &mut Wave, op: &Op, values: &[f32; WAVE_SIZE]) {
             // (a `memcpy` call) costs as much as the loop and more when the
             // stack places the array badly.
             for (r, v) in row.iter_mut().zip(values) {
+                *r = v.to_bits();
+            }
+            return;
+        }
+        if omod == 0 && !clamp && mask == u64::from(u32::MAX) {
+            // A whole wave32 (or the low half of a wave64): its 32 lanes.
+            for (r, v) in row[..32].iter_mut().zip(&values[..32]) {
                 *r = v.to_bits();
             }
             return;
@@ -915,6 +936,42 @@ mod tests {
         }
     }
 
+    /// `blend_into` writes exactly the lanes of its mask, on its whole-wave
+    /// and low-half (wave32) paths alike.
+    #[test]
+    fn blends_write_the_lanes_of_the_mask() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut masks = vec![
+            0,
+            u64::MAX,
+            u64::from(u32::MAX),
+            1,
+            0xffff,
+            1 << 31,
+            1 << 32,
+        ];
+        for _ in 0..200 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            masks.push(seed);
+            masks.push(seed & u64::from(u32::MAX));
+        }
+        let values: Lanes = std::array::from_fn(|l| 1000 + l as u32);
+        for mask in masks {
+            let mut row: Lanes = std::array::from_fn(|l| l as u32);
+            blend_into(&mut row, &values, mask);
+            for l in 0..WAVE_SIZE {
+                let want = if mask >> l & 1 != 0 {
+                    values[l]
+                } else {
+                    l as u32
+                };
+                assert_eq!(row[l], want, "lane {l} of {mask:#x}");
+            }
+        }
+    }
+
     /// The streaming path against a plain lane loop: every EXEC nibble,
     /// row and splat sources, and a destination that is also a source.
     #[test]
@@ -1050,39 +1107,63 @@ pub fn fma_f32_one_pass(
         return None;
     }
     let m = &op.instr.mods;
-    let mut fills = [[0u32; WAVE_SIZE]; 3];
+    // Rows of copies for the scalar sources only (no zeroing of all three:
+    // a memset per instruction costs as much as a wave32's arithmetic).
+    let mut fills = [MaybeUninit::<Lanes>::uninit(); 3];
     let mut and = [u32::MAX; 3];
     let mut xor = [0u32; 3];
-    let mut rows: [Option<&Lanes>; 3] = [None; 3];
-    for (s, fill) in fills.iter_mut().enumerate() {
+    for s in 0..3 {
         if m.abs >> s & 1 != 0 {
             and[s] = 0x7fff_ffff;
         }
         if m.neg >> s & 1 != 0 {
             xor[s] = 0x8000_0000;
         }
-        match op.slot_src(s) {
-            Src::Vgpr(r) => rows[s] = Some(&w.vgpr[usize::from(r)]),
-            Src::Special(super::sreg::LDS_DIRECT) => {}
-            other => fill.fill(w.read_s32(other)),
-        }
     }
-    let [a, b, c] = [0, 1, 2].map(|s| rows[s].unwrap_or(&fills[s]));
+    let [f0, f1, f2] = &mut fills;
+    let a = source_row(w, op.slot_src(0), f0);
+    let b = source_row(w, op.slot_src(1), f1);
+    let c = source_row(w, op.slot_src(2), f2);
+    // A wave32 computes its 32 lanes only (the others are never written).
+    let wave32 = w.wave32();
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("fma") && std::is_x86_feature_detected!("avx2") {
         // SAFETY: `fma_pass_avx2` only needs AVX2 and FMA, which the
         // checks above have just found on this CPU.
-        unsafe { fma_pass_avx2(a, b, c, and, xor, flush_in, flush_out, out) };
+        unsafe {
+            if wave32 {
+                fma_pass_avx2::<32>(a, b, c, and, xor, flush_in, flush_out, out)
+            } else {
+                fma_pass_avx2::<WAVE_SIZE>(a, b, c, and, xor, flush_in, flush_out, out)
+            }
+        };
         return Some(());
     }
-    fma_pass(a, b, c, and, xor, flush_in, flush_out, out);
+    if wave32 {
+        fma_pass::<32>(a, b, c, and, xor, flush_in, flush_out, out);
+    } else {
+        fma_pass::<WAVE_SIZE>(a, b, c, and, xor, flush_in, flush_out, out);
+    }
     Some(())
 }
 
-/// The body of [`fma_f32_one_pass`], compiled per target.
+/// The lanes of source `src`: its VGPR row, or `fill` made a row of copies
+/// of a scalar value (LDS_DIRECT, which a plain VOP3 form cannot name,
+/// reads 0).
+#[inline(always)]
+fn source_row<'a>(w: &'a Wave, src: Src, fill: &'a mut MaybeUninit<Lanes>) -> &'a Lanes {
+    match src {
+        Src::Vgpr(r) => &w.vgpr[usize::from(r)],
+        Src::Special(super::sreg::LDS_DIRECT) => fill.write([0; WAVE_SIZE]),
+        other => fill.write([w.read_s32(other); WAVE_SIZE]),
+    }
+}
+
+/// The body of [`fma_f32_one_pass`] over lanes `0..N`, compiled per
+/// target.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn fma_pass(
+fn fma_pass<const N: usize>(
     a: &Lanes,
     b: &Lanes,
     c: &Lanes,
@@ -1101,7 +1182,7 @@ fn fma_pass(
             x
         }
     };
-    for l in 0..WAVE_SIZE {
+    for l in 0..N.min(WAVE_SIZE) {
         let x = f32::from_bits(flush((a[l] & and[0]) ^ xor[0], flush_in));
         let y = f32::from_bits(flush((b[l] & and[1]) ^ xor[1], flush_in));
         let z = f32::from_bits(flush((c[l] & and[2]) ^ xor[2], flush_in));
@@ -1112,7 +1193,7 @@ fn fma_pass(
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
 #[allow(clippy::too_many_arguments)]
-fn fma_pass_avx2(
+fn fma_pass_avx2<const N: usize>(
     a: &Lanes,
     b: &Lanes,
     c: &Lanes,
@@ -1122,7 +1203,7 @@ fn fma_pass_avx2(
     flush_out: bool,
     out: &mut [f32; WAVE_SIZE],
 ) {
-    fma_pass(a, b, c, and, xor, flush_in, flush_out, out)
+    fma_pass::<N>(a, b, c, and, xor, flush_in, flush_out, out)
 }
 
 /// Fused multiply-add of 64 f64 lanes (see [`fma_f32_lanes`]).
