@@ -1484,3 +1484,5 @@ pub(crate) fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_gfx10;
