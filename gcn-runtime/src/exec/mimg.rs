@@ -1,11 +1,8 @@
 //! Image memory: the MIMG instructions, addressed through an image resource
 //! (T#) and, for sampling, a sampler resource (S#).
 //!
-//! GCN 1.0-1.4 only: on GCN 1.5 and RDNA 2 every MIMG row stops as a gap
-//! ([`super::gaps::gap_reason`] names what is missing: the gfx10 T# and S#
-//! layouts, its 9-bit image format table, the row pitch of linear images
-//! that no T# field gives, the `dim` field, NSA address lists, BVH and
-//! MSAA loads).
+//! One set of semantics for every GCN version; GCN 1.5 / 1.5.1 and RDNA 2
+//! (gfx10) differ only where the hardware does (the section below).
 //!
 //! Semantics follow `GcnInstrsMimg.md` and the image seeds
 //! (`GcnMemHandling.md`: resource fields, formats, addressing). The layout
@@ -128,6 +125,37 @@
 //!
 //! The filtering arithmetic is IEEE f32 where the documents say nothing
 //! more (weights and blends); the 1/256 steps are the seed's.
+//!
+//! # GCN 1.5 / 1.5.1 and RDNA 2
+//!
+//! - The T# is the gfx10 one ([`crate::descriptor::image10`], AMD's
+//!   `SQ_IMG_RSRC_WORD0..7`), read from 8 SGPRs (4 with `r128`), and the
+//!   memory layout the gfx10 linear one ([`crate::image`]: SW_MODE 0 as
+//!   addrlib lays it out). Other swizzle modes, DCC (COMPRESSION_ENABLE),
+//!   a non-zero ARRAY_PITCH, LAST_LEVEL past MAX_MIP and FORMAT codes
+//!   outside the table shared with buffers (1-77) are "not supported"
+//!   faults naming the field and value.
+//! - Arrays: the view is BASE_ARRAY ..= DEPTH (gfx10's DEPTH of an array is
+//!   its last slice); `image_get_resinfo` gives DEPTH + 1 slices.
+//! - The address layout is the instruction's `dim` (1d: X; 2d: X Y; 3d:
+//!   X Y Z; cube: X Y face; 1d_array: X slice; 2d_array: X Y slice; the
+//!   derivatives of `_d` follow the same dimensions), in the order of the
+//!   first section. `dim` must match the T#'s TYPE; loads, stores, atomics
+//!   and `image_get_resinfo` also take `cube` on a 2-D array T# and
+//!   `2d_array` on a cube T# (the same slices: Mesa's storage cube images).
+//!   Any other pair, and the MSAA dims, are "not supported" faults.
+//! - NSA: the addresses are VADDR and then the instruction's NSA list, one
+//!   VGPR each.
+//! - `d16` packs two components per VGPR as on GCN 1.4; `dlc` is a cache
+//!   hint. `a16` (word 1 bit 30 on gfx10) is not decoded: such words are
+//!   not instructions to the decoder yet.
+//! - The S# has the GCN layout ([`crate::descriptor::sampler`]); gfx10's
+//!   SKIP_DEGAMMA and DERIV_ADJUST_EN change results in ways no document
+//!   here gives, so either set is a "not supported" fault, as is a T#
+//!   BC_SWIZZLE other than XYZW with the opaque-black border colour (the
+//!   only one a swizzle changes).
+//! - `image_msaa_load` and the BVH instructions stay gaps
+//!   ([`super::gaps::gap_reason`]).
 
 use gcn_asm::decode::MemFlags;
 use gcn_asm::isa::Mnemonic as M;
@@ -1233,7 +1261,7 @@ fn sample<const F: u16>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step
     let exec = w.exec();
     let dmask = op.instr.mods.mem.dmask;
     let mut out = [[0u32; 4]; WAVE_SIZE];
-    for lane in 0..WAVE_SIZE {
+    for (lane, slot) in out.iter_mut().enumerate() {
         if exec >> lane & 1 == 0 {
             continue;
         }
@@ -1278,7 +1306,7 @@ fn sample<const F: u16>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step
             lod = lod.min(fv(i_clamp, lane));
         }
         if F & GET_LOD != 0 {
-            out[lane] = select(dmask, [lod.to_bits(), raw_lod.to_bits(), 0, 0]);
+            *slot = select(dmask, [lod.to_bits(), raw_lod.to_bits(), 0, 0]);
             continue;
         }
         let reference = if F & C != 0 { fv(i_ref, lane) } else { 0.0 };
@@ -1291,7 +1319,7 @@ fn sample<const F: u16>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step
             } else {
                 level_of((lod + 0.5).floor())
             };
-            out[lane] = gather(&ctx, env, op, level, &co, dmask, reference, lane)?;
+            *slot = gather(&ctx, env, op, level, &co, dmask, reference, lane)?;
             continue;
         }
         let linear_xy = if lod <= 0.0 {
@@ -1319,7 +1347,7 @@ fn sample<const F: u16>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step
             }
         };
         // Integer formats come back as the nearest texel's bits.
-        out[lane] = select(dmask, v.map(f32::to_bits));
+        *slot = select(dmask, v.map(f32::to_bits));
     }
     let comps = if F & GATHER != 0 {
         4
