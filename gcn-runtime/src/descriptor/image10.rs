@@ -557,16 +557,16 @@ mod tests {
     fn fields_land_on_the_register_bits() {
         // The bit positions of ROCR's resource_nv.h / Mesa's sid.h.
         let w = t2d()
-            .base_address(0x12_3456_7800)
+            .base_address(0x1f_1234_5678_00)
             .size(0x3fff, 0x2000, 1)
             .min_lod(1.0)
             .levels(2, 5)
             .to_words()
             .unwrap();
         assert_eq!(w[0], 0x1234_5678);
-        // BASE_ADDRESS_HI 0x12, MIN_LOD 0x100 at bit 8, FORMAT 56 at bit
+        // BASE_ADDRESS_HI 0x1f, MIN_LOD 0x100 at bit 8, FORMAT 56 at bit
         // 20, WIDTH[1:0] = 0x3ffe & 3 = 2 at bit 30.
-        assert_eq!(w[1], 0x12 | 0x100 << 8 | 56 << 20 | 2 << 30);
+        assert_eq!(w[1], 0x1f | 0x100 << 8 | 56 << 20 | 2 << 30);
         // WIDTH[13:2], HEIGHT-1 at bit 14, RESOURCE_LEVEL at bit 31.
         assert_eq!(w[2], 0x3ffe >> 2 | 0x1fff << 14 | 1 << 31);
         // DST_SEL 4,5,6,7; BASE_LEVEL 2 at 12, LAST_LEVEL 5 at 16; SW_MODE
