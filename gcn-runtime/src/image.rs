@@ -20,13 +20,39 @@
 //!
 //! BASE_LEVEL/LAST_LEVEL select which levels an instruction may use (a mip
 //! index is relative to BASE_LEVEL); BASE_ARRAY/LAST_ARRAY which slices.
+//!
+//! # The GCN 1.5 / RDNA 2 linear layout
+//!
+//! A gfx10 T# ([`Gfx10ImageResource`]) has no tiling index but a swizzle
+//! mode, and its linear mode (SW_MODE 0) is the layout AMD's address
+//! library computes for it (`Gfx10Lib::HwlComputeSurfaceInfoLinear` in
+//! addrlib, as ROCm's image runtime ships it; the hardware reads what the
+//! drivers lay out with it), which [`Surface::gfx10`] and
+//! [`Gfx10DeviceImage`] implement:
+//!
+//! - Elements as above. Level `L` stores `ceil(E >> L)` elements per row
+//!   and `ceil(R >> L)` rows (`E`, `R`: level 0's elements per row and
+//!   rows; addrlib's `GetMipSize` rounds up), while its texels are
+//!   `max(1, W >> L)` by `max(1, H >> L)` as on GCN.
+//! - A row of every level is padded to a multiple of 256 bytes (addrlib's
+//!   pitch alignment of `256 / bytes-per-element` elements).
+//! - A *slice* holds the whole mip chain of MAX_MIP + 1 levels, the
+//!   smallest level first (at offset 0) and level 0 last; slices (array
+//!   slices, or the depth slices of a 3-D image, of every level) follow
+//!   each other at that stride.
+//! - RDNA 2 (gfx10.3) reads a PITCH for single-level 1-D and 2-D images
+//!   (ROCm writes it always, Mesa for a pitch the user chose); a PITCH
+//!   below the natural one (Mesa writes 0 there otherwise) selects the
+//!   natural pitch (chosen: the rule under which both drivers' T#s
+//!   describe the memory they lay out). GCN 1.5 has no PITCH.
 
 use std::fmt;
 
 use bytemuck::Pod;
 
 use crate::descriptor::image::LINEAR_TILING;
-use crate::descriptor::{DescriptorError, ImageResource, ImageType};
+use crate::descriptor::image10::SW_LINEAR;
+use crate::descriptor::{DescriptorError, Gfx10ImageResource, ImageResource, ImageType};
 use crate::format::image::{image_error_message, Element, ImageCodec};
 use crate::format::{DstSel, FormatError};
 use crate::kernel::DevicePtr;
@@ -84,9 +110,16 @@ pub struct Surface {
     pub dst_sel: [DstSel; 4],
     /// MIN_LOD of the resource.
     pub min_lod: f32,
+    /// BC_SWIZZLE of a gfx10 T# (the order of the border colour's
+    /// components; 0 is XYZW, and GCN 1.0-1.4 have 0).
+    pub bc_swizzle: u8,
     /// Per level 0-15: byte offset from BASE, bytes per row of elements,
-    /// rows of elements per slice (computed once: the accesses index them).
-    levels_at: [(u64, u64, u64); 16],
+    /// rows of elements per slice, bytes from one slice to the next
+    /// (computed once: the accesses index them).
+    levels_at: [(u64, u64, u64, u64); 16],
+    /// The gfx10 layout's size in bytes (every slice's mip chain); `None`
+    /// for the GCN layout, whose size depends on the levels counted.
+    gfx10_bytes: Option<u64>,
 }
 
 impl Surface {
@@ -135,14 +168,111 @@ impl Surface {
             slices: (t.base_array.into(), t.last_array.into()),
             dst_sel: t.dst_sel,
             min_lod: t.min_lod,
-            levels_at: [(0, 0, 0); 16],
+            bc_swizzle: 0,
+            levels_at: [(0, 0, 0, 0); 16],
+            gfx10_bytes: None,
         };
         let mut offset = 0;
         for l in 0..16 {
             let (row, rows) = s.compute_rows(l);
-            s.levels_at[l as usize] = (offset, row, rows);
+            s.levels_at[l as usize] = (offset, row, rows, row * rows);
             offset += row * rows * u64::from(s.level_size(l)[2]);
         }
+        Ok(s)
+    }
+
+    /// The surface of a GCN 1.5 / RDNA 2 T# (`rdna2`: the gfx10.3 rules,
+    /// which read PITCH), in the module's gfx10 linear layout; any other
+    /// swizzle mode, DCC compression, a non-zero ARRAY_PITCH, an MSAA type,
+    /// a LAST_LEVEL past MAX_MIP or a FORMAT code outside the gfx10 table
+    /// is an error saying so.
+    pub fn gfx10(t: &Gfx10ImageResource, rdna2: bool) -> Result<Surface, ImageError> {
+        let no = |m: String| Err(ImageError::Unsupported(m));
+        if t.sw_mode != SW_LINEAR {
+            return no(format!(
+                "swizzle mode SW_MODE {} is not supported (only the linear mode {SW_LINEAR})",
+                t.sw_mode
+            ));
+        }
+        match t.image_type {
+            ImageType::Image2dMsaa | ImageType::Image2dMsaaArray => {
+                return no(format!("image type {} is not supported", t.image_type))
+            }
+            ImageType::Buffer => return no("a T# of type BUFFER is not an image".into()),
+            _ => {}
+        }
+        if t.compression_enable {
+            return no("DCC-compressed images (COMPRESSION_ENABLE = 1) are not supported".into());
+        }
+        if t.array_pitch != 0 {
+            return no(format!(
+                "ARRAY_PITCH {} is not supported (only 0)",
+                t.array_pitch
+            ));
+        }
+        if t.last_level > t.max_mip {
+            return no(format!(
+                "LAST_LEVEL {} is past MAX_MIP {}: the layout has no such level",
+                t.last_level, t.max_mip
+            ));
+        }
+        let Some((data, num)) = t.data_num_format() else {
+            return no(format!(
+                "image FORMAT code {} is not supported (the emulator has the gfx10 codes \
+                 1-77, the formats images share with buffers)",
+                t.format
+            ));
+        };
+        let codec = ImageCodec::new(data, num).map_err(ImageError::Format)?;
+        let element = codec.element();
+        let slices = t.slices();
+        let mut s = Surface {
+            base: t.base_address,
+            codec,
+            element,
+            ty: t.image_type,
+            size: [t.width, t.height, slices],
+            pitch: t.width,
+            levels: (t.base_level.into(), t.last_level.into()),
+            slices: if t.image_type.is_array() {
+                (t.base_array.into(), t.last_array.into())
+            } else {
+                (0, 0)
+            },
+            dst_sel: t.dst_sel,
+            min_lod: t.min_lod,
+            bc_swizzle: t.bc_swizzle,
+            levels_at: [(0, 0, 0, 0); 16],
+            gfx10_bytes: None,
+        };
+        let shift_ceil = |a: u32, l: u32| (a >> l) + u32::from(a & ((1 << l) - 1) != 0);
+        let bpe = u64::from(element.bytes());
+        let (e0, r0) = (
+            t.width.div_ceil(element.block_w).max(1),
+            t.height.div_ceil(element.block_h).max(1),
+        );
+        let single = t.max_mip == 0;
+        // The smallest level first: its offset is 0.
+        let mut offset = 0u64;
+        let mut rows_of = [(0u64, 0u64); 16];
+        for l in (0..=u32::from(t.max_mip)).rev() {
+            let mut row = (u64::from(shift_ceil(e0, l)) * bpe).next_multiple_of(256);
+            if single && rdna2 && matches!(t.image_type, ImageType::Image1d | ImageType::Image2d) {
+                let custom = u64::from(t.pitch.div_ceil(element.block_w)) * bpe;
+                row = row.max(custom);
+            }
+            let rows = u64::from(shift_ceil(r0, l));
+            rows_of[l as usize] = (row, rows);
+            s.levels_at[l as usize].0 = offset;
+            offset += row * rows;
+        }
+        let slice = offset;
+        for (l, at) in s.levels_at.iter_mut().enumerate() {
+            let (row, rows) = rows_of[l];
+            *at = (at.0, row, rows, slice);
+        }
+        s.pitch = (s.levels_at[0].1 / bpe) as u32 * element.block_w;
+        s.gfx10_bytes = Some(slice * u64::from(slices));
         Ok(s)
     }
 
@@ -165,8 +295,20 @@ impl Surface {
     /// Bytes per row of elements and rows of elements per slice of a level.
     #[inline]
     fn level_rows(&self, level: u32) -> (u64, u64) {
-        let (_, row, rows) = self.levels_at[level.min(15) as usize];
+        let (_, row, rows, _) = self.levels_at[level.min(15) as usize];
         (row, rows)
+    }
+
+    /// Bytes per row of elements of a level (the row pitch in bytes).
+    pub fn row_bytes(&self, level: u32) -> u64 {
+        self.level_rows(level).0
+    }
+
+    /// Bytes from one slice of a level to the next (array slices and 3-D
+    /// depth slices alike): a level's size per slice in the GCN layout,
+    /// the whole mip chain in the gfx10 one.
+    pub fn slice_stride(&self, level: u32) -> u64 {
+        self.levels_at[level.min(15) as usize].3
     }
 
     fn compute_rows(&self, level: u32) -> (u64, u64) {
@@ -177,7 +319,9 @@ impl Surface {
         (row, u64::from(h.div_ceil(e.block_h)))
     }
 
-    /// Size of a level in bytes.
+    /// Size of a level in bytes: its rows of elements in every slice (in
+    /// the gfx10 layout these are not contiguous: see
+    /// [`Surface::slice_stride`]).
     pub fn level_bytes(&self, level: u32) -> u64 {
         let (row, rows) = self.level_rows(level);
         row * rows * u64::from(self.level_size(level)[2])
@@ -189,8 +333,12 @@ impl Surface {
         self.levels_at[level.min(15) as usize].0
     }
 
-    /// Bytes of levels 0 ..= `last` (at most 15).
+    /// Bytes of levels 0 ..= `last` (at most 15); for the gfx10 layout the
+    /// whole surface's bytes (every slice holds every level).
     pub fn total_bytes(&self, last: u32) -> u64 {
+        if let Some(b) = self.gfx10_bytes {
+            return b;
+        }
         let last = last.min(15);
         self.level_offset(last) + self.level_bytes(last)
     }
@@ -207,17 +355,159 @@ impl Surface {
         y: u32,
         z: u32,
     ) -> (u64, u32, u32) {
-        let (row, rows) = self.level_rows(level);
+        let (_, row, _, stride) = self.levels_at[level.min(15) as usize];
         let e = &self.element;
         let off = level_offset
-            + u64::from(z) * row * rows
+            + u64::from(z) * stride
             + u64::from(y / e.block_h) * row
             + u64::from(x / e.block_w) * u64::from(e.bytes());
         (self.base + off, x % e.block_w, y % e.block_h)
     }
 }
 
-/// An image in device memory with its T#.
+/// The memory of a device image and its layout, shared by [`DeviceImage`]
+/// and [`Gfx10DeviceImage`].
+struct Storage {
+    buffer: Buffer<u8>,
+    memory: Memory,
+    surface: Surface,
+    last_level: u32,
+}
+
+impl Storage {
+    /// Zeroed memory for `bytes` bytes; `make` gives the surface at the
+    /// allocation's address.
+    fn alloc(
+        memory: &Memory,
+        bytes: u64,
+        last_level: u32,
+        make: impl FnOnce(u64) -> Result<Surface, ImageError>,
+    ) -> Result<Storage, ImageError> {
+        let buffer = memory
+            .buffer_zeroed::<u8>(bytes as usize)
+            .map_err(ImageError::Alloc)?;
+        let surface = make(buffer.ptr().0)?;
+        Ok(Storage {
+            buffer,
+            memory: memory.clone(),
+            surface,
+            last_level,
+        })
+    }
+
+    /// The byte ranges (from the allocation's start) of a level's slices,
+    /// in slice order.
+    fn level_chunks(&self, level: u32) -> Result<impl Iterator<Item = (usize, usize)>, ImageError> {
+        if level > self.last_level {
+            return Err(ImageError::Data(format!(
+                "mip level {level} is past LAST_LEVEL {}",
+                self.last_level
+            )));
+        }
+        let s = &self.surface;
+        let off = s.level_offset(level);
+        let (row, rows) = s.level_rows(level);
+        let stride = s.slice_stride(level);
+        let len = (row * rows) as usize;
+        Ok((0..u64::from(s.level_size(level)[2])).map(move |z| ((off + z * stride) as usize, len)))
+    }
+
+    fn write_level<T: Pod>(&self, level: u32, data: &[T]) -> Result<(), ImageError> {
+        let want = self.surface.level_bytes(level) as usize;
+        let bytes: &[u8] = bytemuck::cast_slice(data);
+        let chunks = self.level_chunks(level)?;
+        if bytes.len() != want {
+            return Err(ImageError::Data(format!(
+                "level {level} holds {want} bytes, {} given",
+                bytes.len()
+            )));
+        }
+        let mut at = 0;
+        for (off, len) in chunks {
+            self.memory
+                .write(self.buffer.ptr().0 + off as u64, &bytes[at..at + len])
+                .map_err(|e| ImageError::Data(e.to_string()))?;
+            at += len;
+        }
+        Ok(())
+    }
+
+    fn write_all(&self, bytes: &[u8]) -> Result<(), ImageError> {
+        if bytes.len() != self.buffer.len() {
+            return Err(ImageError::Data(format!(
+                "the image holds {} bytes, {} given",
+                self.buffer.len(),
+                bytes.len()
+            )));
+        }
+        self.buffer.write_from(bytes).map_err(ImageError::Alloc)
+    }
+
+    fn read_level<T: Pod>(&self, level: u32) -> Result<Vec<T>, ImageError> {
+        let mut all = Vec::new();
+        for (off, len) in self.level_chunks(level)? {
+            let mut chunk = vec![0u8; len];
+            self.memory
+                .read(self.buffer.ptr().0 + off as u64, &mut chunk)
+                .map_err(|e| ImageError::Data(e.to_string()))?;
+            all.extend_from_slice(&chunk);
+        }
+        let n = std::mem::size_of::<T>();
+        if !all.len().is_multiple_of(n) {
+            return Err(ImageError::Data(format!(
+                "level {level} holds {} bytes, not a multiple of {n}",
+                all.len()
+            )));
+        }
+        Ok(all
+            .chunks_exact(n)
+            .map(bytemuck::pod_read_unaligned)
+            .collect())
+    }
+}
+
+/// The methods both device image types have, on their `storage`.
+macro_rules! storage_methods {
+    () => {
+        /// The layout.
+        pub fn surface(&self) -> &Surface {
+            &self.storage.surface
+        }
+
+        /// Device address of the image's memory (its T#'s base).
+        pub fn ptr(&self) -> DevicePtr {
+            self.storage.buffer.ptr()
+        }
+
+        /// Overwrites a level's elements with `data`: every slice of the
+        /// level in order, each its rows of elements of
+        /// [`Surface::row_bytes`] bytes (as the module's layout says);
+        /// `data` must have the level's size ([`Surface::level_bytes`]).
+        pub fn write_level<T: Pod>(&self, level: u32, data: &[T]) -> Result<(), ImageError> {
+            self.storage.write_level(level, data)
+        }
+
+        /// Overwrites the image's memory (in the layout's order) with
+        /// `bytes`, whose size must be the image's.
+        pub fn write_all(&self, bytes: &[u8]) -> Result<(), ImageError> {
+            self.storage.write_all(bytes)
+        }
+
+        /// The image's memory, in the layout's order.
+        pub fn read_all(&self) -> Vec<u8> {
+            self.storage.buffer.to_vec()
+        }
+
+        /// A level's elements (as [`Self::write_level`] orders them), copied
+        /// out as `T`s (the level's size must be a multiple of `T`'s).
+        pub fn read_level<T: Pod>(&self, level: u32) -> Result<Vec<T>, ImageError> {
+            self.storage.read_level(level)
+        }
+    };
+}
+
+/// An image in device memory with its T# (GCN 1.0-1.4; for GCN 1.5 and
+/// RDNA 2 kernels: [`Gfx10DeviceImage`]).
 ///
 /// ```
 /// use gcn_runtime::{Memory, image::DeviceImage};
@@ -232,10 +522,8 @@ impl Surface {
 /// assert_eq!(image.resource().base_address % 256, 0);
 /// ```
 pub struct DeviceImage {
-    buffer: Buffer<u8>,
-    memory: Memory,
+    storage: Storage,
     resource: ImageResource,
-    surface: Surface,
 }
 
 impl fmt::Debug for DeviceImage {
@@ -252,16 +540,14 @@ impl DeviceImage {
         resource.validate().map_err(ImageError::Descriptor)?;
         let surface = Surface::new(&resource)?;
         let bytes = surface.total_bytes(resource.last_level.into());
-        let buffer = memory
-            .buffer_zeroed::<u8>(bytes as usize)
-            .map_err(ImageError::Alloc)?;
-        let resource = resource.base_address(buffer.ptr().0);
-        let surface = Surface::new(&resource)?;
+        let mut placed = resource;
+        let storage = Storage::alloc(memory, bytes, resource.last_level.into(), |base| {
+            placed = resource.base_address(base);
+            Surface::new(&placed)
+        })?;
         Ok(DeviceImage {
-            buffer,
-            memory: memory.clone(),
-            resource,
-            surface,
+            storage,
+            resource: placed,
         })
     }
 
@@ -270,83 +556,76 @@ impl DeviceImage {
         self.resource
     }
 
-    /// The layout.
-    pub fn surface(&self) -> &Surface {
-        &self.surface
+    storage_methods!();
+}
+
+/// An image in device memory with its GCN 1.5 / RDNA 2 T#, in the gfx10
+/// linear layout (the module's documentation).
+///
+/// ```
+/// use gcn_runtime::{Memory, image::Gfx10DeviceImage};
+/// use gcn_runtime::descriptor::{Gfx10ImageResource, ImageType};
+/// use gcn_runtime::format::{DataFormat, NumFormat};
+/// let memory = Memory::default();
+/// let t = Gfx10ImageResource::new(ImageType::Image2d, DataFormat::D32, NumFormat::Float)
+///     .unwrap()
+///     .size(4, 2, 1);
+/// let image = Gfx10DeviceImage::new(&memory, t, false).unwrap();
+/// // Rows are padded to 256 bytes: 64 texels of 4 bytes.
+/// assert_eq!(image.surface().row_bytes(0), 256);
+/// image.write_level::<f32>(0, &[1.5; 128]).unwrap();
+/// let words = image.resource().to_words().unwrap();
+/// assert_eq!(u64::from(words[0]) << 8, image.ptr().0);
+/// ```
+pub struct Gfx10DeviceImage {
+    storage: Storage,
+    resource: Gfx10ImageResource,
+    rdna2: bool,
+}
+
+impl fmt::Debug for Gfx10DeviceImage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Gfx10DeviceImage({})", self.resource)
+    }
+}
+
+impl Gfx10DeviceImage {
+    /// Allocates an image as `resource` describes it, for GCN 1.5
+    /// (`rdna2` false) or RDNA 2 (true: PITCH is read). Its base address
+    /// is set to the allocation (256-byte aligned); every level up to
+    /// MAX_MIP of slices 0 ..= LAST_ARRAY (3-D: every depth slice) is
+    /// allocated. The memory is zeroed.
+    pub fn new(
+        memory: &Memory,
+        resource: Gfx10ImageResource,
+        rdna2: bool,
+    ) -> Result<Gfx10DeviceImage, ImageError> {
+        resource.validate().map_err(ImageError::Descriptor)?;
+        let surface = Surface::gfx10(&resource, rdna2)?;
+        let bytes = surface.total_bytes(15);
+        let mut placed = resource;
+        let storage = Storage::alloc(memory, bytes, resource.last_level.into(), |base| {
+            placed = resource.base_address(base);
+            Surface::gfx10(&placed, rdna2)
+        })?;
+        Ok(Gfx10DeviceImage {
+            storage,
+            resource: placed,
+            rdna2,
+        })
     }
 
-    /// Device address of level 0.
-    pub fn ptr(&self) -> DevicePtr {
-        self.buffer.ptr()
+    /// The T# (its `to_words` are what a kernel takes).
+    pub fn resource(&self) -> Gfx10ImageResource {
+        self.resource
     }
 
-    fn level_range(&self, level: u32) -> Result<(usize, usize), ImageError> {
-        if level > u32::from(self.resource.last_level) {
-            return Err(ImageError::Data(format!(
-                "mip level {level} is past LAST_LEVEL {}",
-                self.resource.last_level
-            )));
-        }
-        let off = self.surface.level_offset(level) as usize;
-        Ok((off, off + self.surface.level_bytes(level) as usize))
+    /// True when the layout follows RDNA 2's rules (PITCH read).
+    pub fn is_rdna2(&self) -> bool {
+        self.rdna2
     }
 
-    /// Overwrites a level's elements (all slices, rows of `pitch` texels,
-    /// as the module's layout says) with `data`, whose size must be the
-    /// level's.
-    pub fn write_level<T: Pod>(&self, level: u32, data: &[T]) -> Result<(), ImageError> {
-        let (a, b) = self.level_range(level)?;
-        let bytes: &[u8] = bytemuck::cast_slice(data);
-        if bytes.len() != b - a {
-            return Err(ImageError::Data(format!(
-                "level {level} holds {} bytes, {} given",
-                b - a,
-                bytes.len()
-            )));
-        }
-        self.memory
-            .write(self.buffer.ptr().0 + a as u64, bytes)
-            .map_err(|e| ImageError::Data(e.to_string()))
-    }
-
-    /// Overwrites every level (levels 0 ..= LAST_LEVEL in the layout's
-    /// order) with `bytes`, whose size must be the image's.
-    pub fn write_all(&self, bytes: &[u8]) -> Result<(), ImageError> {
-        if bytes.len() != self.buffer.len() {
-            return Err(ImageError::Data(format!(
-                "the image holds {} bytes, {} given",
-                self.buffer.len(),
-                bytes.len()
-            )));
-        }
-        self.buffer.write_from(bytes).map_err(ImageError::Alloc)
-    }
-
-    /// Every level's bytes, in the layout's order.
-    pub fn read_all(&self) -> Vec<u8> {
-        self.buffer.to_vec()
-    }
-
-    /// A level's elements, copied out as `T`s (the level's size must be a
-    /// multiple of `T`'s).
-    pub fn read_level<T: Pod>(&self, level: u32) -> Result<Vec<T>, ImageError> {
-        let (a, b) = self.level_range(level)?;
-        let mut all = vec![0u8; b - a];
-        self.memory
-            .read(self.buffer.ptr().0 + a as u64, &mut all)
-            .map_err(|e| ImageError::Data(e.to_string()))?;
-        let n = std::mem::size_of::<T>();
-        if (b - a) % n != 0 {
-            return Err(ImageError::Data(format!(
-                "level {level} holds {} bytes, not a multiple of {n}",
-                b - a
-            )));
-        }
-        Ok(all
-            .chunks_exact(n)
-            .map(bytemuck::pod_read_unaligned)
-            .collect())
-    }
+    storage_methods!();
 }
 
 #[cfg(test)]

@@ -25,6 +25,19 @@
 //! | 96-107 | BORDER_COLOR_PTR | `u16` (12 bits) |
 //! | 126-127 | BORDER_COLOR_TYPE | [`BorderColor`] |
 //!
+//! GCN 1.5 and RDNA 2 (gfx10) keep this layout in every field above: AMD's
+//! gfx10 `SQ_IMG_SAMP_WORD0..3` (ROCm's `ROCR-Runtime`
+//! `runtime/hsa-runtime/image/resource_nv.h`, Mesa's `sid.h` `S_008F30_*`…
+//! `S_008F3C_*`) put CLAMP_*, DEPTH_COMPARE_FUNC, FORCE_UNNORMALIZED,
+//! MC_COORD_TRUNC, FORCE_DEGAMMA, TRUNC_COORD, DISABLE_CUBE_WRAP,
+//! FILTER_MODE, the LODs, PERF_*, the filters, MIP_POINT_PRECLAMP,
+//! BORDER_COLOR_PTR and BORDER_COLOR_TYPE on the same bits, so this type
+//! reads a gfx10 S# too. What gfx10 changes: bit 31 is SKIP_DEGAMMA, bits
+//! 93-95 are ANISO_OVERRIDE, BLEND_ZERO_PRT and DERIV_ADJUST_EN (here
+//! `disable_lsb_ceil` and `filter_prec_fix` hold bits 93 and 94, which the
+//! emulator ignores either way); the MIMG instructions fault on a gfx10 S#
+//! with SKIP_DEGAMMA or DERIV_ADJUST_EN set ([`crate::exec`]'s image rules).
+//!
 //! ```
 //! use gcn_runtime::descriptor::{SamplerResource, ClampMode, XyFilter};
 //! let s = SamplerResource::default()

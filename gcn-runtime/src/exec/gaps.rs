@@ -37,11 +37,11 @@ pub fn gap_reason(row: &InstrRow, version: GcnVersion) -> &'static str {
             return "ray tracing (BVH node intersection) on RDNA 2: it reads the BVH node \
                     formats through a gfx10 resource, neither of which the emulator models";
         }
-        return "the GCN 1.5 / RDNA 2 image path is not emulated: the gfx10 image (T#) and \
-                sampler (S#) layouts, their 9-bit image format table, the row pitch of \
-                linear images (no T# field gives it; addrlib computes it), the \
-                instruction's `dim` field and NSA address lists; reading the descriptor \
-                with the GCN 1.0-1.4 rules would be silently wrong";
+        if row.op == M::ImageMsaaLoad {
+            return "an MSAA sample load on RDNA 2: it reads one sample of a multisampled \
+                    image (through its FMASK), and the emulator models no multisampled \
+                    images (MSAA T# types and dims are \"not supported\" faults)";
+        }
     }
     if row.has(flags::GDS_ONLY) {
         return "global wave sync (GWS) is a device-wide resource shared by \

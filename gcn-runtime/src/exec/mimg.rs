@@ -1,11 +1,8 @@
 //! Image memory: the MIMG instructions, addressed through an image resource
 //! (T#) and, for sampling, a sampler resource (S#).
 //!
-//! GCN 1.0-1.4 only: on GCN 1.5 and RDNA 2 every MIMG row stops as a gap
-//! ([`super::gaps::gap_reason`] names what is missing: the gfx10 T# and S#
-//! layouts, its 9-bit image format table, the row pitch of linear images
-//! that no T# field gives, the `dim` field, NSA address lists, BVH and
-//! MSAA loads).
+//! One set of semantics for every GCN version; GCN 1.5 / 1.5.1 and RDNA 2
+//! (gfx10) differ only where the hardware does (the section below).
 //!
 //! Semantics follow `GcnInstrsMimg.md` and the image seeds
 //! (`GcnMemHandling.md`: resource fields, formats, addressing). The layout
@@ -128,6 +125,37 @@
 //!
 //! The filtering arithmetic is IEEE f32 where the documents say nothing
 //! more (weights and blends); the 1/256 steps are the seed's.
+//!
+//! # GCN 1.5 / 1.5.1 and RDNA 2
+//!
+//! - The T# is the gfx10 one ([`crate::descriptor::image10`], AMD's
+//!   `SQ_IMG_RSRC_WORD0..7`), read from 8 SGPRs (4 with `r128`), and the
+//!   memory layout the gfx10 linear one ([`crate::image`]: SW_MODE 0 as
+//!   addrlib lays it out). Other swizzle modes, DCC (COMPRESSION_ENABLE),
+//!   a non-zero ARRAY_PITCH, LAST_LEVEL past MAX_MIP and FORMAT codes
+//!   outside the table shared with buffers (1-77) are "not supported"
+//!   faults naming the field and value.
+//! - Arrays: the view is BASE_ARRAY ..= DEPTH (gfx10's DEPTH of an array is
+//!   its last slice); `image_get_resinfo` gives DEPTH + 1 slices.
+//! - The address layout is the instruction's `dim` (1d: X; 2d: X Y; 3d:
+//!   X Y Z; cube: X Y face; 1d_array: X slice; 2d_array: X Y slice; the
+//!   derivatives of `_d` follow the same dimensions), in the order of the
+//!   first section. `dim` must match the T#'s TYPE; loads, stores, atomics
+//!   and `image_get_resinfo` also take `cube` on a 2-D array T# and
+//!   `2d_array` on a cube T# (the same slices: Mesa's storage cube images).
+//!   Any other pair, and the MSAA dims, are "not supported" faults.
+//! - NSA: the addresses are VADDR and then the instruction's NSA list, one
+//!   VGPR each.
+//! - `d16` packs two components per VGPR as on GCN 1.4; `dlc` is a cache
+//!   hint. `a16` (word 1 bit 30 on gfx10) is not decoded: such words are
+//!   not instructions to the decoder yet.
+//! - The S# has the GCN layout ([`crate::descriptor::sampler`]); gfx10's
+//!   SKIP_DEGAMMA and DERIV_ADJUST_EN change results in ways no document
+//!   here gives, so either set is a "not supported" fault, as is a T#
+//!   BC_SWIZZLE other than XYZW with the opaque-black border colour (the
+//!   only one a swizzle changes).
+//! - `image_msaa_load` and the BVH instructions stay gaps
+//!   ([`super::gaps::gap_reason`]).
 
 use gcn_asm::decode::MemFlags;
 use gcn_asm::isa::Mnemonic as M;
@@ -137,8 +165,8 @@ use gcn_asm::GcnVersion;
 use super::atomic::{atomic32, atomic64, dispatch_atomic};
 use super::{h, Env, Fault, FaultKind, Handler, MemAccess, Op, Src, Step, Wave, WAVE_SIZE};
 use crate::descriptor::{
-    BorderColor, ClampMode, DepthCompare, FilterMode, ImageResource, ImageType, MipFilter,
-    SamplerResource, XyFilter,
+    BorderColor, ClampMode, DepthCompare, FilterMode, Gfx10ImageResource, ImageResource, ImageType,
+    MipFilter, SamplerResource, XyFilter,
 };
 use crate::format::image::srgb_to_linear;
 use crate::format::{apply_dst_sel, from_d16, to_d16, DataFormat, NumFormat};
@@ -158,38 +186,142 @@ fn sgpr_words<const N: usize>(w: &Wave, src: Src) -> [u32; N] {
     std::array::from_fn(|i| w.sgpr[(r + i) & 127])
 }
 
-/// The T# of an instruction (4 words with `r128` before GCN 1.4).
-fn resource(w: &Wave, op: &Op, env: &Env<'_>) -> Result<ImageResource, Fault> {
-    let words: [u32; 8] = sgpr_words(w, op.src(2));
-    let f = op.instr.mods.mem.flags;
-    let r128 = f.contains(MemFlags::R128) && !env.version.is_gcn14();
-    let t = if r128 {
-        ImageResource::from_words(&words[..4])
-    } else {
-        ImageResource::from_words(&words)
-    };
-    t.map_err(|e| unsupported(op, format!("bad T#: {e}")))
-}
-
+/// The surface of an instruction's T# (4 words with `r128`, except on
+/// GCN 1.4 where that bit is `a16`): the GCN 1.0-1.4 T# and layout, or on
+/// GCN 1.5 / RDNA 2 the gfx10 ones, checked against the `dim` field.
 fn surface(w: &Wave, op: &Op, env: &Env<'_>) -> Result<Surface, Fault> {
-    if op.instr.mods.mem.flags.contains(MemFlags::A16) {
+    let f = op.instr.mods.mem.flags;
+    if f.contains(MemFlags::A16) {
         return Err(unsupported(op, "a16 (16-bit addresses) is not supported"));
     }
-    let t = resource(w, op, env)?;
+    let words: [u32; 8] = sgpr_words(w, op.src(2));
+    let r128 = f.contains(MemFlags::R128) && !env.version.is_gcn14();
+    let words = if r128 { &words[..4] } else { &words[..] };
+    if env.version.is_gcn15() {
+        let t = Gfx10ImageResource::from_words(words)
+            .map_err(|e| unsupported(op, format!("bad T#: {e}")))?;
+        let s = Surface::gfx10(&t, env.version.is_rdna2()).map_err(|e| unsupported(op, e))?;
+        check_dim(op, &s)?;
+        return Ok(s);
+    }
+    let t =
+        ImageResource::from_words(words).map_err(|e| unsupported(op, format!("bad T#: {e}")))?;
     Surface::new(&t).map_err(|e| unsupported(op, e))
 }
 
-fn sampler(w: &Wave, op: &Op) -> Result<SamplerResource, Fault> {
+/// The GCN 1.5 `dim` names, by code (LLVM's `SQ_RSRC_IMG_*` order).
+const DIM_NAMES: [&str; 8] = [
+    "1d",
+    "2d",
+    "3d",
+    "cube",
+    "1d_array",
+    "2d_array",
+    "2d_msaa",
+    "2d_msaa_array",
+];
+
+/// GCN 1.5 / RDNA 2: the instruction's `dim` gives the address layout,
+/// the T#'s TYPE the image; they must agree (a cube and a 2-D array store
+/// their faces and slices alike, so loads, stores, atomics and
+/// `image_get_resinfo` may address one as the other, as Mesa's storage
+/// cube images do; sampling needs the exact type). Anything else, and
+/// the MSAA dimensions, is a "not supported" fault naming both.
+fn check_dim(op: &Op, s: &Surface) -> Result<(), Fault> {
+    let dim = op.instr.mods.mem.dim & 7;
+    let row = op.instr.row;
+    let sampled = row.sample.is_some() || row.op == M::ImageGetLod;
+    let ty = s.ty;
+    let ok = match dim {
+        0 => ty == ImageType::Image1d,
+        1 => ty == ImageType::Image2d,
+        2 => ty == ImageType::Image3d,
+        3 => ty == ImageType::Cube || !sampled && ty == ImageType::Image2dArray,
+        4 => ty == ImageType::Image1dArray,
+        5 => ty == ImageType::Image2dArray || !sampled && ty == ImageType::Cube,
+        _ => {
+            return Err(unsupported(
+                op,
+                format!(
+                    "dim:{} (multisampled images) is not supported",
+                    DIM_NAMES[usize::from(dim)]
+                ),
+            ))
+        }
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(unsupported(
+            op,
+            format!(
+                "dim:{} does not address a T# of type {} (not supported)",
+                DIM_NAMES[usize::from(dim)],
+                ty
+            ),
+        ))
+    }
+}
+
+fn sampler(w: &Wave, op: &Op, env: &Env<'_>) -> Result<SamplerResource, Fault> {
     let words: [u32; 4] = sgpr_words(w, op.src(3));
+    if env.version.is_gcn15() {
+        // The gfx10 S# is the GCN one in every field read here (module
+        // docs); two of its new bits change results the emulator does not
+        // model.
+        if words[0] >> 31 != 0 {
+            return Err(unsupported(
+                op,
+                "the sampler's SKIP_DEGAMMA (gfx10) is not supported",
+            ));
+        }
+        if words[2] >> 31 != 0 {
+            return Err(unsupported(
+                op,
+                "the sampler's DERIV_ADJUST_EN (gfx10) is not supported",
+            ));
+        }
+    }
     SamplerResource::from_words(&words).map_err(|e| unsupported(op, format!("bad S#: {e}")))
 }
 
-/// The VADDR registers of an instruction: `n` consecutive VGPRs, checked
-/// against the allocation.
-fn vaddr<'w>(w: &'w Wave, op: &Op, n: usize) -> Result<&'w [[u32; WAVE_SIZE]], Fault> {
-    let r = usize::from(op.reg(1));
-    check_vgprs(w, r, n)?;
-    Ok(&w.vgpr[r..r + n])
+/// The VADDR registers of an instruction: `n` VGPRs, consecutive from
+/// VADDR, or on GCN 1.5 / RDNA 2 with NSA VADDR and then the NSA list;
+/// each checked against the allocation.
+struct Addrs<'w> {
+    vgpr: &'w [[u32; WAVE_SIZE]],
+    regs: [u16; 16],
+}
+
+impl Addrs<'_> {
+    /// Address `i` of `lane`.
+    #[inline]
+    fn at(&self, i: usize, lane: usize) -> u32 {
+        self.vgpr[usize::from(self.regs[i & 15])][lane]
+    }
+}
+
+fn vaddr<'w>(w: &'w Wave, op: &Op, n: usize) -> Result<Addrs<'w>, Fault> {
+    let first = usize::from(op.reg(1));
+    let mem = &op.instr.mods.mem;
+    let nsa = mem.flags.contains(MemFlags::NSA);
+    if n > 16 || nsa && n > mem.nsa.len() + 1 {
+        return Err(unsupported(op, format!("{n} address registers")));
+    }
+    let mut regs = [0u16; 16];
+    for (i, r) in regs.iter_mut().enumerate().take(n) {
+        let reg = if nsa && i > 0 {
+            usize::from(mem.nsa[i - 1])
+        } else {
+            first + i
+        };
+        check_vgprs(w, reg, 1)?;
+        *r = reg as u16;
+    }
+    Ok(Addrs {
+        vgpr: &w.vgpr,
+        regs,
+    })
 }
 
 fn check_vgprs(w: &Wave, r: usize, n: usize) -> Result<(), Fault> {
@@ -215,7 +347,7 @@ fn body_len(ty: ImageType) -> usize {
 /// The data registers of an instruction's components: how many VGPRs
 /// `n` components take, with `d16` packing on GCN 1.4.
 fn data_regs(op: &Op, env: &Env<'_>, n: usize) -> usize {
-    if op.instr.mods.mem.flags.contains(MemFlags::D16) && env.version.is_gcn14() {
+    if op.instr.mods.mem.flags.contains(MemFlags::D16) && env.version.is_gcn14_or_later() {
         n.div_ceil(2)
     } else {
         n
@@ -234,7 +366,7 @@ fn write_result(
 ) -> Result<(), Fault> {
     let f = op.instr.mods.mem.flags;
     let d16 = f.contains(MemFlags::D16);
-    let packed = d16 && env.version.is_gcn14();
+    let packed = d16 && env.version.is_gcn14_or_later();
     let regs = data_regs(op, env, comps);
     // The status dword exists with `tfe` (the assembler and decoder count
     // no register for `lwe` alone).
@@ -294,9 +426,9 @@ struct Texel {
 }
 
 /// The texel of lane `lane` for integer addressing.
-fn int_texel(s: &Surface, a: &[[u32; WAVE_SIZE]], lane: usize, mip: bool) -> Option<Texel> {
+fn int_texel(s: &Surface, a: &Addrs<'_>, lane: usize, mip: bool) -> Option<Texel> {
     let n = body_len(s.ty);
-    let c = |i: usize| a[i][lane];
+    let c = |i: usize| a.at(i, lane);
     let level = s.levels.0.checked_add(if mip { c(n) } else { 0 })?;
     if level > s.levels.1 {
         return None;
@@ -409,7 +541,7 @@ fn load<const MIP: bool, const PCK: bool, const SGN: bool>(
         if exec >> lane & 1 == 0 {
             continue;
         }
-        let Some(t) = int_texel(&s, a, lane, MIP) else {
+        let Some(t) = int_texel(&s, &a, lane, MIP) else {
             continue;
         };
         let (b, sx, sy) = reader.element(env, &s, &t, lane)?;
@@ -454,7 +586,7 @@ fn store_values(
     num: NumFormat,
 ) -> [u32; 4] {
     let d16 = op.instr.mods.mem.flags.contains(MemFlags::D16);
-    let packed = d16 && env.version.is_gcn14();
+    let packed = d16 && env.version.is_gcn14_or_later();
     let dst = usize::from(op.reg(0));
     let mut v = [0u32; 4];
     for (c, x) in v.iter_mut().enumerate().take(comps) {
@@ -518,7 +650,7 @@ fn store<const MIP: bool, const PCK: bool>(
         if exec >> lane & 1 == 0 {
             continue;
         }
-        let Some(t) = int_texel(&s, a, lane, MIP) else {
+        let Some(t) = int_texel(&s, &a, lane, MIP) else {
             continue;
         };
         // Spread the VDATA components over the enabled components.
@@ -577,7 +709,7 @@ fn resinfo(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fault> {
         if exec >> lane & 1 == 0 {
             continue;
         }
-        let level = s.levels.0.saturating_add(a[0][lane]);
+        let level = s.levels.0.saturating_add(a.at(0, lane));
         let v = if level > s.levels.1 {
             [0, 0, 0, levels]
         } else {
@@ -628,7 +760,7 @@ fn atomic<const OP: u8>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step
         if exec >> lane & 1 == 0 {
             continue;
         }
-        let Some(t) = int_texel(&s, a, lane, false) else {
+        let Some(t) = int_texel(&s, &a, lane, false) else {
             continue;
         };
         let (addr, _, _) = s.element_address(t.level_offset, t.level, t.x, t.y, t.z);
@@ -1038,7 +1170,7 @@ fn lod_from_derivs(dx: [f32; 3], dy: [f32; 3]) -> f32 {
 fn sample<const F: u16>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step, Fault> {
     use sflag::*;
     let s = surface(w, op, env)?;
-    let samp = sampler(w, op)?;
+    let samp = sampler(w, op, env)?;
     if samp.mc_coord_trunc {
         return Err(unsupported(
             op,
@@ -1053,6 +1185,16 @@ fn sample<const F: u16>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step
     }
     let num = s.codec.num;
     let one = num.one();
+    if s.bc_swizzle != 0 && samp.border_color == BorderColor::OpaqueBlack {
+        // The other border colours are the same in every order.
+        return Err(unsupported(
+            op,
+            format!(
+                "the T#'s BC_SWIZZLE {} (a swizzled opaque-black border colour) is not supported",
+                s.bc_swizzle
+            ),
+        ));
+    }
     let border = match samp.border_color {
         BorderColor::TransparentBlack => [0, 0, 0, 0],
         BorderColor::OpaqueBlack => [0, 0, 0, one],
@@ -1093,7 +1235,7 @@ fn sample<const F: u16>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step
     let i_body = next(true, body);
     let i_clamp = next(F & CL != 0, 1);
     let i_lod = next(F & L != 0, 1);
-    let fv = |i: usize, lane: usize| f32::from_bits(a[i][lane]);
+    let fv = |i: usize, lane: usize| f32::from_bits(a.at(i, lane));
     let compare = (F & C != 0).then_some(samp.depth_compare);
     if compare.is_some() && !num.is_float_register() {
         // "Working only with floating point images" (GcnInstrsMimg.md).
@@ -1119,7 +1261,7 @@ fn sample<const F: u16>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step
     let exec = w.exec();
     let dmask = op.instr.mods.mem.dmask;
     let mut out = [[0u32; 4]; WAVE_SIZE];
-    for lane in 0..WAVE_SIZE {
+    for (lane, slot) in out.iter_mut().enumerate() {
         if exec >> lane & 1 == 0 {
             continue;
         }
@@ -1128,7 +1270,7 @@ fn sample<const F: u16>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step
             *c = fv(i_body + j, lane);
         }
         if F & O != 0 {
-            let o = a[i_off][lane];
+            let o = a.at(i_off, lane);
             for (j, x) in co.off.iter_mut().enumerate() {
                 *x = ((o >> (8 * j)) as i32) << 26 >> 26;
             }
@@ -1164,7 +1306,7 @@ fn sample<const F: u16>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step
             lod = lod.min(fv(i_clamp, lane));
         }
         if F & GET_LOD != 0 {
-            out[lane] = select(dmask, [lod.to_bits(), raw_lod.to_bits(), 0, 0]);
+            *slot = select(dmask, [lod.to_bits(), raw_lod.to_bits(), 0, 0]);
             continue;
         }
         let reference = if F & C != 0 { fv(i_ref, lane) } else { 0.0 };
@@ -1177,7 +1319,7 @@ fn sample<const F: u16>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step
             } else {
                 level_of((lod + 0.5).floor())
             };
-            out[lane] = gather(&ctx, env, op, level, &co, dmask, reference, lane)?;
+            *slot = gather(&ctx, env, op, level, &co, dmask, reference, lane)?;
             continue;
         }
         let linear_xy = if lod <= 0.0 {
@@ -1205,7 +1347,7 @@ fn sample<const F: u16>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Step
             }
         };
         // Integer formats come back as the nearest texel's bits.
-        out[lane] = select(dmask, v.map(f32::to_bits));
+        *slot = select(dmask, v.map(f32::to_bits));
     }
     let comps = if F & GATHER != 0 {
         4
@@ -1264,16 +1406,14 @@ fn gather(
 
 /// The handler of a MIMG row. `image_gather4h`, `image_gather4h_pck` and
 /// `image_gather8h_pck` (GCN 1.4) have none: no document describes them.
-pub(crate) fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
+pub(crate) fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
     use sflag::*;
     if row.encoding != Encoding::Mimg {
         return None;
     }
-    // GCN 1.5 and RDNA 2 lay out the T# and S# differently (and address
-    // by the instruction's `dim`, with NSA address lists): reading their
-    // descriptors with the GCN 1.0-1.4 rules would be silently wrong, so
-    // every MIMG row stops there, as a gap (`gaps::gap_reason`).
-    if version.is_gcn15() {
+    // RDNA 2's ray tracing and MSAA sample loads stay gaps
+    // (`gaps::gap_reason`).
+    if row.has(row_flags::BVH) || row.op == M::ImageMsaaLoad {
         return None;
     }
     if let Some(a) = row.atomic {
@@ -1372,3 +1512,5 @@ pub(crate) fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_gfx10;
