@@ -557,7 +557,7 @@ mod tests {
     fn fields_land_on_the_register_bits() {
         // The bit positions of ROCR's resource_nv.h / Mesa's sid.h.
         let w = t2d()
-            .base_address(0x1f_1234_5678_00)
+            .base_address(0x1f12_3456_7800)
             .size(0x3fff, 0x2000, 1)
             .min_lod(1.0)
             .levels(2, 5)
