@@ -13,6 +13,11 @@
 //!   in at least one of a row's samples: a declared write that never
 //!   happens would give the checks false alarms.
 //!
+//! On GCN 1.5 and later every sample runs again in wave32 (the words
+//! decoded for a 32-lane wave, whose lane masks are one SGPR): the first
+//! two rules hold there too, EXEC is EXEC_LO alone, and no VGPR lane 32-63
+//! changes.
+//!
 //! A write that keeps part of the old value (`partial`) counts as a read of
 //! that register. EXEC (the lane mask) is an input of every vector
 //! instruction and MODE (rounding and denormals) of every vector ALU
@@ -190,6 +195,7 @@ fn random_state(rng: &mut Rng) -> State {
 fn execute(op: &Op, state: &State, version: GcnVersion, mem: &Memory) -> Result<State, String> {
     let mut wave = Wave::new(256, 104);
     state.load(&mut wave);
+    wave.set_wave32(op.instr.wave32);
     let mut lds = vec![0u8; 64 * 1024];
     let view = mem.view();
     let mut env = Env {
@@ -220,6 +226,7 @@ struct Sample {
 /// instruction faulted on that state (nothing to compare).
 fn check(op: &Op, version: GcnVersion, mem: &Memory, base: u64, rng: &mut Rng) -> Option<Sample> {
     let accesses = op.instr.accesses();
+    let wave32 = op.instr.wave32;
     let valu = op.instr.row.unit() == Unit::Valu;
     // Vector instructions (ALU and memory) take EXEC as their lane mask.
     let vector = matches!(op.instr.row.unit(), Unit::Valu | Unit::Ds | Unit::Vmem);
@@ -273,12 +280,22 @@ fn check(op: &Op, version: GcnVersion, mem: &Memory, base: u64, rng: &mut Rng) -
             problems.push(format!("writes {c:?}, which it does not declare"));
         }
     }
+    if wave32 {
+        // A wave32 has no lanes 32-63: nothing writes them.
+        for (i, (b, a)) in before.vgpr.iter().zip(&after.vgpr).enumerate() {
+            if b[32..] != a[32..] {
+                problems.push(format!("writes lanes 32-63 of v{i} in wave32"));
+            }
+        }
+    }
     // Every register outside the declared reads gets another value.
     let mut other = before.clone();
     for c in all_cells() {
+        // (A wave32's EXEC is EXEC_LO alone.)
         let implied = (valu && c == Cell::Mode)
             || (vector
-                && (c == Cell::Sgpr(super::sreg::EXEC) || c == Cell::Sgpr(super::sreg::EXEC + 1)));
+                && (c == Cell::Sgpr(super::sreg::EXEC)
+                    || (!wave32 && c == Cell::Sgpr(super::sreg::EXEC + 1))));
         if !reads.contains(&c) && !implied {
             randomise(&mut other, c, rng);
         }
@@ -287,8 +304,12 @@ fn check(op: &Op, version: GcnVersion, mem: &Memory, base: u64, rng: &mut Rng) -
         Ok(after2) => {
             // A vector instruction writes VGPRs in the EXEC lanes only: the
             // others keep their (here perturbed) old values.
-            let exec = before.sgpr[usize::from(super::sreg::EXEC)] as u64
-                | (before.sgpr[usize::from(super::sreg::EXEC) + 1] as u64) << 32;
+            let exec = if wave32 {
+                u64::from(before.sgpr[usize::from(super::sreg::EXEC)])
+            } else {
+                before.sgpr[usize::from(super::sreg::EXEC)] as u64
+                    | (before.sgpr[usize::from(super::sreg::EXEC) + 1] as u64) << 32
+            };
             for &c in &writes {
                 let equal = match c {
                     Cell::Vgpr(i) if vector => (0..WAVE_SIZE).all(|l| {
@@ -338,6 +359,8 @@ fn handlers_touch_only_the_registers_their_rows_declare() {
     let mut uncovered = Vec::new();
     // Per unit: (samples that ran without a fault, samples).
     let mut ran = [(0usize, 0usize); 6];
+    // Samples run again in wave32 (GCN 1.5+).
+    let mut wave32_samples = 0usize;
     for version in crate::exec::EMULATED_VERSIONS {
         // Samples per row, by row index.
         let mut samples = vec![0u8; INSTRUCTIONS.len()];
@@ -389,6 +412,22 @@ fn handlers_touch_only_the_registers_their_rows_declare() {
                         Some(l) => seen.2 = Some(format!("`{}` leaves {l:?} alone", op.instr)),
                     }
                 }
+                // GCN 1.5+: the same words in a wave32 (lane masks are one
+                // SGPR; lanes 32-63 do not exist).
+                let options = decode::DecodeOptions { wave32: true };
+                if let (true, Ok(instr)) = (
+                    version.is_gcn15(),
+                    decode::decode_with(&words, 0, version, options),
+                ) {
+                    // (Not counted in `ran`: the same words as above.)
+                    let op = make_op(instr, version);
+                    if let Some(sample) = check(&op, version, &mem, base, &mut rng) {
+                        wave32_samples += 1;
+                        for p in sample.problems {
+                            failures.push(format!("{version} wave32 `{}`: {p}", op.instr));
+                        }
+                    }
+                }
             }
         }
         // Every declared plain write happens in at least one of a row's
@@ -428,6 +467,7 @@ fn handlers_touch_only_the_registers_their_rows_declare() {
     // every unit must run (a fault leaves nothing to compare; DS with `gds`
     // and GWS rows stop as not emulated).
     println!("samples run without a fault, per unit (SALU, VALU, SMEM, DS): {ran:?}");
+    assert!(wave32_samples > 1000, "{wave32_samples} wave32 samples");
     for (unit, &(ok, all)) in ran.iter().enumerate() {
         assert!(
             all == 0 || ok * 3 >= all * 2,
