@@ -19,6 +19,25 @@ use gcn_runtime::{Check, CheckOptions, LaunchOptions, Level, Memory, Program};
 /// Iterations of the ALU loop body (8 v_fma_f32 each).
 const ALU_ITERATIONS: u32 = 1000;
 
+/// The ALU loop (its counter in s8), the same in every kernel of the
+/// benchmark.
+const ALU_LOOP: &str = "    v_mov_b32 v1, 0.25
+    v_mov_b32 v2, 1.0
+    v_mov_b32 v3, 0.5
+loop:
+    v_fma_f32 v1, v1, v3, v2
+    v_fma_f32 v2, v2, v3, v1
+    v_fma_f32 v1, v1, v3, v2
+    v_fma_f32 v2, v2, v3, v1
+    v_fma_f32 v1, v1, v3, v2
+    v_fma_f32 v2, v2, v3, v1
+    v_fma_f32 v1, v1, v3, v2
+    v_fma_f32 v2, v2, v3, v1
+    s_sub_u32 s8, s8, 1
+    s_cmp_lg_u32 s8, 0
+    s_cbranch_scc1 loop
+";
+
 fn alu_source() -> String {
     format!(
         r#"
@@ -36,22 +55,7 @@ fn alu_source() -> String {
 alu:
     s_load_dwordx2 s[6:7], s[0:1], 0x24
     s_movk_i32 s8, {ALU_ITERATIONS}
-    v_mov_b32 v1, 0.25
-    v_mov_b32 v2, 1.0
-    v_mov_b32 v3, 0.5
-loop:
-    v_fma_f32 v1, v1, v3, v2
-    v_fma_f32 v2, v2, v3, v1
-    v_fma_f32 v1, v1, v3, v2
-    v_fma_f32 v2, v2, v3, v1
-    v_fma_f32 v1, v1, v3, v2
-    v_fma_f32 v2, v2, v3, v1
-    v_fma_f32 v1, v1, v3, v2
-    v_fma_f32 v2, v2, v3, v1
-    s_sub_u32 s8, s8, 1
-    s_cmp_lg_u32 s8, 0
-    s_cbranch_scc1 loop
-    s_waitcnt lgkmcnt(0)
+{ALU_LOOP}    s_waitcnt lgkmcnt(0)
     v_lshlrev_b32 v0, 2, v0
     v_mov_b32 v4, s7
     v_add_u32 v0, vcc, s6, v0
@@ -182,22 +186,7 @@ fn alu_rdna2_source(wave32: bool) -> String {
 alu:
     s_load_dwordx2 s[2:3], s[0:1], 0x0
     s_movk_i32 s8, {ALU_ITERATIONS}
-    v_mov_b32 v1, 0.25
-    v_mov_b32 v2, 1.0
-    v_mov_b32 v3, 0.5
-loop:
-    v_fma_f32 v1, v1, v3, v2
-    v_fma_f32 v2, v2, v3, v1
-    v_fma_f32 v1, v1, v3, v2
-    v_fma_f32 v2, v2, v3, v1
-    v_fma_f32 v1, v1, v3, v2
-    v_fma_f32 v2, v2, v3, v1
-    v_fma_f32 v1, v1, v3, v2
-    v_fma_f32 v2, v2, v3, v1
-    s_sub_u32 s8, s8, 1
-    s_cmp_lg_u32 s8, 0
-    s_cbranch_scc1 loop
-    s_waitcnt lgkmcnt(0)
+{ALU_LOOP}    s_waitcnt lgkmcnt(0)
     v_lshlrev_b32 v0, 2, v0
     global_store_dword v0, v2, s[2:3]
     s_endpgm

@@ -679,7 +679,7 @@ impl Program {
             hostcall: hostcall.as_ref(),
             profile: tables.as_deref(),
             facts: (!options.checks.is_off() || trace.is_some())
-                .then(|| check::program_facts(ops, self.version(), config.wave32)),
+                .then(|| check::program_facts(ops, self.version())),
             trace,
             values,
             lines: self.line_table(),

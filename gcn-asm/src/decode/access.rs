@@ -189,20 +189,16 @@ impl Instruction {
     /// of its encoding applied (see the module documentation). The one
     /// description of an instruction's register use: the emulator's
     /// register-bound check, the sanitizer checks and the trace read it.
+    ///
+    /// Decoded for a wave of 32 lanes ([`Instruction::wave32`], GCN 1.5+),
+    /// its lane masks are one SGPR: the explicit ones and the implicit VCC
+    /// and EXEC (the carry and condition of the 32-bit forms,
+    /// `s_cbranch_vccz`, `v_cmpx`, `s_*_saveexec_b32`, VCCZ and EXECZ) are
+    /// `vcc_lo` and `exec_lo`.
     pub fn accesses(&self) -> Accesses {
-        self.accesses_in(self.wave32)
-    }
-
-    /// [`Instruction::accesses`] of an instruction a wave of 32 lanes runs
-    /// (`wave32`, GCN 1.5+): its implicit VCC and EXEC (the carry and
-    /// condition of the 32-bit forms, `s_cbranch_vccz`, `v_cmpx`,
-    /// `s_*_saveexec_b32`, VCCZ and EXECZ) are one SGPR, `vcc_lo` and
-    /// `exec_lo`. (Its explicit lane masks are one SGPR whenever it was
-    /// decoded for wave32.)
-    pub fn accesses_in(&self, wave32: bool) -> Accesses {
         let row = self.row;
         let version = self.version;
-        let wave32 = wave32 && version.is_gcn15();
+        let wave32 = self.wave32 && version.is_gcn15();
         let mem = self.mods.mem.flags;
         let encoding = row.encoding;
         // GCN 1.5 keeps the GCN 1.4 rules (op_sel, d16 merges) and, in

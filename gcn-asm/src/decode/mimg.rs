@@ -3,7 +3,7 @@
 
 use super::memory::{bit, operand_specs, sgprs, vgpr, zero};
 use super::operand::VGPR;
-use super::{Ctx, DecodeError, Instruction, MemFlags, Operand};
+use super::{Ctx, DecodeError, Instruction, MemFlags, MemModifiers, Operand};
 use crate::isa::{flags, Field, SampleVariant};
 
 /// Decodes the operands and modifiers of an MIMG instruction from its two
@@ -177,22 +177,10 @@ fn decode_gcn15(
         // clrxdisasm prints up to 4 addresses per NSA dword after the
         // first; the assemblers write as few dwords as the list needs.
         let extra = usize::from(addresses) - 1;
-        if extra == 0 || extra.div_ceil(4) != nsa_dwords {
+        if extra == 0 {
             return Err(DecodeError::Invalid);
         }
-        for i in 0..nsa_dwords {
-            let w = ctx.word(2 + i)?;
-            for b in 0..4 {
-                let k = 4 * i + b;
-                let r = (w >> (8 * b) & 0xff) as u8;
-                if k < extra {
-                    mem.nsa[k] = r;
-                } else if r != 0 {
-                    return Err(DecodeError::Invalid);
-                }
-            }
-        }
-        mem.flags.set(MemFlags::NSA, true);
+        read_nsa(ctx, mem, extra, nsa_dwords)?;
         instr.len = 2 + nsa_dwords as u8;
     }
     let mem = *mem;
@@ -227,6 +215,34 @@ fn decode_gcn15(
     Ok(())
 }
 
+/// Reads the `extra` addresses after VADDR of an NSA instruction from its
+/// `nsa_dwords` dwords after the first two (one byte each, the unused
+/// bytes zero), as few dwords as the list needs.
+fn read_nsa(
+    ctx: &Ctx<'_>,
+    mem: &mut MemModifiers,
+    extra: usize,
+    nsa_dwords: usize,
+) -> Result<(), DecodeError> {
+    if extra.div_ceil(4) != nsa_dwords {
+        return Err(DecodeError::Invalid);
+    }
+    for i in 0..nsa_dwords {
+        let w = ctx.word(2 + i)?;
+        for b in 0..4 {
+            let k = 4 * i + b;
+            let r = (w >> (8 * b) & 0xff) as u8;
+            if k < extra {
+                mem.nsa[k] = r;
+            } else if r != 0 {
+                return Err(DecodeError::Invalid);
+            }
+        }
+    }
+    mem.flags.set(MemFlags::NSA, true);
+    Ok(())
+}
+
 /// RDNA 2's `image_bvh*_intersect_ray`: DMASK 0xf, UNORM and R128 set,
 /// no `dim` and no other modifier but `a16` (bit 30 of word 1, three
 /// address registers fewer); the addresses may be an NSA list.
@@ -249,22 +265,7 @@ fn decode_bvh(ctx: &Ctx<'_>, instr: &mut Instruction, w0: u32, w1: u32) -> Resul
     mem.flags.set(MemFlags::A16, a16);
     if nsa_dwords > 0 {
         let extra = usize::from(addresses) - 1;
-        if extra.div_ceil(4) != nsa_dwords {
-            return Err(DecodeError::Invalid);
-        }
-        for i in 0..nsa_dwords {
-            let w = ctx.word(2 + i)?;
-            for b in 0..4 {
-                let k = 4 * i + b;
-                let r = (w >> (8 * b) & 0xff) as u8;
-                if k < extra {
-                    mem.nsa[k] = r;
-                } else if r != 0 {
-                    return Err(DecodeError::Invalid);
-                }
-            }
-        }
-        mem.flags.set(MemFlags::NSA, true);
+        read_nsa(ctx, mem, extra, nsa_dwords)?;
         instr.len = 2 + nsa_dwords as u8;
     }
     let nsa = mem.flags.contains(MemFlags::NSA);

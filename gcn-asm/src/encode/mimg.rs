@@ -239,17 +239,23 @@ pub(crate) fn encode(
         | (u32::from(d16) << 31);
     let mut words = vec![word0, word1];
     if let Some((_, list)) = &nsa {
-        for chunk in list[1..].chunks(4) {
-            words.push(
-                chunk
-                    .iter()
-                    .enumerate()
-                    .fold(0, |w, (i, &v)| w | u32::from(v) << (8 * i)),
-            );
-        }
+        push_nsa(&mut words, list);
     }
     emit(out, &words, &[]);
     Ok(())
+}
+
+/// Appends the NSA dwords of address list `list` (its first register is
+/// VADDR): the others one byte each, four to a dword.
+fn push_nsa(words: &mut Vec<u32>, list: &[u8]) {
+    for chunk in list[1..].chunks(4) {
+        words.push(
+            chunk
+                .iter()
+                .enumerate()
+                .fold(0, |w, (i, &v)| w | u32::from(v) << (8 * i)),
+        );
+    }
 }
 
 /// RDNA 2's `image_bvh*_intersect_ray VDATA, VADDR, SRSRC [a16]`: 4 result
@@ -307,14 +313,7 @@ fn encode_bvh(
         | (u32::from(a16) << 30);
     let mut words = vec![word0, word1];
     if let Some((_, list)) = &nsa {
-        for chunk in list[1..].chunks(4) {
-            words.push(
-                chunk
-                    .iter()
-                    .enumerate()
-                    .fold(0, |w, (i, &v)| w | u32::from(v) << (8 * i)),
-            );
-        }
+        push_nsa(&mut words, list);
     }
     emit(out, &words, &[]);
     Ok(())

@@ -393,9 +393,9 @@ impl FlowFacts {
         &self.filled[..usize::from(self.n_filled)]
     }
 
-    /// Derives the flow of `op` on `version`.
-    /// (For waves of 32 lanes, `wave32`, or 64.)
-    pub fn of_waves(op: &Op, version: GcnVersion, wave32: bool) -> FlowFacts {
+    /// Derives the flow of `op` on `version` (in the wave size it was
+    /// decoded for).
+    pub fn of(op: &Op, version: GcnVersion) -> FlowFacts {
         let instr = &op.instr;
         let row = instr.row;
         let unit = row.unit();
@@ -473,7 +473,7 @@ impl FlowFacts {
         let lane_select = row
             .has(flags::READ_LANE | flags::WRITE_LANE)
             .then(|| op.slot[1]);
-        for access in instr.accesses_in(wave32).iter() {
+        for access in instr.accesses().iter() {
             let regs = match access.location {
                 Location::Sgprs { code, count } => Regs::s(code, count),
                 Location::Vgprs { index, count } => Regs::v(index, count),

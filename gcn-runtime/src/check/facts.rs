@@ -305,19 +305,11 @@ impl Facts {
 
     /// Derives the facts of `op` on `version`: the registers from the
     /// decoder's resolved operand set ([`Instruction::accesses`]), the rest
-    /// from the row's unit, counter and flags.
+    /// from the row's unit, counter and flags; in the wave size `op` was
+    /// decoded for.
     ///
     /// [`Instruction::accesses`]: gcn_asm::decode::Instruction::accesses
-    #[cfg(test)]
     pub fn of(op: &Op, version: GcnVersion) -> Facts {
-        Facts::of_waves(op, version, false)
-    }
-
-    /// [`Facts::of`] for waves of 32 lanes (`wave32`: implicit VCC and
-    /// EXEC are one SGPR, [`Instruction::accesses_in`]) or 64.
-    ///
-    /// [`Instruction::accesses_in`]: gcn_asm::decode::Instruction::accesses_in
-    pub fn of_waves(op: &Op, version: GcnVersion, wave32: bool) -> Facts {
         let instr = &op.instr;
         let row = instr.row;
         let encoding = row.encoding;
@@ -363,7 +355,7 @@ impl Facts {
             hazards: 0,
             g10: None,
             records: false,
-            flow: super::defined::FlowFacts::of_waves(op, version, wave32),
+            flow: super::defined::FlowFacts::of(op, version),
             fast_flow: Default::default(),
             touched: RegMask::default(),
             write_mask: RegMask::default(),
@@ -394,7 +386,7 @@ impl Facts {
             }
             f.wait_one = Some((counter, imm, sgpr));
         }
-        for access in instr.accesses_in(wave32).iter() {
+        for access in instr.accesses().iter() {
             let regs = match access.location {
                 Location::Sgprs { code, count } => Regs::s(code, count),
                 Location::Vgprs { index, count } => Regs::v(index, count),

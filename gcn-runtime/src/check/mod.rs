@@ -392,13 +392,9 @@ pub(crate) fn lane_list(mask: u64) -> String {
 
 /// The per-instruction facts of a program, computed once per launch: one
 /// per entry of [`Decoded::ops`] (look them up by PC with
-/// [`Decoded::slot`]), for waves of 32 lanes (`wave32`) or 64.
-pub(crate) fn program_facts(ops: &Decoded, version: GcnVersion, wave32: bool) -> Vec<Facts> {
-    let mut facts: Vec<Facts> = ops
-        .ops()
-        .iter()
-        .map(|op| Facts::of_waves(op, version, wave32))
-        .collect();
+/// [`Decoded::slot`]), in the wave size the code was decoded for.
+pub(crate) fn program_facts(ops: &Decoded, version: GcnVersion) -> Vec<Facts> {
+    let mut facts: Vec<Facts> = ops.ops().iter().map(|op| Facts::of(op, version)).collect();
     wait_states::narrow_records(&mut facts);
     facts
 }

@@ -800,7 +800,7 @@ fn wave32_lane_masks_are_one_sgpr() {
         let ops = crate::exec::testing::ops_of_waves(GcnVersion::Rdna2, wave32, src);
         ops.ops()[0]
             .instr
-            .accesses_in(wave32)
+            .accesses()
             .iter()
             .filter_map(|a| match a.location {
                 Location::Sgprs { code, count } => Some((code, count, a.role.writes())),
@@ -874,7 +874,7 @@ fn hazards_on_fall_through_paths(set: &str, skip: Option<(&str, u32)>) -> (usize
         let words = gcn_asm::decode::words_from_bytes(&text.data);
         let wave32 = co.kernels.first().is_some_and(|k| k.descriptor.wave32());
         let ops = crate::exec::predecode_waves(&words, v, wave32);
-        let facts = super::program_facts(&ops, v, wave32);
+        let facts = super::program_facts(&ops, v);
         let mut state = super::wait_states::Gfx10State::default();
         let mut clock = 0u64;
         let mut i = 0;
@@ -1082,7 +1082,7 @@ fn waitcnt_on_fall_through_paths(
         let words = gcn_asm::decode::words_from_bytes(&text.data);
         let wave32 = co.kernels.first().is_some_and(|k| k.descriptor.wave32());
         let ops = crate::exec::predecode_waves(&words, v, wave32);
-        let facts = super::program_facts(&ops, v, wave32);
+        let facts = super::program_facts(&ops, v);
         let log = std::cell::RefCell::new(Vec::new());
         let mut options = CheckOptions::off();
         options.waitcnt = Level::Warn;

@@ -79,3 +79,22 @@ pub(crate) fn from_sfixed(v: u64, width: u32, frac: u32) -> f32 {
     let s = ((v << (64 - width)) as i64) >> (64 - width);
     (s as f64 / f64::from(1u32 << frac)) as f32
 }
+
+/// Checks a T#'s MIN_LOD and MIN_LOD_WARN: unsigned 4.8 fixed point (the
+/// same fields on every generation).
+pub(crate) fn lod_fields(
+    descriptor: &'static str,
+    min_lod: f32,
+    min_lod_warn: f32,
+) -> Result<(), DescriptorError> {
+    for (field, v) in [("MIN_LOD", min_lod), ("MIN_LOD_WARN", min_lod_warn)] {
+        if to_ufixed(v, 12, 8).is_none() {
+            return Err(DescriptorError {
+                descriptor,
+                field,
+                message: format!("{v} does not fit a 4.8 fixed-point field"),
+            });
+        }
+    }
+    Ok(())
+}

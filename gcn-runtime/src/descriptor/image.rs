@@ -36,7 +36,7 @@
 
 use std::fmt;
 
-use super::fields::{bits, from_ufixed, set_bits, to_ufixed, DescriptorError};
+use super::fields::{bits, from_ufixed, lod_fields, set_bits, to_ufixed, DescriptorError};
 use super::sampler::{coded_enum, setters};
 use crate::format::image::{image_error_message, ImageCodec};
 pub use crate::format::{DataFormat, DstSel, NumFormat};
@@ -328,17 +328,7 @@ impl ImageResource {
                 u64::from(self.depth) - 1,
             )?;
         }
-        for (name, v) in [
-            ("MIN_LOD", self.min_lod),
-            ("MIN_LOD_WARN", self.min_lod_warn),
-        ] {
-            if to_ufixed(v, 12, 8).is_none() {
-                return Err(err(
-                    name,
-                    format!("{v} does not fit a 4.8 fixed-point field"),
-                ));
-            }
-        }
+        lod_fields(WHAT, self.min_lod, self.min_lod_warn)?;
         Ok(())
     }
 

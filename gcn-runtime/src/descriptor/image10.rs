@@ -63,7 +63,7 @@
 use std::fmt;
 
 use super::buffer10::{gfx10_format, gfx10_format_code};
-use super::fields::{bits, from_ufixed, set_bits, to_ufixed, DescriptorError};
+use super::fields::{bits, from_ufixed, lod_fields, set_bits, to_ufixed, DescriptorError};
 use super::image::ImageType;
 use super::sampler::setters;
 use crate::format::image::{image_error_message, ImageCodec};
@@ -392,17 +392,7 @@ impl Gfx10ImageResource {
             0,
             self.last_array.into(),
         )?;
-        for (name, v) in [
-            ("MIN_LOD", self.min_lod),
-            ("MIN_LOD_WARN", self.min_lod_warn),
-        ] {
-            if to_ufixed(v, 12, 8).is_none() {
-                return Err(err(
-                    name,
-                    format!("{v} does not fit a 4.8 fixed-point field"),
-                ));
-            }
-        }
+        lod_fields(WHAT, self.min_lod, self.min_lod_warn)?;
         Ok(())
     }
 

@@ -329,26 +329,24 @@ fn write_vgpr_masked(w: &mut Wave, dst: usize, values: &Lanes, mask: u64, op: &O
 /// shift), so the loop vectorises.
 #[inline]
 pub fn blend_into(row: &mut Lanes, values: &Lanes, mask: u64) {
-    if mask == u64::MAX {
-        *row = *values;
-        return;
-    }
+    // A wave32's lanes (or a wave64's low half): the upper 32 keep their
+    // values, so only the low half is read and written.
     if mask >> 32 == 0 {
-        // A wave32's lanes (or a wave64's low half): the upper 32 keep
-        // their values, so only the low half is read and written.
-        if mask == u64::from(u32::MAX) {
-            row[..32].copy_from_slice(&values[..32]);
-            return;
-        }
-        let flags = unpack_mask(mask);
-        for lane in 0..32 {
-            let keep = flags[lane].wrapping_sub(1);
-            row[lane] = (values[lane] & !keep) | (row[lane] & keep);
-        }
+        blend_first::<32>(row, values, mask);
+    } else {
+        blend_first::<WAVE_SIZE>(row, values, mask);
+    }
+}
+
+/// [`blend_into`] for a mask within lanes `0..N`.
+#[inline(always)]
+fn blend_first<const N: usize>(row: &mut Lanes, values: &Lanes, mask: u64) {
+    if mask == u64::MAX >> (WAVE_SIZE - N) {
+        row[..N].copy_from_slice(&values[..N]);
         return;
     }
     let flags = unpack_mask(mask);
-    for lane in 0..WAVE_SIZE {
+    for lane in 0..N {
         let keep = flags[lane].wrapping_sub(1);
         row[lane] = (values[lane] & !keep) | (row[lane] & keep);
     }
@@ -411,18 +409,17 @@ pub fn write_f32(w: &mut Wave, op: &Op, values: &[f32; WAVE_SIZE]) {
         let mask = w.exec();
         let dst = op.vdst_row();
         let row = &mut w.vgpr[dst];
-        if omod == 0 && !clamp && mask == u64::MAX {
+        // Every lane of a wave64, or of a wave32 (the low half).
+        let whole = match mask {
+            u64::MAX => WAVE_SIZE,
+            0xffff_ffff => 32,
+            _ => 0,
+        };
+        if omod == 0 && !clamp && whole != 0 {
             // Straight into the row: no lane array in between, whose copy
             // (a `memcpy` call) costs as much as the loop and more when the
             // stack places the array badly.
-            for (r, v) in row.iter_mut().zip(values) {
-                *r = v.to_bits();
-            }
-            return;
-        }
-        if omod == 0 && !clamp && mask == u64::from(u32::MAX) {
-            // A whole wave32 (or the low half of a wave64): its 32 lanes.
-            for (r, v) in row[..32].iter_mut().zip(&values[..32]) {
+            for (r, v) in row[..whole].iter_mut().zip(values) {
                 *r = v.to_bits();
             }
             return;
@@ -1125,26 +1122,36 @@ pub fn fma_f32_one_pass(
     let b = source_row(w, op.slot_src(1), f1);
     let c = source_row(w, op.slot_src(2), f2);
     // A wave32 computes its 32 lanes only (the others are never written).
-    let wave32 = w.wave32();
+    if w.wave32() {
+        fma_lanes::<32>(a, b, c, and, xor, flush_in, flush_out, out);
+    } else {
+        fma_lanes::<WAVE_SIZE>(a, b, c, and, xor, flush_in, flush_out, out);
+    }
+    Some(())
+}
+
+/// [`fma_pass`] over lanes `0..N`, compiled for FMA and AVX2 when the CPU
+/// has them.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn fma_lanes<const N: usize>(
+    a: &Lanes,
+    b: &Lanes,
+    c: &Lanes,
+    and: [u32; 3],
+    xor: [u32; 3],
+    flush_in: bool,
+    flush_out: bool,
+    out: &mut [f32; WAVE_SIZE],
+) {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("fma") && std::is_x86_feature_detected!("avx2") {
         // SAFETY: `fma_pass_avx2` only needs AVX2 and FMA, which the
         // checks above have just found on this CPU.
-        unsafe {
-            if wave32 {
-                fma_pass_avx2::<32>(a, b, c, and, xor, flush_in, flush_out, out)
-            } else {
-                fma_pass_avx2::<WAVE_SIZE>(a, b, c, and, xor, flush_in, flush_out, out)
-            }
-        };
-        return Some(());
+        unsafe { fma_pass_avx2::<N>(a, b, c, and, xor, flush_in, flush_out, out) };
+        return;
     }
-    if wave32 {
-        fma_pass::<32>(a, b, c, and, xor, flush_in, flush_out, out);
-    } else {
-        fma_pass::<WAVE_SIZE>(a, b, c, and, xor, flush_in, flush_out, out);
-    }
-    Some(())
+    fma_pass::<N>(a, b, c, and, xor, flush_in, flush_out, out);
 }
 
 /// The lanes of source `src`: its VGPR row, or `fill` made a row of copies
