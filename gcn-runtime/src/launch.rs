@@ -31,6 +31,7 @@ use crate::check::{
     self, Check, CheckOptions, CheckReport, Facts, GroupCheck, GroupSetup, Level, Reports,
     TraceFilter, TraceSink,
 };
+use crate::exec::tier::{TierMode, TierStats};
 use crate::exec::{self, Decoded, Env, Fault, FaultKind, NoHook, Step, Wave, WAVE_SIZE};
 use crate::hostcall::HostcallServer;
 use crate::kernel::{ArgError, ArgValue, Dispatch, KernelArgs};
@@ -102,6 +103,11 @@ pub struct LaunchOptions {
     /// with [`FaultKind::Timeout`]. `None` (the default): no limit but the
     /// step budget.
     pub timeout: Option<std::time::Duration>,
+    /// How unchecked launches use the compiled tier (`jit` feature):
+    /// [`TierMode::Hot`] by default. The environment variable
+    /// `GCN_KERNELS_TIER` (`off`, `hot`, `eager`) overrides it. Checked
+    /// launches always run the interpreter.
+    pub tier: TierMode,
 }
 
 impl Default for LaunchOptions {
@@ -111,6 +117,7 @@ impl Default for LaunchOptions {
             threads: None,
             checks: CheckOptions::default(),
             timeout: None,
+            tier: TierMode::default(),
         }
     }
 }
@@ -131,6 +138,9 @@ pub struct LaunchStats {
     /// Check findings at [`Level::Warn`] (distinct (check, PC) pairs);
     /// [`Launcher::reports`](crate::Launcher::reports) returns them.
     pub check_warnings: u64,
+    /// What the compiled tier did: blocks translated, the time it took,
+    /// instructions run compiled.
+    pub tier: TierStats,
 }
 
 impl LaunchStats {
@@ -450,6 +460,8 @@ struct Shared<'a> {
     null_note: Option<&'a str>,
     /// The server of the hostcall buffer (HIP kernels that have one).
     hostcall: Option<&'a HostcallServer<'a>>,
+    /// How the unchecked loop uses the compiled tier.
+    tier: TierMode,
 }
 
 impl Program {
@@ -684,6 +696,7 @@ impl Program {
             values,
             lines: self.line_table(),
             checks: options.checks,
+            tier: TierMode::from_env().unwrap_or(options.tier),
             lds_bytes,
             lds_declared,
             kernel,
@@ -709,6 +722,8 @@ impl Program {
         let total_groups = group_count;
         let instructions = AtomicU64::new(0);
         let lane_ops = AtomicU64::new(0);
+        let compiled_steps = AtomicU64::new(0);
+        let tier_before = ops.tier.totals();
         let first_error: Mutex<Option<(u64, Box<ExecError>)>> = Mutex::new(None);
         // The lowest failed group index (u64::MAX: none), read without the
         // lock so that groups after a failure are skipped cheaply.
@@ -735,9 +750,10 @@ impl Program {
                         scratch.lds.fill(0);
                         let slot = rayon::current_thread_index().unwrap_or(0) as u64;
                         match run_group(&shared, index, scratch, slot) {
-                            Ok((n, l, found)) => {
+                            Ok((n, l, c, found)) => {
                                 instructions.fetch_add(n, Ordering::Relaxed);
                                 lane_ops.fetch_add(l, Ordering::Relaxed);
+                                compiled_steps.fetch_add(c, Ordering::Relaxed);
                                 if let Some(found) = found.filter(|r| !r.is_empty()) {
                                     reports
                                         .lock()
@@ -797,6 +813,18 @@ impl Program {
                 lane_ops: lane_ops.into_inner(),
                 elapsed: start.elapsed(),
                 check_warnings,
+                tier: {
+                    let after = ops.tier.totals();
+                    TierStats {
+                        blocks_compiled: after.blocks_compiled - tier_before.blocks_compiled,
+                        instructions_compiled: after.instructions_compiled
+                            - tier_before.instructions_compiled,
+                        translate_time: after
+                            .translate_time
+                            .saturating_sub(tier_before.translate_time),
+                        steps_compiled: compiled_steps.into_inner(),
+                    }
+                },
             },
             reports,
             profile,
@@ -975,7 +1003,7 @@ fn run_group(
     index: u64,
     scratch: &mut GroupScratch,
     slot: u64,
-) -> Result<(u64, u64, Option<Reports>), Box<ExecError>> {
+) -> Result<(u64, u64, u64, Option<Reports>), Box<ExecError>> {
     let id = group_id(index, s.groups);
     let GroupScratch { lds, waves, state } = scratch;
     let shape = s.group_shape(id);
@@ -1045,6 +1073,7 @@ fn run_group(
                 ),
                 log: logged.then_some(&log),
                 hostcall: s.hostcall,
+                tier: s.tier,
             };
             let past_deadline = s.deadline.is_some_and(|d| std::time::Instant::now() >= d);
             let result = loop {
@@ -1145,7 +1174,8 @@ fn run_group(
     }
     let instructions = waves.iter().map(|w| w.steps).sum();
     let lane_ops = waves.iter().map(|w| w.lane_ops).sum();
-    Ok((instructions, lane_ops, checker.map(|c| c.reports)))
+    let compiled = waves.iter().map(|w| w.compiled_steps).sum();
+    Ok((instructions, lane_ops, compiled, checker.map(|c| c.reports)))
 }
 
 /// The readable message (what [`fmt::Display`] writes), so that

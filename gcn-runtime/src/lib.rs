@@ -402,6 +402,7 @@ pub use check::{
     Check, CheckOptions, CheckReport, LaneChange, LanePairChange, Level, TraceChange, TraceFilter,
     TraceFloat, TraceRecord, TraceSink,
 };
+pub use exec::tier::{TierMode, TierStats};
 pub use exec::{FaultKind, WAVE_SIZE};
 pub use kernel::{ArgError, ArgValue, DevicePtr, Dispatch, KernelArgs, LocalMemory, TypedPtr};
 pub use launch::{ExecError, LaunchError, LaunchOptions, LaunchStats};

@@ -11,7 +11,7 @@
 //! ```text
 //! gcnrun [-g DEVICE | -A ARCH] BINARY KERNEL [ARG]... --global X[,Y[,Z]] [--local X[,Y[,Z]]]
 //!        [--offset X[,Y[,Z]]] [--lds BYTES] [--out N=FILE]... [--print N[:TYPE]]...
-//!        [--max-steps N] [--timeout SECONDS] [--threads N]
+//!        [--max-steps N] [--timeout SECONDS] [--threads N] [--tier MODE]
 //!        [--check NAME=LEVEL]... [--trace [--trace-group X[,Y[,Z]]] [--trace-wave N]] [--profile]
 //! ```
 //!
@@ -93,7 +93,7 @@ use gcn_runtime::launch::{LaunchError, LaunchOptions, DEFAULT_MAX_STEPS};
 use gcn_runtime::lines::LineTable;
 use gcn_runtime::memory::{Buffer, Memory};
 use gcn_runtime::program::{LoadError, Program, ProgramKernel};
-use gcn_runtime::{CheckOptions, LaunchArgs, Level, TraceFilter, TraceRecord};
+use gcn_runtime::{CheckOptions, LaunchArgs, Level, TierMode, TraceFilter, TraceRecord};
 
 // The -g/-A options and their resolution, shared with gcnasm and gcndisasm.
 #[path = "../../../gcn-asm/src/bin/common/target.rs"]
@@ -171,6 +171,11 @@ struct Cli {
     /// Host threads for work-groups (default: one per core).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     threads: Option<u32>,
+    /// The compiled tier: `hot` (the default) translates hot blocks of ALU
+    /// code to host code, `eager` every block at its first run, `off` runs
+    /// the interpreter alone. Runs with checks on always interpret.
+    #[arg(long, value_name = "MODE", value_parser = parse_tier)]
+    tier: Option<TierMode>,
     /// Sets a check (waitcnt, wait-states, lds-race, uninit, oob, or all) to
     /// error (the default), warn or off.
     #[arg(long = "check", value_name = "NAME=LEVEL")]
@@ -648,6 +653,7 @@ fn run(cli: &Cli) -> Result<(), Failure> {
         threads: cli.threads.map(|t| t as usize).or(cli.trace.then_some(1)),
         checks,
         timeout: cli.timeout,
+        tier: cli.tier.unwrap_or_default(),
     };
     let filter = TraceFilter {
         group: match &cli.trace_group {
@@ -752,7 +758,28 @@ fn run(cli: &Cli) -> Result<(), Failure> {
         secs,
         rate(stats.lane_ops_per_second()),
     );
+    let tier = stats.tier;
+    if tier.steps_compiled > 0 || tier.blocks_compiled > 0 {
+        eprintln!(
+            "gcnrun: compiled tier: {} block{} ({} instructions) translated in {:.3} s; {:.1}% of the instructions ran compiled",
+            tier.blocks_compiled,
+            if tier.blocks_compiled == 1 { "" } else { "s" },
+            tier.instructions_compiled,
+            tier.translate_time.as_secs_f64(),
+            100.0 * tier.steps_compiled as f64 / stats.instructions.max(1) as f64,
+        );
+    }
     Ok(())
+}
+
+/// `--tier MODE`.
+fn parse_tier(text: &str) -> Result<TierMode, String> {
+    match text {
+        "off" => Ok(TierMode::Off),
+        "hot" => Ok(TierMode::Hot),
+        "eager" => Ok(TierMode::Eager),
+        _ => Err(format!("`{text}` is not a tier mode (off, hot or eager)")),
+    }
 }
 
 /// `1.23 G lane-ops/s`.

@@ -438,6 +438,7 @@ mod tests {
             scratch: (0, 0),
             log: None,
             hostcall: None,
+            tier: crate::exec::tier::TierMode::Off,
         };
         loop {
             let step = if fused {

@@ -206,6 +206,7 @@ fn execute(op: &Op, state: &State, version: GcnVersion, mem: &Memory) -> Result<
         scratch: (0, 0),
         log: None,
         hostcall: None,
+        tier: super::tier::TierMode::Off,
     };
     match (op.handler)(&mut wave, op, &mut env) {
         Ok(_) => Ok(State::of(&wave)),

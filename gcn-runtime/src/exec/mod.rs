@@ -44,6 +44,7 @@ pub(crate) mod fuse;
 pub mod gaps;
 pub mod mimg;
 pub(crate) mod scalar;
+pub(crate) mod tier;
 pub(crate) mod smem;
 pub(crate) mod valu_f16;
 pub(crate) mod valu_float;
@@ -311,6 +312,9 @@ pub(crate) struct Op {
     /// Bit i: operand i is 64 bits wide (its row type takes two
     /// registers), so that width-generic semantics read it from the row.
     pub wide: u8,
+    /// The compiled tier's block this instruction heads, or
+    /// [`tier::NO_BLOCK`] ([`tier`]).
+    pub block: u32,
 }
 
 impl fmt::Debug for Op {
@@ -414,6 +418,8 @@ pub(crate) struct Wave {
     pub steps: u64,
     /// Active lanes summed over the vector ALU instructions executed.
     pub lane_ops: u64,
+    /// Instructions of `steps` that ran as compiled code ([`tier`]).
+    pub compiled_steps: u64,
     /// Instructions this wave may still execute before the budget is spent.
     pub budget: u64,
     /// `s_sleep`s in a row with no hostcall packet to serve (kernels with
@@ -447,6 +453,7 @@ impl Wave {
             sgpr_limit: sgprs,
             steps: 0,
             lane_ops: 0,
+            compiled_steps: 0,
             budget: u64::MAX,
             hostcall_sleeps: 0,
             lane_mask: u64::MAX,
@@ -473,6 +480,7 @@ impl Wave {
             sgpr_limit,
             steps,
             lane_ops,
+            compiled_steps,
             budget,
             hostcall_sleeps,
             lane_mask,
@@ -489,6 +497,7 @@ impl Wave {
         (*scc, *pc, *mode, *trapsts, *status, *id) = (false, 0, 0, 0, 0, 0);
         (*vgpr_limit, *sgpr_limit) = (vgprs, sgprs);
         (*steps, *lane_ops, *budget, *hostcall_sleeps) = (0, 0, u64::MAX, 0);
+        *compiled_steps = 0;
         *lane_mask = u64::MAX;
         *flat_scratch = 0;
     }
@@ -648,6 +657,8 @@ pub(crate) struct Env<'a> {
     /// `hidden_hostcall_buffer` argument), which the interrupt message and
     /// `s_sleep` call; `None` otherwise.
     pub hostcall: Option<&'a crate::hostcall::HostcallServer<'a>>,
+    /// How the unchecked loop uses the compiled tier.
+    pub tier: tier::TierMode,
 }
 
 /// Memory accesses of a run of lanes, logged while checks run
@@ -1063,6 +1074,9 @@ pub(crate) struct Decoded {
     /// Per word: an index in `ops`, [`NO_OP`] or [`UNREACHED`].
     index: Vec<u32>,
     ops: Vec<Op>,
+    /// The compiled tier's blocks of this code and their translations
+    /// (shared by clones: the code is the same).
+    pub(crate) tier: std::sync::Arc<tier::Tier>,
 }
 
 impl Decoded {
@@ -1105,6 +1119,21 @@ impl Decoded {
     /// reach from the kernel entry.
     pub fn unreached(&self, pc: u32) -> bool {
         pc.is_multiple_of(4) && self.index.get((pc / 4) as usize) == Some(&UNREACHED)
+    }
+
+    /// Makes `op` the instruction at word `word`, for that word alone (an
+    /// op shared with other words stays theirs).
+    pub(crate) fn replace(&mut self, word: usize, op: Op) {
+        if let Some(slot) = self.index.get_mut(word) {
+            *slot = self.ops.len() as u32;
+            self.ops.push(op);
+        }
+    }
+
+    /// The compiled tier's blocks (each head has an op of its own).
+    #[cfg(test)]
+    pub(crate) fn tier_blocks(&self) -> usize {
+        self.ops.iter().filter(|op| op.block != tier::NO_BLOCK).count()
     }
 
     #[cfg(test)]
@@ -1175,8 +1204,11 @@ impl<'w> Builder<'w> {
         let mut decoded = Decoded {
             index: self.index,
             ops: self.ops,
+            tier: Default::default(),
         };
         fuse::fuse(&mut decoded);
+        let tier = tier::build(&mut decoded, self.version, self.options.wave32);
+        decoded.tier = std::sync::Arc::new(tier);
         decoded.ops.shrink_to_fit();
         decoded
     }
@@ -1309,6 +1341,7 @@ fn make_op(instr: Instruction, version: GcnVersion) -> Op {
             .enumerate()
             .filter(|(_, spec)| spec.registers() == 2)
             .fold(0, |bits, (i, _)| bits | 1 << i),
+        block: tier::NO_BLOCK,
     };
     for (i, (spec, operand)) in row.operands.iter().zip(instr.operands()).enumerate() {
         op.opnd[i] = resolve(*operand, spec.ty);
@@ -1469,6 +1502,11 @@ fn run_loop<const FUSED: bool, H: Hook + ?Sized>(
             Some(found) if wave.pc & 3 == 0 => found,
             _ => return Err(bad_pc(wave.pc, ops)),
         };
+        // A block head: its block may run compiled (`tier::enter` leaves the
+        // wave as the interpreter would after the block).
+        if FUSED && op.block != tier::NO_BLOCK && tier::enter(wave, ops, op.block, env.tier) {
+            continue;
+        }
         if op.vgpr_end > wave.vgpr_limit || op.sgpr_end > wave.sgpr_limit {
             return Err(register_fault(wave, op));
         }
@@ -1508,7 +1546,7 @@ fn run_loop<const FUSED: bool, H: Hook + ?Sized>(
 }
 
 /// MODE.GPR_IDX_EN (GCN 1.2+): the vector ALU indexes VGPR operands.
-const MODE_GPR_IDX_EN: u32 = 1 << 27;
+pub(crate) const MODE_GPR_IDX_EN: u32 = 1 << 27;
 
 /// `op` with GPR indexing applied (`GcnState.md`, "GPR indexing mode"):
 /// M0[7:0] is added to the VGPR index of each operand that M0[15:12]

@@ -37,6 +37,7 @@ fn run_words(words: &[u32], version: GcnVersion, vgprs: u16, seed: u32) {
         scratch: (buffer.ptr().0, 1024),
         log: None,
         hostcall: None,
+        tier: super::tier::TierMode::Off,
     };
     for _ in 0..8 {
         match run_wave(&mut wave, &ops, &mut env) {

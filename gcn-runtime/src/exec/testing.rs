@@ -7,6 +7,7 @@
 
 use gcn_asm::{assemble, AssembleOptions, GcnVersion};
 
+use super::tier::TierMode;
 use super::{predecode_waves, run_wave, Decoded, Env, Fault, Step, Wave, WAVE_SIZE};
 use crate::memory::Memory;
 
@@ -63,6 +64,34 @@ pub fn run_env_waves(
     wave.set_exec(u64::MAX);
     wave.mode = 0xf0; // round to nearest, denormals kept
     setup(&mut wave);
+    #[cfg(feature = "jit")]
+    let before = wave.clone();
+    let snippet = run_ops(&ops, version, wave, memory, lds_size, scratch, TierMode::Off);
+    #[cfg(feature = "jit")]
+    if super::tier::pure_alu(&ops) {
+        // Every snippet of ALU code runs again with each of its blocks
+        // compiled: the tier must leave the wave exactly as the interpreter.
+        let tiered = run_ops(&ops, version, before, memory, lds_size, scratch, TierMode::Eager);
+        super::tier::assert_same(source, &snippet.wave, &tiered.wave);
+        assert_eq!(
+            snippet.fault.as_ref().map(|f| format!("{f:?}")),
+            tiered.fault.as_ref().map(|f| format!("{f:?}")),
+            "the compiled tier faults differently on\n{source}"
+        );
+    }
+    snippet
+}
+
+/// Runs `wave` through `ops` until `s_endpgm` or a fault.
+pub fn run_ops(
+    ops: &Decoded,
+    version: GcnVersion,
+    mut wave: Wave,
+    memory: &Memory,
+    lds_size: usize,
+    scratch: (u64, u64),
+    tier: TierMode,
+) -> Snippet {
     let mut lds = vec![0u8; lds_size];
     let view = memory.view();
     let mut env = Env {
@@ -73,10 +102,11 @@ pub fn run_env_waves(
         scratch,
         log: None,
         hostcall: None,
+        tier,
     };
     let mut fault = None;
     loop {
-        match run_wave(&mut wave, &ops, &mut env) {
+        match run_wave(&mut wave, ops, &mut env) {
             Ok(Step::End) => break,
             Ok(_) => continue,
             Err(f) => {

@@ -1,0 +1,1421 @@
+//! What the tier translates ([`kind_of`]) and how ([`Jit::compile`]).
+//!
+//! A block is emitted in program order: a scalar instruction as scalar
+//! host code on the wave's SGPR file, and each *vector segment* (a run of
+//! vector ALU instructions) as one loop over the wave's lanes, four at a
+//! time (128-bit host vectors), that runs every instruction of the segment
+//! on those lanes before moving to the next four. Vector ALU instructions
+//! are lane-local, so this order gives each lane the results the
+//! instruction-by-instruction order gives it; within one pass a VGPR lives
+//! in a host register from its first use to the pass's end, when the rows
+//! it changed are stored once.
+//!
+//! The scalar state a segment reads is read before its loop: a segment
+//! never reads, as a 32-bit scalar, a register it writes as a lane mask
+//! (`Segment::admits` ends the segment first). Lane masks it writes
+//! (carries, compare results) are built four bits per pass and stored after
+//! the loop, with inactive lanes 0, as the interpreter's `write_sdst_mask`
+//! stores them; an instruction of the segment that reads one reads the
+//! pass's own bits.
+//!
+//! Each translated row does what its handler does (`valu_int`,
+//! `valu_float`, `scalar`): the same carries, the same SCC rules, NaN
+//! operands in the same places, denormals flushed by the same MODE bits.
+
+use std::collections::HashMap;
+
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::{
+    types, AbiParam, ConstantData, Endianness, InstBuilder, MemFlagsData, Type,
+    Value,
+};
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_codegen::Context;
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{default_libcall_names, Linkage, Module};
+use gcn_asm::isa::{flags, CompareOp, DataType, Encoding, Field, ImplicitReg, Mnemonic as M};
+use gcn_asm::GcnVersion;
+
+use super::enabled::{Block, BlockFn, Compiled};
+use crate::exec::float::{FpMode, RoundMode};
+use crate::exec::{sreg, valu_int, vector, Decoded, Op, Src};
+
+/// What an instruction the tier translates does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// Nothing the emulator models (`s_nop`, the waits).
+    Nop,
+    /// `s_mov_b32`: SDST = SSRC0.
+    SMov,
+    /// `s_movk_i32`: SDST = the sign-extended 16-bit immediate.
+    SMovk,
+    /// A 32-bit SOP2 operation and its SCC rule.
+    SAlu(SAlu),
+    /// A 32-bit SOPC compare: SCC = SSRC0 `cc` SSRC1.
+    SCmp(IntCC),
+    /// `s_branch`.
+    Branch,
+    /// `s_cbranch_scc0/1`: taken when SCC is the value.
+    BranchScc(bool),
+    /// `s_cbranch_vccz/vccnz`: taken when VCC is non-zero (`true`) or zero.
+    BranchVcc(bool),
+    /// `v_mov_b32`.
+    VMov,
+    /// A two-source 32-bit integer operation.
+    VInt(VInt),
+    /// A shift by a lane-uniform amount; `rev`: the amount is source 0.
+    VShift(Shift, bool),
+    /// The add/sub family: carry-in from slot 2 if it has one, carry-out
+    /// to the scalar destination if it has one.
+    VAddSub { sub: bool, rev: bool },
+    /// `v_cndmask_b32`: D = slot 2's lane bit ? S1 : S0.
+    VCndmask,
+    /// A two-source f32 operation (denormals per MODE).
+    VF32(F32Op),
+    /// `v_fma_f32` / `v_fmac_f32` (`acc`: the addend is D).
+    VFma { acc: bool },
+    /// `v_mad_f32` / `v_mac_f32`: multiply, flush, add; every denormal
+    /// flushed whatever MODE says.
+    VMad { acc: bool },
+    /// `v_cvt_f32_i32` / `_u32`.
+    VCvtFromInt { signed: bool },
+    /// An integer compare writing a lane mask (`None`: always false or
+    /// always true, by `bool`).
+    VCmpInt(Result<IntCC, bool>),
+    /// An f32 compare writing a lane mask.
+    VCmpF32(Result<FloatCC, bool>),
+}
+
+impl Kind {
+    /// True for the instructions that end a block (the branches).
+    pub fn ends_block(self) -> bool {
+        matches!(self, Kind::Branch | Kind::BranchScc(_) | Kind::BranchVcc(_))
+    }
+
+    fn vector(self) -> bool {
+        matches!(
+            self,
+            Kind::VMov
+                | Kind::VInt(_)
+                | Kind::VShift(..)
+                | Kind::VAddSub { .. }
+                | Kind::VCndmask
+                | Kind::VF32(_)
+                | Kind::VFma { .. }
+                | Kind::VMad { .. }
+                | Kind::VCvtFromInt { .. }
+                | Kind::VCmpInt(_)
+                | Kind::VCmpF32(_)
+        )
+    }
+
+    /// The kinds whose sources are floats (abs and neg apply).
+    fn float_sources(self) -> bool {
+        matches!(
+            self,
+            Kind::VF32(_) | Kind::VFma { .. } | Kind::VMad { .. } | Kind::VCmpF32(_)
+        )
+    }
+
+    /// The kinds that write a lane mask.
+    fn writes_mask(self, op: &Op) -> bool {
+        match self {
+            Kind::VCmpInt(_) | Kind::VCmpF32(_) => true,
+            Kind::VAddSub { .. } => op.sdst != u8::MAX,
+            _ => false,
+        }
+    }
+
+    /// The source slot read as a lane mask, if one is.
+    fn mask_source(self, op: &Op) -> Option<Src> {
+        match self {
+            Kind::VCndmask => Some(op.slot_src(2)),
+            Kind::VAddSub { .. } if op.slot_src(2) != Src::None => Some(op.slot_src(2)),
+            _ => None,
+        }
+    }
+}
+
+/// A 32-bit SOP2 operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SAlu {
+    AddU32,
+    SubU32,
+    AddI32,
+    SubI32,
+    And,
+    Or,
+    Xor,
+    Lshl,
+    Lshr,
+    Ashr,
+    Mul,
+}
+
+/// A two-source 32-bit vector integer operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum VInt {
+    And,
+    Or,
+    Xor,
+    Xnor,
+    MulLo,
+    MulU24,
+    MulI24,
+    MinU,
+    MaxU,
+    MinI,
+    MaxI,
+}
+
+/// A lane shift.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Shift {
+    Left,
+    Right,
+    Arithmetic,
+}
+
+/// A two-source f32 operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum F32Op {
+    Add,
+    Sub,
+    Subrev,
+    Mul,
+}
+
+/// True when scalar operand `src` can be read ahead as a 32-bit value.
+fn scalar_source(src: Src) -> bool {
+    matches!(src, Src::Imm(_)) || matches!(src, Src::Sgpr(c) if c < 128)
+}
+
+/// A source the tier can read: a VGPR, an SGPR or a constant.
+fn lane_source(src: Src) -> bool {
+    matches!(src, Src::Vgpr(_)) || scalar_source(src)
+}
+
+/// True when `code` names EXEC (either half), which a block never writes:
+/// its lane count and EXEC are fixed for the whole block.
+fn is_exec(code: u16) -> bool {
+    code & 127 == sreg::EXEC || code & 127 == sreg::EXEC + 1
+}
+
+/// The kind of `op` if the tier translates it in a `version` program with
+/// waves of 32 lanes (`wave32`) or 64.
+pub(crate) fn kind_of(op: &Op, version: GcnVersion, wave32: bool) -> Option<Kind> {
+    let row = op.instr.row;
+    if std::ptr::fn_addr_eq(op.handler, crate::exec::not_emulated as crate::exec::Handler) {
+        return None;
+    }
+    let kind = match row.encoding {
+        Encoding::Sop1 | Encoding::Sop2 | Encoding::Sopc | Encoding::Sopk | Encoding::Sopp => {
+            scalar_kind(op)?
+        }
+        Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc | Encoding::Vop3 => {
+            vector_kind(op, version)?
+        }
+        _ => return None,
+    };
+    if kind.vector() {
+        let m = &op.instr.mods;
+        if !vector::plain_form(op) || m.clamp || m.omod != 0 {
+            return None;
+        }
+        if (m.abs | m.neg) != 0 && !kind.float_sources() {
+            return None;
+        }
+        if !matches!(op.opnd.get(usize::from(op.vdst)), Some(Src::Vgpr(_)) | None) {
+            return None;
+        }
+        let mask_slot = kind.mask_source(op);
+        for s in 0..3 {
+            let src = op.slot_src(s);
+            if src == Src::None {
+                continue;
+            }
+            if Some(src) == mask_slot && s == 2 {
+                if !scalar_source(src) {
+                    return None;
+                }
+                continue;
+            }
+            if !lane_source(src) {
+                return None;
+            }
+        }
+        if kind.writes_mask(op) && is_exec(vector::sdst_code(op)) {
+            return None;
+        }
+        if let Kind::VShift(_, rev) = kind {
+            let amount = if rev { op.slot_src(0) } else { op.slot_src(1) };
+            if !scalar_source(amount) {
+                return None;
+            }
+        }
+        if matches!(kind, Kind::VFma { .. }) && !host_fma() {
+            return None;
+        }
+        // A 64-bit VGPR data operand is never one of these rows'; the lane
+        // masks of wave64 are register pairs.
+        let _ = wave32;
+    } else {
+        for i in 0..usize::from(row.operands.len() as u8) {
+            let spec = &row.operands[i];
+            match (spec.role, op.opnd[i]) {
+                (gcn_asm::isa::Role::Write, Src::Sgpr(code)) if is_exec(code) || code >= 128 => {
+                    return None
+                }
+                (gcn_asm::isa::Role::Write, Src::Sgpr(_)) => {}
+                (gcn_asm::isa::Role::Write, _) => return None,
+                _ => {}
+            }
+        }
+    }
+    Some(kind)
+}
+
+/// The host has fused multiply-add instructions (`v_fma_f32` needs them).
+fn host_fma() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return std::is_x86_feature_detected!("fma");
+    #[cfg(not(target_arch = "x86_64"))]
+    true
+}
+
+fn scalar_kind(op: &Op) -> Option<Kind> {
+    let row = op.instr.row;
+    let two = |k| {
+        (scalar_source(op.src(1)) && scalar_source(op.src(2)) && row.operands.len() == 3)
+            .then_some(Kind::SAlu(k))
+    };
+    let cmp = |cc| (scalar_source(op.src(0)) && scalar_source(op.src(1))).then_some(Kind::SCmp(cc));
+    Some(match row.op {
+        M::SNop
+        | M::SWaitcnt
+        | M::SWaitcntVscnt
+        | M::SWaitcntVmcnt
+        | M::SWaitcntExpcnt
+        | M::SWaitcntLgkmcnt
+        | M::SWaitcntDepctr => Kind::Nop,
+        M::SMovB32 if scalar_source(op.src(1)) => Kind::SMov,
+        M::SMovkI32 if matches!(op.src(1), Src::Imm(_)) => Kind::SMovk,
+        M::SAddU32 => two(SAlu::AddU32)?,
+        M::SSubU32 => two(SAlu::SubU32)?,
+        M::SAddI32 => two(SAlu::AddI32)?,
+        M::SSubI32 => two(SAlu::SubI32)?,
+        M::SAndB32 => two(SAlu::And)?,
+        M::SOrB32 => two(SAlu::Or)?,
+        M::SXorB32 => two(SAlu::Xor)?,
+        M::SLshlB32 => two(SAlu::Lshl)?,
+        M::SLshrB32 => two(SAlu::Lshr)?,
+        M::SAshrI32 => two(SAlu::Ashr)?,
+        M::SMulI32 => two(SAlu::Mul)?,
+        M::SCmpEqI32 | M::SCmpEqU32 => cmp(IntCC::Equal)?,
+        M::SCmpLgI32 | M::SCmpLgU32 => cmp(IntCC::NotEqual)?,
+        M::SCmpGtI32 => cmp(IntCC::SignedGreaterThan)?,
+        M::SCmpGeI32 => cmp(IntCC::SignedGreaterThanOrEqual)?,
+        M::SCmpLtI32 => cmp(IntCC::SignedLessThan)?,
+        M::SCmpLeI32 => cmp(IntCC::SignedLessThanOrEqual)?,
+        M::SCmpGtU32 => cmp(IntCC::UnsignedGreaterThan)?,
+        M::SCmpGeU32 => cmp(IntCC::UnsignedGreaterThanOrEqual)?,
+        M::SCmpLtU32 => cmp(IntCC::UnsignedLessThan)?,
+        M::SCmpLeU32 => cmp(IntCC::UnsignedLessThanOrEqual)?,
+        M::SBranch | M::SCbranchScc0 | M::SCbranchScc1 | M::SCbranchVccz | M::SCbranchVccnz
+            if matches!(op.src(0), Src::Imm(_)) =>
+        {
+            match row.op {
+                M::SBranch => Kind::Branch,
+                M::SCbranchScc0 => Kind::BranchScc(false),
+                M::SCbranchScc1 => Kind::BranchScc(true),
+                M::SCbranchVccz => Kind::BranchVcc(false),
+                _ => Kind::BranchVcc(true),
+            }
+        }
+        _ => return None,
+    })
+}
+
+fn vector_kind(op: &Op, version: GcnVersion) -> Option<Kind> {
+    let row = op.instr.row;
+    if row.compare.is_some() {
+        if row.writes_implicit(ImplicitReg::Exec, version) {
+            return None;
+        }
+        let ty = row.operand(Field::Src0)?.ty;
+        let pred = row.compare?;
+        return match ty {
+            DataType::I32 | DataType::U32 => {
+                let signed = ty == DataType::I32;
+                let cc = match (pred, signed) {
+                    (CompareOp::F, _) => Err(false),
+                    (CompareOp::Tru, _) => Err(true),
+                    (CompareOp::Eq, _) => Ok(IntCC::Equal),
+                    (CompareOp::Lg, _) => Ok(IntCC::NotEqual),
+                    (CompareOp::Lt, true) => Ok(IntCC::SignedLessThan),
+                    (CompareOp::Le, true) => Ok(IntCC::SignedLessThanOrEqual),
+                    (CompareOp::Gt, true) => Ok(IntCC::SignedGreaterThan),
+                    (CompareOp::Ge, true) => Ok(IntCC::SignedGreaterThanOrEqual),
+                    (CompareOp::Lt, false) => Ok(IntCC::UnsignedLessThan),
+                    (CompareOp::Le, false) => Ok(IntCC::UnsignedLessThanOrEqual),
+                    (CompareOp::Gt, false) => Ok(IntCC::UnsignedGreaterThan),
+                    (CompareOp::Ge, false) => Ok(IntCC::UnsignedGreaterThanOrEqual),
+                    _ => return None,
+                };
+                Some(Kind::VCmpInt(cc))
+            }
+            DataType::F32 => {
+                let cc = match pred {
+                    CompareOp::F => Err(false),
+                    CompareOp::Tru => Err(true),
+                    CompareOp::Lt => Ok(FloatCC::LessThan),
+                    CompareOp::Eq => Ok(FloatCC::Equal),
+                    CompareOp::Le => Ok(FloatCC::LessThanOrEqual),
+                    CompareOp::Gt => Ok(FloatCC::GreaterThan),
+                    CompareOp::Lg => Ok(FloatCC::OrderedNotEqual),
+                    CompareOp::Ge => Ok(FloatCC::GreaterThanOrEqual),
+                    CompareOp::O => Ok(FloatCC::Ordered),
+                    CompareOp::U => Ok(FloatCC::Unordered),
+                    CompareOp::Nge => Ok(FloatCC::UnorderedOrLessThan),
+                    CompareOp::Nlg => Ok(FloatCC::UnorderedOrEqual),
+                    CompareOp::Ngt => Ok(FloatCC::UnorderedOrLessThanOrEqual),
+                    CompareOp::Nle => Ok(FloatCC::UnorderedOrGreaterThan),
+                    CompareOp::Neq => Ok(FloatCC::NotEqual),
+                    CompareOp::Nlt => Ok(FloatCC::UnorderedOrGreaterThanOrEqual),
+                    CompareOp::Class => return None,
+                };
+                Some(Kind::VCmpF32(cc))
+            }
+            _ => None,
+        };
+    }
+    if let Some(part) = valu_int::address_part(row) {
+        return Some(match part {
+            valu_int::AddressPart::Move => Kind::VMov,
+            _ => Kind::VAddSub {
+                sub: false,
+                rev: false,
+            },
+        });
+    }
+    let carry_row = row.has(flags::VOP3B);
+    let add = |sub, rev| Some(Kind::VAddSub { sub, rev });
+    match row.op {
+        M::VSubI32 | M::VSubU32 | M::VSubCoU32 if carry_row => add(true, false),
+        M::VSubrevI32 | M::VSubrevU32 | M::VSubrevCoU32 if carry_row => add(true, true),
+        M::VSubbU32 | M::VSubbCoU32 | M::VSubCoCiU32 => add(true, false),
+        M::VSubbrevU32 | M::VSubbrevCoU32 | M::VSubrevCoCiU32 => add(true, true),
+        M::VAddU32 | M::VAddNcU32 => add(false, false),
+        M::VSubU32 | M::VSubNcU32 => add(true, false),
+        M::VSubrevU32 | M::VSubrevNcU32 => add(true, true),
+        M::VCndmaskB32 => Some(Kind::VCndmask),
+        M::VAndB32 => Some(Kind::VInt(VInt::And)),
+        M::VOrB32 => Some(Kind::VInt(VInt::Or)),
+        M::VXorB32 => Some(Kind::VInt(VInt::Xor)),
+        M::VXnorB32 => Some(Kind::VInt(VInt::Xnor)),
+        M::VMulLoU32 | M::VMulLoI32 => Some(Kind::VInt(VInt::MulLo)),
+        M::VMulU32U24 => Some(Kind::VInt(VInt::MulU24)),
+        M::VMulI32I24 => Some(Kind::VInt(VInt::MulI24)),
+        M::VMinU32 => Some(Kind::VInt(VInt::MinU)),
+        M::VMaxU32 => Some(Kind::VInt(VInt::MaxU)),
+        M::VMinI32 => Some(Kind::VInt(VInt::MinI)),
+        M::VMaxI32 => Some(Kind::VInt(VInt::MaxI)),
+        M::VLshlB32 => Some(Kind::VShift(Shift::Left, false)),
+        M::VLshrB32 => Some(Kind::VShift(Shift::Right, false)),
+        M::VAshrI32 => Some(Kind::VShift(Shift::Arithmetic, false)),
+        M::VLshlrevB32 => Some(Kind::VShift(Shift::Left, true)),
+        M::VLshrrevB32 => Some(Kind::VShift(Shift::Right, true)),
+        M::VAshrrevI32 => Some(Kind::VShift(Shift::Arithmetic, true)),
+        M::VAddF32 => Some(Kind::VF32(F32Op::Add)),
+        M::VSubF32 => Some(Kind::VF32(F32Op::Sub)),
+        M::VSubrevF32 => Some(Kind::VF32(F32Op::Subrev)),
+        M::VMulF32 => Some(Kind::VF32(F32Op::Mul)),
+        M::VFmaF32 => Some(Kind::VFma { acc: false }),
+        M::VFmacF32 => Some(Kind::VFma { acc: true }),
+        M::VMadF32 => Some(Kind::VMad { acc: false }),
+        M::VMacF32 => Some(Kind::VMad { acc: true }),
+        M::VCvtF32I32 => Some(Kind::VCvtFromInt { signed: true }),
+        M::VCvtF32U32 => Some(Kind::VCvtFromInt { signed: false }),
+        _ => None,
+    }
+}
+
+/// What [`Jit::compile`] translates: a block of a pre-decoded program, for
+/// one EXEC variant and MODE.
+pub(crate) struct Plan<'a> {
+    pub ops: &'a Decoded,
+    pub block: &'a Block,
+    pub version: GcnVersion,
+    pub wave32: bool,
+    /// EXEC is all the wave's lanes (writes need no blend).
+    pub full: bool,
+    pub mode: u32,
+}
+
+/// The code generator and the memory of the code it made.
+pub(crate) struct Jit {
+    module: JITModule,
+    ctx: Context,
+    fctx: FunctionBuilderContext,
+    functions: u32,
+}
+
+// SAFETY: the module's state (code memory, symbol tables) is reached only
+// through `&mut Jit`, which the tier's mutex hands to one thread at a
+// time; the finished code it returns is immutable and callable from any
+// thread.
+unsafe impl Send for Jit {}
+
+impl Jit {
+    /// A code generator for the host, if the host has what the tier's code
+    /// needs (128-bit vectors with SSE4.1 on x86-64).
+    pub fn new() -> Option<Jit> {
+        #[cfg(target_arch = "x86_64")]
+        if !std::is_x86_feature_detected!("sse4.1") {
+            return None;
+        }
+        let mut flags = settings::builder();
+        flags.set("opt_level", "speed").ok()?;
+        let isa = cranelift_native::builder()
+            .ok()?
+            .finish(settings::Flags::new(flags))
+            .ok()?;
+        let module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
+        let ctx = module.make_context();
+        Some(Jit {
+            module,
+            ctx,
+            fctx: FunctionBuilderContext::new(),
+            functions: 0,
+        })
+    }
+
+    /// Frees the code.
+    ///
+    /// # Safety
+    /// No code this generator made may run afterwards.
+    pub unsafe fn free(self) {
+        // SAFETY: the caller's guarantee.
+        unsafe { self.module.free_memory() };
+    }
+
+    /// Translates `plan`'s block.
+    pub fn compile(&mut self, plan: &Plan<'_>) -> Result<Compiled, String> {
+        let f32_mode = FpMode::f32(plan.mode);
+        if f32_mode.round != RoundMode::NearestEven {
+            return Err("f32 round mode other than nearest even".into());
+        }
+        self.module.clear_context(&mut self.ctx);
+        let ptr = self.module.target_config().pointer_type();
+        let sig = &mut self.ctx.func.signature;
+        for _ in 0..3 {
+            sig.params.push(AbiParam::new(ptr));
+        }
+        sig.params.push(AbiParam::new(types::I64));
+        sig.returns.push(AbiParam::new(types::I32));
+        {
+            let b = FunctionBuilder::new(&mut self.ctx.func, &mut self.fctx);
+            let mut gen = Gen::new(b, plan, ptr, f32_mode);
+            gen.emit()?;
+            gen.b.seal_all_blocks();
+            gen.b.finalize(self.module.target_config());
+        }
+        self.functions += 1;
+        let name = format!("block{}", self.functions);
+        let id = self
+            .module
+            .declare_function(&name, Linkage::Local, &self.ctx.func.signature)
+            .map_err(|e| e.to_string())?;
+        let dump = std::env::var_os("GCN_KERNELS_TIER_DUMP").is_some();
+        if dump {
+            self.ctx.set_disasm(true);
+        }
+        self.module
+            .define_function(id, &mut self.ctx)
+            .map_err(|e| e.to_string())?;
+        if dump {
+            if let Some(code) = self.ctx.compiled_code() {
+                eprintln!("{}\n{}", self.ctx.func.display(), code.vcode.as_deref().unwrap_or(""));
+            }
+        }
+        self.module.clear_context(&mut self.ctx);
+        self.module
+            .finalize_definitions()
+            .map_err(|e| e.to_string())?;
+        let code = self.module.get_finalized_function(id);
+        // SAFETY: the function was declared with `BlockFn`'s signature in
+        // the host's calling convention (the module's default).
+        let entry = unsafe { std::mem::transmute::<*const u8, BlockFn>(code) };
+        Ok(Compiled {
+            entry,
+            mode: plan.mode,
+        })
+    }
+}
+
+/// Little-endian lane order for bitcasts between vector types.
+fn lanes_le() -> MemFlagsData {
+    MemFlagsData::new().with_endianness(Endianness::Little)
+}
+
+/// Accesses to the wave's registers: aligned to their element, never
+/// trapping (the entry checks bound them).
+fn mem() -> MemFlagsData {
+    MemFlagsData::trusted()
+}
+
+/// A value of the current pass: four lanes, and whether they are known to
+/// hold no f32 denormal.
+#[derive(Clone, Copy)]
+struct Lanes {
+    v: Value,
+    flushed: bool,
+}
+
+/// A scalar read ahead of a segment: the 32-bit value and its splat.
+#[derive(Clone, Copy)]
+struct Splat {
+    scalar: Value,
+    raw: Value,
+    flushed: Value,
+}
+
+struct Gen<'a, 'b> {
+    b: FunctionBuilder<'b>,
+    plan: &'a Plan<'a>,
+    f32_mode: FpMode,
+    vgpr: Value,
+    sgpr: Value,
+    scc: Value,
+    exec: Value,
+    /// Lanes the loop covers.
+    lanes: u32,
+    _ptr: Type,
+    /// Per segment: the scalars read ahead, by source.
+    splats: HashMap<SrcKey, Splat>,
+    /// Per segment: the lane masks read ahead (the value before the
+    /// segment), by register code.
+    masks_before: HashMap<u16, Value>,
+    /// Per pass: the VGPRs in host registers, and which were written.
+    regs: HashMap<u16, Lanes>,
+    dirty: Vec<u16>,
+    /// Per pass: the lane masks the segment has written so far, as lane
+    /// vectors (all ones / zero).
+    masks_now: HashMap<u16, Value>,
+    /// Per pass: EXEC's lanes as a vector (masked variant).
+    exec_lanes: Option<Value>,
+    /// Per pass: pointer to the pass's first lane of row 0, and that lane.
+    row_base: Option<Value>,
+    first_lane: Option<Value>,
+    consts: Consts,
+}
+
+/// Vector constants of a segment's preamble.
+#[derive(Clone, Copy)]
+struct Consts {
+    zero: Value,
+    exponent: Value,
+    sign: Value,
+    lane_bits: Value,
+}
+
+/// A scalar source, as a key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum SrcKey {
+    Sgpr(u16),
+    Imm(u32),
+}
+
+fn key(src: Src) -> Option<SrcKey> {
+    match src {
+        Src::Sgpr(c) => Some(SrcKey::Sgpr(c & 127)),
+        Src::Imm(v) => Some(SrcKey::Imm(v as u32)),
+        _ => None,
+    }
+}
+
+impl<'a, 'b> Gen<'a, 'b> {
+    fn new(mut b: FunctionBuilder<'b>, plan: &'a Plan<'a>, ptr: Type, f32_mode: FpMode) -> Self {
+        let entry = b.create_block();
+        b.append_block_params_for_function_params(entry);
+        b.switch_to_block(entry);
+        let params = b.block_params(entry).to_vec();
+        let zero = b.ins().iconst(types::I32, 0);
+        let zero = b.ins().splat(types::I32X4, zero);
+        let consts = Consts {
+            zero,
+            exponent: zero,
+            sign: zero,
+            lane_bits: zero,
+        };
+        Gen {
+            b,
+            plan,
+            f32_mode,
+            vgpr: params[0],
+            sgpr: params[1],
+            scc: params[2],
+            exec: params[3],
+            lanes: if plan.wave32 { 32 } else { 64 },
+            _ptr: ptr,
+            splats: HashMap::new(),
+            masks_before: HashMap::new(),
+            regs: HashMap::new(),
+            dirty: Vec::new(),
+            masks_now: HashMap::new(),
+            exec_lanes: None,
+            row_base: None,
+            first_lane: None,
+            consts,
+        }
+    }
+
+    /// The block's instructions with their kinds.
+    fn instrs(&self) -> Result<Vec<(u32, &'a Op, Kind)>, String> {
+        let plan = self.plan;
+        plan.block
+            .instrs
+            .iter()
+            .map(|&(pc, slot)| {
+                let op = plan
+                    .ops
+                    .ops()
+                    .get(slot as usize)
+                    .ok_or("block names a missing instruction")?;
+                let kind = kind_of(op, plan.version, plan.wave32)
+                    .ok_or_else(|| format!("{} is not translated", op.instr))?;
+                Ok((pc, op, kind))
+            })
+            .collect()
+    }
+
+    fn emit(&mut self) -> Result<(), String> {
+        let instrs = self.instrs()?;
+        let mut i = 0;
+        while i < instrs.len() {
+            let (pc, op, kind) = instrs[i];
+            if kind.vector() {
+                let mut segment = Segment::default();
+                let mut j = i;
+                while j < instrs.len() && instrs[j].2.vector() && segment.admits(instrs[j].1, instrs[j].2, self.plan.wave32) {
+                    j += 1;
+                }
+                self.segment(&instrs[i..j])?;
+                i = j;
+                continue;
+            }
+            let next = pc + u32::from(op.len);
+            if kind.ends_block() {
+                let target = self.branch(op, kind, next)?;
+                self.b.ins().return_(&[target]);
+                return Ok(());
+            }
+            self.scalar(op, kind)?;
+            i += 1;
+        }
+        let (pc, op, _) = *instrs.last().ok_or("empty block")?;
+        let end = self.b.ins().iconst(types::I32, i64::from(pc + u32::from(op.len)));
+        self.b.ins().return_(&[end]);
+        Ok(())
+    }
+
+    // ---- scalar state ----
+
+    fn load_s32(&mut self, code: u16) -> Value {
+        let offset = 4 * i32::from(code & 127);
+        self.b.ins().load(types::I32, mem(), self.sgpr, offset)
+    }
+
+    fn store_s32(&mut self, code: u16, v: Value) {
+        let offset = 4 * i32::from(code & 127);
+        self.b.ins().store(mem(), v, self.sgpr, offset);
+    }
+
+    fn read_s32(&mut self, src: Src) -> Result<Value, String> {
+        match src {
+            Src::Sgpr(c) => Ok(self.load_s32(c)),
+            Src::Imm(v) => Ok(self.b.ins().iconst(types::I32, i64::from(v as u32))),
+            other => Err(format!("scalar source {other:?}")),
+        }
+    }
+
+    /// A lane-mask source as the interpreter reads it (`read_lane_mask`):
+    /// an SGPR pair (one SGPR in wave32), masked by the wave's lanes.
+    fn read_mask(&mut self, src: Src) -> Result<Value, String> {
+        let lane_mask: u64 = if self.plan.wave32 { u32::MAX.into() } else { u64::MAX };
+        match src {
+            Src::Sgpr(c) => {
+                let lo = self.load_s32(c);
+                let lo = self.b.ins().uextend(types::I64, lo);
+                if self.plan.wave32 {
+                    return Ok(lo);
+                }
+                let hi = self.load_s32((c + 1) & 127);
+                let hi = self.b.ins().uextend(types::I64, hi);
+                let hi = self.b.ins().ishl_imm_u(hi, 32);
+                Ok(self.b.ins().bor(lo, hi))
+            }
+            Src::Imm(v) => Ok(self.b.ins().iconst(types::I64, (v & lane_mask) as i64)),
+            Src::None => Ok(self.b.ins().iconst(types::I64, 0)),
+            other => Err(format!("lane mask source {other:?}")),
+        }
+    }
+
+    /// Writes a lane mask as `Wave::set_lane_mask` does.
+    fn write_mask(&mut self, code: u16, bits: Value) {
+        let lo = self.b.ins().ireduce(types::I32, bits);
+        if self.plan.wave32 {
+            self.store_s32(code, lo);
+            return;
+        }
+        if code == sreg::NULL {
+            return;
+        }
+        self.store_s32(code, lo);
+        let hi = self.b.ins().ushr_imm_u(bits, 32);
+        let hi = self.b.ins().ireduce(types::I32, hi);
+        self.store_s32((code + 1) & 127, hi);
+    }
+
+    fn load_scc(&mut self) -> Value {
+        let v = self.b.ins().load(types::I8, mem(), self.scc, 0);
+        self.b.ins().icmp_imm_s(IntCC::NotEqual, v, 0)
+    }
+
+    fn store_scc(&mut self, flag: Value) {
+        self.b.ins().store(mem(), flag, self.scc, 0);
+    }
+
+    fn scalar(&mut self, op: &Op, kind: Kind) -> Result<(), String> {
+        match kind {
+            Kind::Nop => {}
+            Kind::SMov => {
+                let v = self.read_s32(op.src(1))?;
+                self.store_s32(op.reg(0), v);
+            }
+            Kind::SMovk => {
+                let Src::Imm(raw) = op.src(1) else {
+                    return Err("s_movk_i32 without an immediate".into());
+                };
+                let v = raw as u16 as i16 as i32;
+                let v = self.b.ins().iconst(types::I32, i64::from(v as u32));
+                self.store_s32(op.reg(0), v);
+            }
+            Kind::SAlu(alu) => {
+                let a = self.read_s32(op.src(1))?;
+                let b = self.read_s32(op.src(2))?;
+                let (r, scc) = self.salu(alu, a, b);
+                self.store_s32(op.reg(0), r);
+                if let Some(scc) = scc {
+                    self.store_scc(scc);
+                }
+            }
+            Kind::SCmp(cc) => {
+                let a = self.read_s32(op.src(0))?;
+                let b = self.read_s32(op.src(1))?;
+                let scc = self.b.ins().icmp(cc, a, b);
+                self.store_scc(scc);
+            }
+            _ => return Err(format!("{} is not a scalar operation", op.instr)),
+        }
+        Ok(())
+    }
+
+    /// A SOP2 result and its SCC (`None`: SCC is kept).
+    fn salu(&mut self, alu: SAlu, a: Value, b: Value) -> (Value, Option<Value>) {
+        match alu {
+            SAlu::AddU32 => {
+                let r = self.b.ins().iadd(a, b);
+                let carry = self.b.ins().icmp(IntCC::UnsignedLessThan, r, a);
+                (r, Some(carry))
+            }
+            SAlu::SubU32 => {
+                let r = self.b.ins().isub(a, b);
+                let borrow = self.b.ins().icmp(IntCC::UnsignedGreaterThan, b, a);
+                (r, Some(borrow))
+            }
+            SAlu::AddI32 | SAlu::SubI32 => {
+                let sub = alu == SAlu::SubI32;
+                let r = if sub { self.b.ins().isub(a, b) } else { self.b.ins().iadd(a, b) };
+                // Overflow: the result's sign differs from both operands'
+                // (add), or from a's where b's differs from a's (sub).
+                let x = self.b.ins().bxor(a, r);
+                let y = if sub {
+                    self.b.ins().bxor(a, b)
+                } else {
+                    self.b.ins().bxor(b, r)
+                };
+                let o = self.b.ins().band(x, y);
+                let of = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, o, 0);
+                (r, Some(of))
+            }
+            SAlu::And | SAlu::Or | SAlu::Xor | SAlu::Lshl | SAlu::Lshr | SAlu::Ashr => {
+                let r = match alu {
+                    SAlu::And => self.b.ins().band(a, b),
+                    SAlu::Or => self.b.ins().bor(a, b),
+                    SAlu::Xor => self.b.ins().bxor(a, b),
+                    _ => {
+                        let n = self.b.ins().band_imm_u(b, 31);
+                        match alu {
+                            SAlu::Lshl => self.b.ins().ishl(a, n),
+                            SAlu::Lshr => self.b.ins().ushr(a, n),
+                            _ => self.b.ins().sshr(a, n),
+                        }
+                    }
+                };
+                let nz = self.b.ins().icmp_imm_s(IntCC::NotEqual, r, 0);
+                (r, Some(nz))
+            }
+            SAlu::Mul => (self.b.ins().imul(a, b), None),
+        }
+    }
+
+    /// The PC after a branch that ends the block (`next`: after it).
+    fn branch(&mut self, op: &Op, kind: Kind, next: u32) -> Result<Value, String> {
+        let Src::Imm(target) = op.src(0) else {
+            return Err("branch without a target".into());
+        };
+        let target = self.b.ins().iconst(types::I32, i64::from(target as u32));
+        let next = self.b.ins().iconst(types::I32, i64::from(next));
+        let taken = match kind {
+            Kind::Branch => return Ok(target),
+            Kind::BranchScc(when) => {
+                let scc = self.load_scc();
+                if when {
+                    scc
+                } else {
+                    self.b.ins().icmp_imm_s(IntCC::Equal, scc, 0)
+                }
+            }
+            Kind::BranchVcc(nonzero) => {
+                let vcc = self.read_mask(Src::Sgpr(sreg::VCC))?;
+                let cc = if nonzero { IntCC::NotEqual } else { IntCC::Equal };
+                self.b.ins().icmp_imm_s(cc, vcc, 0)
+            }
+            _ => return Err("not a branch".into()),
+        };
+        Ok(self.b.ins().select(taken, target, next))
+    }
+
+    // ---- vector segments ----
+
+    fn vconst(&mut self, lanes: [u32; 4]) -> Value {
+        let bytes: Vec<u8> = lanes.iter().flat_map(|l| l.to_le_bytes()).collect();
+        let handle = self.b.func.dfg.constants.insert(ConstantData::from(bytes));
+        self.b.ins().vconst(types::I32X4, handle)
+    }
+
+    fn splat_const(&mut self, v: u32) -> Value {
+        self.vconst([v; 4])
+    }
+
+    /// `v` with its f32 denormal lanes replaced by zeros of their sign.
+    fn flush(&mut self, v: Value) -> Value {
+        let c = self.consts;
+        let e = self.b.ins().band(v, c.exponent);
+        let zero_exp = self.b.ins().icmp(IntCC::Equal, e, c.zero);
+        let sign = self.b.ins().band(v, c.sign);
+        self.b.ins().bitselect(zero_exp, sign, v)
+    }
+
+    fn segment(&mut self, instrs: &[(u32, &Op, Kind)]) -> Result<(), String> {
+        // Preamble: constants, scalars and lane masks read ahead.
+        self.consts = Consts {
+            zero: self.splat_const(0),
+            exponent: self.splat_const(0x7f80_0000),
+            sign: self.splat_const(0x8000_0000),
+            lane_bits: self.vconst([1, 2, 4, 8]),
+        };
+        self.splats.clear();
+        self.masks_before.clear();
+        let mut mask_dests: Vec<u16> = Vec::new();
+        for &(_, op, kind) in instrs {
+            let mask_src = kind.mask_source(op);
+            for s in 0..3 {
+                let src = op.slot_src(s);
+                if s == 2 && mask_src.is_some() {
+                    if let Src::Sgpr(c) = src {
+                        if !self.masks_before.contains_key(&(c & 127)) {
+                            let bits = self.read_mask(src)?;
+                            self.masks_before.insert(c & 127, bits);
+                        }
+                    }
+                    continue;
+                }
+                if let Some(k) = key(src) {
+                    if !self.splats.contains_key(&k) {
+                        let scalar = self.read_s32(src)?;
+                        let raw = self.b.ins().splat(types::I32X4, scalar);
+                        let flushed = self.flush(raw);
+                        self.splats.insert(k, Splat { scalar, raw, flushed });
+                    }
+                }
+            }
+            if kind.writes_mask(op) {
+                let code = vector::sdst_code(op) & 127;
+                if !mask_dests.contains(&code) {
+                    mask_dests.push(code);
+                }
+            }
+        }
+        // The loop over passes of four lanes; the lane masks written are
+        // carried as bits.
+        let header = self.b.create_block();
+        let exit = self.b.create_block();
+        self.b.append_block_param(header, types::I64);
+        for _ in &mask_dests {
+            self.b.append_block_param(header, types::I64);
+            self.b.append_block_param(exit, types::I64);
+        }
+        let zero64 = self.b.ins().iconst(types::I64, 0);
+        let args: Vec<_> = std::iter::repeat_n(zero64, mask_dests.len() + 1)
+            .map(Into::into)
+            .collect();
+        self.b.ins().jump(header, &args);
+        self.b.switch_to_block(header);
+        let params = self.b.block_params(header).to_vec();
+        let offset = params[0];
+        self.row_base = Some(self.b.ins().iadd(self.vgpr, offset));
+        let first_lane = self.b.ins().ushr_imm_u(offset, 2);
+        self.first_lane = Some(first_lane);
+        self.regs.clear();
+        self.dirty.clear();
+        self.masks_now.clear();
+        self.exec_lanes = if self.plan.full {
+            None
+        } else {
+            Some(self.lanes_of(self.exec))
+        };
+        for &(_, op, kind) in instrs {
+            self.vector(op, kind)?;
+        }
+        let base = self.row_base.ok_or("no pass")?;
+        for row in std::mem::take(&mut self.dirty) {
+            let v = self.regs[&row].v;
+            self.b.ins().store(mem(), v, base, 256 * i32::from(row));
+        }
+        let mut next_args = Vec::new();
+        let next = self.b.ins().iadd_imm_u(offset, 16);
+        next_args.push(next);
+        for (i, code) in mask_dests.iter().enumerate() {
+            let lanes = self.masks_now[code];
+            let bits = self.b.ins().vhigh_bits(types::I64, lanes);
+            let bits = self.b.ins().ishl(bits, first_lane);
+            next_args.push(self.b.ins().bor(params[1 + i], bits));
+        }
+        let more = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedLessThan, next, i64::from(self.lanes * 4));
+        let back: Vec<_> = next_args.iter().map(|&v| v.into()).collect();
+        let out: Vec<_> = next_args[1..].iter().map(|&v| v.into()).collect();
+        self.b.ins().brif(more, header, &back, exit, &out);
+        self.b.switch_to_block(exit);
+        let accs = self.b.block_params(exit).to_vec();
+        for (code, bits) in mask_dests.iter().zip(accs) {
+            // Inactive lanes write 0 (`write_sdst_mask`).
+            let bits = self.b.ins().band(bits, self.exec);
+            self.write_mask(*code, bits);
+        }
+        self.row_base = None;
+        Ok(())
+    }
+
+    /// The lanes of the current pass whose bit is set in `bits` (i64), as
+    /// a vector of all-ones / zero lanes.
+    fn lanes_of(&mut self, bits: Value) -> Value {
+        let first = self.first_lane.expect("inside a pass");
+        let nibble = self.b.ins().ushr(bits, first);
+        let nibble = self.b.ins().ireduce(types::I32, nibble);
+        let v = self.b.ins().splat(types::I32X4, nibble);
+        let v = self.b.ins().band(v, self.consts.lane_bits);
+        self.b.ins().icmp(IntCC::NotEqual, v, self.consts.zero)
+    }
+
+    fn read_row(&mut self, row: u16) -> Lanes {
+        if let Some(&l) = self.regs.get(&row) {
+            return l;
+        }
+        let base = self.row_base.expect("inside a pass");
+        let v = self
+            .b
+            .ins()
+            .load(types::I32X4, mem(), base, 256 * i32::from(row));
+        let l = Lanes { v, flushed: false };
+        self.regs.insert(row, l);
+        l
+    }
+
+    fn write_row(&mut self, row: u16, value: Lanes) {
+        let value = match self.exec_lanes {
+            None => value,
+            Some(exec) => {
+                let old = self.read_row(row);
+                Lanes {
+                    v: self.b.ins().bitselect(exec, value.v, old.v),
+                    flushed: value.flushed && old.flushed,
+                }
+            }
+        };
+        self.regs.insert(row, value);
+        if !self.dirty.contains(&row) {
+            self.dirty.push(row);
+        }
+    }
+
+    /// Source slot `s` as four lanes of bits.
+    fn src(&mut self, op: &Op, s: usize) -> Result<Lanes, String> {
+        match op.slot_src(s) {
+            Src::Vgpr(r) => Ok(self.read_row(r)),
+            src => {
+                let k = key(src).ok_or_else(|| format!("source {src:?}"))?;
+                let splat = self.splats[&k];
+                Ok(Lanes {
+                    v: splat.raw,
+                    flushed: false,
+                })
+            }
+        }
+    }
+
+    /// Source slot `s` as f32 lanes: abs and neg applied, denormals
+    /// flushed when `flush` (the mode's input rule).
+    fn src_f32(&mut self, op: &Op, s: usize, flush: bool) -> Result<Value, String> {
+        let lanes = match op.slot_src(s) {
+            Src::Vgpr(r) => {
+                let l = self.read_row(r);
+                if flush && !l.flushed {
+                    self.flush(l.v)
+                } else {
+                    l.v
+                }
+            }
+            src => {
+                let k = key(src).ok_or_else(|| format!("source {src:?}"))?;
+                let splat = self.splats[&k];
+                if flush {
+                    splat.flushed
+                } else {
+                    splat.raw
+                }
+            }
+        };
+        Ok(self.float_mods(op, s, lanes))
+    }
+
+    fn float_mods(&mut self, op: &Op, s: usize, v: Value) -> Value {
+        let m = &op.instr.mods;
+        let mut v = v;
+        if m.abs >> s & 1 != 0 {
+            let c = self.splat_const(0x7fff_ffff);
+            v = self.b.ins().band(v, c);
+        }
+        if m.neg >> s & 1 != 0 {
+            v = self.b.ins().bxor(v, self.consts.sign);
+        }
+        v
+    }
+
+    fn scalar_of(&self, src: Src) -> Result<Value, String> {
+        let k = key(src).ok_or_else(|| format!("source {src:?}"))?;
+        Ok(self.splats[&k].scalar)
+    }
+
+    /// A lane-mask source as a lane vector: the segment's own value if it
+    /// wrote the register, else the value before the segment.
+    fn mask_lanes(&mut self, src: Src) -> Result<Value, String> {
+        match src {
+            Src::Sgpr(c) => {
+                if let Some(&v) = self.masks_now.get(&(c & 127)) {
+                    return Ok(v);
+                }
+                let bits = *self
+                    .masks_before
+                    .get(&(c & 127))
+                    .ok_or("lane mask not read ahead")?;
+                Ok(self.lanes_of(bits))
+            }
+            Src::Imm(v) => {
+                let lane_mask: u64 = if self.plan.wave32 { u32::MAX.into() } else { u64::MAX };
+                let bits = self.b.ins().iconst(types::I64, (v & lane_mask) as i64);
+                Ok(self.lanes_of(bits))
+            }
+            other => Err(format!("lane mask source {other:?}")),
+        }
+    }
+
+    fn f32_of(&mut self, v: Value) -> Value {
+        self.b.ins().bitcast(types::F32X4, lanes_le(), v)
+    }
+
+    fn bits_of(&mut self, v: Value) -> Value {
+        self.b.ins().bitcast(types::I32X4, lanes_le(), v)
+    }
+
+    /// An f32 result with the output rule `flush` applied.
+    fn f32_result(&mut self, r: Value, flush: bool) -> Lanes {
+        let bits = self.bits_of(r);
+        if flush {
+            Lanes {
+                v: self.flush(bits),
+                flushed: true,
+            }
+        } else {
+            Lanes {
+                v: bits,
+                flushed: false,
+            }
+        }
+    }
+
+    fn vdst(op: &Op) -> Result<u16, String> {
+        match op.opnd.get(usize::from(op.vdst)) {
+            Some(Src::Vgpr(r)) => Ok(*r),
+            _ => Err(format!("{}: no VGPR destination", op.instr)),
+        }
+    }
+
+    fn vector(&mut self, op: &Op, kind: Kind) -> Result<(), String> {
+        let keep_in = self.f32_mode.keep_in;
+        let keep_out = self.f32_mode.keep_out;
+        let result = match kind {
+            Kind::VMov => self.src(op, 0)?,
+            Kind::VInt(int) => {
+                let a = self.src(op, 0)?.v;
+                let b = self.src(op, 1)?.v;
+                let v = self.int_op(int, a, b);
+                Lanes { v, flushed: false }
+            }
+            Kind::VShift(shift, rev) => {
+                let (value, amount) = if rev { (1, 0) } else { (0, 1) };
+                let v = self.src(op, value)?.v;
+                let n = self.scalar_of(op.slot_src(amount))?;
+                let n = self.b.ins().band_imm_u(n, 31);
+                let v = match shift {
+                    Shift::Left => self.b.ins().ishl(v, n),
+                    Shift::Right => self.b.ins().ushr(v, n),
+                    Shift::Arithmetic => self.b.ins().sshr(v, n),
+                };
+                Lanes { v, flushed: false }
+            }
+            Kind::VAddSub { sub, rev } => return self.add_sub(op, sub, rev),
+            Kind::VCndmask => {
+                let a = self.src(op, 0)?.v;
+                let b = self.src(op, 1)?.v;
+                let cond = self.mask_lanes(op.slot_src(2))?;
+                let v = self.b.ins().bitselect(cond, b, a);
+                Lanes { v, flushed: false }
+            }
+            Kind::VF32(f) => {
+                let a = self.src_f32(op, 0, !keep_in)?;
+                let b = self.src_f32(op, 1, !keep_in)?;
+                let (a, b) = match f {
+                    // The interpreter computes `a + (-b)`: a NaN `b` keeps
+                    // its payload with the sign flipped.
+                    F32Op::Sub => (a, self.b.ins().bxor(b, self.consts.sign)),
+                    F32Op::Subrev => (b, self.b.ins().bxor(a, self.consts.sign)),
+                    _ => (a, b),
+                };
+                let (fa, fb) = (self.f32_of(a), self.f32_of(b));
+                let r = match f {
+                    F32Op::Mul => self.b.ins().fmul(fa, fb),
+                    _ => self.b.ins().fadd(fa, fb),
+                };
+                self.f32_result(r, !keep_out)
+            }
+            Kind::VFma { acc } => {
+                let a = self.src_f32(op, 0, !keep_in)?;
+                let b = self.src_f32(op, 1, !keep_in)?;
+                let c = if acc {
+                    let d = self.read_row(Self::vdst(op)?);
+                    if !keep_in && !d.flushed {
+                        self.flush(d.v)
+                    } else {
+                        d.v
+                    }
+                } else {
+                    self.src_f32(op, 2, !keep_in)?
+                };
+                let (fa, fb, fc) = (self.f32_of(a), self.f32_of(b), self.f32_of(c));
+                let r = self.b.ins().fma(fa, fb, fc);
+                self.f32_result(r, !keep_out)
+            }
+            Kind::VMad { acc } => {
+                let a = self.src_f32(op, 0, true)?;
+                let b = self.src_f32(op, 1, true)?;
+                let c = if acc {
+                    let d = self.read_row(Self::vdst(op)?);
+                    if d.flushed {
+                        d.v
+                    } else {
+                        self.flush(d.v)
+                    }
+                } else {
+                    self.src_f32(op, 2, true)?
+                };
+                let (fa, fb) = (self.f32_of(a), self.f32_of(b));
+                let p = self.b.ins().fmul(fa, fb);
+                let p = self.bits_of(p);
+                let p = self.flush(p);
+                let (fp, fc) = (self.f32_of(p), self.f32_of(c));
+                let r = self.b.ins().fadd(fp, fc);
+                self.f32_result(r, true)
+            }
+            Kind::VCvtFromInt { signed } => {
+                let a = self.src(op, 0)?.v;
+                let r = if signed {
+                    self.b.ins().fcvt_from_sint(types::F32X4, a)
+                } else {
+                    self.b.ins().fcvt_from_uint(types::F32X4, a)
+                };
+                self.f32_result(r, false)
+            }
+            Kind::VCmpInt(cc) => {
+                let lanes = match cc {
+                    Ok(cc) => {
+                        let a = self.src(op, 0)?.v;
+                        let b = self.src(op, 1)?.v;
+                        self.b.ins().icmp(cc, a, b)
+                    }
+                    Err(value) => self.splat_const(if value { u32::MAX } else { 0 }),
+                };
+                return self.set_mask(op, lanes);
+            }
+            Kind::VCmpF32(cc) => {
+                let lanes = match cc {
+                    Ok(cc) => {
+                        let a = self.src_f32(op, 0, !keep_in)?;
+                        let b = self.src_f32(op, 1, !keep_in)?;
+                        let (fa, fb) = (self.f32_of(a), self.f32_of(b));
+                        let m = self.b.ins().fcmp(cc, fa, fb);
+                        self.bits_of(m)
+                    }
+                    Err(value) => self.splat_const(if value { u32::MAX } else { 0 }),
+                };
+                return self.set_mask(op, lanes);
+            }
+            _ => return Err(format!("{} is not a vector operation", op.instr)),
+        };
+        let dst = Self::vdst(op)?;
+        self.write_row(dst, result);
+        Ok(())
+    }
+
+    fn set_mask(&mut self, op: &Op, lanes: Value) -> Result<(), String> {
+        let code = vector::sdst_code(op) & 127;
+        self.masks_now.insert(code, lanes);
+        Ok(())
+    }
+
+    fn int_op(&mut self, int: VInt, a: Value, b: Value) -> Value {
+        match int {
+            VInt::And => self.b.ins().band(a, b),
+            VInt::Or => self.b.ins().bor(a, b),
+            VInt::Xor => self.b.ins().bxor(a, b),
+            VInt::Xnor => {
+                let x = self.b.ins().bxor(a, b);
+                self.b.ins().bnot(x)
+            }
+            VInt::MulLo => self.b.ins().imul(a, b),
+            VInt::MulU24 => {
+                let m = self.splat_const(0xff_ffff);
+                let a = self.b.ins().band(a, m);
+                let b = self.b.ins().band(b, m);
+                self.b.ins().imul(a, b)
+            }
+            VInt::MulI24 => {
+                let a = self.b.ins().ishl_imm_u(a, 8);
+                let a = self.b.ins().sshr_imm_u(a, 8);
+                let b = self.b.ins().ishl_imm_u(b, 8);
+                let b = self.b.ins().sshr_imm_u(b, 8);
+                self.b.ins().imul(a, b)
+            }
+            VInt::MinU => self.b.ins().umin(a, b),
+            VInt::MaxU => self.b.ins().umax(a, b),
+            VInt::MinI => self.b.ins().smin(a, b),
+            VInt::MaxI => self.b.ins().smax(a, b),
+        }
+    }
+
+    /// The add/sub family (`valu_int::addsub`): D = a ± b ± carry-in, the
+    /// carry (or borrow) out of either step to the scalar destination.
+    fn add_sub(&mut self, op: &Op, sub: bool, rev: bool) -> Result<(), String> {
+        let (a, b) = if rev {
+            (self.src(op, 1)?.v, self.src(op, 0)?.v)
+        } else {
+            (self.src(op, 0)?.v, self.src(op, 1)?.v)
+        };
+        let carry_in = match op.slot_src(2) {
+            Src::None => None,
+            src => Some(self.mask_lanes(src)?),
+        };
+        let t = if sub { self.b.ins().isub(a, b) } else { self.b.ins().iadd(a, b) };
+        let o1 = if sub {
+            self.b.ins().icmp(IntCC::UnsignedLessThan, a, b)
+        } else {
+            self.b.ins().icmp(IntCC::UnsignedLessThan, t, a)
+        };
+        let (r, carry) = match carry_in {
+            None => (t, o1),
+            Some(cin) => {
+                let one = self.splat_const(1);
+                let c = self.b.ins().band(cin, one);
+                let (r, o2) = if sub {
+                    let r = self.b.ins().isub(t, c);
+                    (r, self.b.ins().icmp(IntCC::UnsignedLessThan, t, c))
+                } else {
+                    let r = self.b.ins().iadd(t, c);
+                    (r, self.b.ins().icmp(IntCC::UnsignedLessThan, r, t))
+                };
+                (r, self.b.ins().bor(o1, o2))
+            }
+        };
+        let dst = Self::vdst(op)?;
+        self.write_row(dst, Lanes { v: r, flushed: false });
+        if op.sdst != u8::MAX {
+            self.set_mask(op, carry)?;
+        }
+        Ok(())
+    }
+}
+
+/// The registers a vector segment has touched so far, to keep its
+/// reads-ahead valid ([`Segment::admits`]).
+#[derive(Default)]
+struct Segment {
+    /// Lane-mask destinations (register codes).
+    mask_dests: Vec<u16>,
+}
+
+impl Segment {
+    /// Adds `op` if the segment can take it: it reads no scalar the
+    /// segment wrote as a lane mask, other than as that lane mask, and its
+    /// lane-mask destination overlaps no other one's.
+    fn admits(&mut self, op: &Op, kind: Kind, wave32: bool) -> bool {
+        let width = if wave32 { 1 } else { 2 };
+        let overlaps = |a: u16, b: u16| a < b + width && b < a + width;
+        let mask_src = kind.mask_source(op);
+        for s in 0..3 {
+            let src = op.slot_src(s);
+            let Src::Sgpr(code) = src else { continue };
+            let code = code & 127;
+            let as_mask = s == 2 && mask_src.is_some();
+            for &d in &self.mask_dests {
+                if overlaps(code, d) && !(as_mask && code == d) {
+                    return false;
+                }
+            }
+        }
+        if kind.writes_mask(op) {
+            let code = vector::sdst_code(op) & 127;
+            if self.mask_dests.iter().any(|&d| d != code && overlaps(code, d)) {
+                return false;
+            }
+            if !self.mask_dests.contains(&code) {
+                self.mask_dests.push(code);
+            }
+        }
+        true
+    }
+}

@@ -1,0 +1,473 @@
+//! The compiled tier: hot straight-line runs of scalar and vector ALU
+//! instructions translated into host code (Cranelift), run in place of the
+//! interpreter with the same results.
+//!
+//! **Blocks.** At pre-decode, every instruction the tier can translate
+//! ([`lower::kind_of`]) that starts a run of such instructions (its
+//! predecessor is not one, or it is a branch target) heads a *block*: the
+//! run from it to the first instruction the tier cannot translate, or to a
+//! branch (which ends the block and is part of it). The head's `Op` gets
+//! the block's number ([`super::Op::block`]); blocks may overlap (a branch
+//! into the middle of one heads its own).
+//!
+//! **Tiering.** [`super::run_wave`] (the unchecked loop) hands a head to
+//! [`enter`], which counts the block's visits and, once the block is hot,
+//! translates it (one thread at a time; the others keep interpreting) and
+//! from then on runs it compiled. A block compiles for the MODE register it
+//! first runs under, in two variants: all lanes on, and any EXEC.
+//! A wave whose MODE differs, whose step budget or register allocation the
+//! block would overrun, or that has GPR indexing on runs the block through
+//! the interpreter. Translated code is kept with the pre-decoded program,
+//! so later launches start compiled.
+//!
+//! **Exactness.** The code computes what the interpreter's handlers do, bit
+//! for bit (MODE's denormal rules included; a block compiles only in round
+//! to nearest even), and leaves the wave's accounting (steps, budget,
+//! lane operations) as the interpreter would. `tests.rs` runs random
+//! blocks through both and compares every register; the compiled fixtures
+//! run with the tier forced on every block (`TierMode::Eager`).
+//!
+//! **Checks.** Checked launches (and the profile's counting) run the
+//! interpreter, whose per-instruction hooks the checks need.
+
+#[cfg(feature = "jit")]
+mod lower;
+#[cfg(all(test, feature = "jit"))]
+mod tests;
+
+use std::time::Duration;
+
+/// The block number of an `Op` that heads no block.
+pub(crate) const NO_BLOCK: u32 = u32::MAX;
+
+/// How a launch uses the compiled tier ([`crate::LaunchOptions::tier`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TierMode {
+    /// The interpreter alone.
+    Off,
+    /// Blocks are translated once they are hot (the default).
+    #[default]
+    Hot,
+    /// Every block is translated the first time it runs (for testing the
+    /// tier on every block a kernel reaches).
+    Eager,
+}
+
+impl TierMode {
+    /// The mode `GCN_KERNELS_TIER` (`off`, `hot`, `eager`) names, if it is
+    /// set to one of them: it overrides a launch's own.
+    pub(crate) fn from_env() -> Option<TierMode> {
+        static MODE: std::sync::OnceLock<Option<TierMode>> = std::sync::OnceLock::new();
+        *MODE.get_or_init(|| match std::env::var("GCN_KERNELS_TIER").ok()?.as_str() {
+            "off" => Some(TierMode::Off),
+            "hot" => Some(TierMode::Hot),
+            "eager" => Some(TierMode::Eager),
+            _ => None,
+        })
+    }
+}
+
+/// What the compiled tier did in a launch ([`crate::LaunchStats::tier`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct TierStats {
+    /// Blocks translated during the launch.
+    pub blocks_compiled: u64,
+    /// Instructions in them.
+    pub instructions_compiled: u64,
+    /// Time spent translating them (summed over host threads).
+    pub translate_time: Duration,
+    /// Instructions executed as compiled code (summed over waves).
+    pub steps_compiled: u64,
+}
+
+#[cfg(feature = "jit")]
+pub(crate) use enabled::*;
+
+#[cfg(not(feature = "jit"))]
+pub(crate) use disabled::*;
+
+/// Without the `jit` feature: no blocks, and nothing to run.
+#[cfg(not(feature = "jit"))]
+mod disabled {
+    use super::TierStats;
+    use crate::exec::Decoded;
+    use gcn_asm::GcnVersion;
+
+    /// The tier's state of a pre-decoded program: nothing without `jit`.
+    #[derive(Debug, Default)]
+    pub(crate) struct Tier;
+
+    impl Tier {
+        /// Totals so far (always zero).
+        pub fn totals(&self) -> TierStats {
+            TierStats::default()
+        }
+    }
+
+    /// Marks no block heads.
+    pub(crate) fn build(_: &mut Decoded, _: GcnVersion, _: bool) -> Tier {
+        Tier
+    }
+
+    /// Never called: no `Op` heads a block.
+    #[inline(always)]
+    pub(crate) fn enter(
+        _: &mut crate::exec::Wave,
+        _: &Decoded,
+        _: u32,
+        _: super::TierMode,
+    ) -> bool {
+        false
+    }
+}
+
+#[cfg(feature = "jit")]
+mod enabled {
+    use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+    use std::sync::{Mutex, OnceLock};
+    use std::time::{Duration, Instant};
+
+    use gcn_asm::decode::Operand;
+    use gcn_asm::GcnVersion;
+
+    use super::lower::{self, Kind};
+    use super::{TierMode, TierStats};
+    use crate::exec::{Decoded, Wave, MODE_GPR_IDX_EN};
+
+    /// Most instructions in one block (a longer run is split: its rest
+    /// heads the next block).
+    const MAX_BLOCK: usize = 512;
+
+    /// A compiled block: `vgpr` the wave's VGPR rows, `sgpr` its 128
+    /// scalar registers, `scc` its SCC (0 or 1), `exec` its EXEC (masked by
+    /// the wave's lanes); returns the PC after the block.
+    pub(super) type BlockFn =
+        unsafe extern "C" fn(vgpr: *mut u32, sgpr: *mut u32, scc: *mut u8, exec: u64) -> u32;
+
+    /// One block's translation: the code and the MODE it assumes.
+    #[derive(Clone, Copy)]
+    pub(super) struct Compiled {
+        pub entry: BlockFn,
+        pub mode: u32,
+    }
+
+    /// A block: where it is, what the interpreter would account for it, and
+    /// its translations.
+    pub(crate) struct Block {
+        /// Byte offset of its first instruction.
+        pub start: u32,
+        /// Its instructions: (byte offset, index in `Decoded::ops`).
+        pub instrs: Vec<(u32, u32)>,
+        /// Vector ALU instructions among them (each counts its active lanes).
+        pub valu: u64,
+        /// One past the highest VGPR / general SGPR they name.
+        pub vgpr_end: u16,
+        pub sgpr_end: u16,
+        /// Visits so far (counted racily: a lost count only delays the
+        /// translation).
+        hits: AtomicU32,
+        /// Visits after which the block is translated.
+        threshold: u32,
+        /// The translation for EXEC = all lanes, and for any EXEC (`None`
+        /// inside: the translation failed, the interpreter runs it).
+        full: OnceLock<Option<Compiled>>,
+        masked: OnceLock<Option<Compiled>>,
+    }
+
+    /// The tier's state of a pre-decoded program: its blocks, the code
+    /// generator, and what it has done.
+    pub(crate) struct Tier {
+        pub blocks: Vec<Block>,
+        pub version: GcnVersion,
+        pub wave32: bool,
+        jit: Mutex<Option<lower::Jit>>,
+        compiled: AtomicU64,
+        instructions: AtomicU64,
+        nanos: AtomicU64,
+    }
+
+    impl Default for Tier {
+        fn default() -> Self {
+            Tier::new(Vec::new(), GcnVersion::Gcn1_0, false)
+        }
+    }
+
+    impl std::fmt::Debug for Tier {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "Tier({} blocks)", self.blocks.len())
+        }
+    }
+
+    impl Tier {
+        fn new(blocks: Vec<Block>, version: GcnVersion, wave32: bool) -> Self {
+            Tier {
+                blocks,
+                version,
+                wave32,
+                jit: Mutex::new(None),
+                compiled: AtomicU64::new(0),
+                instructions: AtomicU64::new(0),
+                nanos: AtomicU64::new(0),
+            }
+        }
+
+        /// Totals so far (`steps_compiled` is the waves' to count).
+        pub fn totals(&self) -> TierStats {
+            TierStats {
+                blocks_compiled: self.compiled.load(Ordering::Relaxed),
+                instructions_compiled: self.instructions.load(Ordering::Relaxed),
+                translate_time: Duration::from_nanos(self.nanos.load(Ordering::Relaxed)),
+                steps_compiled: 0,
+            }
+        }
+
+        /// Translates `block` for `full` EXEC under `mode` unless another
+        /// thread is translating (then `None`, and the caller interprets).
+        #[cold]
+        #[inline(never)]
+        fn translate(
+            &self,
+            ops: &Decoded,
+            block: &Block,
+            full: bool,
+            mode: u32,
+        ) -> Option<Option<Compiled>> {
+            let mut guard = self.jit.try_lock().ok()?;
+            let slot = if full { &block.full } else { &block.masked };
+            if let Some(done) = slot.get() {
+                return Some(*done);
+            }
+            let started = Instant::now();
+            let jit = match &mut *guard {
+                Some(jit) => Some(jit),
+                None => lower::Jit::new().map(|jit| guard.insert(jit)),
+            };
+            let code = jit.and_then(|jit| {
+                let plan = lower::Plan {
+                    ops,
+                    block,
+                    version: self.version,
+                    wave32: self.wave32,
+                    full,
+                    mode,
+                };
+                jit.compile(&plan).ok()
+            });
+            self.nanos.fetch_add(
+                u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX),
+                Ordering::Relaxed,
+            );
+            if code.is_some() {
+                self.compiled.fetch_add(1, Ordering::Relaxed);
+                self.instructions
+                    .fetch_add(block.instrs.len() as u64, Ordering::Relaxed);
+            }
+            let _ = slot.set(code);
+            Some(code)
+        }
+    }
+
+    impl Drop for Tier {
+        fn drop(&mut self) {
+            if let Ok(Some(jit)) = self.jit.get_mut().map(Option::take) {
+                // SAFETY: the tier is being dropped, so no wave can be in
+                // or enter its code (waves reach it only through the
+                // `Decoded` that owns this tier).
+                unsafe { jit.free() };
+            }
+        }
+    }
+
+    /// Finds the blocks of `ops` and gives each head's `Op` (a copy of its
+    /// own, as heads are positional) the block's number.
+    pub(crate) fn build(ops: &mut Decoded, version: GcnVersion, wave32: bool) -> Tier {
+        let words = ops.words();
+        let mut target = vec![false; words];
+        for op in ops.ops() {
+            for operand in op.instr.operands() {
+                if let Operand::Target(t) = *operand {
+                    if t >= 0 && t % 4 == 0 && ((t / 4) as usize) < words {
+                        target[(t / 4) as usize] = true;
+                    }
+                }
+            }
+        }
+        // Per word: the kind of the instruction starting there, if the tier
+        // takes it.
+        let kinds: Vec<Option<Kind>> = (0..words)
+            .map(|w| ops.get(w).and_then(|op| lower::kind_of(op, version, wave32)))
+            .collect();
+        let mut blocks = Vec::new();
+        let mut heads = Vec::new();
+        let mut previous_flows_in = false;
+        let mut w = 0;
+        while w < words {
+            let Some(op) = ops.get(w) else {
+                previous_flows_in = false;
+                w += 1;
+                continue;
+            };
+            let len = usize::from(op.len / 4).max(1);
+            if kinds[w].is_some() && (!previous_flows_in || target[w]) {
+                if let Some(block) = block_at(ops, &kinds, w) {
+                    heads.push((w, blocks.len() as u32));
+                    blocks.push(block);
+                }
+            }
+            previous_flows_in = kinds[w].is_some_and(|k| !k.ends_block());
+            w += len;
+        }
+        for (w, number) in heads {
+            if let Some(op) = ops.get(w) {
+                let mut op = op.clone();
+                op.block = number;
+                ops.replace(w, op);
+            }
+        }
+        Tier::new(blocks, version, wave32)
+    }
+
+    /// The block that starts at word `w`.
+    fn block_at(ops: &Decoded, kinds: &[Option<Kind>], mut w: usize) -> Option<Block> {
+        let start = (w * 4) as u32;
+        let mut block = Block {
+            start,
+            instrs: Vec::new(),
+            valu: 0,
+            vgpr_end: 0,
+            sgpr_end: 0,
+            hits: AtomicU32::new(0),
+            threshold: 0,
+            full: OnceLock::new(),
+            masked: OnceLock::new(),
+        };
+        while let (Some(Some(kind)), Some(op)) = (kinds.get(w), ops.get(w)) {
+            let slot = ops.slot((w * 4) as u32)? as u32;
+            block.instrs.push(((w * 4) as u32, slot));
+            block.valu += u64::from(op.valu);
+            block.vgpr_end = block.vgpr_end.max(op.vgpr_end);
+            block.sgpr_end = block.sgpr_end.max(op.sgpr_end);
+            w += usize::from(op.len / 4).max(1);
+            if kind.ends_block() || block.instrs.len() >= MAX_BLOCK {
+                break;
+            }
+        }
+        // Translation costs about as much as interpreting the block a few
+        // hundred times (measured: `benches/emulator.rs`, `tier/…`); a block
+        // visited that often is likely to be visited as often again, so the
+        // translation costs a run at most about what it saves. A single
+        // instruction gains nothing from the call: it is translated only in
+        // `TierMode::Eager` (which tests the tier on every instruction).
+        block.threshold = match block.instrs.len() {
+            0 => return None,
+            1 => u32::MAX,
+            n => (4096 / n as u32).clamp(16, 1024),
+        };
+        Some(block)
+    }
+
+    /// True when `ops` has a block and touches no memory (so a second run on
+    /// the same memory starts from the same state): the snippets that
+    /// `exec::testing` runs again through the tier.
+    #[cfg(test)]
+    pub(crate) fn pure_alu(ops: &Decoded) -> bool {
+        use gcn_asm::isa::Unit;
+        !ops.tier.blocks.is_empty()
+            && ops
+                .ops()
+                .iter()
+                .all(|op| matches!(op.instr.row.unit(), Unit::Salu | Unit::Valu))
+    }
+
+    /// Panics unless the two waves' architectural state and accounting are
+    /// the same (`source` names the code in the message).
+    #[cfg(test)]
+    pub(crate) fn assert_same(source: &str, interpreted: &Wave, compiled: &Wave) {
+        let (a, b) = (interpreted, compiled);
+        for (r, (x, y)) in a.vgpr.iter().zip(&b.vgpr).enumerate() {
+            if x != y {
+                let lane = x.iter().zip(y).position(|(p, q)| p != q).unwrap_or(0);
+                panic!(
+                    "the compiled tier leaves v{r} lane {lane} = {:#010x}, the interpreter {:#010x}\n{source}",
+                    y[lane], x[lane]
+                );
+            }
+        }
+        for (c, (x, y)) in a.sgpr.iter().zip(&b.sgpr).enumerate() {
+            assert_eq!(
+                x, y,
+                "the compiled tier leaves scalar register {c} = {y:#x}, the interpreter {x:#x}\n{source}"
+            );
+        }
+        let state = |w: &Wave| (w.scc, w.pc, w.mode, w.trapsts, w.steps, w.lane_ops, w.budget);
+        assert_eq!(
+            state(a),
+            state(b),
+            "(scc, pc, mode, trapsts, steps, lane_ops, budget) differ under the compiled tier\n{source}"
+        );
+    }
+
+    /// Runs the block `number` (headed by the instruction at the wave's PC)
+    /// compiled, if it is compiled or now hot and the wave's state allows;
+    /// false: the interpreter runs the instruction at the PC.
+    #[inline]
+    pub(crate) fn enter(wave: &mut Wave, ops: &Decoded, number: u32, mode: TierMode) -> bool {
+        if mode == TierMode::Off {
+            return false;
+        }
+        let tier = &ops.tier;
+        let Some(block) = tier.blocks.get(number as usize) else {
+            return false;
+        };
+        let steps = block.instrs.len() as u64;
+        if wave.budget < steps
+            || block.vgpr_end > wave.vgpr_limit
+            || block.sgpr_end > wave.sgpr_limit
+            || wave.mode & MODE_GPR_IDX_EN != 0
+        {
+            return false;
+        }
+        let exec = wave.exec();
+        let full = exec == wave.lane_mask;
+        let slot = if full { &block.full } else { &block.masked };
+        let code = match slot.get() {
+            Some(code) => *code,
+            None => {
+                let hits = block.hits.load(Ordering::Relaxed).saturating_add(1);
+                block.hits.store(hits, Ordering::Relaxed);
+                if mode != TierMode::Eager && hits < block.threshold {
+                    return false;
+                }
+                match tier.translate(ops, block, full, wave.mode) {
+                    Some(code) => code,
+                    None => return false,
+                }
+            }
+        };
+        let Some(code) = code else {
+            return false;
+        };
+        if code.mode != wave.mode {
+            return false;
+        }
+        // SAFETY: the block's code reads and writes VGPR rows below
+        // `block.vgpr_end` (checked against the allocation above, which
+        // `wave.vgpr` holds), the 128 scalar registers of `wave.sgpr`, and
+        // the byte of `wave.scc`, to which it stores only 0 or 1
+        // (`lower::Gen`); the wave is exclusively borrowed.
+        let next = unsafe {
+            (code.entry)(
+                wave.vgpr.as_mut_ptr().cast::<u32>(),
+                wave.sgpr.as_mut_ptr(),
+                std::ptr::from_mut(&mut wave.scc).cast::<u8>(),
+                exec,
+            )
+        };
+        wave.pc = next;
+        wave.budget -= steps;
+        wave.steps += steps;
+        wave.compiled_steps += steps;
+        wave.lane_ops += block.valu * u64::from(exec.count_ones());
+        true
+    }
+}
