@@ -159,6 +159,35 @@ pub fn flush_f64(x: f64) -> f64 {
     })
 }
 
+/// The result of an f32 operation on `a`, `b` whose host result is `r`:
+/// when `r` is NaN and an operand is, the first NaN operand in source
+/// order, quieted. Hosts differ in which NaN operand propagates (x86 takes
+/// the first in its instruction's encoding, and a compiler may commute the
+/// operands of an addition or a multiply-add), so the emulator fixes the
+/// choice: the interpreter and the compiled tier both apply it.
+#[inline(always)]
+pub fn nan2_f32(a: f32, b: f32, r: f32) -> f32 {
+    if !r.is_nan() {
+        r
+    } else if a.is_nan() {
+        quiet_f32(a)
+    } else if b.is_nan() {
+        quiet_f32(b)
+    } else {
+        r
+    }
+}
+
+/// [`nan2_f32`] for three operands.
+#[inline(always)]
+pub fn nan3_f32(a: f32, b: f32, c: f32, r: f32) -> f32 {
+    if r.is_nan() && !a.is_nan() && !b.is_nan() && c.is_nan() {
+        quiet_f32(c)
+    } else {
+        nan2_f32(a, b, r)
+    }
+}
+
 /// The quiet form of a NaN (quiet bit set, payload and sign kept).
 #[inline]
 pub fn quiet_f32(x: f32) -> f32 {

@@ -73,7 +73,8 @@ fn arith2_f32(w: &mut Wave, op: &Op, m: FpMode, f: impl Fn(f32, f32, RoundMode) 
         let lane = |x: u32, y: u32| {
             let x = f32::from_bits(flush_f32_bits(x, keep_in));
             let y = f32::from_bits(flush_f32_bits(y, keep_in));
-            flush_f32_bits(f(x, y, RoundMode::NearestEven).to_bits(), keep_out)
+            let r = float::nan2_f32(x, y, f(x, y, RoundMode::NearestEven));
+            flush_f32_bits(r.to_bits(), keep_out)
         };
         stream2(w, dst, a, b, exec, |_, a, b| {
             (from_fn(|l| lane(a[l], b[l])), [0; CHUNK])
@@ -85,9 +86,9 @@ fn arith2_f32(w: &mut Wave, op: &Op, m: FpMode, f: impl Fn(f32, f32, RoundMode) 
     m.inputs_f32(&mut a);
     m.inputs_f32(&mut b);
     let mut r: F32s = if m.round == RoundMode::NearestEven {
-        from_fn(|l| f(a[l], b[l], RoundMode::NearestEven))
+        from_fn(|l| float::nan2_f32(a[l], b[l], f(a[l], b[l], RoundMode::NearestEven)))
     } else {
-        from_fn(|l| f(a[l], b[l], m.round))
+        from_fn(|l| float::nan2_f32(a[l], b[l], f(a[l], b[l], m.round)))
     };
     m.outputs_f32(&mut r);
     write_f32(w, op, &r);
@@ -107,10 +108,11 @@ fn arith3_f32(
     m.inputs_f32(&mut a);
     m.inputs_f32(&mut b);
     m.inputs_f32(&mut c);
+    let nan = float::nan3_f32;
     let mut r: F32s = if m.round == RoundMode::NearestEven {
-        from_fn(|l| f(a[l], b[l], c[l], RoundMode::NearestEven))
+        from_fn(|l| nan(a[l], b[l], c[l], f(a[l], b[l], c[l], RoundMode::NearestEven)))
     } else {
-        from_fn(|l| f(a[l], b[l], c[l], m.round))
+        from_fn(|l| nan(a[l], b[l], c[l], f(a[l], b[l], c[l], m.round)))
     };
     m.outputs_f32(&mut r);
     write_f32(w, op, &r);

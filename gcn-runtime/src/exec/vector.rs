@@ -1083,7 +1083,7 @@ pub fn fma_f32_lanes_into(
         return;
     }
     for l in 0..WAVE_SIZE {
-        out[l] = a[l].mul_add(b[l], c[l]);
+        out[l] = super::float::nan3_f32(a[l], b[l], c[l], a[l].mul_add(b[l], c[l]));
     }
 }
 
@@ -1193,7 +1193,8 @@ fn fma_pass<const N: usize>(
         let x = f32::from_bits(flush((a[l] & and[0]) ^ xor[0], flush_in));
         let y = f32::from_bits(flush((b[l] & and[1]) ^ xor[1], flush_in));
         let z = f32::from_bits(flush((c[l] & and[2]) ^ xor[2], flush_in));
-        out[l] = f32::from_bits(flush(x.mul_add(y, z).to_bits(), flush_out));
+        let r = super::float::nan3_f32(x, y, z, x.mul_add(y, z));
+        out[l] = f32::from_bits(flush(r.to_bits(), flush_out));
     }
 }
 
@@ -1242,7 +1243,7 @@ fn fma_f32_x86(
     out: &mut [f32; WAVE_SIZE],
 ) {
     for l in 0..WAVE_SIZE {
-        out[l] = a[l].mul_add(b[l], c[l]);
+        out[l] = super::float::nan3_f32(a[l], b[l], c[l], a[l].mul_add(b[l], c[l]));
     }
 }
 

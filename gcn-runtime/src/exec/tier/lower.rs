@@ -1169,6 +1169,37 @@ impl<'a, 'b> Gen<'a, 'b> {
         }
     }
 
+    /// `r` (f32 lanes) with the emulator's NaN rule (`float::nan3_f32`):
+    /// a NaN result where an operand (`inputs`, lane bits in source order)
+    /// is NaN is the first NaN operand, quieted. Results are rarely NaN, so
+    /// the pass tests for one and only then picks (a branch, not the
+    /// selects, on the common path).
+    fn nan_rule(&mut self, r: Value, inputs: &[Value]) -> Value {
+        let is_nan = self.b.ins().fcmp(FloatCC::Unordered, r, r);
+        let any = self.b.ins().vhigh_bits(types::I32, is_nan);
+        let slow = self.b.create_block();
+        let join = self.b.create_block();
+        self.b.append_block_param(join, types::F32X4);
+        self.b.ins().brif(any, slow, &[], join, &[r.into()]);
+        self.b.switch_to_block(slow);
+        let quiet_bit = self.splat_const(0x0040_0000);
+        let mut pick = self.bits_of(r);
+        for &input in inputs.iter().rev() {
+            let f = self.f32_of(input);
+            let nan = self.b.ins().fcmp(FloatCC::Unordered, f, f);
+            let nan = self.bits_of(nan);
+            let quiet = self.b.ins().bor(input, quiet_bit);
+            pick = self.b.ins().bitselect(nan, quiet, pick);
+        }
+        let r_bits = self.bits_of(r);
+        let is_nan = self.bits_of(is_nan);
+        let fixed = self.b.ins().bitselect(is_nan, pick, r_bits);
+        let fixed = self.f32_of(fixed);
+        self.b.ins().jump(join, &[fixed.into()]);
+        self.b.switch_to_block(join);
+        self.b.block_params(join)[0]
+    }
+
     fn vdst(op: &Op) -> Result<u16, String> {
         match op.opnd.get(usize::from(op.vdst)) {
             Some(Src::Vgpr(r)) => Ok(*r),
@@ -1210,18 +1241,16 @@ impl<'a, 'b> Gen<'a, 'b> {
             Kind::VF32(f) => {
                 let a = self.src_f32(op, 0, !keep_in)?;
                 let b = self.src_f32(op, 1, !keep_in)?;
-                let (a, b) = match f {
-                    // The interpreter computes `a + (-b)`: a NaN `b` keeps
-                    // its payload with the sign flipped.
-                    F32Op::Sub => (a, self.b.ins().bxor(b, self.consts.sign)),
-                    F32Op::Subrev => (b, self.b.ins().bxor(a, self.consts.sign)),
-                    _ => (a, b),
-                };
+                // The interpreter's `a + (-b)` compiles to a subtraction
+                // (a NaN `b` keeps its sign), as here.
                 let (fa, fb) = (self.f32_of(a), self.f32_of(b));
                 let r = match f {
                     F32Op::Mul => self.b.ins().fmul(fa, fb),
-                    _ => self.b.ins().fadd(fa, fb),
+                    F32Op::Add => self.b.ins().fadd(fa, fb),
+                    F32Op::Sub => self.b.ins().fsub(fa, fb),
+                    F32Op::Subrev => self.b.ins().fsub(fb, fa),
                 };
+                let r = self.nan_rule(r, &[a, b]);
                 self.f32_result(r, !keep_out)
             }
             Kind::VFma { acc } => {
@@ -1239,6 +1268,7 @@ impl<'a, 'b> Gen<'a, 'b> {
                 };
                 let (fa, fb, fc) = (self.f32_of(a), self.f32_of(b), self.f32_of(c));
                 let r = self.b.ins().fma(fa, fb, fc);
+                let r = self.nan_rule(r, &[a, b, c]);
                 self.f32_result(r, !keep_out)
             }
             Kind::VMad { acc } => {
@@ -1260,6 +1290,7 @@ impl<'a, 'b> Gen<'a, 'b> {
                 let p = self.flush(p);
                 let (fp, fc) = (self.f32_of(p), self.f32_of(c));
                 let r = self.b.ins().fadd(fp, fc);
+                let r = self.nan_rule(r, &[a, b, c]);
                 self.f32_result(r, true)
             }
             Kind::VCvtFromInt { signed } => {
@@ -1285,8 +1316,10 @@ impl<'a, 'b> Gen<'a, 'b> {
             Kind::VCmpF32(cc) => {
                 let lanes = match cc {
                     Ok(cc) => {
-                        let a = self.src_f32(op, 0, !keep_in)?;
-                        let b = self.src_f32(op, 1, !keep_in)?;
+                        // Compares see denormals as they are
+                        // (`valu_float::vopc_f32`).
+                        let a = self.src_f32(op, 0, false)?;
+                        let b = self.src_f32(op, 1, false)?;
                         let (fa, fb) = (self.f32_of(a), self.f32_of(b));
                         let m = self.b.ins().fcmp(cc, fa, fb);
                         self.bits_of(m)

@@ -387,9 +387,14 @@ mod enabled {
         for (r, (x, y)) in a.vgpr.iter().zip(&b.vgpr).enumerate() {
             if x != y {
                 let lane = x.iter().zip(y).position(|(p, q)| p != q).unwrap_or(0);
+                let lanes: Vec<usize> = (0..x.len()).filter(|&l| x[l] != y[l]).collect();
                 panic!(
-                    "the compiled tier leaves v{r} lane {lane} = {:#010x}, the interpreter {:#010x}\n{source}",
-                    y[lane], x[lane]
+                    "the compiled tier leaves v{r} lane {lane} = {:#010x}, the interpreter {:#010x} \
+                     (lanes {lanes:?} differ; EXEC {:#x}, MODE {:#x})\n{source}",
+                    y[lane],
+                    x[lane],
+                    a.exec(),
+                    a.mode
                 );
             }
         }
