@@ -20,7 +20,7 @@ fn root() -> &'static Path {
 }
 
 /// Runs one case on one GPU with `options`; `Err` says what differs.
-fn run_case(case: &Value, gpu: &str, launch_options: &LaunchOptions) -> Result<u64, String> {
+fn run_case(case: &Value, gpu: &str, launch_options: &LaunchOptions) -> Result<Ran, String> {
     let source = case["source"].as_str().unwrap();
     let stem = Path::new(source).file_stem().unwrap().to_str().unwrap();
     let path = root().join("gen").join(gpu).join(format!("{stem}.s"));
@@ -68,6 +68,7 @@ fn run_case(case: &Value, gpu: &str, launch_options: &LaunchOptions) -> Result<u
             launch_options,
         )
         .map_err(|e| e.to_string())?;
+    let mut outputs = Vec::new();
     for out in case["outputs"].as_array().unwrap() {
         let i = out["arg"].as_u64().unwrap() as usize;
         let got = buffers[i]
@@ -77,8 +78,69 @@ fn run_case(case: &Value, gpu: &str, launch_options: &LaunchOptions) -> Result<u
         let want =
             std::fs::read(root().join(out["file"].as_str().unwrap())).map_err(|e| e.to_string())?;
         OutputRule::of(out)?.check(i, &got, &want)?;
+        outputs.push(got);
     }
-    Ok(stats.instructions)
+    Ok(Ran { stats, outputs })
+}
+
+/// What a run left: its statistics and its output buffers' bytes.
+struct Ran {
+    stats: gcn_runtime::LaunchStats,
+    outputs: Vec<Vec<u8>>,
+}
+
+/// Every case on every GPU with the checks off, through the interpreter and
+/// through the compiled tier with every block translated at its first run:
+/// the same output bytes and the same instruction and lane counts.
+#[test]
+fn compiled_tier_runs_every_case_as_the_interpreter() {
+    let cases: Value =
+        serde_json::from_str(&std::fs::read_to_string(root().join("cases.json")).unwrap()).unwrap();
+    // One host thread: work-groups that race (atomics) then run in one
+    // order, so that the counts compare.
+    let options = |tier| LaunchOptions {
+        checks: gcn_runtime::CheckOptions::off(),
+        threads: Some(1),
+        tier,
+        ..LaunchOptions::default()
+    };
+    let mut failures = Vec::new();
+    let (mut runs, mut compiled, mut steps) = (0, 0, 0);
+    for case in cases.as_array().unwrap() {
+        let name = case["name"].as_str().unwrap();
+        for gpu in case["gpus"].as_array().unwrap() {
+            let gpu = gpu.as_str().unwrap();
+            let interpreted = run_case(case, gpu, &options(gcn_runtime::TierMode::Off));
+            let tiered = run_case(case, gpu, &options(gcn_runtime::TierMode::Eager));
+            match (interpreted, tiered) {
+                (Ok(a), Ok(b)) => {
+                    runs += 1;
+                    compiled += b.stats.tier.steps_compiled;
+                    steps += b.stats.instructions;
+                    let counts = |r: &Ran| (r.stats.instructions, r.stats.lane_ops);
+                    if a.outputs != b.outputs || counts(&a) != counts(&b) {
+                        failures.push(format!(
+                            "{name} on {gpu}: the compiled tier's outputs or counts {:?} differ \
+                             from the interpreter's {:?}",
+                            counts(&b),
+                            counts(&a)
+                        ));
+                    }
+                }
+                (a, b) => failures.push(format!(
+                    "{name} on {gpu}: interpreter {:?}, compiled tier {:?}",
+                    a.err(),
+                    b.err()
+                )),
+            }
+        }
+    }
+    println!(
+        "{runs} case/GPU runs identical through the compiled tier; {compiled} of {steps} \
+         instructions ran compiled"
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(compiled > 0, "nothing ran compiled");
 }
 
 /// A case/GPU whose run with the checks on knowingly stops with a check

@@ -47,7 +47,7 @@ fn cases() -> Vec<Case> {
 
 /// Runs `case` from the code object `path` with `options`; `Err` says
 /// what differs.
-fn run_case(case: &Case, path: &Path, options: &LaunchOptions) -> Result<(), String> {
+fn run_case(case: &Case, path: &Path, options: &LaunchOptions) -> Result<Ran, String> {
     run_case_loaded(case, path, options, &|memory, bytes| {
         Program::load_code_object(memory, bytes)
     })
@@ -62,7 +62,7 @@ fn run_case_loaded(
     path: &Path,
     options: &LaunchOptions,
     load: &Loader,
-) -> Result<(), String> {
+) -> Result<Ran, String> {
     let c = &case.value;
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let memory = Memory::default();
@@ -91,9 +91,10 @@ fn run_case_loaded(
     )
     .with_offset(dims(&c["offset"]))
     .with_dynamic_lds(c["dynamic_lds"].as_u64().unwrap_or(0) as u32);
-    program
+    let stats = program
         .launch(kernel_name, &values, &dispatch, options)
         .map_err(|e| e.to_string())?;
+    let mut outputs = Vec::new();
     for out in c["outputs"].as_array().unwrap() {
         let i = out["arg"].as_u64().unwrap() as usize;
         let got = buffers[i]
@@ -103,6 +104,7 @@ fn run_case_loaded(
         let want = std::fs::read(case.dir.join(out["file"].as_str().unwrap()))
             .map_err(|e| e.to_string())?;
         OutputRule::of(out)?.check(i, &got, &want)?;
+        outputs.push(got);
     }
     if let Some(file) = c["printf"].as_str() {
         let want = std::fs::read_to_string(case.dir.join(file)).map_err(|e| e.to_string())?;
@@ -119,7 +121,13 @@ fn run_case_loaded(
             ));
         }
     }
-    Ok(())
+    Ok(Ran { stats, outputs })
+}
+
+/// What a run left: its statistics and its output buffers' bytes.
+struct Ran {
+    stats: gcn_runtime::LaunchStats,
+    outputs: Vec<Vec<u8>>,
 }
 
 /// A run that knowingly fails (`tests/rocm/known_failures.json`): the error
@@ -211,9 +219,9 @@ fn run_set_on(set: &str, reassemble: bool) {
         let name = c["name"].as_str().unwrap();
         let known = known.iter().find(|k| k.case == name && k.set == set);
         match (run_case(&case, &path, &LaunchOptions::default()), known) {
-            (Ok(()), None) => passed += 1,
+            (Ok(_), None) => passed += 1,
             (Err(e), None) => failures.push(format!("{name} on {set}: {e}")),
-            (Ok(()), Some(_)) => failures.push(format!(
+            (Ok(_), Some(_)) => failures.push(format!(
                 "{name} on {set} now passes: remove it from tests/rocm/known_failures.json"
             )),
             (Err(e), Some(k)) if !e.contains(&k.contains) => failures.push(format!(
@@ -235,6 +243,71 @@ fn run_set_on(set: &str, reassemble: bool) {
     assert!(passed > 0, "{set}: no case ran");
 }
 
+/// Runs every case of `set` with the checks off through the interpreter
+/// and through the compiled tier with every block translated at its first
+/// run: both must match the reference, with the same output bytes and the
+/// same instruction and lane counts. Returns the instructions that ran
+/// compiled and all the instructions of the tiered runs.
+fn run_set_tiered(set: &str) -> (u64, u64) {
+    let dir = match set.strip_prefix("rdna/") {
+        Some(rdna) => tests_dir().join("rocm/gen-rdna").join(rdna),
+        None => tests_dir().join("rocm/gen").join(set),
+    };
+    let hip = set.starts_with("hip/") || set.starts_with("rdna/hip-");
+    // One host thread: work-groups that race (atomics) then run in one
+    // order, so that the counts compare.
+    let options = |tier| LaunchOptions {
+        checks: gcn_runtime::CheckOptions::off(),
+        threads: Some(1),
+        tier,
+        ..LaunchOptions::default()
+    };
+    let known = known_failures();
+    let mut failures = Vec::new();
+    let (mut compiled, mut steps) = (0, 0);
+    for case in cases() {
+        let c = &case.value;
+        if c["hip"].as_bool().unwrap_or(false) != hip {
+            continue;
+        }
+        let name = c["name"].as_str().unwrap();
+        if known.iter().any(|k| k.case == name && k.set == set) {
+            continue;
+        }
+        let source = c["source"].as_str().unwrap();
+        let stem = Path::new(source).file_stem().unwrap().to_str().unwrap();
+        let path = dir.join(format!("{stem}.co"));
+        if !path.exists() {
+            continue;
+        }
+        let interpreted = run_case(&case, &path, &options(gcn_runtime::TierMode::Off));
+        let tiered = run_case(&case, &path, &options(gcn_runtime::TierMode::Eager));
+        match (interpreted, tiered) {
+            (Ok(a), Ok(b)) => {
+                compiled += b.stats.tier.steps_compiled;
+                steps += b.stats.instructions;
+                let counts = |r: &Ran| (r.stats.instructions, r.stats.lane_ops);
+                if a.outputs != b.outputs || counts(&a) != counts(&b) {
+                    failures.push(format!(
+                        "{name} on {set}: the compiled tier's outputs or counts {:?} differ \
+                         from the interpreter's {:?}",
+                        counts(&b),
+                        counts(&a)
+                    ));
+                }
+            }
+            (a, b) => failures.push(format!(
+                "{name} on {set}: interpreter {:?}, compiled tier {:?}",
+                a.err(),
+                b.err()
+            )),
+        }
+    }
+    println!("{set}: {compiled} of {steps} instructions ran compiled");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    (compiled, steps)
+}
+
 macro_rules! sets {
     ($($test:ident => $set:literal,)*) => {
         $(
@@ -249,6 +322,20 @@ macro_rules! sets {
         #[test]
         fn reassembled_code_objects_run_identically() {
             $(run_set_on($set, true);)*
+        }
+
+        /// Every set with the checks off, through the interpreter and
+        /// through the compiled tier ([`run_set_tiered`]).
+        #[test]
+        fn compiled_tier_runs_every_set_as_the_interpreter() {
+            let (mut compiled, mut steps) = (0, 0);
+            $(
+                let (c, s) = run_set_tiered($set);
+                compiled += c;
+                steps += s;
+            )*
+            println!("{compiled} of {steps} instructions ran compiled");
+            assert!(compiled > 0, "nothing ran compiled");
         }
     };
 }
@@ -315,7 +402,7 @@ fn hip_bundles_run_every_case() {
             }
             let name = c["name"].as_str().unwrap();
             match run_case_loaded(&case, &dir.join(file), &LaunchOptions::default(), &load) {
-                Ok(()) => passed += 1,
+                Ok(_) => passed += 1,
                 Err(e) => failures.push(format!("{name} from {file} ({how}): {e}")),
             }
         }

@@ -44,8 +44,8 @@ pub(crate) mod fuse;
 pub mod gaps;
 pub mod mimg;
 pub(crate) mod scalar;
-pub(crate) mod tier;
 pub(crate) mod smem;
+pub(crate) mod tier;
 pub(crate) mod valu_f16;
 pub(crate) mod valu_float;
 pub(crate) mod valu_int;
@@ -1133,7 +1133,10 @@ impl Decoded {
     /// The compiled tier's blocks (each head has an op of its own).
     #[cfg(test)]
     pub(crate) fn tier_blocks(&self) -> usize {
-        self.ops.iter().filter(|op| op.block != tier::NO_BLOCK).count()
+        self.ops
+            .iter()
+            .filter(|op| op.block != tier::NO_BLOCK)
+            .count()
     }
 
     #[cfg(test)]

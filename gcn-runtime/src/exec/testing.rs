@@ -66,12 +66,28 @@ pub fn run_env_waves(
     setup(&mut wave);
     #[cfg(feature = "jit")]
     let before = wave.clone();
-    let snippet = run_ops(&ops, version, wave, memory, lds_size, scratch, TierMode::Off);
+    let snippet = run_ops(
+        &ops,
+        version,
+        wave,
+        memory,
+        lds_size,
+        scratch,
+        TierMode::Off,
+    );
     #[cfg(feature = "jit")]
     if super::tier::pure_alu(&ops) {
         // Every snippet of ALU code runs again with each of its blocks
         // compiled: the tier must leave the wave exactly as the interpreter.
-        let tiered = run_ops(&ops, version, before, memory, lds_size, scratch, TierMode::Eager);
+        let tiered = run_ops(
+            &ops,
+            version,
+            before,
+            memory,
+            lds_size,
+            scratch,
+            TierMode::Eager,
+        );
         super::tier::assert_same(source, &snippet.wave, &tiered.wave);
         assert_eq!(
             snippet.fault.as_ref().map(|f| format!("{f:?}")),

@@ -110,7 +110,14 @@ fn arith3_f32(
     m.inputs_f32(&mut c);
     let nan = float::nan3_f32;
     let mut r: F32s = if m.round == RoundMode::NearestEven {
-        from_fn(|l| nan(a[l], b[l], c[l], f(a[l], b[l], c[l], RoundMode::NearestEven)))
+        from_fn(|l| {
+            nan(
+                a[l],
+                b[l],
+                c[l],
+                f(a[l], b[l], c[l], RoundMode::NearestEven),
+            )
+        })
     } else {
         from_fn(|l| nan(a[l], b[l], c[l], f(a[l], b[l], c[l], m.round)))
     };

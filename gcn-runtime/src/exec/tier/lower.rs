@@ -26,8 +26,7 @@ use std::collections::HashMap;
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{
-    types, AbiParam, ConstantData, Endianness, InstBuilder, MemFlagsData, Type,
-    Value,
+    types, AbiParam, ConstantData, Endianness, InstBuilder, MemFlagsData, Type, Value,
 };
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_codegen::Context;
@@ -206,7 +205,10 @@ fn is_exec(code: u16) -> bool {
 /// waves of 32 lanes (`wave32`) or 64.
 pub(crate) fn kind_of(op: &Op, version: GcnVersion, wave32: bool) -> Option<Kind> {
     let row = op.instr.row;
-    if std::ptr::fn_addr_eq(op.handler, crate::exec::not_emulated as crate::exec::Handler) {
+    if std::ptr::fn_addr_eq(
+        op.handler,
+        crate::exec::not_emulated as crate::exec::Handler,
+    ) {
         return None;
     }
     let kind = match row.encoding {
@@ -536,7 +538,11 @@ impl Jit {
             .map_err(|e| e.to_string())?;
         if dump {
             if let Some(code) = self.ctx.compiled_code() {
-                eprintln!("{}\n{}", self.ctx.func.display(), code.vcode.as_deref().unwrap_or(""));
+                eprintln!(
+                    "{}\n{}",
+                    self.ctx.func.display(),
+                    code.vcode.as_deref().unwrap_or("")
+                );
             }
         }
         self.module.clear_context(&mut self.ctx);
@@ -698,7 +704,10 @@ impl<'a, 'b> Gen<'a, 'b> {
             if kind.vector() {
                 let mut segment = Segment::default();
                 let mut j = i;
-                while j < instrs.len() && instrs[j].2.vector() && segment.admits(instrs[j].1, instrs[j].2, self.plan.wave32) {
+                while j < instrs.len()
+                    && instrs[j].2.vector()
+                    && segment.admits(instrs[j].1, instrs[j].2, self.plan.wave32)
+                {
                     j += 1;
                 }
                 self.segment(&instrs[i..j])?;
@@ -715,7 +724,10 @@ impl<'a, 'b> Gen<'a, 'b> {
             i += 1;
         }
         let (pc, op, _) = *instrs.last().ok_or("empty block")?;
-        let end = self.b.ins().iconst(types::I32, i64::from(pc + u32::from(op.len)));
+        let end = self
+            .b
+            .ins()
+            .iconst(types::I32, i64::from(pc + u32::from(op.len)));
         self.b.ins().return_(&[end]);
         Ok(())
     }
@@ -743,7 +755,11 @@ impl<'a, 'b> Gen<'a, 'b> {
     /// A lane-mask source as the interpreter reads it (`read_lane_mask`):
     /// an SGPR pair (one SGPR in wave32), masked by the wave's lanes.
     fn read_mask(&mut self, src: Src) -> Result<Value, String> {
-        let lane_mask: u64 = if self.plan.wave32 { u32::MAX.into() } else { u64::MAX };
+        let lane_mask: u64 = if self.plan.wave32 {
+            u32::MAX.into()
+        } else {
+            u64::MAX
+        };
         match src {
             Src::Sgpr(c) => {
                 let lo = self.load_s32(c);
@@ -837,7 +853,11 @@ impl<'a, 'b> Gen<'a, 'b> {
             }
             SAlu::AddI32 | SAlu::SubI32 => {
                 let sub = alu == SAlu::SubI32;
-                let r = if sub { self.b.ins().isub(a, b) } else { self.b.ins().iadd(a, b) };
+                let r = if sub {
+                    self.b.ins().isub(a, b)
+                } else {
+                    self.b.ins().iadd(a, b)
+                };
                 // Overflow: the result's sign differs from both operands'
                 // (add), or from a's where b's differs from a's (sub).
                 let x = self.b.ins().bxor(a, r);
@@ -890,7 +910,11 @@ impl<'a, 'b> Gen<'a, 'b> {
             }
             Kind::BranchVcc(nonzero) => {
                 let vcc = self.read_mask(Src::Sgpr(sreg::VCC))?;
-                let cc = if nonzero { IntCC::NotEqual } else { IntCC::Equal };
+                let cc = if nonzero {
+                    IntCC::NotEqual
+                } else {
+                    IntCC::Equal
+                };
                 self.b.ins().icmp_imm_s(cc, vcc, 0)
             }
             _ => return Err("not a branch".into()),
@@ -948,7 +972,14 @@ impl<'a, 'b> Gen<'a, 'b> {
                         let scalar = self.read_s32(src)?;
                         let raw = self.b.ins().splat(types::I32X4, scalar);
                         let flushed = self.flush(raw);
-                        self.splats.insert(k, Splat { scalar, raw, flushed });
+                        self.splats.insert(
+                            k,
+                            Splat {
+                                scalar,
+                                raw,
+                                flushed,
+                            },
+                        );
                     }
                 }
             }
@@ -1004,10 +1035,10 @@ impl<'a, 'b> Gen<'a, 'b> {
             let bits = self.b.ins().ishl(bits, first_lane);
             next_args.push(self.b.ins().bor(params[1 + i], bits));
         }
-        let more = self
-            .b
-            .ins()
-            .icmp_imm_s(IntCC::UnsignedLessThan, next, i64::from(self.lanes * 4));
+        let more =
+            self.b
+                .ins()
+                .icmp_imm_s(IntCC::UnsignedLessThan, next, i64::from(self.lanes * 4));
         let back: Vec<_> = next_args.iter().map(|&v| v.into()).collect();
         let out: Vec<_> = next_args[1..].iter().map(|&v| v.into()).collect();
         self.b.ins().brif(more, header, &back, exit, &out);
@@ -1137,7 +1168,11 @@ impl<'a, 'b> Gen<'a, 'b> {
                 Ok(self.lanes_of(bits))
             }
             Src::Imm(v) => {
-                let lane_mask: u64 = if self.plan.wave32 { u32::MAX.into() } else { u64::MAX };
+                let lane_mask: u64 = if self.plan.wave32 {
+                    u32::MAX.into()
+                } else {
+                    u64::MAX
+                };
                 let bits = self.b.ins().iconst(types::I64, (v & lane_mask) as i64);
                 Ok(self.lanes_of(bits))
             }
@@ -1383,7 +1418,11 @@ impl<'a, 'b> Gen<'a, 'b> {
             Src::None => None,
             src => Some(self.mask_lanes(src)?),
         };
-        let t = if sub { self.b.ins().isub(a, b) } else { self.b.ins().iadd(a, b) };
+        let t = if sub {
+            self.b.ins().isub(a, b)
+        } else {
+            self.b.ins().iadd(a, b)
+        };
         let o1 = if sub {
             self.b.ins().icmp(IntCC::UnsignedLessThan, a, b)
         } else {
@@ -1405,7 +1444,13 @@ impl<'a, 'b> Gen<'a, 'b> {
             }
         };
         let dst = Self::vdst(op)?;
-        self.write_row(dst, Lanes { v: r, flushed: false });
+        self.write_row(
+            dst,
+            Lanes {
+                v: r,
+                flushed: false,
+            },
+        );
         if op.sdst != u8::MAX {
             self.set_mask(op, carry)?;
         }
@@ -1442,7 +1487,11 @@ impl Segment {
         }
         if kind.writes_mask(op) {
             let code = vector::sdst_code(op) & 127;
-            if self.mask_dests.iter().any(|&d| d != code && overlaps(code, d)) {
+            if self
+                .mask_dests
+                .iter()
+                .any(|&d| d != code && overlaps(code, d))
+            {
                 return false;
             }
             if !self.mask_dests.contains(&code) {

@@ -295,7 +295,10 @@ mod enabled {
         // Per word: the kind of the instruction starting there, if the tier
         // takes it.
         let kinds: Vec<Option<Kind>> = (0..words)
-            .map(|w| ops.get(w).and_then(|op| lower::kind_of(op, version, wave32)))
+            .map(|w| {
+                ops.get(w)
+                    .and_then(|op| lower::kind_of(op, version, wave32))
+            })
             .collect();
         let mut blocks = Vec::new();
         let mut heads = Vec::new();
@@ -404,7 +407,11 @@ mod enabled {
                 "the compiled tier leaves scalar register {c} = {y:#x}, the interpreter {x:#x}\n{source}"
             );
         }
-        let state = |w: &Wave| (w.scc, w.pc, w.mode, w.trapsts, w.steps, w.lane_ops, w.budget);
+        let state = |w: &Wave| {
+            (
+                w.scc, w.pc, w.mode, w.trapsts, w.steps, w.lane_ops, w.budget,
+            )
+        };
         assert_eq!(
             state(a),
             state(b),

@@ -22,7 +22,11 @@ fn same(version: GcnVersion, wave32: bool, source: &str, setup: impl Fn(&mut Wav
     let run = |tier| run_ops(&ops, version, wave.clone(), &memory, 1024, (0, 0), tier);
     let interpreted = run(TierMode::Off);
     let compiled = run(TierMode::Eager);
-    assert!(interpreted.fault.is_none(), "{source}: {:?}", interpreted.fault);
+    assert!(
+        interpreted.fault.is_none(),
+        "{source}: {:?}",
+        interpreted.fault
+    );
     assert!(compiled.fault.is_none(), "{source}: {:?}", compiled.fault);
     super::assert_same(source, &interpreted.wave, &compiled.wave);
     compiled.wave.compiled_steps
@@ -50,7 +54,10 @@ loop:
         w.sgpr[126] = 0x0f0f_f0f0; // EXEC with lanes off
         w.sgpr[127] = 0x8000_0001;
     });
-    assert!(compiled >= 5 * 7, "the loop ran compiled ({compiled} instructions)");
+    assert!(
+        compiled >= 5 * 7,
+        "the loop ran compiled ({compiled} instructions)"
+    );
 }
 
 use crate::exec::testing::Rng;
@@ -170,8 +177,18 @@ fn instruction(rng: &mut Rng, d: Dialect) -> String {
     let int_ty = ["u32", "i32"][rng.below(2)];
     let (add_co, addc, sub_co, subb) = match d {
         Dialect::Gcn12 => ("v_add_u32", "v_addc_u32", "v_sub_u32", "v_subb_u32"),
-        Dialect::Gcn14 => ("v_add_co_u32", "v_addc_co_u32", "v_sub_co_u32", "v_subb_co_u32"),
-        Dialect::Rdna2(_) => ("v_add_co_u32", "v_add_co_ci_u32", "v_sub_co_u32", "v_sub_co_ci_u32"),
+        Dialect::Gcn14 => (
+            "v_add_co_u32",
+            "v_addc_co_u32",
+            "v_sub_co_u32",
+            "v_subb_co_u32",
+        ),
+        Dialect::Rdna2(_) => (
+            "v_add_co_u32",
+            "v_add_co_ci_u32",
+            "v_sub_co_u32",
+            "v_sub_co_ci_u32",
+        ),
     };
     match rng.below(30) {
         0 => format!("{add_co} {dst}, {vcc}, {a}, {b}"),
@@ -197,7 +214,17 @@ fn instruction(rng: &mut Rng, d: Dialect) -> String {
         18 => format!("v_mul_f32 {dst}, {a}, {b}"),
         19 => format!(
             "{} {dst}, {a}, {b}",
-            ["v_and_b32", "v_or_b32", "v_xor_b32", "v_mul_u32_u24", "v_mul_i32_i24", "v_min_u32", "v_max_i32", "v_min_i32", "v_max_u32"][rng.below(9)]
+            [
+                "v_and_b32",
+                "v_or_b32",
+                "v_xor_b32",
+                "v_mul_u32_u24",
+                "v_mul_i32_i24",
+                "v_min_u32",
+                "v_max_i32",
+                "v_min_i32",
+                "v_max_u32"
+            ][rng.below(9)]
         ),
         20 => format!("v_mul_lo_u32 {dst}, {c}, {b}"),
         21 => format!(
@@ -209,7 +236,19 @@ fn instruction(rng: &mut Rng, d: Dialect) -> String {
         23 => format!("v_mov_b32 {dst}, {a}"),
         24 => format!(
             "{} s{}, s{}, {}",
-            ["s_add_u32", "s_sub_u32", "s_add_i32", "s_sub_i32", "s_and_b32", "s_or_b32", "s_xor_b32", "s_lshl_b32", "s_lshr_b32", "s_ashr_i32", "s_mul_i32"][rng.below(11)],
+            [
+                "s_add_u32",
+                "s_sub_u32",
+                "s_add_i32",
+                "s_sub_i32",
+                "s_and_b32",
+                "s_or_b32",
+                "s_xor_b32",
+                "s_lshl_b32",
+                "s_lshr_b32",
+                "s_ashr_i32",
+                "s_mul_i32"
+            ][rng.below(11)],
             rng.below(14),
             rng.below(14),
             ["s5", "7", "-3", "0x80000001", "s11", "31"][rng.below(6)]
@@ -222,7 +261,11 @@ fn instruction(rng: &mut Rng, d: Dialect) -> String {
             ["s5", "7", "-3", "0x80000001"][rng.below(4)]
         ),
         26 => format!("s_movk_i32 s{}, {:#x}", rng.below(14), rng.word() & 0xffff),
-        27 => format!("s_mov_b32 s{}, {}", rng.below(14), ["s3", "0x7fc00000", "-1", "s12"][rng.below(4)]),
+        27 => format!(
+            "s_mov_b32 s{}, {}",
+            rng.below(14),
+            ["s3", "0x7fc00000", "-1", "s12"][rng.below(4)]
+        ),
         28 if lit => format!("v_add_nc_u32 {dst}, {a}, {b}"),
         28 => format!("v_add_f32 {dst}, {a}, {b}"),
         _ => "s_nop 0".to_string(),
@@ -243,7 +286,10 @@ fn random_blocks_run_compiled_as_interpreted() {
         Dialect::Rdna2(false),
     ];
     let mut compiled = 0;
-    let rounds = std::env::var("TIER_ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(400);
+    let rounds = std::env::var("TIER_ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(400);
     for round in 0..rounds {
         let d = dialects[round % dialects.len()];
         // Lines that do not assemble (an operand the form cannot take) are
