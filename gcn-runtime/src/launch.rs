@@ -28,10 +28,10 @@ use gcn_asm::GcnVersion;
 use rayon::prelude::*;
 
 use crate::check::{
-    self, Check, CheckOptions, CheckReport, Facts, GroupCheck, GroupSetup, Level, Reports,
-    TraceFilter, TraceSink,
+    self, Check, CheckOptions, CheckReport, Facts, GroupCheck, GroupSetup, GroupStore, Level,
+    Reports, TraceFilter, TraceSink,
 };
-use crate::exec::{self, Decoded, Env, Fault, FaultKind, NoHook, Step, Wave, WAVE_SIZE};
+use crate::exec::{self, Decoded, Env, Fault, FaultKind, MemAccess, NoHook, Step, Wave, WAVE_SIZE};
 use crate::hostcall::HostcallServer;
 use crate::kernel::{ArgError, ArgValue, Dispatch, KernelArgs};
 use crate::launcher::{LaunchArgs, LaunchOutcome};
@@ -727,6 +727,8 @@ impl Program {
                         lds: vec![0u8; lds_bytes as usize],
                         waves: Vec::new(),
                         state: Vec::new(),
+                        log: RefCell::new(Vec::new()),
+                        checks: GroupStore::default(),
                     },
                     |scratch, index| {
                         if first_failed.load(Ordering::Relaxed) < index {
@@ -851,6 +853,10 @@ struct GroupScratch {
     waves: Vec<Wave>,
     /// Where each wave stopped.
     state: Vec<Step>,
+    /// The memory access log while checks run ([`Env::log`]).
+    log: RefCell<Vec<MemAccess>>,
+    /// The storage of the group's check state ([`GroupCheck::finish`]).
+    checks: GroupStore,
 }
 
 /// Sets up the waves of one work-group in `waves` (reusing their storage).
@@ -977,12 +983,20 @@ fn run_group(
     slot: u64,
 ) -> Result<(u64, u64, Option<Reports>), Box<ExecError>> {
     let id = group_id(index, s.groups);
-    let GroupScratch { lds, waves, state } = scratch;
+    let GroupScratch {
+        lds,
+        waves,
+        state,
+        log,
+        checks,
+    } = scratch;
     let shape = s.group_shape(id);
     make_waves(s, id, shape, slot, waves);
     state.clear();
     state.resize(waves.len(), Step::Next);
-    let log = RefCell::new(Vec::new());
+    // (A group that faulted may have left its last instruction's entries.)
+    log.get_mut().clear();
+    let log = &*log;
     let scratch_bytes = u64::from(s.waves_per_group) * u64::from(s.config.scratch_per_wave);
     if s.facts.is_some() && s.checks.uninit != Level::Off && scratch_bytes > 0 {
         // The slots' bytes from an earlier group are not this group's.
@@ -1008,11 +1022,12 @@ fn run_group(
             abi_vgprs: s.config.tidig_comp_cnt as u16 + 1,
             lds_bytes: s.lds_bytes,
             lds_declared: s.lds_declared,
-            log: &log,
+            log,
             mem: Some(&s.mem),
             scratch: (s.scratch_base, s.scratch_size),
             values: s.values,
             trace: s.trace,
+            store: std::mem::take(checks),
         })
     });
     // Only these checks read the log of memory accesses: without them the
@@ -1043,7 +1058,7 @@ fn run_group(
                     s.scratch_base + scratch_offset,
                     u64::from(s.config.scratch_per_wave),
                 ),
-                log: logged.then_some(&log),
+                log: logged.then_some(log),
                 hostcall: s.hostcall,
             };
             let past_deadline = s.deadline.is_some_and(|d| std::time::Instant::now() >= d);
@@ -1145,7 +1160,12 @@ fn run_group(
     }
     let instructions = waves.iter().map(|w| w.steps).sum();
     let lane_ops = waves.iter().map(|w| w.lane_ops).sum();
-    Ok((instructions, lane_ops, checker.map(|c| c.reports)))
+    let reports = checker.map(|c| {
+        let (reports, store) = c.finish();
+        *checks = store;
+        reports
+    });
+    Ok((instructions, lane_ops, reports))
 }
 
 /// The readable message (what [`fmt::Display`] writes), so that
