@@ -6,7 +6,10 @@
 //! sanitizer checks off (the plain
 //! interpreter) — and the cost of each check (`checks/…`: a kernel mixing
 //! VALU, LDS traffic with barriers and global memory, run with each check
-//! alone and with all of them, against all off).
+//! alone and with all of them, against all off), and that cost on a
+//! streaming kernel (`checks_streaming/…`: the vector add over 16 M floats,
+//! one thread, all checks on against all off; many short work-groups, so
+//! it weighs what the checks pay per group and per memory instruction).
 //!
 //! `cargo bench -p gcn-runtime --bench emulator`; the ratios are computed
 //! from the times criterion prints in the same run.
@@ -366,5 +369,52 @@ fn checks(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, alu, alu_wave_sizes, vector_add, checks);
+/// The vector add over 16 M floats on one thread with every check off and
+/// with every check on: `gcnrun --threads 1` of the same kernel and sizes
+/// gives the same ratio.
+fn checks_streaming(c: &mut Criterion) {
+    const N: usize = 16 << 20;
+    let memory = Memory::default();
+    let program = load(&memory, VADD_SOURCE);
+    let a: Vec<f32> = (0..N).map(|i| i as f32).collect();
+    let da = memory.buffer_from_slice(&a).unwrap();
+    let db = memory.buffer_from_slice(&a).unwrap();
+    let dc = memory.buffer_zeroed::<f32>(N).unwrap();
+    let args = [
+        ArgValue::Pointer(da.ptr()),
+        ArgValue::Pointer(db.ptr()),
+        ArgValue::Pointer(dc.ptr()),
+    ];
+    let dispatch = Dispatch::new_1d(N as u32, 256);
+    let options = |checks: CheckOptions| LaunchOptions {
+        threads: Some(1),
+        checks,
+        ..LaunchOptions::default()
+    };
+    program
+        .launch("vadd", &args, &dispatch, &options(CheckOptions::default()))
+        .expect("the vector add passes every check");
+    let mut g = c.benchmark_group("checks_streaming");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(N as u64));
+    for (name, checks) in [
+        ("vadd_16M_off", CheckOptions::off()),
+        ("vadd_16M_all", CheckOptions::default()),
+    ] {
+        let o = options(checks);
+        g.bench_function(name, |b| {
+            b.iter(|| program.launch("vadd", &args, &dispatch, &o).unwrap())
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    alu,
+    alu_wave_sizes,
+    vector_add,
+    checks,
+    checks_streaming
+);
 criterion_main!(benches);

@@ -28,11 +28,11 @@ use gcn_asm::GcnVersion;
 use rayon::prelude::*;
 
 use crate::check::{
-    self, Check, CheckOptions, CheckReport, Facts, GroupCheck, GroupSetup, Level, Reports,
-    TraceFilter, TraceSink,
+    self, Check, CheckOptions, CheckReport, Facts, GroupCheck, GroupSetup, GroupStore, Level,
+    Reports, TraceFilter, TraceSink,
 };
 use crate::exec::tier::{TierMode, TierStats};
-use crate::exec::{self, Decoded, Env, Fault, FaultKind, NoHook, Step, Wave, WAVE_SIZE};
+use crate::exec::{self, Decoded, Env, Fault, FaultKind, MemAccess, NoHook, Step, Wave, WAVE_SIZE};
 use crate::hostcall::HostcallServer;
 use crate::kernel::{ArgError, ArgValue, Dispatch, KernelArgs};
 use crate::launcher::{LaunchArgs, LaunchOutcome};
@@ -742,6 +742,8 @@ impl Program {
                         lds: vec![0u8; lds_bytes as usize],
                         waves: Vec::new(),
                         state: Vec::new(),
+                        log: RefCell::new(Vec::new()),
+                        checks: GroupStore::default(),
                     },
                     |scratch, index| {
                         if first_failed.load(Ordering::Relaxed) < index {
@@ -879,6 +881,10 @@ struct GroupScratch {
     waves: Vec<Wave>,
     /// Where each wave stopped.
     state: Vec<Step>,
+    /// The memory access log while checks run ([`Env::log`]).
+    log: RefCell<Vec<MemAccess>>,
+    /// The storage of the group's check state ([`GroupCheck::finish`]).
+    checks: GroupStore,
 }
 
 /// Sets up the waves of one work-group in `waves` (reusing their storage).
@@ -1005,12 +1011,20 @@ fn run_group(
     slot: u64,
 ) -> Result<(u64, u64, u64, Option<Reports>), Box<ExecError>> {
     let id = group_id(index, s.groups);
-    let GroupScratch { lds, waves, state } = scratch;
+    let GroupScratch {
+        lds,
+        waves,
+        state,
+        log,
+        checks,
+    } = scratch;
     let shape = s.group_shape(id);
     make_waves(s, id, shape, slot, waves);
     state.clear();
     state.resize(waves.len(), Step::Next);
-    let log = RefCell::new(Vec::new());
+    // (A group that faulted may have left its last instruction's entries.)
+    log.get_mut().clear();
+    let log = &*log;
     let scratch_bytes = u64::from(s.waves_per_group) * u64::from(s.config.scratch_per_wave);
     if s.facts.is_some() && s.checks.uninit != Level::Off && scratch_bytes > 0 {
         // The slots' bytes from an earlier group are not this group's.
@@ -1036,11 +1050,12 @@ fn run_group(
             abi_vgprs: s.config.tidig_comp_cnt as u16 + 1,
             lds_bytes: s.lds_bytes,
             lds_declared: s.lds_declared,
-            log: &log,
+            log,
             mem: Some(&s.mem),
             scratch: (s.scratch_base, s.scratch_size),
             values: s.values,
             trace: s.trace,
+            store: std::mem::take(checks),
         })
     });
     // Only these checks read the log of memory accesses: without them the
@@ -1071,7 +1086,7 @@ fn run_group(
                     s.scratch_base + scratch_offset,
                     u64::from(s.config.scratch_per_wave),
                 ),
-                log: logged.then_some(&log),
+                log: logged.then_some(log),
                 hostcall: s.hostcall,
                 tier: s.tier,
             };
@@ -1175,7 +1190,12 @@ fn run_group(
     let instructions = waves.iter().map(|w| w.steps).sum();
     let lane_ops = waves.iter().map(|w| w.lane_ops).sum();
     let compiled = waves.iter().map(|w| w.compiled_steps).sum();
-    Ok((instructions, lane_ops, compiled, checker.map(|c| c.reports)))
+    let reports = checker.map(|c| {
+        let (reports, store) = c.finish();
+        *checks = store;
+        reports
+    });
+    Ok((instructions, lane_ops, compiled, reports))
 }
 
 /// The readable message (what [`fmt::Display`] writes), so that

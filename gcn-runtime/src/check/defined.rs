@@ -694,6 +694,13 @@ struct Held {
     epoch: u64,
 }
 
+/// An entry of [`Shadow::held`] that holds for no instruction.
+const NOT_HELD: Held = Held {
+    slot: usize::MAX,
+    exec: 0,
+    epoch: 0,
+};
+
 /// The shadow of one lane's value of one register.
 #[derive(Debug, Clone, Copy, Default)]
 struct Val {
@@ -722,7 +729,28 @@ impl Shadow {
     /// A wave whose ABI registers (`s0 ..abi_sgprs`, EXEC, `v0 ..abi_vgprs`)
     /// are defined and everything else undefined.
     pub(crate) fn new(vgprs: u16, abi_sgprs: u16, abi_vgprs: u16) -> Shadow {
-        let mut s_bits = Box::new([u32::MAX; 256]);
+        let mut shadow = Shadow {
+            s_bits: Box::new([0; 256]),
+            s_comp: Box::new([false; 256]),
+            s_origin: Box::new([0; 256]),
+            v_lanes: Vec::new(),
+            v_bits: Vec::new(),
+            v_comp: Vec::new(),
+            v_origin: Vec::new(),
+            epoch: 0,
+            held: Box::new([NOT_HELD; HELD]),
+        };
+        // (`reset` moves the epoch to 1, past every entry of `held`.)
+        shadow.reset(vgprs, abi_sgprs, abi_vgprs);
+        shadow
+    }
+
+    /// The shadow of a wave that starts now, as [`Shadow::new`] makes it,
+    /// in this one's storage (a work-group's check state is reused by the
+    /// next group its host thread runs).
+    pub(crate) fn reset(&mut self, vgprs: u16, abi_sgprs: u16, abi_vgprs: u16) {
+        let s_bits = &mut self.s_bits;
+        s_bits.fill(u32::MAX);
         for b in s_bits.iter_mut().take(usize::from(abi_sgprs)) {
             *b = 0;
         }
@@ -733,26 +761,27 @@ impl Shadow {
             *b = 0;
         }
         s_bits[usize::from(sreg::SCC)] = 1;
-        let v_lanes = (0..vgprs)
-            .map(|v| if v < abi_vgprs { 0 } else { u64::MAX })
-            .collect();
-        Shadow {
-            s_bits,
-            s_comp: Box::new([false; 256]),
-            s_origin: Box::new([0; 256]),
-            v_lanes,
-            v_bits: (0..vgprs).map(|_| None).collect(),
-            v_comp: vec![0; usize::from(vgprs)],
-            v_origin: (0..vgprs).map(|_| None).collect(),
-            epoch: 0,
-            held: Box::new(
-                [Held {
-                    slot: usize::MAX,
-                    exec: 0,
-                    epoch: 0,
-                }; HELD],
-            ),
-        }
+        self.s_comp.fill(false);
+        self.s_origin.fill(0);
+        let vgprs = usize::from(vgprs);
+        self.v_lanes.clear();
+        self.v_lanes.extend((0..vgprs).map(|v| {
+            if v < usize::from(abi_vgprs) {
+                0
+            } else {
+                u64::MAX
+            }
+        }));
+        self.v_bits.clear();
+        self.v_bits.resize(vgprs, None);
+        self.v_comp.clear();
+        self.v_comp.resize(vgprs, 0);
+        self.v_origin.clear();
+        self.v_origin.resize(vgprs, None);
+        // Not clearing `held` (1.5 KiB): a new epoch, which no entry of
+        // the earlier wave holds, makes every entry miss as a cleared one
+        // does (`epoch` only ever grows, a wrap taking 2^64 steps).
+        self.epoch = self.epoch.wrapping_add(1);
     }
 
     #[inline]
@@ -897,6 +926,15 @@ pub(crate) struct Origins {
 }
 
 impl Origins {
+    /// The state of a work-group that starts now ([`Origins::default`]),
+    /// keeping the storage.
+    pub(crate) fn reset(&mut self) {
+        self.list.clear();
+        self.memory.clear();
+        self.pending.clear();
+        self.pending_lanes = 0;
+    }
+
     fn add(&mut self, what: String, pc: u32, wave: u32) -> u32 {
         self.list.push(Origin { what, pc, wave });
         self.list.len() as u32

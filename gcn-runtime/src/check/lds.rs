@@ -130,28 +130,50 @@ pub(crate) struct Shadow {
 
 impl Shadow {
     pub(crate) fn new(size: u32, waves: u32) -> Self {
+        let mut shadow = Shadow {
+            size: 0,
+            n_waves: 0,
+            epoch: 0,
+            words: Vec::new(),
+            bits: Vec::new(),
+            runs: Vec::new(),
+            active: 0,
+            undefined: Vec::new(),
+            undefined_words: 0,
+            origin: Vec::new(),
+        };
+        shadow.reset(size, waves);
+        shadow
+    }
+
+    /// The shadow of a work-group that starts now, as [`Shadow::new`]
+    /// makes it, in this one's storage (a work-group's check state is
+    /// reused by the next group its host thread runs).
+    pub(crate) fn reset(&mut self, size: u32, waves: u32) {
         let size = size as usize;
         let n_waves = if size == 0 { 0 } else { waves as usize };
         // Every byte undefined; the bits past the last byte are not bytes.
-        let mut undefined = vec![u64::MAX; size.div_ceil(64)];
-        if let Some(last) = undefined.last_mut() {
+        self.undefined.clear();
+        self.undefined.resize(size.div_ceil(64), u64::MAX);
+        if let Some(last) = self.undefined.last_mut() {
             if !size.is_multiple_of(64) {
                 *last = (1u64 << (size % 64)) - 1;
             }
         }
-        let undefined_words = undefined.len();
-        Shadow {
-            size,
-            n_waves,
-            epoch: 0,
-            words: Vec::new(),
-            bits: Vec::new(),
-            runs: (0..n_waves).map(|_| Vec::new()).collect(),
-            active: 0,
-            undefined,
-            undefined_words,
-            origin: vec![0; size.div_ceil(4)],
+        self.undefined_words = self.undefined.len();
+        self.size = size;
+        self.n_waves = n_waves;
+        self.epoch = 0;
+        self.words.clear();
+        self.bits.clear();
+        self.runs.truncate(n_waves);
+        for runs in &mut self.runs {
+            runs.clear();
         }
+        self.runs.resize_with(n_waves, Vec::new);
+        self.active = 0;
+        self.origin.clear();
+        self.origin.resize(size.div_ceil(4), 0);
     }
 
     /// True when a byte of `[start, start + len)` is undefined.

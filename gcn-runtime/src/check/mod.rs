@@ -456,6 +456,20 @@ pub(crate) struct WaveState {
     pub(crate) history: wait_states::History,
 }
 
+/// The storage of a work-group's check state, handed from one group to
+/// the next its host thread runs ([`GroupSetup::store`],
+/// [`GroupCheck::finish`]): a streaming kernel runs many short groups, and
+/// allocating, clearing and freeing each one's wave histories and register
+/// shadows cost more than running its instructions.
+#[derive(Default)]
+pub(crate) struct GroupStore {
+    waves: Vec<WaveState>,
+    shadows: Vec<defined::Shadow>,
+    lds: Option<lds::Shadow>,
+    barriers: waitcnt::Barriers,
+    origins: defined::Origins,
+}
+
 /// Everything the checks of one work-group keep.
 pub(crate) struct GroupCheck<'a> {
     options: CheckOptions,
@@ -530,6 +544,9 @@ pub(crate) struct GroupSetup<'a> {
     pub values: &'a [ArgValue],
     /// The trace: which waves, and where the records go.
     pub trace: Option<(TraceFilter, TraceSink<'a>)>,
+    /// Storage from an earlier group's check ([`GroupCheck::finish`]), or
+    /// the default.
+    pub store: GroupStore,
 }
 
 impl<'a> GroupCheck<'a> {
@@ -537,6 +554,43 @@ impl<'a> GroupCheck<'a> {
     pub fn new(s: GroupSetup<'a>) -> Self {
         let uninit = s.options.uninit != Level::Off;
         let race = s.options.lds_race != Level::Off || s.options.uninit != Level::Off;
+        let GroupStore {
+            mut waves,
+            mut shadows,
+            lds,
+            mut barriers,
+            mut origins,
+        } = s.store;
+        // Each part as `new`/`default` makes it, in the storage it had.
+        let n = s.waves as usize;
+        let vgprs = usize::from(s.vgprs);
+        waves.truncate(n);
+        for w in &mut waves {
+            w.counters.reset();
+            w.history.reset(vgprs);
+        }
+        waves.resize_with(n, || WaveState {
+            counters: waitcnt::Counters::default(),
+            history: wait_states::History::new(vgprs),
+        });
+        let lds_size = if race { s.lds_bytes } else { 0 };
+        let lds = match lds {
+            Some(mut shadow) => {
+                shadow.reset(lds_size, s.waves);
+                shadow
+            }
+            None => lds::Shadow::new(lds_size, s.waves),
+        };
+        barriers.reset();
+        origins.reset();
+        let n_shadows = if uninit { n } else { 0 };
+        shadows.truncate(n_shadows);
+        for shadow in &mut shadows {
+            shadow.reset(s.vgprs, s.abi_sgprs, s.abi_vgprs);
+        }
+        shadows.resize_with(n_shadows, || {
+            defined::Shadow::new(s.vgprs, s.abi_sgprs, s.abi_vgprs)
+        });
         GroupCheck {
             options: s.options,
             version: s.version,
@@ -545,25 +599,14 @@ impl<'a> GroupCheck<'a> {
             kernel: s.kernel,
             lines: s.lines,
             group: s.group,
-            waves: (0..s.waves)
-                .map(|_| WaveState {
-                    counters: waitcnt::Counters::default(),
-                    history: wait_states::History::new(usize::from(s.vgprs)),
-                })
-                .collect(),
-            lds: lds::Shadow::new(if race { s.lds_bytes } else { 0 }, s.waves),
+            waves,
+            lds,
             lds_bytes: s.lds_bytes,
             lds_declared: s.lds_declared.min(s.lds_bytes),
-            barriers: waitcnt::Barriers::default(),
+            barriers,
             log: s.log,
-            shadows: if uninit {
-                (0..s.waves)
-                    .map(|_| defined::Shadow::new(s.vgprs, s.abi_sgprs, s.abi_vgprs))
-                    .collect()
-            } else {
-                Vec::new()
-            },
-            origins: defined::Origins::default(),
+            shadows,
+            origins,
             mem: s.mem,
             scratch: s.scratch,
             values: s.values,
@@ -571,6 +614,19 @@ impl<'a> GroupCheck<'a> {
             snapshot: None,
             reports: Reports::default(),
         }
+    }
+
+    /// The group's findings, and the storage of its state for the next
+    /// group ([`GroupSetup::store`]).
+    pub fn finish(self) -> (Reports, GroupStore) {
+        let store = GroupStore {
+            waves: self.waves,
+            shadows: self.shadows,
+            lds: Some(self.lds),
+            barriers: self.barriers,
+            origins: self.origins,
+        };
+        (self.reports, store)
     }
 
     /// The waves of the group met at `s_barrier`: LDS accesses before it

@@ -1263,6 +1263,53 @@ fn levels_error_warn_off() {
     assert!(off.checks.apply("uninit=maybe").is_err());
 }
 
+/// A host thread hands its work-group check state to the next group it
+/// runs ([`super::GroupStore`]): each wave must still start as a new one.
+/// Each wave here ends leaving what the next wave's first instructions
+/// would trip on were anything kept: a pending load of s14 (read first:
+/// `waitcnt`), a VALU write of s12 (used as a lane select two states
+/// later: `wait-states`) that also defines it (a lane select from
+/// undefined bits: `uninit`, which must fire in every wave).
+#[test]
+fn each_wave_starts_fresh_though_a_thread_reuses_the_group_state() {
+    for v in VERSIONS {
+        let source = format!(
+            ".gallium\n.gpu {}\n.kernel k\n .args\n  .arg out, global, 8\n .config\n  .dims x\n  .sgprsnum 32\n.text\nk:
+    s_mov_b32 s15, s14
+    v_readlane_b32 s13, v1, s12
+    s_load_dword s14, s[0:1], 0
+    v_readfirstlane_b32 s12, v0
+    s_endpgm
+",
+            gpu(v)
+        );
+        let binary = assemble(&source, &AssembleOptions::default())
+            .unwrap()
+            .gallium_bytes()
+            .unwrap();
+        let memory = Memory::default();
+        let program = Program::load(&memory, &binary, v).unwrap();
+        let out = memory.buffer_zeroed::<u32>(64).unwrap();
+        let args = [ArgValue::Pointer(out.ptr())];
+        // 8 groups of 4 waves, all on one host thread.
+        let d = Dispatch::new_1d(8 * 256, 256);
+        let options = LaunchOptions {
+            threads: Some(1),
+            checks: CheckOptions::all(Level::Warn),
+            ..LaunchOptions::default()
+        };
+        let reports = program
+            .launcher(crate::LaunchArgs::new("k", &args), &d)
+            .options(&options)
+            .reports()
+            .unwrap()
+            .reports;
+        assert_eq!(reports.len(), 1, "{v}: {reports:#?}");
+        let r = &reports[0];
+        assert_eq!((r.check, r.pc, r.count), (Check::Uninit, 4, 32), "{v}: {r}");
+    }
+}
+
 #[test]
 fn a_fault_carries_the_reports_before_it_and_the_nearest_buffer() {
     // v2 (the address's low half) is never written: the store goes to

@@ -1105,6 +1105,7 @@ fn waitcnt_on_fall_through_paths(
             scratch: (0, 0),
             values: &[],
             trace: None,
+            store: Default::default(),
         });
         let mut wave = crate::exec::Wave::new(256, 106);
         wave.set_wave32(wave32);

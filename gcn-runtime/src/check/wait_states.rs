@@ -296,7 +296,43 @@ impl History {
             newest: [0; TABLES],
         }
     }
+
+    /// The history of a wave that starts now, in this one's storage (a
+    /// work-group's check state is reused by the next group its host
+    /// thread runs): for every rule the same as [`History::new`]'s.
+    ///
+    /// The tables are not cleared (6 KiB a wave, more than the rest of a
+    /// short wave's checks): the clock jumps past the reach of every stamp
+    /// in them instead. A stamp more than [`MAX_STATES`] behind the clock
+    /// can break no rule ([`may_break`] and [`check_rules`] compare the
+    /// distance with the rule's wait states), just as a 0 stamp ("never")
+    /// of a new history cannot. The gfx1010 state is cleared: its hazards
+    /// last until an instruction ends them, not for a number of states.
+    pub(crate) fn reset(&mut self, vgprs: usize) {
+        // Every stamp is at most `clock + 1` (`record`).
+        self.clock += 1 + MAX_STATES;
+        // (Entries kept hold stale stamps; new ones are "never".)
+        self.valu_vgpr.resize(vgprs, (0, 0));
+        self.g10.reset();
+    }
 }
+
+/// The most wait states a rule needs, on any generation.
+const MAX_STATES: u64 = {
+    let mut max = 0;
+    let mut i = 0;
+    while i < RULES.len() {
+        let mut c = 0;
+        while c < RULES[i].states.len() {
+            if RULES[i].states[c] as u64 > max {
+                max = RULES[i].states[c] as u64;
+            }
+            c += 1;
+        }
+        i += 1;
+    }
+    max
+};
 
 /// The most recent of `stamps`.
 fn latest(stamps: impl Iterator<Item = Stamp>) -> Stamp {
@@ -887,6 +923,20 @@ fn gfx10(g: &mut GroupCheck<'_>, wave: &Wave, roles: &Gfx10Roles) {
 }
 
 impl Gfx10State {
+    /// The state of a wave that starts now: for every hazard the same as
+    /// [`Gfx10State::default`]'s.
+    fn reset(&mut self) {
+        // (The PC tables are read only for the bits of `vmem_reads` and
+        // `smem_reads`, which set them.)
+        self.vmem_reads = 0;
+        self.smem_reads = 0;
+        self.vopc = None;
+        self.exec_read = None;
+        self.last_mem = None;
+        self.branch_since = false;
+        self.nsa = (0, 0);
+    }
+
     /// The instruction at `pc` (roles `r`, at wait-state clock `clock`):
     /// the first hazard it breaks and its producer's PC, if any; then it
     /// ends and starts hazards (in LLVM's order: an instruction that is a

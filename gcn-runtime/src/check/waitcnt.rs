@@ -116,6 +116,13 @@ pub(crate) struct Barriers {
 }
 
 impl Barriers {
+    /// Nothing in flight: the barriers of a work-group that starts now,
+    /// keeping the lists' storage.
+    pub(crate) fn reset(&mut self) {
+        self.next.clear();
+        self.live.clear();
+    }
+
     /// Every wave met at the barrier: what was in flight at it is now live.
     pub(crate) fn release(&mut self) {
         self.live = std::mem::take(&mut self.next);
@@ -252,6 +259,14 @@ impl Counters {
             self.ordered[s] += w;
         }
         self.counts[s] += 1;
+    }
+
+    /// The counters of a wave that starts now ([`Counters::default`]),
+    /// keeping the lists' storage (a work-group's check state is reused by
+    /// the next group its host thread runs).
+    pub(crate) fn reset(&mut self) {
+        self.clear();
+        self.issued = 0;
     }
 
     /// Every event finished: nothing pending, no store's bytes in flight.
