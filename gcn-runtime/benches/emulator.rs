@@ -17,7 +17,7 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use gcn_runtime::gcn_asm::{assemble, AssembleOptions, GcnVersion};
 use gcn_runtime::kernel::{ArgValue, Dispatch};
-use gcn_runtime::{Check, CheckOptions, LaunchOptions, Level, Memory, Program};
+use gcn_runtime::{Check, CheckOptions, LaunchOptions, Level, Memory, Program, TierMode};
 
 /// Iterations of the ALU loop body (8 v_fma_f32 each).
 const ALU_ITERATIONS: u32 = 1000;
@@ -137,6 +137,28 @@ fn alu(c: &mut Criterion) {
     g.bench_function("fma_loop_1_thread", |b| {
         b.iter(|| program.launch("alu", &args, &dispatch, &one).unwrap())
     });
+    // The interpreter alone, beside the compiled tier (the default).
+    let interpreted = LaunchOptions {
+        tier: TierMode::Off,
+        ..one
+    };
+    g.bench_function("fma_loop_1_thread_interpreter", |b| {
+        b.iter(|| {
+            program
+                .launch("alu", &args, &dispatch, &interpreted)
+                .unwrap()
+        })
+    });
+    // The same loop as host code: every work-item's two accumulators, the
+    // eight fused multiply-adds per iteration, over the same 64 groups of
+    // 64 work-items (host FMA and vectors where the CPU has them).
+    let mut out = vec![0f32; groups as usize * 64];
+    g.bench_function("fma_loop_native", |b| {
+        b.iter(|| {
+            native_fma_loop(&mut out);
+            std::hint::black_box(&out);
+        })
+    });
     g.finish();
 
     let mut g = c.benchmark_group("scaling");
@@ -161,6 +183,43 @@ fn alu(c: &mut Criterion) {
         });
     }
     g.finish();
+}
+
+/// [`ALU_LOOP`] in Rust: per work-item, `ALU_ITERATIONS` times eight
+/// `v_fma_f32`, the result per work-item into `out`.
+fn native_fma_loop(out: &mut [f32]) {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+        // SAFETY: the CPU has AVX2 and FMA, which is all the function needs.
+        return unsafe { native_fma_loop_avx2(out) };
+    }
+    native_fma_loop_body(out)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn native_fma_loop_avx2(out: &mut [f32]) {
+    native_fma_loop_body(out)
+}
+
+#[inline(always)]
+fn native_fma_loop_body(out: &mut [f32]) {
+    // 64 work-items at a time, as a wave: lanes independent, so the
+    // compiler keeps them in vectors.
+    for wave in out.chunks_mut(64) {
+        let mut v1 = [0.25f32; 64];
+        let mut v2 = [1.0f32; 64];
+        let v3 = 0.5f32;
+        for _ in 0..ALU_ITERATIONS {
+            for _ in 0..4 {
+                for l in 0..64 {
+                    v1[l] = v1[l].mul_add(v3, v2[l]);
+                    v2[l] = v2[l].mul_add(v3, v1[l]);
+                }
+            }
+        }
+        wave.copy_from_slice(&v2[..wave.len()]);
+    }
 }
 
 /// The ALU loop as an RDNA 2 (gfx1030) code object, in wave32

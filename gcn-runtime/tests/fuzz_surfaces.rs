@@ -76,6 +76,13 @@ fn launch_options(rng_bits: u32) -> LaunchOptions {
             CheckOptions::off()
         },
         timeout: Some(Duration::from_secs(5)),
+        // Unchecked cases run through the compiled tier, every block
+        // translated, or as it tiers by default.
+        tier: if rng_bits & 2 == 0 {
+            gcn_runtime::TierMode::Eager
+        } else {
+            gcn_runtime::TierMode::Hot
+        },
     }
 }
 

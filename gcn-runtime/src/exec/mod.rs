@@ -1123,6 +1123,7 @@ impl Decoded {
 
     /// Makes `op` the instruction at word `word`, for that word alone (an
     /// op shared with other words stays theirs).
+    #[cfg_attr(not(feature = "jit"), allow(dead_code))]
     pub(crate) fn replace(&mut self, word: usize, op: Op) {
         if let Some(slot) = self.index.get_mut(word) {
             *slot = self.ops.len() as u32;

@@ -26,7 +26,8 @@ use std::collections::HashMap;
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{
-    types, AbiParam, ConstantData, Endianness, InstBuilder, MemFlagsData, Type, Value,
+    types, AbiParam, Block as IrBlock, ConstantData, Endianness, InstBuilder, MemFlagsData, Type,
+    Value,
 };
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_codegen::Context;
@@ -515,6 +516,7 @@ impl Jit {
             sig.params.push(AbiParam::new(ptr));
         }
         sig.params.push(AbiParam::new(types::I64));
+        sig.params.push(AbiParam::new(ptr));
         sig.returns.push(AbiParam::new(types::I32));
         {
             let b = FunctionBuilder::new(&mut self.ctx.func, &mut self.fctx);
@@ -595,6 +597,14 @@ struct Gen<'a, 'b> {
     sgpr: Value,
     scc: Value,
     exec: Value,
+    /// Where the iteration count goes, the most iterations allowed, and the
+    /// count of the current one.
+    iterations: Value,
+    max: Value,
+    count: Value,
+    /// The body's first block and the exit.
+    top: IrBlock,
+    exit: IrBlock,
     /// Lanes the loop covers.
     lanes: u32,
     _ptr: Type,
@@ -615,6 +625,18 @@ struct Gen<'a, 'b> {
     row_base: Option<Value>,
     first_lane: Option<Value>,
     consts: Consts,
+    /// How the current pass treats NaN results.
+    nan_mode: NanMode,
+}
+
+/// How a pass treats an f32 result that is NaN.
+#[derive(Clone, Copy)]
+enum NanMode {
+    /// Notes it (the lanes so far, if any float result was made) and keeps
+    /// the host's NaN: the pass runs again with `Pick` if one was NaN.
+    Note(Option<Value>),
+    /// Applies the NaN rule.
+    Pick,
 }
 
 /// Vector constants of a segment's preamble.
@@ -647,6 +669,19 @@ impl<'a, 'b> Gen<'a, 'b> {
         b.append_block_params_for_function_params(entry);
         b.switch_to_block(entry);
         let params = b.block_params(entry).to_vec();
+        // The body runs in `top` (once, or once per iteration of a block
+        // that loops on itself), its iteration count the block parameter;
+        // every way out goes through `exit`.
+        let max = b.ins().load(types::I64, mem(), params[4], 0);
+        let top = b.create_block();
+        let exit = b.create_block();
+        b.append_block_param(top, types::I64);
+        b.append_block_param(exit, types::I32);
+        b.append_block_param(exit, types::I64);
+        let one = b.ins().iconst(types::I64, 1);
+        b.ins().jump(top, &[one.into()]);
+        b.switch_to_block(top);
+        let count = b.block_params(top)[0];
         let zero = b.ins().iconst(types::I32, 0);
         let zero = b.ins().splat(types::I32X4, zero);
         let consts = Consts {
@@ -663,6 +698,11 @@ impl<'a, 'b> Gen<'a, 'b> {
             sgpr: params[1],
             scc: params[2],
             exec: params[3],
+            iterations: params[4],
+            max,
+            count,
+            top,
+            exit,
             lanes: if plan.wave32 { 32 } else { 64 },
             _ptr: ptr,
             splats: HashMap::new(),
@@ -674,6 +714,7 @@ impl<'a, 'b> Gen<'a, 'b> {
             row_base: None,
             first_lane: None,
             consts,
+            nan_mode: NanMode::Pick,
         }
     }
 
@@ -716,9 +757,41 @@ impl<'a, 'b> Gen<'a, 'b> {
             }
             let next = pc + u32::from(op.len);
             if kind.ends_block() {
-                let target = self.branch(op, kind, next)?;
-                self.b.ins().return_(&[target]);
-                return Ok(());
+                let Src::Imm(target) = op.src(0) else {
+                    return Err("branch without a target".into());
+                };
+                let target = target as u32;
+                let taken = self.branch_taken(kind)?;
+                let target_pc = self.b.ins().iconst(types::I32, i64::from(target));
+                let next_pc = self.b.ins().iconst(types::I32, i64::from(next));
+                let pc_after = match taken {
+                    None => target_pc,
+                    Some(t) => self.b.ins().select(t, target_pc, next_pc),
+                };
+                let count = self.count;
+                if target == self.plan.block.start {
+                    // A loop of this block alone: go round again here
+                    // while the branch is taken and the step budget allows
+                    // another iteration.
+                    let more = self.b.ins().icmp(IntCC::UnsignedLessThan, count, self.max);
+                    let again = match taken {
+                        None => more,
+                        Some(t) => self.b.ins().band(t, more),
+                    };
+                    let count_next = self.b.ins().iadd_imm_u(count, 1);
+                    self.b.ins().brif(
+                        again,
+                        self.top,
+                        &[count_next.into()],
+                        self.exit,
+                        &[pc_after.into(), count.into()],
+                    );
+                } else {
+                    self.b
+                        .ins()
+                        .jump(self.exit, &[pc_after.into(), count.into()]);
+                }
+                return self.finish();
             }
             self.scalar(op, kind)?;
             i += 1;
@@ -728,7 +801,18 @@ impl<'a, 'b> Gen<'a, 'b> {
             .b
             .ins()
             .iconst(types::I32, i64::from(pc + u32::from(op.len)));
-        self.b.ins().return_(&[end]);
+        let count = self.count;
+        self.b.ins().jump(self.exit, &[end.into(), count.into()]);
+        self.finish()
+    }
+
+    /// The exit: the iterations run go to `*iterations`, the PC after the
+    /// block is returned.
+    fn finish(&mut self) -> Result<(), String> {
+        self.b.switch_to_block(self.exit);
+        let params = self.b.block_params(self.exit).to_vec();
+        self.b.ins().store(mem(), params[1], self.iterations, 0);
+        self.b.ins().return_(&[params[0]]);
         Ok(())
     }
 
@@ -891,15 +975,10 @@ impl<'a, 'b> Gen<'a, 'b> {
         }
     }
 
-    /// The PC after a branch that ends the block (`next`: after it).
-    fn branch(&mut self, op: &Op, kind: Kind, next: u32) -> Result<Value, String> {
-        let Src::Imm(target) = op.src(0) else {
-            return Err("branch without a target".into());
-        };
-        let target = self.b.ins().iconst(types::I32, i64::from(target as u32));
-        let next = self.b.ins().iconst(types::I32, i64::from(next));
+    /// Whether the branch that ends the block is taken (`None`: always).
+    fn branch_taken(&mut self, kind: Kind) -> Result<Option<Value>, String> {
         let taken = match kind {
-            Kind::Branch => return Ok(target),
+            Kind::Branch => return Ok(None),
             Kind::BranchScc(when) => {
                 let scc = self.load_scc();
                 if when {
@@ -919,7 +998,7 @@ impl<'a, 'b> Gen<'a, 'b> {
             }
             _ => return Err("not a branch".into()),
         };
-        Ok(self.b.ins().select(taken, target, next))
+        Ok(Some(taken))
     }
 
     // ---- vector segments ----
@@ -1010,31 +1089,40 @@ impl<'a, 'b> Gen<'a, 'b> {
         self.row_base = Some(self.b.ins().iadd(self.vgpr, offset));
         let first_lane = self.b.ins().ushr_imm_u(offset, 2);
         self.first_lane = Some(first_lane);
-        self.regs.clear();
-        self.dirty.clear();
-        self.masks_now.clear();
         self.exec_lanes = if self.plan.full {
             None
         } else {
             Some(self.lanes_of(self.exec))
         };
+        // The pass's end: stores, lane-mask bits, the next pass.
+        let latch = self.b.create_block();
+        for _ in 0..=mask_dests.len() {
+            self.b.append_block_param(latch, types::I64);
+        }
+        // First the pass without the NaN rule's picks, noting whether any
+        // float result is NaN; only then (rarely) the pass again, from the
+        // same registers (nothing is stored before the end), with them.
+        self.begin_pass(NanMode::Note(None));
         for &(_, op, kind) in instrs {
             self.vector(op, kind)?;
         }
-        let base = self.row_base.ok_or("no pass")?;
-        for row in std::mem::take(&mut self.dirty) {
-            let v = self.regs[&row].v;
-            self.b.ins().store(mem(), v, base, 256 * i32::from(row));
+        if let NanMode::Note(Some(nan)) = self.nan_mode {
+            let any = self.b.ins().vhigh_bits(types::I32, nan);
+            let exact = self.b.create_block();
+            let fast = self.b.create_block();
+            self.b.ins().brif(any, exact, &[], fast, &[]);
+            self.b.switch_to_block(fast);
+            self.end_pass(&mask_dests, &params, latch)?;
+            self.b.switch_to_block(exact);
+            self.begin_pass(NanMode::Pick);
+            for &(_, op, kind) in instrs {
+                self.vector(op, kind)?;
+            }
         }
-        let mut next_args = Vec::new();
-        let next = self.b.ins().iadd_imm_u(offset, 16);
-        next_args.push(next);
-        for (i, code) in mask_dests.iter().enumerate() {
-            let lanes = self.masks_now[code];
-            let bits = self.b.ins().vhigh_bits(types::I64, lanes);
-            let bits = self.b.ins().ishl(bits, first_lane);
-            next_args.push(self.b.ins().bor(params[1 + i], bits));
-        }
+        self.end_pass(&mask_dests, &params, latch)?;
+        self.b.switch_to_block(latch);
+        let next_args = self.b.block_params(latch).to_vec();
+        let next = next_args[0];
         let more =
             self.b
                 .ins()
@@ -1050,6 +1138,43 @@ impl<'a, 'b> Gen<'a, 'b> {
             self.write_mask(*code, bits);
         }
         self.row_base = None;
+        Ok(())
+    }
+
+    /// Starts emitting a pass's instructions (nothing of the pass in host
+    /// registers yet).
+    fn begin_pass(&mut self, nan: NanMode) {
+        self.regs.clear();
+        self.dirty.clear();
+        self.masks_now.clear();
+        self.nan_mode = nan;
+    }
+
+    /// Ends a pass: stores the rows it wrote and jumps to `latch` with the
+    /// next pass's offset and the lane-mask bits so far (`params`: the
+    /// header's).
+    fn end_pass(
+        &mut self,
+        mask_dests: &[u16],
+        params: &[Value],
+        latch: IrBlock,
+    ) -> Result<(), String> {
+        let base = self.row_base.ok_or("no pass")?;
+        let first_lane = self.first_lane.ok_or("no pass")?;
+        for row in std::mem::take(&mut self.dirty) {
+            let v = self.regs[&row].v;
+            self.b.ins().store(mem(), v, base, 256 * i32::from(row));
+        }
+        let mut next_args = Vec::new();
+        let next = self.b.ins().iadd_imm_u(params[0], 16);
+        next_args.push(next.into());
+        for (i, code) in mask_dests.iter().enumerate() {
+            let lanes = self.masks_now[code];
+            let bits = self.b.ins().vhigh_bits(types::I64, lanes);
+            let bits = self.b.ins().ishl(bits, first_lane);
+            next_args.push(self.b.ins().bor(params[1 + i], bits).into());
+        }
+        self.b.ins().jump(latch, &next_args);
         Ok(())
     }
 
@@ -1211,6 +1336,15 @@ impl<'a, 'b> Gen<'a, 'b> {
     /// selects, on the common path).
     fn nan_rule(&mut self, r: Value, inputs: &[Value]) -> Value {
         let is_nan = self.b.ins().fcmp(FloatCC::Unordered, r, r);
+        if let NanMode::Note(seen) = self.nan_mode {
+            let nan = self.bits_of(is_nan);
+            let seen = match seen {
+                None => nan,
+                Some(s) => self.b.ins().bor(s, nan),
+            };
+            self.nan_mode = NanMode::Note(Some(seen));
+            return r;
+        }
         let any = self.b.ins().vhigh_bits(types::I32, is_nan);
         let slow = self.b.create_block();
         let join = self.b.create_block();

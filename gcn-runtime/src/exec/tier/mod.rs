@@ -140,9 +140,16 @@ mod enabled {
 
     /// A compiled block: `vgpr` the wave's VGPR rows, `sgpr` its 128
     /// scalar registers, `scc` its SCC (0 or 1), `exec` its EXEC (masked by
-    /// the wave's lanes); returns the PC after the block.
-    pub(super) type BlockFn =
-        unsafe extern "C" fn(vgpr: *mut u32, sgpr: *mut u32, scc: *mut u8, exec: u64) -> u32;
+    /// the wave's lanes), `iterations` the most times a block that loops
+    /// on itself may run (at least 1), replaced by the times it ran;
+    /// returns the PC after the block.
+    pub(super) type BlockFn = unsafe extern "C" fn(
+        vgpr: *mut u32,
+        sgpr: *mut u32,
+        scc: *mut u8,
+        exec: u64,
+        iterations: *mut u64,
+    ) -> u32;
 
     /// One block's translation: the code and the MODE it assumes.
     #[derive(Clone, Copy)]
@@ -154,7 +161,8 @@ mod enabled {
     /// A block: where it is, what the interpreter would account for it, and
     /// its translations.
     pub(crate) struct Block {
-        /// Byte offset of its first instruction.
+        /// Byte offset of its first instruction (a block whose branch goes
+        /// back to it loops inside its code).
         pub start: u32,
         /// Its instructions: (byte offset, index in `Decoded::ops`).
         pub instrs: Vec<(u32, u32)>,
@@ -466,20 +474,24 @@ mod enabled {
         // `block.vgpr_end` (checked against the allocation above, which
         // `wave.vgpr` holds), the 128 scalar registers of `wave.sgpr`, and
         // the byte of `wave.scc`, to which it stores only 0 or 1
-        // (`lower::Gen`); the wave is exclusively borrowed.
+        // (`lower::Gen`), and `iterations`, which it sets to at most the
+        // value it finds; the wave is exclusively borrowed.
+        let mut iterations = wave.budget / steps;
         let next = unsafe {
             (code.entry)(
                 wave.vgpr.as_mut_ptr().cast::<u32>(),
                 wave.sgpr.as_mut_ptr(),
                 std::ptr::from_mut(&mut wave.scc).cast::<u8>(),
                 exec,
+                &mut iterations,
             )
         };
+        let steps = steps * iterations;
         wave.pc = next;
         wave.budget -= steps;
         wave.steps += steps;
         wave.compiled_steps += steps;
-        wave.lane_ops += block.valu * u64::from(exec.count_ones());
+        wave.lane_ops += block.valu * iterations * u64::from(exec.count_ones());
         true
     }
 }

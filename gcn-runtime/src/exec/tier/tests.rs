@@ -278,7 +278,7 @@ const MODES: [u32; 6] = [0xf0, 0x00, 0x30, 0x10, 0x20, 0xf1];
 
 #[test]
 fn random_blocks_run_compiled_as_interpreted() {
-    let mut rng = Rng(0x5eed_0f_7e12);
+    let mut rng = Rng(0x005e_ed0f_7e12);
     let dialects = [
         Dialect::Gcn12,
         Dialect::Gcn14,
@@ -327,4 +327,34 @@ fn random_blocks_run_compiled_as_interpreted() {
         });
     }
     assert!(compiled > 1000, "only {compiled} instructions ran compiled");
+}
+
+/// A block that loops on itself stops where the interpreter stops when the
+/// step budget runs out: the same fault, PC and registers.
+#[test]
+fn a_self_loop_spends_the_step_budget_as_the_interpreter() {
+    let source = "
+    s_movk_i32 s8, 100
+loop:
+    v_add_f32 v1, v1, 1.0
+    v_mul_f32 v2, v1, v1
+    s_sub_u32 s8, s8, 1
+    s_cmp_lg_u32 s8, 0
+    s_cbranch_scc1 loop";
+    let version = GcnVersion::Gcn1_2;
+    let ops = ops_of_waves(version, false, source);
+    let memory = Memory::default();
+    for budget in [3, 37, 38, 39, 40, 41, 250, 501, 502, 503] {
+        let mut wave = Wave::new(256, 104);
+        wave.set_exec(u64::MAX);
+        wave.budget = budget;
+        let run = |tier| run_ops(&ops, version, wave.clone(), &memory, 1024, (0, 0), tier);
+        let (a, b) = (run(TierMode::Off), run(TierMode::Eager));
+        assert_eq!(
+            a.fault.as_ref().map(|f| format!("{f:?}")),
+            b.fault.as_ref().map(|f| format!("{f:?}")),
+            "budget {budget}"
+        );
+        super::assert_same(&format!("budget {budget}\n{source}"), &a.wave, &b.wave);
+    }
 }
