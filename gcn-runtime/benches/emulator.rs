@@ -324,13 +324,15 @@ fn vector_add(c: &mut Criterion) {
             std::hint::black_box(&host);
         })
     });
-    for (name, threads) in [
-        ("emulator_1_thread", Some(1)),
-        ("emulator_all_threads", None),
+    for (name, threads, tier) in [
+        ("emulator_1_thread", Some(1), TierMode::Hot),
+        ("emulator_1_thread_interpreter", Some(1), TierMode::Off),
+        ("emulator_all_threads", None, TierMode::Hot),
     ] {
         let options = LaunchOptions {
             threads,
             checks: CheckOptions::off(),
+            tier,
             ..LaunchOptions::default()
         };
         g.bench_function(name, |bench| {
