@@ -1508,8 +1508,13 @@ fn run_loop<const FUSED: bool, H: Hook + ?Sized>(
         };
         // A block head: its block may run compiled (`tier::enter` leaves the
         // wave as the interpreter would after the block).
-        if FUSED && op.block != tier::NO_BLOCK && tier::enter(wave, ops, op.block, env.tier) {
-            continue;
+        if FUSED && op.block != tier::NO_BLOCK {
+            let mode = env.tier;
+            match tier::enter(wave, ops, env, op.block, mode) {
+                None => {}
+                Some(Ok(Step::Next)) => continue,
+                Some(outcome) => return outcome,
+            }
         }
         if op.vgpr_end > wave.vgpr_limit || op.sgpr_end > wave.sgpr_limit {
             return Err(register_fault(wave, op));

@@ -46,6 +46,11 @@ use crate::exec::{sreg, valu_int, vector, Decoded, Op, Src};
 pub(crate) enum Kind {
     /// Nothing the emulator models (`s_nop`, the waits).
     Nop,
+    /// An instruction the tier does not translate, run by its interpreter
+    /// handler from inside the block (memory instructions, the vector ALU
+    /// operations without a translation): one that falls through to the
+    /// next instruction and writes neither EXEC nor MODE.
+    Call,
     /// `s_mov_b32`: SDST = SSRC0.
     SMov,
     /// `s_movk_i32`: SDST = the sign-extended 16-bit immediate.
@@ -212,14 +217,18 @@ pub(crate) fn kind_of(op: &Op, version: GcnVersion, wave32: bool) -> Option<Kind
     ) {
         return None;
     }
-    let kind = match row.encoding {
+    let translated = match row.encoding {
         Encoding::Sop1 | Encoding::Sop2 | Encoding::Sopc | Encoding::Sopk | Encoding::Sopp => {
-            scalar_kind(op)?
+            scalar_kind(op)
         }
         Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc | Encoding::Vop3 => {
-            vector_kind(op, version)?
+            vector_kind(op, version)
         }
-        _ => return None,
+        _ => None,
+    };
+    let kind = match translated {
+        Some(kind) => kind,
+        None => return callable(op).then_some(Kind::Call),
     };
     if kind.vector() {
         let m = &op.instr.mods;
@@ -277,6 +286,37 @@ pub(crate) fn kind_of(op: &Op, version: GcnVersion, wave32: bool) -> Option<Kind
         }
     }
     Some(kind)
+}
+
+/// True when `op` may run through its handler inside a block: a vector
+/// ALU or memory instruction (never a scalar ALU or program-control one,
+/// which may branch, end the wave or change MODE), with no branch target,
+/// that writes no part of EXEC. The block's EXEC, lane count and MODE stay
+/// what they were at its entry.
+fn callable(op: &Op) -> bool {
+    use gcn_asm::isa::{Role, Unit};
+    let row = op.instr.row;
+    if !matches!(row.unit(), Unit::Valu | Unit::Smem | Unit::Ds | Unit::Vmem)
+        || row.flow == gcn_asm::isa::Flow::Jump
+        || row.has(flags::ENDS)
+        || op
+            .instr
+            .operands()
+            .iter()
+            .any(|o| matches!(o, gcn_asm::decode::Operand::Target(_)))
+    {
+        return false;
+    }
+    !op.instr.accesses().iter().any(|a| {
+        a.role != Role::Read
+            && match a.location {
+                gcn_asm::decode::Location::Sgprs { code, count } => {
+                    (code..code + count).any(is_exec)
+                }
+                gcn_asm::decode::Location::State(_) => true,
+                gcn_asm::decode::Location::Vgprs { .. } => false,
+            }
+    })
 }
 
 /// The host has fused multiply-add instructions (`v_fma_f32` needs them).
@@ -517,10 +557,12 @@ impl Jit {
         }
         sig.params.push(AbiParam::new(types::I64));
         sig.params.push(AbiParam::new(ptr));
+        sig.params.push(AbiParam::new(ptr));
         sig.returns.push(AbiParam::new(types::I32));
         {
             let b = FunctionBuilder::new(&mut self.ctx.func, &mut self.fctx);
-            let mut gen = Gen::new(b, plan, ptr, f32_mode);
+            let call_conv = self.module.isa().default_call_conv();
+            let mut gen = Gen::new(b, plan, ptr, f32_mode, call_conv);
             gen.emit()?;
             gen.b.seal_all_blocks();
             gen.b.finalize(self.module.target_config());
@@ -600,6 +642,10 @@ struct Gen<'a, 'b> {
     /// Where the iteration count goes, the most iterations allowed, and the
     /// count of the current one.
     iterations: Value,
+    /// The context handlers called from the block run in
+    /// (`super::enabled::CallCtx`), and the host's calling convention.
+    calls: Value,
+    call_conv: cranelift_codegen::isa::CallConv,
     max: Value,
     count: Value,
     /// The body's first block and the exit.
@@ -664,7 +710,13 @@ fn key(src: Src) -> Option<SrcKey> {
 }
 
 impl<'a, 'b> Gen<'a, 'b> {
-    fn new(mut b: FunctionBuilder<'b>, plan: &'a Plan<'a>, ptr: Type, f32_mode: FpMode) -> Self {
+    fn new(
+        mut b: FunctionBuilder<'b>,
+        plan: &'a Plan<'a>,
+        ptr: Type,
+        f32_mode: FpMode,
+        call_conv: cranelift_codegen::isa::CallConv,
+    ) -> Self {
         let entry = b.create_block();
         b.append_block_params_for_function_params(entry);
         b.switch_to_block(entry);
@@ -699,6 +751,8 @@ impl<'a, 'b> Gen<'a, 'b> {
             scc: params[2],
             exec: params[3],
             iterations: params[4],
+            calls: params[5],
+            call_conv,
             max,
             count,
             top,
@@ -793,7 +847,11 @@ impl<'a, 'b> Gen<'a, 'b> {
                 }
                 return self.finish();
             }
-            self.scalar(op, kind)?;
+            if kind == Kind::Call {
+                self.call(i)?;
+            } else {
+                self.scalar(op, kind)?;
+            }
             i += 1;
         }
         let (pc, op, _) = *instrs.last().ok_or("empty block")?;
@@ -811,9 +869,47 @@ impl<'a, 'b> Gen<'a, 'b> {
     fn finish(&mut self) -> Result<(), String> {
         self.b.switch_to_block(self.exit);
         let params = self.b.block_params(self.exit).to_vec();
+        // (A called handler that stopped the block exits with PC
+        // `u32::MAX`; the caller reads where from the context.)
         self.b.ins().store(mem(), params[1], self.iterations, 0);
         self.b.ins().return_(&[params[0]]);
         Ok(())
+    }
+
+    /// Runs instruction `index` of the block through its handler
+    /// (`super::enabled::call_handler`); a handler that does not go on to
+    /// the next instruction (a fault, a barrier) ends the block there.
+    fn call(&mut self, index: usize) -> Result<(), String> {
+        let ptr = self.calls_ptr_type();
+        let mut sig = cranelift_codegen::ir::Signature::new(self.call_conv);
+        sig.params.push(AbiParam::new(ptr));
+        sig.params.push(AbiParam::new(types::I32));
+        sig.returns.push(AbiParam::new(types::I32));
+        let sig = self.b.import_signature(sig);
+        let address = super::enabled::call_handler as *const () as usize;
+        let callee = self.b.ins().iconst(ptr, address as i64);
+        let index = self.b.ins().iconst(types::I32, index as i64);
+        let call = self
+            .b
+            .ins()
+            .call_indirect(sig, callee, &[self.calls, index]);
+        let stopped = self.b.inst_results(call)[0];
+        let go_on = self.b.create_block();
+        let stop = self.b.ins().iconst(types::I32, i64::from(u32::MAX));
+        let count = self.count;
+        self.b.ins().brif(
+            stopped,
+            self.exit,
+            &[stop.into(), count.into()],
+            go_on,
+            &[],
+        );
+        self.b.switch_to_block(go_on);
+        Ok(())
+    }
+
+    fn calls_ptr_type(&self) -> Type {
+        self._ptr
     }
 
     // ---- scalar state ----

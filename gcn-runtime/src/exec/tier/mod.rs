@@ -114,10 +114,11 @@ mod disabled {
     pub(crate) fn enter(
         _: &mut crate::exec::Wave,
         _: &Decoded,
+        _: &mut crate::exec::Env<'_>,
         _: u32,
         _: super::TierMode,
-    ) -> bool {
-        false
+    ) -> Option<Result<crate::exec::Step, crate::exec::Fault>> {
+        None
     }
 }
 
@@ -132,7 +133,7 @@ mod enabled {
 
     use super::lower::{self, Kind};
     use super::{TierMode, TierStats};
-    use crate::exec::{Decoded, Wave, MODE_GPR_IDX_EN};
+    use crate::exec::{Decoded, Env, Fault, FaultKind, Step, Wave, MODE_GPR_IDX_EN};
 
     /// Most instructions in one block (a longer run is split: its rest
     /// heads the next block).
@@ -149,7 +150,59 @@ mod enabled {
         scc: *mut u8,
         exec: u64,
         iterations: *mut u64,
+        calls: *mut CallCtx,
     ) -> u32;
+
+    /// What a handler called from a block ([`call_handler`]) runs with, and
+    /// where a handler that stops the block leaves its outcome.
+    pub(super) struct CallCtx {
+        wave: *mut Wave,
+        env: *mut (),
+        ops: *const Decoded,
+        block: *const Block,
+        /// The instruction (index in the block) that stopped it, and its
+        /// handler's outcome.
+        stopped: Option<(usize, Result<Step, Fault>)>,
+    }
+
+    /// Runs instruction `index` of the block through its handler, as the
+    /// interpreter's loop would (the PC after it set first); 0: go on, 1:
+    /// the block stops here (the outcome is in the context).
+    ///
+    /// # Safety
+    /// `ctx` is the context [`enter`] made for the running block: its
+    /// pointers are live and nothing else accesses the wave or the
+    /// environment while the handler runs (the block's code keeps no
+    /// register values across the call).
+    pub(super) unsafe extern "C" fn call_handler(ctx: *mut CallCtx, index: u32) -> u32 {
+        // SAFETY: the caller's guarantee.
+        let ctx = unsafe { &mut *ctx };
+        let (wave, env, ops, block) = unsafe {
+            (
+                &mut *ctx.wave,
+                &mut *ctx.env.cast::<Env<'_>>(),
+                &*ctx.ops,
+                &*ctx.block,
+            )
+        };
+        let index = index as usize;
+        let Some(op) = block
+            .instrs
+            .get(index)
+            .and_then(|&(_, slot)| ops.ops().get(slot as usize))
+        else {
+            ctx.stopped = Some((index, Err(Fault::new(FaultKind::BadPc))));
+            return 1;
+        };
+        wave.pc = block.instrs[index].0.wrapping_add(u32::from(op.len));
+        match (op.handler)(wave, op, env) {
+            Ok(Step::Next) => 0,
+            outcome => {
+                ctx.stopped = Some((index, outcome));
+                1
+            }
+        }
+    }
 
     /// One block's translation: the code and the MODE it assumes.
     #[derive(Clone, Copy)]
@@ -168,6 +221,8 @@ mod enabled {
         pub instrs: Vec<(u32, u32)>,
         /// Vector ALU instructions among them (each counts its active lanes).
         pub valu: u64,
+        /// Per instruction: the vector ALU instructions before it.
+        valu_before: Vec<u64>,
         /// One past the highest VGPR / general SGPR they name.
         pub vgpr_end: u16,
         pub sgpr_end: u16,
@@ -345,6 +400,7 @@ mod enabled {
             start,
             instrs: Vec::new(),
             valu: 0,
+            valu_before: Vec::new(),
             vgpr_end: 0,
             sgpr_end: 0,
             hits: AtomicU32::new(0),
@@ -352,9 +408,12 @@ mod enabled {
             full: OnceLock::new(),
             masked: OnceLock::new(),
         };
+        let mut translated = 0;
         while let (Some(Some(kind)), Some(op)) = (kinds.get(w), ops.get(w)) {
+            translated += usize::from(*kind != Kind::Call);
             let slot = ops.slot((w * 4) as u32)? as u32;
             block.instrs.push(((w * 4) as u32, slot));
+            block.valu_before.push(block.valu);
             block.valu += u64::from(op.valu);
             block.vgpr_end = block.vgpr_end.max(op.vgpr_end);
             block.sgpr_end = block.sgpr_end.max(op.sgpr_end);
@@ -362,6 +421,10 @@ mod enabled {
             if kind.ends_block() || block.instrs.len() >= MAX_BLOCK {
                 break;
             }
+        }
+        // Handler calls alone gain nothing.
+        if translated == 0 {
+            return None;
         }
         // Translation costs about as much as interpreting the block a few
         // hundred times (measured: `benches/emulator.rs`, `tier/…`); a block
@@ -428,24 +491,29 @@ mod enabled {
     }
 
     /// Runs the block `number` (headed by the instruction at the wave's PC)
-    /// compiled, if it is compiled or now hot and the wave's state allows;
-    /// false: the interpreter runs the instruction at the PC.
+    /// compiled, if it is compiled or now hot and the wave's state allows,
+    /// and returns what the interpreter's loop would have after it (`Ok(Step::Next)`
+    /// to go on); `None`: the interpreter runs the instruction at the PC.
     #[inline]
-    pub(crate) fn enter(wave: &mut Wave, ops: &Decoded, number: u32, mode: TierMode) -> bool {
+    pub(crate) fn enter(
+        wave: &mut Wave,
+        ops: &Decoded,
+        env: &mut Env<'_>,
+        number: u32,
+        mode: TierMode,
+    ) -> Option<Result<Step, Fault>> {
         if mode == TierMode::Off {
-            return false;
+            return None;
         }
         let tier = &ops.tier;
-        let Some(block) = tier.blocks.get(number as usize) else {
-            return false;
-        };
+        let block = tier.blocks.get(number as usize)?;
         let steps = block.instrs.len() as u64;
         if wave.budget < steps
             || block.vgpr_end > wave.vgpr_limit
             || block.sgpr_end > wave.sgpr_limit
             || wave.mode & MODE_GPR_IDX_EN != 0
         {
-            return false;
+            return None;
         }
         let exec = wave.exec();
         let full = exec == wave.lane_mask;
@@ -456,42 +524,73 @@ mod enabled {
                 let hits = block.hits.load(Ordering::Relaxed).saturating_add(1);
                 block.hits.store(hits, Ordering::Relaxed);
                 if mode != TierMode::Eager && hits < block.threshold {
-                    return false;
+                    return None;
                 }
-                match tier.translate(ops, block, full, wave.mode) {
-                    Some(code) => code,
-                    None => return false,
-                }
+                tier.translate(ops, block, full, wave.mode)?
             }
         };
-        let Some(code) = code else {
-            return false;
-        };
+        let code = code?;
         if code.mode != wave.mode {
-            return false;
+            return None;
         }
         // SAFETY: the block's code reads and writes VGPR rows below
         // `block.vgpr_end` (checked against the allocation above, which
         // `wave.vgpr` holds), the 128 scalar registers of `wave.sgpr`, and
         // the byte of `wave.scc`, to which it stores only 0 or 1
         // (`lower::Gen`), and `iterations`, which it sets to at most the
-        // value it finds; the wave is exclusively borrowed.
+        // value it finds; the wave is exclusively borrowed, and every pointer
+        // to it derives from `wave_ptr`, which `call_handler` also uses
+        // while the code waits for it (the code keeps no register value in
+        // host registers across a call).
         let mut iterations = wave.budget / steps;
+        let wave_ptr: *mut Wave = wave;
+        let mut calls = CallCtx {
+            wave: wave_ptr,
+            env: std::ptr::from_mut(env).cast::<()>(),
+            ops,
+            block,
+            stopped: None,
+        };
         let next = unsafe {
             (code.entry)(
-                wave.vgpr.as_mut_ptr().cast::<u32>(),
-                wave.sgpr.as_mut_ptr(),
-                std::ptr::from_mut(&mut wave.scc).cast::<u8>(),
+                (*wave_ptr).vgpr.as_mut_ptr().cast::<u32>(),
+                (*wave_ptr).sgpr.as_mut_ptr(),
+                std::ptr::addr_of_mut!((*wave_ptr).scc).cast::<u8>(),
                 exec,
                 &mut iterations,
+                &mut calls,
             )
         };
-        let steps = steps * iterations;
-        wave.pc = next;
-        wave.budget -= steps;
-        wave.steps += steps;
-        wave.compiled_steps += steps;
-        wave.lane_ops += block.valu * iterations * u64::from(exec.count_ones());
-        true
+        // Whole iterations, then the part of the last one up to the
+        // instruction that stopped it (inclusive), as the interpreter counts.
+        let stopped = calls.stopped.take();
+        let stopped_at = stopped.as_ref().map(|(index, _)| *index);
+        let (done, valu, outcome) = match stopped {
+            None => (steps * iterations, block.valu * iterations, Ok(Step::Next)),
+            Some((index, outcome)) => {
+                let before = iterations - 1;
+                let valu_through = block.valu_before[index]
+                    + u64::from(
+                        ops.ops()[block.instrs[index].1 as usize].valu,
+                    );
+                (
+                    steps * before + index as u64 + 1,
+                    block.valu * before + valu_through,
+                    outcome,
+                )
+            }
+        };
+        if stopped_at.is_none() {
+            wave.pc = next;
+        }
+        wave.budget -= done;
+        wave.steps += done;
+        wave.compiled_steps += done;
+        wave.lane_ops += valu * u64::from(exec.count_ones());
+        if let (Err(_), Some(index)) = (&outcome, stopped_at) {
+            // The interpreter reports a fault at the faulting instruction.
+            wave.pc = block.instrs[index].0;
+        }
+        Some(outcome)
     }
 }
