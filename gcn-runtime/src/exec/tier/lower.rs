@@ -897,13 +897,9 @@ impl<'a, 'b> Gen<'a, 'b> {
         let go_on = self.b.create_block();
         let stop = self.b.ins().iconst(types::I32, i64::from(u32::MAX));
         let count = self.count;
-        self.b.ins().brif(
-            stopped,
-            self.exit,
-            &[stop.into(), count.into()],
-            go_on,
-            &[],
-        );
+        self.b
+            .ins()
+            .brif(stopped, self.exit, &[stop.into(), count.into()], go_on, &[]);
         self.b.switch_to_block(go_on);
         Ok(())
     }

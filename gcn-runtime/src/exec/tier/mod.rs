@@ -570,9 +570,7 @@ mod enabled {
             Some((index, outcome)) => {
                 let before = iterations - 1;
                 let valu_through = block.valu_before[index]
-                    + u64::from(
-                        ops.ops()[block.instrs[index].1 as usize].valu,
-                    );
+                    + u64::from(ops.ops()[block.instrs[index].1 as usize].valu);
                 (
                     steps * before + index as u64 + 1,
                     block.valu * before + valu_through,
