@@ -181,6 +181,16 @@ fn reassembled(path: &Path, set: &str) -> PathBuf {
 
 /// Runs every case that the code objects of `set` (`v4/gfx900`,
 /// `hip/gfx906`) have.
+/// The directory of `set`'s code objects, and whether it is a HIP set.
+/// `rdna/GPU[-w64]`: the RDNA sets of `gen-rdna/`.
+fn set_dir(set: &str) -> (PathBuf, bool) {
+    let dir = match set.strip_prefix("rdna/") {
+        Some(rdna) => tests_dir().join("rocm/gen-rdna").join(rdna),
+        None => tests_dir().join("rocm/gen").join(set),
+    };
+    (dir, set.starts_with("hip/") || set.starts_with("rdna/hip-"))
+}
+
 fn run_set(set: &str) {
     run_set_on(set, false);
 }
@@ -191,12 +201,7 @@ fn run_set(set: &str) {
 /// (the PC-relative references to global data are section differences in
 /// the listing, resolved against the new layout).
 fn run_set_on(set: &str, reassemble: bool) {
-    // `rdna/GPU[-w64]`: the RDNA sets of `gen-rdna/`.
-    let dir = match set.strip_prefix("rdna/") {
-        Some(rdna) => tests_dir().join("rocm/gen-rdna").join(rdna),
-        None => tests_dir().join("rocm/gen").join(set),
-    };
-    let hip = set.starts_with("hip/") || set.starts_with("rdna/hip-");
+    let (dir, hip) = set_dir(set);
     let known = known_failures();
     let mut failures = Vec::new();
     let mut passed = 0;
@@ -249,11 +254,7 @@ fn run_set_on(set: &str, reassemble: bool) {
 /// same instruction and lane counts. Returns the instructions that ran
 /// compiled and all the instructions of the tiered runs.
 fn run_set_tiered(set: &str) -> (u64, u64) {
-    let dir = match set.strip_prefix("rdna/") {
-        Some(rdna) => tests_dir().join("rocm/gen-rdna").join(rdna),
-        None => tests_dir().join("rocm/gen").join(set),
-    };
-    let hip = set.starts_with("hip/") || set.starts_with("rdna/hip-");
+    let (dir, hip) = set_dir(set);
     // One host thread: work-groups that race (atomics) then run in one
     // order, so that the counts compare.
     let options = |tier| LaunchOptions {

@@ -285,28 +285,56 @@ fn alu_wave_sizes(c: &mut Criterion) {
     g.finish();
 }
 
+/// Elements of the vector add.
+const N: usize = 16 << 20;
+
+/// The vector add over `N` floats, loaded with its buffers: `c = a + b`.
+struct Vadd {
+    program: Program,
+    c: gcn_runtime::Buffer<f32>,
+    // The inputs' buffers, which `args` points into.
+    _inputs: [gcn_runtime::Buffer<f32>; 2],
+    args: [ArgValue; 3],
+    dispatch: Dispatch,
+    // Last: the program and buffers live in it.
+    _memory: Memory,
+}
+
+impl Vadd {
+    fn new(a: &[f32], b: &[f32]) -> Vadd {
+        let memory = Memory::default();
+        let program = load(&memory, VADD_SOURCE);
+        let da = memory.buffer_from_slice(a).unwrap();
+        let db = memory.buffer_from_slice(b).unwrap();
+        let c = memory.buffer_zeroed::<f32>(N).unwrap();
+        let args = [
+            ArgValue::Pointer(da.ptr()),
+            ArgValue::Pointer(db.ptr()),
+            ArgValue::Pointer(c.ptr()),
+        ];
+        Vadd {
+            program,
+            c,
+            _inputs: [da, db],
+            args,
+            dispatch: Dispatch::new_1d(N as u32, 256),
+            _memory: memory,
+        }
+    }
+}
+
 fn vector_add(c: &mut Criterion) {
-    const N: usize = 16 << 20;
-    let memory = Memory::default();
-    let program = load(&memory, VADD_SOURCE);
     let a: Vec<f32> = (0..N).map(|i| i as f32).collect();
     let b: Vec<f32> = (0..N).map(|i| (N - i) as f32 * 0.5).collect();
-    let da = memory.buffer_from_slice(&a).unwrap();
-    let db = memory.buffer_from_slice(&b).unwrap();
-    let dc = memory.buffer_zeroed::<f32>(N).unwrap();
-    let args = [
-        ArgValue::Pointer(da.ptr()),
-        ArgValue::Pointer(db.ptr()),
-        ArgValue::Pointer(dc.ptr()),
-    ];
-    let dispatch = Dispatch::new_1d(N as u32, 256);
+    let vadd = Vadd::new(&a, &b);
+    let (program, args, dispatch, dc) = (&vadd.program, &vadd.args[..], &vadd.dispatch, &vadd.c);
     // Checked once here, so that a filtered run (`-- alu`) that skips the
     // timed launches does not compare an unwritten result.
     let off = LaunchOptions {
         checks: CheckOptions::off(),
         ..LaunchOptions::default()
     };
-    program.launch("vadd", &args, &dispatch, &off).unwrap();
+    program.launch("vadd", args, dispatch, &off).unwrap();
     assert!(dc
         .to_vec()
         .iter()
@@ -336,7 +364,7 @@ fn vector_add(c: &mut Criterion) {
             ..LaunchOptions::default()
         };
         g.bench_function(name, |bench| {
-            bench.iter(|| program.launch("vadd", &args, &dispatch, &options).unwrap())
+            bench.iter(|| program.launch("vadd", args, dispatch, &options).unwrap())
         });
     }
     g.finish();
@@ -434,26 +462,16 @@ fn checks(c: &mut Criterion) {
 /// with every check on: `gcnrun --threads 1` of the same kernel and sizes
 /// gives the same ratio.
 fn checks_streaming(c: &mut Criterion) {
-    const N: usize = 16 << 20;
-    let memory = Memory::default();
-    let program = load(&memory, VADD_SOURCE);
     let a: Vec<f32> = (0..N).map(|i| i as f32).collect();
-    let da = memory.buffer_from_slice(&a).unwrap();
-    let db = memory.buffer_from_slice(&a).unwrap();
-    let dc = memory.buffer_zeroed::<f32>(N).unwrap();
-    let args = [
-        ArgValue::Pointer(da.ptr()),
-        ArgValue::Pointer(db.ptr()),
-        ArgValue::Pointer(dc.ptr()),
-    ];
-    let dispatch = Dispatch::new_1d(N as u32, 256);
+    let vadd = Vadd::new(&a, &a);
+    let (program, args, dispatch) = (&vadd.program, &vadd.args[..], &vadd.dispatch);
     let options = |checks: CheckOptions| LaunchOptions {
         threads: Some(1),
         checks,
         ..LaunchOptions::default()
     };
     program
-        .launch("vadd", &args, &dispatch, &options(CheckOptions::default()))
+        .launch("vadd", args, dispatch, &options(CheckOptions::default()))
         .expect("the vector add passes every check");
     let mut g = c.benchmark_group("checks_streaming");
     g.sample_size(10);
@@ -464,7 +482,7 @@ fn checks_streaming(c: &mut Criterion) {
     ] {
         let o = options(checks);
         g.bench_function(name, |b| {
-            b.iter(|| program.launch("vadd", &args, &dispatch, &o).unwrap())
+            b.iter(|| program.launch("vadd", args, dispatch, &o).unwrap())
         });
     }
     g.finish();

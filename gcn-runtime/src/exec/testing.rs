@@ -59,10 +59,7 @@ pub fn run_env_waves(
     setup: impl FnOnce(&mut Wave),
 ) -> Snippet {
     let ops = ops_of_waves(version, wave32, source);
-    let mut wave = Wave::new(256, super::general_sgprs(version).max(104));
-    wave.set_wave32(wave32);
-    wave.set_exec(u64::MAX);
-    wave.mode = 0xf0; // round to nearest, denormals kept
+    let mut wave = snippet_wave(version, wave32);
     setup(&mut wave);
     #[cfg(feature = "jit")]
     let before = wave.clone();
@@ -96,6 +93,16 @@ pub fn run_env_waves(
         );
     }
     snippet
+}
+
+/// The wave a snippet starts from: 256 VGPRs, all SGPRs, every lane of
+/// the wave size on, round to nearest with denormals kept.
+pub fn snippet_wave(version: GcnVersion, wave32: bool) -> Wave {
+    let mut wave = Wave::new(256, super::general_sgprs(version).max(104));
+    wave.set_wave32(wave32);
+    wave.set_exec(u64::MAX);
+    wave.mode = 0xf0;
+    wave
 }
 
 /// Runs `wave` through `ops` until `s_endpgm` or a fault.

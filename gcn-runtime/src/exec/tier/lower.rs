@@ -208,8 +208,8 @@ fn is_exec(code: u16) -> bool {
 }
 
 /// The kind of `op` if the tier translates it in a `version` program with
-/// waves of 32 lanes (`wave32`) or 64.
-pub(crate) fn kind_of(op: &Op, version: GcnVersion, wave32: bool) -> Option<Kind> {
+/// (the decoded operands already count a wave32 lane mask as one SGPR).
+pub(crate) fn kind_of(op: &Op, version: GcnVersion) -> Option<Kind> {
     let row = op.instr.row;
     if std::ptr::fn_addr_eq(
         op.handler,
@@ -269,9 +269,6 @@ pub(crate) fn kind_of(op: &Op, version: GcnVersion, wave32: bool) -> Option<Kind
         if matches!(kind, Kind::VFma { .. }) && !host_fma() {
             return None;
         }
-        // A 64-bit VGPR data operand is never one of these rows'; the lane
-        // masks of wave64 are register pairs.
-        let _ = wave32;
     } else {
         for i in 0..usize::from(row.operands.len() as u8) {
             let spec = &row.operands[i];
@@ -653,7 +650,8 @@ struct Gen<'a, 'b> {
     exit: IrBlock,
     /// Lanes the loop covers.
     lanes: u32,
-    _ptr: Type,
+    /// The host's pointer type.
+    ptr: Type,
     /// Per segment: the scalars read ahead, by source.
     splats: HashMap<SrcKey, Splat>,
     /// Per segment: the lane masks read ahead (the value before the
@@ -758,7 +756,7 @@ impl<'a, 'b> Gen<'a, 'b> {
             top,
             exit,
             lanes: if plan.wave32 { 32 } else { 64 },
-            _ptr: ptr,
+            ptr,
             splats: HashMap::new(),
             masks_before: HashMap::new(),
             regs: HashMap::new(),
@@ -784,7 +782,7 @@ impl<'a, 'b> Gen<'a, 'b> {
                     .ops()
                     .get(slot as usize)
                     .ok_or("block names a missing instruction")?;
-                let kind = kind_of(op, plan.version, plan.wave32)
+                let kind = kind_of(op, plan.version)
                     .ok_or_else(|| format!("{} is not translated", op.instr))?;
                 Ok((pc, op, kind))
             })
@@ -823,7 +821,7 @@ impl<'a, 'b> Gen<'a, 'b> {
                     Some(t) => self.b.ins().select(t, target_pc, next_pc),
                 };
                 let count = self.count;
-                if target == self.plan.block.start {
+                if target == self.plan.block.start() {
                     // A loop of this block alone: go round again here
                     // while the branch is taken and the step budget allows
                     // another iteration.
@@ -880,7 +878,7 @@ impl<'a, 'b> Gen<'a, 'b> {
     /// (`super::enabled::call_handler`); a handler that does not go on to
     /// the next instruction (a fault, a barrier) ends the block there.
     fn call(&mut self, index: usize) -> Result<(), String> {
-        let ptr = self.calls_ptr_type();
+        let ptr = self.ptr;
         let mut sig = cranelift_codegen::ir::Signature::new(self.call_conv);
         sig.params.push(AbiParam::new(ptr));
         sig.params.push(AbiParam::new(types::I32));
@@ -904,10 +902,6 @@ impl<'a, 'b> Gen<'a, 'b> {
         Ok(())
     }
 
-    fn calls_ptr_type(&self) -> Type {
-        self._ptr
-    }
-
     // ---- scalar state ----
 
     fn load_s32(&mut self, code: u16) -> Value {
@@ -928,14 +922,19 @@ impl<'a, 'b> Gen<'a, 'b> {
         }
     }
 
-    /// A lane-mask source as the interpreter reads it (`read_lane_mask`):
-    /// an SGPR pair (one SGPR in wave32), masked by the wave's lanes.
-    fn read_mask(&mut self, src: Src) -> Result<Value, String> {
-        let lane_mask: u64 = if self.plan.wave32 {
+    /// The wave's lanes as a mask (`Wave::lane_mask`).
+    fn lane_mask(&self) -> u64 {
+        if self.plan.wave32 {
             u32::MAX.into()
         } else {
             u64::MAX
-        };
+        }
+    }
+
+    /// A lane-mask source as the interpreter reads it (`read_lane_mask`):
+    /// an SGPR pair (one SGPR in wave32), masked by the wave's lanes.
+    fn read_mask(&mut self, src: Src) -> Result<Value, String> {
+        let lane_mask = self.lane_mask();
         match src {
             Src::Sgpr(c) => {
                 let lo = self.load_s32(c);
@@ -1385,11 +1384,7 @@ impl<'a, 'b> Gen<'a, 'b> {
                 Ok(self.lanes_of(bits))
             }
             Src::Imm(v) => {
-                let lane_mask: u64 = if self.plan.wave32 {
-                    u32::MAX.into()
-                } else {
-                    u64::MAX
-                };
+                let lane_mask = self.lane_mask();
                 let bits = self.b.ins().iconst(types::I64, (v & lane_mask) as i64);
                 Ok(self.lanes_of(bits))
             }

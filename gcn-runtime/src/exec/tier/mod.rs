@@ -214,9 +214,6 @@ mod enabled {
     /// A block: where it is, what the interpreter would account for it, and
     /// its translations.
     pub(crate) struct Block {
-        /// Byte offset of its first instruction (a block whose branch goes
-        /// back to it loops inside its code).
-        pub start: u32,
         /// Its instructions: (byte offset, index in `Decoded::ops`).
         pub instrs: Vec<(u32, u32)>,
         /// Vector ALU instructions among them (each counts its active lanes).
@@ -247,6 +244,14 @@ mod enabled {
         compiled: AtomicU64,
         instructions: AtomicU64,
         nanos: AtomicU64,
+    }
+
+    impl Block {
+        /// Byte offset of its first instruction (a block whose branch goes
+        /// back to it loops inside its code).
+        pub fn start(&self) -> u32 {
+            self.instrs.first().map_or(0, |&(pc, _)| pc)
+        }
     }
 
     impl Default for Tier {
@@ -358,10 +363,7 @@ mod enabled {
         // Per word: the kind of the instruction starting there, if the tier
         // takes it.
         let kinds: Vec<Option<Kind>> = (0..words)
-            .map(|w| {
-                ops.get(w)
-                    .and_then(|op| lower::kind_of(op, version, wave32))
-            })
+            .map(|w| ops.get(w).and_then(|op| lower::kind_of(op, version)))
             .collect();
         let mut blocks = Vec::new();
         let mut heads = Vec::new();
@@ -395,9 +397,7 @@ mod enabled {
 
     /// The block that starts at word `w`.
     fn block_at(ops: &Decoded, kinds: &[Option<Kind>], mut w: usize) -> Option<Block> {
-        let start = (w * 4) as u32;
         let mut block = Block {
-            start,
             instrs: Vec::new(),
             valu: 0,
             valu_before: Vec::new(),

@@ -2,7 +2,7 @@
 
 use gcn_asm::GcnVersion;
 
-use crate::exec::testing::{ops_of_waves, run_ops};
+use crate::exec::testing::{ops_of_waves, run_ops, snippet_wave};
 use crate::exec::tier::TierMode;
 use crate::exec::Wave;
 use crate::memory::Memory;
@@ -13,10 +13,7 @@ use crate::memory::Memory;
 /// ran compiled.
 fn same(version: GcnVersion, wave32: bool, source: &str, setup: impl Fn(&mut Wave)) -> u64 {
     let ops = ops_of_waves(version, wave32, source);
-    let mut wave = Wave::new(256, crate::exec::general_sgprs(version).max(104));
-    wave.set_wave32(wave32);
-    wave.set_exec(u64::MAX);
-    wave.mode = 0xf0;
+    let mut wave = snippet_wave(version, wave32);
     setup(&mut wave);
     let memory = Memory::default();
     let run = |tier| run_ops(&ops, version, wave.clone(), &memory, 1024, (0, 0), tier);
