@@ -105,7 +105,7 @@ fn compiled_tier_runs_every_case_as_the_interpreter() {
         ..LaunchOptions::default()
     };
     let mut failures = Vec::new();
-    let (mut runs, mut compiled, mut steps) = (0, 0, 0);
+    let (mut runs, mut compiled, mut compiled_checked, mut steps) = (0, 0, 0, 0);
     // The dispatch times of the interpreter and of the tier as a launch
     // uses it by default (`Hot`): what a kernel run once pays for tiering.
     let mut elapsed = [std::time::Duration::ZERO; 2];
@@ -115,6 +115,17 @@ fn compiled_tier_runs_every_case_as_the_interpreter() {
             let gpu = gpu.as_str().unwrap();
             let interpreted = run_case(case, gpu, &options(gcn_runtime::TierMode::Off));
             let tiered = run_case(case, gpu, &options(gcn_runtime::TierMode::Eager));
+            // Every check on (at error: a report fails the run), every block
+            // compiled in its checked variant.
+            let checked = run_case(
+                case,
+                gpu,
+                &LaunchOptions {
+                    threads: Some(1),
+                    tier: gcn_runtime::TierMode::Eager,
+                    ..LaunchOptions::default()
+                },
+            );
             if let (Ok(a), Ok(b)) = (
                 &interpreted,
                 &run_case(case, gpu, &options(gcn_runtime::TierMode::Hot)),
@@ -122,36 +133,45 @@ fn compiled_tier_runs_every_case_as_the_interpreter() {
                 elapsed[0] += a.stats.elapsed;
                 elapsed[1] += b.stats.elapsed;
             }
-            match (interpreted, tiered) {
-                (Ok(a), Ok(b)) => {
+            match (interpreted, tiered, checked) {
+                (Ok(a), Ok(b), Ok(c)) => {
                     runs += 1;
                     compiled += b.stats.tier.steps_compiled;
+                    compiled_checked += c.stats.tier.steps_compiled;
                     steps += b.stats.instructions;
                     let counts = |r: &Ran| (r.stats.instructions, r.stats.lane_ops);
-                    if a.outputs != b.outputs || counts(&a) != counts(&b) {
-                        failures.push(format!(
-                            "{name} on {gpu}: the compiled tier's outputs or counts {:?} differ \
-                             from the interpreter's {:?}",
-                            counts(&b),
-                            counts(&a)
-                        ));
+                    for (what, r) in [("", &b), (" with the checks on", &c)] {
+                        if a.outputs != r.outputs || counts(&a) != counts(r) {
+                            failures.push(format!(
+                                "{name} on {gpu}: the compiled tier's outputs or counts{what} \
+                                 {:?} differ from the interpreter's {:?}",
+                                counts(r),
+                                counts(&a)
+                            ));
+                        }
                     }
                 }
-                (a, b) => failures.push(format!(
-                    "{name} on {gpu}: interpreter {:?}, compiled tier {:?}",
+                (a, b, c) => failures.push(format!(
+                    "{name} on {gpu}: interpreter {:?}, compiled tier {:?}, checked {:?}",
                     a.err(),
-                    b.err()
+                    b.err(),
+                    c.err()
                 )),
             }
         }
     }
     println!(
         "{runs} case/GPU runs identical through the compiled tier; {compiled} of {steps} \
-         instructions ran compiled; dispatches run once: interpreter {:?}, tier (hot) {:?}",
+         instructions ran compiled ({compiled_checked} with the checks on); dispatches run \
+         once: interpreter {:?}, tier (hot) {:?}",
         elapsed[0], elapsed[1]
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(compiled > 0, "nothing ran compiled");
+    assert!(
+        compiled_checked > 0,
+        "nothing ran compiled with the checks on"
+    );
 }
 
 /// A case/GPU whose run with the checks on knowingly stops with a check

@@ -265,7 +265,7 @@ fn run_set_tiered(set: &str) -> (u64, u64) {
     };
     let known = known_failures();
     let mut failures = Vec::new();
-    let (mut compiled, mut steps) = (0, 0);
+    let (mut compiled, mut compiled_checked, mut steps) = (0, 0, 0);
     for case in cases() {
         let c = &case.value;
         if c["hip"].as_bool().unwrap_or(false) != hip {
@@ -283,28 +283,50 @@ fn run_set_tiered(set: &str) -> (u64, u64) {
         }
         let interpreted = run_case(&case, &path, &options(gcn_runtime::TierMode::Off));
         let tiered = run_case(&case, &path, &options(gcn_runtime::TierMode::Eager));
-        match (interpreted, tiered) {
-            (Ok(a), Ok(b)) => {
+        // Every check on (at error: a report fails the run), every block
+        // compiled in its checked variant.
+        let checked = run_case(
+            &case,
+            &path,
+            &LaunchOptions {
+                threads: Some(1),
+                tier: gcn_runtime::TierMode::Eager,
+                ..LaunchOptions::default()
+            },
+        );
+        match (interpreted, tiered, checked) {
+            (Ok(a), Ok(b), Ok(c)) => {
                 compiled += b.stats.tier.steps_compiled;
+                compiled_checked += c.stats.tier.steps_compiled;
                 steps += b.stats.instructions;
                 let counts = |r: &Ran| (r.stats.instructions, r.stats.lane_ops);
-                if a.outputs != b.outputs || counts(&a) != counts(&b) {
-                    failures.push(format!(
-                        "{name} on {set}: the compiled tier's outputs or counts {:?} differ \
-                         from the interpreter's {:?}",
-                        counts(&b),
-                        counts(&a)
-                    ));
+                for (what, r) in [("", &b), (" with the checks on", &c)] {
+                    if a.outputs != r.outputs || counts(&a) != counts(r) {
+                        failures.push(format!(
+                            "{name} on {set}: the compiled tier's outputs or counts{what} {:?} \
+                             differ from the interpreter's {:?}",
+                            counts(r),
+                            counts(&a)
+                        ));
+                    }
                 }
             }
-            (a, b) => failures.push(format!(
-                "{name} on {set}: interpreter {:?}, compiled tier {:?}",
+            (a, b, c) => failures.push(format!(
+                "{name} on {set}: interpreter {:?}, compiled tier {:?}, checked {:?}",
                 a.err(),
-                b.err()
+                b.err(),
+                c.err()
             )),
         }
     }
-    println!("{set}: {compiled} of {steps} instructions ran compiled");
+    println!(
+        "{set}: {compiled} of {steps} instructions ran compiled ({compiled_checked} with the \
+         checks on)"
+    );
+    assert!(
+        compiled == 0 || compiled_checked > 0,
+        "{set}: nothing ran compiled with the checks on"
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     (compiled, steps)
 }

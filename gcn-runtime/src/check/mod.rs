@@ -698,6 +698,19 @@ pub(crate) struct WaveHook<'g, 'a> {
 }
 
 impl Hook for WaveHook<'_, '_> {
+    /// Compiled blocks may call this hook, unless the launch is traced (a
+    /// trace record needs each instruction's registers): `before` reads of
+    /// the wave its id, PC and EXEC, and registers only of instructions the
+    /// tier never translates (`v_readlane`/`v_writelane` lane selects) or
+    /// of scalar instructions (the SGPR of `s_waitcnt_vmcnt` and the like);
+    /// `after` returns at once for an instruction outside the memory units.
+    fn compiled(&mut self) -> Option<&mut dyn Hook> {
+        if self.group.trace.is_some() {
+            return None;
+        }
+        Some(self)
+    }
+
     #[inline(always)]
     fn before(&mut self, wave: &Wave, op: &Op, slot: usize, _env: &Env<'_>) {
         self.pc = wave.pc;

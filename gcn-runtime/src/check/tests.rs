@@ -114,19 +114,31 @@ k:
     let memory = Memory::default();
     let program = Program::load(&memory, &binary, v).expect("loads");
     let out = memory.buffer_zeroed::<u32>(1024).expect("buffer");
-    let options = LaunchOptions {
-        threads: Some(1),
-        checks: CheckOptions::all(Level::Warn),
-        ..LaunchOptions::default()
-    };
     let values = [ArgValue::Pointer(out.ptr())];
     let dispatch = Dispatch::new_1d(items, items);
-    let reports = program
-        .launcher(crate::LaunchArgs::new("k", &values), &dispatch)
-        .options(&options)
-        .reports()
-        .unwrap_or_else(|e| panic!("{v}: {e}\n{source}"))
-        .reports;
+    // Interpreted, then with every block compiled (the checked blocks call
+    // the hooks): the same reports and the same memory.
+    let mut runs = [crate::TierMode::Off, crate::TierMode::Eager].map(|tier| {
+        out.write_from(&[0; 1024]).expect("clears");
+        let options = LaunchOptions {
+            threads: Some(1),
+            checks: CheckOptions::all(Level::Warn),
+            tier,
+            ..LaunchOptions::default()
+        };
+        let reports = program
+            .launcher(crate::LaunchArgs::new("k", &values), &dispatch)
+            .options(&options)
+            .reports()
+            .unwrap_or_else(|e| panic!("{v}: {e}\n{source}"))
+            .reports;
+        (reports, out.to_vec())
+    });
+    assert_eq!(
+        runs[0], runs[1],
+        "{v}: the compiled tier changes the checks' reports or the output\n{source}"
+    );
+    let reports = std::mem::take(&mut runs[0].0);
     Run {
         reports,
         marks: mark_pcs,

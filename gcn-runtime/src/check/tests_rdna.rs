@@ -103,27 +103,39 @@ k:
         .unwrap_or_else(|e| panic!("{v}: {e}\n{source}"));
     // 4000 bytes: an access up to 96 bytes past them is in the mapped page.
     let out = memory.buffer_zeroed::<u32>(1000).expect("buffer");
-    let options = LaunchOptions {
-        threads: Some(1),
-        checks: CheckOptions::all(Level::Warn),
-        ..LaunchOptions::default()
-    };
     let values = [ArgValue::Pointer(out.ptr())];
     let dispatch = Dispatch::new_1d(items, items);
-    // An instruction without semantics yet (another family's handler)
-    // stops the run there, after the checks looked at it: the reports
-    // before the fault come back with it.
-    let reports = match program
-        .launcher(crate::LaunchArgs::new("k", &values), &dispatch)
-        .options(&options)
-        .reports()
-    {
-        Ok(outcome) => outcome.reports,
-        Err(crate::LaunchError::Exec(e)) if e.to_string().contains("is not emulated") => {
-            e.checks.clone()
-        }
-        Err(e) => panic!("{v}: {e}\n{source}"),
-    };
+    // Interpreted, then with every block compiled (the checked blocks call
+    // the hooks): the same reports and the same memory.
+    let mut runs = [crate::TierMode::Off, crate::TierMode::Eager].map(|tier| {
+        out.write_from(&[0; 1000]).expect("clears");
+        let options = LaunchOptions {
+            threads: Some(1),
+            checks: CheckOptions::all(Level::Warn),
+            tier,
+            ..LaunchOptions::default()
+        };
+        // An instruction without semantics yet (another family's handler)
+        // stops the run there, after the checks looked at it: the reports
+        // before the fault come back with it.
+        let reports = match program
+            .launcher(crate::LaunchArgs::new("k", &values), &dispatch)
+            .options(&options)
+            .reports()
+        {
+            Ok(outcome) => outcome.reports,
+            Err(crate::LaunchError::Exec(e)) if e.to_string().contains("is not emulated") => {
+                e.checks.clone()
+            }
+            Err(e) => panic!("{v}: {e}\n{source}"),
+        };
+        (reports, out.to_vec())
+    });
+    assert_eq!(
+        runs[0], runs[1],
+        "{v}: the compiled tier changes the checks' reports or the output\n{source}"
+    );
+    let reports = std::mem::take(&mut runs[0].0);
     Run {
         reports,
         marks,

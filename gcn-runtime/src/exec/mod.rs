@@ -815,6 +815,20 @@ pub(crate) trait Hook {
     fn before(&mut self, wave: &Wave, op: &Op, slot: usize, env: &Env<'_>);
     /// After it executed without a fault (`wave.pc` is the next PC).
     fn after(&mut self, wave: &Wave, op: &Op, slot: usize, env: &Env<'_>);
+    /// This hook as compiled blocks call it ([`tier::enter`]), if they
+    /// may: a block calls `before` for each of its translated
+    /// instructions (with `wave.pc` set to the instruction's) ahead of the
+    /// run of vector instructions it belongs to, and `before` and `after`
+    /// around each instruction it runs through its handler, but `after`
+    /// never for a translated one. A hook may say yes only if its `before`
+    /// reads of the wave nothing but EXEC, the PC, MODE and its id, the
+    /// registers of the instructions the tier runs through their handlers,
+    /// and the SGPRs of scalar instructions (which blocks run in order),
+    /// and if its `after` does nothing for an instruction outside the
+    /// memory units.
+    fn compiled(&mut self) -> Option<&mut dyn Hook> {
+        None
+    }
 }
 
 /// The hook that does nothing: `run_wave` compiles to the plain loop.
@@ -1508,12 +1522,17 @@ fn run_loop<const FUSED: bool, H: Hook + ?Sized>(
         };
         // A block head: its block may run compiled (`tier::enter` leaves the
         // wave as the interpreter would after the block).
-        if FUSED && op.block != tier::NO_BLOCK {
+        // Checked, it runs with the hook called from the code, if the hook
+        // allows.
+        if op.block != tier::NO_BLOCK {
             let mode = env.tier;
-            match tier::enter(wave, ops, env, op.block, mode) {
-                None => {}
-                Some(Ok(Step::Next)) => continue,
-                Some(outcome) => return outcome,
+            let checks = if FUSED { None } else { hook.compiled() };
+            if FUSED || checks.is_some() {
+                match tier::enter(wave, ops, env, op.block, mode, checks) {
+                    None => {}
+                    Some(Ok(Step::Next)) => continue,
+                    Some(outcome) => return outcome,
+                }
             }
         }
         if op.vgpr_end > wave.vgpr_limit || op.sgpr_end > wave.sgpr_limit {

@@ -490,6 +490,8 @@ pub(crate) struct Plan<'a> {
     pub wave32: bool,
     /// EXEC is all the wave's lanes (writes need no blend).
     pub full: bool,
+    /// The code calls the checks' hooks (`super::enabled::check_before`).
+    pub checked: bool,
     pub mode: u32,
 }
 
@@ -803,11 +805,15 @@ impl<'a, 'b> Gen<'a, 'b> {
                 {
                     j += 1;
                 }
+                self.check_before(i, j - 1);
                 self.segment(&instrs[i..j])?;
                 i = j;
                 continue;
             }
             let next = pc + u32::from(op.len);
+            if kind != Kind::Call {
+                self.check_before(i, i);
+            }
             if kind.ends_block() {
                 let Src::Imm(target) = op.src(0) else {
                     return Err("branch without a target".into());
@@ -872,6 +878,28 @@ impl<'a, 'b> Gen<'a, 'b> {
         self.b.ins().store(mem(), params[1], self.iterations, 0);
         self.b.ins().return_(&[params[0]]);
         Ok(())
+    }
+
+    /// In a checked block, calls the checks' `before` hook for
+    /// instructions `first..=last` (`super::enabled::check_before`): the
+    /// wave's registers in memory are as they were before `first`.
+    fn check_before(&mut self, first: usize, last: usize) {
+        if !self.plan.checked {
+            return;
+        }
+        let ptr = self.ptr;
+        let mut sig = cranelift_codegen::ir::Signature::new(self.call_conv);
+        sig.params.push(AbiParam::new(ptr));
+        sig.params.push(AbiParam::new(types::I32));
+        sig.params.push(AbiParam::new(types::I32));
+        let sig = self.b.import_signature(sig);
+        let address = super::enabled::check_before as *const () as usize;
+        let callee = self.b.ins().iconst(ptr, address as i64);
+        let first = self.b.ins().iconst(types::I32, first as i64);
+        let last = self.b.ins().iconst(types::I32, last as i64);
+        self.b
+            .ins()
+            .call_indirect(sig, callee, &[self.calls, first, last]);
     }
 
     /// Runs instruction `index` of the block through its handler

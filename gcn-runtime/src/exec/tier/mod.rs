@@ -27,8 +27,13 @@
 //! blocks through both and compares every register; the compiled fixtures
 //! run with the tier forced on every block (`TierMode::Eager`).
 //!
-//! **Checks.** Checked launches (and the profile's counting) run the
-//! interpreter, whose per-instruction hooks the checks need.
+//! **Checks.** A checked launch runs blocks compiled too, in variants of
+//! their own that call the checks' hooks ([`crate::exec::Hook::compiled`]):
+//! `before` for every translated instruction, in program order, ahead of
+//! the run of vector instructions it belongs to (the hooks read no value
+//! those instructions compute), and `before` and `after` around each
+//! instruction run through its handler, as the interpreter does. A traced
+//! launch and the profile's counting interpret.
 
 #[cfg(feature = "jit")]
 mod lower;
@@ -117,6 +122,7 @@ mod disabled {
         _: &mut crate::exec::Env<'_>,
         _: u32,
         _: super::TierMode,
+        _: Option<&mut dyn crate::exec::Hook>,
     ) -> Option<Result<crate::exec::Step, crate::exec::Fault>> {
         None
     }
@@ -133,7 +139,7 @@ mod enabled {
 
     use super::lower::{self, Kind};
     use super::{TierMode, TierStats};
-    use crate::exec::{Decoded, Env, Fault, FaultKind, Step, Wave, MODE_GPR_IDX_EN};
+    use crate::exec::{Decoded, Env, Fault, FaultKind, Hook, Step, Wave, MODE_GPR_IDX_EN};
 
     /// Most instructions in one block (a longer run is split: its rest
     /// heads the next block).
@@ -150,16 +156,18 @@ mod enabled {
         scc: *mut u8,
         exec: u64,
         iterations: *mut u64,
-        calls: *mut CallCtx,
+        calls: *mut CallCtx<'_>,
     ) -> u32;
 
     /// What a handler called from a block ([`call_handler`]) runs with, and
     /// where a handler that stops the block leaves its outcome.
-    pub(super) struct CallCtx {
+    pub(super) struct CallCtx<'h> {
         wave: *mut Wave,
         env: *mut (),
         ops: *const Decoded,
         block: *const Block,
+        /// The checks' hook of a checked launch.
+        hook: Option<&'h mut dyn Hook>,
         /// The instruction (index in the block) that stopped it, and its
         /// handler's outcome.
         stopped: Option<(usize, Result<Step, Fault>)>,
@@ -174,7 +182,7 @@ mod enabled {
     /// pointers are live and nothing else accesses the wave or the
     /// environment while the handler runs (the block's code keeps no
     /// register values across the call).
-    pub(super) unsafe extern "C" fn call_handler(ctx: *mut CallCtx, index: u32) -> u32 {
+    pub(super) unsafe extern "C" fn call_handler(ctx: *mut CallCtx<'_>, index: u32) -> u32 {
         // SAFETY: the caller's guarantee.
         let ctx = unsafe { &mut *ctx };
         let (wave, env, ops, block) = unsafe {
@@ -194,13 +202,56 @@ mod enabled {
             ctx.stopped = Some((index, Err(Fault::new(FaultKind::BadPc))));
             return 1;
         };
-        wave.pc = block.instrs[index].0.wrapping_add(u32::from(op.len));
-        match (op.handler)(wave, op, env) {
+        let (pc, slot) = block.instrs[index];
+        if let Some(hook) = ctx.hook.as_deref_mut() {
+            wave.pc = pc;
+            hook.before(wave, op, slot as usize, env);
+        }
+        wave.pc = pc.wrapping_add(u32::from(op.len));
+        let outcome = (op.handler)(wave, op, env);
+        if let (Some(hook), Ok(_)) = (ctx.hook.as_deref_mut(), &outcome) {
+            hook.after(wave, op, slot as usize, env);
+        }
+        match outcome {
             Ok(Step::Next) => 0,
             outcome => {
                 ctx.stopped = Some((index, outcome));
                 1
             }
+        }
+    }
+
+    /// Calls the checks' `before` hook for instructions `first..=last` of
+    /// the block, in order, each with the wave's PC at it (a checked
+    /// block calls it ahead of each translated instruction or run of
+    /// vector instructions).
+    ///
+    /// # Safety
+    /// As [`call_handler`].
+    pub(super) unsafe extern "C" fn check_before(ctx: *mut CallCtx<'_>, first: u32, last: u32) {
+        // SAFETY: the caller's guarantee.
+        let ctx = unsafe { &mut *ctx };
+        let (wave, env, ops, block) = unsafe {
+            (
+                &mut *ctx.wave,
+                &*ctx.env.cast::<Env<'_>>(),
+                &*ctx.ops,
+                &*ctx.block,
+            )
+        };
+        let Some(hook) = ctx.hook.as_deref_mut() else {
+            return;
+        };
+        for index in first as usize..=last as usize {
+            let Some((op, &(pc, slot))) = block
+                .instrs
+                .get(index)
+                .and_then(|instr| ops.ops().get(instr.1 as usize).map(|op| (op, instr)))
+            else {
+                return;
+            };
+            wave.pc = pc;
+            hook.before(wave, op, slot as usize, env);
         }
     }
 
@@ -228,10 +279,10 @@ mod enabled {
         hits: AtomicU32,
         /// Visits after which the block is translated.
         threshold: u32,
-        /// The translation for EXEC = all lanes, and for any EXEC (`None`
-        /// inside: the translation failed, the interpreter runs it).
-        full: OnceLock<Option<Compiled>>,
-        masked: OnceLock<Option<Compiled>>,
+        /// The translations for EXEC = all lanes and for any EXEC, unchecked
+        /// and calling the checks' hooks (`None` inside: the translation
+        /// failed, the interpreter runs it), by [`Block::variant`].
+        variants: [OnceLock<Option<Compiled>>; 4],
     }
 
     /// The tier's state of a pre-decoded program: its blocks, the code
@@ -251,6 +302,11 @@ mod enabled {
         /// back to it loops inside its code).
         pub fn start(&self) -> u32 {
             self.instrs.first().map_or(0, |&(pc, _)| pc)
+        }
+
+        /// The slot of the translation for `full` EXEC and `checked`.
+        fn variant(&self, full: bool, checked: bool) -> &OnceLock<Option<Compiled>> {
+            &self.variants[usize::from(full) + 2 * usize::from(checked)]
         }
     }
 
@@ -298,10 +354,11 @@ mod enabled {
             ops: &Decoded,
             block: &Block,
             full: bool,
+            checked: bool,
             mode: u32,
         ) -> Option<Option<Compiled>> {
             let mut guard = self.jit.try_lock().ok()?;
-            let slot = if full { &block.full } else { &block.masked };
+            let slot = block.variant(full, checked);
             if let Some(done) = slot.get() {
                 return Some(*done);
             }
@@ -317,6 +374,7 @@ mod enabled {
                     version: self.version,
                     wave32: self.wave32,
                     full,
+                    checked,
                     mode,
                 };
                 jit.compile(&plan).ok()
@@ -405,8 +463,7 @@ mod enabled {
             sgpr_end: 0,
             hits: AtomicU32::new(0),
             threshold: 0,
-            full: OnceLock::new(),
-            masked: OnceLock::new(),
+            variants: Default::default(),
         };
         let mut translated = 0;
         while let (Some(Some(kind)), Some(op)) = (kinds.get(w), ops.get(w)) {
@@ -501,6 +558,7 @@ mod enabled {
         env: &mut Env<'_>,
         number: u32,
         mode: TierMode,
+        checks: Option<&mut dyn Hook>,
     ) -> Option<Result<Step, Fault>> {
         if mode == TierMode::Off {
             return None;
@@ -517,7 +575,8 @@ mod enabled {
         }
         let exec = wave.exec();
         let full = exec == wave.lane_mask;
-        let slot = if full { &block.full } else { &block.masked };
+        let checked = checks.is_some();
+        let slot = block.variant(full, checked);
         let code = match slot.get() {
             Some(code) => *code,
             None => {
@@ -526,7 +585,7 @@ mod enabled {
                 if mode != TierMode::Eager && hits < block.threshold {
                     return None;
                 }
-                tier.translate(ops, block, full, wave.mode)?
+                tier.translate(ops, block, full, checked, wave.mode)?
             }
         };
         let code = code?;
@@ -549,6 +608,7 @@ mod enabled {
             env: std::ptr::from_mut(env).cast::<()>(),
             ops,
             block,
+            hook: checks,
             stopped: None,
         };
         let next = unsafe {
