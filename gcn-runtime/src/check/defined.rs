@@ -664,6 +664,9 @@ pub(crate) struct Shadow {
     s_comp: Box<[bool; 256]>,
     /// Origin id per scalar code (0: none yet).
     s_origin: Box<[u32; 256]>,
+    /// A flag of `s_comp` or an entry of `s_origin` was set since the
+    /// last reset (most waves never set one: the reset then skips them).
+    s_marked: bool,
     /// Lanes with any undefined bit, per VGPR.
     v_lanes: Vec<u64>,
     /// Undefined bits per lane, per VGPR; `None`: every bit of the lanes in
@@ -733,6 +736,7 @@ impl Shadow {
             s_bits: Box::new([0; 256]),
             s_comp: Box::new([false; 256]),
             s_origin: Box::new([0; 256]),
+            s_marked: false,
             v_lanes: Vec::new(),
             v_bits: Vec::new(),
             v_comp: Vec::new(),
@@ -761,8 +765,11 @@ impl Shadow {
             *b = 0;
         }
         s_bits[usize::from(sreg::SCC)] = 1;
-        self.s_comp.fill(false);
-        self.s_origin.fill(0);
+        if self.s_marked {
+            self.s_comp.fill(false);
+            self.s_origin.fill(0);
+            self.s_marked = false;
+        }
         let vgprs = usize::from(vgprs);
         self.v_lanes.clear();
         self.v_lanes.extend((0..vgprs).map(|v| {
@@ -868,10 +875,12 @@ impl Shadow {
             self.epoch = self.epoch.wrapping_add(1);
         }
         self.s_bits[c] = bits;
-        self.s_comp[c] = val.comp && val.bits != 0;
+        let comp = val.comp && val.bits != 0;
+        self.s_comp[c] = comp;
         if val.origin != 0 {
             self.s_origin[c] = val.origin;
         }
+        self.s_marked |= comp || val.origin != 0;
     }
 
     /// True when a bit of `regs` is undefined: for VGPRs, in a lane of
@@ -999,6 +1008,7 @@ fn read_val(
             }
         } else {
             sh.s_origin[usize::from(r) & 255] = id;
+            sh.s_marked = true;
         }
     }
     val

@@ -711,6 +711,16 @@ impl Hook for WaveHook<'_, '_> {
         Some(self)
     }
 
+    /// [`Hook::before_run`] with `before` inlined in the loop.
+    fn before_run(&mut self, wave: &mut Wave, ops: &Decoded, run: &[(u32, u32)], env: &Env<'_>) {
+        for &(pc, slot) in run {
+            if let Some(op) = ops.ops().get(slot as usize) {
+                wave.pc = pc;
+                self.before(wave, op, slot as usize, env);
+            }
+        }
+    }
+
     #[inline(always)]
     fn before(&mut self, wave: &Wave, op: &Op, slot: usize, _env: &Env<'_>) {
         self.pc = wave.pc;

@@ -829,6 +829,19 @@ pub(crate) trait Hook {
     fn compiled(&mut self) -> Option<&mut dyn Hook> {
         None
     }
+    /// `before` for each instruction of `run` in order — (PC, slot)
+    /// pairs — with `wave.pc` set to the instruction's PC: what a compiled
+    /// block calls ahead of a run of translated instructions (one call
+    /// through the `dyn Hook` for the run).
+    #[cfg_attr(not(feature = "jit"), allow(dead_code))]
+    fn before_run(&mut self, wave: &mut Wave, ops: &Decoded, run: &[(u32, u32)], env: &Env<'_>) {
+        for &(pc, slot) in run {
+            if let Some(op) = ops.ops().get(slot as usize) {
+                wave.pc = pc;
+                self.before(wave, op, slot as usize, env);
+            }
+        }
+    }
 }
 
 /// The hook that does nothing: `run_wave` compiles to the plain loop.

@@ -673,6 +673,9 @@ struct Gen<'a, 'b> {
     consts: Consts,
     /// How the current pass treats NaN results.
     nan_mode: NanMode,
+    /// In a checked block: the instructions whose `before` hooks were
+    /// called (`0..hooked`).
+    hooked: usize,
 }
 
 /// How a pass treats an f32 result that is NaN.
@@ -769,6 +772,7 @@ impl<'a, 'b> Gen<'a, 'b> {
             first_lane: None,
             consts,
             nan_mode: NanMode::Pick,
+            hooked: 0,
         }
     }
 
@@ -805,14 +809,14 @@ impl<'a, 'b> Gen<'a, 'b> {
                 {
                     j += 1;
                 }
-                self.check_before(i, j - 1);
+                self.check_before(&instrs, i);
                 self.segment(&instrs[i..j])?;
                 i = j;
                 continue;
             }
             let next = pc + u32::from(op.len);
             if kind != Kind::Call {
-                self.check_before(i, i);
+                self.check_before(&instrs, i);
             }
             if kind.ends_block() {
                 let Src::Imm(target) = op.src(0) else {
@@ -880,13 +884,31 @@ impl<'a, 'b> Gen<'a, 'b> {
         Ok(())
     }
 
-    /// In a checked block, calls the checks' `before` hook for
-    /// instructions `first..=last` (`super::enabled::check_before`): the
-    /// wave's registers in memory are as they were before `first`.
-    fn check_before(&mut self, first: usize, last: usize) {
-        if !self.plan.checked {
+    /// In a checked block, ahead of translated instruction `first`, calls
+    /// the checks' `before` hook (`super::enabled::check_before`) for it
+    /// and the translated instructions after it, up to the next one run
+    /// through its handler (whose hooks `call_handler` calls) or the next
+    /// whose hook reads a register an instruction before it may write (a
+    /// wait on an SGPR's count) — unless an earlier call covered it. The
+    /// hooks read no value the instructions of the run compute (see
+    /// `crate::exec::Hook::compiled`), so calling them ahead is calling
+    /// them in place.
+    fn check_before(&mut self, instrs: &[(u32, &Op, Kind)], first: usize) {
+        if !self.plan.checked || first < self.hooked {
             return;
         }
+        let reads_registers = |op: &Op, kind: Kind| {
+            kind == Kind::Nop && op.opnd.iter().any(|s| matches!(s, Src::Sgpr(_)))
+        };
+        let mut end = first + 1;
+        while end < instrs.len()
+            && instrs[end].2 != Kind::Call
+            && !reads_registers(instrs[end].1, instrs[end].2)
+        {
+            end += 1;
+        }
+        self.hooked = end;
+        let last = end - 1;
         let ptr = self.ptr;
         let mut sig = cranelift_codegen::ir::Signature::new(self.call_conv);
         sig.params.push(AbiParam::new(ptr));

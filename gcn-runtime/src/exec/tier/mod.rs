@@ -239,20 +239,13 @@ mod enabled {
                 &*ctx.block,
             )
         };
-        let Some(hook) = ctx.hook.as_deref_mut() else {
+        let (Some(hook), Some(run)) = (
+            ctx.hook.as_deref_mut(),
+            block.instrs.get(first as usize..=last as usize),
+        ) else {
             return;
         };
-        for index in first as usize..=last as usize {
-            let Some((op, &(pc, slot))) = block
-                .instrs
-                .get(index)
-                .and_then(|instr| ops.ops().get(instr.1 as usize).map(|op| (op, instr)))
-            else {
-                return;
-            };
-            wave.pc = pc;
-            hook.before(wave, op, slot as usize, env);
-        }
+        hook.before_run(wave, ops, run, env);
     }
 
     /// One block's translation: the code and the MODE it assumes.
