@@ -468,6 +468,10 @@ pub(crate) struct GroupStore {
     lds: Option<lds::Shadow>,
     barriers: waitcnt::Barriers,
     origins: defined::Origins,
+    /// Per instruction slot, the allocation its last device-memory access
+    /// lay in (`oob`): kept from group to group, as the allocations stay
+    /// those of the dispatch's snapshot.
+    allocations: Vec<Option<oob::Allocation>>,
 }
 
 /// Everything the checks of one work-group keep.
@@ -492,6 +496,9 @@ pub(crate) struct GroupCheck<'a> {
     shadows: Vec<defined::Shadow>,
     /// Origins of undefined values, and the memory side of [`defined`].
     origins: defined::Origins,
+    /// Per instruction slot, the allocation of its last access
+    /// ([`GroupStore::allocations`]).
+    allocations: Vec<Option<oob::Allocation>>,
     /// Device memory, for the shadow of tracked allocations.
     mem: Option<&'a MemView>,
     /// The dispatch's scratch memory: base and size.
@@ -560,7 +567,9 @@ impl<'a> GroupCheck<'a> {
             lds,
             mut barriers,
             mut origins,
+            mut allocations,
         } = s.store;
+        allocations.resize(s.facts.len(), None);
         // Each part as `new`/`default` makes it, in the storage it had.
         let n = s.waves as usize;
         let vgprs = usize::from(s.vgprs);
@@ -607,6 +616,7 @@ impl<'a> GroupCheck<'a> {
             log: s.log,
             shadows,
             origins,
+            allocations,
             mem: s.mem,
             scratch: s.scratch,
             values: s.values,
@@ -625,6 +635,7 @@ impl<'a> GroupCheck<'a> {
             lds: Some(self.lds),
             barriers: self.barriers,
             origins: self.origins,
+            allocations: self.allocations,
         };
         (self.reports, store)
     }
@@ -796,7 +807,7 @@ impl Hook for WaveHook<'_, '_> {
             if f.unit == facts::Unit::Ds {
                 oob::lds(g, wave.id, pc, op, &log);
             } else {
-                oob::after(g, wave.id, pc, op, f, &log);
+                oob::after(g, wave.id, pc, slot, op, f, &log);
             }
         }
         drop(log);

@@ -31,6 +31,10 @@ use gcn_asm::isa::{flags, Unit};
 use super::{Check, Facts, GroupCheck};
 use crate::exec::{MemAccess, Op, WAVE_SIZE};
 
+/// An allocation as the check compares with it: base, size and mapped
+/// size.
+pub(crate) type Allocation = (u64, u64, u64);
+
 /// The first stray access of an instruction, and where it lies.
 struct Stray {
     address: u64,
@@ -45,6 +49,7 @@ pub(crate) fn after(
     g: &mut GroupCheck<'_>,
     wave: u32,
     pc: u32,
+    slot: usize,
     op: &Op,
     f: &Facts,
     log: &[MemAccess],
@@ -62,8 +67,8 @@ pub(crate) fn after(
     let mut lanes = 0u64;
     let mut first: Option<Stray> = None;
     // The allocation of the previous access: the lanes of an instruction
-    // nearly always address one buffer.
-    let mut last: Option<(u64, u64, u64)> = None;
+    // nearly always address one buffer, the same each time it runs.
+    let mut last: Option<Allocation> = g.allocations.get(slot).copied().flatten();
     for run in log.iter().filter(|a| !a.lds) {
         let (base, size, _) = match last {
             Some(l @ (base, _, mapped)) if run.address >= base && run.address - base < mapped => l,
@@ -105,6 +110,9 @@ pub(crate) fn after(
                 size,
             });
         }
+    }
+    if let Some(cached) = g.allocations.get_mut(slot) {
+        *cached = last;
     }
     let Some(s) = first else {
         return;
