@@ -10,7 +10,8 @@
 //! the block's number ([`super::Op::block`]); blocks may overlap (a branch
 //! into the middle of one heads its own).
 //!
-//! **Tiering.** [`super::run_wave`] (the unchecked loop) hands a head to
+//! **Tiering.** The interpreter's loop ([`super::run_wave`], and
+//! [`super::run_wave_checked`] when its hook allows) hands a head to
 //! [`enter`], which counts the block's visits and, once the block is hot,
 //! translates it (one thread at a time; the others keep interpreting) and
 //! from then on runs it compiled. A block compiles for the MODE register it
