@@ -365,6 +365,122 @@ impl FastFlow {
     }
 }
 
+/// The fast flows of a run of instructions that a compiled block checks
+/// together ([`GroupCheck::defined_run`]): what the run reads that none of
+/// its instructions defined before, and everything it defines. When every
+/// register of the first lists is defined, each instruction's
+/// [`FastFlow`] holds in turn (an instruction's test reads registers
+/// defined at the run's start or by an earlier instruction's whole write of
+/// its EXEC lanes), and applying the definitions at once leaves the shadow
+/// as applying them one by one does.
+#[derive(Debug)]
+pub(crate) struct RunFlow {
+    /// The run's slots (the key of the cache entry).
+    first: usize,
+    last: usize,
+    /// `None`: an instruction of the run has no usable fast flow.
+    flow: Option<RunLists>,
+}
+
+#[derive(Debug, Default)]
+struct RunLists {
+    exec_vgprs: Vec<u16>,
+    /// Lane-0 reads, all of them (an earlier write may have missed lane 0).
+    lane0_vgprs: Vec<u16>,
+    sgprs: Vec<(u16, u32)>,
+    def_vgprs: Vec<u16>,
+    def_sgprs: Vec<u16>,
+    store: bool,
+}
+
+impl RunFlow {
+    /// The run of instructions at `slots` (consecutive in the block).
+    fn of(facts: &[Facts], slots: impl Iterator<Item = usize> + Clone) -> RunFlow {
+        let first = slots.clone().next().unwrap_or(0);
+        let last = slots.clone().last().unwrap_or(0);
+        let mut l = RunLists::default();
+        let mut usable = true;
+        for slot in slots {
+            let Some(f) = facts.get(slot) else {
+                usable = false;
+                break;
+            };
+            let fast = &f.fast_flow;
+            if fast.nothing {
+                continue;
+            }
+            if !fast.usable {
+                usable = false;
+                break;
+            }
+            for &v in &fast.exec_vgprs[..usize::from(fast.n_exec_vgprs)] {
+                if !l.def_vgprs.contains(&v) && !l.exec_vgprs.contains(&v) {
+                    l.exec_vgprs.push(v);
+                }
+            }
+            for &v in &fast.lane0_vgprs[..usize::from(fast.n_lane0_vgprs)] {
+                if !l.lane0_vgprs.contains(&v) {
+                    l.lane0_vgprs.push(v);
+                }
+            }
+            for &(code, bits) in &fast.sgprs[..usize::from(fast.n_sgprs)] {
+                if !l.def_sgprs.iter().any(|&d| d & 255 == code & 255) {
+                    l.sgprs.push((code, bits));
+                }
+            }
+            for &v in &fast.def_vgprs[..usize::from(fast.n_def_vgprs)] {
+                if !l.def_vgprs.contains(&v) {
+                    l.def_vgprs.push(v);
+                }
+            }
+            for &code in &fast.def_sgprs[..usize::from(fast.n_def_sgprs)] {
+                if !l.def_sgprs.contains(&code) {
+                    l.def_sgprs.push(code);
+                }
+            }
+            l.store |= fast.store;
+        }
+        RunFlow {
+            first,
+            last,
+            flow: usable.then_some(l),
+        }
+    }
+}
+
+impl RunLists {
+    /// [`FastFlow::apply`] for the whole run.
+    fn apply(&self, sh: &mut Shadow, exec: u64) -> bool {
+        let lanes_of = |v: u16| sh.v_lanes.get(usize::from(v)).copied().unwrap_or(0);
+        let mut undefined = 0u64;
+        for &v in &self.exec_vgprs {
+            undefined |= lanes_of(v);
+        }
+        let mut undefined = undefined & exec;
+        for &v in &self.lane0_vgprs {
+            undefined |= lanes_of(v) & 1;
+        }
+        let mut bits = 0u32;
+        for &(code, mask) in &self.sgprs {
+            bits |= sh.s_bits[usize::from(code) & 255] & mask;
+        }
+        if undefined != 0 || bits != 0 {
+            return false;
+        }
+        for &v in &self.def_vgprs {
+            if let Some(l) = sh.v_lanes.get_mut(usize::from(v)) {
+                *l &= !exec;
+            }
+        }
+        for &code in &self.def_sgprs {
+            let c = usize::from(code) & 255;
+            sh.s_bits[c] = 0;
+            sh.s_comp[c] = false;
+        }
+        true
+    }
+}
+
 impl FlowFacts {
     /// True when the instruction moves data between registers and memory
     /// (what [`GroupCheck::defined_after`] follows).
@@ -1074,6 +1190,45 @@ impl GroupCheck<'_> {
             }
         }
         self.defined_before_general(wave, op, f);
+    }
+
+    /// [`GroupCheck::defined_before`] for every instruction of `run` —
+    /// (PC, slot) pairs of a compiled block, none run through its handler —
+    /// at once, if every register the run reads that it does not define
+    /// first is defined (then true); else it changes nothing and returns
+    /// false, and each instruction takes `defined_before` in turn. Each
+    /// host thread keeps the runs' lists, keyed by their first slot.
+    pub(crate) fn defined_run(&mut self, wave: &Wave, run: &[(u32, u32)]) -> bool {
+        let (Some(&(_, first)), Some(&(_, last))) = (run.first(), run.last()) else {
+            return false;
+        };
+        let (first, last) = (first as usize, last as usize);
+        if self.run_flows.len() < self.facts.len() {
+            self.run_flows.resize_with(self.facts.len(), || None);
+        }
+        let Some(entry) = self.run_flows.get_mut(first) else {
+            return false;
+        };
+        if !entry
+            .as_ref()
+            .is_some_and(|r| r.first == first && r.last == last)
+        {
+            let slots = run.iter().map(|&(_, slot)| slot as usize);
+            *entry = Some(Box::new(RunFlow::of(self.facts, slots)));
+        }
+        let Some(lists) = entry.as_ref().and_then(|r| r.flow.as_ref()) else {
+            return false;
+        };
+        let Some(sh) = self.shadows.get_mut(wave.id as usize) else {
+            return false;
+        };
+        if !lists.apply(sh, wave.exec()) {
+            return false;
+        }
+        if lists.store {
+            self.origins.pending_lanes = 0;
+        }
+        true
     }
 
     /// [`GroupCheck::defined_before`] in general.

@@ -472,6 +472,9 @@ pub(crate) struct GroupStore {
     /// lay in (`oob`): kept from group to group, as the allocations stay
     /// those of the dispatch's snapshot.
     allocations: Vec<Option<oob::Allocation>>,
+    /// Per first slot, the `uninit` lists of a run of a compiled block
+    /// ([`GroupCheck::defined_run`]).
+    run_flows: Vec<Option<Box<defined::RunFlow>>>,
 }
 
 /// Everything the checks of one work-group keep.
@@ -499,6 +502,8 @@ pub(crate) struct GroupCheck<'a> {
     /// Per instruction slot, the allocation of its last access
     /// ([`GroupStore::allocations`]).
     allocations: Vec<Option<oob::Allocation>>,
+    /// [`GroupStore::run_flows`].
+    run_flows: Vec<Option<Box<defined::RunFlow>>>,
     /// Device memory, for the shadow of tracked allocations.
     mem: Option<&'a MemView>,
     /// The dispatch's scratch memory: base and size.
@@ -568,6 +573,7 @@ impl<'a> GroupCheck<'a> {
             mut barriers,
             mut origins,
             mut allocations,
+            run_flows,
         } = s.store;
         allocations.resize(s.facts.len(), None);
         // Each part as `new`/`default` makes it, in the storage it had.
@@ -617,6 +623,7 @@ impl<'a> GroupCheck<'a> {
             shadows,
             origins,
             allocations,
+            run_flows,
             mem: s.mem,
             scratch: s.scratch,
             values: s.values,
@@ -636,6 +643,7 @@ impl<'a> GroupCheck<'a> {
             barriers: self.barriers,
             origins: self.origins,
             allocations: self.allocations,
+            run_flows: self.run_flows,
         };
         (self.reports, store)
     }
@@ -708,6 +716,37 @@ pub(crate) struct WaveHook<'g, 'a> {
     pc: u32,
 }
 
+impl WaveHook<'_, '_> {
+    /// The checks before an instruction (`uninit`: with the `uninit`
+    /// check's flow; false when [`GroupCheck::defined_run`] took it).
+    #[inline(always)]
+    fn checks_before(&mut self, wave: &Wave, op: &Op, slot: usize, uninit: bool) {
+        self.pc = wave.pc;
+        let g = &mut *self.group;
+        // The facts table is parallel to the pre-decoded ops.
+        let Some(f) = g.facts.get(slot) else {
+            return;
+        };
+        if let Some((filter, _)) = g.trace {
+            if filter.selects(g.group, wave.id) {
+                g.snapshot
+                    .get_or_insert_with(Default::default)
+                    .take(wave, op);
+            }
+        }
+        if uninit {
+            g.defined_before(wave, op, slot, f);
+        }
+        if g.options.wait_states != Level::Off {
+            wait_states::before(g, wave, f);
+        }
+        if g.options.waitcnt != Level::Off && waitcnt::needed(g, wave.id, f) {
+            waitcnt::before(g, wave, f);
+        }
+        debug_assert_eq!(self.wave, wave.id);
+    }
+}
+
 impl Hook for WaveHook<'_, '_> {
     /// Compiled blocks may call this hook, unless the launch is traced (a
     /// trace record needs each instruction's registers): `before` reads of
@@ -722,41 +761,24 @@ impl Hook for WaveHook<'_, '_> {
         Some(self)
     }
 
-    /// [`Hook::before_run`] with `before` inlined in the loop.
-    fn before_run(&mut self, wave: &mut Wave, ops: &Decoded, run: &[(u32, u32)], env: &Env<'_>) {
+    /// [`Hook::before_run`] with `before` inlined in the loop, and the
+    /// `uninit` check's common case taken for the whole run at once
+    /// ([`GroupCheck::defined_run`]).
+    fn before_run(&mut self, wave: &mut Wave, ops: &Decoded, run: &[(u32, u32)], _: &Env<'_>) {
+        let g = &mut *self.group;
+        let uninit = g.options.uninit != Level::Off && !(run.len() > 1 && g.defined_run(wave, run));
         for &(pc, slot) in run {
             if let Some(op) = ops.ops().get(slot as usize) {
                 wave.pc = pc;
-                self.before(wave, op, slot as usize, env);
+                self.checks_before(wave, op, slot as usize, uninit);
             }
         }
     }
 
     #[inline(always)]
     fn before(&mut self, wave: &Wave, op: &Op, slot: usize, _env: &Env<'_>) {
-        self.pc = wave.pc;
-        let g = &mut *self.group;
-        // The facts table is parallel to the pre-decoded ops.
-        let Some(f) = g.facts.get(slot) else {
-            return;
-        };
-        if let Some((filter, _)) = g.trace {
-            if filter.selects(g.group, wave.id) {
-                g.snapshot
-                    .get_or_insert_with(Default::default)
-                    .take(wave, op);
-            }
-        }
-        if g.options.uninit != Level::Off {
-            g.defined_before(wave, op, slot, f);
-        }
-        if g.options.wait_states != Level::Off {
-            wait_states::before(g, wave, f);
-        }
-        if g.options.waitcnt != Level::Off && waitcnt::needed(g, wave.id, f) {
-            waitcnt::before(g, wave, f);
-        }
-        debug_assert_eq!(self.wave, wave.id);
+        let uninit = self.group.options.uninit != Level::Off;
+        self.checks_before(wave, op, slot, uninit);
     }
 
     #[inline(always)]
