@@ -375,9 +375,10 @@ impl FastFlow {
 /// as applying them one by one does.
 #[derive(Debug)]
 pub(crate) struct RunFlow {
-    /// The run's slots (the key of the cache entry).
-    first: usize,
-    last: usize,
+    /// The PC of the run's last instruction (the cache is indexed by the
+    /// first's: slots do not name instructions, equal instructions share
+    /// one).
+    last: u32,
     /// `None`: an instruction of the run has no usable fast flow.
     flow: Option<RunLists>,
 }
@@ -394,10 +395,8 @@ struct RunLists {
 }
 
 impl RunFlow {
-    /// The run of instructions at `slots` (consecutive in the block).
-    fn of(facts: &[Facts], slots: impl Iterator<Item = usize> + Clone) -> RunFlow {
-        let first = slots.clone().next().unwrap_or(0);
-        let last = slots.clone().last().unwrap_or(0);
+    /// The run of instructions with `slots`, the last at PC `last`.
+    fn of(facts: &[Facts], slots: impl Iterator<Item = usize>, last: u32) -> RunFlow {
         let mut l = RunLists::default();
         let mut usable = true;
         for slot in slots {
@@ -441,7 +440,6 @@ impl RunFlow {
             l.store |= fast.store;
         }
         RunFlow {
-            first,
             last,
             flow: usable.then_some(l),
         }
@@ -1197,24 +1195,22 @@ impl GroupCheck<'_> {
     /// at once, if every register the run reads that it does not define
     /// first is defined (then true); else it changes nothing and returns
     /// false, and each instruction takes `defined_before` in turn. Each
-    /// host thread keeps the runs' lists, keyed by their first slot.
+    /// host thread keeps the runs' lists, by the PC of their first
+    /// instruction.
     pub(crate) fn defined_run(&mut self, wave: &Wave, run: &[(u32, u32)]) -> bool {
-        let (Some(&(_, first)), Some(&(_, last))) = (run.first(), run.last()) else {
+        let (Some(&(first, _)), Some(&(last, _))) = (run.first(), run.last()) else {
             return false;
         };
-        let (first, last) = (first as usize, last as usize);
-        if self.run_flows.len() < self.facts.len() {
-            self.run_flows.resize_with(self.facts.len(), || None);
+        let words = self.ops.words();
+        if self.run_flows.len() < words {
+            self.run_flows.resize_with(words, || None);
         }
-        let Some(entry) = self.run_flows.get_mut(first) else {
+        let Some(entry) = self.run_flows.get_mut((first / 4) as usize) else {
             return false;
         };
-        if !entry
-            .as_ref()
-            .is_some_and(|r| r.first == first && r.last == last)
-        {
+        if !entry.as_ref().is_some_and(|r| r.last == last) {
             let slots = run.iter().map(|&(_, slot)| slot as usize);
-            *entry = Some(Box::new(RunFlow::of(self.facts, slots)));
+            *entry = Some(Box::new(RunFlow::of(self.facts, slots, last)));
         }
         let Some(lists) = entry.as_ref().and_then(|r| r.flow.as_ref()) else {
             return false;

@@ -469,11 +469,12 @@ pub(crate) struct GroupStore {
     barriers: waitcnt::Barriers,
     origins: defined::Origins,
     /// Per instruction slot, the allocation its last device-memory access
-    /// lay in (`oob`): kept from group to group, as the allocations stay
-    /// those of the dispatch's snapshot.
+    /// lay in (`oob`; a guess, tested before use: equal instructions share
+    /// a slot): kept from group to group, as the allocations stay those of
+    /// the dispatch's snapshot.
     allocations: Vec<Option<oob::Allocation>>,
-    /// Per first slot, the `uninit` lists of a run of a compiled block
-    /// ([`GroupCheck::defined_run`]).
+    /// Per word of code, the `uninit` lists of the run of a compiled block
+    /// that starts there ([`GroupCheck::defined_run`]).
     run_flows: Vec<Option<Box<defined::RunFlow>>>,
 }
 

@@ -1873,3 +1873,28 @@ s_waitcnt lgkmcnt(0)",
         assert_eq!(read.related.as_ref().map(|x| x.0), Some(write.pc), "{v}");
     }
 }
+
+/// Two runs of a compiled block that start and end with equal
+/// instructions (which share a slot) keep lists of their own: the second
+/// run's read of a register nothing wrote is found, with that register as
+/// the origin, compiled as interpreted (`run_items` runs both).
+#[test]
+fn runs_with_equal_ends_are_checked_each_as_itself() {
+    for v in VERSIONS {
+        let r = run(
+            v,
+            "buffer_load_dword v6, v1, s[8:11], 0 offen
+             s_nop 0
+             v_mov_b32 v4, v1
+             s_nop 0
+             buffer_load_dword v8, v4, s[8:11], 0 offen
+             s_nop 0
+             v_or_b32 v5, v7, v1
+             s_nop 0
+             @buffer_load_dword v9, v5, s[8:11], 0 offen
+             s_waitcnt vmcnt(0)",
+        );
+        let m = r.one(v, Check::Uninit, 0, None);
+        assert!(m.contains("v7"), "{v}: {m}");
+    }
+}
