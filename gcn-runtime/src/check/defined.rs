@@ -1208,7 +1208,7 @@ impl GroupCheck<'_> {
         let Some(entry) = self.run_flows.get_mut((first / 4) as usize) else {
             return false;
         };
-        if !entry.as_ref().is_some_and(|r| r.last == last) {
+        if entry.as_ref().is_none_or(|r| r.last != last) {
             let slots = run.iter().map(|&(_, slot)| slot as usize);
             *entry = Some(Box::new(RunFlow::of(self.facts, slots, last)));
         }
