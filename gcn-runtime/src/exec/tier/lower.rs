@@ -89,6 +89,8 @@ pub(crate) enum Kind {
     VMad { acc: bool },
     /// `v_cvt_f32_i32` / `_u32`.
     VCvtFromInt { signed: bool },
+    /// `v_cvt_f32_ubyte0..3`: byte `n` of S0 as an f32.
+    VCvtUbyte(u8),
     /// `v_cvt_i32_f32` / `v_cvt_u32_f32`: toward zero, saturating, NaN 0
     /// (Rust's `as`, as the handlers convert).
     VCvtToInt { signed: bool },
@@ -126,6 +128,7 @@ impl Kind {
                 | Kind::VFma { .. }
                 | Kind::VMad { .. }
                 | Kind::VCvtFromInt { .. }
+                | Kind::VCvtUbyte(_)
                 | Kind::VCvtToInt { .. }
                 | Kind::VMinMaxF32(_)
                 | Kind::VF32Unary(_)
@@ -611,6 +614,10 @@ fn vector_kind(op: &Op, version: GcnVersion) -> Option<Kind> {
         M::VRndneF32 => Some(Kind::VF32Unary(F32Unary::Rndne)),
         M::VSqrtF32 => Some(Kind::VF32Unary(F32Unary::Sqrt)),
         M::VRcpF32 | M::VRcpIflagF32 => Some(Kind::VF32Unary(F32Unary::Rcp)),
+        M::VCvtF32Ubyte0 => Some(Kind::VCvtUbyte(0)),
+        M::VCvtF32Ubyte1 => Some(Kind::VCvtUbyte(1)),
+        M::VCvtF32Ubyte2 => Some(Kind::VCvtUbyte(2)),
+        M::VCvtF32Ubyte3 => Some(Kind::VCvtUbyte(3)),
         M::VCvtI32F32 => Some(Kind::VCvtToInt { signed: true }),
         M::VCvtU32F32 => Some(Kind::VCvtToInt { signed: false }),
         M::VLshlB32 => Some(Kind::VShift(Shift::Left, false)),
@@ -1941,6 +1948,14 @@ impl<'a, 'b> Gen<'a, 'b> {
                     self.f32_of(r)
                 };
                 self.f32_result(r, !keep_out)
+            }
+            Kind::VCvtUbyte(n) => {
+                let a = self.src(op, 0)?.v;
+                let a = self.b.ins().ushr_imm_u(a, 8 * i64::from(n));
+                let m = self.splat_const(0xff);
+                let a = self.b.ins().band(a, m);
+                let r = self.b.ins().fcvt_from_sint(types::F32X4, a);
+                self.f32_result(r, false)
             }
             Kind::VCvtToInt { signed } => {
                 let a = self.src_f32(op, 0, !keep_in)?;

@@ -342,6 +342,7 @@ fn instruction(rng: &mut Rng, d: Dialect) -> String {
             f(rng)
         ),
         40 => format!("v_min_f32 {dst}, {a}, {b}"),
+        41 => format!("v_cvt_f32_ubyte{} {dst}, {a}", rng.below(4)),
         _ => "s_nop 0".to_string(),
     }
 }
@@ -511,6 +512,8 @@ fn common_alu_forms_are_translated() {
         "v_sqrt_f32 v1, v2",
         "v_rcp_f32 v1, v2",
         "v_cvt_i32_f32 v1, v2",
+        "v_cvt_f32_ubyte0 v1, v2",
+        "v_cvt_f32_ubyte3 v1, s2",
         "v_cvt_u32_f32 v1, |v2|",
     ];
     let mut checked = 0;
