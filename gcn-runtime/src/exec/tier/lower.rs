@@ -69,7 +69,11 @@ pub(crate) enum Kind {
     VMov,
     /// A two-source 32-bit integer operation.
     VInt(VInt),
-    /// A shift by a lane-uniform amount; `rev`: the amount is source 0.
+    /// A three-source 32-bit integer operation.
+    VInt3(Int3),
+    /// `v_not_b32`.
+    VNot,
+    /// A shift by source 1's amount (`rev`: source 0's), masked to 5 bits.
     VShift(Shift, bool),
     /// The add/sub family: carry-in from slot 2 if it has one, carry-out
     /// to the scalar destination if it has one.
@@ -85,6 +89,18 @@ pub(crate) enum Kind {
     VMad { acc: bool },
     /// `v_cvt_f32_i32` / `_u32`.
     VCvtFromInt { signed: bool },
+    /// `v_cvt_f32_ubyte0..3`: byte `n` of S0 as an f32.
+    VCvtUbyte(u8),
+    /// `v_cvt_i32_f32` / `v_cvt_u32_f32`: toward zero, saturating, NaN 0
+    /// (Rust's `as`, as the handlers convert).
+    VCvtToInt { signed: bool },
+    /// `v_min/max_f32`, `v_min3/max3/med3_f32`: the handlers' `min32`,
+    /// `max32` and `med3` (signed zeros ordered, a NaN operand giving the
+    /// other unless MODE.IEEE and it signals), denormals per MODE.
+    VMinMaxF32(MinMax),
+    /// A one-source f32 operation whose handler is an IEEE operation
+    /// (rounding to an integral value, square root, reciprocal).
+    VF32Unary(F32Unary),
     /// An integer compare writing a lane mask (`None`: always false or
     /// always true, by `bool`).
     VCmpInt(Result<IntCC, bool>),
@@ -103,6 +119,8 @@ impl Kind {
             self,
             Kind::VMov
                 | Kind::VInt(_)
+                | Kind::VInt3(_)
+                | Kind::VNot
                 | Kind::VShift(..)
                 | Kind::VAddSub { .. }
                 | Kind::VCndmask
@@ -110,6 +128,10 @@ impl Kind {
                 | Kind::VFma { .. }
                 | Kind::VMad { .. }
                 | Kind::VCvtFromInt { .. }
+                | Kind::VCvtUbyte(_)
+                | Kind::VCvtToInt { .. }
+                | Kind::VMinMaxF32(_)
+                | Kind::VF32Unary(_)
                 | Kind::VCmpInt(_)
                 | Kind::VCmpF32(_)
         )
@@ -119,7 +141,13 @@ impl Kind {
     fn float_sources(self) -> bool {
         matches!(
             self,
-            Kind::VF32(_) | Kind::VFma { .. } | Kind::VMad { .. } | Kind::VCmpF32(_)
+            Kind::VF32(_)
+                | Kind::VFma { .. }
+                | Kind::VMad { .. }
+                | Kind::VCmpF32(_)
+                | Kind::VCvtToInt { .. }
+                | Kind::VMinMaxF32(_)
+                | Kind::VF32Unary(_)
         )
     }
 
@@ -172,6 +200,79 @@ pub(crate) enum VInt {
     MaxU,
     MinI,
     MaxI,
+    /// `v_mul_hi_u32` / `_i32`: the high half of the 64-bit product.
+    MulHiU,
+    MulHiI,
+    /// `v_bcnt_u32_b32`: S1 + the set bits of S0.
+    Bcnt,
+}
+
+/// A three-source 32-bit vector integer operation (`valu_int`'s `tern`
+/// rows); every shift amount and bit-field bound is masked to 5 bits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Int3 {
+    Add3,
+    Or3,
+    Xor3,
+    /// (S0 & S1) | S2.
+    AndOr,
+    /// (S0 ^ S1) + S2.
+    Xad,
+    /// (S0 & S1) | (!S0 & S2).
+    Bfi,
+    /// The 24-bit multiplies plus S2.
+    MadU24,
+    MadI24,
+    Min3U,
+    Max3U,
+    Med3U,
+    Min3I,
+    Max3I,
+    Med3I,
+    /// (S0 << S1) + S2.
+    LshlAdd,
+    /// (S0 + S1) << S2.
+    AddLshl,
+    /// (S0 << S1) | S2.
+    LshlOr,
+    /// S2 bits of S0 from bit S1, zero- or sign-extended.
+    BfeU,
+    BfeI,
+    /// The 64 bits S0:S1 shifted right by S2 bits / S2 & 3 bytes.
+    Alignbit,
+    Alignbyte,
+}
+
+/// How lane bits are ordered ([`Gen::med3`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ordered {
+    F32,
+    Signed,
+    Unsigned,
+}
+
+/// An f32 min/max of two or three sources.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum MinMax {
+    Min,
+    Max,
+    Min3,
+    Max3,
+    Med3,
+}
+
+/// A one-source f32 operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum F32Unary {
+    Floor,
+    Ceil,
+    Trunc,
+    /// Round to nearest, ties to even.
+    Rndne,
+    /// The correctly rounded root; a negative source gives -NaN.
+    Sqrt,
+    /// 1 / S0, correctly rounded.
+    Rcp,
 }
 
 /// A lane shift.
@@ -231,43 +332,10 @@ pub(crate) fn kind_of(op: &Op, version: GcnVersion) -> Option<Kind> {
         None => return callable(op).then_some(Kind::Call),
     };
     if kind.vector() {
-        let m = &op.instr.mods;
-        if !vector::plain_form(op) || m.clamp || m.omod != 0 {
-            return None;
-        }
-        if (m.abs | m.neg) != 0 && !kind.float_sources() {
-            return None;
-        }
-        if !matches!(op.opnd.get(usize::from(op.vdst)), Some(Src::Vgpr(_)) | None) {
-            return None;
-        }
-        let mask_slot = kind.mask_source(op);
-        for s in 0..3 {
-            let src = op.slot_src(s);
-            if src == Src::None {
-                continue;
-            }
-            if Some(src) == mask_slot && s == 2 {
-                if !scalar_source(src) {
-                    return None;
-                }
-                continue;
-            }
-            if !lane_source(src) {
-                return None;
-            }
-        }
-        if kind.writes_mask(op) && is_exec(vector::sdst_code(op)) {
-            return None;
-        }
-        if let Kind::VShift(_, rev) = kind {
-            let amount = if rev { op.slot_src(0) } else { op.slot_src(1) };
-            if !scalar_source(amount) {
-                return None;
-            }
-        }
-        if matches!(kind, Kind::VFma { .. }) && !host_fma() {
-            return None;
+        // A form the code generator does not take still runs, through its
+        // handler, inside the block.
+        if !vector_form(op, kind) {
+            return callable(op).then_some(Kind::Call);
         }
     } else {
         for i in 0..usize::from(row.operands.len() as u8) {
@@ -283,6 +351,55 @@ pub(crate) fn kind_of(op: &Op, version: GcnVersion) -> Option<Kind> {
         }
     }
     Some(kind)
+}
+
+/// True when the code generator takes vector instruction `op` of `kind`
+/// in this form: no SDWA/DPP, clamp or output modifier, float modifiers
+/// only on float sources, sources it can read, a VGPR destination.
+fn vector_form(op: &Op, kind: Kind) -> bool {
+    let m = &op.instr.mods;
+    if !vector::plain_form(op) || m.clamp || m.omod != 0 {
+        return false;
+    }
+    if (m.abs | m.neg) != 0 && !kind.float_sources() {
+        return false;
+    }
+    if !matches!(op.opnd.get(usize::from(op.vdst)), Some(Src::Vgpr(_)) | None) {
+        return false;
+    }
+    let mask_slot = kind.mask_source(op);
+    for s in 0..3 {
+        let src = op.slot_src(s);
+        if src == Src::None {
+            continue;
+        }
+        if Some(src) == mask_slot && s == 2 {
+            if !scalar_source(src) {
+                return false;
+            }
+            continue;
+        }
+        if !lane_source(src) {
+            return false;
+        }
+    }
+    if kind.writes_mask(op) && is_exec(vector::sdst_code(op)) {
+        return false;
+    }
+    if let Kind::VShift(_, rev) = kind {
+        // A shift by per-lane amounts: where the handler streams the
+        // lanes through 256-bit host vectors (one variable-shift
+        // instruction per eight lanes), it is faster than the code
+        // generator's four 128-bit shifts and blends per four lanes
+        // (measured: a loop of four such shifts among eight instructions
+        // ran 1.6x longer translated).
+        let amount = op.slot_src(if rev { 0 } else { 1 });
+        if matches!(amount, Src::Vgpr(_)) && vector::streams(op) && vector::wide_vectors() {
+            return false;
+        }
+    }
+    // `v_fma_f32` needs the host's fused multiply-add.
+    !matches!(kind, Kind::VFma { .. }) || host_fma()
 }
 
 /// True when `op` may run through its handler inside a block: a vector
@@ -461,6 +578,48 @@ fn vector_kind(op: &Op, version: GcnVersion) -> Option<Kind> {
         M::VMaxU32 => Some(Kind::VInt(VInt::MaxU)),
         M::VMinI32 => Some(Kind::VInt(VInt::MinI)),
         M::VMaxI32 => Some(Kind::VInt(VInt::MaxI)),
+        M::VMulHiU32 => Some(Kind::VInt(VInt::MulHiU)),
+        M::VMulHiI32 => Some(Kind::VInt(VInt::MulHiI)),
+        M::VBcntU32B32 => Some(Kind::VInt(VInt::Bcnt)),
+        M::VNotB32 => Some(Kind::VNot),
+        M::VAdd3U32 => Some(Kind::VInt3(Int3::Add3)),
+        M::VOr3B32 => Some(Kind::VInt3(Int3::Or3)),
+        M::VXor3B32 => Some(Kind::VInt3(Int3::Xor3)),
+        M::VAndOrB32 => Some(Kind::VInt3(Int3::AndOr)),
+        M::VXadU32 => Some(Kind::VInt3(Int3::Xad)),
+        M::VBfiB32 => Some(Kind::VInt3(Int3::Bfi)),
+        M::VMadU32U24 => Some(Kind::VInt3(Int3::MadU24)),
+        M::VMadI32I24 => Some(Kind::VInt3(Int3::MadI24)),
+        M::VMin3U32 => Some(Kind::VInt3(Int3::Min3U)),
+        M::VMax3U32 => Some(Kind::VInt3(Int3::Max3U)),
+        M::VMed3U32 => Some(Kind::VInt3(Int3::Med3U)),
+        M::VMin3I32 => Some(Kind::VInt3(Int3::Min3I)),
+        M::VMax3I32 => Some(Kind::VInt3(Int3::Max3I)),
+        M::VMed3I32 => Some(Kind::VInt3(Int3::Med3I)),
+        M::VLshlAddU32 => Some(Kind::VInt3(Int3::LshlAdd)),
+        M::VAddLshlU32 => Some(Kind::VInt3(Int3::AddLshl)),
+        M::VLshlOrB32 => Some(Kind::VInt3(Int3::LshlOr)),
+        M::VBfeU32 => Some(Kind::VInt3(Int3::BfeU)),
+        M::VBfeI32 => Some(Kind::VInt3(Int3::BfeI)),
+        M::VAlignbitB32 => Some(Kind::VInt3(Int3::Alignbit)),
+        M::VAlignbyteB32 => Some(Kind::VInt3(Int3::Alignbyte)),
+        M::VMinF32 => Some(Kind::VMinMaxF32(MinMax::Min)),
+        M::VMaxF32 => Some(Kind::VMinMaxF32(MinMax::Max)),
+        M::VMin3F32 => Some(Kind::VMinMaxF32(MinMax::Min3)),
+        M::VMax3F32 => Some(Kind::VMinMaxF32(MinMax::Max3)),
+        M::VMed3F32 => Some(Kind::VMinMaxF32(MinMax::Med3)),
+        M::VFloorF32 => Some(Kind::VF32Unary(F32Unary::Floor)),
+        M::VCeilF32 => Some(Kind::VF32Unary(F32Unary::Ceil)),
+        M::VTruncF32 => Some(Kind::VF32Unary(F32Unary::Trunc)),
+        M::VRndneF32 => Some(Kind::VF32Unary(F32Unary::Rndne)),
+        M::VSqrtF32 => Some(Kind::VF32Unary(F32Unary::Sqrt)),
+        M::VRcpF32 | M::VRcpIflagF32 => Some(Kind::VF32Unary(F32Unary::Rcp)),
+        M::VCvtF32Ubyte0 => Some(Kind::VCvtUbyte(0)),
+        M::VCvtF32Ubyte1 => Some(Kind::VCvtUbyte(1)),
+        M::VCvtF32Ubyte2 => Some(Kind::VCvtUbyte(2)),
+        M::VCvtF32Ubyte3 => Some(Kind::VCvtUbyte(3)),
+        M::VCvtI32F32 => Some(Kind::VCvtToInt { signed: true }),
+        M::VCvtU32F32 => Some(Kind::VCvtToInt { signed: false }),
         M::VLshlB32 => Some(Kind::VShift(Shift::Left, false)),
         M::VLshrB32 => Some(Kind::VShift(Shift::Right, false)),
         M::VAshrI32 => Some(Kind::VShift(Shift::Arithmetic, false)),
@@ -1473,13 +1632,9 @@ impl<'a, 'b> Gen<'a, 'b> {
     /// selects, on the common path).
     fn nan_rule(&mut self, r: Value, inputs: &[Value]) -> Value {
         let is_nan = self.b.ins().fcmp(FloatCC::Unordered, r, r);
-        if let NanMode::Note(seen) = self.nan_mode {
+        if let NanMode::Note(_) = self.nan_mode {
             let nan = self.bits_of(is_nan);
-            let seen = match seen {
-                None => nan,
-                Some(s) => self.b.ins().bor(s, nan),
-            };
-            self.nan_mode = NanMode::Note(Some(seen));
+            self.note(nan);
             return r;
         }
         let any = self.b.ins().vhigh_bits(types::I32, is_nan);
@@ -1488,22 +1643,199 @@ impl<'a, 'b> Gen<'a, 'b> {
         self.b.append_block_param(join, types::F32X4);
         self.b.ins().brif(any, slow, &[], join, &[r.into()]);
         self.b.switch_to_block(slow);
-        let quiet_bit = self.splat_const(0x0040_0000);
-        let mut pick = self.bits_of(r);
-        for &input in inputs.iter().rev() {
-            let f = self.f32_of(input);
-            let nan = self.b.ins().fcmp(FloatCC::Unordered, f, f);
-            let nan = self.bits_of(nan);
-            let quiet = self.b.ins().bor(input, quiet_bit);
-            pick = self.b.ins().bitselect(nan, quiet, pick);
-        }
         let r_bits = self.bits_of(r);
-        let is_nan = self.bits_of(is_nan);
-        let fixed = self.b.ins().bitselect(is_nan, pick, r_bits);
+        let fixed = self.first_nan(r_bits, inputs);
         let fixed = self.f32_of(fixed);
         self.b.ins().jump(join, &[fixed.into()]);
         self.b.switch_to_block(join);
         self.b.block_params(join)[0]
+    }
+
+    /// In a `Note` pass, adds `lanes` (all ones or zero) to the lanes that
+    /// need the exact pass.
+    fn note(&mut self, lanes: Value) {
+        if let NanMode::Note(seen) = self.nan_mode {
+            let seen = match seen {
+                None => lanes,
+                Some(s) => self.b.ins().bor(s, lanes),
+            };
+            self.nan_mode = NanMode::Note(Some(seen));
+        }
+    }
+
+    /// `r` (lane bits) where it is not NaN; where it is, the first NaN of
+    /// `inputs` quieted, if one is (`float::nan3_f32`'s choice).
+    fn first_nan(&mut self, r: Value, inputs: &[Value]) -> Value {
+        let quiet_bit = self.splat_const(0x0040_0000);
+        let mut pick = r;
+        for &input in inputs.iter().rev() {
+            let nan = self.is_nan(input);
+            let quiet = self.b.ins().bor(input, quiet_bit);
+            pick = self.b.ins().bitselect(nan, quiet, pick);
+        }
+        let r_nan = self.is_nan(r);
+        self.b.ins().bitselect(r_nan, pick, r)
+    }
+
+    /// The lanes of `v` (bits) that are NaN, as all ones.
+    fn is_nan(&mut self, v: Value) -> Value {
+        let f = self.f32_of(v);
+        let nan = self.b.ins().fcmp(FloatCC::Unordered, f, f);
+        self.bits_of(nan)
+    }
+
+    /// The f32 compare `a cc b` of lane bits, as all-ones lanes.
+    fn fcmp_bits(&mut self, cc: FloatCC, a: Value, b: Value) -> Value {
+        let (fa, fb) = (self.f32_of(a), self.f32_of(b));
+        let m = self.b.ins().fcmp(cc, fa, fb);
+        self.bits_of(m)
+    }
+
+    /// `v_min/max_f32` and the three-source forms on lane bits (denormals
+    /// already flushed per MODE): the handlers' rules. A `Note` pass
+    /// computes the result for operands that are not NaN and notes the
+    /// lanes with a NaN operand; the `Pick` pass (run when one was noted)
+    /// applies the NaN rules.
+    fn min_max(&mut self, mm: MinMax, x: &[Value]) -> Value {
+        let max = matches!(mm, MinMax::Max | MinMax::Max3);
+        if let NanMode::Note(_) = self.nan_mode {
+            let mut nan = self.fcmp_bits(FloatCC::Unordered, x[0], x[1]);
+            if let Some(&c) = x.get(2) {
+                let c_nan = self.is_nan(c);
+                nan = self.b.ins().bor(nan, c_nan);
+            }
+            self.note(nan);
+            return match mm {
+                MinMax::Min | MinMax::Max => self.min_max2(max, x[0], x[1]),
+                MinMax::Min3 | MinMax::Max3 => {
+                    let t = self.min_max2(max, x[0], x[1]);
+                    self.min_max2(max, t, x[2])
+                }
+                MinMax::Med3 => self.med3(Ordered::F32, x[0], x[1], x[2]),
+            };
+        }
+        let ieee = self.plan.mode & crate::exec::float::MODE_IEEE != 0;
+        match mm {
+            MinMax::Min | MinMax::Max => self.min_max2_exact(max, x[0], x[1], ieee),
+            MinMax::Min3 | MinMax::Max3 => {
+                // min32(min32(a, b), c), then the NaN rule of the handler's
+                // three-operand loop (`nan3_f32`) on the result.
+                let t = self.min_max2_exact(max, x[0], x[1], ieee);
+                let r = self.min_max2_exact(max, t, x[2], ieee);
+                self.first_nan(r, x)
+            }
+            MinMax::Med3 => {
+                let (a, b, c) = (x[0], x[1], x[2]);
+                // The handler's `med3`: a NaN operand makes it the MIN of
+                // the other two (the first NaN's), a signalling NaN with
+                // MODE.IEEE its quiet form (the first one's), then
+                // `nan3_f32` on the result.
+                let mut r = self.med3(Ordered::F32, a, b, c);
+                for (nan, p, q) in [(c, a, b), (b, a, c), (a, b, c)] {
+                    let m = self.min_max2_exact(false, p, q, false);
+                    let is = self.is_nan(nan);
+                    r = self.b.ins().bitselect(is, m, r);
+                }
+                if ieee {
+                    let quiet_bit = self.splat_const(0x0040_0000);
+                    for v in [c, b, a] {
+                        let s = self.is_snan(v);
+                        let q = self.b.ins().bor(v, quiet_bit);
+                        r = self.b.ins().bitselect(s, q, r);
+                    }
+                }
+                self.first_nan(r, x)
+            }
+        }
+    }
+
+    /// The lanes of `v` that are signalling NaNs, as all ones.
+    fn is_snan(&mut self, v: Value) -> Value {
+        let nan = self.is_nan(v);
+        let quiet_bit = self.splat_const(0x0040_0000);
+        let q = self.b.ins().band(v, quiet_bit);
+        let clear = self.b.ins().icmp(IntCC::Equal, q, self.consts.zero);
+        self.b.ins().band(nan, clear)
+    }
+
+    /// `min32` / `max32` of lanes that are not NaN (anything where one
+    /// is): the smaller (larger) value, of equal ones the bits' OR (AND),
+    /// which puts -0 below +0.
+    fn min_max2(&mut self, max: bool, a: Value, b: Value) -> Value {
+        let (take_a, take_b) = if max {
+            (FloatCC::GreaterThan, FloatCC::LessThan)
+        } else {
+            (FloatCC::LessThan, FloatCC::GreaterThan)
+        };
+        let pick_a = self.fcmp_bits(take_a, a, b);
+        let pick_b = self.fcmp_bits(take_b, a, b);
+        let tie = if max {
+            self.b.ins().band(a, b)
+        } else {
+            self.b.ins().bor(a, b)
+        };
+        let r = self.b.ins().bitselect(pick_b, b, tie);
+        self.b.ins().bitselect(pick_a, a, r)
+    }
+
+    /// `min32` / `max32` with their NaN rules: a NaN operand gives the
+    /// other, two give the first quieted; with `ieee` a signalling NaN
+    /// gives its quiet form (the first operand's if both are NaN).
+    fn min_max2_exact(&mut self, max: bool, a: Value, b: Value, ieee: bool) -> Value {
+        let plain = self.min_max2(max, a, b);
+        let na = self.is_nan(a);
+        let nb = self.is_nan(b);
+        let t = self.b.ins().bitselect(nb, a, plain);
+        let t = self.b.ins().bitselect(na, b, t);
+        let quiet_bit = self.splat_const(0x0040_0000);
+        let mut quiet_a = self.b.ins().band(na, nb);
+        let mut quiet_b = None;
+        if ieee {
+            let sa = self.is_snan(a);
+            let sb = self.is_snan(b);
+            quiet_a = self.b.ins().bor(quiet_a, sa);
+            quiet_b = Some(self.b.ins().band_not(sb, na));
+        }
+        let qa = self.b.ins().bor(a, quiet_bit);
+        let mut t = self.b.ins().bitselect(quiet_a, qa, t);
+        if let Some(lanes) = quiet_b {
+            let qb = self.b.ins().bor(b, quiet_bit);
+            t = self.b.ins().bitselect(lanes, qb, t);
+        }
+        t
+    }
+
+    /// `a < b` (`less`) or `a > b` in `order`, as all-ones lanes.
+    fn compare(&mut self, order: Ordered, less: bool, a: Value, b: Value) -> Value {
+        match (order, less) {
+            (Ordered::F32, true) => self.fcmp_bits(FloatCC::LessThan, a, b),
+            (Ordered::F32, false) => self.fcmp_bits(FloatCC::GreaterThan, a, b),
+            (Ordered::Signed, true) => self.b.ins().icmp(IntCC::SignedLessThan, a, b),
+            (Ordered::Signed, false) => self.b.ins().icmp(IntCC::SignedGreaterThan, a, b),
+            (Ordered::Unsigned, true) => self.b.ins().icmp(IntCC::UnsignedLessThan, a, b),
+            (Ordered::Unsigned, false) => self.b.ins().icmp(IntCC::UnsignedGreaterThan, a, b),
+        }
+    }
+
+    /// The handlers' `med3` (of f32 lanes that are not NaN, or of
+    /// integers), the docs' rule with strict compares: S2 if it lies
+    /// strictly between the others, else S1 if it does, else S0 (so where
+    /// two are equal S0 is taken, not always the median).
+    fn med3(&mut self, order: Ordered, a: Value, b: Value, c: Value) -> Value {
+        let c_gt_b = self.compare(order, false, c, b);
+        let c_lt_b = self.compare(order, true, c, b);
+        let c_lt_a = self.compare(order, true, c, a);
+        let c_gt_a = self.compare(order, false, c, a);
+        let b_lt_a = self.compare(order, true, b, a);
+        let b_gt_a = self.compare(order, false, b, a);
+        let x = self.b.ins().band(c_gt_b, c_lt_a);
+        let y = self.b.ins().band(c_lt_b, c_gt_a);
+        let take_c = self.b.ins().bor(x, y);
+        let x = self.b.ins().band(c_lt_b, b_lt_a);
+        let y = self.b.ins().band(c_gt_b, b_gt_a);
+        let take_b = self.b.ins().bor(x, y);
+        let r = self.b.ins().bitselect(take_b, b, a);
+        self.b.ins().bitselect(take_c, c, r)
     }
 
     fn vdst(op: &Op) -> Result<u16, String> {
@@ -1524,15 +1856,27 @@ impl<'a, 'b> Gen<'a, 'b> {
                 let v = self.int_op(int, a, b);
                 Lanes { v, flushed: false }
             }
+            Kind::VInt3(int) => {
+                let v = self.int3(op, int)?;
+                Lanes { v, flushed: false }
+            }
+            Kind::VNot => {
+                let a = self.src(op, 0)?.v;
+                let v = self.b.ins().bnot(a);
+                Lanes { v, flushed: false }
+            }
             Kind::VShift(shift, rev) => {
                 let (value, amount) = if rev { (1, 0) } else { (0, 1) };
                 let v = self.src(op, value)?.v;
-                let n = self.scalar_of(op.slot_src(amount))?;
-                let n = self.b.ins().band_imm_u(n, 31);
-                let v = match shift {
-                    Shift::Left => self.b.ins().ishl(v, n),
-                    Shift::Right => self.b.ins().ushr(v, n),
-                    Shift::Arithmetic => self.b.ins().sshr(v, n),
+                let v = match op.slot_src(amount) {
+                    Src::Vgpr(_) => {
+                        let n = self.src(op, amount)?.v;
+                        self.shift_lanes(shift, v, n)
+                    }
+                    src => {
+                        let n = self.scalar_of(src)?;
+                        self.shift_by(shift, v, n)
+                    }
                 };
                 Lanes { v, flushed: false }
             }
@@ -1598,6 +1942,80 @@ impl<'a, 'b> Gen<'a, 'b> {
                 let r = self.b.ins().fadd(fp, fc);
                 let r = self.nan_rule(r, &[a, b, c]);
                 self.f32_result(r, true)
+            }
+            Kind::VMinMaxF32(mm) => {
+                let n = if matches!(mm, MinMax::Min | MinMax::Max) {
+                    2
+                } else {
+                    3
+                };
+                let mut x = Vec::with_capacity(n);
+                for s in 0..n {
+                    x.push(self.src_f32(op, s, !keep_in)?);
+                }
+                let r = self.min_max(mm, &x);
+                let r = self.f32_of(r);
+                self.f32_result(r, !keep_out)
+            }
+            Kind::VF32Unary(f) => {
+                let a = self.src_f32(op, 0, !keep_in)?;
+                let fa = self.f32_of(a);
+                let r = match f {
+                    F32Unary::Floor => self.b.ins().floor(fa),
+                    F32Unary::Ceil => self.b.ins().ceil(fa),
+                    F32Unary::Trunc => self.b.ins().trunc(fa),
+                    F32Unary::Rndne => self.b.ins().nearest(fa),
+                    F32Unary::Rcp => {
+                        let one = self.splat_const(1.0f32.to_bits());
+                        let one = self.f32_of(one);
+                        self.b.ins().fdiv(one, fa)
+                    }
+                    F32Unary::Sqrt => {
+                        // A negative source (not -0) gives -NaN whatever
+                        // the host's invalid-operation NaN is.
+                        let r = self.b.ins().sqrt(fa);
+                        let zero = self.f32_of(self.consts.zero);
+                        let neg = self.b.ins().fcmp(FloatCC::LessThan, fa, zero);
+                        let neg = self.bits_of(neg);
+                        let nan = self.splat_const(0xffc0_0000);
+                        let r = self.bits_of(r);
+                        let r = self.b.ins().bitselect(neg, nan, r);
+                        self.f32_of(r)
+                    }
+                };
+                let r = if matches!(f, F32Unary::Sqrt | F32Unary::Rcp) {
+                    // A NaN source gives it quieted, as the host's
+                    // arithmetic does (the rule makes it so everywhere).
+                    self.nan_rule(r, &[a])
+                } else {
+                    // Rust's `floor`, `ceil`, `trunc` and
+                    // `round_ties_even` return a NaN as it is, signalling
+                    // or not, where the host's rounding instruction
+                    // quiets it.
+                    let r = self.bits_of(r);
+                    let nan = self.is_nan(a);
+                    let r = self.b.ins().bitselect(nan, a, r);
+                    self.f32_of(r)
+                };
+                self.f32_result(r, !keep_out)
+            }
+            Kind::VCvtUbyte(n) => {
+                let a = self.src(op, 0)?.v;
+                let a = self.b.ins().ushr_imm_u(a, 8 * i64::from(n));
+                let m = self.splat_const(0xff);
+                let a = self.b.ins().band(a, m);
+                let r = self.b.ins().fcvt_from_sint(types::F32X4, a);
+                self.f32_result(r, false)
+            }
+            Kind::VCvtToInt { signed } => {
+                let a = self.src_f32(op, 0, !keep_in)?;
+                let fa = self.f32_of(a);
+                let v = if signed {
+                    self.b.ins().fcvt_to_sint_sat(types::I32X4, fa)
+                } else {
+                    self.b.ins().fcvt_to_uint_sat(types::I32X4, fa)
+                };
+                Lanes { v, flushed: false }
             }
             Kind::VCvtFromInt { signed } => {
                 let a = self.src(op, 0)?.v;
@@ -1674,7 +2092,213 @@ impl<'a, 'b> Gen<'a, 'b> {
             VInt::MaxU => self.b.ins().umax(a, b),
             VInt::MinI => self.b.ins().smin(a, b),
             VInt::MaxI => self.b.ins().smax(a, b),
+            VInt::MulHiU | VInt::MulHiI => {
+                // Two 64-bit products of widened lane pairs (the host's
+                // 32x32->64 multiplies), then their high halves.
+                let signed = int == VInt::MulHiI;
+                let (lo, hi) = if signed {
+                    let (al, bl) = (self.b.ins().swiden_low(a), self.b.ins().swiden_low(b));
+                    let (ah, bh) = (self.b.ins().swiden_high(a), self.b.ins().swiden_high(b));
+                    (self.b.ins().imul(al, bl), self.b.ins().imul(ah, bh))
+                } else {
+                    let (al, bl) = (self.b.ins().uwiden_low(a), self.b.ins().uwiden_low(b));
+                    let (ah, bh) = (self.b.ins().uwiden_high(a), self.b.ins().uwiden_high(b));
+                    (self.b.ins().imul(al, bl), self.b.ins().imul(ah, bh))
+                };
+                self.high_halves(lo, hi)
+            }
+            VInt::Bcnt => {
+                // Bytes' counts, summed within each lane.
+                let bytes = self.b.ins().bitcast(types::I8X16, lanes_le(), a);
+                let counts = self.b.ins().popcnt(bytes);
+                let c = self.bits_of(counts);
+                let s = self.b.ins().ushr_imm_u(c, 8);
+                let c = self.b.ins().iadd(c, s);
+                let s = self.b.ins().ushr_imm_u(c, 16);
+                let c = self.b.ins().iadd(c, s);
+                let m = self.splat_const(0xff);
+                let c = self.b.ins().band(c, m);
+                self.b.ins().iadd(b, c)
+            }
         }
+    }
+
+    /// The odd 32-bit halves of two I64X2 vectors `lo` (lanes 0, 1) and
+    /// `hi` (lanes 2, 3), as four lanes.
+    fn high_halves(&mut self, lo: Value, hi: Value) -> Value {
+        let lo = self.b.ins().bitcast(types::I8X16, lanes_le(), lo);
+        let hi = self.b.ins().bitcast(types::I8X16, lanes_le(), hi);
+        let bytes: Vec<u8> =
+            [4u8, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31].to_vec();
+        let mask = self.b.func.dfg.immediates.push(ConstantData::from(bytes));
+        let v = self.b.ins().shuffle(lo, hi, mask);
+        self.bits_of(v)
+    }
+
+    /// `v` shifted by the 32-bit scalar `n`, masked to 5 bits.
+    fn shift_by(&mut self, shift: Shift, v: Value, n: Value) -> Value {
+        let n = self.b.ins().band_imm_u(n, 31);
+        match shift {
+            Shift::Left => self.b.ins().ishl(v, n),
+            Shift::Right => self.b.ins().ushr(v, n),
+            Shift::Arithmetic => self.b.ins().sshr(v, n),
+        }
+    }
+
+    /// Each lane of `v` shifted by its lane of `n`, masked to 5 bits. The
+    /// host's vector shifts take one amount for all lanes (per-lane ones
+    /// need AVX2, which Cranelift does not offer), so the whole vector is
+    /// shifted by each lane's amount and lane `i` taken from the `i`th
+    /// (word blends; measured: shifting lanes as scalars, extracted and
+    /// inserted, is slower than the handler's AVX2 loop).
+    fn shift_lanes(&mut self, shift: Shift, v: Value, n: Value) -> Value {
+        let mut r = None;
+        for i in 0..4u8 {
+            let k = self.b.ins().extractlane(n, i);
+            let part = self.shift_by(shift, v, k);
+            r = Some(match r {
+                None => part,
+                Some(r) => {
+                    // Bytes of lane `i` from `part` (16..31), the rest
+                    // from `r`.
+                    let bytes: Vec<u8> = (0..16u8)
+                        .map(|b| if b / 4 == i { 16 + b } else { b })
+                        .collect();
+                    let mask = self.b.func.dfg.immediates.push(ConstantData::from(bytes));
+                    let x = self.b.ins().bitcast(types::I8X16, lanes_le(), r);
+                    let y = self.b.ins().bitcast(types::I8X16, lanes_le(), part);
+                    let m = self.b.ins().shuffle(x, y, mask);
+                    self.bits_of(m)
+                }
+            });
+        }
+        r.expect("four lanes")
+    }
+
+    /// A shift by an amount that is a lane-uniform scalar (`uniform`: the
+    /// lanes of `n` are one value) or per lane; the amount is taken
+    /// modulo 32.
+    fn shift_amount(&mut self, shift: Shift, v: Value, n: Value, uniform: bool) -> Value {
+        if uniform {
+            let n = self.b.ins().extractlane(n, 0);
+            self.shift_by(shift, v, n)
+        } else {
+            self.shift_lanes(shift, v, n)
+        }
+    }
+
+    /// A three-source integer operation (`valu_int`'s `tern` rows).
+    fn int3(&mut self, op: &Op, int: Int3) -> Result<Value, String> {
+        let a = self.src(op, 0)?.v;
+        let b = self.src(op, 1)?.v;
+        let c = self.src(op, 2)?.v;
+        // Whether a source's lanes are one value (a scalar or constant).
+        let uniform = |s: usize| !matches!(op.slot_src(s), Src::Vgpr(_));
+        Ok(match int {
+            Int3::Add3 => {
+                let t = self.b.ins().iadd(a, b);
+                self.b.ins().iadd(t, c)
+            }
+            Int3::Or3 => {
+                let t = self.b.ins().bor(a, b);
+                self.b.ins().bor(t, c)
+            }
+            Int3::Xor3 => {
+                let t = self.b.ins().bxor(a, b);
+                self.b.ins().bxor(t, c)
+            }
+            Int3::AndOr => {
+                let t = self.b.ins().band(a, b);
+                self.b.ins().bor(t, c)
+            }
+            Int3::Xad => {
+                let t = self.b.ins().bxor(a, b);
+                self.b.ins().iadd(t, c)
+            }
+            Int3::Bfi => self.b.ins().bitselect(a, b, c),
+            Int3::MadU24 | Int3::MadI24 => {
+                let mul = if int == Int3::MadU24 {
+                    VInt::MulU24
+                } else {
+                    VInt::MulI24
+                };
+                let t = self.int_op(mul, a, b);
+                self.b.ins().iadd(t, c)
+            }
+            Int3::Min3U => {
+                let t = self.b.ins().umin(a, b);
+                self.b.ins().umin(t, c)
+            }
+            Int3::Max3U => {
+                let t = self.b.ins().umax(a, b);
+                self.b.ins().umax(t, c)
+            }
+            Int3::Min3I => {
+                let t = self.b.ins().smin(a, b);
+                self.b.ins().smin(t, c)
+            }
+            Int3::Max3I => {
+                let t = self.b.ins().smax(a, b);
+                self.b.ins().smax(t, c)
+            }
+            Int3::Med3U => self.med3(Ordered::Unsigned, a, b, c),
+            Int3::Med3I => self.med3(Ordered::Signed, a, b, c),
+            Int3::LshlAdd | Int3::LshlOr => {
+                let t = self.shift_amount(Shift::Left, a, b, uniform(1));
+                if int == Int3::LshlAdd {
+                    self.b.ins().iadd(t, c)
+                } else {
+                    self.b.ins().bor(t, c)
+                }
+            }
+            Int3::AddLshl => {
+                let t = self.b.ins().iadd(a, b);
+                self.shift_amount(Shift::Left, t, c, uniform(2))
+            }
+            Int3::BfeU | Int3::BfeI => {
+                // `valu_int::bfe` as two shifts: up by s1 = max(0, 32 -
+                // off - len) (the field's top to bit 31, or none where the
+                // field runs past it), down by s1 + off; both below 32
+                // but where len is 0, whose result is 0.
+                let uni = uniform(1) && uniform(2);
+                let m = self.splat_const(31);
+                let off = self.b.ins().band(b, m);
+                let len = self.b.ins().band(c, m);
+                let top = self.splat_const(32);
+                let end = self.b.ins().iadd(off, len);
+                let s1 = self.b.ins().isub(top, end);
+                let s1 = self.b.ins().smax(s1, self.consts.zero);
+                let s2 = self.b.ins().iadd(s1, off);
+                let up = self.shift_amount(Shift::Left, a, s1, uni);
+                let down = if int == Int3::BfeI {
+                    Shift::Arithmetic
+                } else {
+                    Shift::Right
+                };
+                let r = self.shift_amount(down, up, s2, uni);
+                let empty = self.b.ins().icmp(IntCC::Equal, len, self.consts.zero);
+                self.b.ins().bitselect(empty, self.consts.zero, r)
+            }
+            Int3::Alignbit | Int3::Alignbyte => {
+                // (S0:S1) >> n as (S1 >> n) | ((S0 << 1) << (31 - n)):
+                // every shift below 32, and n = 0 leaves S1.
+                let n = if int == Int3::Alignbit {
+                    let m = self.splat_const(31);
+                    self.b.ins().band(c, m)
+                } else {
+                    let m = self.splat_const(3);
+                    let n = self.b.ins().band(c, m);
+                    self.b.ins().ishl_imm_u(n, 3)
+                };
+                let uni = uniform(2);
+                let low = self.shift_amount(Shift::Right, b, n, uni);
+                let a1 = self.b.ins().ishl_imm_u(a, 1);
+                let k = self.splat_const(31);
+                let k = self.b.ins().isub(k, n);
+                let high = self.shift_amount(Shift::Left, a1, k, uni);
+                self.b.ins().bor(low, high)
+            }
+        })
     }
 
     /// The add/sub family (`valu_int::addsub`): D = a ± b ± carry-in, the

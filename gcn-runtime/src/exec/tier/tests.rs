@@ -187,7 +187,7 @@ fn instruction(rng: &mut Rng, d: Dialect) -> String {
             "v_sub_co_ci_u32",
         ),
     };
-    match rng.below(30) {
+    match rng.below(44) {
         0 => format!("{add_co} {dst}, {vcc}, {a}, {b}"),
         1 => format!("{add_co} {dst}, {m}, {a}, {c}"),
         2 => format!("{addc} {dst}, {vcc}, {a}, {b}, {vcc}"),
@@ -265,13 +265,92 @@ fn instruction(rng: &mut Rng, d: Dialect) -> String {
         ),
         28 if lit => format!("v_add_nc_u32 {dst}, {a}, {b}"),
         28 => format!("v_add_f32 {dst}, {a}, {b}"),
+        30 => format!(
+            "{} {dst}, {}, {}",
+            ["v_max_f32", "v_min_f32"][rng.below(2)],
+            f(rng),
+            f(rng)
+        ),
+        31 => format!("v_max_f32 {dst}, {a}, {b}"),
+        32 => format!(
+            "{} {dst}, {}, {}, {}",
+            ["v_max3_f32", "v_min3_f32", "v_med3_f32"][rng.below(3)],
+            f(rng),
+            f(rng),
+            f(rng)
+        ),
+        33 | 34 => {
+            let ops = [
+                "v_add3_u32",
+                "v_or3_b32",
+                "v_xor3_b32",
+                "v_and_or_b32",
+                "v_xad_u32",
+                "v_bfi_b32",
+                "v_mad_u32_u24",
+                "v_mad_i32_i24",
+                "v_min3_u32",
+                "v_max3_u32",
+                "v_med3_u32",
+                "v_min3_i32",
+                "v_max3_i32",
+                "v_med3_i32",
+                "v_lshl_add_u32",
+                "v_add_lshl_u32",
+                "v_lshl_or_b32",
+                "v_bfe_u32",
+                "v_bfe_i32",
+                "v_alignbit_b32",
+                "v_alignbyte_b32",
+            ];
+            let small = ["0", "1", "5", "31", "32", "s3", "v2", "17"];
+            let x = if rng.below(2) == 0 {
+                small[rng.below(small.len() as u64)].to_string()
+            } else {
+                operand(rng, false)
+            };
+            let y = if rng.below(2) == 0 {
+                small[rng.below(small.len() as u64)].to_string()
+            } else {
+                vgpr(rng)
+            };
+            format!("{} {dst}, {a}, {x}, {y}", ops[rng.below(ops.len() as u64)])
+        }
+        35 => format!(
+            "{} {dst}, {a}, {b}",
+            ["v_mul_hi_u32", "v_mul_hi_i32", "v_bcnt_u32_b32"][rng.below(3)]
+        ),
+        36 => format!("v_not_b32 {dst}, {a}"),
+        37 => format!(
+            "{} {dst}, {b}, {}",
+            ["v_lshlrev_b32", "v_lshrrev_b32", "v_ashrrev_i32"][rng.below(3)],
+            operand(rng, lit)
+        ),
+        38 | 39 => format!(
+            "{} {dst}, {}",
+            [
+                "v_floor_f32",
+                "v_ceil_f32",
+                "v_trunc_f32",
+                "v_rndne_f32",
+                "v_sqrt_f32",
+                "v_rcp_f32",
+                "v_rcp_iflag_f32",
+                "v_cvt_i32_f32",
+                "v_cvt_u32_f32"
+            ][rng.below(9)],
+            f(rng)
+        ),
+        40 => format!("v_min_f32 {dst}, {a}, {b}"),
+        41 => format!("v_cvt_f32_ubyte{} {dst}, {a}", rng.below(4)),
         _ => "s_nop 0".to_string(),
     }
 }
 
-/// MODE values: round to nearest with each denormal rule (and one directed
-/// rounding, which the tier declines to compile).
-const MODES: [u32; 6] = [0xf0, 0x00, 0x30, 0x10, 0x20, 0xf1];
+/// MODE values: round to nearest with each denormal rule, with and
+/// without MODE.IEEE (and one directed rounding, which the tier declines
+/// to compile).
+const MODES: [u32; 9] = [0xf0, 0x00, 0x30, 0x10, 0x20, 0xf1, 0x2f0, 0x200, 0x230];
 
 #[test]
 fn random_blocks_run_compiled_as_interpreted() {
@@ -310,8 +389,12 @@ fn random_blocks_run_compiled_as_interpreted() {
             1 => rng.next(),
             _ => rng.next() & rng.next(),
         };
-        let (vcc, scc, mode) = (rng.next(), rng.below(2) == 1, MODES[rng.below(6)]);
-        compiled += same(d.version(), d.wave32(), &source, |w| {
+        let (vcc, scc, mode) = (
+            rng.next(),
+            rng.below(2) == 1,
+            MODES[rng.below(MODES.len() as u64)],
+        );
+        let setup = |w: &mut Wave| {
             for (i, v) in values.iter().enumerate() {
                 w.vgpr[i / 64][i % 64] = *v;
             }
@@ -321,7 +404,33 @@ fn random_blocks_run_compiled_as_interpreted() {
             w.sgpr[107] = (vcc >> 32) as u32;
             w.scc = scc;
             w.mode = mode;
-        });
+        };
+        let run = |source: &str| {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                same(d.version(), d.wave32(), source, setup)
+            }))
+        };
+        match run(&source) {
+            Ok(n) => compiled += n,
+            Err(_) => {
+                // The failing block without the lines it fails without,
+                // then its failure again, for the report.
+                let mut lines = lines;
+                let mut i = 0;
+                while i < lines.len() {
+                    let mut fewer = lines.clone();
+                    fewer.remove(i);
+                    if run(&fewer.join("\n")).is_err() {
+                        lines = fewer;
+                    } else {
+                        i += 1;
+                    }
+                }
+                eprintln!("round {round}: the smallest failing block follows");
+                same(d.version(), d.wave32(), &lines.join("\n"), setup);
+                unreachable!("the block failed before");
+            }
+        }
     }
     assert!(compiled > 1000, "only {compiled} instructions ran compiled");
 }
@@ -354,4 +463,80 @@ loop:
         );
         super::assert_same(&format!("budget {budget}\n{source}"), &a.wave, &b.wave);
     }
+}
+
+/// The common ALU forms are translated, not run through their handlers:
+/// each line that assembles in a dialect has a kind other than `Call`.
+#[test]
+fn common_alu_forms_are_translated() {
+    use super::lower::{kind_of, Kind};
+    let lines = [
+        "v_max_f32 v1, v2, v3",
+        "v_min_f32 v1, -v2, |v3|",
+        "v_max3_f32 v1, v2, s3, 1.0",
+        "v_min3_f32 v1, v2, v3, v4",
+        "v_med3_f32 v1, -v2, v3, 0.5",
+        "v_add3_u32 v1, v2, v3, v4",
+        "v_or3_b32 v1, v2, s3, v4",
+        "v_xor3_b32 v1, v2, v3, v4",
+        "v_and_or_b32 v1, v2, 0xff, v4",
+        "v_xad_u32 v1, v2, v3, v4",
+        "v_bfi_b32 v1, v2, v3, v4",
+        "v_mad_u32_u24 v1, v2, v3, v4",
+        "v_mad_i32_i24 v1, v2, v3, v4",
+        "v_mul_u32_u24 v1, v2, v3",
+        "v_mul_i32_i24 v1, v2, v3",
+        "v_max3_i32 v1, v2, v3, v4",
+        "v_min3_u32 v1, v2, v3, v4",
+        "v_med3_i32 v1, v2, v3, v4",
+        "v_med3_u32 v1, v2, v3, v4",
+        "v_lshl_add_u32 v1, v2, 2, v4",
+        "v_lshl_add_u32 v1, v2, v3, v4",
+        "v_add_lshl_u32 v1, v2, v3, 4",
+        "v_lshl_or_b32 v1, v2, v3, v4",
+        "v_bfe_u32 v1, v2, 8, 8",
+        "v_bfe_i32 v1, v2, v3, v4",
+        "v_alignbit_b32 v1, v2, v3, 7",
+        "v_alignbyte_b32 v1, v2, v3, v4",
+        "v_mul_hi_u32 v1, v2, v3",
+        "v_mul_hi_i32 v1, v2, v3",
+        "v_bcnt_u32_b32 v1, v2, 0",
+        "v_not_b32 v1, v2",
+        "v_lshlrev_b32 v1, 5, v3",
+        "v_lshrrev_b32 v1, s2, v3",
+        "v_ashrrev_i32 v1, 31, v3",
+        "v_floor_f32 v1, v2",
+        "v_ceil_f32 v1, -v2",
+        "v_trunc_f32 v1, v2",
+        "v_rndne_f32 v1, v2",
+        "v_sqrt_f32 v1, v2",
+        "v_rcp_f32 v1, v2",
+        "v_cvt_i32_f32 v1, v2",
+        "v_cvt_f32_ubyte0 v1, v2",
+        "v_cvt_f32_ubyte3 v1, s2",
+        "v_cvt_u32_f32 v1, |v2|",
+    ];
+    let mut checked = 0;
+    for d in [Dialect::Gcn12, Dialect::Gcn14, Dialect::Rdna2(true)] {
+        let options = gcn_asm::AssembleOptions {
+            version: Some(d.version()),
+            wave32: d.wave32(),
+            ..gcn_asm::AssembleOptions::default()
+        };
+        for line in lines {
+            if gcn_asm::assemble(line, &options).is_err() {
+                continue;
+            }
+            let ops = ops_of_waves(d.version(), d.wave32(), line);
+            let kind = kind_of(&ops.ops()[0], d.version());
+            assert!(
+                kind.is_some_and(|k| k != Kind::Call),
+                "{line} ({}): {kind:?}",
+                d.version()
+            );
+            checked += 1;
+        }
+    }
+    eprintln!("{checked} forms checked");
+    assert!(checked >= 100, "only {checked} forms assemble");
 }
