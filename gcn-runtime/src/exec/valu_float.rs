@@ -338,7 +338,9 @@ fn nan_pick64(a: f64, b: f64, ieee: bool) -> f64 {
 }
 
 /// `v_med3_f32` per the docs: a NaN operand makes it the MIN of the other
-/// two, else the middle value.
+/// two, else the median (with -0 below +0, as MIN and MAX order them; the
+/// docs' pseudo-code returns S0 when S1 equals S2, which is not the median
+/// the hardware computes through MAX3).
 fn med3(a: f32, b: f32, c: f32, ieee: bool) -> f32 {
     if ieee {
         for x in [a, b, c] {
@@ -353,12 +355,8 @@ fn med3(a: f32, b: f32, c: f32, ieee: bool) -> f32 {
         min32(a, c, ieee)
     } else if c.is_nan() {
         min32(a, b, ieee)
-    } else if (c > b && c < a) || (c < b && c > a) {
-        c
-    } else if (b > c && b < a) || (b < c && b > a) {
-        b
     } else {
-        a
+        max32(min32(a, b, ieee), min32(max32(a, b, ieee), c, ieee), ieee)
     }
 }
 

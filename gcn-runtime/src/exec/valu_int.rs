@@ -745,12 +745,14 @@ fn perm(s0: u32, s1: u32, sel: u32) -> u32 {
     })
 }
 
-/// Median of three by the docs' rule.
+/// The median of three. (The docs' pseudo-code returns S0 when S1 equals
+/// S2, which is not the median: `med3(x, 5, 5)` is 5 on the hardware, whose
+/// definition goes through MAX3, and LLVM's clamp folding relies on it.)
 #[inline]
 fn med3<T: PartialOrd + Copy>(s0: T, s1: T, s2: T) -> T {
     if (s2 > s1 && s2 < s0) || (s2 < s1 && s2 > s0) {
         s2
-    } else if (s1 > s2 && s1 < s0) || (s1 < s2 && s1 > s0) {
+    } else if (s1 > s2 && s1 < s0) || (s1 < s2 && s1 > s0) || s1 == s2 {
         s1
     } else {
         s0

@@ -1818,10 +1818,17 @@ impl<'a, 'b> Gen<'a, 'b> {
     }
 
     /// The handlers' `med3` (of f32 lanes that are not NaN, or of
-    /// integers), the docs' rule with strict compares: S2 if it lies
-    /// strictly between the others, else S1 if it does, else S0 (so where
-    /// two are equal S0 is taken, not always the median).
+    /// integers): the median; of f32 lanes as MAX(MIN(a, b), MIN(MAX(a, b),
+    /// c)) with -0 below +0, of integers S2 if it lies strictly between the
+    /// others, else S1 if it does or equals S2, else S0.
     fn med3(&mut self, order: Ordered, a: Value, b: Value, c: Value) -> Value {
+        if order == Ordered::F32 {
+            let lo = self.min_max2_exact(false, a, b, false);
+            let hi = self.min_max2_exact(true, a, b, false);
+            let mid = self.min_max2_exact(false, hi, c, false);
+            return self.min_max2_exact(true, lo, mid, false);
+        }
+        let b_eq_c = self.b.ins().icmp(IntCC::Equal, b, c);
         let c_gt_b = self.compare(order, false, c, b);
         let c_lt_b = self.compare(order, true, c, b);
         let c_lt_a = self.compare(order, true, c, a);
@@ -1834,6 +1841,7 @@ impl<'a, 'b> Gen<'a, 'b> {
         let x = self.b.ins().band(c_lt_b, b_lt_a);
         let y = self.b.ins().band(c_gt_b, b_gt_a);
         let take_b = self.b.ins().bor(x, y);
+        let take_b = self.b.ins().bor(take_b, b_eq_c);
         let r = self.b.ins().bitselect(take_b, b, a);
         self.b.ins().bitselect(take_c, c, r)
     }

@@ -163,6 +163,10 @@ fn f32_arithmetic() {
         c32("v_med3_f32 v1, v2, v3, v4", M, 0x4040_0000, ONE, 0x4000_0000, 0x4000_0000),
         c32("v_med3_f32 v1, v2, v3, v4", M, ONE, 0x4040_0000, 0x4000_0000, 0x4000_0000),
         c32("v_med3_f32 v1, v2, v3, v4", M, 0x7fc0_0000, 0x4040_0000, 0x4000_0000, 0x4000_0000),
+        // Two equal: theirs is the median (the docs' pseudo-code gives S0);
+        // -0 orders below +0.
+        c32("v_med3_f32 v1, v2, v3, v4", M, 0x4040_0000, 0x4000_0000, 0x4000_0000, 0x4000_0000),
+        c32("v_med3_f32 v1, v2, v3, v4", M, 0x8000_0000, 0, 0x40a0_0000, 0),
         c32("v_min3_f32 v1, v2, v3, v4", M, 0x4040_0000, 0x7fc0_0000, 0x4000_0000, 0x4000_0000),
         // ldexp
         c32("v_ldexp_f32 v1, v2, v3", M, 0x3fc0_0000, 3, 0, 0x4140_0000),

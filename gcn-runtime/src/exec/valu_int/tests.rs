@@ -477,6 +477,18 @@ fn min_max_and_three_operand_forms() {
         "v_med3_i32 v0, v1, v2, v3",
         &[(1, m, 3, 1), (4, 2, 3, 3), (5, 5, 1, 5), (m, 7, 0, 0)],
     );
+    // Two equal: the median is theirs (the docs' pseudo-code would give
+    // S0): the clamp `med3(x, lo, hi)` with lo = hi, and -1 against two
+    // INT_MIN.
+    check_all(
+        "v_med3_i32 v0, v1, v2, v3",
+        &[
+            (9, 5, 5, 5),
+            (m, 0x8000_0000, 0x8000_0000, 0x8000_0000),
+            (5, 9, 5, 5),
+        ],
+    );
+    check_all("v_med3_u32 v0, v1, v2, v3", &[(9, 5, 5, 5), (1, 5, 5, 5)]);
     check_all("v_min3_u32 v0, v1, v2, v3", &[(1, m, 3, 1)]);
     check_all("v_max3_u32 v0, v1, v2, v3", &[(1, m, 3, m)]);
     check_all("v_med3_u32 v0, v1, v2, v3", &[(1, m, 3, 3), (9, 2, 5, 5)]);
