@@ -108,7 +108,9 @@ fn compiled_tier_runs_every_case_as_the_interpreter() {
     let (mut runs, mut compiled, mut compiled_checked, mut steps) = (0, 0, 0, 0);
     // The dispatch times of the interpreter and of the tier as a launch
     // uses it by default (`Hot`): what a kernel run once pays for tiering.
+    // The same with every check on (the default).
     let mut elapsed = [std::time::Duration::ZERO; 2];
+    let mut elapsed_checked = [std::time::Duration::ZERO; 2];
     for case in cases.as_array().unwrap() {
         let name = case["name"].as_str().unwrap();
         for gpu in case["gpus"].as_array().unwrap() {
@@ -132,6 +134,18 @@ fn compiled_tier_runs_every_case_as_the_interpreter() {
             ) {
                 elapsed[0] += a.stats.elapsed;
                 elapsed[1] += b.stats.elapsed;
+            }
+            let checked_with = |tier| LaunchOptions {
+                threads: Some(1),
+                tier,
+                ..LaunchOptions::default()
+            };
+            if let (Ok(a), Ok(b)) = (
+                &run_case(case, gpu, &checked_with(gcn_runtime::TierMode::Off)),
+                &run_case(case, gpu, &checked_with(gcn_runtime::TierMode::Hot)),
+            ) {
+                elapsed_checked[0] += a.stats.elapsed;
+                elapsed_checked[1] += b.stats.elapsed;
             }
             match (interpreted, tiered, checked) {
                 (Ok(a), Ok(b), Ok(c)) => {
@@ -163,8 +177,8 @@ fn compiled_tier_runs_every_case_as_the_interpreter() {
     println!(
         "{runs} case/GPU runs identical through the compiled tier; {compiled} of {steps} \
          instructions ran compiled ({compiled_checked} with the checks on); dispatches run \
-         once: interpreter {:?}, tier (hot) {:?}",
-        elapsed[0], elapsed[1]
+         once: interpreter {:?}, tier (hot) {:?}; checked: interpreter {:?}, tier (hot) {:?}",
+        elapsed[0], elapsed[1], elapsed_checked[0], elapsed_checked[1]
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(compiled > 0, "nothing ran compiled");
