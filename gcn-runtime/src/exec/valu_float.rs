@@ -165,6 +165,18 @@ fn fused_f64(w: &mut Wave, op: &Op) {
     write_f64(w, op, &r);
 }
 
+/// `round` for the rounding-to-integral rows: a NaN comes back quieted, as
+/// the hardware's (and the host's rounding instructions) give it; Rust's
+/// `floor`, `ceil`, `trunc` and `round_ties_even` return it as it is.
+fn integral_f32(round: fn(f32) -> f32) -> impl Fn(f32) -> f32 {
+    move |x| if x.is_nan() { quiet_f32(x) } else { round(x) }
+}
+
+/// [`integral_f32`] on f64.
+fn integral_f64(round: fn(f64) -> f64) -> impl Fn(f64) -> f64 {
+    move |x| if x.is_nan() { quiet_f64(x) } else { round(x) }
+}
+
 /// `D = f(S0)` on f32: inputs flushed when `flush_in` or the mode says so,
 /// outputs per the mode.
 #[inline]
@@ -1422,7 +1434,7 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             write_f32(w, op, &a.map(|x| ((x & 15) ^ 8) as f32 / 16.0 - 0.5));
             Ok(Step::Next)
         }),
-        // ---- rounding to integral values (NaN and infinity copied)
+        // ---- rounding to integral values (infinity copied, a NaN quieted)
         // S0 - floor(S0); infinity or NaN gives a NaN of its sign.
         M::VFractF32 => h(|w, op, _| {
             unary_f32(w, op, false, |x| {
@@ -1435,20 +1447,20 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             Ok(Step::Next)
         }),
         M::VTruncF32 => h(|w, op, _| {
-            unary_f32(w, op, false, f32::trunc);
+            unary_f32(w, op, false, integral_f32(f32::trunc));
             Ok(Step::Next)
         }),
         // A true ceiling (the docs' floor-based text gives -1 for -0.5).
         M::VCeilF32 => h(|w, op, _| {
-            unary_f32(w, op, false, f32::ceil);
+            unary_f32(w, op, false, integral_f32(f32::ceil));
             Ok(Step::Next)
         }),
         M::VRndneF32 => h(|w, op, _| {
-            unary_f32(w, op, false, f32::round_ties_even);
+            unary_f32(w, op, false, integral_f32(f32::round_ties_even));
             Ok(Step::Next)
         }),
         M::VFloorF32 => h(|w, op, _| {
-            unary_f32(w, op, false, f32::floor);
+            unary_f32(w, op, false, integral_f32(f32::floor));
             Ok(Step::Next)
         }),
         M::VFractF64 => h(|w, op, _| {
@@ -1462,19 +1474,19 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             Ok(Step::Next)
         }),
         M::VTruncF64 => h(|w, op, _| {
-            unary_f64(w, op, f64::trunc);
+            unary_f64(w, op, integral_f64(f64::trunc));
             Ok(Step::Next)
         }),
         M::VCeilF64 => h(|w, op, _| {
-            unary_f64(w, op, f64::ceil);
+            unary_f64(w, op, integral_f64(f64::ceil));
             Ok(Step::Next)
         }),
         M::VRndneF64 => h(|w, op, _| {
-            unary_f64(w, op, f64::round_ties_even);
+            unary_f64(w, op, integral_f64(f64::round_ties_even));
             Ok(Step::Next)
         }),
         M::VFloorF64 => h(|w, op, _| {
-            unary_f64(w, op, f64::floor);
+            unary_f64(w, op, integral_f64(f64::floor));
             Ok(Step::Next)
         }),
         // ---- frexp

@@ -1996,13 +1996,14 @@ impl<'a, 'b> Gen<'a, 'b> {
                     // arithmetic does (the rule makes it so everywhere).
                     self.nan_rule(r, &[a])
                 } else {
-                    // Rust's `floor`, `ceil`, `trunc` and
-                    // `round_ties_even` return a NaN as it is, signalling
-                    // or not, where the host's rounding instruction
-                    // quiets it.
+                    // A NaN source gives it quieted (the handlers'
+                    // `integral_f32`), whatever the host's rounding
+                    // instruction makes of it.
                     let r = self.bits_of(r);
                     let nan = self.is_nan(a);
-                    let r = self.b.ins().bitselect(nan, a, r);
+                    let quiet_bit = self.splat_const(0x0040_0000);
+                    let quiet = self.b.ins().bor(a, quiet_bit);
+                    let r = self.b.ins().bitselect(nan, quiet, r);
                     self.f32_of(r)
                 };
                 self.f32_result(r, !keep_out)

@@ -280,6 +280,12 @@ fn f32_conversions() {
         c32("v_rndne_f32 v1, v2", M, 0x4060_0000, 0, 0, 0x4080_0000), // 3.5
         c32("v_rndne_f32 v1, v2", M, 0xbf00_0000, 0, 0, 0x8000_0000),
         c32("v_floor_f32 v1, v2", M, 0x7f80_0000, 0, 0, 0x7f80_0000),
+        // A signalling NaN comes back quieted (Rust's rounding functions
+        // would return it as it is).
+        c32("v_floor_f32 v1, v2", M, 0x7f80_0001, 0, 0, 0x7fc0_0001),
+        c32("v_trunc_f32 v1, v2", M, 0xff80_0002, 0, 0, 0xffc0_0002),
+        c32("v_ceil_f32 v1, v2", M, 0x7f80_0001, 0, 0, 0x7fc0_0001),
+        c32("v_rndne_f32 v1, v2", M, 0x7f80_0001, 0, 0, 0x7fc0_0001),
         // frexp
         c32("v_frexp_exp_i32_f32 v1, v2", M, 0x4100_0000, 0, 0, 4),
         c32("v_frexp_exp_i32_f32 v1, v2", M, 1, 0, 0, i(-148)),
@@ -514,6 +520,7 @@ fn f64_arithmetic() {
         c64("v_trunc_f64 v[10:11], v[2:3]", M, 0xc005_9999_9999_999a, 0, 0, 0xc000_0000_0000_0000),
         c64("v_ceil_f64 v[10:11], v[2:3]", M, 0xbfe0_0000_0000_0000, 0, 0, 1 << 63),
         c64("v_floor_f64 v[10:11], v[2:3]", M, 0xbfe0_0000_0000_0000, 0, 0, 0xbff0_0000_0000_0000),
+        c64("v_floor_f64 v[10:11], v[2:3]", M, 0x7ff0_0000_0000_0001, 0, 0, 0x7ff8_0000_0000_0001),
         c64("v_rndne_f64 v[10:11], v[2:3]", M, 0x4004_0000_0000_0000, 0, 0, TWO),
         c64("v_frexp_mant_f64 v[10:11], v[2:3]", M, 0xc008_0000_0000_0000, 0, 0, 0xbfe8_0000_0000_0000),
         // conversions to f64 (exact)
