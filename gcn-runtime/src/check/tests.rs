@@ -54,6 +54,35 @@ struct Run {
     marks: Vec<u32>,
 }
 
+/// Runs the test kernel (`launch`: with the options given, returning its
+/// reports) with every check at `Warn`, interpreted, then with every block
+/// compiled (the checked blocks call the hooks), `out` cleared before
+/// each: both must give the same reports and leave the same memory. The
+/// reports; `what` and `source` name the kernel in a failure.
+pub(super) fn interpreted_and_compiled(
+    what: &str,
+    source: &str,
+    out: &crate::Buffer<u32>,
+    launch: impl Fn(&LaunchOptions) -> Vec<CheckReport>,
+) -> Vec<CheckReport> {
+    let zeros = vec![0; out.len()];
+    let mut runs = [crate::TierMode::Off, crate::TierMode::Eager].map(|tier| {
+        out.write_from(&zeros).expect("clears");
+        let options = LaunchOptions {
+            threads: Some(1),
+            checks: CheckOptions::all(Level::Warn),
+            tier,
+            ..LaunchOptions::default()
+        };
+        (launch(&options), out.to_vec())
+    });
+    assert_eq!(
+        runs[0], runs[1],
+        "{what}: the compiled tier changes the checks' reports or the output\n{source}"
+    );
+    std::mem::take(&mut runs[0].0)
+}
+
 /// Assembles `body` (after [`prologue`]) for `v` and runs it over
 /// `items` work-items in one work-group with every check at `Warn`.
 fn run_items(v: GcnVersion, body: &str, items: u32) -> Run {
@@ -116,29 +145,14 @@ k:
     let out = memory.buffer_zeroed::<u32>(1024).expect("buffer");
     let values = [ArgValue::Pointer(out.ptr())];
     let dispatch = Dispatch::new_1d(items, items);
-    // Interpreted, then with every block compiled (the checked blocks call
-    // the hooks): the same reports and the same memory.
-    let mut runs = [crate::TierMode::Off, crate::TierMode::Eager].map(|tier| {
-        out.write_from(&[0; 1024]).expect("clears");
-        let options = LaunchOptions {
-            threads: Some(1),
-            checks: CheckOptions::all(Level::Warn),
-            tier,
-            ..LaunchOptions::default()
-        };
-        let reports = program
+    let reports = interpreted_and_compiled(&format!("{v}"), &source, &out, |options| {
+        program
             .launcher(crate::LaunchArgs::new("k", &values), &dispatch)
-            .options(&options)
+            .options(options)
             .reports()
             .unwrap_or_else(|e| panic!("{v}: {e}\n{source}"))
-            .reports;
-        (reports, out.to_vec())
+            .reports
     });
-    assert_eq!(
-        runs[0], runs[1],
-        "{v}: the compiled tier changes the checks' reports or the output\n{source}"
-    );
-    let reports = std::mem::take(&mut runs[0].0);
     Run {
         reports,
         marks: mark_pcs,

@@ -9,7 +9,7 @@ use gcn_asm::{assemble, AssembleOptions, GcnVersion};
 
 use super::{Check, CheckOptions, CheckReport, Level};
 use crate::kernel::{ArgValue, Dispatch};
-use crate::{LaunchOptions, Memory, Program};
+use crate::{Memory, Program};
 
 /// The GCN 1.5+ versions the tests run on.
 const RDNA: [GcnVersion; 2] = [GcnVersion::Gcn1_5, GcnVersion::Rdna2];
@@ -105,22 +105,14 @@ k:
     let out = memory.buffer_zeroed::<u32>(1000).expect("buffer");
     let values = [ArgValue::Pointer(out.ptr())];
     let dispatch = Dispatch::new_1d(items, items);
-    // Interpreted, then with every block compiled (the checked blocks call
-    // the hooks): the same reports and the same memory.
-    let mut runs = [crate::TierMode::Off, crate::TierMode::Eager].map(|tier| {
-        out.write_from(&[0; 1000]).expect("clears");
-        let options = LaunchOptions {
-            threads: Some(1),
-            checks: CheckOptions::all(Level::Warn),
-            tier,
-            ..LaunchOptions::default()
-        };
+    let what = format!("{v} wave{}", if wave32 { 32 } else { 64 });
+    let reports = super::tests::interpreted_and_compiled(&what, &source, &out, |options| {
         // An instruction without semantics yet (another family's handler)
         // stops the run there, after the checks looked at it: the reports
         // before the fault come back with it.
-        let reports = match program
+        match program
             .launcher(crate::LaunchArgs::new("k", &values), &dispatch)
-            .options(&options)
+            .options(options)
             .reports()
         {
             Ok(outcome) => outcome.reports,
@@ -128,18 +120,12 @@ k:
                 e.checks.clone()
             }
             Err(e) => panic!("{v}: {e}\n{source}"),
-        };
-        (reports, out.to_vec())
+        }
     });
-    assert_eq!(
-        runs[0], runs[1],
-        "{v}: the compiled tier changes the checks' reports or the output\n{source}"
-    );
-    let reports = std::mem::take(&mut runs[0].0);
     Run {
         reports,
         marks,
-        what: format!("{v} wave{}", if wave32 { 32 } else { 64 }),
+        what,
     }
 }
 
