@@ -334,29 +334,57 @@ impl FastFlow {
     /// and returns true; else changes nothing and returns false.
     #[inline(always)]
     fn apply(&self, sh: &mut Shadow, exec: u64) -> bool {
+        Lists {
+            exec_vgprs: &self.exec_vgprs[..usize::from(self.n_exec_vgprs)],
+            lane0_vgprs: &self.lane0_vgprs[..usize::from(self.n_lane0_vgprs)],
+            sgprs: &self.sgprs[..usize::from(self.n_sgprs)],
+            def_vgprs: &self.def_vgprs[..usize::from(self.n_def_vgprs)],
+            def_sgprs: &self.def_sgprs[..usize::from(self.n_def_sgprs)],
+        }
+        .apply(sh, exec)
+    }
+}
+
+/// The register lists of a [`FastFlow`] or a [`RunFlow`]: VGPRs read in
+/// EXEC's lanes and in lane 0, scalar codes with the bits read, and the
+/// VGPRs and scalar codes written whole.
+struct Lists<'a> {
+    exec_vgprs: &'a [u16],
+    lane0_vgprs: &'a [u16],
+    sgprs: &'a [(u16, u32)],
+    def_vgprs: &'a [u16],
+    def_sgprs: &'a [u16],
+}
+
+impl Lists<'_> {
+    /// When nothing read is undefined in a wave whose EXEC is `exec`, sets
+    /// the shadow of what is written and returns true; else changes
+    /// nothing and returns false.
+    #[inline(always)]
+    fn apply(&self, sh: &mut Shadow, exec: u64) -> bool {
         let v_lanes = &sh.v_lanes;
         let lanes_of = |v: u16| v_lanes.get(usize::from(v)).copied().unwrap_or(0);
         let mut undefined = 0u64;
-        for &v in &self.exec_vgprs[..usize::from(self.n_exec_vgprs)] {
+        for &v in self.exec_vgprs {
             undefined |= lanes_of(v);
         }
         let mut undefined = undefined & exec;
-        for &v in &self.lane0_vgprs[..usize::from(self.n_lane0_vgprs)] {
+        for &v in self.lane0_vgprs {
             undefined |= lanes_of(v) & 1;
         }
         let mut bits = 0u32;
-        for &(code, mask) in &self.sgprs[..usize::from(self.n_sgprs)] {
+        for &(code, mask) in self.sgprs {
             bits |= sh.s_bits[usize::from(code) & 255] & mask;
         }
         if undefined != 0 || bits != 0 {
             return false;
         }
-        for &v in &self.def_vgprs[..usize::from(self.n_def_vgprs)] {
+        for &v in self.def_vgprs {
             if let Some(l) = sh.v_lanes.get_mut(usize::from(v)) {
                 *l &= !exec;
             }
         }
-        for &code in &self.def_sgprs[..usize::from(self.n_def_sgprs)] {
+        for &code in self.def_sgprs {
             let c = usize::from(code) & 255;
             sh.s_bits[c] = 0;
             sh.s_comp[c] = false;
@@ -449,33 +477,14 @@ impl RunFlow {
 impl RunLists {
     /// [`FastFlow::apply`] for the whole run.
     fn apply(&self, sh: &mut Shadow, exec: u64) -> bool {
-        let lanes_of = |v: u16| sh.v_lanes.get(usize::from(v)).copied().unwrap_or(0);
-        let mut undefined = 0u64;
-        for &v in &self.exec_vgprs {
-            undefined |= lanes_of(v);
+        Lists {
+            exec_vgprs: &self.exec_vgprs,
+            lane0_vgprs: &self.lane0_vgprs,
+            sgprs: &self.sgprs,
+            def_vgprs: &self.def_vgprs,
+            def_sgprs: &self.def_sgprs,
         }
-        let mut undefined = undefined & exec;
-        for &v in &self.lane0_vgprs {
-            undefined |= lanes_of(v) & 1;
-        }
-        let mut bits = 0u32;
-        for &(code, mask) in &self.sgprs {
-            bits |= sh.s_bits[usize::from(code) & 255] & mask;
-        }
-        if undefined != 0 || bits != 0 {
-            return false;
-        }
-        for &v in &self.def_vgprs {
-            if let Some(l) = sh.v_lanes.get_mut(usize::from(v)) {
-                *l &= !exec;
-            }
-        }
-        for &code in &self.def_sgprs {
-            let c = usize::from(code) & 255;
-            sh.s_bits[c] = 0;
-            sh.s_comp[c] = false;
-        }
-        true
+        .apply(sh, exec)
     }
 }
 
