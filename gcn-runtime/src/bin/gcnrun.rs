@@ -173,7 +173,8 @@ struct Cli {
     threads: Option<u32>,
     /// The compiled tier: `hot` (the default) translates hot blocks of ALU
     /// code to host code, `eager` every block at its first run, `off` runs
-    /// the interpreter alone. Runs with checks on always interpret.
+    /// the interpreter alone. Checked runs use compiled blocks that call the
+    /// checks; `--trace` and `--profile` interpret.
     #[arg(long, value_name = "MODE", value_parser = parse_tier)]
     tier: Option<TierMode>,
     /// Sets a check (waitcnt, wait-states, lds-race, uninit, oob, or all) to

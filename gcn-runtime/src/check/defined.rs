@@ -345,7 +345,7 @@ impl FastFlow {
     }
 }
 
-/// The register lists of a [`FastFlow`] or a [`RunFlow`]: VGPRs read in
+/// The register lists of a [`FastFlow`] or a run of them ([`RunLists`]): VGPRs read in
 /// EXEC's lanes and in lane 0, scalar codes with the bits read, and the
 /// VGPRs and scalar codes written whole.
 struct Lists<'a> {
@@ -401,18 +401,8 @@ impl Lists<'_> {
 /// defined at the run's start or by an earlier instruction's whole write of
 /// its EXEC lanes), and applying the definitions at once leaves the shadow
 /// as applying them one by one does.
-#[derive(Debug)]
-pub(crate) struct RunFlow {
-    /// The PC of the run's last instruction (the cache is indexed by the
-    /// first's: slots do not name instructions, equal instructions share
-    /// one).
-    last: u32,
-    /// `None`: an instruction of the run has no usable fast flow.
-    flow: Option<RunLists>,
-}
-
 #[derive(Debug, Default)]
-struct RunLists {
+pub(crate) struct RunLists {
     exec_vgprs: Vec<u16>,
     /// Lane-0 reads, all of them (an earlier write may have missed lane 0).
     lane0_vgprs: Vec<u16>,
@@ -422,23 +412,18 @@ struct RunLists {
     store: bool,
 }
 
-impl RunFlow {
-    /// The run of instructions with `slots`, the last at PC `last`.
-    fn of(facts: &[Facts], slots: impl Iterator<Item = usize>, last: u32) -> RunFlow {
+impl RunLists {
+    /// The lists of the run of instructions with `slots`; `None` when an
+    /// instruction of it has no usable fast flow.
+    pub(crate) fn of(facts: &[Facts], slots: impl Iterator<Item = usize>) -> Option<RunLists> {
         let mut l = RunLists::default();
-        let mut usable = true;
         for slot in slots {
-            let Some(f) = facts.get(slot) else {
-                usable = false;
-                break;
-            };
-            let fast = &f.fast_flow;
+            let fast = &facts.get(slot)?.fast_flow;
             if fast.nothing {
                 continue;
             }
             if !fast.usable {
-                usable = false;
-                break;
+                return None;
             }
             for &v in &fast.exec_vgprs[..usize::from(fast.n_exec_vgprs)] {
                 if !l.def_vgprs.contains(&v) && !l.exec_vgprs.contains(&v) {
@@ -467,10 +452,7 @@ impl RunFlow {
             }
             l.store |= fast.store;
         }
-        RunFlow {
-            last,
-            flow: usable.then_some(l),
-        }
+        Some(l)
     }
 }
 
@@ -799,6 +781,9 @@ pub(crate) struct Shadow {
     v_comp: Vec<u64>,
     /// Origin id per VGPR lane (0: none yet); `None`: none in any lane.
     v_origin: Vec<Option<Box<[u32; WAVE_SIZE]>>>,
+    /// True once an entry of `v_bits`, `v_comp` or `v_origin` was set since
+    /// the last reset (else they are as a reset leaves them).
+    v_marked: bool,
     /// How many times a register's bits became undefined ([`Shadow::set_v`]
     /// and [`Shadow::set_s`] with undefined bits; nothing else makes them
     /// so): while it stays the same, what was defined stays defined.
@@ -807,6 +792,22 @@ pub(crate) struct Shadow {
     /// with the same EXEC and epoch it holds again and changes nothing.
     held: Box<[Held; HELD]>,
 }
+
+/// The scalar shadow of a wave before the ABI's SGPRs: every SGPR
+/// undefined but EXEC (the dispatcher sets it), the codes above 127
+/// (constants and the like) defined, SCC undefined (bit 0: it is one bit).
+const INITIAL_S_BITS: [u32; 256] = {
+    let mut bits = [0u32; 256];
+    let mut code = 0;
+    while code < 128 {
+        bits[code] = u32::MAX;
+        code += 1;
+    }
+    bits[sreg::EXEC as usize] = 0;
+    bits[sreg::EXEC as usize + 1] = 0;
+    bits[sreg::SCC as usize] = 1;
+    bits
+};
 
 /// Entries of [`Shadow::held`] (a loop body's worth of instructions).
 const HELD: usize = 64;
@@ -864,6 +865,7 @@ impl Shadow {
             v_bits: Vec::new(),
             v_comp: Vec::new(),
             v_origin: Vec::new(),
+            v_marked: false,
             epoch: 0,
             held: Box::new([NOT_HELD; HELD]),
         };
@@ -876,18 +878,12 @@ impl Shadow {
     /// in this one's storage (a work-group's check state is reused by the
     /// next group its host thread runs).
     pub(crate) fn reset(&mut self, vgprs: u16, abi_sgprs: u16, abi_vgprs: u16) {
+        // One copy of the constant part (a wave's reset is paid per wave of
+        // a streaming kernel), then the ABI's SGPRs.
         let s_bits = &mut self.s_bits;
-        s_bits.fill(u32::MAX);
-        for b in s_bits.iter_mut().take(usize::from(abi_sgprs)) {
-            *b = 0;
-        }
-        // EXEC is set by the dispatcher; codes above 127 are constants.
-        s_bits[usize::from(sreg::EXEC)] = 0;
-        s_bits[usize::from(sreg::EXEC) + 1] = 0;
-        for b in s_bits.iter_mut().skip(128) {
-            *b = 0;
-        }
-        s_bits[usize::from(sreg::SCC)] = 1;
+        s_bits.copy_from_slice(&INITIAL_S_BITS);
+        let abi = usize::from(abi_sgprs).min(128);
+        s_bits[..abi].fill(0);
         if self.s_marked {
             self.s_comp.fill(false);
             self.s_origin.fill(0);
@@ -902,12 +898,17 @@ impl Shadow {
                 u64::MAX
             }
         }));
-        self.v_bits.clear();
-        self.v_bits.resize(vgprs, None);
-        self.v_comp.clear();
-        self.v_comp.resize(vgprs, 0);
-        self.v_origin.clear();
-        self.v_origin.resize(vgprs, None);
+        // The per-lane tables only when an instruction set an entry (their
+        // clear drops each entry, more than the rest of the reset).
+        if self.v_marked || self.v_bits.len() != vgprs {
+            self.v_bits.clear();
+            self.v_bits.resize(vgprs, None);
+            self.v_comp.clear();
+            self.v_comp.resize(vgprs, 0);
+            self.v_origin.clear();
+            self.v_origin.resize(vgprs, None);
+            self.v_marked = false;
+        }
         // Not clearing `held` (1.5 KiB): a new epoch, which no entry of
         // the earlier wave holds, makes every entry miss as a cleared one
         // does (`epoch` only ever grows, a wrap taking 2^64 steps).
@@ -946,6 +947,7 @@ impl Shadow {
             return;
         }
         self.epoch = self.epoch.wrapping_add(1);
+        self.v_marked = true;
         if val.bits != u32::MAX || self.v_bits[v].is_some() {
             let lanes = self.v_lanes[v];
             let b = self.v_bits[v].get_or_insert_with(|| {
@@ -1123,6 +1125,7 @@ fn read_val(
         if vector {
             // Every lane of the register nothing wrote shares the origin.
             let lanes = sh.v_lanes[usize::from(r)];
+            sh.v_marked = true;
             let o = sh.v_origin[usize::from(r)].get_or_insert_with(|| Box::new([0; WAVE_SIZE]));
             for (l, x) in o.iter_mut().enumerate() {
                 if *x == 0 && lanes >> l & 1 != 0 {
@@ -1199,31 +1202,12 @@ impl GroupCheck<'_> {
         self.defined_before_general(wave, op, f);
     }
 
-    /// [`GroupCheck::defined_before`] for every instruction of `run` —
-    /// (PC, slot) pairs of a compiled block, none run through its handler —
-    /// at once, if every register the run reads that it does not define
-    /// first is defined (then true); else it changes nothing and returns
-    /// false, and each instruction takes `defined_before` in turn. Each
-    /// host thread keeps the runs' lists, by the PC of their first
-    /// instruction.
-    pub(crate) fn defined_run(&mut self, wave: &Wave, run: &[(u32, u32)]) -> bool {
-        let (Some(&(first, _)), Some(&(last, _))) = (run.first(), run.last()) else {
-            return false;
-        };
-        let words = self.ops.words();
-        if self.run_flows.len() < words {
-            self.run_flows.resize_with(words, || None);
-        }
-        let Some(entry) = self.run_flows.get_mut((first / 4) as usize) else {
-            return false;
-        };
-        if entry.as_ref().is_none_or(|r| r.last != last) {
-            let slots = run.iter().map(|&(_, slot)| slot as usize);
-            *entry = Some(Box::new(RunFlow::of(self.facts, slots, last)));
-        }
-        let Some(lists) = entry.as_ref().and_then(|r| r.flow.as_ref()) else {
-            return false;
-        };
+    /// [`GroupCheck::defined_before`] for every instruction of a run of a
+    /// compiled block (none run through its handler) at once, from the
+    /// run's `lists`, if every register the run reads that it does not
+    /// define first is defined (then true); else it changes nothing and
+    /// returns false, and each instruction takes `defined_before` in turn.
+    pub(crate) fn defined_run(&mut self, wave: &Wave, lists: &RunLists) -> bool {
         let Some(sh) = self.shadows.get_mut(wave.id as usize) else {
             return false;
         };

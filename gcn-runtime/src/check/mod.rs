@@ -49,6 +49,7 @@ pub mod defined;
 pub(crate) mod facts;
 mod lds;
 pub mod oob;
+mod runs;
 pub mod trace;
 pub mod wait_states;
 pub mod waitcnt;
@@ -473,9 +474,9 @@ pub(crate) struct GroupStore {
     /// a slot): kept from group to group, as the allocations stay those of
     /// the dispatch's snapshot.
     allocations: Vec<Option<oob::Allocation>>,
-    /// Per word of code, the `uninit` lists of the run of a compiled block
-    /// that starts there ([`GroupCheck::defined_run`]).
-    run_flows: Vec<Option<Box<defined::RunFlow>>>,
+    /// Per word of code, the summary of the run of a compiled block that
+    /// starts there ([`runs::RunSummary`]).
+    runs: Vec<Option<Box<runs::RunSummary>>>,
 }
 
 /// Everything the checks of one work-group keep.
@@ -503,8 +504,8 @@ pub(crate) struct GroupCheck<'a> {
     /// Per instruction slot, the allocation of its last access
     /// ([`GroupStore::allocations`]).
     allocations: Vec<Option<oob::Allocation>>,
-    /// [`GroupStore::run_flows`].
-    run_flows: Vec<Option<Box<defined::RunFlow>>>,
+    /// [`GroupStore::runs`].
+    runs: Vec<Option<Box<runs::RunSummary>>>,
     /// Device memory, for the shadow of tracked allocations.
     mem: Option<&'a MemView>,
     /// The dispatch's scratch memory: base and size.
@@ -574,7 +575,7 @@ impl<'a> GroupCheck<'a> {
             mut barriers,
             mut origins,
             mut allocations,
-            run_flows,
+            runs,
         } = s.store;
         allocations.resize(s.facts.len(), None);
         // Each part as `new`/`default` makes it, in the storage it had.
@@ -624,7 +625,7 @@ impl<'a> GroupCheck<'a> {
             shadows,
             origins,
             allocations,
-            run_flows,
+            runs,
             mem: s.mem,
             scratch: s.scratch,
             values: s.values,
@@ -644,7 +645,7 @@ impl<'a> GroupCheck<'a> {
             barriers: self.barriers,
             origins: self.origins,
             allocations: self.allocations,
-            run_flows: self.run_flows,
+            runs: self.runs,
         };
         (self.reports, store)
     }
@@ -654,6 +655,35 @@ impl<'a> GroupCheck<'a> {
     pub fn barrier(&mut self) {
         self.lds.barrier();
         self.barriers.release();
+    }
+
+    /// Takes the summary of `run` (PC and slot pairs of a compiled block)
+    /// out of the cache, deriving it on its first use; `None` when an
+    /// instruction has no facts. ([`GroupCheck::put_summary`] returns it.)
+    fn take_summary(&mut self, run: &[(u32, u32)]) -> Option<Box<runs::RunSummary>> {
+        let (&(first, _), &(last, _)) = (run.first()?, run.last()?);
+        let words = self.ops.words();
+        if self.runs.len() < words {
+            self.runs.resize_with(words, || None);
+        }
+        let entry = self.runs.get_mut((first / 4) as usize)?;
+        match entry.take() {
+            Some(summary) if summary.last == last => Some(summary),
+            _ => {
+                let slots: Vec<usize> = run.iter().map(|&(_, slot)| slot as usize).collect();
+                runs::RunSummary::of(self.facts, &slots, last).map(Box::new)
+            }
+        }
+    }
+
+    /// Puts the summary of `run` back ([`GroupCheck::take_summary`]).
+    fn put_summary(&mut self, run: &[(u32, u32)], summary: Box<runs::RunSummary>) {
+        if let Some(entry) = run
+            .first()
+            .and_then(|&(first, _)| self.runs.get_mut((first / 4) as usize))
+        {
+            *entry = Some(summary);
+        }
     }
 
     /// The hook of wave `wave` for [`exec::run_wave_checked`].
@@ -762,17 +792,74 @@ impl Hook for WaveHook<'_, '_> {
         Some(self)
     }
 
-    /// [`Hook::before_run`] with `before` inlined in the loop, and the
-    /// `uninit` check's common case taken for the whole run at once
-    /// ([`GroupCheck::defined_run`]).
+    /// [`Hook::before_run`] from the run's summary ([`runs::RunSummary`]):
+    /// each check looks only at the instructions of the run that can
+    /// matter to it, and `uninit` takes its common case for the whole run
+    /// at once ([`GroupCheck::defined_run`]).
     fn before_run(&mut self, wave: &mut Wave, ops: &Decoded, run: &[(u32, u32)], _: &Env<'_>) {
+        debug_assert_eq!(self.wave, wave.id);
         let g = &mut *self.group;
-        let uninit = g.options.uninit != Level::Off && !(run.len() > 1 && g.defined_run(wave, run));
-        for &(pc, slot) in run {
-            if let Some(op) = ops.ops().get(slot as usize) {
-                wave.pc = pc;
-                self.checks_before(wave, op, slot as usize, uninit);
+        let Some(summary) = g.take_summary(run) else {
+            // No summary (an instruction without facts): one by one.
+            let uninit = g.options.uninit != Level::Off;
+            for &(pc, slot) in run {
+                if let Some(op) = ops.ops().get(slot as usize) {
+                    wave.pc = pc;
+                    self.checks_before(wave, op, slot as usize, uninit);
+                }
             }
+            return;
+        };
+        let facts = g.facts;
+        let each_uninit = g.options.uninit != Level::Off
+            && !(run.len() > 1
+                && summary
+                    .flow
+                    .as_ref()
+                    .is_some_and(|l| g.defined_run(wave, l)));
+        if g.options.wait_states != Level::Off {
+            wait_states::before_run(g, wave, run, &summary.states, summary.total_states);
+        }
+        if g.options.waitcnt != Level::Off {
+            // The instructions that always count, in order; the ones
+            // between them only if their registers may meet a pending
+            // event's (the counters change only at the counted ones).
+            let mut next = 0usize;
+            let ends = summary.counted.iter().map(|&i| usize::from(i));
+            for end in ends.chain(std::iter::once(run.len())) {
+                if waitcnt::meets_pending(g, wave.id, &summary.touched) {
+                    for &(pc, slot) in run.get(next..end).unwrap_or(&[]) {
+                        if let Some(f) = facts.get(slot as usize) {
+                            if waitcnt::needed(g, wave.id, f) {
+                                wave.pc = pc;
+                                waitcnt::before(g, wave, f);
+                            }
+                        }
+                    }
+                }
+                if let Some(f) = run.get(end).and_then(|&(pc, slot)| {
+                    wave.pc = pc;
+                    facts.get(slot as usize)
+                }) {
+                    waitcnt::before(g, wave, f);
+                }
+                next = end + 1;
+            }
+        }
+        if each_uninit {
+            for &(pc, slot) in run {
+                if let (Some(op), Some(f)) =
+                    (ops.ops().get(slot as usize), facts.get(slot as usize))
+                {
+                    wave.pc = pc;
+                    g.defined_before(wave, op, slot as usize, f);
+                }
+            }
+        }
+        g.put_summary(run, summary);
+        if let Some(&(pc, _)) = run.last() {
+            wave.pc = pc;
+            self.pc = pc;
         }
     }
 

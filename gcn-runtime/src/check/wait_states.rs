@@ -470,22 +470,57 @@ pub(crate) fn records(f: &Facts) -> bool {
 /// [`records`] counting only writes to the tables of `read` (by
 /// [`History::newest`] index).
 fn records_read(f: &Facts, read: &[bool; TABLES]) -> bool {
-    let writes = |vector: bool| f.writes().iter().any(|r| r.vector == vector);
-    match f.unit {
-        Unit::Valu => (read[VALU_VGPR] && writes(true)) || (read[VALU_SGPR] && writes(false)),
-        Unit::Salu => (read[SALU_SGPR] && writes(false)) || (read[SETREG] && f.setreg.is_some()),
-        Unit::Vmem => read[WIDE_STORE] && f.wide_store && f.store_data.is_some(),
-        _ => false,
-    }
+    (0..TABLES).any(|t| records_into(f, t, read))
 }
 
-/// Narrows each instruction's [`Facts::records`] to what the program's
-/// consumers read: a history table no instruction of the program is a
-/// consumer of (e.g. the VALU VGPR writes when no DPP instruction reads
-/// them) is never looked at, so writes only to it need not be recorded.
+/// True when [`record`] writes history table `t` for `f`, if `read[t]`.
+fn records_into(f: &Facts, t: usize, read: &[bool; TABLES]) -> bool {
+    let writes = |vector: bool| f.writes().iter().any(|r| r.vector == vector);
+    read[t]
+        && match (f.unit, t) {
+            (Unit::Valu, VALU_VGPR) => writes(true),
+            (Unit::Valu, VALU_SGPR) => writes(false),
+            (Unit::Salu, SALU_SGPR) => writes(false),
+            (Unit::Salu, SETREG) => f.setreg.is_some(),
+            (Unit::Vmem, WIDE_STORE) => f.wide_store && f.store_data.is_some(),
+            _ => false,
+        }
+}
+
+/// Narrows each instruction's rules and records to what the program can
+/// break:
+/// - [`Facts::hazards`] to the rules whose producers the program has: a
+///   rule whose history table no instruction of the program records into
+///   (e.g. the wide-store rule, which every VALU instruction writing a VGPR
+///   is a consumer of, in a program without a store of more than 64 bits)
+///   finds no producer, so its consumers need no look at the history;
+/// - then [`Facts::records`] to what the remaining consumers read: a table
+///   no instruction is a consumer of (e.g. the VALU VGPR writes when no DPP
+///   instruction reads them) is never looked at, so writes only to it need
+///   not be recorded.
+///
 /// Exact: [`check_rules`] reads a table only for a rule in the consuming
-/// instruction's [`Facts::hazards`].
+/// instruction's [`Facts::hazards`], and a table's entries are written only
+/// by [`record`] (those a history kept from an earlier work-group of the
+/// same program holds are past every rule's reach, [`History::reset`]).
 pub(crate) fn narrow_records(facts: &mut [Facts]) {
+    let mut produced = [false; TABLES];
+    let every = [true; TABLES];
+    for f in facts.iter() {
+        for (t, p) in produced.iter_mut().enumerate() {
+            *p |= records_into(f, t, &every);
+        }
+    }
+    produced[ANY_SGPR] = produced[VALU_SGPR] || produced[SALU_SGPR];
+    let mut breakable = 0u32;
+    for (i, &t) in RULE_TABLES.iter().enumerate().take(RULES.len()) {
+        if produced[t] {
+            breakable |= 1 << i;
+        }
+    }
+    for f in facts.iter_mut() {
+        f.hazards &= breakable;
+    }
     let consumed = facts.iter().fold(0u32, |m, f| m | f.hazards);
     let mut read = [false; TABLES];
     for (i, &t) in RULE_TABLES.iter().enumerate().take(RULES.len()) {
@@ -517,6 +552,38 @@ pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
         gfx10(g, wave, roles);
     }
     advance(&mut g.waves[w].history, wave.pc, f);
+}
+
+/// [`before`] for a run of instructions of a compiled block
+/// ([`super::runs::RunSummary`]): only the instructions at `entries` (index
+/// in `run`, the wait states of the run before it) are looked at, each at
+/// the clock it would have had; then the clock advances by the run's
+/// `total` wait states. The same as `before` on each instruction: the
+/// others neither break a rule nor record anything a rule reads.
+pub(crate) fn before_run(
+    g: &mut GroupCheck<'_>,
+    wave: &mut Wave,
+    run: &[(u32, u32)],
+    entries: &[(u16, u64)],
+    total: u64,
+) {
+    let w = wave.id as usize;
+    let Some(start) = g.waves.get(w).map(|s| s.history.clock) else {
+        return;
+    };
+    let facts = g.facts;
+    for &(i, earlier) in entries {
+        let Some((pc, f)) = run
+            .get(usize::from(i))
+            .and_then(|&(pc, slot)| Some((pc, facts.get(slot as usize)?)))
+        else {
+            continue;
+        };
+        g.waves[w].history.clock = start + earlier;
+        wave.pc = pc;
+        before(g, wave, f);
+    }
+    g.waves[w].history.clock = start + total;
 }
 
 /// True when a rule of `mask` (bit i: `RULES[i]`) may break at the wave's
@@ -1051,5 +1118,49 @@ impl Gfx10Roles {
     }
     pub(crate) fn is_offset_consumer(&self) -> bool {
         self.offset_bits
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gcn_asm::{assemble, AssembleOptions, GcnVersion};
+
+    /// The facts of `body` (raw code for `v`).
+    fn facts_of(v: GcnVersion, body: &str) -> Vec<Facts> {
+        let source = format!(".gpu {}\n{body}\n", super::super::tests::gpu(v));
+        let assembly = assemble(&source, &AssembleOptions::default()).expect("assembles");
+        let words = gcn_asm::decode::words_from_bytes(assembly.text());
+        let ops = crate::exec::predecode_waves(&words, v, false);
+        super::super::program_facts(&ops, v)
+    }
+
+    /// Bit of the wide-store rule in a consumer mask.
+    fn wide_store_bit() -> u32 {
+        1 << RULES
+            .iter()
+            .position(|r| r.hazard == Hazard::WideStoreData)
+            .expect("the rule")
+    }
+
+    #[test]
+    fn rules_whose_producers_the_program_lacks_are_dropped() {
+        let v = GcnVersion::Gcn1_2;
+        let valu =
+            "v_mov_b32 v4, 1\nv_add_f32 v2, v4, v4\nbuffer_store_dword v2, v1, s[8:11], 0 offen";
+        // Without a store of more than 64 bits, no VALU write is a consumer
+        // of the wide-store rule, and nothing is recorded for it.
+        for f in &facts_of(v, valu) {
+            assert_eq!(f.hazards & wide_store_bit(), 0, "{f:?}");
+            assert!(!f.records || f.unit != Unit::Valu, "{f:?}");
+        }
+        // With one, every VALU write of a VGPR stays a consumer.
+        let wide = format!("{valu}\nbuffer_store_dwordx4 v[2:5], v1, s[8:11], 0 offen");
+        let facts = facts_of(v, &wide);
+        let valu_facts: Vec<&Facts> = facts.iter().filter(|f| f.unit == Unit::Valu).collect();
+        assert!(!valu_facts.is_empty());
+        for f in valu_facts {
+            assert_ne!(f.hazards & wide_store_bit(), 0, "{f:?}");
+        }
     }
 }

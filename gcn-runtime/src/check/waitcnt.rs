@@ -368,12 +368,23 @@ fn first_common(a: &[Regs], b: &[Regs]) -> Option<Regs> {
 /// first, so that they cost one test.)
 #[inline(always)]
 pub(crate) fn needed(g: &GroupCheck<'_>, w: u32, f: &Facts) -> bool {
-    if f.waitcnt.is_some() || f.wait_one.is_some() || f.n_events != 0 || f.barrier {
-        return true;
-    }
+    always_needed(f) || meets_pending(g, w, &f.touched)
+}
+
+/// True when [`before`] has something to do for `f` whatever the wave's
+/// counters: it waits, issues events or is a barrier.
+#[inline(always)]
+pub(crate) fn always_needed(f: &Facts) -> bool {
+    f.waitcnt.is_some() || f.wait_one.is_some() || f.n_events != 0 || f.barrier
+}
+
+/// True when registers of `touched` may be among those the pending events
+/// of wave `w` touch.
+#[inline(always)]
+pub(crate) fn meets_pending(g: &GroupCheck<'_>, w: u32, touched: &RegMask) -> bool {
     g.waves
         .get(w as usize)
-        .is_some_and(|s| !s.counters.pending.is_empty() && s.counters.regs.intersects(&f.touched))
+        .is_some_and(|s| !s.counters.pending.is_empty() && s.counters.regs.intersects(touched))
 }
 
 /// Checks the instruction at `wave.pc` (facts `f`) against the wave's
