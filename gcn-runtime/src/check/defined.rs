@@ -387,6 +387,7 @@ impl Lists<'_> {
         for &code in self.def_sgprs {
             let c = usize::from(code) & 255;
             sh.s_bits[c] = 0;
+            sh.s_dirty[c / 64] |= 1 << (c % 64);
             sh.s_comp[c] = false;
         }
         true
@@ -765,6 +766,11 @@ pub(crate) struct Origin {
 pub(crate) struct Shadow {
     /// Undefined bits per scalar code (0–127, SCC at 253).
     s_bits: Box<[u32; 256]>,
+    /// The codes whose `s_bits` entry may differ from [`INITIAL_S_BITS`]
+    /// (a bit per code): a reset restores only these (a wave writes a few
+    /// SGPRs; restoring all 256 entries costs a streaming kernel's wave
+    /// sixteen cache lines).
+    s_dirty: [u64; 4],
     /// Computed-from-undefined flag per scalar code.
     s_comp: Box<[bool; 256]>,
     /// Origin id per scalar code (0: none yet).
@@ -857,7 +863,8 @@ impl Shadow {
     /// are defined and everything else undefined.
     pub(crate) fn new(vgprs: u16, abi_sgprs: u16, abi_vgprs: u16) -> Shadow {
         let mut shadow = Shadow {
-            s_bits: Box::new([0; 256]),
+            s_bits: Box::new(INITIAL_S_BITS),
+            s_dirty: [0; 4],
             s_comp: Box::new([false; 256]),
             s_origin: Box::new([0; 256]),
             s_marked: false,
@@ -878,12 +885,21 @@ impl Shadow {
     /// in this one's storage (a work-group's check state is reused by the
     /// next group its host thread runs).
     pub(crate) fn reset(&mut self, vgprs: u16, abi_sgprs: u16, abi_vgprs: u16) {
-        // One copy of the constant part (a wave's reset is paid per wave of
-        // a streaming kernel), then the ABI's SGPRs.
-        let s_bits = &mut self.s_bits;
-        s_bits.copy_from_slice(&INITIAL_S_BITS);
+        // The entries written since the last reset back to the constant
+        // part, then the ABI's SGPRs.
+        for (word, dirty) in self.s_dirty.iter_mut().enumerate() {
+            let mut bits = std::mem::take(dirty);
+            while bits != 0 {
+                let c = 64 * word + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                self.s_bits[c] = INITIAL_S_BITS[c];
+            }
+        }
         let abi = usize::from(abi_sgprs).min(128);
-        s_bits[..abi].fill(0);
+        self.s_bits[..abi].fill(0);
+        for c in 0..abi {
+            self.s_dirty[c / 64] |= 1 << (c % 64);
+        }
         if self.s_marked {
             self.s_comp.fill(false);
             self.s_origin.fill(0);
@@ -1000,6 +1016,7 @@ impl Shadow {
             self.epoch = self.epoch.wrapping_add(1);
         }
         self.s_bits[c] = bits;
+        self.s_dirty[c / 64] |= 1 << (c % 64);
         let comp = val.comp && val.bits != 0;
         self.s_comp[c] = comp;
         if val.origin != 0 {
@@ -2513,6 +2530,46 @@ mod fast_flow_tests {
 
     fn same(a: &Shadow, b: &Shadow) -> bool {
         a.s_bits == b.s_bits && a.s_comp == b.s_comp && a.v_lanes == b.v_lanes
+    }
+
+    /// A reset shadow is the shadow `new` makes, whatever the wave wrote:
+    /// the reset restores only the scalar entries written since the last
+    /// one ([`Shadow::s_dirty`]) and the per-lane tables only when set.
+    #[test]
+    fn reset_gives_a_new_shadow() {
+        let mut rng = Rng(0x05ee_d0f5_ead0);
+        for abi in [0u16, 2, 4, 16, 106] {
+            let fresh = Shadow::new(12, abi, 3);
+            let mut sh = Shadow::new(12, abi, 3);
+            for round in 0..20 {
+                for _ in 0..(rng.next() % 40) {
+                    let code = (rng.next() % 256) as u16;
+                    let val = Val {
+                        bits: bits(&mut rng),
+                        comp: rng.next().is_multiple_of(3),
+                        origin: (rng.next() % 4) as u32,
+                    };
+                    sh.set_s(code, val);
+                    let v = (rng.next() % 12) as u16;
+                    let lane = (rng.next() % 64) as usize;
+                    sh.set_v(v, lane, val);
+                }
+                let lists = Lists {
+                    exec_vgprs: &[],
+                    lane0_vgprs: &[],
+                    sgprs: &[],
+                    def_vgprs: &[1, 5],
+                    def_sgprs: &[(rng.next() % 256) as u16, sreg::VCC],
+                };
+                lists.apply(&mut sh, rng.next());
+                sh.reset(12, abi, 3);
+                assert!(same(&sh, &fresh), "abi {abi}, round {round}");
+                assert!(sh.s_origin == fresh.s_origin, "abi {abi}, round {round}");
+                assert_eq!(sh.v_comp, fresh.v_comp);
+                assert!(sh.v_bits.iter().all(Option::is_none));
+                assert!(sh.v_origin.iter().all(Option::is_none));
+            }
+        }
     }
 
     /// The hook's compiled common case ([`FastFlow`]) against the rule it
