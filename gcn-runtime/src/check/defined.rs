@@ -386,8 +386,7 @@ impl Lists<'_> {
         }
         for &code in self.def_sgprs {
             let c = usize::from(code) & 255;
-            sh.s_bits[c] = 0;
-            sh.s_dirty[c / 64] |= 1 << (c % 64);
+            sh.set_s_bits(c, 0);
             sh.s_comp[c] = false;
         }
         true
@@ -881,6 +880,15 @@ impl Shadow {
         shadow
     }
 
+    /// Sets the undefined bits of scalar code `c` (0–255), marking it for
+    /// the next reset ([`Shadow::s_dirty`]): every write of `s_bits` but
+    /// the reset's goes through here.
+    #[inline(always)]
+    fn set_s_bits(&mut self, c: usize, bits: u32) {
+        self.s_bits[c] = bits;
+        self.s_dirty[c / 64] |= 1 << (c % 64);
+    }
+
     /// The shadow of a wave that starts now, as [`Shadow::new`] makes it,
     /// in this one's storage (a work-group's check state is reused by the
     /// next group its host thread runs).
@@ -895,10 +903,8 @@ impl Shadow {
                 self.s_bits[c] = INITIAL_S_BITS[c];
             }
         }
-        let abi = usize::from(abi_sgprs).min(128);
-        self.s_bits[..abi].fill(0);
-        for c in 0..abi {
-            self.s_dirty[c / 64] |= 1 << (c % 64);
+        for c in 0..usize::from(abi_sgprs).min(128) {
+            self.set_s_bits(c, 0);
         }
         if self.s_marked {
             self.s_comp.fill(false);
@@ -1015,8 +1021,7 @@ impl Shadow {
         if bits != 0 {
             self.epoch = self.epoch.wrapping_add(1);
         }
-        self.s_bits[c] = bits;
-        self.s_dirty[c / 64] |= 1 << (c % 64);
+        self.set_s_bits(c, bits);
         let comp = val.comp && val.bits != 0;
         self.s_comp[c] = comp;
         if val.origin != 0 {

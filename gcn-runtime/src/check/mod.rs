@@ -821,30 +821,7 @@ impl Hook for WaveHook<'_, '_> {
             wait_states::before_run(g, wave, run, &summary.states, summary.total_states);
         }
         if g.options.waitcnt != Level::Off {
-            // The instructions that always count, in order; the ones
-            // between them only if their registers may meet a pending
-            // event's (the counters change only at the counted ones).
-            let mut next = 0usize;
-            let ends = summary.counted.iter().map(|&i| usize::from(i));
-            for end in ends.chain(std::iter::once(run.len())) {
-                if waitcnt::meets_pending(g, wave.id, &summary.touched) {
-                    for &(pc, slot) in run.get(next..end).unwrap_or(&[]) {
-                        if let Some(f) = facts.get(slot as usize) {
-                            if waitcnt::needed(g, wave.id, f) {
-                                wave.pc = pc;
-                                waitcnt::before(g, wave, f);
-                            }
-                        }
-                    }
-                }
-                if let Some(f) = run.get(end).and_then(|&(pc, slot)| {
-                    wave.pc = pc;
-                    facts.get(slot as usize)
-                }) {
-                    waitcnt::before(g, wave, f);
-                }
-                next = end + 1;
-            }
+            waitcnt::before_run(g, wave, run, &summary.counted, &summary.touched);
         }
         if each_uninit {
             for &(pc, slot) in run {

@@ -55,7 +55,7 @@ impl RunSummary {
         for (i, &slot) in slots.iter().enumerate() {
             let f = facts.get(slot)?;
             let i = u16::try_from(i).ok()?;
-            if f.hazards != 0 || f.g10.is_some() || f.records {
+            if super::wait_states::looks_at(f) {
                 states.push((i, total_states));
             }
             total_states += u64::from(f.states);

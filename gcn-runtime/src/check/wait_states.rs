@@ -554,9 +554,16 @@ pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
     advance(&mut g.waves[w].history, wave.pc, f);
 }
 
+/// True when [`before`] looks at `f` for more than its wait states: it is
+/// a consumer of a rule, has a gfx1010 role, or records what a rule reads.
+pub(crate) fn looks_at(f: &Facts) -> bool {
+    f.hazards != 0 || f.g10.is_some() || f.records
+}
+
 /// [`before`] for a run of instructions of a compiled block
 /// ([`super::runs::RunSummary`]): only the instructions at `entries` (index
-/// in `run`, the wait states of the run before it) are looked at, each at
+/// in `run`, the wait states of the run before it: those [`looks_at`]
+/// holds for) are looked at, each at
 /// the clock it would have had; then the clock advances by the run's
 /// `total` wait states. The same as `before` on each instruction: the
 /// others neither break a rule nor record anything a rule reads.

@@ -387,6 +387,45 @@ pub(crate) fn meets_pending(g: &GroupCheck<'_>, w: u32, touched: &RegMask) -> bo
         .is_some_and(|s| !s.counters.pending.is_empty() && s.counters.regs.intersects(touched))
 }
 
+/// [`before`] for a run of instructions of a compiled block
+/// ([`super::runs::RunSummary`]): the instructions at `counted` (indices in
+/// `run`: those [`always_needed`] holds for) in order, and the ones between
+/// them only where [`needed`] holds, which it can only while a pending
+/// event's registers meet `touched` (the registers the others touch; the
+/// counters change only at the counted instructions). The same as
+/// `before` on each instruction `needed` holds for.
+pub(crate) fn before_run(
+    g: &mut GroupCheck<'_>,
+    wave: &mut Wave,
+    run: &[(u32, u32)],
+    counted: &[u16],
+    touched: &RegMask,
+) {
+    let facts = g.facts;
+    let mut next = 0usize;
+    let ends = counted.iter().map(|&i| usize::from(i));
+    for end in ends.chain(std::iter::once(run.len())) {
+        if meets_pending(g, wave.id, touched) {
+            for &(pc, slot) in run.get(next..end).unwrap_or(&[]) {
+                if let Some(f) = facts.get(slot as usize) {
+                    if needed(g, wave.id, f) {
+                        wave.pc = pc;
+                        before(g, wave, f);
+                    }
+                }
+            }
+        }
+        if let Some((pc, f)) = run
+            .get(end)
+            .and_then(|&(pc, slot)| Some((pc, facts.get(slot as usize)?)))
+        {
+            wave.pc = pc;
+            before(g, wave, f);
+        }
+        next = end + 1;
+    }
+}
+
 /// Checks the instruction at `wave.pc` (facts `f`) against the wave's
 /// outstanding events, then retires and issues events. (Inlined into the
 /// hook behind [`needed`]: its common cases — a barrier, a full wait, one
