@@ -41,6 +41,8 @@ use super::enabled::{Block, BlockFn, Compiled};
 use crate::exec::float::{FpMode, RoundMode};
 use crate::exec::{sreg, valu_int, vector, Decoded, Op, Src};
 
+pub(crate) mod resident;
+
 /// What an instruction the tier translates does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Kind {
@@ -707,23 +709,10 @@ impl Jit {
         if f32_mode.round != RoundMode::NearestEven {
             return Err("f32 round mode other than nearest even".into());
         }
-        self.module.clear_context(&mut self.ctx);
-        let ptr = self.module.target_config().pointer_type();
-        let sig = &mut self.ctx.func.signature;
-        for _ in 0..3 {
-            sig.params.push(AbiParam::new(ptr));
-        }
-        sig.params.push(AbiParam::new(types::I64));
-        sig.params.push(AbiParam::new(ptr));
-        sig.params.push(AbiParam::new(ptr));
-        sig.returns.push(AbiParam::new(types::I32));
-        {
-            let b = FunctionBuilder::new(&mut self.ctx.func, &mut self.fctx);
-            let call_conv = self.module.isa().default_call_conv();
-            let mut gen = Gen::new(b, plan, ptr, f32_mode, call_conv);
-            gen.emit()?;
-            gen.b.seal_all_blocks();
-            gen.b.finalize(self.module.target_config());
+        // A block that can run as a resident loop is built so; should that
+        // fail (it never should), it is built in the ordinary form.
+        if self.build(plan, f32_mode, true).is_err() {
+            self.build(plan, f32_mode, false)?;
         }
         self.functions += 1;
         let name = format!("block{}", self.functions);
@@ -759,6 +748,36 @@ impl Jit {
             entry,
             mode: plan.mode,
         })
+    }
+
+    /// Builds `plan`'s block into the code context (`resident`: as a
+    /// resident loop if it can be one).
+    fn build(&mut self, plan: &Plan<'_>, f32_mode: FpMode, resident: bool) -> Result<(), String> {
+        self.module.clear_context(&mut self.ctx);
+        let ptr = self.module.target_config().pointer_type();
+        let sig = &mut self.ctx.func.signature;
+        for _ in 0..3 {
+            sig.params.push(AbiParam::new(ptr));
+        }
+        sig.params.push(AbiParam::new(types::I64));
+        sig.params.push(AbiParam::new(ptr));
+        sig.params.push(AbiParam::new(ptr));
+        sig.returns.push(AbiParam::new(types::I32));
+        {
+            let b = FunctionBuilder::new(&mut self.ctx.func, &mut self.fctx);
+            let call_conv = self.module.isa().default_call_conv();
+            let mut gen = Gen::new(b, plan, ptr, f32_mode, call_conv);
+            gen.resident_allowed = resident;
+            if let Err(e) = gen.emit() {
+                // The builder's context is left mid-function: start afresh.
+                drop(gen);
+                self.fctx = FunctionBuilderContext::new();
+                return Err(e);
+            }
+            gen.b.seal_all_blocks();
+            gen.b.finalize(self.module.target_config());
+        }
+        Ok(())
     }
 }
 
@@ -835,6 +854,11 @@ struct Gen<'a, 'b> {
     /// In a checked block: the instructions whose `before` hooks were
     /// called (`0..hooked`).
     hooked: usize,
+    /// While a resident loop's first pass is emitted: the rows it loads
+    /// (`resident`).
+    loads: Option<HashMap<u16, Lanes>>,
+    /// Whether a block that can be a resident loop is emitted as one.
+    resident_allowed: bool,
 }
 
 /// How a pass treats an f32 result that is NaN.
@@ -932,6 +956,8 @@ impl<'a, 'b> Gen<'a, 'b> {
             consts,
             nan_mode: NanMode::Pick,
             hooked: 0,
+            loads: None,
+            resident_allowed: true,
         }
     }
 
@@ -956,6 +982,13 @@ impl<'a, 'b> Gen<'a, 'b> {
 
     fn emit(&mut self) -> Result<(), String> {
         let instrs = self.instrs()?;
+        if let Some((first, end)) = self
+            .resident_allowed
+            .then(|| self.resident_form(&instrs))
+            .flatten()
+        {
+            return self.resident(&instrs, first, end);
+        }
         let mut i = 0;
         while i < instrs.len() {
             let (pc, op, kind) = instrs[i];
@@ -1322,8 +1355,9 @@ impl<'a, 'b> Gen<'a, 'b> {
         self.b.ins().bitselect(zero_exp, sign, v)
     }
 
-    fn segment(&mut self, instrs: &[(u32, &Op, Kind)]) -> Result<(), String> {
-        // Preamble: constants, scalars and lane masks read ahead.
+    /// A segment's preamble: its constants, and the scalars and lane masks
+    /// it reads, read ahead; returns the lane masks it writes.
+    fn segment_preamble(&mut self, instrs: &[(u32, &Op, Kind)]) -> Result<Vec<u16>, String> {
         self.consts = Consts {
             zero: self.splat_const(0),
             exponent: self.splat_const(0x7f80_0000),
@@ -1369,6 +1403,11 @@ impl<'a, 'b> Gen<'a, 'b> {
                 }
             }
         }
+        Ok(mask_dests)
+    }
+
+    fn segment(&mut self, instrs: &[(u32, &Op, Kind)]) -> Result<(), String> {
+        let mask_dests = self.segment_preamble(instrs)?;
         // The loop over passes of four lanes; the lane masks written are
         // carried as bits.
         let header = self.b.create_block();
@@ -1500,6 +1539,9 @@ impl<'a, 'b> Gen<'a, 'b> {
             .load(types::I32X4, mem(), base, 256 * i32::from(row));
         let l = Lanes { v, flushed: false };
         self.regs.insert(row, l);
+        if let Some(loads) = &mut self.loads {
+            loads.insert(row, l);
+        }
         l
     }
 

@@ -435,6 +435,73 @@ fn random_blocks_run_compiled_as_interpreted() {
     assert!(compiled > 1000, "only {compiled} instructions ran compiled");
 }
 
+/// Random blocks that loop on themselves (a scalar counter, 1 to 6
+/// iterations) run compiled as interpreted; most of them as resident loops
+/// (`lower::resident`: every iteration on four lanes before the next four),
+/// with random EXEC, MODE, lane masks and float specials.
+#[test]
+fn random_loops_run_compiled_as_interpreted() {
+    let mut rng = Rng(0x100b_5eed_0001);
+    let dialects = [
+        Dialect::Gcn12,
+        Dialect::Gcn14,
+        Dialect::Rdna2(true),
+        Dialect::Rdna2(false),
+    ];
+    let resident_before = super::lower::resident::BUILT.with(|n| n.get());
+    let rounds = std::env::var("TIER_ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(300);
+    for round in 0..rounds {
+        let d = dialects[round % dialects.len()];
+        // Mostly vector instructions only (a scalar one that a vector one
+        // reads makes the block an ordinary loop).
+        let scalars_too = rng.below(4) == 0;
+        let lines: Vec<String> = (0..2 + rng.below(8))
+            .map(|_| instruction(&mut rng, d))
+            .filter(|line| scalars_too || !line.starts_with("s_"))
+            .filter(|line| {
+                let options = gcn_asm::AssembleOptions {
+                    version: Some(d.version()),
+                    wave32: d.wave32(),
+                    ..gcn_asm::AssembleOptions::default()
+                };
+                gcn_asm::assemble(line, &options).is_ok()
+            })
+            .collect();
+        let source = format!(
+            "    s_movk_i32 s20, {}\nloop:\n{}\n    s_sub_u32 s20, s20, 1\n    \
+             s_cmp_lg_u32 s20, 0\n    s_cbranch_scc1 loop",
+            1 + rng.below(6),
+            lines.join("\n")
+        );
+        let values: Vec<u32> = (0..8 * 64).map(|_| random_value(&mut rng)).collect();
+        let scalars: Vec<u32> = (0..14).map(|_| random_value(&mut rng)).collect();
+        let exec = match rng.below(3) {
+            0 => u64::MAX,
+            1 => rng.next(),
+            _ => rng.next() & rng.next(),
+        };
+        let (vcc, mode) = (rng.next(), MODES[rng.below(MODES.len() as u64)]);
+        same(d.version(), d.wave32(), &source, |w: &mut Wave| {
+            for (i, v) in values.iter().enumerate() {
+                w.vgpr[i / 64][i % 64] = *v;
+            }
+            w.sgpr[..14].copy_from_slice(&scalars);
+            w.set_exec(exec);
+            w.sgpr[106] = vcc as u32;
+            w.sgpr[107] = (vcc >> 32) as u32;
+            w.mode = mode;
+        });
+    }
+    let resident = super::lower::resident::BUILT.with(|n| n.get()) - resident_before;
+    assert!(
+        resident as usize > rounds / 4,
+        "only {resident} of {rounds} loops were built as resident loops"
+    );
+}
+
 /// A block that loops on itself stops where the interpreter stops when the
 /// step budget runs out: the same fault, PC and registers.
 #[test]

@@ -1,0 +1,552 @@
+//! Resident loops: a block that loops on itself, made of scalar
+//! instructions and one vector segment that do not feed each other, runs
+//! lane-chunk by lane-chunk instead of iteration by iteration.
+//!
+//! The scalar instructions (the loop counter, its compare, the branch) run
+//! first, alone, for every iteration the branch and the step budget allow:
+//! they read nothing the segment writes, so they count the iterations the
+//! interpreter would run and leave the scalar state it would. Then each
+//! pass of four lanes runs the segment that many times with its VGPRs in
+//! host registers, and stores the rows it wrote once, at the end. The
+//! segment reads no scalar the scalar instructions write, and no lane mask
+//! it writes itself, so each iteration sees the scalars and lane masks the
+//! interpreter's would; VGPR instructions are lane-local, so a lane's
+//! iterations give it what the instruction-by-instruction order gives it.
+//! The lane masks the segment writes are the last iteration's.
+//!
+//! What this saves over the ordinary form (one pass over the lanes per
+//! iteration) is each iteration's loads and stores of the rows, and the
+//! denormal flush of the rows it reads: a row's flag that it holds no
+//! denormal is carried round the loop when every iteration ends with it
+//! flushed (the first iteration is emitted apart, so its loaded rows do not
+//! decide that).
+//!
+//! NaN results: the first run of a pass keeps the host's NaN and notes
+//! whether any result was one, as the ordinary form does; if one was, the
+//! pass runs again, every iteration, from the rows as loaded (nothing is
+//! stored before the end) with the NaN rule's picks.
+
+use super::*;
+
+#[cfg(test)]
+thread_local! {
+    /// Resident loops built on this thread (for the tests that they are).
+    pub(crate) static BUILT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Chunks of four lanes a resident pass runs side by side: each chunk's
+/// iterations are a chain of dependent operations, and the host overlaps
+/// the chains of different chunks (one chunk alone would wait on each
+/// result's latency). Four chunks divide both wave sizes' lanes.
+const CHUNKS: usize = 4;
+
+/// One chunk's state while its instructions are emitted (swapped into the
+/// generator for each instruction: [`Gen::swap_chunk`]).
+struct Chunk {
+    regs: HashMap<u16, Lanes>,
+    dirty: Vec<u16>,
+    masks_now: HashMap<u16, Value>,
+    exec_lanes: Option<Value>,
+    row_base: Option<Value>,
+    first_lane: Option<Value>,
+    nan_mode: NanMode,
+    loads: Option<HashMap<u16, Lanes>>,
+}
+
+/// A resident pass's state at a chunk's end: the rows it wrote (by row),
+/// the lane masks it wrote (as lane vectors, in the segment's order), and
+/// the lanes noted as having a NaN result.
+struct PassEnd {
+    rows: Vec<u16>,
+    values: Vec<Value>,
+    masks: Vec<Value>,
+    nan: Option<Value>,
+}
+
+/// `values` cut into `n` equal parts (which may be empty).
+fn split(values: &[Value], n: usize) -> impl Iterator<Item = &[Value]> {
+    let size = values.len() / n.max(1);
+    (0..n).map(move |k| &values[k * size..(k + 1) * size])
+}
+
+impl<'a> Gen<'a, '_> {
+    /// The bounds `first..end` of the vector segment of `instrs` if the
+    /// block can run as a resident loop: unchecked, looping on itself, one
+    /// run of vector instructions forming one segment, no handler calls,
+    /// and no register written by one part read or written by the other
+    /// (nor a lane mask the segment both writes and reads).
+    pub(super) fn resident_form(&self, instrs: &[(u32, &Op, Kind)]) -> Option<(usize, usize)> {
+        if self.plan.checked {
+            return None;
+        }
+        let &(_, branch, kind) = instrs.last()?;
+        let Src::Imm(target) = branch.src(0) else {
+            return None;
+        };
+        if !kind.ends_block() || target as u32 != self.plan.block.start() {
+            return None;
+        }
+        let first = instrs.iter().position(|i| i.2.vector())?;
+        let end = first + instrs[first..].iter().position(|i| !i.2.vector())?;
+        let scalar = || instrs[..first].iter().chain(&instrs[end..]);
+        if instrs[end..].iter().any(|i| i.2.vector()) || scalar().any(|i| i.2 == Kind::Call) {
+            return None;
+        }
+        let mut segment = Segment::default();
+        if !instrs[first..end]
+            .iter()
+            .all(|&(_, op, kind)| segment.admits(op, kind, self.plan.wave32))
+        {
+            return None;
+        }
+        let width = if self.plan.wave32 { 1 } else { 2 };
+        // The scalar part's registers: written (one SGPR each) and read.
+        let mut s_writes = Vec::new();
+        let mut s_reads = Vec::new();
+        for &(_, op, kind) in scalar() {
+            if matches!(kind, Kind::SMov | Kind::SMovk | Kind::SAlu(_)) {
+                s_writes.push((op.reg(0) & 127, 1));
+            }
+            if kind == Kind::BranchVcc(true) || kind == Kind::BranchVcc(false) {
+                s_reads.push((sreg::VCC & 127, width));
+            }
+            for src in op.opnd.iter() {
+                if let Src::Sgpr(c) = *src {
+                    s_reads.push((c & 127, 1));
+                }
+            }
+        }
+        let overlaps = |(a, wa): (u16, u16), (b, wb): (u16, u16)| a < b + wb && b < a + wa;
+        let mask_dests: Vec<(u16, u16)> = segment.mask_dests.iter().map(|&d| (d, width)).collect();
+        for &(_, op, kind) in &instrs[first..end] {
+            let mask_src = kind.mask_source(op);
+            for s in 0..3 {
+                let Src::Sgpr(c) = op.slot_src(s) else {
+                    continue;
+                };
+                let read = if s == 2 && mask_src.is_some() {
+                    (c & 127, width)
+                } else {
+                    (c & 127, 1)
+                };
+                if s_writes
+                    .iter()
+                    .chain(&mask_dests)
+                    .any(|&w| overlaps(read, w))
+                {
+                    return None;
+                }
+            }
+        }
+        if mask_dests
+            .iter()
+            .any(|&d| s_writes.iter().chain(&s_reads).any(|&r| overlaps(d, r)))
+        {
+            return None;
+        }
+        Some((first, end))
+    }
+
+    /// Swaps the generator's per-pass state with `chunk`'s.
+    fn swap_chunk(&mut self, chunk: &mut Chunk) {
+        std::mem::swap(&mut self.regs, &mut chunk.regs);
+        std::mem::swap(&mut self.dirty, &mut chunk.dirty);
+        std::mem::swap(&mut self.masks_now, &mut chunk.masks_now);
+        std::mem::swap(&mut self.exec_lanes, &mut chunk.exec_lanes);
+        std::mem::swap(&mut self.row_base, &mut chunk.row_base);
+        std::mem::swap(&mut self.first_lane, &mut chunk.first_lane);
+        std::mem::swap(&mut self.nan_mode, &mut chunk.nan_mode);
+        std::mem::swap(&mut self.loads, &mut chunk.loads);
+    }
+
+    /// Emits the block as a resident loop (`first..end`: its segment, from
+    /// [`Gen::resident_form`]).
+    pub(super) fn resident(
+        &mut self,
+        instrs: &[(u32, &'a Op, Kind)],
+        first: usize,
+        end: usize,
+    ) -> Result<(), String> {
+        // The scalar instructions, every iteration; the count of those run
+        // is `self.count` where the loop leaves.
+        let lanes_entry = self.b.create_block();
+        self.b.append_block_param(lanes_entry, types::I32);
+        for &(_, op, kind) in instrs[..first].iter().chain(&instrs[end..]) {
+            if !kind.ends_block() {
+                self.scalar(op, kind)?;
+            }
+        }
+        let &(pc, branch, kind) = instrs.last().ok_or("empty block")?;
+        let Src::Imm(target) = branch.src(0) else {
+            return Err("branch without a target".into());
+        };
+        let taken = self.branch_taken(kind)?;
+        let target_pc = self.b.ins().iconst(types::I32, i64::from(target as u32));
+        let next_pc = self
+            .b
+            .ins()
+            .iconst(types::I32, i64::from(pc + u32::from(branch.len)));
+        let pc_after = match taken {
+            None => target_pc,
+            Some(t) => self.b.ins().select(t, target_pc, next_pc),
+        };
+        let count = self.count;
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, count, self.max);
+        let again = match taken {
+            None => more,
+            Some(t) => self.b.ins().band(t, more),
+        };
+        let count_next = self.b.ins().iadd_imm_u(count, 1);
+        self.b.ins().brif(
+            again,
+            self.top,
+            &[count_next.into()],
+            lanes_entry,
+            &[pc_after.into()],
+        );
+        self.b.switch_to_block(lanes_entry);
+        let pc_after = self.b.block_params(lanes_entry)[0];
+        let iterations = self.count;
+
+        // The segment, `iterations` times per pass of CHUNKS × 4 lanes.
+        let segment = &instrs[first..end];
+        let mask_dests = self.segment_preamble(segment)?;
+        let header = self.b.create_block();
+        let exit = self.b.create_block();
+        self.b.append_block_param(header, types::I64);
+        for _ in &mask_dests {
+            self.b.append_block_param(header, types::I64);
+            self.b.append_block_param(exit, types::I64);
+        }
+        let zero64 = self.b.ins().iconst(types::I64, 0);
+        let args: Vec<_> = std::iter::repeat_n(zero64, mask_dests.len() + 1)
+            .map(Into::into)
+            .collect();
+        self.b.ins().jump(header, &args);
+        self.b.switch_to_block(header);
+        let params = self.b.block_params(header).to_vec();
+        let offset = params[0];
+        let mut chunks = Vec::with_capacity(CHUNKS);
+        for k in 0..CHUNKS {
+            let chunk_offset = self.b.ins().iadd_imm_u(offset, 16 * k as i64);
+            let base = self.b.ins().iadd(self.vgpr, chunk_offset);
+            let first_lane = self.b.ins().ushr_imm_u(chunk_offset, 2);
+            self.first_lane = Some(first_lane);
+            let exec_lanes = if self.plan.full {
+                None
+            } else {
+                Some(self.lanes_of(self.exec))
+            };
+            chunks.push(Chunk {
+                regs: HashMap::new(),
+                dirty: Vec::new(),
+                masks_now: HashMap::new(),
+                exec_lanes,
+                row_base: Some(base),
+                first_lane: Some(first_lane),
+                nan_mode: NanMode::Pick,
+                loads: Some(HashMap::new()),
+            });
+        }
+        let nothing = vec![HashMap::new(); CHUNKS];
+        let note = self.resident_pass(
+            segment,
+            NanMode::Note(None),
+            iterations,
+            &mask_dests,
+            &mut chunks,
+            &nothing,
+        )?;
+        let loaded: Vec<HashMap<u16, Lanes>> = chunks
+            .iter_mut()
+            .map(|c| c.loads.take().unwrap_or_default())
+            .collect();
+        // The pass's end: the rows stored, the lane-mask bits added.
+        let store = self.b.create_block();
+        let per_chunk = note[0].values.len() + mask_dests.len();
+        for _ in 0..CHUNKS * per_chunk {
+            self.b.append_block_param(store, types::I32X4);
+        }
+        let end_args = |ends: &[PassEnd]| -> Vec<_> {
+            ends.iter()
+                .flat_map(|end| end.values.iter().chain(&end.masks))
+                .map(|&v| v.into())
+                .collect()
+        };
+        let nans: Vec<Value> = note.iter().filter_map(|end| end.nan).collect();
+        if let Some((&nan, rest)) = nans.split_first() {
+            let mut any = nan;
+            for &other in rest {
+                any = self.b.ins().bor(any, other);
+            }
+            let any = self.b.ins().vhigh_bits(types::I32, any);
+            let exact = self.b.create_block();
+            self.b.ins().brif(any, exact, &[], store, &end_args(&note));
+            self.b.switch_to_block(exact);
+            let pick = self.resident_pass(
+                segment,
+                NanMode::Pick,
+                iterations,
+                &mask_dests,
+                &mut chunks,
+                &loaded,
+            )?;
+            if pick.iter().zip(&note).any(|(p, n)| p.rows != n.rows) {
+                return Err("a resident pass wrote other rows the second time".into());
+            }
+            self.b.ins().jump(store, &end_args(&pick));
+        } else {
+            self.b.ins().jump(store, &end_args(&note));
+        }
+        self.b.switch_to_block(store);
+        let values = self.b.block_params(store).to_vec();
+        let mut accs: Vec<Value> = params[1..].to_vec();
+        for (chunk, (end, values)) in chunks.iter().zip(note.iter().zip(split(&values, CHUNKS))) {
+            let (rows, masks) = values.split_at(end.rows.len());
+            let base = chunk.row_base.ok_or("no pass")?;
+            for (&row, &v) in end.rows.iter().zip(rows) {
+                self.b.ins().store(mem(), v, base, 256 * i32::from(row));
+            }
+            let first_lane = chunk.first_lane.ok_or("no pass")?;
+            for (acc, &lanes) in accs.iter_mut().zip(masks) {
+                let bits = self.b.ins().vhigh_bits(types::I64, lanes);
+                let bits = self.b.ins().ishl(bits, first_lane);
+                *acc = self.b.ins().bor(*acc, bits);
+            }
+        }
+        let next = self.b.ins().iadd_imm_u(offset, 16 * CHUNKS as i64);
+        let more =
+            self.b
+                .ins()
+                .icmp_imm_s(IntCC::UnsignedLessThan, next, i64::from(self.lanes * 4));
+        let back: Vec<_> = std::iter::once(next)
+            .chain(accs.iter().copied())
+            .map(Into::into)
+            .collect();
+        let out: Vec<_> = accs.iter().map(|&v| v.into()).collect();
+        self.b.ins().brif(more, header, &back, exit, &out);
+        self.b.switch_to_block(exit);
+        let accs = self.b.block_params(exit).to_vec();
+        for (code, bits) in mask_dests.iter().zip(accs) {
+            // Inactive lanes write 0 (`write_sdst_mask`).
+            let bits = self.b.ins().band(bits, self.exec);
+            self.write_mask(*code, bits);
+        }
+        self.row_base = None;
+        self.first_lane = None;
+        self.exec_lanes = None;
+        self.b
+            .ins()
+            .jump(self.exit, &[pc_after.into(), iterations.into()]);
+        #[cfg(test)]
+        BUILT.with(|n| n.set(n.get() + 1));
+        self.finish()
+    }
+
+    /// Emits one iteration of `segment` on every chunk, instruction by
+    /// instruction (each chunk's from `start`, with `nan` as its NaN mode),
+    /// and returns each chunk's end state (`flushed`: the rows the loop
+    /// carries flushed).
+    fn resident_iteration(
+        &mut self,
+        segment: &[(u32, &Op, Kind)],
+        mask_dests: &[u16],
+        chunks: &mut [Chunk],
+        start: Vec<(HashMap<u16, Lanes>, NanMode)>,
+        flushed: Option<&[bool]>,
+    ) -> Result<Vec<PassEnd>, String> {
+        for (chunk, (regs, nan)) in chunks.iter_mut().zip(start) {
+            chunk.regs = regs;
+            chunk.dirty.clear();
+            chunk.masks_now.clear();
+            chunk.nan_mode = nan;
+        }
+        for &(_, op, kind) in segment {
+            for chunk in chunks.iter_mut() {
+                self.swap_chunk(chunk);
+                let done = self.vector(op, kind);
+                self.swap_chunk(chunk);
+                done?;
+            }
+        }
+        let mut ends = Vec::with_capacity(chunks.len());
+        for chunk in chunks.iter_mut() {
+            self.swap_chunk(chunk);
+            let end = self.pass_end(mask_dests, flushed);
+            self.swap_chunk(chunk);
+            ends.push(end?);
+        }
+        Ok(ends)
+    }
+
+    /// Emits `iterations` (at least 1) runs of `segment` on the current
+    /// pass's chunks, each starting from its rows in `initial` (rows not in
+    /// it are loaded), the first run apart and the others in a loop; leaves
+    /// the builder after them, in a block whose parameters are the end
+    /// state.
+    fn resident_pass(
+        &mut self,
+        segment: &[(u32, &Op, Kind)],
+        nan: NanMode,
+        iterations: Value,
+        mask_dests: &[u16],
+        chunks: &mut [Chunk],
+        initial: &[HashMap<u16, Lanes>],
+    ) -> Result<Vec<PassEnd>, String> {
+        // The first iteration.
+        let start = initial.iter().map(|regs| (regs.clone(), nan)).collect();
+        let first = self.resident_iteration(segment, mask_dests, chunks, start, None)?;
+        // The rows each chunk's other iterations start from: those given,
+        // and those its first one loaded.
+        let mut starts: Vec<HashMap<u16, Lanes>> = initial.to_vec();
+        for (start, chunk) in starts.iter_mut().zip(chunks.iter()) {
+            if let Some(loads) = &chunk.loads {
+                start.extend(loads.iter().map(|(&row, &l)| (row, l)));
+            }
+        }
+        // The rows' flags carried round the loop: flushed where the first
+        // iteration leaves them flushed (the others must too). The same
+        // instructions on every chunk: the first chunk's flags are all's.
+        let rows = first[0].rows.clone();
+        let flushed: Vec<bool> = rows
+            .iter()
+            .map(|r| chunks[0].regs.get(r).is_some_and(|l| l.flushed))
+            .collect();
+        let has_nan = first[0].nan.is_some();
+        if first
+            .iter()
+            .any(|end| end.rows != rows || end.nan.is_some() != has_nan)
+        {
+            return Err("a resident pass's chunks differ".into());
+        }
+        let per_chunk_join = rows.len() + mask_dests.len() + usize::from(has_nan);
+        let per_chunk_loop = rows.len() + usize::from(has_nan);
+        let join = self.b.create_block();
+        for _ in 0..chunks.len() * per_chunk_join {
+            self.b.append_block_param(join, types::I32X4);
+        }
+        let looped = self.b.create_block();
+        self.b.append_block_param(looped, types::I64);
+        for _ in 0..chunks.len() * per_chunk_loop {
+            self.b.append_block_param(looped, types::I32X4);
+        }
+        let join_args = |ends: &[PassEnd]| -> Vec<_> {
+            ends.iter()
+                .flat_map(|end| end.values.iter().chain(&end.masks).chain(&end.nan))
+                .map(|&v| v.into())
+                .collect()
+        };
+        let loop_args = |i: Value, ends: &[PassEnd]| -> Vec<_> {
+            std::iter::once(i)
+                .chain(
+                    ends.iter()
+                        .flat_map(|end| end.values.iter().chain(&end.nan).copied()),
+                )
+                .map(Into::into)
+                .collect()
+        };
+        let one = self.b.ins().iconst(types::I64, 1);
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, one, iterations);
+        self.b.ins().brif(
+            more,
+            looped,
+            &loop_args(one, &first),
+            join,
+            &join_args(&first),
+        );
+        // The other iterations.
+        self.b.switch_to_block(looped);
+        let params = self.b.block_params(looped).to_vec();
+        let done = params[0];
+        let mut start = Vec::with_capacity(chunks.len());
+        for (mut regs, carried) in starts.into_iter().zip(split(&params[1..], chunks.len())) {
+            let (values, seen) = carried.split_at(rows.len());
+            for (r, (&row, &v)) in rows.iter().zip(values).enumerate() {
+                regs.insert(
+                    row,
+                    Lanes {
+                        v,
+                        flushed: flushed[r],
+                    },
+                );
+            }
+            let mode = match nan {
+                NanMode::Note(_) => NanMode::Note(seen.first().copied()),
+                NanMode::Pick => NanMode::Pick,
+            };
+            start.push((regs, mode));
+        }
+        let ends = self.resident_iteration(segment, mask_dests, chunks, start, Some(&flushed))?;
+        if ends
+            .iter()
+            .any(|end| end.rows != rows || end.nan.is_some() != has_nan)
+        {
+            return Err("a resident loop's iterations differ".into());
+        }
+        let done = self.b.ins().iadd_imm_u(done, 1);
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, done, iterations);
+        self.b.ins().brif(
+            more,
+            looped,
+            &loop_args(done, &ends),
+            join,
+            &join_args(&ends),
+        );
+        self.b.switch_to_block(join);
+        let params = self.b.block_params(join).to_vec();
+        Ok(split(&params, chunks.len())
+            .map(|p| {
+                let (values, rest) = p.split_at(rows.len());
+                let (masks, nan) = rest.split_at(mask_dests.len());
+                PassEnd {
+                    rows: rows.clone(),
+                    values: values.to_vec(),
+                    masks: masks.to_vec(),
+                    nan: nan.first().copied(),
+                }
+            })
+            .collect())
+    }
+
+    /// The state an iteration of a resident pass leaves: its rows, lane
+    /// masks and noted NaN lanes (an error if a row `flushed` says the loop
+    /// carries flushed is not).
+    fn pass_end(
+        &mut self,
+        mask_dests: &[u16],
+        flushed: Option<&[bool]>,
+    ) -> Result<PassEnd, String> {
+        let mut rows = self.dirty.clone();
+        rows.sort_unstable();
+        let mut values = Vec::with_capacity(rows.len());
+        for (r, row) in rows.iter().enumerate() {
+            let lanes = self.regs[row];
+            // The loop carries the row as flushed: every iteration must
+            // leave it so (a flushed input gives a flushed output, so one
+            // that the first iteration leaves flushed the others do too).
+            if flushed.is_some_and(|f| f.get(r).copied().unwrap_or(false)) && !lanes.flushed {
+                return Err(format!("v{row} is not flushed at a resident loop's end"));
+            }
+            values.push(lanes.v);
+        }
+        let masks = mask_dests
+            .iter()
+            .map(|code| {
+                self.masks_now
+                    .get(code)
+                    .copied()
+                    .ok_or("a lane mask the segment writes is unwritten")
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let nan = match self.nan_mode {
+            NanMode::Note(seen) => seen,
+            NanMode::Pick => None,
+        };
+        Ok(PassEnd {
+            rows,
+            values,
+            masks,
+            nan,
+        })
+    }
+}
