@@ -26,8 +26,8 @@ use std::collections::HashMap;
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{
-    types, AbiParam, Block as IrBlock, ConstantData, Endianness, InstBuilder, MemFlagsData, Type,
-    Value,
+    types, AbiParam, Block as IrBlock, ConstantData, Endianness, InstBuilder, MemFlagsData,
+    StackSlot, StackSlotData, StackSlotKind, Type, Value,
 };
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_codegen::Context;
@@ -849,8 +849,12 @@ struct Gen<'a, 'b> {
     row_base: Option<Value>,
     first_lane: Option<Value>,
     consts: Consts,
-    /// How the current pass treats NaN results.
+    /// How the current pass treats NaN results, and in a `Note` pass, a
+    /// result not yet tested for NaN (f32 lanes).
     nan_mode: NanMode,
+    nan_pending: Option<Value>,
+    /// Where a `Note` pass stores its noted lanes ([`Gen::note`]).
+    nan_slot: Option<StackSlot>,
     /// In a checked block: the instructions whose `before` hooks were
     /// called (`0..hooked`).
     hooked: usize,
@@ -875,7 +879,9 @@ enum NanMode {
 #[derive(Clone, Copy)]
 struct Consts {
     zero: Value,
-    exponent: Value,
+    /// 0x7fff_ffff and 0x0080_0000 (the flush's).
+    magnitude: Value,
+    least_normal: Value,
     sign: Value,
     lane_bits: Value,
 }
@@ -924,7 +930,8 @@ impl<'a, 'b> Gen<'a, 'b> {
         let zero = b.ins().splat(types::I32X4, zero);
         let consts = Consts {
             zero,
-            exponent: zero,
+            magnitude: zero,
+            least_normal: zero,
             sign: zero,
             lane_bits: zero,
         };
@@ -955,6 +962,8 @@ impl<'a, 'b> Gen<'a, 'b> {
             first_lane: None,
             consts,
             nan_mode: NanMode::Pick,
+            nan_pending: None,
+            nan_slot: None,
             hooked: 0,
             loads: None,
             resident_allowed: true,
@@ -1348,10 +1357,16 @@ impl<'a, 'b> Gen<'a, 'b> {
 
     /// `v` with its f32 denormal lanes replaced by zeros of their sign.
     fn flush(&mut self, v: Value) -> Value {
+        // A lane's exponent is zero when its magnitude is below the least
+        // normal's bits (a signed compare: both are below 2^31). Two
+        // constants, not three: a pass keeps them in host registers.
         let c = self.consts;
-        let e = self.b.ins().band(v, c.exponent);
-        let zero_exp = self.b.ins().icmp(IntCC::Equal, e, c.zero);
-        let sign = self.b.ins().band(v, c.sign);
+        let magnitude = self.b.ins().band(v, c.magnitude);
+        let zero_exp = self
+            .b
+            .ins()
+            .icmp(IntCC::SignedGreaterThan, c.least_normal, magnitude);
+        let sign = self.b.ins().band_not(v, c.magnitude);
         self.b.ins().bitselect(zero_exp, sign, v)
     }
 
@@ -1360,7 +1375,8 @@ impl<'a, 'b> Gen<'a, 'b> {
     fn segment_preamble(&mut self, instrs: &[(u32, &Op, Kind)]) -> Result<Vec<u16>, String> {
         self.consts = Consts {
             zero: self.splat_const(0),
-            exponent: self.splat_const(0x7f80_0000),
+            magnitude: self.splat_const(0x7fff_ffff),
+            least_normal: self.splat_const(0x0080_0000),
             sign: self.splat_const(0x8000_0000),
             lane_bits: self.vconst([1, 2, 4, 8]),
         };
@@ -1445,6 +1461,7 @@ impl<'a, 'b> Gen<'a, 'b> {
         for &(_, op, kind) in instrs {
             self.vector(op, kind)?;
         }
+        self.settle_nan();
         if let NanMode::Note(Some(nan)) = self.nan_mode {
             let any = self.b.ins().vhigh_bits(types::I32, nan);
             let exact = self.b.create_block();
@@ -1487,6 +1504,7 @@ impl<'a, 'b> Gen<'a, 'b> {
         self.dirty.clear();
         self.masks_now.clear();
         self.nan_mode = nan;
+        self.nan_pending = None;
     }
 
     /// Ends a pass: stores the rows it wrote and jumps to `latch` with the
@@ -1673,12 +1691,20 @@ impl<'a, 'b> Gen<'a, 'b> {
     /// the pass tests for one and only then picks (a branch, not the
     /// selects, on the common path).
     fn nan_rule(&mut self, r: Value, inputs: &[Value]) -> Value {
-        let is_nan = self.b.ins().fcmp(FloatCC::Unordered, r, r);
         if let NanMode::Note(_) = self.nan_mode {
-            let nan = self.bits_of(is_nan);
-            self.note(nan);
+            // Results are tested in pairs: one unordered compare of two
+            // results finds a NaN in either.
+            match self.nan_pending.take() {
+                Some(p) => {
+                    let is_nan = self.b.ins().fcmp(FloatCC::Unordered, p, r);
+                    let nan = self.bits_of(is_nan);
+                    self.note(nan);
+                }
+                None => self.nan_pending = Some(r),
+            }
             return r;
         }
+        let is_nan = self.b.ins().fcmp(FloatCC::Unordered, r, r);
         let any = self.b.ins().vhigh_bits(types::I32, is_nan);
         let slow = self.b.create_block();
         let join = self.b.create_block();
@@ -1693,6 +1719,17 @@ impl<'a, 'b> Gen<'a, 'b> {
         self.b.block_params(join)[0]
     }
 
+    /// In a `Note` pass, tests the result left untested by the pairing in
+    /// [`Gen::nan_rule`], if one is (before the pass's noted lanes are
+    /// read).
+    fn settle_nan(&mut self) {
+        if let Some(p) = self.nan_pending.take() {
+            let is_nan = self.b.ins().fcmp(FloatCC::Unordered, p, p);
+            let nan = self.bits_of(is_nan);
+            self.note(nan);
+        }
+    }
+
     /// In a `Note` pass, adds `lanes` (all ones or zero) to the lanes that
     /// need the exact pass.
     fn note(&mut self, lanes: Value) {
@@ -1702,6 +1739,23 @@ impl<'a, 'b> Gen<'a, 'b> {
                 Some(s) => self.b.ins().bor(s, lanes),
             };
             self.nan_mode = NanMode::Note(Some(seen));
+            // A store (of nothing anyone reads) pins the test here: the
+            // code generator places side-effect-free operations where they
+            // are first needed, which for the noted lanes is the pass's
+            // end, and every result tested would live until then.
+            let slot = match self.nan_slot {
+                Some(slot) => slot,
+                None => {
+                    let slot = self.b.create_sized_stack_slot(StackSlotData::new(
+                        StackSlotKind::ExplicitSlot,
+                        16,
+                        4,
+                    ));
+                    *self.nan_slot.insert(slot)
+                }
+            };
+            let ptr = self.ptr;
+            self.b.ins().stack_store(ptr, seen, slot, 0);
         }
     }
 

@@ -50,12 +50,14 @@ struct Chunk {
     row_base: Option<Value>,
     first_lane: Option<Value>,
     nan_mode: NanMode,
+    nan_pending: Option<Value>,
     loads: Option<HashMap<u16, Lanes>>,
 }
 
 /// A resident pass's state at a chunk's end: the rows it wrote (by row),
 /// the lane masks it wrote (as lane vectors, in the segment's order), and
-/// the lanes noted as having a NaN result.
+/// the lanes noted as having a NaN result (an iteration's; a pass's ends
+/// carry `None` and the chunks' noted lanes together apart).
 struct PassEnd {
     rows: Vec<u16>,
     values: Vec<Value>,
@@ -156,6 +158,7 @@ impl<'a> Gen<'a, '_> {
         std::mem::swap(&mut self.row_base, &mut chunk.row_base);
         std::mem::swap(&mut self.first_lane, &mut chunk.first_lane);
         std::mem::swap(&mut self.nan_mode, &mut chunk.nan_mode);
+        std::mem::swap(&mut self.nan_pending, &mut chunk.nan_pending);
         std::mem::swap(&mut self.loads, &mut chunk.loads);
     }
 
@@ -245,11 +248,12 @@ impl<'a> Gen<'a, '_> {
                 row_base: Some(base),
                 first_lane: Some(first_lane),
                 nan_mode: NanMode::Pick,
+                nan_pending: None,
                 loads: Some(HashMap::new()),
             });
         }
         let nothing = vec![HashMap::new(); CHUNKS];
-        let note = self.resident_pass(
+        let (note, nan) = self.resident_pass(
             segment,
             NanMode::Note(None),
             iterations,
@@ -273,17 +277,12 @@ impl<'a> Gen<'a, '_> {
                 .map(|&v| v.into())
                 .collect()
         };
-        let nans: Vec<Value> = note.iter().filter_map(|end| end.nan).collect();
-        if let Some((&nan, rest)) = nans.split_first() {
-            let mut any = nan;
-            for &other in rest {
-                any = self.b.ins().bor(any, other);
-            }
-            let any = self.b.ins().vhigh_bits(types::I32, any);
+        if let Some(nan) = nan {
+            let any = self.b.ins().vhigh_bits(types::I32, nan);
             let exact = self.b.create_block();
             self.b.ins().brif(any, exact, &[], store, &end_args(&note));
             self.b.switch_to_block(exact);
-            let pick = self.resident_pass(
+            let (pick, _) = self.resident_pass(
                 segment,
                 NanMode::Pick,
                 iterations,
@@ -383,7 +382,8 @@ impl<'a> Gen<'a, '_> {
     /// pass's chunks, each starting from its rows in `initial` (rows not in
     /// it are loaded), the first run apart and the others in a loop; leaves
     /// the builder after them, in a block whose parameters are the end
-    /// state.
+    /// state: each chunk's, and the lanes noted as having a NaN result in
+    /// any chunk (a `Note` pass that makes float results).
     fn resident_pass(
         &mut self,
         segment: &[(u32, &Op, Kind)],
@@ -392,7 +392,7 @@ impl<'a> Gen<'a, '_> {
         mask_dests: &[u16],
         chunks: &mut [Chunk],
         initial: &[HashMap<u16, Lanes>],
-    ) -> Result<Vec<PassEnd>, String> {
+    ) -> Result<(Vec<PassEnd>, Option<Value>), String> {
         // The first iteration.
         let start = initial.iter().map(|regs| (regs.clone(), nan)).collect();
         let first = self.resident_iteration(segment, mask_dests, chunks, start, None)?;
@@ -419,29 +419,29 @@ impl<'a> Gen<'a, '_> {
         {
             return Err("a resident pass's chunks differ".into());
         }
-        let per_chunk_join = rows.len() + mask_dests.len() + usize::from(has_nan);
-        let per_chunk_loop = rows.len() + usize::from(has_nan);
+        // One NaN accumulator for all chunks (it lives round the loop in a
+        // host register, as the rows do).
+        let first_nan = self.any_nan(&first);
         let join = self.b.create_block();
-        for _ in 0..chunks.len() * per_chunk_join {
+        for _ in 0..chunks.len() * (rows.len() + mask_dests.len()) + usize::from(has_nan) {
             self.b.append_block_param(join, types::I32X4);
         }
         let looped = self.b.create_block();
         self.b.append_block_param(looped, types::I64);
-        for _ in 0..chunks.len() * per_chunk_loop {
+        for _ in 0..chunks.len() * rows.len() + usize::from(has_nan) {
             self.b.append_block_param(looped, types::I32X4);
         }
-        let join_args = |ends: &[PassEnd]| -> Vec<_> {
+        let join_args = |ends: &[PassEnd], nan: Option<Value>| -> Vec<_> {
             ends.iter()
-                .flat_map(|end| end.values.iter().chain(&end.masks).chain(&end.nan))
+                .flat_map(|end| end.values.iter().chain(&end.masks))
+                .chain(&nan)
                 .map(|&v| v.into())
                 .collect()
         };
-        let loop_args = |i: Value, ends: &[PassEnd]| -> Vec<_> {
+        let loop_args = |i: Value, ends: &[PassEnd], nan: Option<Value>| -> Vec<_> {
             std::iter::once(i)
-                .chain(
-                    ends.iter()
-                        .flat_map(|end| end.values.iter().chain(&end.nan).copied()),
-                )
+                .chain(ends.iter().flat_map(|end| end.values.iter().copied()))
+                .chain(nan)
                 .map(Into::into)
                 .collect()
         };
@@ -450,17 +450,21 @@ impl<'a> Gen<'a, '_> {
         self.b.ins().brif(
             more,
             looped,
-            &loop_args(one, &first),
+            &loop_args(one, &first, first_nan),
             join,
-            &join_args(&first),
+            &join_args(&first, first_nan),
         );
         // The other iterations.
         self.b.switch_to_block(looped);
         let params = self.b.block_params(looped).to_vec();
         let done = params[0];
+        let (carried, seen) = params[1..].split_at(chunks.len() * rows.len());
         let mut start = Vec::with_capacity(chunks.len());
-        for (mut regs, carried) in starts.into_iter().zip(split(&params[1..], chunks.len())) {
-            let (values, seen) = carried.split_at(rows.len());
+        for (k, (mut regs, values)) in starts
+            .into_iter()
+            .zip(split(carried, chunks.len()))
+            .enumerate()
+        {
             for (r, (&row, &v)) in rows.iter().zip(values).enumerate() {
                 regs.insert(
                     row,
@@ -471,7 +475,7 @@ impl<'a> Gen<'a, '_> {
                 );
             }
             let mode = match nan {
-                NanMode::Note(_) => NanMode::Note(seen.first().copied()),
+                NanMode::Note(_) => NanMode::Note(seen.first().copied().filter(|_| k == 0)),
                 NanMode::Pick => NanMode::Pick,
             };
             start.push((regs, mode));
@@ -483,29 +487,38 @@ impl<'a> Gen<'a, '_> {
         {
             return Err("a resident loop's iterations differ".into());
         }
+        let ends_nan = self.any_nan(&ends);
         let done = self.b.ins().iadd_imm_u(done, 1);
         let more = self.b.ins().icmp(IntCC::UnsignedLessThan, done, iterations);
         self.b.ins().brif(
             more,
             looped,
-            &loop_args(done, &ends),
+            &loop_args(done, &ends, ends_nan),
             join,
-            &join_args(&ends),
+            &join_args(&ends, ends_nan),
         );
         self.b.switch_to_block(join);
         let params = self.b.block_params(join).to_vec();
-        Ok(split(&params, chunks.len())
+        let (per_chunk, nan) = params.split_at(chunks.len() * (rows.len() + mask_dests.len()));
+        let ends = split(per_chunk, chunks.len())
             .map(|p| {
-                let (values, rest) = p.split_at(rows.len());
-                let (masks, nan) = rest.split_at(mask_dests.len());
+                let (values, masks) = p.split_at(rows.len());
                 PassEnd {
                     rows: rows.clone(),
                     values: values.to_vec(),
                     masks: masks.to_vec(),
-                    nan: nan.first().copied(),
+                    nan: None,
                 }
             })
-            .collect())
+            .collect();
+        Ok((ends, nan.first().copied()))
+    }
+
+    /// The lanes any of `ends` noted as having a NaN result, if they note.
+    fn any_nan(&mut self, ends: &[PassEnd]) -> Option<Value> {
+        let mut nans = ends.iter().filter_map(|end| end.nan);
+        let first = nans.next()?;
+        Some(nans.fold(first, |any, nan| self.b.ins().bor(any, nan)))
     }
 
     /// The state an iteration of a resident pass leaves: its rows, lane
@@ -516,6 +529,7 @@ impl<'a> Gen<'a, '_> {
         mask_dests: &[u16],
         flushed: Option<&[bool]>,
     ) -> Result<PassEnd, String> {
+        self.settle_nan();
         let mut rows = self.dirty.clone();
         rows.sort_unstable();
         let mut values = Vec::with_capacity(rows.len());
