@@ -76,7 +76,7 @@ impl<'a> Gen<'a, '_> {
     /// block can run as a resident loop: unchecked, looping on itself, one
     /// run of vector instructions forming one segment, no handler calls,
     /// and no register written by one part read or written by the other
-    /// (nor a lane mask the segment both writes and reads).
+    /// (nor a lane mask the segment writes read before it is written).
     pub(super) fn resident_form(&self, instrs: &[(u32, &Op, Kind)]) -> Option<(usize, usize)> {
         if self.plan.checked {
             return None;
@@ -120,24 +120,28 @@ impl<'a> Gen<'a, '_> {
         }
         let overlaps = |(a, wa): (u16, u16), (b, wb): (u16, u16)| a < b + wb && b < a + wa;
         let mask_dests: Vec<(u16, u16)> = segment.mask_dests.iter().map(|&d| (d, width)).collect();
+        // A lane mask the segment writes may be read as that lane mask
+        // after the write (each iteration reads its own); any other read of
+        // a register one part writes would need the other iteration's value.
+        let mut written = Vec::new();
         for &(_, op, kind) in &instrs[first..end] {
             let mask_src = kind.mask_source(op);
             for s in 0..3 {
                 let Src::Sgpr(c) = op.slot_src(s) else {
                     continue;
                 };
-                let read = if s == 2 && mask_src.is_some() {
-                    (c & 127, width)
-                } else {
-                    (c & 127, 1)
-                };
-                if s_writes
-                    .iter()
-                    .chain(&mask_dests)
-                    .any(|&w| overlaps(read, w))
-                {
+                let as_mask = s == 2 && mask_src.is_some();
+                let read = (c & 127, if as_mask { width } else { 1 });
+                if s_writes.iter().any(|&w| overlaps(read, w)) {
                     return None;
                 }
+                let this_iteration = as_mask && written.contains(&(c & 127));
+                if !this_iteration && mask_dests.iter().any(|&w| overlaps(read, w)) {
+                    return None;
+                }
+            }
+            if kind.writes_mask(op) {
+                written.push(vector::sdst_code(op) & 127);
             }
         }
         if mask_dests
