@@ -469,6 +469,13 @@ fn random_loops_run_compiled_as_interpreted() {
                 };
                 gcn_asm::assemble(line, &options).is_ok()
             })
+            .chain(
+                // A third of the loops on sixteen rows (fewer chunks side by
+                // side: `lower::resident::chunk_count`).
+                (8..16)
+                    .filter(|_| round % 3 == 2)
+                    .map(|r| format!("v_add_f32 v{r}, v{}, v{r}", r - 8)),
+            )
             .collect();
         let source = format!(
             "    s_movk_i32 s20, {}\nloop:\n{}\n    s_sub_u32 s20, s20, 1\n    \

@@ -6,11 +6,12 @@
 //! first, alone, for every iteration the branch and the step budget allow:
 //! they read nothing the segment writes, so they count the iterations the
 //! interpreter would run and leave the scalar state it would. Then each
-//! pass of four lanes runs the segment that many times with its VGPRs in
-//! host registers, and stores the rows it wrote once, at the end. The
-//! segment reads no scalar the scalar instructions write, and no lane mask
-//! it writes itself, so each iteration sees the scalars and lane masks the
-//! interpreter's would; VGPR instructions are lane-local, so a lane's
+//! pass of up to sixteen lanes (up to four chunks of four, side by side:
+//! [`chunk_count`]) runs the segment that many times with its VGPRs in host
+//! registers, and stores the rows it wrote once, at the end. The
+//! segment reads no scalar the scalar instructions write, and a lane mask
+//! it writes only after writing it in the same iteration, so each iteration
+//! sees the scalars and lane masks the interpreter's would; VGPR instructions are lane-local, so a lane's
 //! iterations give it what the instruction-by-instruction order gives it.
 //! The lane masks the segment writes are the last iteration's.
 //!
@@ -34,11 +35,40 @@ thread_local! {
     pub(crate) static BUILT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
-/// Chunks of four lanes a resident pass runs side by side: each chunk's
-/// iterations are a chain of dependent operations, and the host overlaps
-/// the chains of different chunks (one chunk alone would wait on each
-/// result's latency). Four chunks divide both wave sizes' lanes.
-const CHUNKS: usize = 4;
+/// The most chunks of four lanes a resident pass runs side by side: each
+/// chunk's iterations are a chain of dependent operations, and the host
+/// overlaps the chains of different chunks (one chunk alone would wait on
+/// each result's latency). Four chunks divide both wave sizes' lanes.
+const MAX_CHUNKS: usize = 4;
+
+/// The most rows, summed over its chunks, a pass takes side by side. Rows
+/// beyond x86-64's sixteen vector registers are spilled to the stack every
+/// iteration, which costs less than a chunk waiting on each result's
+/// latency, up to about this many (measured: a loop of 16 mixed VALU
+/// instructions on 13 rows ran as fast in two chunks as in four, and 20%
+/// slower in one; a loop of `v_fma_f32` on 3 rows about twice as fast in
+/// four as in one).
+const ROW_REGISTERS: usize = 26;
+
+/// The chunks a resident pass of `segment` runs side by side: the most
+/// whose rows together stay within [`ROW_REGISTERS`], at least one.
+fn chunk_count(segment: &[(u32, &Op, Kind)]) -> usize {
+    let mut rows: Vec<u16> = segment
+        .iter()
+        .flat_map(|(_, op, _)| op.opnd.iter())
+        .filter_map(|src| match *src {
+            Src::Vgpr(r) => Some(r),
+            _ => None,
+        })
+        .collect();
+    rows.sort_unstable();
+    rows.dedup();
+    let mut chunks = MAX_CHUNKS;
+    while chunks > 1 && chunks * rows.len() > ROW_REGISTERS {
+        chunks /= 2;
+    }
+    chunks
+}
 
 /// One chunk's state while its instructions are emitted (swapped into the
 /// generator for each instruction: [`Gen::swap_chunk`]).
@@ -215,8 +245,9 @@ impl<'a> Gen<'a, '_> {
         let pc_after = self.b.block_params(lanes_entry)[0];
         let iterations = self.count;
 
-        // The segment, `iterations` times per pass of CHUNKS × 4 lanes.
+        // The segment, `iterations` times per pass of `count` × 4 lanes.
         let segment = &instrs[first..end];
+        let count = chunk_count(segment);
         let mask_dests = self.segment_preamble(segment)?;
         let header = self.b.create_block();
         let exit = self.b.create_block();
@@ -233,8 +264,8 @@ impl<'a> Gen<'a, '_> {
         self.b.switch_to_block(header);
         let params = self.b.block_params(header).to_vec();
         let offset = params[0];
-        let mut chunks = Vec::with_capacity(CHUNKS);
-        for k in 0..CHUNKS {
+        let mut chunks = Vec::with_capacity(count);
+        for k in 0..count {
             let chunk_offset = self.b.ins().iadd_imm_u(offset, 16 * k as i64);
             let base = self.b.ins().iadd(self.vgpr, chunk_offset);
             let first_lane = self.b.ins().ushr_imm_u(chunk_offset, 2);
@@ -256,7 +287,7 @@ impl<'a> Gen<'a, '_> {
                 loads: Some(HashMap::new()),
             });
         }
-        let nothing = vec![HashMap::new(); CHUNKS];
+        let nothing = vec![HashMap::new(); count];
         let (note, nan) = self.resident_pass(
             segment,
             NanMode::Note(None),
@@ -272,7 +303,7 @@ impl<'a> Gen<'a, '_> {
         // The pass's end: the rows stored, the lane-mask bits added.
         let store = self.b.create_block();
         let per_chunk = note[0].values.len() + mask_dests.len();
-        for _ in 0..CHUNKS * per_chunk {
+        for _ in 0..count * per_chunk {
             self.b.append_block_param(store, types::I32X4);
         }
         let end_args = |ends: &[PassEnd]| -> Vec<_> {
@@ -304,7 +335,7 @@ impl<'a> Gen<'a, '_> {
         self.b.switch_to_block(store);
         let values = self.b.block_params(store).to_vec();
         let mut accs: Vec<Value> = params[1..].to_vec();
-        for (chunk, (end, values)) in chunks.iter().zip(note.iter().zip(split(&values, CHUNKS))) {
+        for (chunk, (end, values)) in chunks.iter().zip(note.iter().zip(split(&values, count))) {
             let (rows, masks) = values.split_at(end.rows.len());
             let base = chunk.row_base.ok_or("no pass")?;
             for (&row, &v) in end.rows.iter().zip(rows) {
@@ -317,7 +348,7 @@ impl<'a> Gen<'a, '_> {
                 *acc = self.b.ins().bor(*acc, bits);
             }
         }
-        let next = self.b.ins().iadd_imm_u(offset, 16 * CHUNKS as i64);
+        let next = self.b.ins().iadd_imm_u(offset, 16 * count as i64);
         let more =
             self.b
                 .ins()
