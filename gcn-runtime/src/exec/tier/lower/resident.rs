@@ -25,7 +25,9 @@
 //! NaN results: the first run of a pass keeps the host's NaN and notes
 //! whether any result was one, as the ordinary form does; if one was, the
 //! pass runs again, every iteration, from the rows as loaded (nothing is
-//! stored before the end) with the NaN rule's picks.
+//! stored before the end) with the NaN rule's picks. That exact run is
+//! rare: it is emitted as one plain loop (no first iteration apart, rows
+//! flushed where read), which halves the code to translate.
 
 use super::*;
 
@@ -295,6 +297,7 @@ impl<'a> Gen<'a, '_> {
             &mask_dests,
             &mut chunks,
             &nothing,
+            None,
         )?;
         let loaded: Vec<HashMap<u16, Lanes>> = chunks
             .iter_mut()
@@ -324,6 +327,7 @@ impl<'a> Gen<'a, '_> {
                 &mask_dests,
                 &mut chunks,
                 &loaded,
+                Some(&note[0].rows),
             )?;
             if pick.iter().zip(&note).any(|(p, n)| p.rows != n.rows) {
                 return Err("a resident pass wrote other rows the second time".into());
@@ -427,7 +431,11 @@ impl<'a> Gen<'a, '_> {
         mask_dests: &[u16],
         chunks: &mut [Chunk],
         initial: &[HashMap<u16, Lanes>],
+        unpeeled: Option<&[u16]>,
     ) -> Result<(Vec<PassEnd>, Option<Value>), String> {
+        if let Some(rows) = unpeeled {
+            return self.resident_loop(segment, iterations, mask_dests, chunks, initial, rows);
+        }
         // The first iteration.
         let start = initial.iter().map(|regs| (regs.clone(), nan)).collect();
         let first = self.resident_iteration(segment, mask_dests, chunks, start, None)?;
@@ -547,6 +555,84 @@ impl<'a> Gen<'a, '_> {
             })
             .collect();
         Ok((ends, nan.first().copied()))
+    }
+
+    /// The exact pass (the NaN rule's picks; rare, so emitted small):
+    /// `iterations` runs of `segment` in one loop, each chunk from its rows
+    /// in `initial` (`rows`: those the segment writes, carried round the
+    /// loop unflushed); leaves the builder after the loop, as
+    /// [`Gen::resident_pass`] does.
+    fn resident_loop(
+        &mut self,
+        segment: &[(u32, &Op, Kind)],
+        iterations: Value,
+        mask_dests: &[u16],
+        chunks: &mut [Chunk],
+        initial: &[HashMap<u16, Lanes>],
+        rows: &[u16],
+    ) -> Result<(Vec<PassEnd>, Option<Value>), String> {
+        let looped = self.b.create_block();
+        let join = self.b.create_block();
+        self.b.append_block_param(looped, types::I64);
+        for _ in 0..chunks.len() * rows.len() {
+            self.b.append_block_param(looped, types::I32X4);
+        }
+        for _ in 0..chunks.len() * (rows.len() + mask_dests.len()) {
+            self.b.append_block_param(join, types::I32X4);
+        }
+        // A row written before it is read needs no value at the start.
+        let zero = self.consts.zero;
+        let zero64 = self.b.ins().iconst(types::I64, 0);
+        let mut args: Vec<Value> = vec![zero64];
+        for regs in initial {
+            args.extend(rows.iter().map(|r| regs.get(r).map_or(zero, |l| l.v)));
+        }
+        let args: Vec<_> = args.into_iter().map(Into::into).collect();
+        self.b.ins().jump(looped, &args);
+        self.b.switch_to_block(looped);
+        let params = self.b.block_params(looped).to_vec();
+        let done = params[0];
+        let start = initial
+            .iter()
+            .zip(split(&params[1..], chunks.len()))
+            .map(|(regs, values)| {
+                let mut regs = regs.clone();
+                for (&row, &v) in rows.iter().zip(values) {
+                    regs.insert(row, Lanes { v, flushed: false });
+                }
+                (regs, NanMode::Pick)
+            })
+            .collect();
+        let ends = self.resident_iteration(segment, mask_dests, chunks, start, None)?;
+        if ends.iter().any(|end| end.rows != rows) {
+            return Err("a resident loop's exact pass writes other rows".into());
+        }
+        let done = self.b.ins().iadd_imm_u(done, 1);
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, done, iterations);
+        let back: Vec<_> = std::iter::once(done)
+            .chain(ends.iter().flat_map(|end| end.values.iter().copied()))
+            .map(Into::into)
+            .collect();
+        let out: Vec<_> = ends
+            .iter()
+            .flat_map(|end| end.values.iter().chain(&end.masks))
+            .map(|&v| v.into())
+            .collect();
+        self.b.ins().brif(more, looped, &back, join, &out);
+        self.b.switch_to_block(join);
+        let params = self.b.block_params(join).to_vec();
+        let ends = split(&params, chunks.len())
+            .map(|p| {
+                let (values, masks) = p.split_at(rows.len());
+                PassEnd {
+                    rows: rows.to_vec(),
+                    values: values.to_vec(),
+                    masks: masks.to_vec(),
+                    nan: None,
+                }
+            })
+            .collect();
+        Ok((ends, None))
     }
 
     /// The lanes any of `ends` noted as having a NaN result, if they note.
