@@ -297,7 +297,6 @@ impl<'a> Gen<'a, '_> {
             &mask_dests,
             &mut chunks,
             &nothing,
-            None,
         )?;
         let loaded: Vec<HashMap<u16, Lanes>> = chunks
             .iter_mut()
@@ -320,14 +319,13 @@ impl<'a> Gen<'a, '_> {
             let exact = self.b.create_block();
             self.b.ins().brif(any, exact, &[], store, &end_args(&note));
             self.b.switch_to_block(exact);
-            let (pick, _) = self.resident_pass(
+            let (pick, _) = self.resident_loop(
                 segment,
-                NanMode::Pick,
                 iterations,
                 &mask_dests,
                 &mut chunks,
                 &loaded,
-                Some(&note[0].rows),
+                &note[0].rows,
             )?;
             if pick.iter().zip(&note).any(|(p, n)| p.rows != n.rows) {
                 return Err("a resident pass wrote other rows the second time".into());
@@ -431,11 +429,7 @@ impl<'a> Gen<'a, '_> {
         mask_dests: &[u16],
         chunks: &mut [Chunk],
         initial: &[HashMap<u16, Lanes>],
-        unpeeled: Option<&[u16]>,
     ) -> Result<(Vec<PassEnd>, Option<Value>), String> {
-        if let Some(rows) = unpeeled {
-            return self.resident_loop(segment, iterations, mask_dests, chunks, initial, rows);
-        }
         // The first iteration.
         let start = initial.iter().map(|regs| (regs.clone(), nan)).collect();
         let first = self.resident_iteration(segment, mask_dests, chunks, start, None)?;
