@@ -26,8 +26,8 @@ use std::collections::HashMap;
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{
-    types, AbiParam, Block as IrBlock, ConstantData, Endianness, InstBuilder, MemFlagsData,
-    StackSlot, StackSlotData, StackSlotKind, Type, Value,
+    types, AbiParam, Block as IrBlock, BlockArg, ConstantData, Endianness, InstBuilder,
+    MemFlagsData, StackSlot, StackSlotData, StackSlotKind, Type, Value,
 };
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_codegen::Context;
@@ -1015,44 +1015,18 @@ impl<'a, 'b> Gen<'a, 'b> {
                 i = j;
                 continue;
             }
-            let next = pc + u32::from(op.len);
             if kind != Kind::Call {
                 self.check_before(&instrs, i);
             }
             if kind.ends_block() {
-                let Src::Imm(target) = op.src(0) else {
-                    return Err("branch without a target".into());
-                };
-                let target = target as u32;
-                let taken = self.branch_taken(kind)?;
-                let target_pc = self.b.ins().iconst(types::I32, i64::from(target));
-                let next_pc = self.b.ins().iconst(types::I32, i64::from(next));
-                let pc_after = match taken {
-                    None => target_pc,
-                    Some(t) => self.b.ins().select(t, target_pc, next_pc),
-                };
+                let (pc_after, again) = self.branch_end(pc, op, kind)?;
                 let count = self.count;
-                if target == self.plan.block.start() {
-                    // A loop of this block alone: go round again here
-                    // while the branch is taken and the step budget allows
-                    // another iteration.
-                    let more = self.b.ins().icmp(IntCC::UnsignedLessThan, count, self.max);
-                    let again = match taken {
-                        None => more,
-                        Some(t) => self.b.ins().band(t, more),
-                    };
-                    let count_next = self.b.ins().iadd_imm_u(count, 1);
-                    self.b.ins().brif(
-                        again,
-                        self.top,
-                        &[count_next.into()],
-                        self.exit,
-                        &[pc_after.into(), count.into()],
-                    );
-                } else {
-                    self.b
-                        .ins()
-                        .jump(self.exit, &[pc_after.into(), count.into()]);
+                let leave = [pc_after.into(), count.into()];
+                match again {
+                    Some(again) => self.go_round(again, self.exit, &leave),
+                    None => {
+                        self.b.ins().jump(self.exit, &leave);
+                    }
                 }
                 return self.finish();
             }
@@ -1071,6 +1045,53 @@ impl<'a, 'b> Gen<'a, 'b> {
         let count = self.count;
         self.b.ins().jump(self.exit, &[end.into(), count.into()]);
         self.finish()
+    }
+
+    /// The PC after the branch `op` (of `kind`, at `pc`) that ends the
+    /// block, and, for a branch to the block's start (a loop of this block
+    /// alone), whether to go round again: the branch is taken and the step
+    /// budget allows another iteration.
+    fn branch_end(
+        &mut self,
+        pc: u32,
+        op: &Op,
+        kind: Kind,
+    ) -> Result<(Value, Option<Value>), String> {
+        let Src::Imm(target) = op.src(0) else {
+            return Err("branch without a target".into());
+        };
+        let target = target as u32;
+        let taken = self.branch_taken(kind)?;
+        let target_pc = self.b.ins().iconst(types::I32, i64::from(target));
+        let next_pc = self
+            .b
+            .ins()
+            .iconst(types::I32, i64::from(pc + u32::from(op.len)));
+        let pc_after = match taken {
+            None => target_pc,
+            Some(t) => self.b.ins().select(t, target_pc, next_pc),
+        };
+        if target != self.plan.block.start() {
+            return Ok((pc_after, None));
+        }
+        let more = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedLessThan, self.count, self.max);
+        let again = match taken {
+            None => more,
+            Some(t) => self.b.ins().band(t, more),
+        };
+        Ok((pc_after, Some(again)))
+    }
+
+    /// Goes round the block's loop again when `again`, with the iteration
+    /// count one up; else to `leave` with `args`.
+    fn go_round(&mut self, again: Value, leave: IrBlock, args: &[BlockArg]) {
+        let count_next = self.b.ins().iadd_imm_u(self.count, 1);
+        self.b
+            .ins()
+            .brif(again, self.top, &[count_next.into()], leave, args);
     }
 
     /// The exit: the iterations run go to `*iterations`, the PC after the
@@ -1422,24 +1443,69 @@ impl<'a, 'b> Gen<'a, 'b> {
         Ok(mask_dests)
     }
 
-    fn segment(&mut self, instrs: &[(u32, &Op, Kind)]) -> Result<(), String> {
-        let mask_dests = self.segment_preamble(instrs)?;
-        // The loop over passes of four lanes; the lane masks written are
-        // carried as bits.
+    /// Opens the loop over passes of a segment writing `masks` lane masks:
+    /// returns its header, in which the builder is left, its exit, and the
+    /// header's parameters (the pass's byte offset in a row, then the lane
+    /// masks' bits so far, carried as bits).
+    fn open_lane_loop(&mut self, masks: usize) -> (IrBlock, IrBlock, Vec<Value>) {
         let header = self.b.create_block();
         let exit = self.b.create_block();
         self.b.append_block_param(header, types::I64);
-        for _ in &mask_dests {
+        for _ in 0..masks {
             self.b.append_block_param(header, types::I64);
             self.b.append_block_param(exit, types::I64);
         }
         let zero64 = self.b.ins().iconst(types::I64, 0);
-        let args: Vec<_> = std::iter::repeat_n(zero64, mask_dests.len() + 1)
+        let args: Vec<_> = std::iter::repeat_n(zero64, masks + 1)
             .map(Into::into)
             .collect();
         self.b.ins().jump(header, &args);
         self.b.switch_to_block(header);
         let params = self.b.block_params(header).to_vec();
+        (header, exit, params)
+    }
+
+    /// Closes the loop [`Gen::open_lane_loop`] opened: back to `header`
+    /// with the next pass's offset `next` and the lane-mask bits `accs`
+    /// while lanes remain, then, in `exit`, writes the lane masks.
+    fn close_lane_loop(
+        &mut self,
+        (header, exit): (IrBlock, IrBlock),
+        next: Value,
+        accs: &[Value],
+        mask_dests: &[u16],
+    ) {
+        let more =
+            self.b
+                .ins()
+                .icmp_imm_s(IntCC::UnsignedLessThan, next, i64::from(self.lanes * 4));
+        let back: Vec<_> = std::iter::once(next)
+            .chain(accs.iter().copied())
+            .map(Into::into)
+            .collect();
+        let out: Vec<_> = accs.iter().map(|&v| v.into()).collect();
+        self.b.ins().brif(more, header, &back, exit, &out);
+        self.b.switch_to_block(exit);
+        let accs = self.b.block_params(exit).to_vec();
+        for (code, bits) in mask_dests.iter().zip(accs) {
+            // Inactive lanes write 0 (`write_sdst_mask`).
+            let bits = self.b.ins().band(bits, self.exec);
+            self.write_mask(*code, bits);
+        }
+        self.row_base = None;
+    }
+
+    /// `acc` with the bits of `lanes` (all-ones / zero lanes of the pass
+    /// starting at lane `first_lane`) added.
+    fn add_lane_bits(&mut self, acc: Value, lanes: Value, first_lane: Value) -> Value {
+        let bits = self.b.ins().vhigh_bits(types::I64, lanes);
+        let bits = self.b.ins().ishl(bits, first_lane);
+        self.b.ins().bor(acc, bits)
+    }
+
+    fn segment(&mut self, instrs: &[(u32, &Op, Kind)]) -> Result<(), String> {
+        let mask_dests = self.segment_preamble(instrs)?;
+        let (header, exit, params) = self.open_lane_loop(mask_dests.len());
         let offset = params[0];
         self.row_base = Some(self.b.ins().iadd(self.vgpr, offset));
         let first_lane = self.b.ins().ushr_imm_u(offset, 2);
@@ -1478,22 +1544,7 @@ impl<'a, 'b> Gen<'a, 'b> {
         self.end_pass(&mask_dests, &params, latch)?;
         self.b.switch_to_block(latch);
         let next_args = self.b.block_params(latch).to_vec();
-        let next = next_args[0];
-        let more =
-            self.b
-                .ins()
-                .icmp_imm_s(IntCC::UnsignedLessThan, next, i64::from(self.lanes * 4));
-        let back: Vec<_> = next_args.iter().map(|&v| v.into()).collect();
-        let out: Vec<_> = next_args[1..].iter().map(|&v| v.into()).collect();
-        self.b.ins().brif(more, header, &back, exit, &out);
-        self.b.switch_to_block(exit);
-        let accs = self.b.block_params(exit).to_vec();
-        for (code, bits) in mask_dests.iter().zip(accs) {
-            // Inactive lanes write 0 (`write_sdst_mask`).
-            let bits = self.b.ins().band(bits, self.exec);
-            self.write_mask(*code, bits);
-        }
-        self.row_base = None;
+        self.close_lane_loop((header, exit), next_args[0], &next_args[1..], &mask_dests);
         Ok(())
     }
 
@@ -1527,9 +1578,7 @@ impl<'a, 'b> Gen<'a, 'b> {
         next_args.push(next.into());
         for (i, code) in mask_dests.iter().enumerate() {
             let lanes = self.masks_now[code];
-            let bits = self.b.ins().vhigh_bits(types::I64, lanes);
-            let bits = self.b.ins().ishl(bits, first_lane);
-            next_args.push(self.b.ins().bor(params[1 + i], bits).into());
+            next_args.push(self.add_lane_bits(params[1 + i], lanes, first_lane).into());
         }
         self.b.ins().jump(latch, &next_args);
         Ok(())

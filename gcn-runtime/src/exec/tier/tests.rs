@@ -1,5 +1,6 @@
 //! The compiled tier against the interpreter: random blocks.
 
+use gcn_asm::isa::Unit;
 use gcn_asm::GcnVersion;
 
 use crate::exec::testing::{ops_of_waves, run_ops, snippet_wave};
@@ -347,64 +348,101 @@ fn instruction(rng: &mut Rng, d: Dialect) -> String {
     }
 }
 
+/// The dialects the random blocks cycle through.
+const DIALECTS: [Dialect; 4] = [
+    Dialect::Gcn12,
+    Dialect::Gcn14,
+    Dialect::Rdna2(true),
+    Dialect::Rdna2(false),
+];
+
+/// Rounds of a random test: `TIER_ROUNDS` if set, else `default`.
+fn rounds(default: usize) -> usize {
+    std::env::var("TIER_ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(default)
+}
+
+/// The unit of the instruction `line` assembles to in `d`'s dialect (from
+/// the ISA table), or `None` when it does not assemble (an operand the form
+/// cannot take).
+fn unit_of(line: &str, d: Dialect) -> Option<Unit> {
+    let options = gcn_asm::AssembleOptions {
+        version: Some(d.version()),
+        wave32: d.wave32(),
+        ..gcn_asm::AssembleOptions::default()
+    };
+    let assembly = gcn_asm::assemble(line, &options).ok()?;
+    let words = gcn_asm::decode::words_from_bytes(assembly.text());
+    let instr = gcn_asm::decode::decode(&words, 0, d.version()).ok()?;
+    Some(instr.row.unit())
+}
+
 /// MODE values: round to nearest with each denormal rule, with and
 /// without MODE.IEEE (and one directed rounding, which the tier declines
 /// to compile).
 const MODES: [u32; 9] = [0xf0, 0x00, 0x30, 0x10, 0x20, 0xf1, 0x2f0, 0x200, 0x230];
 
-#[test]
-fn random_blocks_run_compiled_as_interpreted() {
-    let mut rng = Rng(0x005e_ed0f_7e12);
-    let dialects = [
-        Dialect::Gcn12,
-        Dialect::Gcn14,
-        Dialect::Rdna2(true),
-        Dialect::Rdna2(false),
-    ];
-    let mut compiled = 0;
-    let rounds = std::env::var("TIER_ROUNDS")
-        .ok()
-        .and_then(|r| r.parse().ok())
-        .unwrap_or(400);
-    for round in 0..rounds {
-        let d = dialects[round % dialects.len()];
-        // Lines that do not assemble (an operand the form cannot take) are
-        // dropped; a block of what remains runs.
-        let lines: Vec<String> = (0..4 + rng.below(10))
-            .map(|_| instruction(&mut rng, d))
-            .filter(|line| {
-                let options = gcn_asm::AssembleOptions {
-                    version: Some(d.version()),
-                    wave32: d.wave32(),
-                    ..gcn_asm::AssembleOptions::default()
-                };
-                gcn_asm::assemble(line, &options).is_ok()
-            })
-            .collect();
-        let source = lines.join("\n");
-        let values: Vec<u32> = (0..8 * 64).map(|_| random_value(&mut rng)).collect();
-        let scalars: Vec<u32> = (0..14).map(|_| random_value(&mut rng)).collect();
+/// A random wave state for the random blocks: VGPRs v0-v7 and SGPRs
+/// s0-s13 (float specials among them), EXEC, VCC, SCC and MODE.
+struct RandomState {
+    values: Vec<u32>,
+    scalars: Vec<u32>,
+    exec: u64,
+    vcc: u64,
+    scc: bool,
+    mode: u32,
+}
+
+impl RandomState {
+    fn new(rng: &mut Rng) -> RandomState {
+        let values = (0..8 * 64).map(|_| random_value(rng)).collect();
+        let scalars = (0..14).map(|_| random_value(rng)).collect();
         let exec = match rng.below(3) {
             0 => u64::MAX,
             1 => rng.next(),
             _ => rng.next() & rng.next(),
         };
-        let (vcc, scc, mode) = (
-            rng.next(),
-            rng.below(2) == 1,
-            MODES[rng.below(MODES.len() as u64)],
-        );
-        let setup = |w: &mut Wave| {
-            for (i, v) in values.iter().enumerate() {
-                w.vgpr[i / 64][i % 64] = *v;
-            }
-            w.sgpr[..14].copy_from_slice(&scalars);
-            w.set_exec(exec);
-            w.sgpr[106] = vcc as u32;
-            w.sgpr[107] = (vcc >> 32) as u32;
-            w.scc = scc;
-            w.mode = mode;
-        };
+        RandomState {
+            values,
+            scalars,
+            exec,
+            vcc: rng.next(),
+            scc: rng.below(2) == 1,
+            mode: MODES[rng.below(MODES.len() as u64)],
+        }
+    }
+
+    fn apply(&self, w: &mut Wave) {
+        for (i, v) in self.values.iter().enumerate() {
+            w.vgpr[i / 64][i % 64] = *v;
+        }
+        w.sgpr[..14].copy_from_slice(&self.scalars);
+        w.set_exec(self.exec);
+        w.sgpr[106] = self.vcc as u32;
+        w.sgpr[107] = (self.vcc >> 32) as u32;
+        w.scc = self.scc;
+        w.mode = self.mode;
+    }
+}
+
+#[test]
+fn random_blocks_run_compiled_as_interpreted() {
+    let mut rng = Rng(0x005e_ed0f_7e12);
+    let mut compiled = 0;
+    let rounds = rounds(400);
+    for round in 0..rounds {
+        let d = DIALECTS[round % DIALECTS.len()];
+        // Lines that do not assemble (an operand the form cannot take) are
+        // dropped; a block of what remains runs.
+        let lines: Vec<String> = (0..4 + rng.below(10))
+            .map(|_| instruction(&mut rng, d))
+            .filter(|line| unit_of(line, d).is_some())
+            .collect();
+        let source = lines.join("\n");
+        let state = RandomState::new(&mut rng);
+        let setup = |w: &mut Wave| state.apply(w);
         let run = |source: &str| {
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 same(d.version(), d.wave32(), source, setup)
@@ -442,32 +480,18 @@ fn random_blocks_run_compiled_as_interpreted() {
 #[test]
 fn random_loops_run_compiled_as_interpreted() {
     let mut rng = Rng(0x100b_5eed_0001);
-    let dialects = [
-        Dialect::Gcn12,
-        Dialect::Gcn14,
-        Dialect::Rdna2(true),
-        Dialect::Rdna2(false),
-    ];
     let resident_before = super::lower::resident::BUILT.with(|n| n.get());
-    let rounds = std::env::var("TIER_ROUNDS")
-        .ok()
-        .and_then(|r| r.parse().ok())
-        .unwrap_or(300);
+    let rounds = rounds(300);
     for round in 0..rounds {
-        let d = dialects[round % dialects.len()];
+        let d = DIALECTS[round % DIALECTS.len()];
         // Mostly vector instructions only (a scalar one that a vector one
         // reads makes the block an ordinary loop).
         let scalars_too = rng.below(4) == 0;
         let lines: Vec<String> = (0..2 + rng.below(8))
             .map(|_| instruction(&mut rng, d))
-            .filter(|line| scalars_too || !line.starts_with("s_"))
-            .filter(|line| {
-                let options = gcn_asm::AssembleOptions {
-                    version: Some(d.version()),
-                    wave32: d.wave32(),
-                    ..gcn_asm::AssembleOptions::default()
-                };
-                gcn_asm::assemble(line, &options).is_ok()
+            .filter(|line| match unit_of(line, d) {
+                Some(Unit::Salu) => scalars_too,
+                unit => unit.is_some(),
             })
             .chain(
                 // A third of the loops on sixteen rows (fewer chunks side by
@@ -483,23 +507,9 @@ fn random_loops_run_compiled_as_interpreted() {
             1 + rng.below(6),
             lines.join("\n")
         );
-        let values: Vec<u32> = (0..8 * 64).map(|_| random_value(&mut rng)).collect();
-        let scalars: Vec<u32> = (0..14).map(|_| random_value(&mut rng)).collect();
-        let exec = match rng.below(3) {
-            0 => u64::MAX,
-            1 => rng.next(),
-            _ => rng.next() & rng.next(),
-        };
-        let (vcc, mode) = (rng.next(), MODES[rng.below(MODES.len() as u64)]);
+        let state = RandomState::new(&mut rng);
         same(d.version(), d.wave32(), &source, |w: &mut Wave| {
-            for (i, v) in values.iter().enumerate() {
-                w.vgpr[i / 64][i % 64] = *v;
-            }
-            w.sgpr[..14].copy_from_slice(&scalars);
-            w.set_exec(exec);
-            w.sgpr[106] = vcc as u32;
-            w.sgpr[107] = (vcc >> 32) as u32;
-            w.mode = mode;
+            state.apply(w)
         });
     }
     let resident = super::lower::resident::BUILT.with(|n| n.get()) - resident_before;

@@ -216,33 +216,9 @@ impl<'a> Gen<'a, '_> {
             }
         }
         let &(pc, branch, kind) = instrs.last().ok_or("empty block")?;
-        let Src::Imm(target) = branch.src(0) else {
-            return Err("branch without a target".into());
-        };
-        let taken = self.branch_taken(kind)?;
-        let target_pc = self.b.ins().iconst(types::I32, i64::from(target as u32));
-        let next_pc = self
-            .b
-            .ins()
-            .iconst(types::I32, i64::from(pc + u32::from(branch.len)));
-        let pc_after = match taken {
-            None => target_pc,
-            Some(t) => self.b.ins().select(t, target_pc, next_pc),
-        };
-        let count = self.count;
-        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, count, self.max);
-        let again = match taken {
-            None => more,
-            Some(t) => self.b.ins().band(t, more),
-        };
-        let count_next = self.b.ins().iadd_imm_u(count, 1);
-        self.b.ins().brif(
-            again,
-            self.top,
-            &[count_next.into()],
-            lanes_entry,
-            &[pc_after.into()],
-        );
+        let (pc_after, again) = self.branch_end(pc, branch, kind)?;
+        let again = again.ok_or("a resident loop's branch leaves the block")?;
+        self.go_round(again, lanes_entry, &[pc_after.into()]);
         self.b.switch_to_block(lanes_entry);
         let pc_after = self.b.block_params(lanes_entry)[0];
         let iterations = self.count;
@@ -251,20 +227,7 @@ impl<'a> Gen<'a, '_> {
         let segment = &instrs[first..end];
         let count = chunk_count(segment);
         let mask_dests = self.segment_preamble(segment)?;
-        let header = self.b.create_block();
-        let exit = self.b.create_block();
-        self.b.append_block_param(header, types::I64);
-        for _ in &mask_dests {
-            self.b.append_block_param(header, types::I64);
-            self.b.append_block_param(exit, types::I64);
-        }
-        let zero64 = self.b.ins().iconst(types::I64, 0);
-        let args: Vec<_> = std::iter::repeat_n(zero64, mask_dests.len() + 1)
-            .map(Into::into)
-            .collect();
-        self.b.ins().jump(header, &args);
-        self.b.switch_to_block(header);
-        let params = self.b.block_params(header).to_vec();
+        let (header, exit, params) = self.open_lane_loop(mask_dests.len());
         let offset = params[0];
         let mut chunks = Vec::with_capacity(count);
         for k in 0..count {
@@ -345,30 +308,11 @@ impl<'a> Gen<'a, '_> {
             }
             let first_lane = chunk.first_lane.ok_or("no pass")?;
             for (acc, &lanes) in accs.iter_mut().zip(masks) {
-                let bits = self.b.ins().vhigh_bits(types::I64, lanes);
-                let bits = self.b.ins().ishl(bits, first_lane);
-                *acc = self.b.ins().bor(*acc, bits);
+                *acc = self.add_lane_bits(*acc, lanes, first_lane);
             }
         }
         let next = self.b.ins().iadd_imm_u(offset, 16 * count as i64);
-        let more =
-            self.b
-                .ins()
-                .icmp_imm_s(IntCC::UnsignedLessThan, next, i64::from(self.lanes * 4));
-        let back: Vec<_> = std::iter::once(next)
-            .chain(accs.iter().copied())
-            .map(Into::into)
-            .collect();
-        let out: Vec<_> = accs.iter().map(|&v| v.into()).collect();
-        self.b.ins().brif(more, header, &back, exit, &out);
-        self.b.switch_to_block(exit);
-        let accs = self.b.block_params(exit).to_vec();
-        for (code, bits) in mask_dests.iter().zip(accs) {
-            // Inactive lanes write 0 (`write_sdst_mask`).
-            let bits = self.b.ins().band(bits, self.exec);
-            self.write_mask(*code, bits);
-        }
-        self.row_base = None;
+        self.close_lane_loop((header, exit), next, &accs, &mask_dests);
         self.first_lane = None;
         self.exec_lanes = None;
         self.b
