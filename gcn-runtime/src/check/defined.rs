@@ -1353,14 +1353,21 @@ impl GroupCheck<'_> {
     /// load's registers take the shadow of the bytes it read, a store's
     /// bytes the shadow of its data.
     #[inline(always)]
-    pub(crate) fn defined_after(&mut self, wave: &Wave, f: &Facts, log: &[MemAccess], pc: u32) {
+    pub(crate) fn defined_after(
+        &mut self,
+        wave: &Wave,
+        f: &Facts,
+        slot: usize,
+        log: &[MemAccess],
+        pc: u32,
+    ) {
         let fl = &f.flow;
         // The common cases first, inline in the hook: a load of defined
         // bytes, a store of defined data.
         match fl.memory {
             MemKind::None => return,
             MemKind::Load
-                if f.lds != super::facts::LdsUse::Write && !self.touches_undefined(log) =>
+                if f.lds != super::facts::LdsUse::Write && !self.touches_undefined(slot, log) =>
             {
                 let lanes_of = if fl.vector { wave.exec() } else { 1 };
                 if let Some(sh) = self.shadows.get_mut(wave.id as usize) {
@@ -1378,12 +1385,19 @@ impl GroupCheck<'_> {
             }
             _ => {}
         }
-        self.defined_after_general(wave, f, log, pc);
+        self.defined_after_general(wave, f, slot, log, pc);
     }
 
     /// [`GroupCheck::defined_after`] in general.
     #[inline(never)]
-    fn defined_after_general(&mut self, wave: &Wave, f: &Facts, log: &[MemAccess], pc: u32) {
+    fn defined_after_general(
+        &mut self,
+        wave: &Wave,
+        f: &Facts,
+        slot: usize,
+        log: &[MemAccess],
+        pc: u32,
+    ) {
         let fl = &f.flow;
         if fl.memory == MemKind::None {
             return;
@@ -1402,7 +1416,7 @@ impl GroupCheck<'_> {
         }
         // The fast paths: a load of defined bytes, a store of defined data.
         match fl.memory {
-            MemKind::Load if !self.touches_undefined(log) => {
+            MemKind::Load if !self.touches_undefined(slot, log) => {
                 let sh = &mut self.shadows[w];
                 for &r in fl.filled() {
                     define_filled(sh, r, lanes_of, fl.fill_bits);
@@ -1636,9 +1650,10 @@ impl GroupCheck<'_> {
         }
     }
 
-    /// True when one of the bytes `log` names is undefined.
+    /// True when one of the bytes `log` (the accesses of the instruction
+    /// in `slot`) names is undefined.
     #[inline]
-    fn touches_undefined(&self, log: &[MemAccess]) -> bool {
+    fn touches_undefined(&self, slot: usize, log: &[MemAccess]) -> bool {
         if log.iter().any(|a| {
             a.in_lds()
                 && self
@@ -1654,9 +1669,18 @@ impl GroupCheck<'_> {
             return false;
         };
         let tracks = mem.tracks_any();
+        // Without tracked allocations only bytes past an allocation's end
+        // are undefined: an access inside the allocation the `oob` check
+        // last saw this instruction use (its usual one) needs no lookup.
+        let (start, end) = match self.allocations.get(slot).copied().flatten() {
+            Some((base, size, _)) if !tracks => (base, base.saturating_add(size)),
+            _ => (1, 0),
+        };
+        let inside =
+            |a: &MemAccess| a.address >= start && a.address.saturating_add(a.span()) <= end;
         let mut last: Option<&crate::memory::Allocation> = None;
         for a in log {
-            if a.lds {
+            if a.lds || inside(a) {
                 continue;
             }
             let hit = last

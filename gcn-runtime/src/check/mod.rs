@@ -686,6 +686,42 @@ impl<'a> GroupCheck<'a> {
         }
     }
 
+    /// A traced launch, ahead of an instruction: the registers it may
+    /// change, for its trace record (out of line: the hooks' common path
+    /// keeps a small frame).
+    #[cold]
+    #[inline(never)]
+    fn trace_before(&mut self, wave: &Wave, op: &Op) {
+        if let Some((filter, _)) = self.trace {
+            if filter.selects(self.group, wave.id) {
+                self.snapshot
+                    .get_or_insert_with(Default::default)
+                    .take(wave, op);
+            }
+        }
+    }
+
+    /// A traced launch, after the instruction at `pc`: its trace record.
+    #[cold]
+    #[inline(never)]
+    fn trace_after(&self, wave: &Wave, pc: u32) {
+        if let Some((filter, sink)) = self.trace {
+            if filter.selects(self.group, wave.id) {
+                if let Some(snapshot) = &self.snapshot {
+                    sink(&TraceRecord {
+                        group: self.group,
+                        wave: wave.id,
+                        step: wave.steps - 1,
+                        pc,
+                        instruction: self.instruction(pc),
+                        location: self.location(pc),
+                        changes: snapshot.changes(wave),
+                    });
+                }
+            }
+        }
+    }
+
     /// The hook of wave `wave` for [`exec::run_wave_checked`].
     pub fn hook(&mut self, wave: u32) -> WaveHook<'_, 'a> {
         WaveHook {
@@ -758,12 +794,8 @@ impl WaveHook<'_, '_> {
         let Some(f) = g.facts.get(slot) else {
             return;
         };
-        if let Some((filter, _)) = g.trace {
-            if filter.selects(g.group, wave.id) {
-                g.snapshot
-                    .get_or_insert_with(Default::default)
-                    .take(wave, op);
-            }
+        if g.trace.is_some() {
+            g.trace_before(wave, op);
         }
         if uninit {
             g.defined_before(wave, op, slot, f);
@@ -853,20 +885,8 @@ impl Hook for WaveHook<'_, '_> {
         let Some(f) = g.facts.get(slot) else {
             return;
         };
-        if let Some((filter, sink)) = g.trace {
-            if filter.selects(g.group, wave.id) {
-                if let Some(snapshot) = &g.snapshot {
-                    sink(&TraceRecord {
-                        group: g.group,
-                        wave: wave.id,
-                        step: wave.steps - 1,
-                        pc,
-                        instruction: g.instruction(pc),
-                        location: g.location(pc),
-                        changes: snapshot.changes(wave),
-                    });
-                }
-            }
+        if g.trace.is_some() {
+            g.trace_after(wave, pc);
         }
         // Only the memory units' instructions log accesses: every other
         // instruction is done here.
@@ -884,7 +904,7 @@ impl Hook for WaveHook<'_, '_> {
             lds::after(g, wave.id, pc, f.lds, &log);
         }
         if g.options.uninit != Level::Off && f.flow.touches_memory() {
-            g.defined_after(wave, f, &log, pc);
+            g.defined_after(wave, f, slot, &log, pc);
         }
         if had && g.options.waitcnt != Level::Off {
             waitcnt::after(g, wave, f, &log, pc);

@@ -45,7 +45,36 @@ struct Stray {
 
 /// Processes the device-memory accesses instruction `pc` of wave `wave`
 /// logged: one report naming every lane that left its allocation.
+#[inline]
 pub(crate) fn after(
+    g: &mut GroupCheck<'_>,
+    wave: u32,
+    pc: u32,
+    slot: usize,
+    op: &Op,
+    f: &Facts,
+    log: &[MemAccess],
+) {
+    // The common case first, with a small frame: every logged access lies
+    // inside the allocation this instruction used last time.
+    if let Some((base, size, _)) = g.allocations.get(slot).copied().flatten() {
+        let (scratch_base, scratch_size) = g.scratch;
+        let inside = |a: &MemAccess| {
+            !a.lds
+                && a.address >= base
+                && a.address.saturating_add(a.span()) <= base.saturating_add(size)
+                && !(scratch_size != 0 && base == scratch_base)
+        };
+        if g.mem.is_some() && log.iter().all(inside) {
+            return;
+        }
+    }
+    after_general(g, wave, pc, slot, op, f, log);
+}
+
+/// [`after`] in general: LDS accesses, another allocation, stray lanes.
+#[inline(never)]
+fn after_general(
     g: &mut GroupCheck<'_>,
     wave: u32,
     pc: u32,

@@ -469,7 +469,7 @@ pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
 /// Issues the counter events of the instruction at `pc` (facts `f`, with
 /// at least one event): the first, then a second if there is one (no loop
 /// to set up for the common single event).
-#[inline(never)]
+#[inline]
 fn issue_events(c: &mut Counters, f: &Facts, pc: u32, version: GcnVersion) {
     let [first, second] = f.events;
     issue_event(c, f, first, pc, version);
