@@ -796,6 +796,15 @@ pub(crate) struct Shadow {
     /// The instructions whose [`FastFlow`] held, by slot (direct-mapped):
     /// with the same EXEC and epoch it holds again and changes nothing.
     held: Box<[Held; HELD]>,
+    /// Bit `i`: `held[i]` was written in the current epoch (else it holds
+    /// for nothing, and the lookup need not read it: an entry of an
+    /// earlier wave would cost a streaming kernel a cache miss per memory
+    /// instruction to find stale).
+    held_live: u64,
+    /// Bit `i`: an instruction of bucket `i` held in the current epoch. An
+    /// entry is written only at a bucket's second hold in an epoch (a
+    /// loop's), so that code run once per wave writes none.
+    held_seen: u64,
 }
 
 /// The scalar shadow of a wave before the ABI's SGPRs: every SGPR
@@ -816,6 +825,9 @@ const INITIAL_S_BITS: [u32; 256] = {
 
 /// Entries of [`Shadow::held`] (a loop body's worth of instructions).
 const HELD: usize = 64;
+
+// `Shadow::held_live` has a bit per entry.
+const _: () = assert!(HELD <= 64);
 
 /// One instruction whose [`FastFlow`] held: its slot, EXEC and the
 /// [`Shadow::epoch`] then.
@@ -874,16 +886,28 @@ impl Shadow {
             v_marked: false,
             epoch: 0,
             held: Box::new([NOT_HELD; HELD]),
+            held_live: 0,
+            held_seen: 0,
         };
         // (`reset` moves the epoch to 1, past every entry of `held`.)
         shadow.reset(vgprs, abi_sgprs, abi_vgprs);
         shadow
     }
 
+    /// Something became undefined (or the wave starts): every entry of
+    /// `held` is stale.
+    #[inline]
+    fn new_epoch(&mut self) {
+        self.epoch = self.epoch.wrapping_add(1);
+        self.held_live = 0;
+        self.held_seen = 0;
+    }
+
     /// Sets the undefined bits of scalar code `c` (0–255), marking it for
     /// the next reset ([`Shadow::s_dirty`]): every write of `s_bits` but
     /// the reset's goes through here.
     #[inline(always)]
+
     fn set_s_bits(&mut self, c: usize, bits: u32) {
         self.s_bits[c] = bits;
         self.s_dirty[c / 64] |= 1 << (c % 64);
@@ -934,7 +958,7 @@ impl Shadow {
         // Not clearing `held` (1.5 KiB): a new epoch, which no entry of
         // the earlier wave holds, makes every entry miss as a cleared one
         // does (`epoch` only ever grows, a wrap taking 2^64 steps).
-        self.epoch = self.epoch.wrapping_add(1);
+        self.new_epoch();
     }
 
     #[inline]
@@ -968,7 +992,7 @@ impl Shadow {
             }
             return;
         }
-        self.epoch = self.epoch.wrapping_add(1);
+        self.new_epoch();
         self.v_marked = true;
         if val.bits != u32::MAX || self.v_bits[v].is_some() {
             let lanes = self.v_lanes[v];
@@ -1019,7 +1043,7 @@ impl Shadow {
             val.bits
         };
         if bits != 0 {
-            self.epoch = self.epoch.wrapping_add(1);
+            self.new_epoch();
         }
         self.set_s_bits(c, bits);
         let comp = val.comp && val.bits != 0;
@@ -1196,19 +1220,27 @@ impl GroupCheck<'_> {
         if fast.usable {
             if let Some(sh) = self.shadows.get_mut(wave.id as usize) {
                 let exec = wave.exec();
-                let held = sh.held[slot % HELD];
+                let live = sh.held_live & (1 << (slot % HELD)) != 0;
                 // Held before with this EXEC, and nothing became undefined
                 // since: what it read is still defined, what it wrote too,
                 // so the lists would change nothing.
-                let holds = if held.slot == slot && held.exec == exec && held.epoch == sh.epoch {
+                let holds = if live && {
+                    let held = sh.held[slot % HELD];
+                    held.slot == slot && held.exec == exec && held.epoch == sh.epoch
+                } {
                     debug_assert!(fast.apply(sh, exec), "a held flow no longer holds");
                     true
                 } else if fast.apply(sh, exec) {
-                    sh.held[slot % HELD] = Held {
-                        slot,
-                        exec,
-                        epoch: sh.epoch,
-                    };
+                    let bit = 1 << (slot % HELD);
+                    if sh.held_seen & bit != 0 {
+                        sh.held[slot % HELD] = Held {
+                            slot,
+                            exec,
+                            epoch: sh.epoch,
+                        };
+                        sh.held_live |= bit;
+                    }
+                    sh.held_seen |= bit;
                     true
                 } else {
                     false
