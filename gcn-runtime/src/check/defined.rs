@@ -387,7 +387,11 @@ impl Lists<'_> {
         for &code in self.def_sgprs {
             let c = usize::from(code) & 255;
             sh.set_s_bits(c, 0);
-            sh.s_comp[c] = false;
+            // (Every flag is clear while none was set since the reset: the
+            // common case then leaves the table's cache lines alone.)
+            if sh.s_marked {
+                sh.s_comp[c] = false;
+            }
         }
         true
     }
@@ -1047,7 +1051,9 @@ impl Shadow {
         }
         self.set_s_bits(c, bits);
         let comp = val.comp && val.bits != 0;
-        self.s_comp[c] = comp;
+        if comp || self.s_marked {
+            self.s_comp[c] = comp;
+        }
         if val.origin != 0 {
             self.s_origin[c] = val.origin;
         }
