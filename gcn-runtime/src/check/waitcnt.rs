@@ -33,8 +33,6 @@ struct Event {
     data: bool,
     /// Issue number in the wave: the key of the bytes a store writes.
     seq: u64,
-    /// The registers it touches ([`touched`]) as a set.
-    regs: RegMask,
 }
 
 /// Bytes a store or atomic writes: (in LDS, first byte, end).
@@ -67,8 +65,11 @@ pub(crate) struct Counters {
     /// keeps it so).
     writes: Vec<Store>,
     issued: u64,
-    /// The registers the pending events touch: an instruction touching
-    /// none of them needs no look at the events.
+    /// The registers the pending events touch, or more: an instruction
+    /// touching none of them needs no look at the events (the exact test,
+    /// [`first_overlap`], reads each event's registers from its facts).
+    /// Events leaving keep their registers here until none is pending, so
+    /// that an event carries no copy of its set.
     regs: RegMask,
     /// The pending weight of each counter ([`slot`]).
     weights: [u32; SLOTS],
@@ -241,19 +242,20 @@ impl Counters {
         }
     }
 
-    /// Adds an event to the pending ones and to the totals.
-    fn issue(&mut self, e: Event) {
+    /// Adds an event touching `regs` to the pending ones and to the
+    /// totals.
+    fn issue(&mut self, e: Event, regs: &RegMask) {
+        self.regs = self.regs.union(*regs);
         self.count_in(&e);
         self.pending.push(e);
     }
 
-    /// Adds pending event `e` to the running totals (register set,
-    /// weights, in-order weights, counts).
+    /// Adds pending event `e` to the running totals (weights, in-order
+    /// weights, counts).
     #[inline]
     fn count_in(&mut self, e: &Event) {
         let s = slot(e.counter);
         let w = u32::from(e.weight);
-        self.regs = self.regs.union(e.regs);
         self.weights[s] += w;
         if e.ordered {
             self.ordered[s] += w;
@@ -284,10 +286,17 @@ impl Counters {
         self.counts = [0; SLOTS];
     }
 
-    /// Events left the pending list: the register set and the totals
-    /// again.
+    /// Events left the pending list: the totals again (the register set
+    /// only once none is pending).
     fn recount(&mut self) {
+        // The register set stays a superset while events are pending.
+        let regs = if self.pending.is_empty() {
+            RegMask::default()
+        } else {
+            self.regs
+        };
         self.reset_totals();
+        self.regs = regs;
         // (Taken out while counting: the list itself does not change.)
         let pending = std::mem::take(&mut self.pending);
         for e in &pending {
@@ -495,15 +504,17 @@ fn issue_event(
     }
     let data = counter == Counter::Exp && f.unit == Unit::Vmem;
     let regs = if data { &f.data_mask } else { &f.write_mask };
-    c.issue(Event {
-        counter,
-        ordered,
-        weight,
-        pc,
-        data,
-        seq: c.issued,
-        regs: *regs,
-    });
+    c.issue(
+        Event {
+            counter,
+            ordered,
+            weight,
+            pc,
+            data,
+            seq: c.issued,
+        },
+        regs,
+    );
 }
 
 /// Reports the first conflict of the instruction at `wave.pc` (facts `f`)

@@ -815,6 +815,28 @@ pub(crate) trait Hook {
     fn before(&mut self, wave: &Wave, op: &Op, slot: usize, env: &Env<'_>);
     /// After it executed without a fault (`wave.pc` is the next PC).
     fn after(&mut self, wave: &Wave, op: &Op, slot: usize, env: &Env<'_>);
+    /// Runs `op` (at `wave.pc`, in `slot`) through `handler` between
+    /// `before` and `after`, as the interpreter's loop does: the PC moves
+    /// past the instruction first, and `after` follows only a handler
+    /// that did not fault. One call through a `dyn Hook` for both hooks
+    /// (a compiled block's handler calls), in which the two inline.
+    #[inline(always)]
+    fn around(
+        &mut self,
+        wave: &mut Wave,
+        op: &Op,
+        slot: usize,
+        env: &mut Env<'_>,
+        handler: Handler,
+    ) -> Result<Step, Fault> {
+        self.before(wave, op, slot, env);
+        wave.pc = wave.pc.wrapping_add(u32::from(op.len));
+        let outcome = handler(wave, op, env);
+        if outcome.is_ok() {
+            self.after(wave, op, slot, env);
+        }
+        outcome
+    }
     /// This hook as compiled blocks call it ([`tier::enter`]), if they
     /// may: a block calls `before` for each of its translated
     /// instructions (with `wave.pc` set to the instruction's) ahead of the
@@ -1569,14 +1591,9 @@ fn run_loop<const FUSED: bool, H: Hook + ?Sized>(
             } else {
                 (op, if FUSED { op.fast } else { op.handler })
             };
-        hook.before(wave, op, slot, env);
-        wave.pc = wave.pc.wrapping_add(u32::from(op.len));
-        match handler(wave, op, env) {
-            Ok(Step::Next) => hook.after(wave, op, slot, env),
-            Ok(step) => {
-                hook.after(wave, op, slot, env);
-                return Ok(step);
-            }
+        match hook.around(wave, op, slot, env, handler) {
+            Ok(Step::Next) => {}
+            Ok(step) => return Ok(step),
             Err(fault) => {
                 // Report the faulting instruction's PC.
                 wave.pc = wave.pc.wrapping_sub(u32::from(op.len));

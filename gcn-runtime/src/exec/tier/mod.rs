@@ -204,15 +204,16 @@ mod enabled {
             return 1;
         };
         let (pc, slot) = block.instrs[index];
-        if let Some(hook) = ctx.hook.as_deref_mut() {
-            wave.pc = pc;
-            hook.before(wave, op, slot as usize, env);
-        }
-        wave.pc = pc.wrapping_add(u32::from(op.len));
-        let outcome = (op.handler)(wave, op, env);
-        if let (Some(hook), Ok(_)) = (ctx.hook.as_deref_mut(), &outcome) {
-            hook.after(wave, op, slot as usize, env);
-        }
+        let outcome = match ctx.hook.as_deref_mut() {
+            Some(hook) => {
+                wave.pc = pc;
+                hook.around(wave, op, slot as usize, env, op.handler)
+            }
+            None => {
+                wave.pc = pc.wrapping_add(u32::from(op.len));
+                (op.handler)(wave, op, env)
+            }
+        };
         match outcome {
             Ok(Step::Next) => 0,
             outcome => {
