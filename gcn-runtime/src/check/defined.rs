@@ -769,11 +769,18 @@ pub(crate) struct Origin {
 pub(crate) struct Shadow {
     /// Undefined bits per scalar code (0–127, SCC at 253).
     s_bits: Box<[u32; 256]>,
-    /// The codes whose `s_bits` entry may differ from [`INITIAL_S_BITS`]
+    /// The codes whose `s_bits` entry may differ from `start_bits`
     /// (a bit per code): a reset restores only these (a wave writes a few
     /// SGPRs; restoring all 256 entries costs a streaming kernel's wave
     /// sixteen cache lines).
     s_dirty: [u64; 4],
+    /// What `s_bits` is at a wave's start: [`INITIAL_S_BITS`] with the
+    /// ABI's first `start_abi` SGPRs defined (the reset restores the dirty
+    /// entries from it, so the ABI's SGPRs are neither rewritten nor dirty
+    /// in every wave).
+    start_bits: Box<[u32; 256]>,
+    /// The ABI SGPR count `start_bits` is for (`u16::MAX`: none yet).
+    start_abi: u16,
     /// Computed-from-undefined flag per scalar code.
     s_comp: Box<[bool; 256]>,
     /// Origin id per scalar code (0: none yet).
@@ -879,6 +886,8 @@ impl Shadow {
     pub(crate) fn new(vgprs: u16, abi_sgprs: u16, abi_vgprs: u16) -> Shadow {
         let mut shadow = Shadow {
             s_bits: Box::new(INITIAL_S_BITS),
+            start_bits: Box::new(INITIAL_S_BITS),
+            start_abi: u16::MAX,
             s_dirty: [0; 4],
             s_comp: Box::new([false; 256]),
             s_origin: Box::new([0; 256]),
@@ -911,7 +920,6 @@ impl Shadow {
     /// the next reset ([`Shadow::s_dirty`]): every write of `s_bits` but
     /// the reset's goes through here.
     #[inline(always)]
-
     fn set_s_bits(&mut self, c: usize, bits: u32) {
         self.s_bits[c] = bits;
         self.s_dirty[c / 64] |= 1 << (c % 64);
@@ -923,16 +931,21 @@ impl Shadow {
     pub(crate) fn reset(&mut self, vgprs: u16, abi_sgprs: u16, abi_vgprs: u16) {
         // The entries written since the last reset back to the constant
         // part, then the ABI's SGPRs.
+        if self.start_abi != abi_sgprs {
+            let mut start = INITIAL_S_BITS;
+            start[..usize::from(abi_sgprs).min(128)].fill(0);
+            *self.start_bits = start;
+            *self.s_bits = start;
+            self.s_dirty = [0; 4];
+            self.start_abi = abi_sgprs;
+        }
         for (word, dirty) in self.s_dirty.iter_mut().enumerate() {
             let mut bits = std::mem::take(dirty);
             while bits != 0 {
                 let c = 64 * word + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                self.s_bits[c] = INITIAL_S_BITS[c];
+                self.s_bits[c] = self.start_bits[c];
             }
-        }
-        for c in 0..usize::from(abi_sgprs).min(128) {
-            self.set_s_bits(c, 0);
         }
         if self.s_marked {
             self.s_comp.fill(false);
@@ -2629,6 +2642,14 @@ mod fast_flow_tests {
                     def_sgprs: &[(rng.next() % 256) as u16, sreg::VCC],
                 };
                 lists.apply(&mut sh, rng.next());
+                // Every third reset is for another ABI (a thread's next
+                // dispatch reuses the storage).
+                let (abi, fresh) = if round % 3 == 2 {
+                    let other = (abi + 5) % 120;
+                    (other, Shadow::new(12, other, 3))
+                } else {
+                    (abi, fresh.clone())
+                };
                 sh.reset(12, abi, 3);
                 assert!(same(&sh, &fresh), "abi {abi}, round {round}");
                 assert!(sh.s_origin == fresh.s_origin, "abi {abi}, round {round}");
