@@ -436,10 +436,10 @@ pub(crate) fn before_run(
 }
 
 /// Checks the instruction at `wave.pc` (facts `f`) against the wave's
-/// outstanding events, then retires and issues events. (Inlined into the
-/// hook behind [`needed`]: its common cases — a barrier, a full wait, one
-/// event — then cost no call; the rare ones are out of line.)
-#[inline(always)]
+/// outstanding events, then retires and issues events. (One copy, out of
+/// line, for the hook and the runs of compiled blocks: a copy in each
+/// made a checked streaming kernel's code outgrow the instruction cache.)
+#[inline(never)]
 pub(crate) fn before(g: &mut GroupCheck<'_>, wave: &Wave, f: &Facts) {
     let w = wave.id as usize;
     let version = g.version;
