@@ -167,12 +167,20 @@ pub(crate) enum MemKind {
 }
 
 /// The definedness flow of one instruction, derived from its row and its
-/// resolved operand set.
+/// resolved operand set. (`repr(C)`, the fields `defined_after`'s common
+/// path reads first, as in [`super::Facts`].)
 #[derive(Debug, Clone)]
+#[repr(C)]
 pub(crate) struct FlowFacts {
-    rule: Flow,
+    memory: MemKind,
     /// Per-lane semantics (vector units).
     vector: bool,
+    n_filled: u8,
+    /// A GCN 1.4 d16 load that fills one half (`merge`): its mask.
+    fill_bits: u32,
+    /// The registers a load (or returning atomic) fills, in order.
+    filled: [Regs; 2],
+    rule: Flow,
     /// A DPP form or a DS lane permute: lanes read other lanes.
     cross_lane: bool,
     sources: [Source; MAX],
@@ -181,15 +189,9 @@ pub(crate) struct FlowFacts {
     n_sinks: u8,
     dests: [Dest; MAX],
     n_dests: u8,
-    memory: MemKind,
     /// The data registers a store or atomic reads, in order.
     data: [Regs; 2],
     n_data: u8,
-    /// The registers a load (or returning atomic) fills, in order.
-    filled: [Regs; 2],
-    n_filled: u8,
-    /// A GCN 1.4 d16 load that fills one half (`merge`): its mask.
-    fill_bits: u32,
     /// A typed (format) memory access: its bytes in memory are not its
     /// data registers' bytes.
     format: bool,

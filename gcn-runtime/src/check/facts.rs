@@ -183,10 +183,50 @@ pub enum Lanes {
 pub const MAX_RUNS: usize = 8;
 
 /// The facts of one instruction.
+///
+/// `repr(C)`, the fields the checks' common paths read first: a streaming
+/// kernel's data pushes the facts out of the first-level cache between
+/// waves, and each instruction's hooks then fetch its first lines only.
 #[derive(Debug, Clone)]
+#[repr(C)]
 pub struct Facts {
     /// Which unit issues it.
     pub unit: Unit,
+    /// How many of `events` are used.
+    pub n_events: u8,
+    /// The counter events it issues: (counter, in order with the other
+    /// events of that counter, weight).
+    pub events: [(Counter, bool, u8); 2],
+    /// The `s_waitcnt` immediate.
+    pub waitcnt: Option<u16>,
+    /// A GCN 1.5 SOPK wait (`s_waitcnt_vscnt` …): the counter, the
+    /// immediate and the SGPR (operand code) whose value adds to it.
+    pub wait_one: Option<(Counter, u16, u16)>,
+    /// `s_barrier`.
+    pub barrier: bool,
+    /// A store or atomic: the bytes it writes are in flight until its
+    /// counter says otherwise (the barrier rule of the `waitcnt` check).
+    pub writes_memory: bool,
+    /// How it touches LDS.
+    pub lds: LdsUse,
+    /// The wait-state rules it is the consumer of on this version (bit i:
+    /// `wait_states::RULES[i]`).
+    pub hazards: u32,
+    /// It leaves more than a wait state in the wait-state history
+    /// ([`super::wait_states::records`]).
+    pub(crate) records: bool,
+    /// Wait states this instruction provides by itself (`s_nop N`: N+1).
+    pub states: u8,
+    /// [`Facts::flow`]'s common case as flat register lists.
+    pub(crate) fast_flow: super::defined::FastFlow,
+    /// [`Facts::reads`] and [`Facts::writes`] as one set.
+    pub(crate) touched: RegMask,
+    /// [`Facts::writes`] as a set.
+    pub(crate) write_mask: RegMask,
+    /// [`Facts::store_data`] as a set.
+    pub(crate) data_mask: RegMask,
+    /// How definedness flows through it (the `uninit` check).
+    pub flow: super::defined::FlowFacts,
     /// Registers read (explicit and implicit).
     pub reads: [Regs; MAX_RUNS],
     /// How many of `reads` are used.
@@ -195,11 +235,6 @@ pub struct Facts {
     pub writes: [Regs; MAX_RUNS],
     /// How many of `writes` are used.
     pub n_writes: u8,
-    /// The counter events it issues: (counter, in order with the other
-    /// events of that counter, weight).
-    pub events: [(Counter, bool, u8); 2],
-    /// How many of `events` are used.
-    pub n_events: u8,
     /// VMEM store/atomic data VGPRs (read after issue: GCN 1.0 tracks the
     /// read with expcnt; GCN 1.1+ needs one wait state before a VALU
     /// overwrites data wider than 64 bits).
@@ -207,13 +242,6 @@ pub struct Facts {
     /// True when the store data is wider than 64 bits and the hazard of
     /// GCN 1.1+ applies (MUBUF/MTBUF only when SOFFSET is not an SGPR).
     pub wide_store: bool,
-    /// The `s_waitcnt` immediate.
-    pub waitcnt: Option<u16>,
-    /// A GCN 1.5 SOPK wait (`s_waitcnt_vscnt` …): the counter, the
-    /// immediate and the SGPR (operand code) whose value adds to it.
-    pub wait_one: Option<(Counter, u16, u16)>,
-    /// Wait states this instruction provides by itself (`s_nop N`: N+1).
-    pub states: u8,
     /// The `hwreg` id of `s_setreg*` (set) or `s_getreg*` (get).
     pub setreg: Option<u16>,
     /// The `hwreg` id `s_getreg*` reads.
@@ -234,36 +262,13 @@ pub struct Facts {
     pub m0_rel: bool,
     /// `s_rfe*`.
     pub rfe: bool,
-    /// `s_barrier`.
-    pub barrier: bool,
-    /// A store or atomic: the bytes it writes are in flight until its
-    /// counter says otherwise (the barrier rule of the `waitcnt` check).
-    pub writes_memory: bool,
     /// `s_buffer_*`: the SGPR holding word 2 of its descriptor.
     pub buffer_word2: Option<u16>,
-    /// How it touches LDS.
-    pub lds: LdsUse,
     /// Which lanes of its VGPR operands it uses.
     pub lanes: Lanes,
-    /// The wait-state rules it is the consumer of on this version (bit i:
-    /// `wait_states::RULES[i]`).
-    pub hazards: u32,
     /// Its roles in the gfx1010 hazards ([`super::wait_states`]), when it
     /// has some (boxed: most versions and instructions have none).
     pub(crate) g10: Option<Box<super::wait_states::Gfx10Roles>>,
-    /// It leaves more than a wait state in the wait-state history
-    /// ([`super::wait_states::records`]).
-    pub(crate) records: bool,
-    /// How definedness flows through it (the `uninit` check).
-    pub flow: super::defined::FlowFacts,
-    /// [`Facts::flow`]'s common case as flat register lists.
-    pub(crate) fast_flow: super::defined::FastFlow,
-    /// [`Facts::reads`] and [`Facts::writes`] as one set.
-    pub(crate) touched: RegMask,
-    /// [`Facts::writes`] as a set.
-    pub(crate) write_mask: RegMask,
-    /// [`Facts::store_data`] as a set.
-    pub(crate) data_mask: RegMask,
 }
 
 impl Facts {
