@@ -407,14 +407,16 @@ impl Lists<'_> {
 /// defined at the run's start or by an earlier instruction's whole write of
 /// its EXEC lanes), and applying the definitions at once leaves the shadow
 /// as applying them one by one does.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct RunLists {
-    exec_vgprs: Vec<u16>,
-    /// Lane-0 reads, all of them (an earlier write may have missed lane 0).
-    lane0_vgprs: Vec<u16>,
-    sgprs: Vec<(u16, u32)>,
-    def_vgprs: Vec<u16>,
-    def_sgprs: Vec<u16>,
+    /// The VGPRs read in EXEC's lanes, the lane-0 reads (all of them: an
+    /// earlier write may have missed lane 0), the VGPRs and the scalar
+    /// codes defined, one list after another in one allocation (`ends`:
+    /// where each list ends), so that applying them touches few cache
+    /// lines.
+    regs: Box<[u16]>,
+    ends: [usize; 4],
+    sgprs: Box<[(u16, u32)]>,
     store: bool,
 }
 
@@ -422,7 +424,12 @@ impl RunLists {
     /// The lists of the run of instructions with `slots`; `None` when an
     /// instruction of it has no usable fast flow.
     pub(crate) fn of(facts: &[Facts], slots: impl Iterator<Item = usize>) -> Option<RunLists> {
-        let mut l = RunLists::default();
+        let mut exec_vgprs: Vec<u16> = Vec::new();
+        let mut lane0_vgprs: Vec<u16> = Vec::new();
+        let mut sgprs: Vec<(u16, u32)> = Vec::new();
+        let mut def_vgprs: Vec<u16> = Vec::new();
+        let mut def_sgprs: Vec<u16> = Vec::new();
+        let mut store = false;
         for slot in slots {
             let fast = &facts.get(slot)?.fast_flow;
             if fast.nothing {
@@ -432,45 +439,59 @@ impl RunLists {
                 return None;
             }
             for &v in &fast.exec_vgprs[..usize::from(fast.n_exec_vgprs)] {
-                if !l.def_vgprs.contains(&v) && !l.exec_vgprs.contains(&v) {
-                    l.exec_vgprs.push(v);
+                if !def_vgprs.contains(&v) && !exec_vgprs.contains(&v) {
+                    exec_vgprs.push(v);
                 }
             }
             for &v in &fast.lane0_vgprs[..usize::from(fast.n_lane0_vgprs)] {
-                if !l.lane0_vgprs.contains(&v) {
-                    l.lane0_vgprs.push(v);
+                if !lane0_vgprs.contains(&v) {
+                    lane0_vgprs.push(v);
                 }
             }
             for &(code, bits) in &fast.sgprs[..usize::from(fast.n_sgprs)] {
-                if !l.def_sgprs.iter().any(|&d| d & 255 == code & 255) {
-                    l.sgprs.push((code, bits));
+                if !def_sgprs.iter().any(|&d| d & 255 == code & 255) {
+                    sgprs.push((code, bits));
                 }
             }
             for &v in &fast.def_vgprs[..usize::from(fast.n_def_vgprs)] {
-                if !l.def_vgprs.contains(&v) {
-                    l.def_vgprs.push(v);
+                if !def_vgprs.contains(&v) {
+                    def_vgprs.push(v);
                 }
             }
             for &code in &fast.def_sgprs[..usize::from(fast.n_def_sgprs)] {
-                if !l.def_sgprs.contains(&code) {
-                    l.def_sgprs.push(code);
+                if !def_sgprs.contains(&code) {
+                    def_sgprs.push(code);
                 }
             }
-            l.store |= fast.store;
+            store |= fast.store;
         }
-        Some(l)
+        let mut regs = Vec::new();
+        let mut ends = [0; 4];
+        for (end, list) in ends
+            .iter_mut()
+            .zip([exec_vgprs, lane0_vgprs, def_vgprs, def_sgprs])
+        {
+            regs.extend(list);
+            *end = regs.len();
+        }
+        Some(RunLists {
+            regs: regs.into(),
+            ends,
+            sgprs: sgprs.into(),
+            store,
+        })
     }
-}
 
-impl RunLists {
     /// [`FastFlow::apply`] for the whole run.
     fn apply(&self, sh: &mut Shadow, exec: u64) -> bool {
+        let [a, b, c, d] = self.ends;
+        let regs = &self.regs[..];
         Lists {
-            exec_vgprs: &self.exec_vgprs,
-            lane0_vgprs: &self.lane0_vgprs,
+            exec_vgprs: &regs[..a],
+            lane0_vgprs: &regs[a..b],
             sgprs: &self.sgprs,
-            def_vgprs: &self.def_vgprs,
-            def_sgprs: &self.def_sgprs,
+            def_vgprs: &regs[b..c],
+            def_sgprs: &regs[c..d],
         }
         .apply(sh, exec)
     }
