@@ -216,6 +216,50 @@ fn reads_and_writes_past_the_end_are_reported_and_complete() {
     }
 }
 
+/// The common case is taken from the allocation an instruction used last
+/// (`oob::after`'s cache): the same instruction inside its buffer in the
+/// first waves and past its end in the last is still reported, for the
+/// last wave's stray lanes only.
+#[test]
+fn a_stray_after_accesses_inside_the_same_buffer_is_reported() {
+    for v in VERSIONS {
+        // 256 items in one work-group of four waves over 250-element
+        // buffers: the first three waves stay inside, lanes 58–63 of the
+        // last stray.
+        let s = setup(v, &kernel(v, 0, -1, 2), 250, 250);
+        let [_, load, store] = pcs(&s.program);
+        let launch = |checks: CheckOptions| {
+            s.program.launch(
+                "k",
+                &[
+                    ArgValue::Pointer(s.input.ptr()),
+                    ArgValue::Pointer(s.output.ptr()),
+                ],
+                &Dispatch::new_1d(256, 256),
+                &LaunchOptions {
+                    threads: Some(1),
+                    checks,
+                    ..LaunchOptions::default()
+                },
+            )
+        };
+        let r = reports(launch(CheckOptions::default()), v);
+        let oob: Vec<_> = r.iter().filter(|r| r.check == Check::Oob).collect();
+        assert_eq!(
+            oob.iter().map(|r| (r.pc, r.lanes)).collect::<Vec<_>>(),
+            [(load, Some(0x3f << 58)), (store, Some(0x3f << 58))],
+            "{v}: {r:#?}"
+        );
+        assert!(
+            oob[0]
+                .to_string()
+                .contains("[wave 3 of group (0, 0, 0), lanes 58–63]"),
+            "{v}: {}",
+            oob[0]
+        );
+    }
+}
+
 #[test]
 fn levels_warn_and_off() {
     for v in VERSIONS {
