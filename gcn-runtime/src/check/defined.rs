@@ -1746,12 +1746,12 @@ impl GroupCheck<'_> {
         // Without tracked allocations only bytes past an allocation's end
         // are undefined: an access inside the allocation the `oob` check
         // last saw this instruction use (its usual one) needs no lookup.
-        let (start, end) = match self.allocations.get(slot).copied().flatten() {
-            Some((base, size, _)) if !tracks => (base, base.saturating_add(size)),
-            _ => (1, 0),
+        let cached = if tracks {
+            None
+        } else {
+            super::oob::last_allocation(self, slot)
         };
-        let inside =
-            |a: &MemAccess| a.address >= start && a.address.saturating_add(a.span()) <= end;
+        let inside = |a: &MemAccess| cached.is_some_and(|range| super::oob::inside(range, a));
         let mut last: Option<&crate::memory::Allocation> = None;
         for a in log {
             if a.lds || inside(a) {

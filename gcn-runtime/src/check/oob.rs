@@ -56,20 +56,32 @@ pub(crate) fn after(
     log: &[MemAccess],
 ) {
     // The common case first, with a small frame: every logged access lies
-    // inside the allocation this instruction used last time.
-    if let Some((base, size, _)) = g.allocations.get(slot).copied().flatten() {
-        let (scratch_base, scratch_size) = g.scratch;
-        let inside = |a: &MemAccess| {
-            !a.lds
-                && a.address >= base
-                && a.address.saturating_add(a.span()) <= base.saturating_add(size)
-                && !(scratch_size != 0 && base == scratch_base)
-        };
-        if g.mem.is_some() && log.iter().all(inside) {
+    // inside the allocation this instruction used last time (not the
+    // scratch memory, which the general walk skips).
+    let (scratch_base, scratch_size) = g.scratch;
+    if let Some(range) = last_allocation(g, slot) {
+        if g.mem.is_some()
+            && !(scratch_size != 0 && range.0 == scratch_base)
+            && log.iter().all(|a| !a.lds && inside(range, a))
+        {
             return;
         }
     }
     after_general(g, wave, pc, slot, op, f, log);
+}
+
+/// The bytes `[start, end)` of the allocation instruction `slot` last
+/// accessed (the cache [`after`] keeps), if known.
+#[inline]
+pub(crate) fn last_allocation(g: &GroupCheck<'_>, slot: usize) -> Option<(u64, u64)> {
+    let (base, size, _) = g.allocations.get(slot).copied().flatten()?;
+    Some((base, base.saturating_add(size)))
+}
+
+/// True when access `a` lies inside the bytes `[start, end)`.
+#[inline]
+pub(crate) fn inside((start, end): (u64, u64), a: &MemAccess) -> bool {
+    a.address >= start && a.address.saturating_add(a.span()) <= end
 }
 
 /// [`after`] in general: LDS accesses, another allocation, stray lanes.
