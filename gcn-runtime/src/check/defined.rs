@@ -841,6 +841,32 @@ pub(crate) struct Shadow {
     held_seen: u64,
 }
 
+/// The change a run of instructions made to a freshly reset shadow
+/// ([`Shadow::since_reset`]).
+pub(crate) struct ShadowDelta {
+    /// The scalar codes written, and their undefined bits.
+    s_bits: Vec<(u16, u32)>,
+    s_dirty: [u64; 4],
+    /// The lanes with undefined bits, per VGPR.
+    v_lanes: Vec<u64>,
+}
+
+impl ShadowDelta {
+    /// Replays the change on `sh`, a shadow reset for the same dispatch
+    /// (VGPRs and ABI) as the one it was taken from. A new epoch: what
+    /// `held` says of the recording wave says nothing of this one.
+    pub(crate) fn apply(&self, sh: &mut Shadow) {
+        for &(c, bits) in &self.s_bits {
+            sh.s_bits[usize::from(c)] = bits;
+        }
+        for (dirty, &d) in sh.s_dirty.iter_mut().zip(&self.s_dirty) {
+            *dirty |= d;
+        }
+        sh.v_lanes.clone_from(&self.v_lanes);
+        sh.new_epoch();
+    }
+}
+
 /// The scalar shadow of a wave before the ABI's SGPRs: every SGPR
 /// undefined but EXEC (the dispatcher sets it), the codes above 127
 /// (constants and the like) defined, SCC undefined (bit 0: it is one bit).
@@ -928,6 +954,29 @@ impl Shadow {
         // (`reset` moves the epoch to 1, past every entry of `held`.)
         shadow.reset(vgprs, abi_sgprs, abi_vgprs);
         shadow
+    }
+
+    /// What the instructions since the last reset changed, if a replay
+    /// can install it ([`ShadowDelta::apply`]): `None` once a flag of
+    /// `s_comp`/`v_comp`, an origin or a partial lane was set.
+    pub(crate) fn since_reset(&self) -> Option<ShadowDelta> {
+        if self.s_marked || self.v_marked {
+            return None;
+        }
+        let mut s_bits = Vec::new();
+        for (word, &dirty) in self.s_dirty.iter().enumerate() {
+            let mut bits = dirty;
+            while bits != 0 {
+                let c = 64 * word + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                s_bits.push((c as u16, self.s_bits[c]));
+            }
+        }
+        Some(ShadowDelta {
+            s_bits,
+            s_dirty: self.s_dirty,
+            v_lanes: self.v_lanes.clone(),
+        })
     }
 
     /// Something became undefined (or the wave starts): every entry of
@@ -1319,6 +1368,7 @@ impl GroupCheck<'_> {
     /// [`GroupCheck::defined_before`] in general.
     #[inline(never)]
     fn defined_before_general(&mut self, wave: &Wave, op: &Op, f: &Facts) {
+        self.general_flows += 1;
         let fl = &f.flow;
         let w = wave.id as usize;
         let pc = wave.pc;
@@ -1472,6 +1522,7 @@ impl GroupCheck<'_> {
         log: &[MemAccess],
         pc: u32,
     ) {
+        self.general_flows += 1;
         let fl = &f.flow;
         if fl.memory == MemKind::None {
             return;

@@ -49,6 +49,7 @@ pub mod defined;
 pub(crate) mod facts;
 mod lds;
 pub mod oob;
+mod replay;
 mod runs;
 pub mod trace;
 pub mod wait_states;
@@ -477,6 +478,8 @@ pub(crate) struct GroupStore {
     /// Per word of code, the summary of the run of a compiled block that
     /// starts there ([`runs::RunSummary`]).
     runs: Vec<Option<Box<runs::RunSummary>>>,
+    /// The compiled blocks whose checks are replayed ([`replay`]).
+    memo: replay::Memo,
 }
 
 /// Everything the checks of one work-group keep.
@@ -506,6 +509,14 @@ pub(crate) struct GroupCheck<'a> {
     allocations: Vec<Option<oob::Allocation>>,
     /// [`GroupStore::runs`].
     runs: Vec<Option<Box<runs::RunSummary>>>,
+    /// [`GroupStore::memo`].
+    memo: replay::Memo,
+    /// Reports made so far (counted: a replay is recorded only from a
+    /// block that made none).
+    report_count: u64,
+    /// Flows of the `uninit` check that took the lane-by-lane path, which
+    /// reads register values (nor is such a block recorded).
+    general_flows: u64,
     /// Device memory, for the shadow of tracked allocations.
     mem: Option<&'a MemView>,
     /// The dispatch's scratch memory: base and size.
@@ -576,6 +587,7 @@ impl<'a> GroupCheck<'a> {
             mut origins,
             mut allocations,
             runs,
+            memo,
         } = s.store;
         allocations.resize(s.facts.len(), None);
         // Each part as `new`/`default` makes it, in the storage it had.
@@ -626,6 +638,9 @@ impl<'a> GroupCheck<'a> {
             origins,
             allocations,
             runs,
+            memo,
+            report_count: 0,
+            general_flows: 0,
             mem: s.mem,
             scratch: s.scratch,
             values: s.values,
@@ -646,6 +661,7 @@ impl<'a> GroupCheck<'a> {
             origins: self.origins,
             allocations: self.allocations,
             runs: self.runs,
+            memo: self.memo,
         };
         (self.reports, store)
     }
@@ -728,6 +744,8 @@ impl<'a> GroupCheck<'a> {
             group: self,
             wave,
             pc: 0,
+            replay: replay::Mode::Off,
+            recording_instrs: None,
         }
     }
 
@@ -754,6 +772,7 @@ impl<'a> GroupCheck<'a> {
         if level == Level::Off {
             return;
         }
+        self.report_count += 1;
         let report = CheckReport {
             check,
             level,
@@ -781,6 +800,10 @@ pub(crate) struct WaveHook<'g, 'a> {
     /// The PC of the instruction between `before` and `after` (`after`
     /// cannot derive it from the next PC: a taken branch moved it).
     pc: u32,
+    /// What the hook does in the compiled block the wave is in.
+    replay: replay::Mode,
+    /// The instructions of the block being recorded.
+    recording_instrs: Option<Box<[(u32, u32)]>>,
 }
 
 impl WaveHook<'_, '_> {
@@ -810,6 +833,110 @@ impl WaveHook<'_, '_> {
     }
 }
 
+impl WaveHook<'_, '_> {
+    /// [`Hook::around`] in a block being recorded: as usual, and whether
+    /// the accesses were of the kind a replay passes.
+    #[inline(never)]
+    fn around_recorded(
+        &mut self,
+        wave: &mut Wave,
+        op: &Op,
+        slot: usize,
+        env: &mut Env<'_>,
+        handler: exec::Handler,
+    ) -> Result<exec::Step, exec::Fault> {
+        let memory = self.group.facts.get(slot).is_some_and(|f| f.unit.is_memory());
+        self.before(wave, op, slot, env);
+        wave.pc = wave.pc.wrapping_add(u32::from(op.len));
+        let outcome = handler(wave, op, env);
+        if outcome.is_ok() {
+            // (Read before `after` clears the log, tested after it: `oob`
+            // caches the allocation the test compares with.)
+            let log = memory.then(|| self.group.log.borrow().clone());
+            self.after(wave, op, slot, env);
+            if let (Some(log), replay::Mode::Recording { plain, .. }) = (log, &mut self.replay) {
+                *plain = *plain && replay::plain(self.group, slot, &log);
+            }
+        }
+        outcome
+    }
+
+    /// [`Hook::around`] in a replayed block: the instruction, and for a
+    /// memory instruction whose accesses are not of the common kind, the
+    /// end of the replay ([`WaveHook::end_replay`]) and its checks.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn around_replayed(
+        &mut self,
+        wave: &mut Wave,
+        op: &Op,
+        slot: usize,
+        env: &mut Env<'_>,
+        handler: exec::Handler,
+        block: u32,
+        exec: u64,
+    ) -> Result<exec::Step, exec::Fault> {
+        let pc = wave.pc;
+        wave.pc = pc.wrapping_add(u32::from(op.len));
+        let outcome = handler(wave, op, env);
+        if outcome.is_err() {
+            return outcome;
+        }
+        let g = &*self.group;
+        if !g.facts.get(slot).is_some_and(|f| f.unit.is_memory()) {
+            return outcome;
+        }
+        let cell = g.log;
+        let plain = replay::plain(g, slot, &cell.borrow());
+        if plain {
+            cell.borrow_mut().clear();
+            return outcome;
+        }
+        self.end_replay(wave, pc, block, exec);
+        self.after(wave, op, slot, env);
+        outcome
+    }
+
+    /// Ends the replay of `block` (entered with `exec`) at the instruction
+    /// at `pc`, which has run: the checks the replay skipped run now, in
+    /// program order, from the state they left untouched — `before` of
+    /// each instruction up to `pc`'s, and `after` (with no access: those
+    /// were of the common kind) of each memory instruction before it. They
+    /// read nothing the instructions computed (the blocks replayed have no
+    /// lane select and no SGPR-counted wait), so they see what they would
+    /// have seen. The block then goes on checked as usual.
+    #[cold]
+    #[inline(never)]
+    fn end_replay(&mut self, wave: &mut Wave, pc: u32, block: u32, exec: u64) {
+        self.replay = replay::Mode::Off;
+        let Some(instrs) = replay::instrs(self.group, block, exec) else {
+            return;
+        };
+        let next = wave.pc;
+        let uninit = self.group.options.uninit != Level::Off;
+        let ops = self.group.ops;
+        for &(at, slot) in instrs.iter() {
+            let slot = slot as usize;
+            let Some(op) = ops.ops().get(slot) else {
+                continue;
+            };
+            wave.pc = at;
+            self.checks_before(wave, op, slot, uninit);
+            if at == pc {
+                break;
+            }
+            let g = &mut *self.group;
+            if let Some(f) = g.facts.get(slot) {
+                if uninit && f.unit.is_memory() && f.flow.touches_memory() {
+                    g.defined_after(wave, f, slot, &[], at);
+                }
+            }
+        }
+        self.pc = pc;
+        wave.pc = next;
+    }
+}
+
 impl Hook for WaveHook<'_, '_> {
     /// Compiled blocks may call this hook, unless the launch is traced (a
     /// trace record needs each instruction's registers): `before` reads of
@@ -830,6 +957,9 @@ impl Hook for WaveHook<'_, '_> {
     /// at once ([`GroupCheck::defined_run`]).
     fn before_run(&mut self, wave: &mut Wave, ops: &Decoded, run: &[(u32, u32)], _: &Env<'_>) {
         debug_assert_eq!(self.wave, wave.id);
+        if let replay::Mode::Replaying { .. } = self.replay {
+            return;
+        }
         let g = &mut *self.group;
         let Some(summary) = g.take_summary(run) else {
             // No summary (an instruction without facts): one by one.
@@ -876,6 +1006,68 @@ impl Hook for WaveHook<'_, '_> {
     fn before(&mut self, wave: &Wave, op: &Op, slot: usize, _env: &Env<'_>) {
         let uninit = self.group.options.uninit != Level::Off;
         self.checks_before(wave, op, slot, uninit);
+    }
+
+    #[inline(always)]
+    fn around(
+        &mut self,
+        wave: &mut Wave,
+        op: &Op,
+        slot: usize,
+        env: &mut Env<'_>,
+        handler: exec::Handler,
+    ) -> Result<exec::Step, exec::Fault> {
+        match self.replay {
+            replay::Mode::Off => {}
+            replay::Mode::Replaying { block, exec } => {
+                return self.around_replayed(wave, op, slot, env, handler, block, exec)
+            }
+            replay::Mode::Recording { .. } => {
+                return self.around_recorded(wave, op, slot, env, handler)
+            }
+        }
+        self.before(wave, op, slot, env);
+        wave.pc = wave.pc.wrapping_add(u32::from(op.len));
+        let outcome = handler(wave, op, env);
+        if outcome.is_ok() {
+            self.after(wave, op, slot, env);
+        }
+        outcome
+    }
+
+    fn enter_block(&mut self, wave: &Wave, block: u32, instrs: &[(u32, u32)], falls_through: bool) {
+        self.replay = replay::enter(
+            self.group,
+            wave.id,
+            wave.steps,
+            wave.exec(),
+            block,
+            instrs,
+            falls_through,
+        );
+        if let replay::Mode::Recording { .. } = self.replay {
+            self.recording_instrs = Some(instrs.into());
+        }
+    }
+
+    fn exit_block(&mut self, wave: &Wave, completed: bool) {
+        match std::mem::take(&mut self.replay) {
+            replay::Mode::Off => {}
+            replay::Mode::Replaying { block, exec } => {
+                // A block stops early only at a fault, which ends the
+                // dispatch: the skipped checks have nothing to report
+                // (the recording found nothing in the same instructions).
+                if completed {
+                    replay::install(self.group, wave.id, block, exec);
+                }
+            }
+            mode @ replay::Mode::Recording { .. } => {
+                let instrs = self.recording_instrs.take().unwrap_or_default();
+                replay::finish_recording(self.group, wave.id, mode, wave.exec(), completed, || {
+                    instrs
+                });
+            }
+        }
     }
 
     #[inline(always)]

@@ -317,6 +317,106 @@ impl History {
     }
 }
 
+impl History {
+    /// The wait-state clock (what [`History::since`] takes).
+    pub(crate) fn clock(&self) -> u64 {
+        self.clock
+    }
+
+    /// What the instructions since the clock was `start` changed, relative
+    /// to the clock ([`HistoryDelta::apply`] replays it on another wave's
+    /// history). Every stamp written since is above `start`; every older
+    /// one is at most `start` (a reset moves the clock past them).
+    pub(crate) fn since(&self, start: u64) -> HistoryDelta {
+        let mut stamps = Vec::new();
+        let tables: [&[Stamp]; 4] = [
+            &self.valu_sgpr,
+            &self.salu_sgpr,
+            &self.valu_vgpr,
+            &self.setreg,
+        ];
+        for (t, table) in tables.into_iter().enumerate() {
+            for (i, &(clock, pc)) in table.iter().enumerate() {
+                if clock > start {
+                    stamps.push((t as u8, i as u16, clock - start, pc));
+                }
+            }
+        }
+        let relative = |clock: u64| (clock > start).then(|| clock - start);
+        let g = &self.g10;
+        let g10 = (g.vmem_reads != 0
+            || g.smem_reads != 0
+            || g.vopc.is_some()
+            || g.exec_read.is_some()
+            || g.last_mem.is_some()
+            || g.branch_since
+            || g.nsa.0 != 0)
+            .then(|| {
+                let mut g10 = g.clone();
+                g10.nsa.0 = g10.nsa.0.saturating_sub(start);
+                Box::new(g10)
+            });
+        HistoryDelta {
+            advance: self.clock - start,
+            stamps,
+            wide_store: relative(self.wide_store.0 .0)
+                .map(|c| ((c, self.wide_store.0 .1), self.wide_store.1)),
+            newest: self.newest.map(relative),
+            g10,
+        }
+    }
+}
+
+/// The change a run of instructions made to a wave's history, with clocks
+/// relative to the run's start ([`History::since`]).
+pub(crate) struct HistoryDelta {
+    /// How far the clock moved.
+    advance: u64,
+    /// (table: `valu_sgpr`, `salu_sgpr`, `valu_vgpr`, `setreg`; index;
+    /// clock; PC) of each stamp written.
+    stamps: Vec<(u8, u16, u64, u32)>,
+    wide_store: Option<(Stamp, Regs)>,
+    newest: [Option<u64>; TABLES],
+    /// The gfx1010 state after the run (`nsa` relative), which starts
+    /// from its reset state (`None`: still in it).
+    g10: Option<Box<Gfx10State>>,
+}
+
+impl HistoryDelta {
+    /// Replays the change on `h`, a history in the state the run started
+    /// from (its stamps older than its clock by more than any rule's
+    /// wait states, and the gfx1010 state reset), at `h`'s own clock.
+    pub(crate) fn apply(&self, h: &mut History) {
+        let base = h.clock;
+        for &(t, i, clock, pc) in &self.stamps {
+            let table: &mut [Stamp] = match t {
+                0 => &mut h.valu_sgpr,
+                1 => &mut h.salu_sgpr,
+                2 => &mut h.valu_vgpr,
+                _ => &mut h.setreg,
+            };
+            if let Some(entry) = table.get_mut(usize::from(i)) {
+                *entry = (base + clock, pc);
+            }
+        }
+        if let Some(((clock, pc), regs)) = self.wide_store {
+            h.wide_store = ((base + clock, pc), regs);
+        }
+        for (newest, delta) in h.newest.iter_mut().zip(self.newest) {
+            if let Some(clock) = delta {
+                *newest = base + clock;
+            }
+        }
+        if let Some(g10) = &self.g10 {
+            h.g10.clone_from(g10);
+            if h.g10.nsa.0 != 0 {
+                h.g10.nsa.0 += base;
+            }
+        }
+        h.clock = base + self.advance;
+    }
+}
+
 /// The most wait states a rule needs, on any generation.
 const MAX_STATES: u64 = {
     let mut max = 0;

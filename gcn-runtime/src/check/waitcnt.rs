@@ -271,6 +271,29 @@ impl Counters {
         self.issued = 0;
     }
 
+    /// These counters without the bytes of the stores in flight: what a
+    /// replay of a run of instructions installs ([`super::replay`]; it
+    /// replays only code with no `s_barrier`, the one reader of the
+    /// bytes).
+    pub(crate) fn without_bytes(&self) -> Counters {
+        Counters {
+            pending: self.pending.clone(),
+            writes: Vec::new(),
+            ..*self
+        }
+    }
+
+    /// Becomes `other` (in this one's storage).
+    pub(crate) fn copy_from(&mut self, other: &Counters) {
+        self.pending.clone_from(&other.pending);
+        self.writes.clone_from(&other.writes);
+        self.issued = other.issued;
+        self.regs = other.regs;
+        self.weights = other.weights;
+        self.ordered = other.ordered;
+        self.counts = other.counts;
+    }
+
     /// Every event finished: nothing pending, no store's bytes in flight.
     fn clear(&mut self) {
         self.pending.clear();

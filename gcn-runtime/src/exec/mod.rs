@@ -864,6 +864,16 @@ pub(crate) trait Hook {
             }
         }
     }
+    /// A compiled block (number `block`, its instructions `instrs` as
+    /// (PC, slot) pairs; `falls_through`: it ends in no branch, so it runs
+    /// once per entry) starts at the wave's PC, with the hook's calls to
+    /// follow ([`Hook::compiled`]).
+    #[cfg_attr(not(feature = "jit"), allow(dead_code))]
+    fn enter_block(&mut self, _wave: &Wave, _block: u32, _instrs: &[(u32, u32)], _falls_through: bool) {}
+    /// The block [`Hook::enter_block`] announced returned: `completed` when
+    /// it ran to its end once (no handler stopped it).
+    #[cfg_attr(not(feature = "jit"), allow(dead_code))]
+    fn exit_block(&mut self, _wave: &Wave, _completed: bool) {}
 }
 
 /// The hook that does nothing: `run_wave` compiles to the plain loop.

@@ -269,6 +269,9 @@ mod enabled {
         /// One past the highest VGPR / general SGPR they name.
         pub vgpr_end: u16,
         pub sgpr_end: u16,
+        /// True when its last instruction is no branch: an entry runs it
+        /// once, to its end or to a handler that stops it.
+        pub falls_through: bool,
         /// Visits so far (counted racily: a lost count only delays the
         /// translation).
         hits: AtomicU32,
@@ -456,6 +459,7 @@ mod enabled {
             valu_before: Vec::new(),
             vgpr_end: 0,
             sgpr_end: 0,
+            falls_through: true,
             hits: AtomicU32::new(0),
             threshold: 0,
             variants: Default::default(),
@@ -471,6 +475,7 @@ mod enabled {
             block.sgpr_end = block.sgpr_end.max(op.sgpr_end);
             w += usize::from(op.len / 4).max(1);
             if kind.ends_block() || block.instrs.len() >= MAX_BLOCK {
+                block.falls_through = !kind.ends_block();
                 break;
             }
         }
@@ -608,6 +613,10 @@ mod enabled {
         // while the code waits for it (the code keeps no register value in
         // host registers across a call).
         let mut iterations = wave.budget / steps;
+        let mut checks = checks;
+        if let Some(hook) = checks.as_deref_mut() {
+            hook.enter_block(wave, number, &block.instrs, block.falls_through);
+        }
         let wave_ptr: *mut Wave = wave;
         let mut calls = CallCtx {
             wave: wave_ptr,
@@ -627,9 +636,12 @@ mod enabled {
                 &mut calls,
             )
         };
+        let stopped = calls.stopped.take();
+        if let Some(hook) = calls.hook.as_deref_mut() {
+            hook.exit_block(wave, stopped.is_none() && iterations == 1);
+        }
         // Whole iterations, then the part of the last one up to the
         // instruction that stopped it (inclusive), as the interpreter counts.
-        let stopped = calls.stopped.take();
         let stopped_at = stopped.as_ref().map(|(index, _)| *index);
         let (done, valu, outcome) = match stopped {
             None => (steps * iterations, block.valu * iterations, Ok(Step::Next)),
