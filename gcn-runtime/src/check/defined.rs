@@ -1194,6 +1194,10 @@ pub(crate) struct Origins {
     /// dwords), for the after hook.
     pending: Vec<[Val; 16]>,
     pending_lanes: u64,
+    /// Register values the flows read (bitwise operations, shift
+    /// amounts): a block whose flows read one is not replayed
+    /// ([`super::replay`]), as its shadow may differ from wave to wave.
+    pub(crate) value_reads: u64,
 }
 
 impl Origins {
@@ -1204,6 +1208,11 @@ impl Origins {
         self.memory.clear();
         self.pending.clear();
         self.pending_lanes = 0;
+    }
+
+    /// Origins recorded (a block that records one is not replayed).
+    pub(crate) fn len(&self) -> usize {
+        self.list.len()
     }
 
     fn add(&mut self, what: String, pc: u32, wave: u32) -> u32 {
@@ -1368,7 +1377,6 @@ impl GroupCheck<'_> {
     /// [`GroupCheck::defined_before`] in general.
     #[inline(never)]
     fn defined_before_general(&mut self, wave: &Wave, op: &Op, f: &Facts) {
-        self.general_flows += 1;
         let fl = &f.flow;
         let w = wave.id as usize;
         let pc = wave.pc;
@@ -2269,6 +2277,7 @@ fn operand_val(
     pc: u32,
 ) -> Option<(u32, Val)> {
     let id = wave.id;
+    origins.value_reads += 1;
     match src {
         Src::Sgpr(c) => Some((
             wave.sgpr[usize::from(c + k) & 127],
@@ -2597,6 +2606,7 @@ fn bitwise(
         return Val::default();
     };
     let k = i as u16;
+    origins.value_reads += 1;
     let mut operand = |s: Src| -> (u32, Val) {
         match s {
             Src::Sgpr(c) => (

@@ -514,8 +514,8 @@ pub(crate) struct GroupCheck<'a> {
     /// Reports made so far (counted: a replay is recorded only from a
     /// block that made none).
     report_count: u64,
-    /// Flows of the `uninit` check that took the lane-by-lane path, which
-    /// reads register values (nor is such a block recorded).
+    /// Memory flows of the `uninit` check that took the lane-by-lane path,
+    /// which reads the addresses (nor is such a block recorded).
     general_flows: u64,
     /// Device memory, for the shadow of tracked allocations.
     mem: Option<&'a MemView>,
@@ -845,7 +845,11 @@ impl WaveHook<'_, '_> {
         env: &mut Env<'_>,
         handler: exec::Handler,
     ) -> Result<exec::Step, exec::Fault> {
-        let memory = self.group.facts.get(slot).is_some_and(|f| f.unit.is_memory());
+        let memory = self
+            .group
+            .facts
+            .get(slot)
+            .is_some_and(|f| f.unit.is_memory());
         self.before(wave, op, slot, env);
         wave.pc = wave.pc.wrapping_add(u32::from(op.len));
         let outcome = handler(wave, op, env);
@@ -1117,6 +1121,6 @@ impl Hook for WaveHook<'_, '_> {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 #[cfg(test)]
 mod tests_rdna;

@@ -81,8 +81,8 @@ pub(crate) enum Mode {
     Recording {
         block: u32,
         exec: u64,
-        /// The wait-state clock, the reports and the lane-by-lane flows
-        /// at the start.
+        /// The wait-state clock, the reports and [`value_dependence`] at
+        /// the start.
         clock: u64,
         reports: u64,
         general: u64,
@@ -134,12 +134,9 @@ pub(crate) fn enter(
     let recording = |g: &GroupCheck<'_>| Mode::Recording {
         block,
         exec,
-        clock: g
-            .waves
-            .get(wave as usize)
-            .map_or(0, |s| s.history.clock()),
+        clock: g.waves.get(wave as usize).map_or(0, |s| s.history.clock()),
         reports: g.report_count,
-        general: g.general_flows,
+        general: value_dependence(g),
         plain: true,
     };
     match g.memo.entry(block, exec) {
@@ -169,6 +166,12 @@ pub(crate) fn enter(
     } else {
         Mode::Off
     }
+}
+
+/// What counts the checks' uses of values (addresses, register values)
+/// and their new origins: a block during which it changes is not recorded.
+fn value_dependence(g: &GroupCheck<'_>) -> u64 {
+    g.general_flows + g.origins.value_reads + g.origins.len() as u64
 }
 
 /// True when the checks of the block `instrs` may be replayed in this
@@ -235,7 +238,7 @@ pub(crate) fn finish_recording(
         && plain
         && exec_now == exec
         && g.report_count == reports
-        && g.general_flows == general)
+        && value_dependence(g) == general)
         .then(|| {
             let state = g.waves.get(w)?;
             let shadow = match g.shadows.get(w) {
@@ -261,9 +264,15 @@ pub(crate) fn finish_recording(
     };
 }
 
+/// Deltas installed (the tests see that replays happen).
+#[cfg(test)]
+pub(crate) static REPLAYED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 /// Installs the delta of `block` (entered with `exec`) in the state of
 /// wave `wave`, which the block left as it found it.
 pub(crate) fn install(g: &mut GroupCheck<'_>, wave: u32, block: u32, exec: u64) {
+    #[cfg(test)]
+    REPLAYED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let w = wave as usize;
     let GroupCheck {
         memo,
@@ -289,3 +298,5 @@ pub(crate) fn instrs(g: &GroupCheck<'_>, block: u32, exec: u64) -> Option<Box<[(
     g.memo.delta(block, exec).map(|d| d.instrs.clone())
 }
 
+#[cfg(test)]
+mod tests;

@@ -59,7 +59,7 @@ struct Run {
 /// compiled (the checked blocks call the hooks), `out` cleared before
 /// each: both must give the same reports and leave the same memory. The
 /// reports; `what` and `source` name the kernel in a failure.
-pub(super) fn interpreted_and_compiled(
+pub(crate) fn interpreted_and_compiled(
     what: &str,
     source: &str,
     out: &crate::Buffer<u32>,

@@ -869,7 +869,14 @@ pub(crate) trait Hook {
     /// once per entry) starts at the wave's PC, with the hook's calls to
     /// follow ([`Hook::compiled`]).
     #[cfg_attr(not(feature = "jit"), allow(dead_code))]
-    fn enter_block(&mut self, _wave: &Wave, _block: u32, _instrs: &[(u32, u32)], _falls_through: bool) {}
+    fn enter_block(
+        &mut self,
+        _wave: &Wave,
+        _block: u32,
+        _instrs: &[(u32, u32)],
+        _falls_through: bool,
+    ) {
+    }
     /// The block [`Hook::enter_block`] announced returned: `completed` when
     /// it ran to its end once (no handler stopped it).
     #[cfg_attr(not(feature = "jit"), allow(dead_code))]
