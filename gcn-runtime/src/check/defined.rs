@@ -260,6 +260,12 @@ fn push<T: Copy, const N: usize>(list: &mut [T; N], n: &mut u8, item: T) -> bool
 }
 
 impl FastFlow {
+    /// True when the instruction reads and writes no register the check
+    /// follows.
+    pub(crate) fn is_nothing(&self) -> bool {
+        self.nothing
+    }
+
     /// The lists of flow `fl` for an instruction using `lanes`.
     pub(crate) fn of(fl: &FlowFacts, lanes: Lanes) -> FastFlow {
         let mut p = FastFlow::default();

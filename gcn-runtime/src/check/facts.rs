@@ -141,6 +141,11 @@ impl RegMask {
         }
     }
 
+    /// True when the set is empty.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.scalar == 0 && self.vector == [0; 4]
+    }
+
     /// True when a register may be in both sets.
     #[inline]
     pub(crate) fn intersects(&self, other: &RegMask) -> bool {
@@ -217,6 +222,10 @@ pub struct Facts {
     pub(crate) records: bool,
     /// Wait states this instruction provides by itself (`s_nop N`: N+1).
     pub states: u8,
+    /// The checks do nothing for it but count its wait states (no
+    /// register, counter, hazard or memory of theirs is involved):
+    /// [`super::replay`] defers a replayed block's state past it.
+    pub(crate) clock_only: bool,
     /// [`Facts::flow`]'s common case as flat register lists.
     pub(crate) fast_flow: super::defined::FastFlow,
     /// [`Facts::reads`] and [`Facts::writes`] as one set.
@@ -360,6 +369,7 @@ impl Facts {
             hazards: 0,
             g10: None,
             records: false,
+            clock_only: false,
             flow: super::defined::FlowFacts::of(op, version),
             fast_flow: Default::default(),
             touched: RegMask::default(),

@@ -398,6 +398,13 @@ pub(crate) fn lane_list(mask: u64) -> String {
 pub(crate) fn program_facts(ops: &Decoded, version: GcnVersion) -> Vec<Facts> {
     let mut facts: Vec<Facts> = ops.ops().iter().map(|op| Facts::of(op, version)).collect();
     wait_states::narrow_records(&mut facts);
+    for f in &mut facts {
+        f.clock_only = !f.unit.is_memory()
+            && f.fast_flow.is_nothing()
+            && f.touched.is_empty()
+            && !waitcnt::always_needed(f)
+            && !wait_states::looks_at(f);
+    }
     facts
 }
 
@@ -456,6 +463,15 @@ pub(crate) struct WaveState {
     pub(crate) counters: waitcnt::Counters,
     /// Wait-state history.
     pub(crate) history: wait_states::History,
+    /// A replayed block (number, EXEC at entry) whose state is still to
+    /// install ([`replay::install`]): it goes in at the wave's next hook
+    /// that needs it, so that a wave that ends after the block (at
+    /// `s_endpgm`, whose checks only count its wait states) never pays
+    /// for it.
+    pub(crate) pending: Option<(u32, u64)>,
+    /// The wait states of the instructions since the replayed block,
+    /// which only counted them ([`Facts::clock_only`]).
+    pub(crate) pending_states: u64,
 }
 
 /// The storage of a work-group's check state, handed from one group to
@@ -597,10 +613,14 @@ impl<'a> GroupCheck<'a> {
         for w in &mut waves {
             w.counters.reset();
             w.history.reset(vgprs);
+            w.pending = None;
+            w.pending_states = 0;
         }
         waves.resize_with(n, || WaveState {
             counters: waitcnt::Counters::default(),
             history: wait_states::History::new(vgprs),
+            pending: None,
+            pending_states: 0,
         });
         let lds_size = if race { s.lds_bytes } else { 0 };
         let lds = match lds {
@@ -817,6 +837,17 @@ impl WaveHook<'_, '_> {
         let Some(f) = g.facts.get(slot) else {
             return;
         };
+        if let Some(state) = g.waves.get_mut(wave.id as usize) {
+            if state.pending.is_some() {
+                // After a replayed block: an instruction that only counts
+                // its wait states leaves the block's state pending.
+                if f.clock_only {
+                    state.pending_states += u64::from(f.states);
+                    return;
+                }
+                replay::settle_pending(g, wave.id);
+            }
+        }
         if g.trace.is_some() {
             g.trace_before(wave, op);
         }
@@ -964,6 +995,7 @@ impl Hook for WaveHook<'_, '_> {
         if let replay::Mode::Replaying { .. } = self.replay {
             return;
         }
+        replay::settle(self.group, wave.id);
         let g = &mut *self.group;
         let Some(summary) = g.take_summary(run) else {
             // No summary (an instruction without facts): one by one.
@@ -1040,6 +1072,7 @@ impl Hook for WaveHook<'_, '_> {
     }
 
     fn enter_block(&mut self, wave: &Wave, block: u32, instrs: &[(u32, u32)], falls_through: bool) {
+        replay::settle(self.group, wave.id);
         self.replay = replay::enter(
             self.group,
             wave.id,
@@ -1062,7 +1095,10 @@ impl Hook for WaveHook<'_, '_> {
                 // dispatch: the skipped checks have nothing to report
                 // (the recording found nothing in the same instructions).
                 if completed {
-                    replay::install(self.group, wave.id, block, exec);
+                    if let Some(state) = self.group.waves.get_mut(wave.id as usize) {
+                        state.pending = Some((block, exec));
+                        state.pending_states = 0;
+                    }
                 }
             }
             mode @ replay::Mode::Recording { .. } => {
@@ -1090,6 +1126,7 @@ impl Hook for WaveHook<'_, '_> {
             debug_assert!(g.log.borrow().is_empty());
             return;
         }
+        replay::settle(g, wave.id);
         // The memory accesses of the instruction. The log lives outside
         // the group state (the interpreter fills it), so it is read in
         // place while the checks update the group.

@@ -268,9 +268,40 @@ pub(crate) fn finish_recording(
 #[cfg(test)]
 pub(crate) static REPLAYED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
+/// Installs the state a replayed block left wave `wave`, if it is still
+/// pending ([`super::WaveState::pending`]).
+#[inline(always)]
+pub(crate) fn settle(g: &mut GroupCheck<'_>, wave: u32) {
+    if g.waves
+        .get(wave as usize)
+        .is_some_and(|s| s.pending.is_some())
+    {
+        settle_pending(g, wave);
+    }
+}
+
+/// [`settle`] when something is pending: the block's delta, then the wait
+/// states counted since.
+#[inline(never)]
+pub(crate) fn settle_pending(g: &mut GroupCheck<'_>, wave: u32) {
+    let Some(state) = g.waves.get_mut(wave as usize) else {
+        return;
+    };
+    let (Some((block, exec)), states) = (
+        state.pending.take(),
+        std::mem::take(&mut state.pending_states),
+    ) else {
+        return;
+    };
+    install(g, wave, block, exec);
+    if let Some(state) = g.waves.get_mut(wave as usize) {
+        state.history.tick(states);
+    }
+}
+
 /// Installs the delta of `block` (entered with `exec`) in the state of
 /// wave `wave`, which the block left as it found it.
-pub(crate) fn install(g: &mut GroupCheck<'_>, wave: u32, block: u32, exec: u64) {
+fn install(g: &mut GroupCheck<'_>, wave: u32, block: u32, exec: u64) {
     #[cfg(test)]
     REPLAYED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let w = wave as usize;

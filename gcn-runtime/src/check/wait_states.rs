@@ -323,6 +323,11 @@ impl History {
         self.clock
     }
 
+    /// Counts `states` wait states of instructions that record nothing.
+    pub(crate) fn tick(&mut self, states: u64) {
+        self.clock += states;
+    }
+
     /// What the instructions since the clock was `start` changed, relative
     /// to the clock ([`HistoryDelta::apply`] replays it on another wave's
     /// history). Every stamp written since is above `start`; every older
