@@ -210,3 +210,45 @@ fn a_block_that_reports_is_checked_in_every_wave() {
         assert_eq!(reports.len(), 1, "{v}: {reports:#?}");
     }
 }
+
+/// After the replayed block, instructions whose checks only count wait
+/// states (`s_sleep`) leave its state pending; the wait states they count
+/// still separate the block's SGPR write from its reader once the state
+/// goes in: five of them satisfy the rule (no report), three do not (a
+/// report in every wave).
+#[test]
+fn wait_states_counted_while_a_replayed_state_is_pending_still_count() {
+    for v in VERSIONS {
+        for (sleeps, reported) in [(4, false), (2, true)] {
+            let replayed = REPLAYED.load(std::sync::atomic::Ordering::Relaxed);
+            let body = format!(
+                "
+    s_mov_b32 s12, s6
+    s_mov_b32 s13, s7
+    s_mov_b32 s14, -1
+    s_mov_b32 s15, 0x27000
+    v_mov_b32 v9, 0
+    v_readfirstlane_b32 s8, v9
+{}    s_and_saveexec_b64 s[10:11], exec
+@   buffer_load_dword v6, v1, s[12:15], s8 offen
+    s_waitcnt vmcnt(0)
+    flat_store_dword v[2:3], v6
+",
+                "    s_sleep 0\n".repeat(sleeps)
+            );
+            let (reports, marks) = run(v, &body, 1024, 1024);
+            if reported {
+                let r = at(&reports, Check::WaitStates, marks[0])
+                    .unwrap_or_else(|| panic!("{v}: no wait-states report: {reports:#?}"));
+                assert_eq!(r.count, 1024 / 64, "{v}: {r}");
+                assert_eq!(reports.len(), 1, "{v}: {reports:#?}");
+            } else {
+                assert!(reports.is_empty(), "{v}: {reports:#?}");
+            }
+            assert!(
+                REPLAYED.load(std::sync::atomic::Ordering::Relaxed) >= replayed + 1024 / 64 - 2,
+                "{v}: the compiled run installed no replayed state"
+            );
+        }
+    }
+}
