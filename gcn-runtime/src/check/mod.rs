@@ -913,23 +913,20 @@ impl WaveHook<'_, '_> {
     ) -> Result<exec::Step, exec::Fault> {
         let pc = wave.pc;
         wave.pc = pc.wrapping_add(u32::from(op.len));
-        let outcome = handler(wave, op, env);
-        if outcome.is_err() {
-            return outcome;
-        }
+        let step = handler(wave, op, env)?;
         let g = &*self.group;
         if !g.facts.get(slot).is_some_and(|f| f.unit.is_memory()) {
-            return outcome;
+            return Ok(step);
         }
         let cell = g.log;
         let plain = replay::plain(g, slot, &cell.borrow());
         if plain {
             cell.borrow_mut().clear();
-            return outcome;
+            return Ok(step);
         }
         self.end_replay(wave, pc, block, exec);
         self.after(wave, op, slot, env);
-        outcome
+        Ok(step)
     }
 
     /// Ends the replay of `block` (entered with `exec`) at the instruction
