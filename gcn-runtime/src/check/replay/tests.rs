@@ -252,3 +252,112 @@ fn wait_states_counted_while_a_replayed_state_is_pending_still_count() {
         }
     }
 }
+
+/// [`the_state_a_replayed_block_leaves_is_the_one_its_checks_would`] on
+/// GCN 1.5 and RDNA 2, in wave32 and wave64 (a `.rocm` kernel: the group
+/// id in `s2`; `vmcnt` counts the load, and the uninit report the store of
+/// a sum with a never-written VGPR).
+#[test]
+fn replayed_state_on_rdna_in_both_wave_sizes() {
+    for v in [GcnVersion::Gcn1_5, GcnVersion::Rdna2] {
+        for wave32 in [true, false] {
+            let replayed = REPLAYED.load(std::sync::atomic::Ordering::Relaxed);
+            let (save, exec) = if wave32 {
+                ("s_and_saveexec_b32 s10", "exec_lo")
+            } else {
+                ("s_and_saveexec_b64 s[10:11]", "exec")
+            };
+            let body = format!(
+                "
+    s_load_dwordx2 s[6:7], s[0:1], 0x0
+    s_waitcnt lgkmcnt(0)
+    s_lshl_b32 s3, s2, 8
+    v_add_nc_u32 v0, s3, v0
+    v_lshlrev_b32 v1, 2, v0
+    global_load_dword v4, v1, s[6:7]
+    {save}, {exec}
+@   v_add_nc_u32 v5, v4, v4
+    s_waitcnt vmcnt(0)
+    v_add_nc_u32 v8, v7, v1
+@   global_store_dword v1, v8, s[6:7]
+"
+            );
+            let mut lines = Vec::new();
+            let mut marks = Vec::new();
+            for line in body.lines() {
+                let line = line.trim();
+                if line.is_empty() {
+                    continue;
+                }
+                if let Some(rest) = line.strip_prefix('@') {
+                    marks.push(lines.len());
+                    lines.push(rest.to_string());
+                } else {
+                    lines.push(line.to_string());
+                }
+            }
+            let text: String = lines.iter().map(|l| format!("    {l}\n")).collect();
+            let gpu = if v == GcnVersion::Rdna2 {
+                "gfx1030"
+            } else {
+                "gfx1010"
+            };
+            let w32 = if wave32 { "        .use_wave32\n" } else { "" };
+            let source = format!(
+                ".rocm
+.gpu {gpu}
+.md_version 1, 0
+.kernel k
+    .config
+        .dims x
+{w32}        .use_kernarg_segment_ptr
+        .sgprsnum 32
+        .vgprsnum 32
+        .arg out, \"uint*\", 8, , globalbuf, u32, global, default
+.text
+k:
+    .skip 256
+{text}    s_endpgm
+"
+            );
+            let assembly = assemble(&source, &AssembleOptions::default())
+                .unwrap_or_else(|e| panic!("{v}: {e:?}\n{source}"));
+            let words = gcn_asm::decode::words_from_bytes(&assembly.text()[256..]);
+            let mut pcs = Vec::new();
+            let mut i = 0;
+            while i < words.len() {
+                pcs.push(256 + 4 * i as u32);
+                let instr = gcn_asm::decode::decode(&words[i..], 4 * i as u64, v).expect("decodes");
+                i += usize::from(instr.len).max(1);
+            }
+            let binary = assembly.rocm_bytes().expect("code object");
+            let memory = Memory::default();
+            let program = Program::load_code_object(&memory, &binary)
+                .unwrap_or_else(|e| panic!("{v}: {e}\n{source}"));
+            let out = memory.buffer_zeroed::<u32>(2048).expect("buffer");
+            let values = [ArgValue::Pointer(out.ptr())];
+            let dispatch = Dispatch::new_1d(2048, 256);
+            let what = format!("{v} wave{}", if wave32 { 32 } else { 64 });
+            let reports = interpreted_and_compiled(&what, &source, &out, |options| {
+                program
+                    .launcher(crate::LaunchArgs::new("k", &values), &dispatch)
+                    .options(options)
+                    .reports()
+                    .unwrap_or_else(|e| panic!("{what}: {e}\n{source}"))
+                    .reports
+            });
+            let waves = if wave32 { 2048 / 32 } else { 2048 / 64 };
+            for (check, mark) in [(Check::Waitcnt, 0), (Check::Uninit, 1)] {
+                let r = at(&reports, check, pcs[marks[mark]]).unwrap_or_else(|| {
+                    panic!("{what}: no {check} report at mark {mark}: {reports:#?}")
+                });
+                assert_eq!(r.count, waves, "{what}: {r}");
+            }
+            assert_eq!(reports.len(), 2, "{what}: {reports:#?}");
+            assert!(
+                REPLAYED.load(std::sync::atomic::Ordering::Relaxed) >= replayed + waves - 2,
+                "{what}: the compiled run replayed no block"
+            );
+        }
+    }
+}
