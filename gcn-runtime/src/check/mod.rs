@@ -865,37 +865,6 @@ impl WaveHook<'_, '_> {
 }
 
 impl WaveHook<'_, '_> {
-    /// [`Hook::around`] in a block being recorded: as usual, and whether
-    /// the accesses were of the kind a replay passes.
-    #[inline(never)]
-    fn around_recorded(
-        &mut self,
-        wave: &mut Wave,
-        op: &Op,
-        slot: usize,
-        env: &mut Env<'_>,
-        handler: exec::Handler,
-    ) -> Result<exec::Step, exec::Fault> {
-        let memory = self
-            .group
-            .facts
-            .get(slot)
-            .is_some_and(|f| f.unit.is_memory());
-        self.before(wave, op, slot, env);
-        wave.pc = wave.pc.wrapping_add(u32::from(op.len));
-        let outcome = handler(wave, op, env);
-        if outcome.is_ok() {
-            // (Read before `after` clears the log, tested after it: `oob`
-            // caches the allocation the test compares with.)
-            let log = memory.then(|| self.group.log.borrow().clone());
-            self.after(wave, op, slot, env);
-            if let (Some(log), replay::Mode::Recording { plain, .. }) = (log, &mut self.replay) {
-                *plain = *plain && replay::plain(self.group, slot, &log);
-            }
-        }
-        outcome
-    }
-
     /// [`Hook::around`] in a replayed block: the instruction, and for a
     /// memory instruction whose accesses are not of the common kind, the
     /// end of the replay ([`WaveHook::end_replay`]) and its checks.
@@ -1050,22 +1019,10 @@ impl Hook for WaveHook<'_, '_> {
         env: &mut Env<'_>,
         handler: exec::Handler,
     ) -> Result<exec::Step, exec::Fault> {
-        match self.replay {
-            replay::Mode::Off => {}
-            replay::Mode::Replaying { block, exec } => {
-                return self.around_replayed(wave, op, slot, env, handler, block, exec)
-            }
-            replay::Mode::Recording { .. } => {
-                return self.around_recorded(wave, op, slot, env, handler)
-            }
+        if let replay::Mode::Replaying { block, exec } = self.replay {
+            return self.around_replayed(wave, op, slot, env, handler, block, exec);
         }
-        self.before(wave, op, slot, env);
-        wave.pc = wave.pc.wrapping_add(u32::from(op.len));
-        let outcome = handler(wave, op, env);
-        if outcome.is_ok() {
-            self.after(wave, op, slot, env);
-        }
-        outcome
+        exec::around_hooks(self, wave, op, slot, env, handler)
     }
 
     fn enter_block(&mut self, wave: &Wave, block: u32, instrs: &[(u32, u32)], falls_through: bool) {
@@ -1146,6 +1103,12 @@ impl Hook for WaveHook<'_, '_> {
             } else {
                 oob::after(g, wave.id, pc, slot, op, f, &log);
             }
+        }
+        // A block being recorded: whether a replay would pass these
+        // accesses (tested after `oob`, which caches the allocation the
+        // test compares with).
+        if let replay::Mode::Recording { plain, .. } = &mut self.replay {
+            *plain = *plain && replay::plain(g, slot, &log);
         }
         drop(log);
         if had {

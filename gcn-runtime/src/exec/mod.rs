@@ -829,13 +829,7 @@ pub(crate) trait Hook {
         env: &mut Env<'_>,
         handler: Handler,
     ) -> Result<Step, Fault> {
-        self.before(wave, op, slot, env);
-        wave.pc = wave.pc.wrapping_add(u32::from(op.len));
-        let outcome = handler(wave, op, env);
-        if outcome.is_ok() {
-            self.after(wave, op, slot, env);
-        }
-        outcome
+        around_hooks(self, wave, op, slot, env, handler)
     }
     /// This hook as compiled blocks call it ([`tier::enter`]), if they
     /// may: a block calls `before` for each of its translated
@@ -881,6 +875,26 @@ pub(crate) trait Hook {
     /// it ran to its end once (no handler stopped it).
     #[cfg_attr(not(feature = "jit"), allow(dead_code))]
     fn exit_block(&mut self, _wave: &Wave, _completed: bool) {}
+}
+
+/// [`Hook::around`] as the interpreter's loop does it, for hooks that
+/// override `around` for some of their states.
+#[inline(always)]
+pub(crate) fn around_hooks<H: Hook + ?Sized>(
+    hook: &mut H,
+    wave: &mut Wave,
+    op: &Op,
+    slot: usize,
+    env: &mut Env<'_>,
+    handler: Handler,
+) -> Result<Step, Fault> {
+    hook.before(wave, op, slot, env);
+    wave.pc = wave.pc.wrapping_add(u32::from(op.len));
+    let outcome = handler(wave, op, env);
+    if outcome.is_ok() {
+        hook.after(wave, op, slot, env);
+    }
+    outcome
 }
 
 /// The hook that does nothing: `run_wave` compiles to the plain loop.
