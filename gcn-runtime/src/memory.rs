@@ -614,18 +614,101 @@ pub(crate) struct MemView {
     /// ([`Allocation::tracks_writes`]): without one, no device byte is
     /// undefined and the definedness check needs no lookup.
     tracks_any: bool,
+    /// Per allocation, in the same order, what compiled code reads to move
+    /// a dense wave access itself ([`DenseSpan`]).
+    dense: Vec<DenseSpan>,
+    /// The last allocation (index into `dense`, or [`NO_DENSE`]) each
+    /// memory instruction of compiled code used, by the instruction's slot
+    /// modulo [`DENSE_HINTS`]: shared by the dispatch's threads, each hint
+    /// one atomic word, so a racing update can only cost a lookup.
+    hints: Arc<[AtomicU32]>,
 }
+
+/// Where compiled code may move a dense wave access itself: the device
+/// range `[base, base + bytes)` of one allocation's words, and the host
+/// address of its first word. `bytes` is 0 for an allocation that tracks
+/// written bytes (its accesses must mark them) or that a FLAT aperture
+/// could overlap (a FLAT address there is LDS or private memory).
+#[derive(Debug, Clone, Copy)]
+#[repr(C)]
+pub(crate) struct DenseSpan {
+    pub base: u64,
+    pub bytes: u64,
+    pub host: u64,
+}
+
+/// Lookups [`MemView::dense_lookup`] answered (tests: compiled code took
+/// its inline path).
+#[cfg(test)]
+pub(crate) static DENSE_FOUND: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// The hints of a [`MemView`] (a power of two).
+pub(crate) const DENSE_HINTS: usize = 64;
+/// A hint naming no allocation.
+pub(crate) const NO_DENSE: u32 = u32::MAX;
 
 impl MemView {
     /// A view of `allocations` (sorted by base address).
     fn of(allocations: Vec<Arc<Allocation>>) -> Self {
         let spans = allocations.iter().map(|a| [a.base, a.mapped]).collect();
         let tracks_any = allocations.iter().any(|a| a.tracks_writes());
+        let dense = allocations
+            .iter()
+            .map(|a| {
+                let bytes = 4 * a.words.len() as u64;
+                let apertures = [
+                    crate::exec::flat::SHARED_APERTURE,
+                    crate::exec::flat::PRIVATE_APERTURE,
+                ];
+                let overlaps = |start: u64| {
+                    a.base < start.saturating_add(crate::exec::flat::APERTURE_SIZE)
+                        && start < a.base.saturating_add(bytes)
+                };
+                let usable = !a.tracks_writes() && !apertures.into_iter().any(overlaps);
+                DenseSpan {
+                    base: a.base,
+                    bytes: if usable { bytes } else { 0 },
+                    host: a.words.as_ptr() as u64,
+                }
+            })
+            .collect();
         MemView {
             allocations,
             spans,
             tracks_any,
+            dense,
+            hints: (0..DENSE_HINTS).map(|_| AtomicU32::new(NO_DENSE)).collect(),
         }
+    }
+
+    /// The spans compiled code moves dense accesses in ([`DenseSpan`]).
+    pub(crate) fn dense_spans(&self) -> &[DenseSpan] {
+        &self.dense
+    }
+
+    /// The hints of compiled code's memory instructions ([`MemView::hints`]).
+    pub(crate) fn dense_hints(&self) -> &[AtomicU32] {
+        &self.hints
+    }
+
+    /// The span holding the 4-byte-aligned `[address, address + bytes)`
+    /// whole, recorded as hint `hint`, and the host address of `address`:
+    /// what compiled code asks when its hint does not hold the access.
+    /// `None`: the access takes the interpreter's path.
+    pub(crate) fn dense_lookup(&self, hint: usize, address: u64, bytes: u64) -> Option<u64> {
+        if address & 3 != 0 {
+            return None;
+        }
+        let i = self.spans.partition_point(|&[base, _]| base <= address);
+        let span = self.dense.get(i.checked_sub(1)?)?;
+        let offset = address.wrapping_sub(span.base);
+        if address < span.base || !fits(offset, bytes, span.bytes) {
+            return None;
+        }
+        self.hints.get(hint)?.store((i - 1) as u32, Relaxed);
+        #[cfg(test)]
+        DENSE_FOUND.fetch_add(1, Relaxed);
+        Some(span.host + offset)
     }
 
     /// True when an allocation of the view tracks written bytes.

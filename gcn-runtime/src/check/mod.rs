@@ -1041,6 +1041,20 @@ impl Hook for WaveHook<'_, '_> {
         }
     }
 
+    fn skips_dense(&mut self, slot: usize, first: u64, len: u32) -> bool {
+        // What `around_replayed` would find of the access the handler logs
+        // (`Env::log_dense`): a plain one needs no check.
+        matches!(self.replay, replay::Mode::Replaying { .. })
+            && replay::plain(
+                self.group,
+                slot,
+                &[MemAccess {
+                    count: exec::WAVE_SIZE as u8,
+                    ..MemAccess::one(0, false, first, len, 0)
+                }],
+            )
+    }
+
     fn exit_block(&mut self, wave: &Wave, completed: bool) {
         match std::mem::take(&mut self.replay) {
             replay::Mode::Off => {}

@@ -667,6 +667,24 @@ fn flat_atomic<const OP: u8, const W64: bool>(
     Ok(Step::Next)
 }
 
+/// For a FLAT, GLOBAL or SCRATCH row that moves whole dwords between
+/// memory and VGPRs (`load_dwords`, `store_dwords`): whether it stores,
+/// and the dwords per lane. The handler table and the compiled tier's
+/// inline accesses both read it.
+pub(crate) fn dword_access(op: M) -> Option<(bool, usize)> {
+    Some(match op {
+        M::FlatLoadDword | M::GlobalLoadDword | M::ScratchLoadDword => (false, 1),
+        M::FlatLoadDwordx2 | M::GlobalLoadDwordx2 | M::ScratchLoadDwordx2 => (false, 2),
+        M::FlatLoadDwordx3 | M::GlobalLoadDwordx3 | M::ScratchLoadDwordx3 => (false, 3),
+        M::FlatLoadDwordx4 | M::GlobalLoadDwordx4 | M::ScratchLoadDwordx4 => (false, 4),
+        M::FlatStoreDword | M::GlobalStoreDword | M::ScratchStoreDword => (true, 1),
+        M::FlatStoreDwordx2 | M::GlobalStoreDwordx2 | M::ScratchStoreDwordx2 => (true, 2),
+        M::FlatStoreDwordx3 | M::GlobalStoreDwordx3 | M::ScratchStoreDwordx3 => (true, 3),
+        M::FlatStoreDwordx4 | M::GlobalStoreDwordx4 | M::ScratchStoreDwordx4 => (true, 4),
+        _ => return None,
+    })
+}
+
 /// The handler of a FLAT, GLOBAL or SCRATCH row.
 pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
     use narrow::*;
@@ -676,6 +694,19 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
             dispatch_atomic!(atomic.op as u8, flat_atomic, true)
         } else {
             dispatch_atomic!(atomic.op as u8, flat_atomic, false)
+        };
+    }
+    if let Some((store, dwords)) = dword_access(row.op) {
+        return match (store, dwords) {
+            (false, 1) => h(load_dwords::<1>),
+            (false, 2) => h(load_dwords::<2>),
+            (false, 3) => h(load_dwords::<3>),
+            (false, 4) => h(load_dwords::<4>),
+            (true, 1) => h(store_dwords::<1>),
+            (true, 2) => h(store_dwords::<2>),
+            (true, 3) => h(store_dwords::<3>),
+            (true, 4) => h(store_dwords::<4>),
+            _ => None,
         };
     }
     match row.op {
@@ -701,12 +732,8 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
         M::FlatLoadShortD16Hi | M::GlobalLoadShortD16Hi | M::ScratchLoadShortD16Hi => {
             h(load_narrow::<U16_D16_HI>)
         }
-        M::FlatLoadDword | M::GlobalLoadDword | M::ScratchLoadDword => h(load_dwords::<1>),
         M::GlobalLoadDwordAddtid => h(load_addtid),
         M::GlobalStoreDwordAddtid => h(store_addtid),
-        M::FlatLoadDwordx2 | M::GlobalLoadDwordx2 | M::ScratchLoadDwordx2 => h(load_dwords::<2>),
-        M::FlatLoadDwordx3 | M::GlobalLoadDwordx3 | M::ScratchLoadDwordx3 => h(load_dwords::<3>),
-        M::FlatLoadDwordx4 | M::GlobalLoadDwordx4 | M::ScratchLoadDwordx4 => h(load_dwords::<4>),
         M::FlatStoreByte | M::GlobalStoreByte | M::ScratchStoreByte => h(store_narrow::<B8>),
         M::FlatStoreShort | M::GlobalStoreShort | M::ScratchStoreShort => h(store_narrow::<B16>),
         M::FlatStoreByteD16Hi | M::GlobalStoreByteD16Hi | M::ScratchStoreByteD16Hi => {
@@ -714,16 +741,6 @@ pub fn handler(row: &InstrRow, _version: GcnVersion) -> Option<Handler> {
         }
         M::FlatStoreShortD16Hi | M::GlobalStoreShortD16Hi | M::ScratchStoreShortD16Hi => {
             h(store_narrow::<B16_HI>)
-        }
-        M::FlatStoreDword | M::GlobalStoreDword | M::ScratchStoreDword => h(store_dwords::<1>),
-        M::FlatStoreDwordx2 | M::GlobalStoreDwordx2 | M::ScratchStoreDwordx2 => {
-            h(store_dwords::<2>)
-        }
-        M::FlatStoreDwordx3 | M::GlobalStoreDwordx3 | M::ScratchStoreDwordx3 => {
-            h(store_dwords::<3>)
-        }
-        M::FlatStoreDwordx4 | M::GlobalStoreDwordx4 | M::ScratchStoreDwordx4 => {
-            h(store_dwords::<4>)
         }
         _ => None,
     }

@@ -875,6 +875,15 @@ pub(crate) trait Hook {
     /// it ran to its end once (no handler stopped it).
     #[cfg_attr(not(feature = "jit"), allow(dead_code))]
     fn exit_block(&mut self, _wave: &Wave, _completed: bool) {}
+    /// Whether a compiled block may move the dense access of the memory
+    /// instruction `slot` — every lane on, lane `l`'s `len` bytes at
+    /// `first + l * len` — itself, with no hook called for the
+    /// instruction: true only where [`Hook::around`] would do nothing for
+    /// it but run its handler (which would move the same bytes).
+    #[cfg_attr(not(feature = "jit"), allow(dead_code))]
+    fn skips_dense(&mut self, _slot: usize, _first: u64, _len: u32) -> bool {
+        false
+    }
 }
 
 /// [`Hook::around`] as the interpreter's loop does it, for hooks that

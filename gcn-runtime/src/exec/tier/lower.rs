@@ -404,6 +404,18 @@ fn vector_form(op: &Op, kind: Kind) -> bool {
     !matches!(kind, Kind::VFma { .. }) || host_fma()
 }
 
+/// True for a FLAT or GLOBAL load or store of 1, 2 or 4 dwords per lane
+/// (no `lds`, no `tfe`): what a block's code may move itself when the
+/// access is dense (`Gen::dense_memory`).
+pub(crate) fn inline_memory(op: &Op) -> bool {
+    use gcn_asm::decode::MemFlags;
+    let flags = op.instr.mods.mem.flags;
+    crate::exec::flat::dword_access(op.instr.row.op).is_some_and(|(_, n)| matches!(n, 1 | 2 | 4))
+        && matches!(op.instr.row.encoding, Encoding::Flat | Encoding::Global)
+        && !flags.contains(MemFlags::LDS)
+        && !flags.contains(MemFlags::TFE)
+}
+
 /// True when `op` may run through its handler inside a block: a vector
 /// ALU or memory instruction (never a scalar ALU or program-control one,
 /// which may branch, end the wave or change MODE), with no branch target,
@@ -1031,7 +1043,9 @@ impl<'a, 'b> Gen<'a, 'b> {
                 return self.finish();
             }
             if kind == Kind::Call {
-                self.call(i)?;
+                if !self.dense_memory(i, op)? {
+                    self.call(i)?;
+                }
             } else {
                 self.scalar(op, kind)?;
             }
@@ -1172,6 +1186,355 @@ impl<'a, 'b> Gen<'a, 'b> {
             .brif(stopped, self.exit, &[stop.into(), count.into()], go_on, &[]);
         self.b.switch_to_block(go_on);
         Ok(())
+    }
+
+    /// A FLAT or GLOBAL load or store of 1, 2 or 4 dwords per lane, in the
+    /// unchecked all-lanes variant of a wave64 block, moved by the block's
+    /// own code when the access is dense — lane `l` at `first + l * size`,
+    /// told from the address registers as `flat::dense_address` tells it —
+    /// and one dense span (`crate::memory::DenseSpan`) holds it: the
+    /// instruction's hint names the span, or `super::enabled::dense_lookup`
+    /// finds it. Any other access runs through the handler, which does
+    /// what the interpreter does (the per-lane paths, the faults). False:
+    /// the instruction is not one of these (the caller calls its handler).
+    fn dense_memory(&mut self, index: usize, op: &Op) -> Result<bool, String> {
+        use crate::exec::flat::dword_access;
+        let plan = self.plan;
+        if !plan.full || plan.wave32 || !inline_memory(op) {
+            return Ok(false);
+        }
+        let Some((store, dwords)) = dword_access(op.instr.row.op) else {
+            return Ok(false);
+        };
+        let encoding = op.instr.row.encoding;
+        let (vaddr, data) = if store { (0, 1) } else { (1, 0) };
+        let (Src::Vgpr(vaddr), data) = (op.src(vaddr), usize::from(op.reg(data))) else {
+            return Ok(false);
+        };
+        let saddr = match (encoding, op.src(2)) {
+            (Encoding::Global, Src::Sgpr(s)) => Some(s),
+            _ => None,
+        };
+        let slot = plan.block.instrs[index].1 as usize % crate::memory::DENSE_HINTS;
+        let size = 4 * dwords as u32;
+        let bytes = 64 * u64::from(size);
+        let row = |r: usize| 256 * r as i32;
+        let vaddr = usize::from(vaddr);
+
+        // Dense: every lane's low word is lane 0's plus `l * size`, with no
+        // carry out of 32 bits, and (without SADDR) every high word lane 0's.
+        let lo0 = self.b.ins().load(types::I32, mem(), self.vgpr, row(vaddr));
+        let no_carry = self.b.ins().icmp_imm_u(
+            IntCC::UnsignedLessThanOrEqual,
+            lo0,
+            i64::from(u32::MAX - 63 * size),
+        );
+        let hi0 = match saddr {
+            None => Some(
+                self.b
+                    .ins()
+                    .load(types::I32, mem(), self.vgpr, row(vaddr + 1)),
+            ),
+            Some(_) => None,
+        };
+        let lo_splat = self.b.ins().splat(types::I32X4, lo0);
+        let iota = self.vconst([0, size, 2 * size, 3 * size]);
+        let expect = self.b.ins().iadd(lo_splat, iota);
+        let step = self.splat_const(4 * size);
+        let hi_splat = hi0.map(|h| self.b.ins().splat(types::I32X4, h));
+        // A loop of four passes, each over four groups of four lanes (a
+        // quarter of the code of the unrolled form to translate).
+        let check = self.b.create_block();
+        let checked = self.b.create_block();
+        self.b.append_block_param(check, types::I64);
+        self.b.append_block_param(check, types::I32X4);
+        self.b.append_block_param(check, types::I32X4);
+        self.b.append_block_param(checked, types::I32X4);
+        let zero64 = self.b.ins().iconst(types::I64, 0);
+        let zero = self.consts.zero;
+        self.b
+            .ins()
+            .jump(check, &[zero64.into(), expect.into(), zero.into()]);
+        self.b.switch_to_block(check);
+        let params = self.b.block_params(check).to_vec();
+        let (at, mut expect, mut differ) = (params[0], params[1], params[2]);
+        let rows = self.b.ins().iadd(self.vgpr, at);
+        for g in 0..4 {
+            let lo = self
+                .b
+                .ins()
+                .load(types::I32X4, mem(), rows, row(vaddr) + 16 * g);
+            let x = self.b.ins().bxor(lo, expect);
+            differ = self.b.ins().bor(differ, x);
+            if let Some(hi_splat) = hi_splat {
+                let hi = self
+                    .b
+                    .ins()
+                    .load(types::I32X4, mem(), rows, row(vaddr + 1) + 16 * g);
+                let x = self.b.ins().bxor(hi, hi_splat);
+                differ = self.b.ins().bor(differ, x);
+            }
+            expect = self.b.ins().iadd(expect, step);
+        }
+        let next = self.b.ins().iadd_imm_s(at, 64);
+        let more = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, next, 256);
+        self.b.ins().brif(
+            more,
+            check,
+            &[next.into(), expect.into(), differ.into()],
+            checked,
+            &[differ.into()],
+        );
+        self.b.switch_to_block(checked);
+        let differ = self.b.block_params(checked)[0];
+        let scattered = self.b.ins().vany_true(differ);
+        let lo64 = self.b.ins().uextend(types::I64, lo0);
+        let base = match (saddr, hi0) {
+            (Some(s), _) => {
+                let s_lo = self.load_s32(s);
+                let s_hi = self.load_s32((s & 127) + 1);
+                let s_lo = self.b.ins().uextend(types::I64, s_lo);
+                let s_hi = self.b.ins().uextend(types::I64, s_hi);
+                let s_hi = self.b.ins().ishl_imm_u(s_hi, 32);
+                let s64 = self.b.ins().bor(s_lo, s_hi);
+                self.b.ins().iadd(s64, lo64)
+            }
+            (None, Some(hi0)) => {
+                let hi = self.b.ins().uextend(types::I64, hi0);
+                let hi = self.b.ins().ishl_imm_u(hi, 32);
+                self.b.ins().bor(hi, lo64)
+            }
+            (None, None) => return Err("dense access without an address".into()),
+        };
+        let offset = op.instr.mods.mem.offset as i64;
+        let first = self.b.ins().iadd_imm_s(base, offset);
+        let low_bits = self.b.ins().band_imm_u(first, 3);
+        let aligned = self.b.ins().icmp_imm_u(IntCC::Equal, low_bits, 0);
+        let dense = self.b.ins().band(no_carry, aligned);
+        let scattered_ok = self.b.ins().icmp_imm_u(IntCC::Equal, scattered, 0);
+        let dense = self.b.ins().band(dense, scattered_ok);
+
+        let fast = self.b.create_block();
+        let slow = self.b.create_block();
+        let done = self.b.create_block();
+        self.b.append_block_param(fast, types::I64);
+        if plan.checked {
+            // The hook decides (`super::enabled::dense_checked`).
+            let ask = self.b.create_block();
+            self.b.ins().brif(dense, ask, &[], slow, &[]);
+            self.b.switch_to_block(ask);
+            let mut sig = cranelift_codegen::ir::Signature::new(self.call_conv);
+            sig.params.push(AbiParam::new(self.ptr));
+            sig.params.push(AbiParam::new(types::I32));
+            sig.params.push(AbiParam::new(types::I32));
+            sig.params.push(AbiParam::new(types::I64));
+            sig.params.push(AbiParam::new(types::I32));
+            sig.returns.push(AbiParam::new(types::I64));
+            let sig = self.b.import_signature(sig);
+            let address = super::enabled::dense_checked as *const () as usize;
+            let callee = self.b.ins().iconst(self.ptr, address as i64);
+            let index_v = self.b.ins().iconst(types::I32, index as i64);
+            let hint_index = self.b.ins().iconst(types::I32, slot as i64);
+            let len = self.b.ins().iconst(types::I32, i64::from(size));
+            let call = self.b.ins().call_indirect(
+                sig,
+                callee,
+                &[self.calls, index_v, hint_index, first, len],
+            );
+            let found = self.b.inst_results(call)[0];
+            self.b.ins().brif(found, fast, &[found.into()], slow, &[]);
+        } else {
+            self.dense_span(dense, first, slot, bytes, fast, slow);
+        }
+
+        // The words moved between memory (outside Rust's memory model, as
+        // `crate::memory::load_words` copies them: each aligned word whole)
+        // and the rows, lane `l`'s dwords at `host + l * size`.
+        self.b.switch_to_block(fast);
+        let host = self.b.block_params(fast)[0];
+        let memory = MemFlagsData::new().with_notrap();
+        let copy = self.b.create_block();
+        self.b.append_block_param(copy, types::I64);
+        let zero64 = self.b.ins().iconst(types::I64, 0);
+        self.b.ins().jump(copy, &[zero64.into()]);
+        self.b.switch_to_block(copy);
+        let at = self.b.block_params(copy)[0];
+        let rows_at = self.b.ins().iadd(self.vgpr, at);
+        let words_at = self.b.ins().imul_imm_u(at, dwords as i64);
+        let words_at = self.b.ins().iadd(host, words_at);
+        for g in 0..4i32 {
+            let word = |m: usize| 16 * (g * dwords as i32 + m as i32);
+            if store {
+                let rows: Vec<Value> = (0..dwords)
+                    .map(|k| {
+                        self.b
+                            .ins()
+                            .load(types::I32X4, mem(), rows_at, row(data + k) + 16 * g)
+                    })
+                    .collect();
+                let words = self.interleave(&rows, false);
+                for (m, w) in words.into_iter().enumerate() {
+                    self.b.ins().store(memory, w, words_at, word(m));
+                }
+            } else {
+                let words: Vec<Value> = (0..dwords)
+                    .map(|m| self.b.ins().load(types::I32X4, memory, words_at, word(m)))
+                    .collect();
+                let rows = self.interleave(&words, true);
+                for (k, r) in rows.into_iter().enumerate() {
+                    self.b
+                        .ins()
+                        .store(mem(), r, rows_at, row(data + k) + 16 * g);
+                }
+            }
+        }
+        let next = self.b.ins().iadd_imm_s(at, 64);
+        let more = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, next, 256);
+        self.b.ins().brif(more, copy, &[next.into()], done, &[]);
+
+        // Anything else: the handler.
+        self.b.switch_to_block(slow);
+        self.call(index)?;
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(done);
+        Ok(true)
+    }
+
+    /// Unchecked: to `fast` with the host address of the access at `first`
+    /// (`bytes` long) when `dense` and hint `slot`'s span holds it, or
+    /// `super::enabled::dense_lookup` finds one that does; else to `slow`.
+    fn dense_span(
+        &mut self,
+        dense: Value,
+        first: Value,
+        slot: usize,
+        bytes: u64,
+        fast: IrBlock,
+        slow: IrBlock,
+    ) {
+        let lookup = self.b.create_block();
+        let miss = self.b.create_block();
+        self.b.ins().brif(dense, lookup, &[], slow, &[]);
+        // The hint's span, if it holds the access.
+        self.b.switch_to_block(lookup);
+        let ctx_offset = |field: usize| i32::try_from(field).unwrap_or(i32::MAX);
+        use super::enabled::CallCtx;
+        let hints = self.b.ins().load(
+            self.ptr,
+            mem(),
+            self.calls,
+            ctx_offset(std::mem::offset_of!(CallCtx<'_>, hints)),
+        );
+        let spans = self.b.ins().load(
+            self.ptr,
+            mem(),
+            self.calls,
+            ctx_offset(std::mem::offset_of!(CallCtx<'_>, dense)),
+        );
+        let count = self.b.ins().load(
+            types::I64,
+            mem(),
+            self.calls,
+            ctx_offset(std::mem::offset_of!(CallCtx<'_>, dense_len)),
+        );
+        let hint = self
+            .b
+            .ins()
+            .load(types::I32, MemFlagsData::trusted(), hints, 4 * slot as i32);
+        let hint = self.b.ins().uextend(types::I64, hint);
+        let known = self.b.ins().icmp(IntCC::UnsignedLessThan, hint, count);
+        let span_size = std::mem::size_of::<crate::memory::DenseSpan>() as i64;
+        let at = self.b.ins().imul_imm_u(hint, span_size);
+        let span = self.b.ins().iadd(spans, at);
+        // (A hint past the spans reads span 0: `known` discards it.)
+        let span = self.b.ins().select(known, span, spans);
+        let zero_spans = self.b.ins().icmp_imm_u(IntCC::Equal, count, 0);
+        let span_base = self.b.ins().load(types::I64, mem(), span, 0);
+        let span_bytes = self.b.ins().load(types::I64, mem(), span, 8);
+        let span_host = self.b.ins().load(types::I64, mem(), span, 16);
+        let off = self.b.ins().isub(first, span_base);
+        let above = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, first, span_base);
+        let room =
+            self.b
+                .ins()
+                .icmp_imm_u(IntCC::UnsignedGreaterThanOrEqual, span_bytes, bytes as i64);
+        let limit = self.b.ins().iadd_imm_s(span_bytes, -(bytes as i64));
+        let inside = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedLessThanOrEqual, off, limit);
+        let hit = self.b.ins().band(known, above);
+        let hit = self.b.ins().band(hit, room);
+        let hit = self.b.ins().band(hit, inside);
+        let no_spans = self.b.ins().bnot(zero_spans);
+        let hit = self.b.ins().band(hit, no_spans);
+        let host = self.b.ins().iadd(span_host, off);
+        self.b.ins().brif(hit, fast, &[host.into()], miss, &[]);
+
+        // The spans searched (the hint updated), else the handler.
+        self.b.switch_to_block(miss);
+        let mut sig = cranelift_codegen::ir::Signature::new(self.call_conv);
+        sig.params.push(AbiParam::new(self.ptr));
+        sig.params.push(AbiParam::new(types::I32));
+        sig.params.push(AbiParam::new(types::I64));
+        sig.params.push(AbiParam::new(types::I64));
+        sig.returns.push(AbiParam::new(types::I64));
+        let sig = self.b.import_signature(sig);
+        let address = super::enabled::dense_lookup as *const () as usize;
+        let callee = self.b.ins().iconst(self.ptr, address as i64);
+        let hint_index = self.b.ins().iconst(types::I32, slot as i64);
+        let bytes_v = self.b.ins().iconst(types::I64, bytes as i64);
+        let call =
+            self.b
+                .ins()
+                .call_indirect(sig, callee, &[self.calls, hint_index, first, bytes_v]);
+        let found = self.b.inst_results(call)[0];
+        self.b.ins().brif(found, fast, &[found.into()], slow, &[]);
+    }
+
+    /// Four lanes of `n` dwords each (1, 2 or 4 vectors) between lane-major
+    /// memory order and register rows (`to_rows`) or back: a 4×`n`
+    /// transpose (for `n` = 4 its own inverse).
+    fn interleave(&mut self, v: &[Value], to_rows: bool) -> Vec<Value> {
+        match v {
+            [a, b] if to_rows => vec![
+                self.dwords(*a, *b, [0, 2, 4, 6]),
+                self.dwords(*a, *b, [1, 3, 5, 7]),
+            ],
+            [a, b] => vec![
+                self.dwords(*a, *b, [0, 4, 1, 5]),
+                self.dwords(*a, *b, [2, 6, 3, 7]),
+            ],
+            [m0, m1, m2, m3] => {
+                let a = self.dwords(*m0, *m1, [0, 4, 1, 5]);
+                let b = self.dwords(*m2, *m3, [0, 4, 1, 5]);
+                let c = self.dwords(*m0, *m1, [2, 6, 3, 7]);
+                let d = self.dwords(*m2, *m3, [2, 6, 3, 7]);
+                vec![
+                    self.dwords(a, b, [0, 1, 4, 5]),
+                    self.dwords(a, b, [2, 3, 6, 7]),
+                    self.dwords(c, d, [0, 1, 4, 5]),
+                    self.dwords(c, d, [2, 3, 6, 7]),
+                ]
+            }
+            _ => v.to_vec(),
+        }
+    }
+
+    /// The dwords `pick` (0-3 of `x`, 4-7 of `y`) of two 4-dword vectors.
+    fn dwords(&mut self, x: Value, y: Value, pick: [u8; 4]) -> Value {
+        let bytes: Vec<u8> = pick
+            .iter()
+            .flat_map(|&d| (0..4).map(move |i| 4 * d + i))
+            .collect();
+        let mask = self.b.func.dfg.immediates.push(ConstantData::from(bytes));
+        let x = self.b.ins().bitcast(types::I8X16, lanes_le(), x);
+        let y = self.b.ins().bitcast(types::I8X16, lanes_le(), y);
+        let r = self.b.ins().shuffle(x, y, mask);
+        self.b.ins().bitcast(types::I32X4, lanes_le(), r)
     }
 
     // ---- scalar state ----

@@ -40,6 +40,8 @@
 mod lower;
 #[cfg(all(test, feature = "jit"))]
 mod tests;
+#[cfg(all(test, feature = "jit"))]
+mod tests_memory;
 
 use std::time::Duration;
 
@@ -172,6 +174,12 @@ mod enabled {
         /// The instruction (index in the block) that stopped it, and its
         /// handler's outcome.
         stopped: Option<(usize, Result<Step, Fault>)>,
+        /// The dispatch's dense spans and their count, and its hints
+        /// (`crate::memory::MemView::dense_spans`, `dense_hints`), which
+        /// the block's inline memory accesses read.
+        pub(super) dense: *const crate::memory::DenseSpan,
+        pub(super) dense_len: u64,
+        pub(super) hints: *const AtomicU32,
     }
 
     /// Runs instruction `index` of the block through its handler, as the
@@ -221,6 +229,57 @@ mod enabled {
                 1
             }
         }
+    }
+
+    /// The host address of the dense access `[address, address + bytes)`
+    /// when one span holds it (recording the span as hint `hint`), else 0:
+    /// what a block's inline memory access asks when its hint misses
+    /// (`crate::memory::MemView::dense_lookup`).
+    ///
+    /// # Safety
+    /// As [`call_handler`].
+    pub(super) unsafe extern "C" fn dense_lookup(
+        ctx: *mut CallCtx<'_>,
+        hint: u32,
+        address: u64,
+        bytes: u64,
+    ) -> u64 {
+        // SAFETY: the caller's guarantee.
+        let env = unsafe { &*(*ctx).env.cast::<Env<'_>>() };
+        env.mem
+            .dense_lookup(hint as usize, address, bytes)
+            .unwrap_or(0)
+    }
+
+    /// In a checked block: the host address of instruction `index`'s dense
+    /// access (lane `l`'s `len` bytes at `address + l * len`) when the
+    /// checks' hook lets the block move it itself ([`Hook::skips_dense`])
+    /// and one span holds it (recorded as hint `hint`), else 0: the
+    /// instruction then runs through [`call_handler`].
+    ///
+    /// # Safety
+    /// As [`call_handler`].
+    pub(super) unsafe extern "C" fn dense_checked(
+        ctx: *mut CallCtx<'_>,
+        index: u32,
+        hint: u32,
+        address: u64,
+        len: u32,
+    ) -> u64 {
+        // SAFETY: the caller's guarantee.
+        let ctx = unsafe { &mut *ctx };
+        let (env, block) = unsafe { (&*ctx.env.cast::<Env<'_>>(), &*ctx.block) };
+        let (Some(hook), Some(&(_, slot))) =
+            (ctx.hook.as_deref_mut(), block.instrs.get(index as usize))
+        else {
+            return 0;
+        };
+        if !hook.skips_dense(slot as usize, address, len) {
+            return 0;
+        }
+        env.mem
+            .dense_lookup(hint as usize, address, 64 * u64::from(len))
+            .unwrap_or(0)
     }
 
     /// Calls the checks' `before` hook for instructions `first..=last` of
@@ -465,8 +524,13 @@ mod enabled {
             variants: Default::default(),
         };
         let mut translated = 0;
+        // What translating the block costs, in instructions of ALU code: a
+        // memory instruction the block may move itself
+        // (`lower::inline_memory`) is about eight.
+        let mut weight = 0;
         while let (Some(Some(kind)), Some(op)) = (kinds.get(w), ops.get(w)) {
             translated += usize::from(*kind != Kind::Call);
+            weight += if lower::inline_memory(op) { 8 } else { 1 };
             let slot = ops.slot((w * 4) as u32)? as u32;
             block.instrs.push(((w * 4) as u32, slot));
             block.valu_before.push(block.valu);
@@ -494,7 +558,7 @@ mod enabled {
         block.threshold = match block.instrs.len() {
             0 => return None,
             1 => u32::MAX,
-            n => (8192 / n as u32).clamp(32, 2048),
+            _ => (8192 / weight as u32).clamp(32, 2048),
         };
         Some(block)
     }
@@ -618,6 +682,7 @@ mod enabled {
             hook.enter_block(wave, number, &block.instrs, block.falls_through);
         }
         let wave_ptr: *mut Wave = wave;
+        let (spans, hints) = (env.mem.dense_spans(), env.mem.dense_hints());
         let mut calls = CallCtx {
             wave: wave_ptr,
             env: std::ptr::from_mut(env).cast::<()>(),
@@ -625,6 +690,9 @@ mod enabled {
             block,
             hook: checks,
             stopped: None,
+            dense: spans.as_ptr(),
+            dense_len: spans.len() as u64,
+            hints: hints.as_ptr(),
         };
         let next = unsafe {
             (code.entry)(
