@@ -1041,15 +1041,15 @@ impl Hook for WaveHook<'_, '_> {
         }
     }
 
-    fn skips_dense(&mut self, slot: usize, first: u64, len: u32) -> bool {
+    fn skips_access(&mut self, slot: usize, first: u64, len: u32, lanes: u8) -> bool {
         // What `around_replayed` would find of the access the handler logs
-        // (`Env::log_dense`): a plain one needs no check.
+        // (`Env::log_dense`, `Env::log_mem`): a plain one needs no check.
         matches!(self.replay, replay::Mode::Replaying { .. })
             && replay::plain(
                 self.group,
                 slot,
                 &[MemAccess {
-                    count: exec::WAVE_SIZE as u8,
+                    count: lanes,
                     ..MemAccess::one(0, false, first, len, 0)
                 }],
             )

@@ -875,13 +875,14 @@ pub(crate) trait Hook {
     /// it ran to its end once (no handler stopped it).
     #[cfg_attr(not(feature = "jit"), allow(dead_code))]
     fn exit_block(&mut self, _wave: &Wave, _completed: bool) {}
-    /// Whether a compiled block may move the dense access of the memory
-    /// instruction `slot` — every lane on, lane `l`'s `len` bytes at
-    /// `first + l * len` — itself, with no hook called for the
-    /// instruction: true only where [`Hook::around`] would do nothing for
-    /// it but run its handler (which would move the same bytes).
+    /// Whether a compiled block may make the access of the memory
+    /// instruction `slot` itself, with no hook called for the instruction:
+    /// `lanes` lanes from lane 0 on, lane `l`'s `len` bytes at
+    /// `first + l * len` (a dense vector access: 64 lanes; a scalar load:
+    /// one). True only where [`Hook::around`] would do nothing for it but
+    /// run its handler (which would move the same bytes).
     #[cfg_attr(not(feature = "jit"), allow(dead_code))]
-    fn skips_dense(&mut self, _slot: usize, _first: u64, _len: u32) -> bool {
+    fn skips_access(&mut self, _slot: usize, _first: u64, _len: u32, _lanes: u8) -> bool {
         false
     }
 }

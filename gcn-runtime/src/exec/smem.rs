@@ -54,17 +54,25 @@ fn sext21(v: u32) -> i64 {
     i64::from(((v << 11) as i32) >> 11)
 }
 
-/// The byte offset of operand 2 (see the module text).
+/// The byte offset of operand 2 (see the module text), as code reads it:
+/// a constant, or a register's value plus a constant.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum OffsetForm {
+    Const(i64),
+    Register(Src, i64),
+}
+
+/// The form of `op`'s offset (see the module text).
 #[inline]
-fn offset(w: &Wave, op: &Op) -> i64 {
+pub(crate) fn offset_form(op: &Op) -> OffsetForm {
     let version = op.instr.version;
     let smrd = op.instr.row.encoding == Encoding::Smrd;
     let gcn14 = version.is_gcn14_or_later();
     match op.operand(2) {
-        Operand::Imm(v) if smrd => i64::from(v) * 4,
-        Operand::Literal(v) => i64::from(v) * 4,
-        Operand::Imm(v) if gcn14 => sext21(v),
-        Operand::Imm(v) => i64::from(v),
+        Operand::Imm(v) if smrd => OffsetForm::Const(i64::from(v) * 4),
+        Operand::Literal(v) => OffsetForm::Const(i64::from(v) * 4),
+        Operand::Imm(v) if gcn14 => OffsetForm::Const(sext21(v)),
+        Operand::Imm(v) => OffsetForm::Const(i64::from(v)),
         _ => {
             let m = &op.instr.mods.mem;
             let extra = if m.flags.contains(MemFlags::SMEM_OFFSET) {
@@ -72,9 +80,32 @@ fn offset(w: &Wave, op: &Op) -> i64 {
             } else {
                 0
             };
-            i64::from(w.read_s32(op.src(2))) + extra
+            OffsetForm::Register(op.src(2), extra)
         }
     }
+}
+
+/// The byte offset of operand 2.
+#[inline]
+fn offset(w: &Wave, op: &Op) -> i64 {
+    match offset_form(op) {
+        OffsetForm::Const(c) => c,
+        OffsetForm::Register(src, extra) => i64::from(w.read_s32(src)) + extra,
+    }
+}
+
+/// The dwords an `s_load_dword*` row loads (`load`); `None` for every
+/// other row. The handler table and the compiled tier's inline loads
+/// both read it.
+pub(crate) fn load_dwords(op: M) -> Option<u16> {
+    Some(match op {
+        M::SLoadDword => 1,
+        M::SLoadDwordx2 => 2,
+        M::SLoadDwordx4 => 4,
+        M::SLoadDwordx8 => 8,
+        M::SLoadDwordx16 => 16,
+        _ => return None,
+    })
 }
 
 /// The 64-bit address of `s_load_*`/`s_store_*`/`s_atomic_*`.
@@ -309,12 +340,17 @@ pub fn handler(row: &InstrRow, version: GcnVersion) -> Option<Handler> {
             (true, true) => dispatch_atomic!(code, atomic, true, true),
         };
     }
+    if let Some(count) = load_dwords(row.op) {
+        return match count {
+            1 => h(|w, op, env| load(w, op, env, 1)),
+            2 => h(|w, op, env| load(w, op, env, 2)),
+            4 => h(|w, op, env| load(w, op, env, 4)),
+            8 => h(|w, op, env| load(w, op, env, 8)),
+            16 => h(|w, op, env| load(w, op, env, 16)),
+            _ => None,
+        };
+    }
     match row.op {
-        M::SLoadDword => h(|w, op, env| load(w, op, env, 1)),
-        M::SLoadDwordx2 => h(|w, op, env| load(w, op, env, 2)),
-        M::SLoadDwordx4 => h(|w, op, env| load(w, op, env, 4)),
-        M::SLoadDwordx8 => h(|w, op, env| load(w, op, env, 8)),
-        M::SLoadDwordx16 => h(|w, op, env| load(w, op, env, 16)),
         M::SBufferLoadDword => h(|w, op, env| buffer_load(w, op, env, 1)),
         M::SBufferLoadDwordx2 => h(|w, op, env| buffer_load(w, op, env, 2)),
         M::SBufferLoadDwordx4 => h(|w, op, env| buffer_load(w, op, env, 4)),

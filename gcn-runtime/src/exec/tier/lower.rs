@@ -692,6 +692,15 @@ impl Jit {
         }
         let mut flags = settings::builder();
         flags.set("opt_level", "speed").ok()?;
+        // The IR verifier costs about a third of a translation: it runs in
+        // debug builds (the test suite's), where a generator bug shows as a
+        // verifier error, and not in release builds.
+        let verify = if cfg!(debug_assertions) {
+            "true"
+        } else {
+            "false"
+        };
+        flags.set("enable_verifier", verify).ok()?;
         let isa = cranelift_native::builder()
             .ok()?
             .finish(settings::Flags::new(flags))
@@ -1043,7 +1052,7 @@ impl<'a, 'b> Gen<'a, 'b> {
                 return self.finish();
             }
             if kind == Kind::Call {
-                if !self.dense_memory(i, op)? {
+                if !self.dense_memory(i, op)? && !self.scalar_load(i, op)? {
                     self.call(i)?;
                 }
             } else {
@@ -1215,9 +1224,7 @@ impl<'a, 'b> Gen<'a, 'b> {
             (Encoding::Global, Src::Sgpr(s)) => Some(s),
             _ => None,
         };
-        let slot = plan.block.instrs[index].1 as usize % crate::memory::DENSE_HINTS;
         let size = 4 * dwords as u32;
-        let bytes = 64 * u64::from(size);
         let row = |r: usize| 256 * r as i32;
         let vaddr = usize::from(vaddr);
 
@@ -1318,34 +1325,7 @@ impl<'a, 'b> Gen<'a, 'b> {
         let slow = self.b.create_block();
         let done = self.b.create_block();
         self.b.append_block_param(fast, types::I64);
-        if plan.checked {
-            // The hook decides (`super::enabled::dense_checked`).
-            let ask = self.b.create_block();
-            self.b.ins().brif(dense, ask, &[], slow, &[]);
-            self.b.switch_to_block(ask);
-            let mut sig = cranelift_codegen::ir::Signature::new(self.call_conv);
-            sig.params.push(AbiParam::new(self.ptr));
-            sig.params.push(AbiParam::new(types::I32));
-            sig.params.push(AbiParam::new(types::I32));
-            sig.params.push(AbiParam::new(types::I64));
-            sig.params.push(AbiParam::new(types::I32));
-            sig.returns.push(AbiParam::new(types::I64));
-            let sig = self.b.import_signature(sig);
-            let address = super::enabled::dense_checked as *const () as usize;
-            let callee = self.b.ins().iconst(self.ptr, address as i64);
-            let index_v = self.b.ins().iconst(types::I32, index as i64);
-            let hint_index = self.b.ins().iconst(types::I32, slot as i64);
-            let len = self.b.ins().iconst(types::I32, i64::from(size));
-            let call = self.b.ins().call_indirect(
-                sig,
-                callee,
-                &[self.calls, index_v, hint_index, first, len],
-            );
-            let found = self.b.inst_results(call)[0];
-            self.b.ins().brif(found, fast, &[found.into()], slow, &[]);
-        } else {
-            self.dense_span(dense, first, slot, bytes, fast, slow);
-        }
+        self.route(dense, first, index, size, 64, fast, slow);
 
         // The words moved between memory (outside Rust's memory model, as
         // `crate::memory::load_words` copies them: each aligned word whole)
@@ -1393,6 +1373,109 @@ impl<'a, 'b> Gen<'a, 'b> {
         self.b.ins().brif(more, copy, &[next.into()], done, &[]);
 
         // Anything else: the handler.
+        self.b.switch_to_block(slow);
+        self.call(index)?;
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(done);
+        Ok(true)
+    }
+
+    /// To `fast` with the host address of instruction `index`'s access at
+    /// `first` (`lanes` lanes of `len` bytes) when `ok` and the block may
+    /// make it itself — a span holds it ([`Gen::dense_span`]) and, checked,
+    /// the checks' hook lets it (`super::enabled::access_allowed`) — else
+    /// to `slow`.
+    #[allow(clippy::too_many_arguments)]
+    fn route(
+        &mut self,
+        ok: Value,
+        first: Value,
+        index: usize,
+        len: u32,
+        lanes: u32,
+        fast: IrBlock,
+        slow: IrBlock,
+    ) {
+        let slot = self.plan.block.instrs[index].1 as usize % crate::memory::DENSE_HINTS;
+        let bytes = u64::from(len) * u64::from(lanes);
+        if !self.plan.checked {
+            self.dense_span(ok, first, slot, bytes, fast, slow);
+            return;
+        }
+        let ask = self.b.create_block();
+        self.b.ins().brif(ok, ask, &[], slow, &[]);
+        self.b.switch_to_block(ask);
+        let mut sig = cranelift_codegen::ir::Signature::new(self.call_conv);
+        sig.params.push(AbiParam::new(self.ptr));
+        sig.params.push(AbiParam::new(types::I32));
+        sig.params.push(AbiParam::new(types::I64));
+        sig.params.push(AbiParam::new(types::I32));
+        sig.params.push(AbiParam::new(types::I32));
+        sig.returns.push(AbiParam::new(types::I32));
+        let sig = self.b.import_signature(sig);
+        let address = super::enabled::access_allowed as *const () as usize;
+        let callee = self.b.ins().iconst(self.ptr, address as i64);
+        let index = self.b.ins().iconst(types::I32, index as i64);
+        let len = self.b.ins().iconst(types::I32, i64::from(len));
+        let lanes = self.b.ins().iconst(types::I32, i64::from(lanes));
+        let call = self
+            .b
+            .ins()
+            .call_indirect(sig, callee, &[self.calls, index, first, len, lanes]);
+        let allowed = self.b.inst_results(call)[0];
+        self.dense_span(allowed, first, slot, bytes, fast, slow);
+    }
+
+    /// An `s_load_dword*` whose dwords one span holds, made by the block's
+    /// own code (the address as `smem::address` forms it); any other runs
+    /// through the handler. False: the instruction is not one of these.
+    fn scalar_load(&mut self, index: usize, op: &Op) -> Result<bool, String> {
+        use crate::exec::smem::{load_dwords, offset_form, OffsetForm};
+        let Some(count) = load_dwords(op.instr.row.op) else {
+            return Ok(false);
+        };
+        let offset = match offset_form(op) {
+            OffsetForm::Const(c) => (None, c),
+            OffsetForm::Register(Src::Sgpr(r), extra) => (Some(r), extra),
+            OffsetForm::Register(..) => return Ok(false),
+        };
+        let base = op.reg(1);
+        let dst = op.reg(0);
+        let lo = self.load_s32(base);
+        let hi = self.load_s32((base & 127) + 1);
+        let lo = self.b.ins().uextend(types::I64, lo);
+        let hi = self.b.ins().uextend(types::I64, hi);
+        let hi = self.b.ins().band_imm_u(hi, 0xffff);
+        let hi = self.b.ins().ishl_imm_u(hi, 32);
+        let mut address = self.b.ins().bor(lo, hi);
+        if let Some(r) = offset.0 {
+            let v = self.load_s32(r);
+            let v = self.b.ins().sextend(types::I64, v);
+            address = self.b.ins().iadd(address, v);
+        }
+        let address = self.b.ins().iadd_imm_s(address, offset.1);
+        let address = self.b.ins().band_imm_s(address, !3);
+        let fast = self.b.create_block();
+        let slow = self.b.create_block();
+        let done = self.b.create_block();
+        self.b.append_block_param(fast, types::I64);
+        let yes = self.b.ins().iconst(types::I8, 1);
+        self.route(yes, address, index, 4 * u32::from(count), 1, fast, slow);
+        self.b.switch_to_block(fast);
+        let host = self.b.block_params(fast)[0];
+        let memory = MemFlagsData::new().with_notrap();
+        // Every dword read before any is written, as the handler does.
+        let words: Vec<Value> = (0..count)
+            .map(|i| {
+                self.b
+                    .ins()
+                    .load(types::I32, memory, host, 4 * i32::from(i))
+            })
+            .collect();
+        for (i, w) in (0..count).zip(words) {
+            self.store_s32(dst + i, w);
+        }
+        self.b.ins().jump(done, &[]);
         self.b.switch_to_block(slow);
         self.call(index)?;
         self.b.ins().jump(done, &[]);

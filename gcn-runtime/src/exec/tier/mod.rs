@@ -251,35 +251,29 @@ mod enabled {
             .unwrap_or(0)
     }
 
-    /// In a checked block: the host address of instruction `index`'s dense
-    /// access (lane `l`'s `len` bytes at `address + l * len`) when the
-    /// checks' hook lets the block move it itself ([`Hook::skips_dense`])
-    /// and one span holds it (recorded as hint `hint`), else 0: the
-    /// instruction then runs through [`call_handler`].
+    /// In a checked block: 1 when the checks' hook lets the block make
+    /// instruction `index`'s access (`lanes` lanes, lane `l`'s `len` bytes
+    /// at `address + l * len`) itself ([`Hook::skips_access`]), else 0:
+    /// the instruction then runs through [`call_handler`].
     ///
     /// # Safety
     /// As [`call_handler`].
-    pub(super) unsafe extern "C" fn dense_checked(
+    pub(super) unsafe extern "C" fn access_allowed(
         ctx: *mut CallCtx<'_>,
         index: u32,
-        hint: u32,
         address: u64,
         len: u32,
-    ) -> u64 {
+        lanes: u32,
+    ) -> u32 {
         // SAFETY: the caller's guarantee.
         let ctx = unsafe { &mut *ctx };
-        let (env, block) = unsafe { (&*ctx.env.cast::<Env<'_>>(), &*ctx.block) };
+        let block = unsafe { &*ctx.block };
         let (Some(hook), Some(&(_, slot))) =
             (ctx.hook.as_deref_mut(), block.instrs.get(index as usize))
         else {
             return 0;
         };
-        if !hook.skips_dense(slot as usize, address, len) {
-            return 0;
-        }
-        env.mem
-            .dense_lookup(hint as usize, address, 64 * u64::from(len))
-            .unwrap_or(0)
+        u32::from(hook.skips_access(slot as usize, address, len, lanes as u8))
     }
 
     /// Calls the checks' `before` hook for instructions `first..=last` of
@@ -525,12 +519,18 @@ mod enabled {
         };
         let mut translated = 0;
         // What translating the block costs, in instructions of ALU code: a
-        // memory instruction the block may move itself
-        // (`lower::inline_memory`) is about eight.
+        // vector memory instruction the block may make itself
+        // (`lower::inline_memory`) is about eight, a scalar load three.
         let mut weight = 0;
         while let (Some(Some(kind)), Some(op)) = (kinds.get(w), ops.get(w)) {
             translated += usize::from(*kind != Kind::Call);
-            weight += if lower::inline_memory(op) { 8 } else { 1 };
+            weight += if lower::inline_memory(op) {
+                8
+            } else if crate::exec::smem::load_dwords(op.instr.row.op).is_some() {
+                3
+            } else {
+                1
+            };
             let slot = ops.slot((w * 4) as u32)? as u32;
             block.instrs.push(((w * 4) as u32, slot));
             block.valu_before.push(block.valu);

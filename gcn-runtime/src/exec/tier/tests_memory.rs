@@ -285,7 +285,7 @@ fn a_dense_access_past_the_end_faults_as_interpreted() {
 /// A dense access that reaches past its buffer's end into the page slack
 /// faults nowhere; checked, `oob` reports the last wave's lanes, which the
 /// replayed waves before it moved inline (the hook let them) and it may
-/// not (`Hook::skips_dense`).
+/// not (`Hook::skips_access`).
 #[test]
 fn a_dense_access_into_the_page_slack_is_reported_as_interpreted() {
     for form in [Form::Flat, Form::Global, Form::GlobalSaddr] {
