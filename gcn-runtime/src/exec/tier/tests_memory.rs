@@ -306,3 +306,125 @@ fn a_dense_access_into_the_page_slack_is_reported_as_interpreted() {
         }
     }
 }
+
+/// Scalar loads of 1–16 dwords, at an immediate and at an SGPR offset,
+/// from `in` (whose `dwords` dwords hold their index) at 4 KiB per group,
+/// and every lane `l` stores the loaded dword `l % 16`.
+/// Returns the interpreter's fault, after checking the tier agrees.
+fn scalar_loads(v: GcnVersion, dwords: usize, uninit: bool) -> Option<String> {
+    let (add, addc) = if v.is_gcn14_or_later() {
+        ("v_add_co_u32", "v_addc_co_u32")
+    } else {
+        ("v_add_u32", "v_addc_u32")
+    };
+    let mut picks = String::new();
+    for k in 0..16 {
+        // v3 = lane % 16; lane k of each 16 takes s[20 + k].
+        picks.push_str(&format!(
+            "    v_cmp_eq_u32 vcc, {k}, v3\n    v_mov_b32 v7, s{}\n    v_cndmask_b32 v4, v4, v7, vcc\n",
+            20 + k
+        ));
+    }
+    let source = format!(
+        ".gallium
+.gpu {gpu}
+.kernel k
+    .args
+        .arg in, global, 8
+        .arg out, global, 8
+        .arg griddim
+        .arg gridoffset
+    .config
+        .dims x
+        .tgsize
+        .sgprsnum 48
+        .vgprsnum 16
+.text
+k:
+    s_load_dwordx4 s[8:11], s[0:1], 0x24
+    s_waitcnt lgkmcnt(0)
+    s_lshl_b32 s2, s4, 2
+    s_lshl_b32 s12, s4, 12
+    s_add_u32 s8, s8, s12
+    s_addc_u32 s9, s9, 0
+    s_movk_i32 s13, 0x24
+    s_load_dwordx16 s[20:35], s[8:9], 0x4
+    s_load_dwordx8 s[36:43], s[8:9], s13
+    s_load_dword s44, s[8:9], 0x8
+    s_waitcnt lgkmcnt(0)
+    s_add_u32 s20, s20, s36
+    s_add_u32 s21, s21, s43
+    s_add_u32 s22, s22, s44
+    v_and_b32 v3, 15, v0
+    v_mov_b32 v4, 0
+{picks}    s_lshl_b32 s2, s4, 8
+    {add} v0, vcc, s2, v0
+    v_lshlrev_b32 v1, 2, v0
+    v_mov_b32 v6, s11
+    {add} v5, vcc, s10, v1
+    {addc} v6, vcc, v6, 0, vcc
+    flat_store_dword v[5:6], v4
+    s_endpgm
+",
+        gpu = if v.is_gcn14_or_later() { "gfx900" } else { "tonga" },
+    );
+    let binary = assemble(&source, &AssembleOptions::default())
+        .unwrap_or_else(|e| panic!("{v}: {e:?}\n{source}"))
+        .gallium_bytes()
+        .expect("gallium binary");
+    let memory = Memory::default();
+    let program = Program::load(&memory, &binary, v).expect("loads");
+    let values: Vec<u32> = (0..dwords as u32).collect();
+    let input = if uninit {
+        let b = memory.buffer_uninit::<u32>(dwords).expect("buffer");
+        b.write_from(&values).expect("writes");
+        b
+    } else {
+        memory.buffer_from_slice(&values).expect("buffer")
+    };
+    let items = 1024;
+    let out = memory.buffer_zeroed::<u32>(items).expect("buffer");
+    let args = [ArgValue::Pointer(input.ptr()), ArgValue::Pointer(out.ptr())];
+    let dispatch = Dispatch::new_1d(items as u32, 256);
+    let mut fault = None;
+    for checks in [CheckOptions::off(), CheckOptions::all(Level::Warn)] {
+        let runs = [TierMode::Off, TierMode::Eager].map(|tier| {
+            out.write_from(&vec![0; items]).expect("clears");
+            let options = LaunchOptions {
+                threads: Some(1),
+                checks,
+                tier,
+                ..LaunchOptions::default()
+            };
+            let outcome = program
+                .launcher(crate::LaunchArgs::new("k", &args), &dispatch)
+                .options(&options)
+                .reports()
+                .map(|o| o.reports)
+                .map_err(|e| e.to_string());
+            (outcome, out.to_vec())
+        });
+        assert_eq!(runs[0], runs[1], "{v}: the tier differs\n{source}");
+        fault = runs[0].0.clone().err();
+    }
+    fault
+}
+
+/// The scalar loads the block makes itself load what the handler loads;
+/// from an allocation that tracks written bytes and past every allocation
+/// (a fault) they run through the handler, with its results.
+#[test]
+fn scalar_loads_run_inline_as_interpreted() {
+    for v in [GcnVersion::Gcn1_2, GcnVersion::Gcn1_4] {
+        let before = DENSE_FOUND.load(Relaxed);
+        assert_eq!(scalar_loads(v, 4160, false), None, "{v}");
+        assert!(DENSE_FOUND.load(Relaxed) > before, "{v}: no inline scalar load");
+        assert_eq!(scalar_loads(v, 4160, true), None, "{v}");
+        // Group 1's loads are past the one page of `in`.
+        let fault = scalar_loads(v, 1024 - 8, false);
+        assert!(
+            fault.as_deref().is_some_and(|f| f.contains("s_load")),
+            "{v}: {fault:?}"
+        );
+    }
+}
