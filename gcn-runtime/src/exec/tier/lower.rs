@@ -34,7 +34,7 @@ use cranelift_codegen::Context;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, Linkage, Module};
-use gcn_asm::isa::{flags, CompareOp, DataType, Encoding, Field, ImplicitReg, Mnemonic as M};
+use gcn_asm::isa::{flags, CompareOp, DataType, Encoding, Field, ImplicitReg, Mnemonic as M, Role};
 use gcn_asm::GcnVersion;
 
 use super::enabled::{Block, BlockFn, Compiled};
@@ -802,6 +802,65 @@ impl Jit {
     }
 }
 
+/// The lane masks `segment` writes that the instructions after it in the
+/// block (`rest`) write whole before any of them reads them: their final
+/// value is never seen, so the segment need not build or store it. A
+/// mask the block's end reaches is live. (An instruction of `rest` that
+/// faults ends the dispatch, whose error names no register value; one
+/// that stops the block otherwise hands the wave to the interpreter at
+/// the next instruction, which writes the mask first as well.)
+fn dead_masks(segment: &[(u32, &Op, Kind)], rest: &[(u32, &Op, Kind)], wave32: bool) -> Vec<u16> {
+    use gcn_asm::decode::Location;
+    let regs: u16 = if wave32 { 1 } else { 2 };
+    let mut dead = Vec::new();
+    for &(_, op, kind) in segment {
+        if !kind.writes_mask(op) {
+            continue;
+        }
+        let code = vector::sdst_code(op) & 127;
+        if code == sreg::NULL || dead.contains(&code) {
+            continue;
+        }
+        // Bit r: register code + r written whole so far.
+        let mut written = 0u8;
+        let full = (1u8 << regs) - 1;
+        let mut live = true;
+        'scan: for &(_, later, _) in rest {
+            let accesses = later.instr.accesses();
+            for a in accesses.iter().filter(|a| a.role.reads()) {
+                if let Location::Sgprs { code: c, count } = a.location {
+                    for r in 0..regs {
+                        let reg = (code + r) & 127;
+                        if written & (1 << r) == 0 && (c..c + count).any(|x| x & 127 == reg) {
+                            break 'scan;
+                        }
+                    }
+                }
+            }
+            for a in accesses
+                .iter()
+                .filter(|a| a.role != Role::Read && !a.partial)
+            {
+                if let Location::Sgprs { code: c, count } = a.location {
+                    for r in 0..regs {
+                        if (c..c + count).any(|x| x & 127 == (code + r) & 127) {
+                            written |= 1 << r;
+                        }
+                    }
+                }
+            }
+            if written == full {
+                live = false;
+                break;
+            }
+        }
+        if !live {
+            dead.push(code);
+        }
+    }
+    dead
+}
+
 /// Little-endian lane order for bitcasts between vector types.
 fn lanes_le() -> MemFlagsData {
     MemFlagsData::new().with_endianness(Endianness::Little)
@@ -884,6 +943,9 @@ struct Gen<'a, 'b> {
     loads: Option<HashMap<u16, Lanes>>,
     /// Whether a block that can be a resident loop is emitted as one.
     resident_allowed: bool,
+    /// The lane masks the segment being emitted need not build
+    /// ([`dead_masks`]).
+    dead_masks: Vec<u16>,
 }
 
 /// How a pass treats an f32 result that is NaN.
@@ -988,6 +1050,7 @@ impl<'a, 'b> Gen<'a, 'b> {
             hooked: 0,
             loads: None,
             resident_allowed: true,
+            dead_masks: Vec::new(),
         }
     }
 
@@ -1032,7 +1095,9 @@ impl<'a, 'b> Gen<'a, 'b> {
                     j += 1;
                 }
                 self.check_before(&instrs, i);
+                self.dead_masks = dead_masks(&instrs[i..j], &instrs[j..], self.plan.wave32);
                 self.segment(&instrs[i..j])?;
+                self.dead_masks.clear();
                 i = j;
                 continue;
             }
@@ -1950,7 +2015,10 @@ impl<'a, 'b> Gen<'a, 'b> {
     }
 
     fn segment(&mut self, instrs: &[(u32, &Op, Kind)]) -> Result<(), String> {
-        let mask_dests = self.segment_preamble(instrs)?;
+        let mut mask_dests = self.segment_preamble(instrs)?;
+        // A mask the rest of the block writes before reading it is not
+        // built (its lanes still serve the segment's own reads).
+        mask_dests.retain(|code| !self.dead_masks.contains(code));
         let (header, exit, params) = self.open_lane_loop(mask_dests.len());
         let offset = params[0];
         self.row_base = Some(self.b.ins().iadd(self.vgpr, offset));

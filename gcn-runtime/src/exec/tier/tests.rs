@@ -624,3 +624,45 @@ fn common_alu_forms_are_translated() {
     eprintln!("{checked} forms checked");
     assert!(checked >= 100, "only {checked} forms assemble");
 }
+
+/// A lane mask a segment writes and the rest of the block overwrites
+/// before reading is not built (`lower::dead_masks`); one the rest reads
+/// first, writes only in part, or leaves to the block's end is, with the
+/// interpreter's value in every case.
+#[test]
+fn lane_masks_the_block_overwrites_are_skipped_and_the_others_kept() {
+    let setup = |w: &mut Wave| {
+        for l in 0..64 {
+            w.vgpr[2][l] = (l as u32).wrapping_mul(0x0900_0001) | 0x8000_0000;
+            w.vgpr[3][l] = (l as u32).wrapping_mul(0x0700_0003) ^ 0xc000_0000;
+        }
+    };
+    for source in [
+        // Overwritten whole by a compare after a scalar instruction.
+        "v_add_u32 v1, vcc, v2, v3
+         s_add_u32 s5, s5, 1
+         v_cmp_lt_u32 vcc, v1, v2
+         v_cndmask_b32 v4, v2, v3, vcc",
+        // Read by a scalar instruction first.
+        "v_add_u32 v1, vcc, v2, v3
+         s_mov_b32 s6, vcc_hi
+         v_cmp_lt_u32 vcc, v1, v2",
+        // Read as a carry first.
+        "v_add_u32 v1, vcc, v2, v3
+         s_add_u32 s5, s5, 1
+         v_addc_u32 v4, vcc, v2, v3, vcc",
+        // Overwritten in part (the high half stays the segment's).
+        "v_add_u32 v1, vcc, v2, v3
+         s_mov_b32 vcc_lo, 5",
+        // Left to the block's end.
+        "v_add_u32 v1, vcc, v2, v3
+         s_add_u32 s5, s5, 1",
+        // Overwritten by a 64-bit scalar move, another mask kept.
+        "v_cmp_gt_u32 s[10:11], v2, v3
+         v_add_u32 v1, vcc, v2, v3
+         s_add_u32 s5, s5, 1
+         s_mov_b64 vcc, s[10:11]",
+    ] {
+        same(GcnVersion::Gcn1_2, false, source, setup);
+    }
+}

@@ -366,7 +366,11 @@ k:
     flat_store_dword v[5:6], v4
     s_endpgm
 ",
-        gpu = if v.is_gcn14_or_later() { "gfx900" } else { "tonga" },
+        gpu = if v.is_gcn14_or_later() {
+            "gfx900"
+        } else {
+            "tonga"
+        },
     );
     let binary = assemble(&source, &AssembleOptions::default())
         .unwrap_or_else(|e| panic!("{v}: {e:?}\n{source}"))
@@ -418,7 +422,10 @@ fn scalar_loads_run_inline_as_interpreted() {
     for v in [GcnVersion::Gcn1_2, GcnVersion::Gcn1_4] {
         let before = DENSE_FOUND.load(Relaxed);
         assert_eq!(scalar_loads(v, 4160, false), None, "{v}");
-        assert!(DENSE_FOUND.load(Relaxed) > before, "{v}: no inline scalar load");
+        assert!(
+            DENSE_FOUND.load(Relaxed) > before,
+            "{v}: no inline scalar load"
+        );
         assert_eq!(scalar_loads(v, 4160, true), None, "{v}");
         // Group 1's loads are past the one page of `in`.
         let fault = scalar_loads(v, 1024 - 8, false);
