@@ -40,6 +40,9 @@ struct Case {
     input: usize,
     /// `in` made with `buffer_uninit` (it tracks written bytes).
     uninit: bool,
+    /// A work-item whose load address has its high word one up (4 GiB
+    /// away: a fault), the low words still dense.
+    high_apart: Option<u32>,
 }
 
 impl Case {
@@ -52,6 +55,7 @@ impl Case {
             items: 1024,
             input: 1024 * dwords as usize,
             uninit: false,
+            high_apart: None,
         }
     }
 
@@ -128,7 +132,7 @@ k:
     v_mov_b32 v3, s9
     {add} v2, vcc, s8, v4
     {addc} v3, vcc, v3, 0, vcc
-    {load}
+{apart}    {load}
     s_waitcnt vmcnt(0)
     v_lshlrev_b32 v1, {out_shift}, v0
     v_mov_b32 v5, v1
@@ -142,6 +146,11 @@ k:
             stride = self.stride,
             shift = self.shift,
             out_shift = 2 + n.trailing_zeros(),
+            apart = match self.high_apart {
+                Some(item) =>
+                    format!("    v_cmp_eq_u32 vcc, {item}, v0\n    {addc} v3, vcc, v3, 0, vcc\n"),
+                None => String::new(),
+            },
         )
     }
 
@@ -249,6 +258,29 @@ fn accesses_the_inline_path_leaves_run_as_interpreted() {
         }
         let three = Case::dense(form, 3);
         assert_eq!(three.same(), None, "{three:?}");
+    }
+}
+
+/// A wave whose low address words are dense but one lane's high word is
+/// not faults at that lane, as the interpreter's per-lane path does (the
+/// inline path tests the high words too). FLAT and GLOBAL without SADDR
+/// (with SADDR, VADDR is one word).
+#[test]
+fn a_lane_whose_high_address_word_differs_faults_as_interpreted() {
+    for form in [Form::Flat, Form::Global] {
+        for dwords in [1, 2, 4] {
+            let case = Case {
+                high_apart: Some(300),
+                ..Case::dense(form, dwords)
+            };
+            let fault = case.same();
+            assert!(
+                fault
+                    .as_deref()
+                    .is_some_and(|f| f.contains("lane 44") && f.contains("outside every")),
+                "{case:?}: {fault:?}"
+            );
+        }
     }
 }
 
