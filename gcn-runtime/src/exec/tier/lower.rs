@@ -2994,13 +2994,16 @@ impl<'a, 'b> Gen<'a, 'b> {
         let (r, carry) = match carry_in {
             None => (t, o1),
             Some(cin) => {
-                let one = self.splat_const(1);
-                let c = self.b.ins().band(cin, one);
+                // `cin` is -1 in a lane whose carry is 1: adding the carry
+                // is subtracting the lane, and the reverse.
                 let (r, o2) = if sub {
-                    let r = self.b.ins().isub(t, c);
-                    (r, self.b.ins().icmp(IntCC::UnsignedLessThan, t, c))
+                    let r = self.b.ins().iadd(t, cin);
+                    // A borrow out of `t - 1`: `t` was 0 and the carry 1.
+                    let zero = self.consts.zero;
+                    let t_zero = self.b.ins().icmp(IntCC::Equal, t, zero);
+                    (r, self.b.ins().band(t_zero, cin))
                 } else {
-                    let r = self.b.ins().iadd(t, c);
+                    let r = self.b.ins().isub(t, cin);
                     (r, self.b.ins().icmp(IntCC::UnsignedLessThan, r, t))
                 };
                 (r, self.b.ins().bor(o1, o2))
