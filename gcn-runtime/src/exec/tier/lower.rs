@@ -404,16 +404,18 @@ fn vector_form(op: &Op, kind: Kind) -> bool {
     !matches!(kind, Kind::VFma { .. }) || host_fma()
 }
 
-/// True for a FLAT or GLOBAL load or store of 1, 2 or 4 dwords per lane
-/// (no `lds`, no `tfe`): what a block's code may move itself when the
-/// access is dense (`Gen::dense_memory`).
-pub(crate) fn inline_memory(op: &Op) -> bool {
+/// For a FLAT or GLOBAL load or store of 1, 2 or 4 dwords per lane (no
+/// `lds`, no `tfe`) — what a block's code may move itself when the access
+/// is dense (`Gen::dense_memory`) —: whether it stores, and the dwords.
+pub(crate) fn inline_memory(op: &Op) -> Option<(bool, usize)> {
     use gcn_asm::decode::MemFlags;
     let flags = op.instr.mods.mem.flags;
-    crate::exec::flat::dword_access(op.instr.row.op).is_some_and(|(_, n)| matches!(n, 1 | 2 | 4))
-        && matches!(op.instr.row.encoding, Encoding::Flat | Encoding::Global)
-        && !flags.contains(MemFlags::LDS)
-        && !flags.contains(MemFlags::TFE)
+    crate::exec::flat::dword_access(op.instr.row.op).filter(|&(_, n)| {
+        matches!(n, 1 | 2 | 4)
+            && matches!(op.instr.row.encoding, Encoding::Flat | Encoding::Global)
+            && !flags.contains(MemFlags::LDS)
+            && !flags.contains(MemFlags::TFE)
+    })
 }
 
 /// True when `op` may run through its handler inside a block: a vector
@@ -1219,39 +1221,45 @@ impl<'a, 'b> Gen<'a, 'b> {
         }
         self.hooked = end;
         let last = end - 1;
-        let ptr = self.ptr;
-        let mut sig = cranelift_codegen::ir::Signature::new(self.call_conv);
-        sig.params.push(AbiParam::new(ptr));
-        sig.params.push(AbiParam::new(types::I32));
-        sig.params.push(AbiParam::new(types::I32));
-        let sig = self.b.import_signature(sig);
-        let address = super::enabled::check_before as *const () as usize;
-        let callee = self.b.ins().iconst(ptr, address as i64);
         let first = self.b.ins().iconst(types::I32, first as i64);
         let last = self.b.ins().iconst(types::I32, last as i64);
-        self.b
-            .ins()
-            .call_indirect(sig, callee, &[self.calls, first, last]);
+        let address = super::enabled::check_before as *const () as usize;
+        self.call_helper(address, &[first, last], None);
+    }
+
+    /// Calls the helper at `address` (an `extern "C"` function of the
+    /// tier) with the block's call context and `args`, returning its
+    /// result of type `returns`, if it has one.
+    fn call_helper(
+        &mut self,
+        address: usize,
+        args: &[Value],
+        returns: Option<Type>,
+    ) -> Option<Value> {
+        let mut sig = cranelift_codegen::ir::Signature::new(self.call_conv);
+        sig.params.push(AbiParam::new(self.ptr));
+        for &a in args {
+            sig.params
+                .push(AbiParam::new(self.b.func.dfg.value_type(a)));
+        }
+        sig.returns.extend(returns.map(AbiParam::new));
+        let sig = self.b.import_signature(sig);
+        let callee = self.b.ins().iconst(self.ptr, address as i64);
+        let mut all = vec![self.calls];
+        all.extend_from_slice(args);
+        let call = self.b.ins().call_indirect(sig, callee, &all);
+        self.b.inst_results(call).first().copied()
     }
 
     /// Runs instruction `index` of the block through its handler
     /// (`super::enabled::call_handler`); a handler that does not go on to
     /// the next instruction (a fault, a barrier) ends the block there.
     fn call(&mut self, index: usize) -> Result<(), String> {
-        let ptr = self.ptr;
-        let mut sig = cranelift_codegen::ir::Signature::new(self.call_conv);
-        sig.params.push(AbiParam::new(ptr));
-        sig.params.push(AbiParam::new(types::I32));
-        sig.returns.push(AbiParam::new(types::I32));
-        let sig = self.b.import_signature(sig);
-        let address = super::enabled::call_handler as *const () as usize;
-        let callee = self.b.ins().iconst(ptr, address as i64);
         let index = self.b.ins().iconst(types::I32, index as i64);
-        let call = self
-            .b
-            .ins()
-            .call_indirect(sig, callee, &[self.calls, index]);
-        let stopped = self.b.inst_results(call)[0];
+        let address = super::enabled::call_handler as *const () as usize;
+        let stopped = self
+            .call_helper(address, &[index], Some(types::I32))
+            .ok_or("the handler call returns nothing")?;
         let go_on = self.b.create_block();
         let stop = self.b.ins().iconst(types::I32, i64::from(u32::MAX));
         let count = self.count;
@@ -1272,12 +1280,8 @@ impl<'a, 'b> Gen<'a, 'b> {
     /// what the interpreter does (the per-lane paths, the faults). False:
     /// the instruction is not one of these (the caller calls its handler).
     fn dense_memory(&mut self, index: usize, op: &Op) -> Result<bool, String> {
-        use crate::exec::flat::dword_access;
         let plan = self.plan;
-        if !plan.full || plan.wave32 || !inline_memory(op) {
-            return Ok(false);
-        }
-        let Some((store, dwords)) = dword_access(op.instr.row.op) else {
+        let Some((store, dwords)) = inline_memory(op).filter(|_| plan.full && !plan.wave32) else {
             return Ok(false);
         };
         let encoding = op.instr.row.encoding;
@@ -1363,12 +1367,7 @@ impl<'a, 'b> Gen<'a, 'b> {
         let lo64 = self.b.ins().uextend(types::I64, lo0);
         let base = match (saddr, hi0) {
             (Some(s), _) => {
-                let s_lo = self.load_s32(s);
-                let s_hi = self.load_s32((s & 127) + 1);
-                let s_lo = self.b.ins().uextend(types::I64, s_lo);
-                let s_hi = self.b.ins().uextend(types::I64, s_hi);
-                let s_hi = self.b.ins().ishl_imm_u(s_hi, 32);
-                let s64 = self.b.ins().bor(s_lo, s_hi);
+                let s64 = self.load_s64(s);
                 self.b.ins().iadd(s64, lo64)
             }
             (None, Some(hi0)) => {
@@ -1390,7 +1389,7 @@ impl<'a, 'b> Gen<'a, 'b> {
         let slow = self.b.create_block();
         let done = self.b.create_block();
         self.b.append_block_param(fast, types::I64);
-        self.route(dense, first, index, size, 64, fast, slow);
+        self.route(dense, first, index, size, 64, fast, slow)?;
 
         // The words moved between memory (outside Rust's memory model, as
         // `crate::memory::load_words` copies them: each aligned word whole)
@@ -1460,35 +1459,23 @@ impl<'a, 'b> Gen<'a, 'b> {
         lanes: u32,
         fast: IrBlock,
         slow: IrBlock,
-    ) {
+    ) -> Result<(), String> {
         let slot = self.plan.block.instrs[index].1 as usize % crate::memory::DENSE_HINTS;
         let bytes = u64::from(len) * u64::from(lanes);
         if !self.plan.checked {
-            self.dense_span(ok, first, slot, bytes, fast, slow);
-            return;
+            return self.dense_span(ok, first, slot, bytes, fast, slow);
         }
         let ask = self.b.create_block();
         self.b.ins().brif(ok, ask, &[], slow, &[]);
         self.b.switch_to_block(ask);
-        let mut sig = cranelift_codegen::ir::Signature::new(self.call_conv);
-        sig.params.push(AbiParam::new(self.ptr));
-        sig.params.push(AbiParam::new(types::I32));
-        sig.params.push(AbiParam::new(types::I64));
-        sig.params.push(AbiParam::new(types::I32));
-        sig.params.push(AbiParam::new(types::I32));
-        sig.returns.push(AbiParam::new(types::I32));
-        let sig = self.b.import_signature(sig);
-        let address = super::enabled::access_allowed as *const () as usize;
-        let callee = self.b.ins().iconst(self.ptr, address as i64);
         let index = self.b.ins().iconst(types::I32, index as i64);
         let len = self.b.ins().iconst(types::I32, i64::from(len));
         let lanes = self.b.ins().iconst(types::I32, i64::from(lanes));
-        let call = self
-            .b
-            .ins()
-            .call_indirect(sig, callee, &[self.calls, index, first, len, lanes]);
-        let allowed = self.b.inst_results(call)[0];
-        self.dense_span(allowed, first, slot, bytes, fast, slow);
+        let address = super::enabled::access_allowed as *const () as usize;
+        let allowed = self
+            .call_helper(address, &[index, first, len, lanes], Some(types::I32))
+            .ok_or("the checks' call returns nothing")?;
+        self.dense_span(allowed, first, slot, bytes, fast, slow)
     }
 
     /// An `s_load_dword*` whose dwords one span holds, made by the block's
@@ -1506,13 +1493,9 @@ impl<'a, 'b> Gen<'a, 'b> {
         };
         let base = op.reg(1);
         let dst = op.reg(0);
-        let lo = self.load_s32(base);
-        let hi = self.load_s32((base & 127) + 1);
-        let lo = self.b.ins().uextend(types::I64, lo);
-        let hi = self.b.ins().uextend(types::I64, hi);
-        let hi = self.b.ins().band_imm_u(hi, 0xffff);
-        let hi = self.b.ins().ishl_imm_u(hi, 32);
-        let mut address = self.b.ins().bor(lo, hi);
+        // Bits 48-63 of SBASE ignored.
+        let base = self.load_s64(base);
+        let mut address = self.b.ins().band_imm_u(base, 0xffff_ffff_ffff);
         if let Some(r) = offset.0 {
             let v = self.load_s32(r);
             let v = self.b.ins().sextend(types::I64, v);
@@ -1525,7 +1508,7 @@ impl<'a, 'b> Gen<'a, 'b> {
         let done = self.b.create_block();
         self.b.append_block_param(fast, types::I64);
         let yes = self.b.ins().iconst(types::I8, 1);
-        self.route(yes, address, index, 4 * u32::from(count), 1, fast, slow);
+        self.route(yes, address, index, 4 * u32::from(count), 1, fast, slow)?;
         self.b.switch_to_block(fast);
         let host = self.b.block_params(fast)[0];
         let memory = MemFlagsData::new().with_notrap();
@@ -1559,7 +1542,7 @@ impl<'a, 'b> Gen<'a, 'b> {
         bytes: u64,
         fast: IrBlock,
         slow: IrBlock,
-    ) {
+    ) -> Result<(), String> {
         let lookup = self.b.create_block();
         let miss = self.b.create_block();
         self.b.ins().brif(dense, lookup, &[], slow, &[]);
@@ -1624,23 +1607,14 @@ impl<'a, 'b> Gen<'a, 'b> {
 
         // The spans searched (the hint updated), else the handler.
         self.b.switch_to_block(miss);
-        let mut sig = cranelift_codegen::ir::Signature::new(self.call_conv);
-        sig.params.push(AbiParam::new(self.ptr));
-        sig.params.push(AbiParam::new(types::I32));
-        sig.params.push(AbiParam::new(types::I64));
-        sig.params.push(AbiParam::new(types::I64));
-        sig.returns.push(AbiParam::new(types::I64));
-        let sig = self.b.import_signature(sig);
-        let address = super::enabled::dense_lookup as *const () as usize;
-        let callee = self.b.ins().iconst(self.ptr, address as i64);
         let hint_index = self.b.ins().iconst(types::I32, slot as i64);
         let bytes_v = self.b.ins().iconst(types::I64, bytes as i64);
-        let call =
-            self.b
-                .ins()
-                .call_indirect(sig, callee, &[self.calls, hint_index, first, bytes_v]);
-        let found = self.b.inst_results(call)[0];
+        let address = super::enabled::dense_lookup as *const () as usize;
+        let found = self
+            .call_helper(address, &[hint_index, first, bytes_v], Some(types::I64))
+            .ok_or("the span lookup returns nothing")?;
         self.b.ins().brif(found, fast, &[found.into()], slow, &[]);
+        Ok(())
     }
 
     /// Four lanes of `n` dwords each (1, 2 or 4 vectors) between lane-major
@@ -1692,6 +1666,16 @@ impl<'a, 'b> Gen<'a, 'b> {
         self.b.ins().load(types::I32, mem(), self.sgpr, offset)
     }
 
+    /// The 64-bit value of scalar registers `code` and `code + 1`.
+    fn load_s64(&mut self, code: u16) -> Value {
+        let lo = self.load_s32(code);
+        let hi = self.load_s32((code + 1) & 127);
+        let lo = self.b.ins().uextend(types::I64, lo);
+        let hi = self.b.ins().uextend(types::I64, hi);
+        let hi = self.b.ins().ishl_imm_u(hi, 32);
+        self.b.ins().bor(lo, hi)
+    }
+
     fn store_s32(&mut self, code: u16, v: Value) {
         let offset = 4 * i32::from(code & 127);
         self.b.ins().store(mem(), v, self.sgpr, offset);
@@ -1719,17 +1703,11 @@ impl<'a, 'b> Gen<'a, 'b> {
     fn read_mask(&mut self, src: Src) -> Result<Value, String> {
         let lane_mask = self.lane_mask();
         match src {
-            Src::Sgpr(c) => {
+            Src::Sgpr(c) if self.plan.wave32 => {
                 let lo = self.load_s32(c);
-                let lo = self.b.ins().uextend(types::I64, lo);
-                if self.plan.wave32 {
-                    return Ok(lo);
-                }
-                let hi = self.load_s32((c + 1) & 127);
-                let hi = self.b.ins().uextend(types::I64, hi);
-                let hi = self.b.ins().ishl_imm_u(hi, 32);
-                Ok(self.b.ins().bor(lo, hi))
+                Ok(self.b.ins().uextend(types::I64, lo))
             }
+            Src::Sgpr(c) => Ok(self.load_s64(c)),
             Src::Imm(v) => Ok(self.b.ins().iconst(types::I64, (v & lane_mask) as i64)),
             Src::None => Ok(self.b.ins().iconst(types::I64, 0)),
             other => Err(format!("lane mask source {other:?}")),

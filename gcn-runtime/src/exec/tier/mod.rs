@@ -524,7 +524,7 @@ mod enabled {
         let mut weight = 0;
         while let (Some(Some(kind)), Some(op)) = (kinds.get(w), ops.get(w)) {
             translated += usize::from(*kind != Kind::Call);
-            weight += if lower::inline_memory(op) {
+            weight += if lower::inline_memory(op).is_some() {
                 8
             } else if crate::exec::smem::load_dwords(op.instr.row.op).is_some() {
                 3

@@ -164,54 +164,83 @@ k:
 
     /// [`Case::same`], returning the fault and the checked run's reports.
     fn run(self) -> (Option<String>, Vec<crate::check::CheckReport>) {
-        let source = self.source();
-        let binary = assemble(&source, &AssembleOptions::default())
-            .unwrap_or_else(|e| panic!("{self:?}: {e:?}\n{source}"))
-            .gallium_bytes()
-            .expect("gallium binary");
-        let memory = Memory::default();
-        let program = Program::load(&memory, &binary, self.version()).expect("loads");
         let values: Vec<u32> = (0..self.input as u32)
             .map(|i| i.wrapping_mul(0x9e37_79b9) ^ 0x5555)
             .collect();
-        let input = if self.uninit {
-            let b = memory.buffer_uninit::<u32>(self.input).expect("buffer");
-            b.write_from(&values).expect("writes");
-            b
-        } else {
-            memory.buffer_from_slice(&values).expect("buffer")
-        };
         let out_len = (self.items * self.dwords) as usize;
-        let out = memory.buffer_zeroed::<u32>(out_len).expect("buffer");
-        let args = [ArgValue::Pointer(input.ptr()), ArgValue::Pointer(out.ptr())];
-        let dispatch = Dispatch::new_1d(self.items, 256);
-        let mut fault = None;
-        let mut reports = Vec::new();
-        for checks in [CheckOptions::off(), CheckOptions::all(Level::Warn)] {
-            let runs = [TierMode::Off, TierMode::Eager].map(|tier| {
-                out.write_from(&vec![0; out_len]).expect("clears");
-                let options = LaunchOptions {
-                    threads: Some(1),
-                    checks,
-                    tier,
-                    ..LaunchOptions::default()
-                };
-                let outcome = program
-                    .launcher(crate::LaunchArgs::new("k", &args), &dispatch)
-                    .options(&options)
-                    .reports();
-                let outcome = outcome.map(|o| o.reports).map_err(|e| e.to_string());
-                (outcome, out.to_vec())
-            });
-            assert_eq!(
-                runs[0], runs[1],
-                "{self:?}: the compiled tier differs from the interpreter\n{source}"
-            );
-            fault = runs[0].0.clone().err();
-            reports = runs[0].0.clone().unwrap_or_default();
-        }
-        (fault, reports)
+        let what = format!("{self:?}");
+        let source = self.source();
+        interpreted_and_compiled(
+            &what,
+            &source,
+            self.version(),
+            &values,
+            self.uninit,
+            out_len,
+            self.items,
+        )
     }
+}
+
+/// Assembles `source` (kernel `k` with arguments `in`, `out`) for
+/// `version` and runs it over `items` work-items in groups of 256, `in`
+/// holding `values` (made with `buffer_uninit` when `uninit`) and `out`
+/// `out_len` zeroed dwords: interpreted and with every block compiled,
+/// unchecked and with every check at `Warn`. Panics unless each pair
+/// agrees on the output, the fault and the reports; returns the fault and
+/// the checked run's reports.
+fn interpreted_and_compiled(
+    what: &str,
+    source: &str,
+    version: GcnVersion,
+    values: &[u32],
+    uninit: bool,
+    out_len: usize,
+    items: u32,
+) -> (Option<String>, Vec<crate::check::CheckReport>) {
+    let binary = assemble(source, &AssembleOptions::default())
+        .unwrap_or_else(|e| panic!("{what}: {e:?}\n{source}"))
+        .gallium_bytes()
+        .expect("gallium binary");
+    let memory = Memory::default();
+    let program = Program::load(&memory, &binary, version).expect("loads");
+    let input = if uninit {
+        let b = memory.buffer_uninit::<u32>(values.len()).expect("buffer");
+        b.write_from(values).expect("writes");
+        b
+    } else {
+        memory.buffer_from_slice(values).expect("buffer")
+    };
+    let out = memory.buffer_zeroed::<u32>(out_len).expect("buffer");
+    let args = [ArgValue::Pointer(input.ptr()), ArgValue::Pointer(out.ptr())];
+    let dispatch = Dispatch::new_1d(items, 256);
+    let mut fault = None;
+    let mut reports = Vec::new();
+    for checks in [CheckOptions::off(), CheckOptions::all(Level::Warn)] {
+        let runs = [TierMode::Off, TierMode::Eager].map(|tier| {
+            out.write_from(&vec![0; out_len]).expect("clears");
+            let options = LaunchOptions {
+                threads: Some(1),
+                checks,
+                tier,
+                ..LaunchOptions::default()
+            };
+            let outcome = program
+                .launcher(crate::LaunchArgs::new("k", &args), &dispatch)
+                .options(&options)
+                .reports()
+                .map(|o| o.reports)
+                .map_err(|e| e.to_string());
+            (outcome, out.to_vec())
+        });
+        assert_eq!(
+            runs[0], runs[1],
+            "{what}: the compiled tier differs from the interpreter\n{source}"
+        );
+        fault = runs[0].0.clone().err();
+        reports = runs[0].0.clone().unwrap_or_default();
+    }
+    (fault, reports)
 }
 
 /// Every dense form and size moves the interpreter's words, and takes the
@@ -404,46 +433,9 @@ k:
             "tonga"
         },
     );
-    let binary = assemble(&source, &AssembleOptions::default())
-        .unwrap_or_else(|e| panic!("{v}: {e:?}\n{source}"))
-        .gallium_bytes()
-        .expect("gallium binary");
-    let memory = Memory::default();
-    let program = Program::load(&memory, &binary, v).expect("loads");
     let values: Vec<u32> = (0..dwords as u32).collect();
-    let input = if uninit {
-        let b = memory.buffer_uninit::<u32>(dwords).expect("buffer");
-        b.write_from(&values).expect("writes");
-        b
-    } else {
-        memory.buffer_from_slice(&values).expect("buffer")
-    };
-    let items = 1024;
-    let out = memory.buffer_zeroed::<u32>(items).expect("buffer");
-    let args = [ArgValue::Pointer(input.ptr()), ArgValue::Pointer(out.ptr())];
-    let dispatch = Dispatch::new_1d(items as u32, 256);
-    let mut fault = None;
-    for checks in [CheckOptions::off(), CheckOptions::all(Level::Warn)] {
-        let runs = [TierMode::Off, TierMode::Eager].map(|tier| {
-            out.write_from(&vec![0; items]).expect("clears");
-            let options = LaunchOptions {
-                threads: Some(1),
-                checks,
-                tier,
-                ..LaunchOptions::default()
-            };
-            let outcome = program
-                .launcher(crate::LaunchArgs::new("k", &args), &dispatch)
-                .options(&options)
-                .reports()
-                .map(|o| o.reports)
-                .map_err(|e| e.to_string());
-            (outcome, out.to_vec())
-        });
-        assert_eq!(runs[0], runs[1], "{v}: the tier differs\n{source}");
-        fault = runs[0].0.clone().err();
-    }
-    fault
+    let what = format!("{v}");
+    interpreted_and_compiled(&what, &source, v, &values, uninit, 1024, 1024).0
 }
 
 /// The scalar loads the block makes itself load what the handler loads;
