@@ -41,6 +41,7 @@ use super::enabled::{Block, BlockFn, Compiled};
 use crate::exec::float::{FpMode, RoundMode};
 use crate::exec::{sreg, valu_int, vector, Decoded, Op, Src};
 
+pub(crate) mod fused;
 pub(crate) mod resident;
 
 /// What an instruction the tier translates does.
@@ -863,6 +864,12 @@ fn dead_masks(segment: &[(u32, &Op, Kind)], rest: &[(u32, &Op, Kind)], wave32: b
     dead
 }
 
+/// Flags of an access to the dispatch's memory by host address (checked
+/// in bounds before; 4-byte aligned only).
+fn host_memory() -> MemFlagsData {
+    MemFlagsData::new().with_notrap()
+}
+
 /// Little-endian lane order for bitcasts between vector types.
 fn lanes_le() -> MemFlagsData {
     MemFlagsData::new().with_endianness(Endianness::Little)
@@ -948,6 +955,9 @@ struct Gen<'a, 'b> {
     /// The lane masks the segment being emitted need not build
     /// ([`dead_masks`]).
     dead_masks: Vec<u16>,
+    /// While a fused region's pass is emitted: its memory accesses, by
+    /// position in the region, with their host addresses.
+    fused_hosts: HashMap<usize, fused::Predicted>,
 }
 
 /// How a pass treats an f32 result that is NaN.
@@ -1053,6 +1063,7 @@ impl<'a, 'b> Gen<'a, 'b> {
             loads: None,
             resident_allowed: true,
             dead_masks: Vec::new(),
+            fused_hosts: HashMap::new(),
         }
     }
 
@@ -1087,26 +1098,8 @@ impl<'a, 'b> Gen<'a, 'b> {
         let mut i = 0;
         while i < instrs.len() {
             let (pc, op, kind) = instrs[i];
-            if kind.vector() {
-                let mut segment = Segment::default();
-                let mut j = i;
-                while j < instrs.len()
-                    && instrs[j].2.vector()
-                    && segment.admits(instrs[j].1, instrs[j].2, self.plan.wave32)
-                {
-                    j += 1;
-                }
-                self.check_before(&instrs, i);
-                self.dead_masks = dead_masks(&instrs[i..j], &instrs[j..], self.plan.wave32);
-                self.segment(&instrs[i..j])?;
-                self.dead_masks.clear();
-                i = j;
-                continue;
-            }
-            if kind != Kind::Call {
-                self.check_before(&instrs, i);
-            }
             if kind.ends_block() {
+                self.check_before(&instrs, i);
                 let (pc_after, again) = self.branch_end(pc, op, kind)?;
                 let count = self.count;
                 let leave = [pc_after.into(), count.into()];
@@ -1118,14 +1111,11 @@ impl<'a, 'b> Gen<'a, 'b> {
                 }
                 return self.finish();
             }
-            if kind == Kind::Call {
-                if !self.dense_memory(i, op)? && !self.scalar_load(i, op)? {
-                    self.call(i)?;
-                }
-            } else {
-                self.scalar(op, kind)?;
+            if let Some(region) = self.fusible(&instrs, i) {
+                i = self.fused(&instrs, i, region)?;
+                continue;
             }
-            i += 1;
+            i = self.emit_one(&instrs, i, instrs.len())?;
         }
         let (pc, op, _) = *instrs.last().ok_or("empty block")?;
         let end = self
@@ -1135,6 +1125,42 @@ impl<'a, 'b> Gen<'a, 'b> {
         let count = self.count;
         self.b.ins().jump(self.exit, &[end.into(), count.into()]);
         self.finish()
+    }
+
+    /// Emits the instructions from `i` on: a vector segment (ending by
+    /// `to` at the latest), or one other instruction (not a branch).
+    /// Returns the index after them.
+    fn emit_one(
+        &mut self,
+        instrs: &[(u32, &'a Op, Kind)],
+        i: usize,
+        to: usize,
+    ) -> Result<usize, String> {
+        let (_, op, kind) = instrs[i];
+        if kind.vector() {
+            let mut segment = Segment::default();
+            let mut j = i;
+            while j < to
+                && instrs[j].2.vector()
+                && segment.admits(instrs[j].1, instrs[j].2, self.plan.wave32)
+            {
+                j += 1;
+            }
+            self.check_before(instrs, i);
+            self.dead_masks = dead_masks(&instrs[i..j], &instrs[j..], self.plan.wave32);
+            self.segment(&instrs[i..j])?;
+            self.dead_masks.clear();
+            return Ok(j);
+        }
+        if kind == Kind::Call {
+            if !self.dense_memory(i, op)? && !self.scalar_load(i, op)? {
+                self.call(i)?;
+            }
+        } else {
+            self.check_before(instrs, i);
+            self.scalar(op, kind)?;
+        }
+        Ok(i + 1)
     }
 
     /// The PC after the branch `op` (of `kind`, at `pc`) that ends the
@@ -1391,13 +1417,29 @@ impl<'a, 'b> Gen<'a, 'b> {
         self.b.append_block_param(fast, types::I64);
         self.route(dense, first, index, size, 64, fast, slow)?;
 
-        // The words moved between memory (outside Rust's memory model, as
-        // `crate::memory::load_words` copies them: each aligned word whole)
-        // and the rows, lane `l`'s dwords at `host + l * size`.
         self.b.switch_to_block(fast);
         let host = self.b.block_params(fast)[0];
-        let memory = MemFlagsData::new().with_notrap();
+        self.copy_rows(store, dwords, data, host);
+        self.b.ins().jump(done, &[]);
+
+        // Anything else: the handler.
+        self.b.switch_to_block(slow);
+        self.call(index)?;
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(done);
+        Ok(true)
+    }
+
+    /// The words of a dense access moved between memory (outside Rust's
+    /// memory model, as `crate::memory::load_words` copies them: each
+    /// aligned word whole) and rows `data..` (`dwords` of them), lane
+    /// `l`'s dwords at `host + l * 4 * dwords`; the builder is left after
+    /// the copy.
+    fn copy_rows(&mut self, store: bool, dwords: usize, data: usize, host: Value) {
+        let row = |r: usize| 256 * r as i32;
+        let memory = host_memory();
         let copy = self.b.create_block();
+        let copied = self.b.create_block();
         self.b.append_block_param(copy, types::I64);
         let zero64 = self.b.ins().iconst(types::I64, 0);
         self.b.ins().jump(copy, &[zero64.into()]);
@@ -1434,14 +1476,8 @@ impl<'a, 'b> Gen<'a, 'b> {
         }
         let next = self.b.ins().iadd_imm_s(at, 64);
         let more = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, next, 256);
-        self.b.ins().brif(more, copy, &[next.into()], done, &[]);
-
-        // Anything else: the handler.
-        self.b.switch_to_block(slow);
-        self.call(index)?;
-        self.b.ins().jump(done, &[]);
-        self.b.switch_to_block(done);
-        Ok(true)
+        self.b.ins().brif(more, copy, &[next.into()], copied, &[]);
+        self.b.switch_to_block(copied);
     }
 
     /// To `fast` with the host address of instruction `index`'s access at
@@ -1893,7 +1929,7 @@ impl<'a, 'b> Gen<'a, 'b> {
         self.splats.clear();
         self.masks_before.clear();
         let mut mask_dests: Vec<u16> = Vec::new();
-        for &(_, op, kind) in instrs {
+        for &(_, op, kind) in instrs.iter().filter(|(_, _, kind)| kind.vector()) {
             let mask_src = kind.mask_source(op);
             for s in 0..3 {
                 let src = op.slot_src(s);
@@ -2016,8 +2052,8 @@ impl<'a, 'b> Gen<'a, 'b> {
         // float result is NaN; only then (rarely) the pass again, from the
         // same registers (nothing is stored before the end), with them.
         self.begin_pass(NanMode::Note(None));
-        for &(_, op, kind) in instrs {
-            self.vector(op, kind)?;
+        for (at, &(_, op, kind)) in instrs.iter().enumerate() {
+            self.pass_instr(at, op, kind)?;
         }
         self.settle_nan();
         if let NanMode::Note(Some(nan)) = self.nan_mode {
@@ -2029,8 +2065,8 @@ impl<'a, 'b> Gen<'a, 'b> {
             self.end_pass(&mask_dests, &params, latch)?;
             self.b.switch_to_block(exact);
             self.begin_pass(NanMode::Pick);
-            for &(_, op, kind) in instrs {
-                self.vector(op, kind)?;
+            for (at, &(_, op, kind)) in instrs.iter().enumerate() {
+                self.pass_instr(at, op, kind)?;
             }
         }
         self.end_pass(&mask_dests, &params, latch)?;
@@ -2048,6 +2084,22 @@ impl<'a, 'b> Gen<'a, 'b> {
         self.masks_now.clear();
         self.nan_mode = nan;
         self.nan_pending = None;
+    }
+
+    /// Instruction `at` of the segment being emitted, in a pass: a vector
+    /// ALU instruction, or in a fused region a memory access
+    /// ([`Gen::fused`]) or a wait.
+    fn pass_instr(&mut self, at: usize, op: &Op, kind: Kind) -> Result<(), String> {
+        if kind.vector() {
+            return self.vector(op, kind);
+        }
+        if let Some(&predicted) = self.fused_hosts.get(&at) {
+            return self.fused_access(predicted);
+        }
+        if kind == Kind::Nop {
+            return Ok(());
+        }
+        Err(format!("{} in a vector segment", op.instr))
     }
 
     /// Ends a pass: stores the rows it wrote and jumps to `latch` with the

@@ -9,6 +9,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use gcn_asm::{assemble, AssembleOptions, GcnVersion};
 
 use crate::check::{CheckOptions, Level};
+use crate::exec::tier::lower::fused::FUSED_RAN;
 use crate::exec::tier::TierMode;
 use crate::kernel::{ArgValue, Dispatch};
 use crate::memory::DENSE_FOUND;
@@ -244,17 +245,23 @@ fn interpreted_and_compiled(
 }
 
 /// Every dense form and size moves the interpreter's words, and takes the
-/// inline path (the span lookups count).
+/// inline path (the span lookups count) in a fused pass (the fused passes
+/// count).
 #[test]
 fn dense_loads_and_stores_run_inline_as_interpreted() {
     for form in [Form::Flat, Form::Global, Form::GlobalSaddr] {
         for dwords in [1, 2, 4] {
             let before = DENSE_FOUND.load(Relaxed);
+            let fused = FUSED_RAN.load(Relaxed);
             let case = Case::dense(form, dwords);
             assert_eq!(case.same(), None, "{case:?}");
             assert!(
                 DENSE_FOUND.load(Relaxed) > before,
                 "{case:?}: no access took the inline path"
+            );
+            assert!(
+                FUSED_RAN.load(Relaxed) > fused,
+                "{case:?}: no fused pass ran"
             );
         }
     }
