@@ -41,6 +41,8 @@ mod lower;
 #[cfg(all(test, feature = "jit"))]
 mod tests;
 #[cfg(all(test, feature = "jit"))]
+mod tests_fused;
+#[cfg(all(test, feature = "jit"))]
 mod tests_memory;
 
 use std::time::Duration;

@@ -190,7 +190,7 @@ k:
 /// unchecked and with every check at `Warn`. Panics unless each pair
 /// agrees on the output, the fault and the reports; returns the fault and
 /// the checked run's reports.
-fn interpreted_and_compiled(
+pub(super) fn interpreted_and_compiled(
     what: &str,
     source: &str,
     version: GcnVersion,
