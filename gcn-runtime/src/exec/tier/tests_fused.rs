@@ -112,13 +112,18 @@ fn a_vector_add_runs_fused_as_interpreted() {
     flat_store_dword v[4:5], v1",
         bytes = 4 * ITEMS
     );
-    let (fault, fused) = run("vector add", &body, &floats(2 * ITEMS as usize), ITEMS as usize);
+    let (fault, fused) = run(
+        "vector add",
+        &body,
+        &floats(2 * ITEMS as usize),
+        ITEMS as usize,
+    );
     assert_eq!(fault, None);
     assert!(fused, "no fused pass ran");
 }
 
 /// A store whose bytes the region's loads read too — in place, and one
-/// lane along (`out[i] = out[i + 1] + in[i]`): every lane's load comes
+/// lane along (`out[i + 1] = out[i] + in[i]`): every lane's load comes
 /// before any lane's store, as in the interpreter.
 #[test]
 fn stores_over_the_regions_loads_run_fused_as_interpreted() {
@@ -128,15 +133,15 @@ fn stores_over_the_regions_loads_run_fused_as_interpreted() {
     v_mov_b32 v5, s11
     v_add_u32 v4, vcc, s10, v0
     v_addc_u32 v5, vcc, v5, 0, vcc
-    v_add_u32 v12, vcc, {along}, v4
-    v_addc_u32 v13, vcc, v5, 0, vcc
-    flat_load_dword v1, v[12:13]
+    flat_load_dword v1, v[4:5]
     v_mov_b32 v7, s9
     v_add_u32 v6, vcc, s8, v0
     v_addc_u32 v7, vcc, v7, 0, vcc
     flat_load_dword v2, v[6:7]
     s_waitcnt vmcnt(0)
     v_add_u32 v1, vcc, v1, v2
+    v_add_u32 v4, vcc, {along}, v4
+    v_addc_u32 v5, vcc, v5, 0, vcc
     flat_store_dword v[4:5], v1"
         );
         let values: Vec<u32> = (0..ITEMS).map(|i| i * 3 + 1).collect();
@@ -237,4 +242,23 @@ fn lanes_the_proof_rejects_run_as_interpreted() {
     flat_load_dword v2, v[4:5]";
     let (fault, _) = run("carry", carry, &values, ITEMS as usize);
     assert!(fault.is_some(), "the carried addresses did not fault");
+    // `4 (i + 2^30 - 16)`, by a multiply and by a shift: work-items 16 on
+    // lose bit 32, which a carry puts back only for items 0-15.
+    for scale in ["v_mul_lo_u32 v1, v1, 4", "v_lshlrev_b32 v1, 2, v1"] {
+        let lost = format!(
+            "    s_add_u32 s12, s8, 0x40
+    s_sub_u32 s13, s9, 1
+    v_add_u32 v1, vcc, 0x3ffffff0, v0
+    {scale}
+    v_mov_b32 v5, s13
+    v_add_u32 v4, vcc, s12, v1
+    v_addc_u32 v5, vcc, v5, 0, vcc
+    flat_load_dword v2, v[4:5]"
+        );
+        let (fault, _) = run(scale, &lost, &values, ITEMS as usize);
+        assert!(
+            fault.is_some(),
+            "{scale}: the wrapped addresses did not fault"
+        );
+    }
 }
