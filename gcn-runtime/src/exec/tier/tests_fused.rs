@@ -207,9 +207,13 @@ fn lanes_the_proof_rejects_run_as_interpreted() {
     s_waitcnt vmcnt(0)
     flat_store_dword v[4:5], v2";
     let values: Vec<u32> = (0..ITEMS).map(|i| i ^ 0x5a5a).collect();
-    // Neighbouring work-items swapped, then a scalar instruction: the
-    // region starts with a row that is not `b + l * s`.
-    let swapped = format!("    v_xor_b32 v0, 1, v0\n    s_mov_b32 s3, 0\n{region}");
+    // Work-items 2 and 3 of every four swapped, then a scalar
+    // instruction: the region starts with a row that is not `b + l * s`
+    // though lanes 0 and 1 are.
+    let swapped = format!(
+        "    v_lshrrev_b32 v6, 1, v0\n    v_and_b32 v6, 1, v6\n    v_xor_b32 v0, v0, v6\n    \
+         s_mov_b32 s3, 0\n{region}"
+    );
     let (fault, _) = run("swapped", &swapped, &values, ITEMS as usize);
     assert_eq!(fault, None);
     // The same with a dense order: it fuses (the proof is not what
