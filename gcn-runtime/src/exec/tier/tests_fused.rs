@@ -210,9 +210,14 @@ fn lanes_the_proof_rejects_run_as_interpreted() {
     // Work-items 2 and 3 of every four swapped, then a scalar
     // instruction: the region starts with a row that is not `b + l * s`
     // though lanes 0 and 1 are.
+    // (The store's address from the ids in order, in v7.)
     let swapped = format!(
-        "    v_lshrrev_b32 v6, 1, v0\n    v_and_b32 v6, 1, v6\n    v_xor_b32 v0, v0, v6\n    \
-         s_mov_b32 s3, 0\n{region}"
+        "    v_mov_b32 v7, v0\n    v_lshrrev_b32 v6, 1, v0\n    v_and_b32 v6, 1, v6\n    \
+         v_xor_b32 v0, v0, v6\n    s_mov_b32 s3, 0\n{}",
+        region.replace("s10, v1", "s10, v8").replace(
+            "    v_mov_b32 v5, s11",
+            "    v_lshlrev_b32 v8, 2, v7\n    v_mov_b32 v5, s11"
+        )
     );
     let (fault, _) = run("swapped", &swapped, &values, ITEMS as usize);
     assert_eq!(fault, None);
