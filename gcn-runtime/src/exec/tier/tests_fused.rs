@@ -165,10 +165,14 @@ fn stores_over_the_regions_loads_run_fused_as_interpreted() {
 }
 
 /// An address read from memory (`out[i] = in[in[i]]`): the region ends
-/// before the access whose address a load of the region made.
+/// before the access whose address a load of the region made. (The row
+/// the load writes holds dense ids at the region's entry, which a region
+/// that ran on would take for the address.)
 #[test]
 fn an_address_loaded_in_the_region_runs_as_interpreted() {
-    let body = "    v_lshlrev_b32 v0, 2, v0
+    let body = "    v_mov_b32 v1, v0
+    s_mov_b32 s3, 0
+    v_lshlrev_b32 v0, 2, v0
     v_mov_b32 v5, s9
     v_add_u32 v4, vcc, s8, v0
     v_addc_u32 v5, vcc, v5, 0, vcc
@@ -251,6 +255,28 @@ fn lanes_the_proof_rejects_run_as_interpreted() {
     flat_load_dword v2, v[4:5]";
     let (fault, _) = run("carry", carry, &values, ITEMS as usize);
     assert!(fault.is_some(), "the carried addresses did not fault");
+    // The same borrow made before the region: the row it starts with is
+    // `b + l * s` modulo 2^32 only.
+    let wrapped = "    s_add_u32 s12, s8, 0x80
+    s_sub_u32 s13, s9, 1
+    v_lshlrev_b32 v1, 2, v0
+    v_subrev_u32 v1, vcc, 0x80, v1
+    s_mov_b32 s3, 0
+    v_mov_b32 v5, s13
+    v_add_u32 v4, vcc, s12, v1
+    v_addc_u32 v5, vcc, v5, 0, vcc
+    flat_load_dword v2, v[4:5]";
+    let (fault, _) = run("wrapped", wrapped, &values, ITEMS as usize);
+    assert!(fault.is_some(), "the wrapped row's addresses did not fault");
+    // High words `in`'s plus the lane: lane 0's address is `in`'s, the
+    // low words dense.
+    let high = "    v_sub_u32 v6, vcc, v0, s2
+    v_lshlrev_b32 v1, 2, v0
+    v_add_u32 v4, vcc, s8, v1
+    v_addc_u32 v5, vcc, s9, v6, vcc
+    flat_load_dword v2, v[4:5]";
+    let (fault, _) = run("high words apart", high, &values, ITEMS as usize);
+    assert!(fault.is_some(), "the high words apart did not fault");
     // `4 (i + 2^30 - 16)`, by a multiply and by a shift: work-items 16 on
     // lose bit 32, which a carry puts back only for items 0-15.
     for scale in ["v_mul_lo_u32 v1, v1, 4", "v_lshlrev_b32 v1, 2, v1"] {
