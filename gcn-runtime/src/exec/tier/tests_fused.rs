@@ -273,7 +273,8 @@ fn lanes_the_proof_rejects_run_as_interpreted() {
     let high = "    v_sub_u32 v6, vcc, v0, s2
     v_lshlrev_b32 v1, 2, v0
     v_add_u32 v4, vcc, s8, v1
-    v_addc_u32 v5, vcc, s9, v6, vcc
+    v_mov_b32 v5, s9
+    v_addc_u32 v5, vcc, v5, v6, vcc
     flat_load_dword v2, v[4:5]";
     let (fault, _) = run("high words apart", high, &values, ITEMS as usize);
     assert!(fault.is_some(), "the high words apart did not fault");
