@@ -278,6 +278,28 @@ fn lanes_the_proof_rejects_run_as_interpreted() {
     flat_load_dword v2, v[4:5]";
     let (fault, _) = run("high words apart", high, &values, ITEMS as usize);
     assert!(fault.is_some(), "the high words apart did not fault");
+    // A carry into the high word from a lane mask made before the region,
+    // set for the wave's lanes 32-63 only.
+    let mask = "    v_sub_u32 v6, vcc, v0, s2
+    v_cmp_le_u32 vcc, 32, v6
+    s_mov_b32 s3, 0
+    v_lshlrev_b32 v1, 2, v0
+    v_mov_b32 v5, s9
+    v_addc_u32 v5, vcc, v5, 0, vcc
+    v_add_u32 v4, vcc, s8, v1
+    flat_load_dword v2, v[4:5]";
+    let (fault, _) = run("carry mask", mask, &values, ITEMS as usize);
+    assert!(fault.is_some(), "the carried high words did not fault");
+    // A borrow out of every lane's low word, taken from the high word:
+    // `in`'s high word less one.
+    let borrowed = "    s_sub_u32 s12, 0, s8
+    v_lshlrev_b32 v1, 2, v0
+    v_subrev_u32 v4, vcc, s12, v1
+    v_mov_b32 v5, s9
+    v_subbrev_u32 v5, vcc, 0, v5, vcc
+    flat_load_dword v2, v[4:5]";
+    let (fault, _) = run("borrowed", borrowed, &values, ITEMS as usize);
+    assert!(fault.is_some(), "the borrowed high words did not fault");
     // `4 (i + 2^30 - 16)`, by a multiply and by a shift: work-items 16 on
     // lose bit 32, which a carry puts back only for items 0-15.
     for scale in ["v_mul_lo_u32 v1, v1, 4", "v_lshlrev_b32 v1, 2, v1"] {
