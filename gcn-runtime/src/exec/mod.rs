@@ -880,7 +880,9 @@ pub(crate) trait Hook {
     /// `lanes` lanes from lane 0 on, lane `l`'s `len` bytes at
     /// `first + l * len` (a dense vector access: 64 lanes; a scalar load:
     /// one). True only where [`Hook::around`] would do nothing for it but
-    /// run its handler (which would move the same bytes).
+    /// run its handler (which would move the same bytes), and where
+    /// [`Hook::before_run`] does nothing for the rest of the block visit
+    /// (a fused region's passes call no hook: `exec/tier/lower/fused.rs`).
     #[cfg_attr(not(feature = "jit"), allow(dead_code))]
     fn skips_access(&mut self, _slot: usize, _first: u64, _len: u32, _lanes: u8) -> bool {
         false

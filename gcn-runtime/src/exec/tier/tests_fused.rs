@@ -320,3 +320,48 @@ fn lanes_the_proof_rejects_run_as_interpreted() {
         );
     }
 }
+
+/// With every check on, the waves that replay their block's checks run
+/// the region fused (the hook lets every access be made inline), with no
+/// report and the unchecked run's output.
+#[test]
+fn replayed_waves_run_fused_with_the_checks_on() {
+    use crate::check::{CheckOptions, Level};
+    use crate::exec::tier::TierMode;
+    use crate::kernel::{ArgValue, Dispatch};
+    use crate::{LaunchOptions, Memory, Program};
+    let body = "    v_lshlrev_b32 v0, 2, v0
+    v_mov_b32 v5, s9
+    v_add_u32 v4, vcc, s8, v0
+    v_addc_u32 v5, vcc, v5, 0, vcc
+    flat_load_dword v1, v[4:5]
+    v_mov_b32 v5, s11
+    v_add_u32 v4, vcc, s10, v0
+    v_addc_u32 v5, vcc, v5, 0, vcc
+    s_waitcnt vmcnt(0)
+    v_add_u32 v1, vcc, 3, v1
+    flat_store_dword v[4:5], v1";
+    let binary = gcn_asm::assemble(&kernel(body), &gcn_asm::AssembleOptions::default())
+        .expect("assembles")
+        .gallium_bytes()
+        .expect("gallium binary");
+    let memory = Memory::default();
+    let program = Program::load(&memory, &binary, GcnVersion::Gcn1_2).expect("loads");
+    let values: Vec<u32> = (0..ITEMS).map(|i| i * 5).collect();
+    let input = memory.buffer_from_slice(&values).expect("buffer");
+    let out = memory.buffer_zeroed::<u32>(ITEMS as usize).expect("buffer");
+    let args = [ArgValue::Pointer(input.ptr()), ArgValue::Pointer(out.ptr())];
+    let before = FUSED_RAN.load(Relaxed);
+    let options = LaunchOptions {
+        threads: Some(1),
+        checks: CheckOptions::all(Level::Error),
+        tier: TierMode::Eager,
+        ..LaunchOptions::default()
+    };
+    program
+        .launch("k", &args, &Dispatch::new_1d(ITEMS, 256), &options)
+        .expect("runs with no report");
+    assert!(FUSED_RAN.load(Relaxed) > before, "no replayed wave ran fused");
+    let expected: Vec<u32> = values.iter().map(|v| v + 3).collect();
+    assert_eq!(out.to_vec(), expected);
+}

@@ -3,7 +3,7 @@
 //! loads made inside the pass, instead of one segment and one copy loop
 //! per access.
 //!
-//! Only the unchecked all-lanes variant of a wave64 block fuses. A region
+//! Only the all-lanes variants of a wave64 block fuse. A region
 //! ends at its first store (inclusive), at a scalar instruction other than
 //! a wait, at a memory instruction of another kind, or where
 //! [`Segment::admits`] would end a segment; an address that depends on a
@@ -26,6 +26,14 @@
 //! ordinary form (segments, `Gen::dense_memory`, handlers), which does
 //! what the interpreter does, faults included; nothing has been written
 //! by then.
+//!
+//! **Checks.** In a checked variant, every access of the region must also
+//! be one the checks' hook lets the block make itself
+//! ([`crate::exec::Hook::skips_access`], asked in program order before the
+//! passes). A hook that lets one does nothing in `before_run` for the rest
+//! of the block visit (the replayed wave of `check::replay`), so the fused
+//! passes call no hook; any access it refuses sends the region to its
+//! ordinary form, which calls every hook in order.
 //!
 //! **The store** (the region's last instruction) is made after the last
 //! pass, from the rows, as `Gen::dense_memory` makes it: after every load
@@ -160,7 +168,7 @@ impl<'a> Gen<'a, '_> {
     pub(super) fn fusible(&self, instrs: &[(u32, &'a Op, Kind)], i: usize) -> Option<Region> {
         use gcn_asm::decode::Location;
         let plan = self.plan;
-        if !plan.full || plan.wave32 || plan.checked {
+        if !plan.full || plan.wave32 {
             return None;
         }
         let mut segment = Segment::default();
@@ -340,8 +348,8 @@ impl<'a> Gen<'a, '_> {
             let dense = self.b.ins().band(dense, aligned);
             let fast = self.b.create_block();
             self.b.append_block_param(fast, types::I64);
-            let hint = self.plan.block.instrs[access.index].1 as usize % crate::memory::DENSE_HINTS;
-            self.dense_span(dense, first, hint, 64 * u64::from(size), fast, plain)?;
+            // (Checked: and the checks' hook lets the block make it.)
+            self.route(dense, first, access.index, size, 64, fast, plain)?;
             self.b.switch_to_block(fast);
             let host = self.b.block_params(fast)[0];
             hosts.insert(at, Predicted { access, host });
