@@ -157,7 +157,27 @@ fn known_failures() -> Vec<KnownFailure> {
 /// `gcndisasm` then `gcnasm -b rocm` on the code object `path`
 /// ([`gcn_asm::decode::rocm::listing`], [`gcn_asm::assemble`]): the
 /// reassembled object, written to a temporary file.
-fn reassembled(path: &Path, set: &str) -> PathBuf {
+/// A file in a directory of its own in the temporary directory, both
+/// removed when dropped.
+struct TempFile(PathBuf);
+
+impl std::ops::Deref for TempFile {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+        if let Some(dir) = self.0.parent() {
+            let _ = std::fs::remove_dir(dir);
+        }
+    }
+}
+
+fn reassembled(path: &Path, set: &str) -> TempFile {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let co = gcn_asm::rocm::read(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let text =
@@ -170,13 +190,16 @@ fn reassembled(path: &Path, set: &str) -> PathBuf {
         .unwrap_or_else(|d| panic!("{}: {d}", path.display()))
         .rocm_bytes()
         .unwrap();
-    let dir = std::env::temp_dir()
-        .join(format!("gcn-rocm-reassembled-{}", std::process::id()))
-        .join(set);
+    // One directory per set (no two tests share one), removed with the file.
+    let dir = std::env::temp_dir().join(format!(
+        "gcn-rocm-reassembled-{}-{}",
+        std::process::id(),
+        set.replace('/', "-")
+    ));
     std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join(path.file_name().unwrap());
     std::fs::write(&out, again).unwrap();
-    out
+    TempFile(out)
 }
 
 /// Runs every case that the code objects of `set` (`v4/gfx900`,
@@ -218,8 +241,11 @@ fn run_set_on(set: &str, reassemble: bool) {
             // The RDNA sets have no printf sources (`compile.sh`).
             continue;
         }
+        let mut _reassembled = None;
         if reassemble {
-            path = reassembled(&path, set);
+            let file = reassembled(&path, set);
+            path = file.to_path_buf();
+            _reassembled = Some(file);
         }
         let name = c["name"].as_str().unwrap();
         let known = known.iter().find(|k| k.case == name && k.set == set);
@@ -473,7 +499,8 @@ fn launch_with_out(
 #[test]
 fn globals_run_the_same_reassembled() {
     let path = tests_dir().join("../gcn-asm/tests/rocm/globals-gfx900-v4.co");
-    for path in [path.clone(), reassembled(&path, "globals")] {
+    let again = reassembled(&path, "globals");
+    for path in [path.clone(), again.to_path_buf()] {
         let grid = Dispatch::new(1, [64, 1, 1], [64, 1, 1]);
         let out = launch_with_out(&path, "pick", 64, &grid, |_, _| {});
         assert_eq!(out, vec![3u32; 64], "{}", path.display());
@@ -492,7 +519,8 @@ fn bss_globals_run_the_same_reassembled() {
         let path = tests_dir().join(format!(
             "../gcn-asm/tests/rocm/globals-bss-gfx900-{version}.co"
         ));
-        for path in [path.clone(), reassembled(&path, "globals-bss")] {
+        let again = reassembled(&path, "globals-bss");
+        for path in [path.clone(), again.to_path_buf()] {
             let at = path.display();
             let grid = Dispatch::new(1, [64, 1, 1], [64, 1, 1]);
             let out = launch_with_out(&path, "tally", 64, &grid, |program, memory| {
@@ -567,10 +595,12 @@ k:
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("got.co");
     std::fs::write(&path, &bytes).unwrap();
-    for path in [path.clone(), reassembled(&path, "got")] {
+    let again = reassembled(&path, "got");
+    for path in [path.clone(), again.to_path_buf()] {
         let one = Dispatch::new(1, [1, 1, 1], [1, 1, 1]);
         let out = launch_with_out(&path, "k", 2, &one, |_, _| {});
         assert_eq!(out, [0x1234_5678, 0x55aa], "{}", path.display());
     }
+    drop(again);
     let _ = std::fs::remove_dir_all(&dir);
 }
