@@ -361,7 +361,10 @@ fn replayed_waves_run_fused_with_the_checks_on() {
     program
         .launch("k", &args, &Dispatch::new_1d(ITEMS, 256), &options)
         .expect("runs with no report");
-    assert!(FUSED_RAN.load(Relaxed) > before, "no replayed wave ran fused");
+    assert!(
+        FUSED_RAN.load(Relaxed) > before,
+        "no replayed wave ran fused"
+    );
     let expected: Vec<u32> = values.iter().map(|v| v + 3).collect();
     assert_eq!(out.to_vec(), expected);
 }
