@@ -170,7 +170,7 @@ mod enabled {
         wave: *mut Wave,
         env: *mut (),
         ops: *const Decoded,
-        block: *const Block,
+        pub(super) block: *const Block,
         /// The checks' hook of a checked launch.
         hook: Option<&'h mut dyn Hook>,
         /// The instruction (index in the block) that stopped it, and its
@@ -312,6 +312,11 @@ mod enabled {
         pub mode: u32,
     }
 
+    /// Failed proofs of density after which a block's fused regions run
+    /// unfused (a region whose lanes are seldom dense would pay the proof
+    /// on every visit).
+    pub(super) const MAX_FUSED_MISSES: u32 = 64;
+
     /// A block: where it is, what the interpreter would account for it, and
     /// its translations.
     pub(crate) struct Block {
@@ -332,6 +337,10 @@ mod enabled {
         hits: AtomicU32,
         /// Visits after which the block is translated.
         threshold: u32,
+        /// Fused regions' proofs of density that failed in the block's
+        /// code (`lower::fused`; counted by the code, atomically): past
+        /// [`MAX_FUSED_MISSES`] its regions run unfused.
+        pub(super) fused_misses: AtomicU32,
         /// The translations for EXEC = all lanes and for any EXEC, unchecked
         /// and calling the checks' hooks (`None` inside: the translation
         /// failed, the interpreter runs it), by [`Block::variant`].
@@ -516,6 +525,7 @@ mod enabled {
             sgpr_end: 0,
             falls_through: true,
             hits: AtomicU32::new(0),
+            fused_misses: AtomicU32::new(0),
             threshold: 0,
             variants: Default::default(),
         };

@@ -368,3 +368,42 @@ fn replayed_waves_run_fused_with_the_checks_on() {
     let expected: Vec<u32> = values.iter().map(|v| v + 3).collect();
     assert_eq!(out.to_vec(), expected);
 }
+
+/// A region whose lanes are never dense (a stride of two dwords) stops
+/// trying the proof after `MAX_FUSED_MISSES` failures: over 1024 waves
+/// the proof runs far fewer times than there are waves, and every run
+/// gives the interpreter's words.
+#[test]
+fn a_block_whose_proofs_fail_stops_trying() {
+    use super::lower::fused::PROOFS_TRIED;
+    let items = 64 * ITEMS;
+    let body = "    v_lshlrev_b32 v1, 3, v0
+    v_mov_b32 v5, s9
+    v_add_u32 v4, vcc, s8, v1
+    v_addc_u32 v5, vcc, v5, 0, vcc
+    flat_load_dword v2, v[4:5]
+    v_lshlrev_b32 v1, 2, v0
+    v_mov_b32 v5, s11
+    v_add_u32 v4, vcc, s10, v1
+    v_addc_u32 v5, vcc, v5, 0, vcc
+    s_waitcnt vmcnt(0)
+    flat_store_dword v[4:5], v2";
+    let values: Vec<u32> = (0..2 * items).map(|i| i ^ 0x3c3c).collect();
+    let before = PROOFS_TRIED.load(Relaxed);
+    let (fault, _) = interpreted_and_compiled(
+        "strided",
+        &kernel(body),
+        GcnVersion::Gcn1_2,
+        &values,
+        false,
+        items as usize,
+        items,
+    );
+    assert_eq!(fault, None);
+    let tried = PROOFS_TRIED.load(Relaxed) - before;
+    assert!(
+        (1..512).contains(&tried),
+        "{tried} proofs tried over {} waves",
+        items / 64
+    );
+}

@@ -25,7 +25,9 @@
 //! span, misaligned or with another stride, sends the region to its
 //! ordinary form (segments, `Gen::dense_memory`, handlers), which does
 //! what the interpreter does, faults included; nothing has been written
-//! by then.
+//! by then. A block whose proofs failed `MAX_FUSED_MISSES` times (counted
+//! in the block, across waves and threads) runs its regions unfused from
+//! then on, without the proof.
 //!
 //! **Checks.** In a checked variant, every access of the region must also
 //! be one the checks' hook lets the block make itself
@@ -45,6 +47,16 @@ use super::*;
 /// passes ran).
 #[cfg(test)]
 pub(crate) static FUSED_RAN: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Proofs of density tried (test builds count them).
+#[cfg(test)]
+pub(crate) static PROOFS_TRIED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Counts a proof tried (called by test builds' code).
+#[cfg(test)]
+extern "C" fn proof_tried(_ctx: *mut u8) {
+    PROOFS_TRIED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+}
 
 /// Counts a fused pass started (called by test builds' code).
 #[cfg(test)]
@@ -298,7 +310,32 @@ impl<'a> Gen<'a, '_> {
         let end = region.end;
         let body = &instrs[i..end];
         let plain = self.b.create_block();
+        let failed = self.b.create_block();
         let after = self.b.create_block();
+
+        // A block whose proofs failed often runs its regions unfused.
+        use super::super::enabled::{Block, CallCtx, MAX_FUSED_MISSES};
+        let offset = |field: usize| i32::try_from(field).unwrap_or(i32::MAX);
+        let block = self.b.ins().load(
+            self.ptr,
+            mem(),
+            self.calls,
+            offset(std::mem::offset_of!(CallCtx<'_>, block)),
+        );
+        let misses_at = self
+            .b
+            .ins()
+            .iadd_imm_u(block, std::mem::offset_of!(Block, fused_misses) as i64);
+        let misses = self.b.ins().load(types::I32, mem(), misses_at, 0);
+        let tried =
+            self.b
+                .ins()
+                .icmp_imm_u(IntCC::UnsignedLessThan, misses, i64::from(MAX_FUSED_MISSES));
+        let proof = self.b.create_block();
+        self.b.ins().brif(tried, proof, &[], plain, &[]);
+        self.b.switch_to_block(proof);
+        #[cfg(test)]
+        self.call_helper(proof_tried as *const () as usize, &[], None);
 
         // The slice on affine values; `ok` gathers the conditions.
         let mut ok = self.b.ins().iconst(types::I8, 1);
@@ -349,7 +386,7 @@ impl<'a> Gen<'a, '_> {
             let fast = self.b.create_block();
             self.b.append_block_param(fast, types::I64);
             // (Checked: and the checks' hook lets the block make it.)
-            self.route(dense, first, access.index, size, 64, fast, plain)?;
+            self.route(dense, first, access.index, size, 64, fast, failed)?;
             self.b.switch_to_block(fast);
             let host = self.b.block_params(fast)[0];
             hosts.insert(at, Predicted { access, host });
@@ -375,7 +412,17 @@ impl<'a> Gen<'a, '_> {
         }
         self.b.ins().jump(after, &[]);
 
-        // The region's ordinary form.
+        // A failed proof counted, then the region's ordinary form.
+        self.b.switch_to_block(failed);
+        let one = self.b.ins().iconst(types::I32, 1);
+        self.b.ins().atomic_rmw(
+            types::I32,
+            mem(),
+            cranelift_codegen::ir::AtomicRmwOp::Add,
+            misses_at,
+            one,
+        );
+        self.b.ins().jump(plain, &[]);
         self.b.switch_to_block(plain);
         let mut k = i;
         while k < end {
