@@ -650,9 +650,11 @@ impl<'a> Gen<'a, '_> {
         if access.store {
             return Ok(());
         }
-        let first_lane = self.first_lane.ok_or("no pass")?;
-        let shift = i64::from(access.size().trailing_zeros());
-        let at = self.b.ins().ishl_imm_u(first_lane, shift);
+        // Lane `l`'s bytes at `l * size`: the pass's row offset (`4 * l`)
+        // times the dwords.
+        let row_base = self.row_base.ok_or("no pass")?;
+        let offset = self.b.ins().isub(row_base, self.vgpr);
+        let at = self.b.ins().imul_imm_u(offset, access.dwords as i64);
         let at = self.b.ins().iadd(p.host, at);
         let words: Vec<Value> = (0..access.dwords)
             .map(|m| {
