@@ -2000,6 +2000,13 @@ impl<'a, 'b> Gen<'a, 'b> {
         accs: &[Value],
         mask_dests: &[u16],
     ) {
+        self.loop_back((header, exit), next, accs);
+        self.leave_lane_loop(exit, mask_dests);
+    }
+
+    /// Back to `header` with the next pass's offset `next` and the
+    /// lane-mask bits `accs` while lanes remain, else to `exit`.
+    fn loop_back(&mut self, (header, exit): (IrBlock, IrBlock), next: Value, accs: &[Value]) {
         let more =
             self.b
                 .ins()
@@ -2010,6 +2017,10 @@ impl<'a, 'b> Gen<'a, 'b> {
             .collect();
         let out: Vec<_> = accs.iter().map(|&v| v.into()).collect();
         self.b.ins().brif(more, header, &back, exit, &out);
+    }
+
+    /// In the lane loop's `exit`: writes the lane masks.
+    fn leave_lane_loop(&mut self, exit: IrBlock, mask_dests: &[u16]) {
         self.b.switch_to_block(exit);
         let accs = self.b.block_params(exit).to_vec();
         for (code, bits) in mask_dests.iter().zip(accs) {
@@ -2043,11 +2054,6 @@ impl<'a, 'b> Gen<'a, 'b> {
         } else {
             Some(self.lanes_of(self.exec))
         };
-        // The pass's end: stores, lane-mask bits, the next pass.
-        let latch = self.b.create_block();
-        for _ in 0..=mask_dests.len() {
-            self.b.append_block_param(latch, types::I64);
-        }
         // First the pass without the NaN rule's picks, noting whether any
         // float result is NaN; only then (rarely) the pass again, from the
         // same registers (nothing is stored before the end), with them.
@@ -2062,17 +2068,15 @@ impl<'a, 'b> Gen<'a, 'b> {
             let fast = self.b.create_block();
             self.b.ins().brif(any, exact, &[], fast, &[]);
             self.b.switch_to_block(fast);
-            self.end_pass(&mask_dests, &params, latch)?;
+            self.end_pass(&mask_dests, &params, (header, exit))?;
             self.b.switch_to_block(exact);
             self.begin_pass(NanMode::Pick);
             for (at, &(_, op, kind)) in instrs.iter().enumerate() {
                 self.pass_instr(at, op, kind)?;
             }
         }
-        self.end_pass(&mask_dests, &params, latch)?;
-        self.b.switch_to_block(latch);
-        let next_args = self.b.block_params(latch).to_vec();
-        self.close_lane_loop((header, exit), next_args[0], &next_args[1..], &mask_dests);
+        self.end_pass(&mask_dests, &params, (header, exit))?;
+        self.leave_lane_loop(exit, &mask_dests);
         Ok(())
     }
 
@@ -2102,14 +2106,16 @@ impl<'a, 'b> Gen<'a, 'b> {
         Err(format!("{} in a vector segment", op.instr))
     }
 
-    /// Ends a pass: stores the rows it wrote and jumps to `latch` with the
-    /// next pass's offset and the lane-mask bits so far (`params`: the
-    /// header's).
+    /// Ends a pass: stores the rows it wrote and goes round the lane loop
+    /// (`header`, or `exit` after the last pass) with the next pass's
+    /// offset and the lane-mask bits so far (`params`: the header's). Each
+    /// of a pass's two forms (the NaN rule's) goes round on its own, with
+    /// no shared latch to jump through.
     fn end_pass(
         &mut self,
         mask_dests: &[u16],
         params: &[Value],
-        latch: IrBlock,
+        (header, exit): (IrBlock, IrBlock),
     ) -> Result<(), String> {
         let base = self.row_base.ok_or("no pass")?;
         let first_lane = self.first_lane.ok_or("no pass")?;
@@ -2117,14 +2123,13 @@ impl<'a, 'b> Gen<'a, 'b> {
             let v = self.regs[&row].v;
             self.b.ins().store(mem(), v, base, 256 * i32::from(row));
         }
-        let mut next_args = Vec::new();
         let next = self.b.ins().iadd_imm_u(params[0], 16);
-        next_args.push(next.into());
+        let mut accs = Vec::new();
         for (i, code) in mask_dests.iter().enumerate() {
             let lanes = self.masks_now[code];
-            next_args.push(self.add_lane_bits(params[1 + i], lanes, first_lane).into());
+            accs.push(self.add_lane_bits(params[1 + i], lanes, first_lane));
         }
-        self.b.ins().jump(latch, &next_args);
+        self.loop_back((header, exit), next, &accs);
         Ok(())
     }
 
