@@ -902,7 +902,15 @@ fn make_waves(
     waves.resize_with(group_waves as usize, || Wave::new(c.vgprs, c.sgprs));
     for (wave_index, w) in (0..group_waves).zip(waves.iter_mut()) {
         {
-            w.reset(c.vgprs, c.sgprs);
+            let wave_size = c.wave_size();
+            let first = wave_index * wave_size;
+            let active = items.saturating_sub(first).min(wave_size) as usize;
+            // A wave of all lanes zeroes only what its code may read before
+            // writing (the analysis is for EXEC = all lanes at the entry).
+            match &s.ops.first_reads {
+                Some(reads) if active == WAVE_SIZE => w.reset_first_reads(c.vgprs, c.sgprs, reads),
+                _ => w.reset(c.vgprs, c.sgprs),
+            }
             w.id = wave_index;
             // STATUS.IN_TG: the work-group has more than one wave.
             if group_waves > 1 {
@@ -942,10 +950,7 @@ fn make_waves(
                 w.sgpr[next] = scratch_offset as u32;
             }
             // Local ids and EXEC: the work-items of a wave are consecutive.
-            let wave_size = c.wave_size();
             w.set_wave32(c.wave32);
-            let first = wave_index * wave_size;
-            let active = items.saturating_sub(first).min(wave_size) as usize;
             let exec = if active == WAVE_SIZE {
                 u64::MAX
             } else {

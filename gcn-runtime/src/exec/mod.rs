@@ -38,6 +38,7 @@
 pub(crate) mod atomic;
 pub(crate) mod buffer;
 pub(crate) mod ds;
+pub(crate) mod first_reads;
 pub(crate) mod flat;
 pub(crate) mod float;
 pub(crate) mod fuse;
@@ -465,6 +466,23 @@ impl Wave {
     /// storage (a host thread reuses its waves from one work-group to the
     /// next without allocating).
     pub fn reset(&mut self, vgprs: u16, sgprs: u16) {
+        self.reset_zeroing(vgprs, sgprs, None);
+    }
+
+    /// [`Wave::reset`] for a wave that starts with every lane in EXEC and
+    /// runs code whose first reads are `reads` (`Decoded::first_reads`):
+    /// only those registers are zeroed, the others keep what the last
+    /// wave left, which the code overwrites before it reads them.
+    pub(crate) fn reset_first_reads(
+        &mut self,
+        vgprs: u16,
+        sgprs: u16,
+        reads: &first_reads::FirstReads,
+    ) {
+        self.reset_zeroing(vgprs, sgprs, Some(reads));
+    }
+
+    fn reset_zeroing(&mut self, vgprs: u16, sgprs: u16, reads: Option<&first_reads::FirstReads>) {
         // Field by field in place: building a whole `Wave` and moving it
         // in would copy the 512-byte SGPR file twice per wave.
         let Wave {
@@ -486,13 +504,29 @@ impl Wave {
             lane_mask,
             flat_scratch,
         } = self;
-        sgpr.fill(0);
-        if vgpr.len() == usize::from(vgprs) {
-            // One `memset` (wide stores) rather than a row-by-row loop.
-            vgpr.as_flattened_mut().fill(0);
-        } else {
-            vgpr.clear();
-            vgpr.resize(usize::from(vgprs), [0; WAVE_SIZE]);
+        match reads {
+            // Only the registers the kernel may read before writing them
+            // (the others' old values cannot show).
+            Some(reads) if vgpr.len() == usize::from(vgprs) => {
+                for &r in &reads.vgprs {
+                    if let Some(row) = vgpr.get_mut(usize::from(r)) {
+                        *row = [0; WAVE_SIZE];
+                    }
+                }
+                for &c in &reads.sgprs {
+                    sgpr[usize::from(c & 127)] = 0;
+                }
+            }
+            _ => {
+                sgpr.fill(0);
+                if vgpr.len() == usize::from(vgprs) {
+                    // One `memset` (wide stores) rather than a row-by-row loop.
+                    vgpr.as_flattened_mut().fill(0);
+                } else {
+                    vgpr.clear();
+                    vgpr.resize(usize::from(vgprs), [0; WAVE_SIZE]);
+                }
+            }
         }
         (*scc, *pc, *mode, *trapsts, *status, *id) = (false, 0, 0, 0, 0, 0);
         (*vgpr_limit, *sgpr_limit) = (vgprs, sgprs);
@@ -1169,6 +1203,11 @@ pub(crate) struct Decoded {
     /// The compiled tier's blocks of this code and their translations
     /// (shared by clones: the code is the same).
     pub(crate) tier: std::sync::Arc<tier::Tier>,
+    /// The registers a wave entering at the kernel's entry may read before
+    /// writing them (`None`: unknown, or not decoded from an entry): the
+    /// ones a new wave of all lanes must have zeroed
+    /// ([`Wave::reset_first_reads`]).
+    pub(crate) first_reads: Option<first_reads::FirstReads>,
 }
 
 impl Decoded {
@@ -1301,6 +1340,7 @@ impl<'w> Builder<'w> {
             index: self.index,
             ops: self.ops,
             tier: Default::default(),
+            first_reads: None,
         };
         fuse::fuse(&mut decoded);
         let tier = tier::build(&mut decoded, self.version, self.options.wave32);
@@ -1329,6 +1369,7 @@ pub(crate) fn predecode_waves(words: &[u32], version: GcnVersion, wave32: bool) 
 }
 
 /// How control leaves an instruction, for `predecode_from`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Flow {
     /// To the next instruction, and to its branch target if it has one.
     Next,
@@ -1410,7 +1451,9 @@ pub(crate) fn predecode_from_waves(
             }
         }
     }
-    b.finish()
+    let mut decoded = b.finish();
+    decoded.first_reads = first_reads::first_reads(&decoded, entry);
+    decoded
 }
 
 fn make_op(instr: Instruction, version: GcnVersion) -> Op {
