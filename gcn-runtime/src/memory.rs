@@ -615,27 +615,44 @@ pub(crate) struct MemView {
     /// undefined and the definedness check needs no lookup.
     tracks_any: bool,
     /// Per allocation, in the same order, what compiled code reads to move
-    /// a dense wave access itself ([`DenseSpan`]).
+    /// a dense wave access itself ([`DenseSpan`]), then [`NO_SPAN`].
+    #[cfg_attr(not(feature = "jit"), allow(dead_code))]
     dense: Vec<DenseSpan>,
-    /// The last allocation (index into `dense`, or [`NO_DENSE`]) each
-    /// memory instruction of compiled code used, by the instruction's slot
-    /// modulo [`DENSE_HINTS`]: shared by the dispatch's threads, each hint
-    /// one atomic word, so a racing update can only cost a lookup.
+    /// The last allocation (index into `dense`, [`NO_SPAN`]'s at first)
+    /// each memory instruction of compiled code used, by the instruction's
+    /// slot modulo [`DENSE_HINTS`]: shared by the dispatch's threads, each
+    /// hint one atomic word, so a racing update can only cost a lookup.
+    /// Every hint is an index into `dense` (compiled code reads the span
+    /// it names without a bounds check).
+    #[cfg_attr(not(feature = "jit"), allow(dead_code))]
     hints: Arc<[AtomicU32]>,
 }
 
 /// Where compiled code may move a dense wave access itself: the device
-/// range `[base, base + bytes)` of one allocation's words, and the host
-/// address of its first word. `bytes` is 0 for an allocation that tracks
-/// written bytes (its accesses must mark them) or that a FLAT aperture
-/// could overlap (a FLAT address there is LDS or private memory).
+/// range `[base, end)` of one allocation's words, and the host address of
+/// its first word. `end` is `base` (the range is empty) for an allocation
+/// that tracks written bytes (its accesses must mark them) or that a FLAT
+/// aperture could overlap (a FLAT address there is LDS or private memory).
+///
+/// An access of `n` bytes at `first` is inside when `base <= first <=
+/// end - n`: `end` is at least [`FIRST_ADDRESS`], so `end - n` does not
+/// wrap for the accesses compiled code makes (at most 1 KiB).
 #[derive(Debug, Clone, Copy)]
 #[repr(C)]
 pub(crate) struct DenseSpan {
     pub base: u64,
-    pub bytes: u64,
+    pub end: u64,
     pub host: u64,
 }
+
+/// The span after a view's allocations that no access is inside (`base`
+/// and `end` the highest address): the hint of an instruction that has
+/// found no span yet, so that every hint names a span.
+const NO_SPAN: DenseSpan = DenseSpan {
+    base: u64::MAX,
+    end: u64::MAX,
+    host: 0,
+};
 
 /// Lookups [`MemView::dense_lookup`] answered (tests: compiled code took
 /// its inline path).
@@ -644,8 +661,6 @@ pub(crate) static DENSE_FOUND: std::sync::atomic::AtomicU64 = std::sync::atomic:
 
 /// The hints of a [`MemView`] (a power of two).
 pub(crate) const DENSE_HINTS: usize = 64;
-/// A hint naming no allocation.
-pub(crate) const NO_DENSE: u32 = u32::MAX;
 
 impl MemView {
     /// A view of `allocations` (sorted by base address).
@@ -667,26 +682,31 @@ impl MemView {
                 let usable = !a.tracks_writes() && !apertures.into_iter().any(overlaps);
                 DenseSpan {
                     base: a.base,
-                    bytes: if usable { bytes } else { 0 },
+                    end: if usable { a.base + bytes } else { a.base },
                     host: a.words.as_ptr() as u64,
                 }
             })
-            .collect();
+            .chain([NO_SPAN])
+            .collect::<Vec<_>>();
+        let none = (dense.len() - 1) as u32;
         MemView {
             allocations,
             spans,
             tracks_any,
             dense,
-            hints: (0..DENSE_HINTS).map(|_| AtomicU32::new(NO_DENSE)).collect(),
+            hints: (0..DENSE_HINTS).map(|_| AtomicU32::new(none)).collect(),
         }
     }
 
-    /// The spans compiled code moves dense accesses in ([`DenseSpan`]).
+    /// The spans compiled code moves dense accesses in ([`DenseSpan`]),
+    /// never empty: the hints index it.
+    #[cfg_attr(not(feature = "jit"), allow(dead_code))]
     pub(crate) fn dense_spans(&self) -> &[DenseSpan] {
         &self.dense
     }
 
     /// The hints of compiled code's memory instructions ([`MemView::hints`]).
+    #[cfg_attr(not(feature = "jit"), allow(dead_code))]
     pub(crate) fn dense_hints(&self) -> &[AtomicU32] {
         &self.hints
     }
@@ -695,6 +715,7 @@ impl MemView {
     /// whole, recorded as hint `hint`, and the host address of `address`:
     /// what compiled code asks when its hint does not hold the access.
     /// `None`: the access takes the interpreter's path.
+    #[cfg_attr(not(feature = "jit"), allow(dead_code))]
     pub(crate) fn dense_lookup(&self, hint: usize, address: u64, bytes: u64) -> Option<u64> {
         if address & 3 != 0 {
             return None;
@@ -702,7 +723,7 @@ impl MemView {
         let i = self.spans.partition_point(|&[base, _]| base <= address);
         let span = self.dense.get(i.checked_sub(1)?)?;
         let offset = address.wrapping_sub(span.base);
-        if address < span.base || !fits(offset, bytes, span.bytes) {
+        if address < span.base || !fits(offset, bytes, span.end - span.base) {
             return None;
         }
         self.hints.get(hint)?.store((i - 1) as u32, Relaxed);

@@ -33,6 +33,7 @@
 
 use gcn_asm::decode::{Location, Operand};
 use gcn_asm::isa::{flags, ImplicitReg, Role, Unit};
+use gcn_asm::GcnVersion;
 
 use super::{flow, Decoded, Flow};
 
@@ -99,14 +100,19 @@ struct State {
     exec_kept: bool,
 }
 
-/// The registers the wave64 kernel `ops` (entered at byte offset `entry`)
-/// may read before writing them in full, for a wave that starts with all
-/// lanes in EXEC; `None` when the analysis cannot tell (see the module's
-/// documentation), and the whole register file must be zeroed.
-pub(crate) fn first_reads(ops: &Decoded, entry: u32) -> Option<FirstReads> {
+/// The registers the kernel `ops` (pre-decoded for `version`, entered at
+/// byte offset `entry`) may read before writing them in full, for a wave
+/// of 64 lanes that starts with all of them in EXEC; `None` when the
+/// analysis cannot tell (see the module's documentation) or `wave32`, and
+/// the whole register file must be zeroed.
+pub(crate) fn first_reads(
+    ops: &Decoded,
+    version: GcnVersion,
+    entry: u32,
+    wave32: bool,
+) -> Option<FirstReads> {
     let words = ops.words();
-    let version = ops.tier.version;
-    if ops.tier.wave32 {
+    if wave32 {
         return None;
     }
     let exec = ImplicitReg::Exec.sgprs(version)?;
@@ -115,7 +121,7 @@ pub(crate) fn first_reads(ops: &Decoded, entry: u32) -> Option<FirstReads> {
     let mut reads = RegSet::default();
     let mut work = Vec::new();
     let start = (entry / 4) as usize;
-    if entry % 4 != 0 || start >= words {
+    if !entry.is_multiple_of(4) || start >= words {
         return Some(reads.lists());
     }
     states[start] = Some(State {
@@ -218,7 +224,7 @@ mod tests {
     use super::*;
     use crate::kernel::{ArgValue, Dispatch};
     use crate::{CheckOptions, LaunchOptions, Memory, Program, TierMode};
-    use gcn_asm::{assemble, AssembleOptions, GcnVersion};
+    use gcn_asm::{assemble, AssembleOptions};
 
     /// The first reads of `body` (GCN 1.2, or wave32 GCN 1.5), entered at
     /// its start.

@@ -1452,7 +1452,7 @@ pub(crate) fn predecode_from_waves(
         }
     }
     let mut decoded = b.finish();
-    decoded.first_reads = first_reads::first_reads(&decoded, entry);
+    decoded.first_reads = first_reads::first_reads(&decoded, version, entry, wave32);
     decoded
 }
 

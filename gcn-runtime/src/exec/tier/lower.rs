@@ -1598,46 +1598,30 @@ impl<'a, 'b> Gen<'a, 'b> {
             self.calls,
             ctx_offset(std::mem::offset_of!(CallCtx<'_>, dense)),
         );
-        let count = self.b.ins().load(
-            types::I64,
-            mem(),
-            self.calls,
-            ctx_offset(std::mem::offset_of!(CallCtx<'_>, dense_len)),
-        );
+        // Every hint names a span (`MemView::dense_hints`): no bounds test.
         let hint = self
             .b
             .ins()
             .load(types::I32, MemFlagsData::trusted(), hints, 4 * slot as i32);
         let hint = self.b.ins().uextend(types::I64, hint);
-        let known = self.b.ins().icmp(IntCC::UnsignedLessThan, hint, count);
         let span_size = std::mem::size_of::<crate::memory::DenseSpan>() as i64;
         let at = self.b.ins().imul_imm_u(hint, span_size);
         let span = self.b.ins().iadd(spans, at);
-        // (A hint past the spans reads span 0: `known` discards it.)
-        let span = self.b.ins().select(known, span, spans);
-        let zero_spans = self.b.ins().icmp_imm_u(IntCC::Equal, count, 0);
         let span_base = self.b.ins().load(types::I64, mem(), span, 0);
-        let span_bytes = self.b.ins().load(types::I64, mem(), span, 8);
+        let span_end = self.b.ins().load(types::I64, mem(), span, 8);
         let span_host = self.b.ins().load(types::I64, mem(), span, 16);
-        let off = self.b.ins().isub(first, span_base);
+        // `base <= first <= end - bytes` (`end` >= FIRST_ADDRESS: no wrap).
         let above = self
             .b
             .ins()
             .icmp(IntCC::UnsignedGreaterThanOrEqual, first, span_base);
-        let room =
-            self.b
-                .ins()
-                .icmp_imm_u(IntCC::UnsignedGreaterThanOrEqual, span_bytes, bytes as i64);
-        let limit = self.b.ins().iadd_imm_s(span_bytes, -(bytes as i64));
+        let limit = self.b.ins().iadd_imm_s(span_end, -(bytes as i64));
         let inside = self
             .b
             .ins()
-            .icmp(IntCC::UnsignedLessThanOrEqual, off, limit);
-        let hit = self.b.ins().band(known, above);
-        let hit = self.b.ins().band(hit, room);
-        let hit = self.b.ins().band(hit, inside);
-        let no_spans = self.b.ins().bnot(zero_spans);
-        let hit = self.b.ins().band(hit, no_spans);
+            .icmp(IntCC::UnsignedLessThanOrEqual, first, limit);
+        let hit = self.b.ins().band(above, inside);
+        let off = self.b.ins().isub(first, span_base);
         let host = self.b.ins().iadd(span_host, off);
         self.b.ins().brif(hit, fast, &[host.into()], miss, &[]);
 
@@ -2506,9 +2490,23 @@ impl<'a, 'b> Gen<'a, 'b> {
             (Ordered::F32, false) => self.fcmp_bits(FloatCC::GreaterThan, a, b),
             (Ordered::Signed, true) => self.b.ins().icmp(IntCC::SignedLessThan, a, b),
             (Ordered::Signed, false) => self.b.ins().icmp(IntCC::SignedGreaterThan, a, b),
-            (Ordered::Unsigned, true) => self.b.ins().icmp(IntCC::UnsignedLessThan, a, b),
-            (Ordered::Unsigned, false) => self.b.ins().icmp(IntCC::UnsignedGreaterThan, a, b),
+            (Ordered::Unsigned, true) => self.lanes_ult(a, b),
+            (Ordered::Unsigned, false) => self.lanes_ult(b, a),
         }
+    }
+
+    /// `a < b` unsigned, lane by lane (all-ones lanes). SSE has no unsigned
+    /// 32-bit lane compare (Cranelift builds one of four instructions, the
+    /// all-ones constant included); with both sign bits flipped, the signed
+    /// compare is the same, and a uniform operand's flip is made once.
+    fn lanes_ult(&mut self, a: Value, b: Value) -> Value {
+        if !cfg!(target_arch = "x86_64") {
+            return self.b.ins().icmp(IntCC::UnsignedLessThan, a, b);
+        }
+        let sign = self.splat_const(0x8000_0000);
+        let a = self.b.ins().bxor(a, sign);
+        let b = self.b.ins().bxor(b, sign);
+        self.b.ins().icmp(IntCC::SignedLessThan, a, b)
     }
 
     /// The handlers' `med3` (of f32 lanes that are not NaN, or of
@@ -3022,9 +3020,9 @@ impl<'a, 'b> Gen<'a, 'b> {
             self.b.ins().iadd(a, b)
         };
         let o1 = if sub {
-            self.b.ins().icmp(IntCC::UnsignedLessThan, a, b)
+            self.lanes_ult(a, b)
         } else {
-            self.b.ins().icmp(IntCC::UnsignedLessThan, t, a)
+            self.lanes_ult(t, a)
         };
         let (r, carry) = match carry_in {
             None => (t, o1),
@@ -3039,7 +3037,7 @@ impl<'a, 'b> Gen<'a, 'b> {
                     (r, self.b.ins().band(t_zero, cin))
                 } else {
                     let r = self.b.ins().isub(t, cin);
-                    (r, self.b.ins().icmp(IntCC::UnsignedLessThan, r, t))
+                    (r, self.lanes_ult(r, t))
                 };
                 (r, self.b.ins().bor(o1, o2))
             }

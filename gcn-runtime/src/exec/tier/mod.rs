@@ -176,11 +176,10 @@ mod enabled {
         /// The instruction (index in the block) that stopped it, and its
         /// handler's outcome.
         stopped: Option<(usize, Result<Step, Fault>)>,
-        /// The dispatch's dense spans and their count, and its hints
-        /// (`crate::memory::MemView::dense_spans`, `dense_hints`), which
-        /// the block's inline memory accesses read.
+        /// The dispatch's dense spans and its hints, each the index of a
+        /// span (`crate::memory::MemView::dense_spans`, `dense_hints`),
+        /// which the block's inline memory accesses read.
         pub(super) dense: *const crate::memory::DenseSpan,
-        pub(super) dense_len: u64,
         pub(super) hints: *const AtomicU32,
     }
 
@@ -332,6 +331,11 @@ mod enabled {
         /// True when its last instruction is no branch: an entry runs it
         /// once, to its end or to a handler that stops it.
         pub falls_through: bool,
+        /// The instruction after a block that falls through, when it ends
+        /// the wave (`s_endpgm`: no successor, no operand; its index in
+        /// `Decoded::ops`): an unchecked entry runs it too, through its
+        /// handler, rather than going back to the interpreter's loop for it.
+        end_slot: Option<u32>,
         /// Visits so far (counted racily: a lost count only delays the
         /// translation).
         hits: AtomicU32,
@@ -524,6 +528,7 @@ mod enabled {
             vgpr_end: 0,
             sgpr_end: 0,
             falls_through: true,
+            end_slot: None,
             hits: AtomicU32::new(0),
             fused_misses: AtomicU32::new(0),
             threshold: 0,
@@ -560,6 +565,13 @@ mod enabled {
                 break;
             }
         }
+        if block.falls_through {
+            block.end_slot = ops
+                .get(w)
+                .filter(|op| ends_wave(op))
+                .and_then(|_| ops.slot((w * 4) as u32))
+                .map(|slot| slot as u32);
+        }
         // Handler calls alone gain nothing.
         if translated == 0 {
             return None;
@@ -585,6 +597,19 @@ mod enabled {
             _ => (fuses * 8192 / weight as u32).clamp(32, 2048),
         };
         Some(block)
+    }
+
+    /// True when `op` ends the wave: control goes nowhere after it (no
+    /// fall-through, no target) and it names no register (`s_endpgm` and
+    /// its variants; not `s_setpc_b64` or `s_rfe_b64`).
+    fn ends_wave(op: &crate::exec::Op) -> bool {
+        crate::exec::flow(op.instr.row) == crate::exec::Flow::Jump
+            && op
+                .instr
+                .operands()
+                .iter()
+                .all(|o| !matches!(o, Operand::Target(_)))
+            && op.instr.accesses().is_empty()
     }
 
     /// True when `ops` has a block and touches no memory (so a second run on
@@ -715,7 +740,6 @@ mod enabled {
             hook: checks,
             stopped: None,
             dense: spans.as_ptr(),
-            dense_len: spans.len() as u64,
             hints: hints.as_ptr(),
         };
         let next = unsafe {
@@ -758,6 +782,17 @@ mod enabled {
         if let (Err(_), Some(index)) = (&outcome, stopped_at) {
             // The interpreter reports a fault at the faulting instruction.
             wave.pc = block.instrs[index].0;
+        }
+        // The instruction that ends the wave after the block, as the
+        // interpreter's loop would run it next (it names no register and
+        // is no vector instruction: only the budget to test).
+        if let (Ok(Step::Next), false, Some(slot)) = (&outcome, checked, block.end_slot) {
+            if let Some(op) = ops.ops().get(slot as usize).filter(|_| wave.budget > 0) {
+                wave.budget -= 1;
+                wave.steps += 1;
+                wave.pc = wave.pc.wrapping_add(u32::from(op.len));
+                return Some((op.fast)(wave, op, env));
+            }
         }
         Some(outcome)
     }
