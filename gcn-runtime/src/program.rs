@@ -483,12 +483,10 @@ impl Program {
         if let Some((_, d)) = decoded.iter().find(|(e, _)| *e == key) {
             return d.clone();
         }
-        let d = Arc::new(predecode_from_waves(
-            &self.code_words,
-            self.version,
-            entry,
-            wave32,
-        ));
+        let mut d = predecode_from_waves(&self.code_words, self.version, entry, wave32);
+        // A launch's waves: their registers are gone once they end.
+        d.end_discards_registers = true;
+        let d = Arc::new(d);
         decoded.push((key, d.clone()));
         d
     }
@@ -510,7 +508,9 @@ impl Program {
                 };
             }
         }
-        Some(predecode_from(&code, self.version, entry))
+        let mut d = predecode_from(&code, self.version, entry);
+        d.end_discards_registers = true;
+        Some(d)
     }
 
     /// The code as words.

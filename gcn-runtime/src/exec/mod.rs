@@ -1208,6 +1208,12 @@ pub(crate) struct Decoded {
     /// ones a new wave of all lanes must have zeroed
     /// ([`Wave::reset_first_reads`]).
     pub(crate) first_reads: Option<first_reads::FirstReads>,
+    /// True when nothing reads a wave's registers once it has ended (the
+    /// waves of a launch; not the snippets `exec::testing` runs, whose
+    /// registers the tests compare): compiled code that ends a wave
+    /// writes only the register values it reads itself
+    /// (`tier::lower::Plan::ends_wave`).
+    pub(crate) end_discards_registers: bool,
 }
 
 impl Decoded {
@@ -1341,6 +1347,7 @@ impl<'w> Builder<'w> {
             ops: self.ops,
             tier: Default::default(),
             first_reads: None,
+            end_discards_registers: false,
         };
         fuse::fuse(&mut decoded);
         let tier = tier::build(&mut decoded, self.version, self.options.wave32);

@@ -669,6 +669,12 @@ pub(crate) struct Plan<'a> {
     /// The code calls the checks' hooks (`super::enabled::check_before`).
     pub checked: bool,
     pub mode: u32,
+    /// The wave ends right after the block (`s_endpgm` follows it, and the
+    /// tier's entry runs it) and nothing reads an ended wave's registers
+    /// (`Decoded::end_discards_registers`; unchecked only): a register
+    /// value no later instruction of the block reads is never seen, so
+    /// the code need not write it ([`dead_rows`], [`dead_masks`]).
+    pub ends_wave: bool,
 }
 
 /// The code generator and the memory of the code it made.
@@ -808,11 +814,17 @@ impl Jit {
 /// The lane masks `segment` writes that the instructions after it in the
 /// block (`rest`) write whole before any of them reads them: their final
 /// value is never seen, so the segment need not build or store it. A
-/// mask the block's end reaches is live. (An instruction of `rest` that
+/// mask the block's end reaches is live, unless the wave ends there
+/// (`ends_wave`: [`Plan::ends_wave`]). (An instruction of `rest` that
 /// faults ends the dispatch, whose error names no register value; one
 /// that stops the block otherwise hands the wave to the interpreter at
 /// the next instruction, which writes the mask first as well.)
-fn dead_masks(segment: &[(u32, &Op, Kind)], rest: &[(u32, &Op, Kind)], wave32: bool) -> Vec<u16> {
+fn dead_masks(
+    segment: &[(u32, &Op, Kind)],
+    rest: &[(u32, &Op, Kind)],
+    wave32: bool,
+    ends_wave: bool,
+) -> Vec<u16> {
     use gcn_asm::decode::Location;
     let regs: u16 = if wave32 { 1 } else { 2 };
     let mut dead = Vec::new();
@@ -827,7 +839,7 @@ fn dead_masks(segment: &[(u32, &Op, Kind)], rest: &[(u32, &Op, Kind)], wave32: b
         // Bit r: register code + r written whole so far.
         let mut written = 0u8;
         let full = (1u8 << regs) - 1;
-        let mut live = true;
+        let mut live = !ends_wave;
         'scan: for &(_, later, _) in rest {
             let accesses = later.instr.accesses();
             for a in accesses.iter().filter(|a| a.role.reads()) {
@@ -835,6 +847,7 @@ fn dead_masks(segment: &[(u32, &Op, Kind)], rest: &[(u32, &Op, Kind)], wave32: b
                     for r in 0..regs {
                         let reg = (code + r) & 127;
                         if written & (1 << r) == 0 && (c..c + count).any(|x| x & 127 == reg) {
+                            live = true;
                             break 'scan;
                         }
                     }
@@ -861,6 +874,45 @@ fn dead_masks(segment: &[(u32, &Op, Kind)], rest: &[(u32, &Op, Kind)], wave32: b
             dead.push(code);
         }
     }
+    dead
+}
+
+/// The VGPRs `segment` writes that no instruction after it in the block
+/// (`rest`) reads and that are not in `keep`, when the wave ends after the
+/// block (`ends_wave`: [`Plan::ends_wave`]): their values are never seen,
+/// so the segment's passes need not store them. Without `ends_wave`,
+/// none.
+fn dead_rows(
+    segment: &[(u32, &Op, Kind)],
+    rest: &[(u32, &Op, Kind)],
+    keep: &[u16],
+    ends_wave: bool,
+) -> Vec<u16> {
+    use gcn_asm::decode::Location;
+    if !ends_wave {
+        return Vec::new();
+    }
+    let rows = |ops: &[(u32, &Op, Kind)], reads: bool| -> Vec<u16> {
+        let mut rows = Vec::new();
+        for &(_, op, _) in ops {
+            for a in op.instr.accesses().iter() {
+                let wanted = if reads {
+                    a.role.reads() || a.partial
+                } else {
+                    a.role != Role::Read
+                };
+                if let (true, Location::Vgprs { index, count }) = (wanted, a.location) {
+                    rows.extend(index..index.saturating_add(count));
+                }
+            }
+        }
+        rows
+    };
+    let read_later = rows(rest, true);
+    let mut dead = rows(segment, false);
+    dead.retain(|r| !read_later.contains(r) && !keep.contains(r));
+    dead.sort_unstable();
+    dead.dedup();
     dead
 }
 
@@ -955,6 +1007,9 @@ struct Gen<'a, 'b> {
     /// The lane masks the segment being emitted need not build
     /// ([`dead_masks`]).
     dead_masks: Vec<u16>,
+    /// The VGPRs whose values the segment being emitted need not store
+    /// ([`dead_rows`]).
+    dead_rows: Vec<u16>,
     /// While a fused region's pass is emitted: its memory accesses, by
     /// position in the region, with their host addresses.
     fused_hosts: HashMap<usize, fused::Predicted>,
@@ -1063,6 +1118,7 @@ impl<'a, 'b> Gen<'a, 'b> {
             loads: None,
             resident_allowed: true,
             dead_masks: Vec::new(),
+            dead_rows: Vec::new(),
             fused_hosts: HashMap::new(),
         }
     }
@@ -1147,9 +1203,12 @@ impl<'a, 'b> Gen<'a, 'b> {
                 j += 1;
             }
             self.check_before(instrs, i);
-            self.dead_masks = dead_masks(&instrs[i..j], &instrs[j..], self.plan.wave32);
+            let ends_wave = self.plan.ends_wave;
+            self.dead_masks = dead_masks(&instrs[i..j], &instrs[j..], self.plan.wave32, ends_wave);
+            self.dead_rows = dead_rows(&instrs[i..j], &instrs[j..], &[], ends_wave);
             self.segment(&instrs[i..j])?;
             self.dead_masks.clear();
+            self.dead_rows.clear();
             return Ok(j);
         }
         if kind == Kind::Call {
@@ -1187,7 +1246,7 @@ impl<'a, 'b> Gen<'a, 'b> {
             None => target_pc,
             Some(t) => self.b.ins().select(t, target_pc, next_pc),
         };
-        if target != self.plan.block.start() {
+        if !self.plan.block.loops {
             return Ok((pc_after, None));
         }
         let more = self
@@ -2104,6 +2163,9 @@ impl<'a, 'b> Gen<'a, 'b> {
         let base = self.row_base.ok_or("no pass")?;
         let first_lane = self.first_lane.ok_or("no pass")?;
         for row in std::mem::take(&mut self.dirty) {
+            if self.dead_rows.contains(&row) {
+                continue;
+            }
             let v = self.regs[&row].v;
             self.b.ins().store(mem(), v, base, 256 * i32::from(row));
         }

@@ -331,6 +331,9 @@ mod enabled {
         /// True when its last instruction is no branch: an entry runs it
         /// once, to its end or to a handler that stops it.
         pub falls_through: bool,
+        /// True when it ends with a branch to its own start: its code may
+        /// run it several times in one entry (`iterations`).
+        pub(super) loops: bool,
         /// The instruction after a block that falls through, when it ends
         /// the wave (`s_endpgm`: no successor, no operand; its index in
         /// `Decoded::ops`): an unchecked entry runs it too, through its
@@ -442,6 +445,7 @@ mod enabled {
                     full,
                     checked,
                     mode,
+                    ends_wave: ops.end_discards_registers && block.end_slot.is_some() && !checked,
                 };
                 jit.compile(&plan).ok()
             });
@@ -528,6 +532,7 @@ mod enabled {
             vgpr_end: 0,
             sgpr_end: 0,
             falls_through: true,
+            loops: false,
             end_slot: None,
             hits: AtomicU32::new(0),
             fused_misses: AtomicU32::new(0),
@@ -562,6 +567,13 @@ mod enabled {
             w += usize::from(op.len / 4).max(1);
             if kind.ends_block() || block.instrs.len() >= MAX_BLOCK {
                 block.falls_through = !kind.ends_block();
+                let start = i64::from(block.start());
+                block.loops = kind.ends_block()
+                    && op
+                        .instr
+                        .operands()
+                        .iter()
+                        .any(|o| matches!(*o, Operand::Target(t) if i64::from(t) == start));
                 break;
             }
         }
@@ -725,7 +737,8 @@ mod enabled {
         // to it derives from `wave_ptr`, which `call_handler` also uses
         // while the code waits for it (the code keeps no register value in
         // host registers across a call).
-        let mut iterations = wave.budget / steps;
+        // (A division: made only for a block that may go round.)
+        let mut iterations = if block.loops { wave.budget / steps } else { 1 };
         let mut checks = checks;
         if let Some(hook) = checks.as_deref_mut() {
             hook.enter_block(wave, number, &block.instrs, block.falls_through);

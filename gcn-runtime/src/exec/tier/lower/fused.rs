@@ -401,9 +401,17 @@ impl<'a> Gen<'a, '_> {
             .find(|(_, a)| a.store)
             .map(|&(at, _)| hosts[&at]);
         self.fused_hosts = hosts;
-        self.dead_masks = dead_masks(body, &instrs[end..], false);
+        let ends_wave = self.plan.ends_wave;
+        self.dead_masks = dead_masks(body, &instrs[end..], false, ends_wave);
+        // The store's data is copied from its rows after the passes; the
+        // addresses are the proof's, not the rows'.
+        let data: Vec<u16> = store
+            .map(|p| (p.access.data..p.access.data + p.access.dwords as u16).collect())
+            .unwrap_or_default();
+        self.dead_rows = dead_rows(body, &instrs[end..], &data, ends_wave);
         let result = self.segment(body);
         self.dead_masks.clear();
+        self.dead_rows.clear();
         self.fused_hosts.clear();
         result?;
         if let Some(p) = store {

@@ -113,11 +113,8 @@ impl<'a> Gen<'a, '_> {
         if self.plan.checked {
             return None;
         }
-        let &(_, branch, kind) = instrs.last()?;
-        let Src::Imm(target) = branch.src(0) else {
-            return None;
-        };
-        if !kind.ends_block() || target as u32 != self.plan.block.start() {
+        let &(_, _, kind) = instrs.last()?;
+        if !kind.ends_block() || !self.plan.block.loops {
             return None;
         }
         let first = instrs.iter().position(|i| i.2.vector())?;
