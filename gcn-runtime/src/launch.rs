@@ -907,8 +907,18 @@ fn make_waves(
             let active = items.saturating_sub(first).min(wave_size) as usize;
             // A wave of all lanes zeroes only what its code may read before
             // writing (the analysis is for EXEC = all lanes at the entry).
+            // (The id rows written whole below need no zeroing: x alone
+            // for one row of work-items, whose y and z ids are the zeros.)
+            let id_rows = if ly == 1 && lz == 1 {
+                1
+            } else {
+                c.tidig_comp_cnt as u16 + 1
+            }
+            .min(c.vgprs);
             match &s.ops.first_reads {
-                Some(reads) if active == WAVE_SIZE => w.reset_first_reads(c.vgprs, c.sgprs, reads),
+                Some(reads) if active == WAVE_SIZE => {
+                    w.reset_first_reads(c.vgprs, c.sgprs, reads, id_rows)
+                }
                 _ => w.reset(c.vgprs, c.sgprs),
             }
             w.id = wave_index;

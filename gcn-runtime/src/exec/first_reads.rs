@@ -440,4 +440,65 @@ all_lanes:
             assert_eq!(got, expected, "{tier:?}");
         }
     }
+
+    /// End to end: a one-row launch of a kernel with y and z ids reads them
+    /// as zero (the wave's set-up writes only x), though even work-groups
+    /// leave another value in v1 of the wave storage odd ones reuse.
+    #[test]
+    fn the_ids_a_one_row_launch_leaves_unwritten_read_as_zero() {
+        let source = ".gallium
+.gpu tonga
+.kernel k
+    .args
+        .arg out, global, 8
+    .config
+        .dims xyz
+.text
+k:
+    s_load_dwordx2 s[8:9], s[0:1], 0x24
+    s_and_b32 s6, s4, 1
+    s_cmp_eq_u32 s6, 0
+    s_cbranch_scc0 store
+    v_mov_b32 v1, 5
+store:
+    s_lshl_b32 s5, s4, 8
+    v_lshlrev_b32 v3, 2, v0
+    v_add_u32 v3, vcc, s5, v3
+    s_waitcnt lgkmcnt(0)
+    v_mov_b32 v5, s9
+    v_add_u32 v4, vcc, s8, v3
+    v_addc_u32 v5, vcc, v5, 0, vcc
+    flat_store_dword v[4:5], v1
+    s_endpgm
+";
+        let binary = assemble(source, &AssembleOptions::default())
+            .expect("assembles")
+            .gallium_bytes()
+            .expect("gallium");
+        let memory = Memory::default();
+        let program = Program::load(&memory, &binary, GcnVersion::Gcn1_2).expect("loads");
+        const GROUPS: usize = 64;
+        let out = memory.buffer_zeroed::<u32>(64 * GROUPS).expect("buffer");
+        for tier in [TierMode::Off, TierMode::Eager] {
+            out.write_from(&[0xdead; 64 * GROUPS]).expect("clears");
+            let options = LaunchOptions {
+                threads: Some(1),
+                checks: CheckOptions::off(),
+                tier,
+                ..LaunchOptions::default()
+            };
+            program
+                .launch(
+                    "k",
+                    &[ArgValue::Pointer(out.ptr())],
+                    &Dispatch::new_1d(64 * GROUPS as u32, 64),
+                    &options,
+                )
+                .expect("runs");
+            let expected: Vec<u32> = (0..64 * GROUPS)
+                .map(|i| if (i / 64) % 2 == 0 { 5 } else { 0 })
+                .collect();
+            assert_eq!(out.to_vec(), expected, "{tier:?}");
+        }
+    }
 }

@@ -472,17 +472,24 @@ impl Wave {
     /// [`Wave::reset`] for a wave that starts with every lane in EXEC and
     /// runs code whose first reads are `reads` (`Decoded::first_reads`):
     /// only those registers are zeroed, the others keep what the last
-    /// wave left, which the code overwrites before it reads them.
+    /// wave left, which the code overwrites before it reads them. The
+    /// caller writes VGPRs `0 ..written` whole itself (the work-item ids).
     pub(crate) fn reset_first_reads(
         &mut self,
         vgprs: u16,
         sgprs: u16,
         reads: &first_reads::FirstReads,
+        written: u16,
     ) {
-        self.reset_zeroing(vgprs, sgprs, Some(reads));
+        self.reset_zeroing(vgprs, sgprs, Some((reads, written)));
     }
 
-    fn reset_zeroing(&mut self, vgprs: u16, sgprs: u16, reads: Option<&first_reads::FirstReads>) {
+    fn reset_zeroing(
+        &mut self,
+        vgprs: u16,
+        sgprs: u16,
+        reads: Option<(&first_reads::FirstReads, u16)>,
+    ) {
         // Field by field in place: building a whole `Wave` and moving it
         // in would copy the 512-byte SGPR file twice per wave.
         let Wave {
@@ -507,8 +514,8 @@ impl Wave {
         match reads {
             // Only the registers the kernel may read before writing them
             // (the others' old values cannot show).
-            Some(reads) if vgpr.len() == usize::from(vgprs) => {
-                for &r in &reads.vgprs {
+            Some((reads, written)) if vgpr.len() == usize::from(vgprs) => {
+                for &r in reads.vgprs.iter().filter(|&&r| r >= written) {
                     if let Some(row) = vgpr.get_mut(usize::from(r)) {
                         *row = [0; WAVE_SIZE];
                     }

@@ -614,7 +614,7 @@ mod enabled {
     /// True when `op` ends the wave: control goes nowhere after it (no
     /// fall-through, no target) and it names no register (`s_endpgm` and
     /// its variants; not `s_setpc_b64` or `s_rfe_b64`).
-    fn ends_wave(op: &crate::exec::Op) -> bool {
+    pub(crate) fn ends_wave(op: &crate::exec::Op) -> bool {
         crate::exec::flow(op.instr.row) == crate::exec::Flow::Jump
             && op
                 .instr
@@ -798,13 +798,17 @@ mod enabled {
         }
         // The instruction that ends the wave after the block, as the
         // interpreter's loop would run it next (it names no register and
-        // is no vector instruction: only the budget to test).
+        // is no vector instruction: only the budget to test). Its handler
+        // does nothing but end the wave (`ends_wave`; a test holds every
+        // such row's handler to it), so its outcome is made here: the call
+        // and its returned `Result` cost a wave of a streaming kernel more
+        // than its block's entry does.
         if let (Ok(Step::Next), false, Some(slot)) = (&outcome, checked, block.end_slot) {
             if let Some(op) = ops.ops().get(slot as usize).filter(|_| wave.budget > 0) {
                 wave.budget -= 1;
                 wave.steps += 1;
                 wave.pc = wave.pc.wrapping_add(u32::from(op.len));
-                return Some((op.fast)(wave, op, env));
+                return Some(Ok(Step::End));
             }
         }
         Some(outcome)

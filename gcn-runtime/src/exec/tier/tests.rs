@@ -666,3 +666,33 @@ fn lane_masks_the_block_overwrites_are_skipped_and_the_others_kept() {
         same(GcnVersion::Gcn1_2, false, source, setup);
     }
 }
+
+/// Every instruction the tier's entry ends a wave with after a block
+/// (`ends_wave`: no successor, no operand; the table's `s_endpgm` rows)
+/// ends the wave in the interpreter too: its handler is what `enter`
+/// does in its place.
+#[test]
+fn every_instruction_that_ends_a_wave_after_a_block_ends_it_in_the_interpreter() {
+    use gcn_asm::isa::{flags, INSTRUCTIONS};
+    let mut checked = 0;
+    for row in INSTRUCTIONS
+        .iter()
+        .filter(|r| r.has(flags::ENDS) && r.operands.is_empty())
+    {
+        for version in crate::exec::testing::versions_with(row.mnemonic) {
+            let ops = crate::exec::testing::ops_of(version, row.mnemonic);
+            let op = ops.at(0).expect("decodes");
+            assert!(
+                super::enabled::ends_wave(op),
+                "{} on {version}",
+                row.mnemonic
+            );
+            // The snippet appends an `s_endpgm`: one step means the
+            // instruction itself ended the wave.
+            let wave = crate::exec::testing::run(version, row.mnemonic, |_| {});
+            assert_eq!(wave.steps, 1, "{} on {version}", row.mnemonic);
+            checked += 1;
+        }
+    }
+    assert!(checked >= 3, "the s_endpgm rows were found");
+}
