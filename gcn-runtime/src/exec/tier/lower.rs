@@ -669,11 +669,13 @@ pub(crate) struct Plan<'a> {
     /// The code calls the checks' hooks (`super::enabled::check_before`).
     pub checked: bool,
     pub mode: u32,
-    /// The wave ends right after the block (`s_endpgm` follows it, and the
-    /// tier's entry runs it) and nothing reads an ended wave's registers
-    /// (`Decoded::end_discards_registers`; unchecked only): a register
-    /// value no later instruction of the block reads is never seen, so
-    /// the code need not write it ([`dead_rows`], [`dead_masks`]).
+    /// The wave ends right after the block (`s_endpgm` follows it) and
+    /// nothing reads an ended wave's registers
+    /// (`Decoded::end_discards_registers`): a register value no later
+    /// instruction of the block reads is never seen, so the code need not
+    /// write it ([`dead_rows`], [`dead_masks`]). The checks read no
+    /// register but an instruction's operands (its hooks run before the
+    /// instruction, which is later in the block), and `s_endpgm` has none.
     pub ends_wave: bool,
 }
 

@@ -445,7 +445,7 @@ mod enabled {
                     full,
                     checked,
                     mode,
-                    ends_wave: ops.end_discards_registers && block.end_slot.is_some() && !checked,
+                    ends_wave: ops.end_discards_registers && block.end_slot.is_some(),
                 };
                 jit.compile(&plan).ok()
             });
