@@ -403,42 +403,13 @@ all_lanes:
     flat_store_dword v[4:5], v3
     s_endpgm
 ";
-        let binary = assemble(source, &AssembleOptions::default())
-            .expect("assembles")
-            .gallium_bytes()
-            .expect("gallium");
-        let memory = Memory::default();
-        let program = Program::load(&memory, &binary, GcnVersion::Gcn1_2).expect("loads");
-        const GROUPS: usize = 64;
-        let out = memory.buffer_zeroed::<u32>(64 * GROUPS).expect("buffer");
-        for tier in [TierMode::Off, TierMode::Eager] {
-            out.write_from(&[0xdead; 64 * GROUPS]).expect("clears");
-            let options = LaunchOptions {
-                threads: Some(1),
-                checks: CheckOptions::off(),
-                tier,
-                ..LaunchOptions::default()
-            };
-            program
-                .launch(
-                    "k",
-                    &[ArgValue::Pointer(out.ptr())],
-                    &Dispatch::new_1d(64 * GROUPS as u32, 64),
-                    &options,
-                )
-                .expect("runs");
-            let got = out.to_vec();
-            let expected: Vec<u32> = (0..64 * GROUPS)
-                .map(|i| {
-                    if (i / 64) % 2 == 0 || i % 64 < 32 {
-                        7
-                    } else {
-                        0
-                    }
-                })
-                .collect();
-            assert_eq!(got, expected, "{tier:?}");
-        }
+        groups_store_as(source, |i| {
+            if (i / 64) % 2 == 0 || i % 64 < 32 {
+                7
+            } else {
+                0
+            }
+        });
     }
 
     /// End to end: a one-row launch of a kernel with y and z ids reads them
@@ -471,6 +442,14 @@ store:
     flat_store_dword v[4:5], v1
     s_endpgm
 ";
+        groups_store_as(source, |i| if (i / 64) % 2 == 0 { 5 } else { 0 });
+    }
+
+    /// Launches the Gallium kernel `source` (one buffer argument) over 64
+    /// work-groups of 64 on one host thread, interpreted and with every
+    /// block compiled, and asserts that dword `i` of the buffer is
+    /// `expected(i)` in both.
+    fn groups_store_as(source: &str, expected: impl Fn(usize) -> u32) {
         let binary = assemble(source, &AssembleOptions::default())
             .expect("assembles")
             .gallium_bytes()
@@ -479,6 +458,7 @@ store:
         let program = Program::load(&memory, &binary, GcnVersion::Gcn1_2).expect("loads");
         const GROUPS: usize = 64;
         let out = memory.buffer_zeroed::<u32>(64 * GROUPS).expect("buffer");
+        let expected: Vec<u32> = (0..64 * GROUPS).map(expected).collect();
         for tier in [TierMode::Off, TierMode::Eager] {
             out.write_from(&[0xdead; 64 * GROUPS]).expect("clears");
             let options = LaunchOptions {
@@ -495,9 +475,6 @@ store:
                     &options,
                 )
                 .expect("runs");
-            let expected: Vec<u32> = (0..64 * GROUPS)
-                .map(|i| if (i / 64) % 2 == 0 { 5 } else { 0 })
-                .collect();
             assert_eq!(out.to_vec(), expected, "{tier:?}");
         }
     }
