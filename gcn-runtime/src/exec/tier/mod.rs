@@ -336,8 +336,9 @@ mod enabled {
         pub(super) loops: bool,
         /// The instruction after a block that falls through, when it ends
         /// the wave (`s_endpgm`: no successor, no operand; its index in
-        /// `Decoded::ops`): an unchecked entry runs it too, through its
-        /// handler, rather than going back to the interpreter's loop for it.
+        /// `Decoded::ops`): an unchecked entry ends the wave itself, as its
+        /// handler would, rather than going back to the interpreter's loop
+        /// for it.
         end_slot: Option<u32>,
         /// Visits so far (counted racily: a lost count only delays the
         /// translation).
