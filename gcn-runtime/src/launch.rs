@@ -28,8 +28,8 @@ use gcn_asm::GcnVersion;
 use rayon::prelude::*;
 
 use crate::check::{
-    self, Check, CheckOptions, CheckReport, Facts, GroupCheck, GroupSetup, GroupStore, Level,
-    Reports, TraceFilter, TraceSink,
+    self, Check, CheckOptions, CheckReport, Facts, GroupCheck, GroupSetup, Level, Reports,
+    TraceFilter, TraceSink,
 };
 use crate::exec::tier::{TierMode, TierStats};
 use crate::exec::{self, Decoded, Env, Fault, FaultKind, MemAccess, NoHook, Step, Wave, WAVE_SIZE};
@@ -743,7 +743,7 @@ impl Program {
                         waves: Vec::new(),
                         state: Vec::new(),
                         log: RefCell::new(Vec::new()),
-                        checks: GroupStore::default(),
+                        checks: None,
                     },
                     |scratch, index| {
                         if first_failed.load(Ordering::Relaxed) < index {
@@ -874,7 +874,7 @@ impl Shared<'_> {
 }
 
 /// What a host thread reuses from one work-group to the next.
-struct GroupScratch {
+struct GroupScratch<'s> {
     /// The work-group's LDS.
     lds: Vec<u8>,
     /// The work-group's waves.
@@ -883,8 +883,9 @@ struct GroupScratch {
     state: Vec<Step>,
     /// The memory access log while checks run ([`Env::log`]).
     log: RefCell<Vec<MemAccess>>,
-    /// The storage of the group's check state ([`GroupCheck::finish`]).
-    checks: GroupStore,
+    /// The check state of the thread's last group
+    /// ([`GroupCheck::restart`]).
+    checks: Option<GroupCheck<'s>>,
 }
 
 /// Sets up the waves of one work-group in `waves` (reusing their storage).
@@ -1019,10 +1020,10 @@ fn abi_sgprs(c: &KernelConfig) -> u16 {
 /// it ends or reaches `s_barrier`; a barrier releases when every wave that
 /// has not ended reached it. Returns instructions, lane operations and,
 /// when checks run, their findings.
-fn run_group(
-    s: &Shared<'_>,
+fn run_group<'s>(
+    s: &'s Shared<'_>,
     index: u64,
-    scratch: &mut GroupScratch,
+    scratch: &mut GroupScratch<'s>,
     slot: u64,
 ) -> Result<(u64, u64, u64, Option<Reports>), Box<ExecError>> {
     let id = group_id(index, s.groups);
@@ -1050,8 +1051,8 @@ fn run_group(
             a.mark_undefined(offset, scratch_bytes);
         }
     }
-    let mut checker = s.facts.as_deref().map(|facts| {
-        GroupCheck::new(GroupSetup {
+    if let (Some(facts), None) = (s.facts.as_deref(), &checks) {
+        *checks = Some(GroupCheck::new(GroupSetup {
             options: s.checks,
             version: s.version,
             facts,
@@ -1065,14 +1066,15 @@ fn run_group(
             abi_vgprs: s.config.tidig_comp_cnt as u16 + 1,
             lds_bytes: s.lds_bytes,
             lds_declared: s.lds_declared,
-            log,
             mem: Some(&s.mem),
             scratch: (s.scratch_base, s.scratch_size),
             values: s.values,
             trace: s.trace,
-            store: std::mem::take(checks),
-        })
-    });
+        }));
+    } else if let Some(c) = checks.as_mut() {
+        c.restart(id, shape.1);
+    }
+    let mut checker = checks.as_mut();
     // Only these checks read the log of memory accesses: without them the
     // interpreter's LDS fast paths stay on.
     let logged = checker.is_some()
@@ -1183,7 +1185,7 @@ fn run_group(
                         kind: fault.kind,
                         checks: checker
                             .take()
-                            .map(|c| c.reports.into_vec())
+                            .map(|c| c.take_reports().into_vec())
                             .unwrap_or_default(),
                     }));
                 }
@@ -1205,11 +1207,7 @@ fn run_group(
     let instructions = waves.iter().map(|w| w.steps).sum();
     let lane_ops = waves.iter().map(|w| w.lane_ops).sum();
     let compiled = waves.iter().map(|w| w.compiled_steps).sum();
-    let reports = checker.map(|c| {
-        let (reports, store) = c.finish();
-        *checks = store;
-        reports
-    });
+    let reports = checker.map(|c| c.take_reports());
     Ok((instructions, lane_ops, compiled, reports))
 }
 

@@ -847,6 +847,45 @@ pub(crate) struct Shadow {
     held_seen: u64,
 }
 
+/// The register shadows of a work-group's waves. A wave's shadow is reset
+/// when a check first asks for it, not when the group starts: a wave
+/// whose block's checks are replayed and that ends after it
+/// ([`super::replay`]) never reads its shadow, and the reset cost a
+/// streaming kernel's wave more than its checks did.
+#[derive(Default)]
+pub(crate) struct Shadows {
+    list: Vec<Shadow>,
+    /// Per wave: the shadow is still the one an earlier wave left.
+    stale: Vec<bool>,
+    /// What a reset takes: VGPRs, and the ABI's SGPRs and VGPRs.
+    layout: (u16, u16, u16),
+}
+
+impl Shadows {
+    /// The shadows of `waves` waves starting now: each as
+    /// [`Shadow::new`] makes it, once asked for.
+    pub(crate) fn start(&mut self, waves: usize, vgprs: u16, abi_sgprs: u16, abi_vgprs: u16) {
+        self.layout = (vgprs, abi_sgprs, abi_vgprs);
+        self.list.truncate(waves);
+        self.list
+            .resize_with(waves, || Shadow::new(vgprs, abi_sgprs, abi_vgprs));
+        self.stale.clear();
+        self.stale.resize(waves, true);
+    }
+
+    /// The shadow of wave `w` (reset first if it is stale).
+    #[inline]
+    pub(crate) fn get_mut(&mut self, w: usize) -> Option<&mut Shadow> {
+        let sh = self.list.get_mut(w)?;
+        if let Some(stale) = self.stale.get_mut(w).filter(|s| **s) {
+            let (vgprs, abi_sgprs, abi_vgprs) = self.layout;
+            sh.reset(vgprs, abi_sgprs, abi_vgprs);
+            *stale = false;
+        }
+        Some(sh)
+    }
+}
+
 /// The change a run of instructions made to a freshly reset shadow
 /// ([`Shadow::since_reset`]).
 pub(crate) struct ShadowDelta {
@@ -1390,7 +1429,9 @@ impl GroupCheck<'_> {
         let GroupCheck {
             shadows, origins, ..
         } = self;
-        let sh = &mut shadows[w];
+        let Some(sh) = shadows.get_mut(w) else {
+            return;
+        };
         // 1. The sinks.
         let mut finding: Option<(Sink, Regs, Val, u64)> = None;
         for &(regs, sink) in fl.sinks() {
@@ -1556,7 +1597,9 @@ impl GroupCheck<'_> {
         // The fast paths: a load of defined bytes, a store of defined data.
         match fl.memory {
             MemKind::Load if !self.touches_undefined(slot, log) => {
-                let sh = &mut self.shadows[w];
+                let Some(sh) = self.shadows.get_mut(w) else {
+                    return;
+                };
                 for &r in fl.filled() {
                     define_filled(sh, r, lanes_of, fl.fill_bits);
                 }
@@ -1654,7 +1697,9 @@ impl GroupCheck<'_> {
                     }
                 }
             }
-            let sh = &mut self.shadows[w];
+            let Some(sh) = self.shadows.get_mut(w) else {
+                return;
+            };
             let mut lanes = lanes_of;
             let fill = fl.fill_bits;
             while lanes != 0 {

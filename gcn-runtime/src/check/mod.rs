@@ -60,7 +60,6 @@ pub use trace::{
     LaneChange, LanePairChange, TraceChange, TraceFilter, TraceFloat, TraceRecord, TraceSink,
 };
 
-use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
@@ -474,31 +473,10 @@ pub(crate) struct WaveState {
     pub(crate) pending_states: u64,
 }
 
-/// The storage of a work-group's check state, handed from one group to
-/// the next its host thread runs ([`GroupSetup::store`],
-/// [`GroupCheck::finish`]): a streaming kernel runs many short groups, and
-/// allocating, clearing and freeing each one's wave histories and register
-/// shadows cost more than running its instructions.
-#[derive(Default)]
-pub(crate) struct GroupStore {
-    waves: Vec<WaveState>,
-    shadows: Vec<defined::Shadow>,
-    lds: Option<lds::Shadow>,
-    barriers: waitcnt::Barriers,
-    origins: defined::Origins,
-    /// Per instruction slot, the allocation its last device-memory access
-    /// lay in (`oob`; a guess, tested before use: equal instructions share
-    /// a slot): kept from group to group, as the allocations stay those of
-    /// the dispatch's snapshot.
-    allocations: Vec<Option<oob::Allocation>>,
-    /// Per word of code, the summary of the run of a compiled block that
-    /// starts there ([`runs::RunSummary`]).
-    runs: Vec<Option<Box<runs::RunSummary>>>,
-    /// The compiled blocks whose checks are replayed ([`replay`]).
-    memo: replay::Memo,
-}
-
-/// Everything the checks of one work-group keep.
+/// Everything the checks of one work-group keep. A host thread keeps one
+/// from group to group of a dispatch ([`GroupCheck::restart`]): the
+/// per-instruction caches (allocations, run summaries, replayed blocks)
+/// stay valid, and the per-group state is cleared in its storage.
 pub(crate) struct GroupCheck<'a> {
     options: CheckOptions,
     version: GcnVersion,
@@ -515,17 +493,27 @@ pub(crate) struct GroupCheck<'a> {
     lds_declared: u32,
     /// Stores in flight at barriers ([`waitcnt`]).
     barriers: waitcnt::Barriers,
-    log: &'a RefCell<Vec<MemAccess>>,
+    /// VGPRs allocated, and the SGPRs and VGPRs the ABI initialises
+    /// ([`GroupSetup`]): what a wave's state starts from.
+    layout: (u16, u16, u16),
     /// The register shadows of the waves ([`defined`]).
-    shadows: Vec<defined::Shadow>,
+    shadows: defined::Shadows,
     /// Origins of undefined values, and the memory side of [`defined`].
     origins: defined::Origins,
-    /// Per instruction slot, the allocation of its last access
-    /// ([`GroupStore::allocations`]).
+    /// Per instruction slot, the allocation its last device-memory access
+    /// lay in (`oob`; a guess, tested before use: equal instructions share
+    /// a slot): kept from group to group, as the allocations stay those of
+    /// the dispatch's snapshot.
     allocations: Vec<Option<oob::Allocation>>,
-    /// [`GroupStore::runs`].
+    /// The same allocations as the bytes `[start, end]` a replayed block's
+    /// compiled code tests an access against ([`Hook::plain_ranges`];
+    /// `oob::NO_RANGE` where none is known), written with them
+    /// (`oob::set_allocation`).
+    plain: Vec<[u64; 2]>,
+    /// Per word of code, the summary of the run of a compiled block that
+    /// starts there ([`runs::RunSummary`]).
     runs: Vec<Option<Box<runs::RunSummary>>>,
-    /// [`GroupStore::memo`].
+    /// The compiled blocks whose checks are replayed ([`replay`]).
     memo: replay::Memo,
     /// Reports made so far (counted: a replay is recorded only from a
     /// block that made none).
@@ -575,8 +563,6 @@ pub(crate) struct GroupSetup<'a> {
     /// LDS bytes the group declared (the kernel's, its local arguments' and
     /// the dynamic bytes), at most `lds_bytes`.
     pub lds_declared: u32,
-    /// The memory access log the interpreter fills ([`Env::log`]).
-    pub log: &'a RefCell<Vec<MemAccess>>,
     /// Device memory.
     pub mem: Option<&'a MemView>,
     /// The dispatch's scratch memory: base and size (0, 0 without).
@@ -585,62 +571,12 @@ pub(crate) struct GroupSetup<'a> {
     pub values: &'a [ArgValue],
     /// The trace: which waves, and where the records go.
     pub trace: Option<(TraceFilter, TraceSink<'a>)>,
-    /// Storage from an earlier group's check ([`GroupCheck::finish`]), or
-    /// the default.
-    pub store: GroupStore,
 }
 
 impl<'a> GroupCheck<'a> {
     /// The check state of a work-group whose waves start now.
     pub fn new(s: GroupSetup<'a>) -> Self {
-        let uninit = s.options.uninit != Level::Off;
-        let race = s.options.lds_race != Level::Off || s.options.uninit != Level::Off;
-        let GroupStore {
-            mut waves,
-            mut shadows,
-            lds,
-            mut barriers,
-            mut origins,
-            mut allocations,
-            runs,
-            memo,
-        } = s.store;
-        allocations.resize(s.facts.len(), None);
-        // Each part as `new`/`default` makes it, in the storage it had.
-        let n = s.waves as usize;
-        let vgprs = usize::from(s.vgprs);
-        waves.truncate(n);
-        for w in &mut waves {
-            w.counters.reset();
-            w.history.reset(vgprs);
-            w.pending = None;
-            w.pending_states = 0;
-        }
-        waves.resize_with(n, || WaveState {
-            counters: waitcnt::Counters::default(),
-            history: wait_states::History::new(vgprs),
-            pending: None,
-            pending_states: 0,
-        });
-        let lds_size = if race { s.lds_bytes } else { 0 };
-        let lds = match lds {
-            Some(mut shadow) => {
-                shadow.reset(lds_size, s.waves);
-                shadow
-            }
-            None => lds::Shadow::new(lds_size, s.waves),
-        };
-        barriers.reset();
-        origins.reset();
-        let n_shadows = if uninit { n } else { 0 };
-        shadows.truncate(n_shadows);
-        for shadow in &mut shadows {
-            shadow.reset(s.vgprs, s.abi_sgprs, s.abi_vgprs);
-        }
-        shadows.resize_with(n_shadows, || {
-            defined::Shadow::new(s.vgprs, s.abi_sgprs, s.abi_vgprs)
-        });
-        GroupCheck {
+        let mut g = GroupCheck {
             options: s.options,
             version: s.version,
             facts: s.facts,
@@ -648,17 +584,18 @@ impl<'a> GroupCheck<'a> {
             kernel: s.kernel,
             lines: s.lines,
             group: s.group,
-            waves,
-            lds,
+            waves: Vec::new(),
+            lds: lds::Shadow::new(0, 0),
             lds_bytes: s.lds_bytes,
             lds_declared: s.lds_declared.min(s.lds_bytes),
-            barriers,
-            log: s.log,
-            shadows,
-            origins,
-            allocations,
-            runs,
-            memo,
+            barriers: waitcnt::Barriers::default(),
+            layout: (s.vgprs, s.abi_sgprs, s.abi_vgprs),
+            shadows: defined::Shadows::default(),
+            origins: defined::Origins::default(),
+            allocations: vec![None; s.facts.len()],
+            plain: vec![oob::NO_RANGE; s.facts.len()],
+            runs: Vec::new(),
+            memo: replay::Memo::default(),
             report_count: 0,
             general_flows: 0,
             mem: s.mem,
@@ -667,23 +604,52 @@ impl<'a> GroupCheck<'a> {
             trace: s.trace,
             snapshot: None,
             reports: Reports::default(),
-        }
+        };
+        g.restart(s.group, s.waves);
+        g
     }
 
-    /// The group's findings, and the storage of its state for the next
-    /// group ([`GroupSetup::store`]).
-    pub fn finish(self) -> (Reports, GroupStore) {
-        let store = GroupStore {
-            waves: self.waves,
-            shadows: self.shadows,
-            lds: Some(self.lds),
-            barriers: self.barriers,
-            origins: self.origins,
-            allocations: self.allocations,
-            runs: self.runs,
-            memo: self.memo,
-        };
-        (self.reports, store)
+    /// The check state of the next work-group of the same dispatch, as
+    /// [`GroupCheck::new`] makes it for group `group` of `waves` waves, in
+    /// this one's storage: a host thread keeps its group check from group
+    /// to group (a streaming kernel runs many short groups; allocating,
+    /// clearing and moving each one's state cost more than its checks).
+    /// This group's reports go: take them first
+    /// ([`GroupCheck::take_reports`]).
+    pub fn restart(&mut self, group: [u32; 3], waves: u32) {
+        let uninit = self.options.uninit != Level::Off;
+        let race = self.options.lds_race != Level::Off || uninit;
+        let (vgprs, abi_sgprs, abi_vgprs) = self.layout;
+        let n = waves as usize;
+        self.group = group;
+        self.waves.truncate(n);
+        for w in &mut self.waves {
+            w.counters.reset();
+            w.history.reset(usize::from(vgprs));
+            w.pending = None;
+            w.pending_states = 0;
+        }
+        self.waves.resize_with(n, || WaveState {
+            counters: waitcnt::Counters::default(),
+            history: wait_states::History::new(usize::from(vgprs)),
+            pending: None,
+            pending_states: 0,
+        });
+        self.lds.reset(if race { self.lds_bytes } else { 0 }, waves);
+        self.barriers.reset();
+        self.origins.reset();
+        self.shadows
+            .start(if uninit { n } else { 0 }, vgprs, abi_sgprs, abi_vgprs);
+        self.report_count = 0;
+        self.general_flows = 0;
+        self.snapshot = None;
+        self.reports = Reports::default();
+    }
+
+    /// The group's findings so far, taken out (before a
+    /// [`GroupCheck::restart`]).
+    pub fn take_reports(&mut self) -> Reports {
+        std::mem::take(&mut self.reports)
     }
 
     /// The waves of the group met at `s_barrier`: LDS accesses before it
@@ -887,10 +853,14 @@ impl WaveHook<'_, '_> {
         if !g.facts.get(slot).is_some_and(|f| f.unit.is_memory()) {
             return Ok(step);
         }
-        let cell = g.log;
-        let plain = replay::plain(g, slot, &cell.borrow());
+        // (No log: no check reads one, and the handler logged nothing.)
+        let plain = env
+            .log
+            .is_none_or(|cell| replay::plain(g, slot, &cell.borrow()));
         if plain {
-            cell.borrow_mut().clear();
+            if let Some(cell) = env.log {
+                cell.borrow_mut().clear();
+            }
             return Ok(step);
         }
         self.end_replay(wave, pc, block, exec);
@@ -1041,6 +1011,32 @@ impl Hook for WaveHook<'_, '_> {
         }
     }
 
+    /// While the block is replayed, [`skips_access`](Hook::skips_access)
+    /// is the test of the access against the allocation its instruction
+    /// used last, and `before_run` does nothing: the allocations' ranges.
+    fn plain_ranges(&self) -> Option<&[[u64; 2]]> {
+        match self.replay {
+            replay::Mode::Replaying { .. } => Some(&self.group.plain),
+            _ => None,
+        }
+    }
+
+    /// After a replayed block, an instruction whose checks only count its
+    /// wait states (`s_endpgm`) counts them here, as `before` would (its
+    /// `after` does nothing outside the memory units).
+    fn ends_quietly(&mut self, wave: &Wave, slot: usize) -> bool {
+        let g = &mut *self.group;
+        match (g.facts.get(slot), g.waves.get_mut(wave.id as usize)) {
+            (Some(f), Some(state))
+                if state.pending.is_some() && f.clock_only && !f.unit.is_memory() =>
+            {
+                state.pending_states += u64::from(f.states);
+                true
+            }
+            _ => false,
+        }
+    }
+
     fn skips_access(&mut self, slot: usize, first: u64, len: u32, lanes: u8) -> bool {
         // What `around_replayed` would find of the access the handler logs
         // (`Env::log_dense`, `Env::log_mem`): a plain one needs no check.
@@ -1079,7 +1075,7 @@ impl Hook for WaveHook<'_, '_> {
     }
 
     #[inline(always)]
-    fn after(&mut self, wave: &Wave, op: &Op, slot: usize, _env: &Env<'_>) {
+    fn after(&mut self, wave: &Wave, op: &Op, slot: usize, env: &Env<'_>) {
         let g = &mut *self.group;
         let pc = self.pc;
         let Some(f) = g.facts.get(slot) else {
@@ -1091,41 +1087,42 @@ impl Hook for WaveHook<'_, '_> {
         // Only the memory units' instructions log accesses: every other
         // instruction is done here.
         if !f.unit.is_memory() {
-            debug_assert!(g.log.borrow().is_empty());
+            debug_assert!(env.log.is_none_or(|cell| cell.borrow().is_empty()));
             return;
         }
         replay::settle(g, wave.id);
         // The memory accesses of the instruction. The log lives outside
         // the group state (the interpreter fills it), so it is read in
-        // place while the checks update the group.
-        let cell = g.log;
-        let log = cell.borrow();
+        // place while the checks update the group. (No log: no check that
+        // reads one is on, and the interpreter logged nothing.)
+        let guard = env.log.map(|cell| cell.borrow());
+        let log: &[MemAccess] = guard.as_deref().map_or(&[], |v| &v[..]);
         let had = !log.is_empty();
         if had && f.lds != facts::LdsUse::None && g.options.lds_race != Level::Off {
-            lds::after(g, wave.id, pc, f.lds, &log);
+            lds::after(g, wave.id, pc, f.lds, log);
         }
         if g.options.uninit != Level::Off && f.flow.touches_memory() {
-            g.defined_after(wave, f, slot, &log, pc);
+            g.defined_after(wave, f, slot, log, pc);
         }
         if had && g.options.waitcnt != Level::Off {
-            waitcnt::after(g, wave, f, &log, pc);
+            waitcnt::after(g, wave, f, log, pc);
         }
         // DS instructions touch LDS and GDS only, never device memory.
         if had && g.options.oob != Level::Off {
             if f.unit == facts::Unit::Ds {
-                oob::lds(g, wave.id, pc, op, &log);
+                oob::lds(g, wave.id, pc, op, log);
             } else {
-                oob::after(g, wave.id, pc, slot, op, f, &log);
+                oob::after(g, wave.id, pc, slot, op, f, log);
             }
         }
         // A block being recorded: whether a replay would pass these
         // accesses (tested after `oob`, which caches the allocation the
         // test compares with).
         if let replay::Mode::Recording { plain, .. } = &mut self.replay {
-            *plain = *plain && replay::plain(g, slot, &log);
+            *plain = *plain && replay::plain(g, slot, log);
         }
-        drop(log);
-        if had {
+        drop(guard);
+        if let (true, Some(cell)) = (had, env.log) {
             cell.borrow_mut().clear();
         }
     }

@@ -78,6 +78,23 @@ pub(crate) fn last_allocation(g: &GroupCheck<'_>, slot: usize) -> Option<(u64, u
     Some((base, base.saturating_add(size)))
 }
 
+/// The range of `GroupCheck::plain` that no access
+/// lies in (`start <= first <= end - bytes` fails for every `bytes > 0`).
+pub(crate) const NO_RANGE: [u64; 2] = [u64::MAX, u64::MAX];
+
+/// Records `last` as the allocation instruction `slot` accessed last, in
+/// both forms the checks keep it.
+fn set_allocation(g: &mut GroupCheck<'_>, slot: usize, last: Option<Allocation>) {
+    if let Some(cached) = g.allocations.get_mut(slot) {
+        *cached = last;
+    }
+    if let Some(range) = g.plain.get_mut(slot) {
+        *range = last.map_or(NO_RANGE, |(base, size, _)| {
+            [base, base.saturating_add(size)]
+        });
+    }
+}
+
 /// True when access `a` lies inside the bytes `[start, end)`.
 #[inline]
 pub(crate) fn inside((start, end): (u64, u64), a: &MemAccess) -> bool {
@@ -152,9 +169,7 @@ fn after_general(
             });
         }
     }
-    if let Some(cached) = g.allocations.get_mut(slot) {
-        *cached = last;
-    }
+    set_allocation(g, slot, last);
     let Some(s) = first else {
         return;
     };

@@ -42,7 +42,7 @@ use crate::exec::{sreg, MemAccess};
 const ATTEMPTS: u8 = 4;
 
 /// The recorded blocks of a dispatch, kept by a host thread from group to
-/// group ([`super::GroupStore`]).
+/// group ([`super::GroupCheck::restart`]).
 #[derive(Default)]
 pub(crate) struct Memo {
     /// Per block number: (EXEC at entry, what is known).
@@ -240,11 +240,11 @@ pub(crate) fn finish_recording(
         && g.report_count == reports
         && value_dependence(g) == general)
         .then(|| {
-            let state = g.waves.get(w)?;
-            let shadow = match g.shadows.get(w) {
+            let shadow = match g.shadows.get_mut(w) {
                 Some(sh) => Some(sh.since_reset()?),
                 None => None,
             };
+            let state = g.waves.get(w)?;
             Some(Delta {
                 instrs: instrs(),
                 counters: state.counters.without_bytes(),

@@ -1,6 +1,6 @@
 //! What the checks' `before` hooks do for a run of instructions that a
 //! compiled block checks together ([`Hook::before_run`]), derived once per
-//! run and kept per host thread ([`GroupStore`](super::GroupStore)).
+//! run and kept per host thread ([`GroupCheck::restart`](super::GroupCheck::restart)).
 //!
 //! Each check looks at an instruction of the run only when something of it
 //! can matter, told from the summary rather than from the instruction's

@@ -1289,8 +1289,9 @@ fn levels_error_warn_off() {
     assert!(off.checks.apply("uninit=maybe").is_err());
 }
 
-/// A host thread hands its work-group check state to the next group it
-/// runs ([`super::GroupStore`]): each wave must still start as a new one.
+/// A host thread keeps its work-group check state for the next group it
+/// runs ([`super::GroupCheck::restart`]): each wave must still start as a
+/// new one.
 /// Each wave here ends leaving what the next wave's first instructions
 /// would trip on were anything kept: a pending load of s14 (read first:
 /// `waitcnt`), a VALU write of s12 (used as a lane select two states

@@ -1081,7 +1081,6 @@ fn waitcnt_on_fall_through_paths(
         let wave32 = co.kernels.first().is_some_and(|k| k.descriptor.wave32());
         let ops = crate::exec::predecode_waves(&words, v, wave32);
         let facts = super::program_facts(&ops, v);
-        let log = std::cell::RefCell::new(Vec::new());
         let mut options = CheckOptions::off();
         options.waitcnt = Level::Warn;
         let mut g = super::GroupCheck::new(super::GroupSetup {
@@ -1098,12 +1097,10 @@ fn waitcnt_on_fall_through_paths(
             abi_vgprs: 0,
             lds_bytes: 0,
             lds_declared: 0,
-            log: &log,
             mem: None,
             scratch: (0, 0),
             values: &[],
             trace: None,
-            store: Default::default(),
         });
         let mut wave = crate::exec::Wave::new(256, 106);
         wave.set_wave32(wave32);

@@ -928,6 +928,25 @@ pub(crate) trait Hook {
     fn skips_access(&mut self, _slot: usize, _first: u64, _len: u32, _lanes: u8) -> bool {
         false
     }
+    /// When `Some(ranges)`, with an entry per slot of `Decoded::ops`:
+    /// [`Hook::skips_access`] is true exactly for an access that lies in
+    /// its slot's `[start, end]` (`start <= first` and
+    /// `first + len * lanes <= end`), and [`Hook::before_run`] does
+    /// nothing — so a compiled block tests the one and skips the other
+    /// itself. It holds until the hook's next `around` call (the only one
+    /// that may change it).
+    #[cfg_attr(not(feature = "jit"), allow(dead_code))]
+    fn plain_ranges(&self) -> Option<&[[u64; 2]]> {
+        None
+    }
+    /// The instruction in `slot`, one that only ends the wave (no
+    /// operand, no successor), is next after a compiled block: true when
+    /// the hook has done for it all that `before` and `after` would, and
+    /// the caller ends the wave with no further call.
+    #[cfg_attr(not(feature = "jit"), allow(dead_code))]
+    fn ends_quietly(&mut self, _wave: &Wave, _slot: usize) -> bool {
+        false
+    }
 }
 
 /// [`Hook::around`] as the interpreter's loop does it, for hooks that

@@ -188,6 +188,48 @@ fn a_replay_that_meets_a_stray_access_runs_the_checks_it_skipped() {
     }
 }
 
+/// The last wave's first load (two dwords on) strays one dword past the
+/// end of `out` in its last lane: its
+/// replay ends there, in the middle of the block, and the block's second
+/// load (inside `out` in every wave, an access a replayed block makes
+/// without a call) is checked as usual from then on — its load in flight
+/// is what the next block's read without a wait finds, in every wave.
+#[test]
+fn a_replay_that_ends_inside_a_block_checks_the_rest_of_it() {
+    for v in VERSIONS {
+        let replayed = REPLAYED.load(std::sync::atomic::Ordering::Relaxed);
+        let (reports, marks) = run(
+            v,
+            "
+    ADD v12, vcc, 8, v2
+    ADDC v13, vcc, v3, 0, vcc
+@   flat_load_dword v4, v[12:13]
+    flat_load_dword v6, v[2:3]
+    s_and_saveexec_b64 s[10:11], exec
+@   ADD v5, vcc, v6, v6
+    s_waitcnt vmcnt(0)
+    flat_store_dword v[2:3], v5
+",
+            1024,
+            1025,
+        );
+        let r = at(&reports, Check::Oob, marks[0])
+            .unwrap_or_else(|| panic!("{v}: no oob report: {reports:#?}"));
+        assert_eq!((r.count, r.wave, r.group), (1, 3, [3, 0, 0]), "{v}: {r}");
+        assert_eq!(r.lanes, Some(1 << 63), "{v}: {r}");
+        let r = at(&reports, Check::Waitcnt, marks[1])
+            .unwrap_or_else(|| panic!("{v}: no waitcnt report: {reports:#?}"));
+        assert_eq!(r.count, 1024 / 64, "{v}: {r}");
+        assert_eq!(reports.len(), 2, "{v}: {reports:#?}");
+        // (Each piece of the launch rayon splits off records the block
+        // again: at least half the waves replay it.)
+        assert!(
+            REPLAYED.load(std::sync::atomic::Ordering::Relaxed) >= replayed + 1024 / 64 / 2,
+            "{v}: the compiled run replayed no block"
+        );
+    }
+}
+
 /// A block whose recording reports (a read before its `s_waitcnt`) is
 /// never replayed: every wave reports.
 #[test]

@@ -1308,10 +1308,19 @@ impl<'a, 'b> Gen<'a, 'b> {
         }
         self.hooked = end;
         let last = end - 1;
+        // No call while the hook has its ranges: its `before` hooks do
+        // nothing then (`crate::exec::Hook::plain_ranges`).
+        let call = self.b.create_block();
+        let after = self.b.create_block();
+        let plain = self.plain_ranges();
+        self.b.ins().brif(plain, after, &[], call, &[]);
+        self.b.switch_to_block(call);
         let first = self.b.ins().iconst(types::I32, first as i64);
         let last = self.b.ins().iconst(types::I32, last as i64);
         let address = super::enabled::check_before as *const () as usize;
         self.call_helper(address, &[first, last], None);
+        self.b.ins().jump(after, &[]);
+        self.b.switch_to_block(after);
     }
 
     /// Calls the helper at `address` (an `extern "C"` function of the
@@ -1562,8 +1571,34 @@ impl<'a, 'b> Gen<'a, 'b> {
         if !self.plan.checked {
             return self.dense_span(ok, first, slot, bytes, fast, slow);
         }
+        // The hook's ranges when it has them (`CallCtx::plain`): an access
+        // inside its instruction's range is allowed with no call.
+        let test = self.b.create_block();
         let ask = self.b.create_block();
-        self.b.ins().brif(ok, ask, &[], slow, &[]);
+        let decided = self.b.create_block();
+        self.b.append_block_param(decided, types::I32);
+        let ranges = self.b.create_block();
+        self.b.ins().brif(ok, ranges, &[], slow, &[]);
+        self.b.switch_to_block(ranges);
+        let plain = self.plain_ranges();
+        self.b.ins().brif(plain, test, &[], ask, &[]);
+        self.b.switch_to_block(test);
+        let at = i32::try_from(16 * self.plan.block.instrs[index].1 as usize)
+            .map_err(|_| "a slot past the ranges' reach")?;
+        let start = self.b.ins().load(types::I64, mem(), plain, at);
+        let end = self.b.ins().load(types::I64, mem(), plain, at + 8);
+        let above = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, first, start);
+        let limit = self.b.ins().iadd_imm_s(end, -(bytes as i64));
+        let below = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedLessThanOrEqual, first, limit);
+        let inside = self.b.ins().band(above, below);
+        let yes = self.b.ins().iconst(types::I32, 1);
+        self.b.ins().brif(inside, decided, &[yes.into()], ask, &[]);
         self.b.switch_to_block(ask);
         let index = self.b.ins().iconst(types::I32, index as i64);
         let len = self.b.ins().iconst(types::I32, i64::from(len));
@@ -1572,7 +1607,24 @@ impl<'a, 'b> Gen<'a, 'b> {
         let allowed = self
             .call_helper(address, &[index, first, len, lanes], Some(types::I32))
             .ok_or("the checks' call returns nothing")?;
+        self.b.ins().jump(decided, &[allowed.into()]);
+        self.b.switch_to_block(decided);
+        let allowed = self.b.block_params(decided)[0];
         self.dense_span(allowed, first, slot, bytes, fast, slow)
+    }
+
+    /// The checks' ranges of the block's call context (`CallCtx::plain`;
+    /// null when the hook has none), loaded where it is used: a handler
+    /// call may change it.
+    fn plain_ranges(&mut self) -> Value {
+        use super::enabled::CallCtx;
+        let field = std::mem::offset_of!(CallCtx<'_>, plain);
+        self.b.ins().load(
+            self.ptr,
+            mem(),
+            self.calls,
+            i32::try_from(field).unwrap_or(i32::MAX),
+        )
     }
 
     /// An `s_load_dword*` whose dwords one span holds, made by the block's

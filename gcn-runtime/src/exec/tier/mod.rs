@@ -181,6 +181,19 @@ mod enabled {
         /// which the block's inline memory accesses read.
         pub(super) dense: *const crate::memory::DenseSpan,
         pub(super) hints: *const AtomicU32,
+        /// The checks' ranges of [`Hook::plain_ranges`], an entry per slot
+        /// of `Decoded::ops`, while the hook has them, else null: a checked
+        /// block's access inside its slot's range needs no call, and its
+        /// `before` hooks none either.
+        pub(super) plain: *const [u64; 2],
+    }
+
+    /// [`CallCtx::plain`] of `hook` for a program of `slots` slots.
+    #[inline]
+    fn plain_ranges(hook: Option<&dyn Hook>, slots: usize) -> *const [u64; 2] {
+        hook.and_then(|h| h.plain_ranges())
+            .filter(|ranges| ranges.len() >= slots)
+            .map_or(std::ptr::null(), |ranges| ranges.as_ptr())
     }
 
     /// Runs instruction `index` of the block through its handler, as the
@@ -216,7 +229,9 @@ mod enabled {
         let outcome = match ctx.hook.as_deref_mut() {
             Some(hook) => {
                 wave.pc = pc;
-                hook.around(wave, op, slot as usize, env, op.handler)
+                let outcome = hook.around(wave, op, slot as usize, env, op.handler);
+                ctx.plain = plain_ranges(Some(hook), ops.ops().len());
+                outcome
             }
             None => {
                 wave.pc = pc.wrapping_add(u32::from(op.len));
@@ -755,7 +770,9 @@ mod enabled {
             stopped: None,
             dense: spans.as_ptr(),
             hints: hints.as_ptr(),
+            plain: std::ptr::null(),
         };
+        calls.plain = plain_ranges(calls.hook.as_deref(), ops.ops().len());
         let next = unsafe {
             (code.entry)(
                 (*wave_ptr).vgpr.as_mut_ptr().cast::<u32>(),
@@ -804,8 +821,16 @@ mod enabled {
         // such row's handler to it), so its outcome is made here: the call
         // and its returned `Result` cost a wave of a streaming kernel more
         // than its block's entry does.
-        if let (Ok(Step::Next), false, Some(slot)) = (&outcome, checked, block.end_slot) {
-            if let Some(op) = ops.ops().get(slot as usize).filter(|_| wave.budget > 0) {
+        // Checked, the hook must have nothing to do for it
+        // (`Hook::ends_quietly`).
+        if let (Ok(Step::Next), Some(slot)) = (&outcome, block.end_slot) {
+            if let Some(op) = ops.ops().get(slot as usize).filter(|_| {
+                wave.budget > 0
+                    && calls
+                        .hook
+                        .as_deref_mut()
+                        .is_none_or(|hook| hook.ends_quietly(wave, slot as usize))
+            }) {
                 wave.budget -= 1;
                 wave.steps += 1;
                 wave.pc = wave.pc.wrapping_add(u32::from(op.len));
