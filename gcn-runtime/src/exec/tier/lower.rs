@@ -1485,7 +1485,7 @@ impl<'a, 'b> Gen<'a, 'b> {
         let slow = self.b.create_block();
         let done = self.b.create_block();
         self.b.append_block_param(fast, types::I64);
-        self.route(dense, first, index, size, 64, fast, slow)?;
+        self.route(dense, first, index, size, 64, fast, slow, slow)?;
 
         self.b.switch_to_block(fast);
         let host = self.b.block_params(fast)[0];
@@ -1554,7 +1554,7 @@ impl<'a, 'b> Gen<'a, 'b> {
     /// `first` (`lanes` lanes of `len` bytes) when `ok` and the block may
     /// make it itself — a span holds it ([`Gen::dense_span`]) and, checked,
     /// the checks' hook lets it (`super::enabled::access_allowed`) — else
-    /// to `slow`.
+    /// to `slow`, or to `refused` when it is the hook that says no.
     #[allow(clippy::too_many_arguments)]
     fn route(
         &mut self,
@@ -1565,6 +1565,7 @@ impl<'a, 'b> Gen<'a, 'b> {
         lanes: u32,
         fast: IrBlock,
         slow: IrBlock,
+        refused: IrBlock,
     ) -> Result<(), String> {
         let slot = self.plan.block.instrs[index].1 as usize % crate::memory::DENSE_HINTS;
         let bytes = u64::from(len) * u64::from(lanes);
@@ -1610,7 +1611,11 @@ impl<'a, 'b> Gen<'a, 'b> {
         self.b.ins().jump(decided, &[allowed.into()]);
         self.b.switch_to_block(decided);
         let allowed = self.b.block_params(decided)[0];
-        self.dense_span(allowed, first, slot, bytes, fast, slow)
+        let span = self.b.create_block();
+        self.b.ins().brif(allowed, span, &[], refused, &[]);
+        self.b.switch_to_block(span);
+        let yes = self.b.ins().iconst(types::I8, 1);
+        self.dense_span(yes, first, slot, bytes, fast, slow)
     }
 
     /// The checks' ranges of the block's call context (`CallCtx::plain`;
@@ -1657,7 +1662,16 @@ impl<'a, 'b> Gen<'a, 'b> {
         let done = self.b.create_block();
         self.b.append_block_param(fast, types::I64);
         let yes = self.b.ins().iconst(types::I8, 1);
-        self.route(yes, address, index, 4 * u32::from(count), 1, fast, slow)?;
+        self.route(
+            yes,
+            address,
+            index,
+            4 * u32::from(count),
+            1,
+            fast,
+            slow,
+            slow,
+        )?;
         self.b.switch_to_block(fast);
         let host = self.b.block_params(fast)[0];
         let memory = MemFlagsData::new().with_notrap();

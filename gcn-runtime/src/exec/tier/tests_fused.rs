@@ -369,6 +369,66 @@ fn replayed_waves_run_fused_with_the_checks_on() {
     assert_eq!(out.to_vec(), expected);
 }
 
+/// Launches of one program with every check on, more than
+/// `MAX_FUSED_MISSES` of them: each has waves whose checks run in full (a
+/// block's first wave in each piece of the launch records it), whose
+/// accesses the hook refuses. Those refusals are no failed proofs of
+/// density: the region stays fused, its miss count zero.
+#[test]
+fn waves_checked_in_full_do_not_turn_the_region_off() {
+    use super::enabled::MAX_FUSED_MISSES;
+    use crate::check::{CheckOptions, Level};
+    use crate::exec::tier::TierMode;
+    use crate::kernel::{ArgValue, Dispatch};
+    use crate::{LaunchOptions, Memory, Program};
+    let body = "    v_lshlrev_b32 v0, 2, v0
+    v_mov_b32 v5, s9
+    v_add_u32 v4, vcc, s8, v0
+    v_addc_u32 v5, vcc, v5, 0, vcc
+    flat_load_dword v1, v[4:5]
+    v_mov_b32 v5, s11
+    v_add_u32 v4, vcc, s10, v0
+    v_addc_u32 v5, vcc, v5, 0, vcc
+    s_waitcnt vmcnt(0)
+    v_add_u32 v1, vcc, 3, v1
+    flat_store_dword v[4:5], v1";
+    let binary = gcn_asm::assemble(&kernel(body), &gcn_asm::AssembleOptions::default())
+        .expect("assembles")
+        .gallium_bytes()
+        .expect("gallium binary");
+    let memory = Memory::default();
+    let program = Program::load(&memory, &binary, GcnVersion::Gcn1_2).expect("loads");
+    let values: Vec<u32> = (0..ITEMS).map(|i| i * 5).collect();
+    let input = memory.buffer_from_slice(&values).expect("buffer");
+    let out = memory.buffer_zeroed::<u32>(ITEMS as usize).expect("buffer");
+    let args = [ArgValue::Pointer(input.ptr()), ArgValue::Pointer(out.ptr())];
+    let options = LaunchOptions {
+        threads: Some(1),
+        checks: CheckOptions::all(Level::Error),
+        tier: TierMode::Eager,
+        ..LaunchOptions::default()
+    };
+    for _ in 0..MAX_FUSED_MISSES + 8 {
+        program
+            .launch("k", &args, &Dispatch::new_1d(ITEMS, 256), &options)
+            .expect("runs with no report");
+    }
+    let expected: Vec<u32> = values.iter().map(|v| v + 3).collect();
+    assert_eq!(out.to_vec(), expected);
+    let entry = program.kernel("k").expect("kernel").offset;
+    let ops = program.ops_waves(entry, false);
+    let misses: Vec<u32> = ops
+        .tier
+        .blocks
+        .iter()
+        .map(|b| b.fused_misses.load(Relaxed))
+        .collect();
+    assert!(
+        misses.iter().all(|&m| m == 0),
+        "fused misses per block: {misses:?}"
+    );
+}
+
 /// A region whose lanes are never dense (a stride of two dwords) stops
 /// trying the proof after `MAX_FUSED_MISSES` failures: over 1024 waves
 /// the proof runs far fewer times than there are waves, and every run
