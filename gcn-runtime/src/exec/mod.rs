@@ -1685,7 +1685,8 @@ fn run_loop<const FUSED: bool, H: Hook + ?Sized>(
                 match tier::enter(wave, ops, env, op.block, mode, checks) {
                     None => {}
                     Some(Ok(Step::Next)) => continue,
-                    Some(outcome) => return outcome,
+                    Some(Ok(step)) => return Ok(step),
+                    Some(Err(fault)) => return Err(*fault),
                 }
             }
         }

@@ -128,7 +128,7 @@ mod disabled {
         _: u32,
         _: super::TierMode,
         _: Option<&mut dyn crate::exec::Hook>,
-    ) -> Option<Result<crate::exec::Step, crate::exec::Fault>> {
+    ) -> Option<Result<crate::exec::Step, Box<crate::exec::Fault>>> {
         None
     }
 }
@@ -693,7 +693,8 @@ mod enabled {
     /// Runs the block `number` (headed by the instruction at the wave's PC)
     /// compiled, if it is compiled or now hot and the wave's state allows,
     /// and returns what the interpreter's loop would have after it (`Ok(Step::Next)`
-    /// to go on); `None`: the interpreter runs the instruction at the PC.
+    /// to go on, a fault boxed); `None`: the interpreter runs the
+    /// instruction at the PC.
     #[inline]
     pub(crate) fn enter(
         wave: &mut Wave,
@@ -702,7 +703,7 @@ mod enabled {
         number: u32,
         mode: TierMode,
         checks: Option<&mut dyn Hook>,
-    ) -> Option<Result<Step, Fault>> {
+    ) -> Option<Result<Step, Box<Fault>>> {
         if mode == TierMode::Off {
             return None;
         }
@@ -837,6 +838,9 @@ mod enabled {
                 return Some(Ok(Step::End));
             }
         }
-        Some(outcome)
+        // (A fault boxed: the outcome then comes back in two registers; the
+        // unboxed one, written to memory in parts and read back whole, cost
+        // the caller a stalled load per block entry.)
+        Some(outcome.map_err(Box::new))
     }
 }
