@@ -1015,6 +1015,9 @@ struct Gen<'a, 'b> {
     /// While a fused region's pass is emitted: its memory accesses, by
     /// position in the region, with their host addresses.
     fused_hosts: HashMap<usize, fused::Predicted>,
+    /// The fused region's store, made at each pass's end
+    /// (`Gen::fused_store_pass`).
+    fused_store: Option<fused::Predicted>,
 }
 
 /// How a pass treats an f32 result that is NaN.
@@ -1122,6 +1125,7 @@ impl<'a, 'b> Gen<'a, 'b> {
             dead_masks: Vec::new(),
             dead_rows: Vec::new(),
             fused_hosts: HashMap::new(),
+            fused_store: None,
         }
     }
 
@@ -2228,6 +2232,7 @@ impl<'a, 'b> Gen<'a, 'b> {
         params: &[Value],
         (header, exit): (IrBlock, IrBlock),
     ) -> Result<(), String> {
+        self.fused_store_pass()?;
         let base = self.row_base.ok_or("no pass")?;
         let first_lane = self.first_lane.ok_or("no pass")?;
         for row in std::mem::take(&mut self.dirty) {

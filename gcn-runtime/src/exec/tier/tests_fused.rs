@@ -124,7 +124,10 @@ fn a_vector_add_runs_fused_as_interpreted() {
 
 /// A store whose bytes the region's loads read too — in place, and one
 /// lane along (`out[i + 1] = out[i] + in[i]`): every lane's load comes
-/// before any lane's store, as in the interpreter.
+/// before any lane's store, as in the interpreter. (In place, the region
+/// runs fused, storing pass by pass; one lane along, a pass's store would
+/// reach the next pass's load, and the proof sends the region to its
+/// ordinary form.)
 #[test]
 fn stores_over_the_regions_loads_run_fused_as_interpreted() {
     for (what, along) in [("in place", 0), ("one lane along", 4)] {

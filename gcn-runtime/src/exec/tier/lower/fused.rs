@@ -363,6 +363,7 @@ impl<'a> Gen<'a, '_> {
         // Each access dense: the low word's stride its size, the high
         // word uniform, aligned, inside a span.
         let mut hosts = HashMap::new();
+        let mut loads: Vec<(Value, u32)> = Vec::new();
         for &(at, access) in &region.accesses {
             let (lo, hi) = addresses[&at];
             let size = access.size();
@@ -384,7 +385,17 @@ impl<'a> Gen<'a, '_> {
             let first = self.b.ins().iadd_imm_s(base, access.offset);
             let low_bits = self.b.ins().band_imm_u(first, 3);
             let aligned = self.b.ins().icmp_imm_u(IntCC::Equal, low_bits, 0);
-            let dense = self.b.ins().band(dense, aligned);
+            let mut dense = self.b.ins().band(dense, aligned);
+            if access.store {
+                // The store is made pass by pass: no later pass may load
+                // what an earlier one stored.
+                for &(load, load_size) in &loads {
+                    let apart = self.apart(first, size, load, load_size);
+                    dense = self.b.ins().band(dense, apart);
+                }
+            } else {
+                loads.push((first, size));
+            }
             let fast = self.b.create_block();
             self.b.append_block_param(fast, types::I64);
             // (Checked: and the checks' hook lets the block make it. A
@@ -407,21 +418,16 @@ impl<'a> Gen<'a, '_> {
         self.fused_hosts = hosts;
         let ends_wave = self.plan.ends_wave;
         self.dead_masks = dead_masks(body, &instrs[end..], false, ends_wave);
-        // The store's data is copied from its rows after the passes; the
-        // addresses are the proof's, not the rows'.
-        let data: Vec<u16> = store
-            .map(|p| (p.access.data..p.access.data + p.access.dwords as u16).collect())
-            .unwrap_or_default();
-        self.dead_rows = dead_rows(body, &instrs[end..], &data, ends_wave);
+        // The store is made at each pass's end, from the pass's values of
+        // its data rows (the addresses are the proof's, not the rows').
+        self.fused_store = store;
+        self.dead_rows = dead_rows(body, &instrs[end..], &[], ends_wave);
         let result = self.segment(body);
         self.dead_masks.clear();
         self.dead_rows.clear();
         self.fused_hosts.clear();
+        self.fused_store = None;
         result?;
-        if let Some(p) = store {
-            let a = p.access;
-            self.copy_rows(true, a.dwords, usize::from(a.data), p.host);
-        }
         self.b.ins().jump(after, &[]);
 
         // A failed proof counted, then the region's ordinary form.
@@ -443,6 +449,58 @@ impl<'a> Gen<'a, '_> {
         self.b.ins().jump(after, &[]);
         self.b.switch_to_block(after);
         Ok(end)
+    }
+
+    /// Whether a store of 64 lanes of `size` bytes at `store` (lane `l` at
+    /// `store + l * size`) made pass by pass (four lanes each, after the
+    /// pass's loads) leaves every later pass's lanes of a load of
+    /// `load_size` bytes at `load` as they were: the two are apart, or,
+    /// with equal sizes, the store starts at or below the load (then
+    /// lane `l`'s store reaches only bytes of load lanes at most `l`).
+    fn apart(&mut self, store: Value, size: u32, load: Value, load_size: u32) -> Value {
+        if size == load_size {
+            // Not `0 < store - load < 64 * size`.
+            let d = self.b.ins().isub(store, load);
+            let d = self.b.ins().iadd_imm_s(d, -1);
+            return self.b.ins().icmp_imm_u(
+                IntCC::UnsignedGreaterThanOrEqual,
+                d,
+                i64::from(64 * size - 1),
+            );
+        }
+        let store_end = self.b.ins().iadd_imm_u(store, i64::from(64 * size));
+        let load_end = self.b.ins().iadd_imm_u(load, i64::from(64 * load_size));
+        let below = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedLessThanOrEqual, store_end, load);
+        let above = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedLessThanOrEqual, load_end, store);
+        self.b.ins().bor(below, above)
+    }
+
+    /// At a pass's end (its values final: nothing is stored before), the
+    /// fused region's store of the pass's lanes, from the values of its
+    /// data rows, to the host address the proof found.
+    pub(super) fn fused_store_pass(&mut self) -> Result<(), String> {
+        let Some(p) = self.fused_store else {
+            return Ok(());
+        };
+        let access = p.access;
+        let row_base = self.row_base.ok_or("no pass")?;
+        let offset = self.b.ins().isub(row_base, self.vgpr);
+        let at = self.b.ins().imul_imm_u(offset, access.dwords as i64);
+        let at = self.b.ins().iadd(p.host, at);
+        let rows: Vec<Value> = (0..access.dwords as u16)
+            .map(|k| self.read_row(access.data + k).v)
+            .collect();
+        let words = self.interleave(&rows, false);
+        for (m, w) in (0..).zip(words) {
+            self.b.ins().store(host_memory(), w, at, 16 * m);
+        }
+        Ok(())
     }
 
     /// `ok` and `condition`.
