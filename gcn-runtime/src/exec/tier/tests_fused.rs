@@ -167,6 +167,38 @@ fn stores_over_the_regions_loads_run_fused_as_interpreted() {
     }
 }
 
+/// A store wider than the region's load (`dwordx2` over `dword`): from
+/// another buffer the region runs fused, storing pass by pass; over the
+/// bytes it loads (`out[2i], out[2i + 1] = out[i], out[i] + 1`), a pass's
+/// store would reach a later pass's load, and the region runs in its
+/// ordinary form — both as interpreted.
+#[test]
+fn a_wider_store_over_the_regions_load_runs_as_interpreted() {
+    for (what, load_base) in [("apart", "s9"), ("overlapping", "s11")] {
+        let low = if load_base == "s9" { "s8" } else { "s10" };
+        let body = format!(
+            "    v_lshlrev_b32 v1, 2, v0
+    v_mov_b32 v5, {load_base}
+    v_add_u32 v4, vcc, {low}, v1
+    v_addc_u32 v5, vcc, v5, 0, vcc
+    flat_load_dword v2, v[4:5]
+    v_lshlrev_b32 v1, 3, v0
+    v_mov_b32 v7, s11
+    v_add_u32 v6, vcc, s10, v1
+    v_addc_u32 v7, vcc, v7, 0, vcc
+    s_waitcnt vmcnt(0)
+    v_add_u32 v3, vcc, 1, v2
+    flat_store_dwordx2 v[6:7], v[2:3]"
+        );
+        let values: Vec<u32> = (0..ITEMS).map(|i| i * 3 + 1).collect();
+        let (fault, fused) = run(what, &body, &values, 2 * ITEMS as usize);
+        assert_eq!(fault, None, "{what}");
+        if what == "apart" {
+            assert!(fused, "{what}: no fused pass ran");
+        }
+    }
+}
+
 /// An address read from memory (`out[i] = in[in[i]]`): the region ends
 /// before the access whose address a load of the region made. (The row
 /// the load writes holds dense ids at the region's entry, which a region
