@@ -508,7 +508,8 @@ pub(crate) struct GroupCheck<'a> {
     /// The same allocations as the bytes `[start, end]` a replayed block's
     /// compiled code tests an access against ([`Hook::plain_ranges`];
     /// `oob::NO_RANGE` where none is known), written with them
-    /// (`oob::set_allocation`).
+    /// (`oob::set_allocation`). Sized once, in [`GroupCheck::new`]: the
+    /// compiled code holds a pointer to it while a block runs.
     plain: Vec<[u64; 2]>,
     /// Per word of code, the summary of the run of a compiled block that
     /// starts there ([`runs::RunSummary`]).

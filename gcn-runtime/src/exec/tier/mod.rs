@@ -753,7 +753,12 @@ mod enabled {
         // value it finds; the wave is exclusively borrowed, and every pointer
         // to it derives from `wave_ptr`, which `call_handler` also uses
         // while the code waits for it (the code keeps no register value in
-        // host registers across a call).
+        // host registers across a call). It reads the checks' ranges
+        // (`CallCtx::plain`) at `16 * slot` for slots of `ops` only when the
+        // pointer is not null, which `plain_ranges` makes it only for a
+        // table with an entry per slot; the hook's table is not resized
+        // while it lends it (`check::GroupCheck::plain`: sized once, at the
+        // launch's first group of the thread).
         // (A division: made only for a block that may go round.)
         let mut iterations = if block.loops { wave.budget / steps } else { 1 };
         let mut checks = checks;
