@@ -804,17 +804,12 @@ impl WaveHook<'_, '_> {
         let Some(f) = g.facts.get(slot) else {
             return;
         };
-        if let Some(state) = g.waves.get_mut(wave.id as usize) {
-            if state.pending.is_some() {
-                // After a replayed block: an instruction that only counts
-                // its wait states leaves the block's state pending.
-                if f.clock_only {
-                    state.pending_states += u64::from(f.states);
-                    return;
-                }
-                replay::settle_pending(g, wave.id);
-            }
+        // After a replayed block: an instruction that only counts its wait
+        // states leaves the block's state pending.
+        if replay::count_while_pending(g, wave.id, f) {
+            return;
         }
+        replay::settle(g, wave.id);
         if g.trace.is_some() {
             g.trace_before(wave, op);
         }
@@ -1027,15 +1022,10 @@ impl Hook for WaveHook<'_, '_> {
     /// `after` does nothing outside the memory units).
     fn ends_quietly(&mut self, wave: &Wave, slot: usize) -> bool {
         let g = &mut *self.group;
-        match (g.facts.get(slot), g.waves.get_mut(wave.id as usize)) {
-            (Some(f), Some(state))
-                if state.pending.is_some() && f.clock_only && !f.unit.is_memory() =>
-            {
-                state.pending_states += u64::from(f.states);
-                true
-            }
-            _ => false,
-        }
+        let facts = g.facts;
+        facts
+            .get(slot)
+            .is_some_and(|f| !f.unit.is_memory() && replay::count_while_pending(g, wave.id, f))
     }
 
     fn skips_access(&mut self, slot: usize, first: u64, len: u32, lanes: u8) -> bool {

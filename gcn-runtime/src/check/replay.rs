@@ -280,6 +280,21 @@ pub(crate) fn settle(g: &mut GroupCheck<'_>, wave: u32) {
     }
 }
 
+/// Before an instruction with facts `f`, while a replayed block's state is
+/// pending for wave `wave`: if the instruction's checks only count its wait
+/// states ([`super::Facts::clock_only`]), counts them with the pending
+/// state, which stays pending (true); else does nothing (false).
+#[inline(always)]
+pub(crate) fn count_while_pending(g: &mut GroupCheck<'_>, wave: u32, f: &super::Facts) -> bool {
+    match g.waves.get_mut(wave as usize) {
+        Some(state) if state.pending.is_some() && f.clock_only => {
+            state.pending_states += u64::from(f.states);
+            true
+        }
+        _ => false,
+    }
+}
+
 /// [`settle`] when something is pending: the block's delta, then the wait
 /// states counted since.
 #[inline(never)]

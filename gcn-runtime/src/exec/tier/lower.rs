@@ -1592,16 +1592,7 @@ impl<'a, 'b> Gen<'a, 'b> {
             .map_err(|_| "a slot past the ranges' reach")?;
         let start = self.b.ins().load(types::I64, mem(), plain, at);
         let end = self.b.ins().load(types::I64, mem(), plain, at + 8);
-        let above = self
-            .b
-            .ins()
-            .icmp(IntCC::UnsignedGreaterThanOrEqual, first, start);
-        let limit = self.b.ins().iadd_imm_s(end, -(bytes as i64));
-        let below = self
-            .b
-            .ins()
-            .icmp(IntCC::UnsignedLessThanOrEqual, first, limit);
-        let inside = self.b.ins().band(above, below);
+        let inside = self.within(first, bytes, start, end);
         let yes = self.b.ins().iconst(types::I32, 1);
         self.b.ins().brif(inside, decided, &[yes.into()], ask, &[]);
         self.b.switch_to_block(ask);
@@ -1622,18 +1613,35 @@ impl<'a, 'b> Gen<'a, 'b> {
         self.dense_span(yes, first, slot, bytes, fast, slow)
     }
 
+    /// Whether `bytes` bytes at `first` lie in `[start, end)`:
+    /// `start <= first <= end - bytes` (`end` is a span's or an
+    /// allocation's, at least `FIRST_ADDRESS`: no wrap; `NO_RANGE`'s
+    /// `u64::MAX` bounds hold nothing).
+    fn within(&mut self, first: Value, bytes: u64, start: Value, end: Value) -> Value {
+        let above = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, first, start);
+        let limit = self.b.ins().iadd_imm_s(end, -(bytes as i64));
+        let below = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedLessThanOrEqual, first, limit);
+        self.b.ins().band(above, below)
+    }
+
+    /// The pointer-sized field at byte `offset` of the block's call
+    /// context (`super::enabled::CallCtx`, `std::mem::offset_of!`), loaded
+    /// where it is used (a handler call may change `CallCtx::plain`).
+    pub(super) fn ctx_field(&mut self, offset: usize) -> Value {
+        let offset = i32::try_from(offset).unwrap_or(i32::MAX);
+        self.b.ins().load(self.ptr, mem(), self.calls, offset)
+    }
+
     /// The checks' ranges of the block's call context (`CallCtx::plain`;
-    /// null when the hook has none), loaded where it is used: a handler
-    /// call may change it.
+    /// null when the hook has none).
     fn plain_ranges(&mut self) -> Value {
-        use super::enabled::CallCtx;
-        let field = std::mem::offset_of!(CallCtx<'_>, plain);
-        self.b.ins().load(
-            self.ptr,
-            mem(),
-            self.calls,
-            i32::try_from(field).unwrap_or(i32::MAX),
-        )
+        self.ctx_field(std::mem::offset_of!(super::enabled::CallCtx<'_>, plain))
     }
 
     /// An `s_load_dword*` whose dwords one span holds, made by the block's
@@ -1715,20 +1723,9 @@ impl<'a, 'b> Gen<'a, 'b> {
         self.b.ins().brif(dense, lookup, &[], slow, &[]);
         // The hint's span, if it holds the access.
         self.b.switch_to_block(lookup);
-        let ctx_offset = |field: usize| i32::try_from(field).unwrap_or(i32::MAX);
         use super::enabled::CallCtx;
-        let hints = self.b.ins().load(
-            self.ptr,
-            mem(),
-            self.calls,
-            ctx_offset(std::mem::offset_of!(CallCtx<'_>, hints)),
-        );
-        let spans = self.b.ins().load(
-            self.ptr,
-            mem(),
-            self.calls,
-            ctx_offset(std::mem::offset_of!(CallCtx<'_>, dense)),
-        );
+        let hints = self.ctx_field(std::mem::offset_of!(CallCtx<'_>, hints));
+        let spans = self.ctx_field(std::mem::offset_of!(CallCtx<'_>, dense));
         // Every hint names a span (`MemView::dense_hints`): no bounds test.
         let hint = self
             .b
@@ -1741,17 +1738,7 @@ impl<'a, 'b> Gen<'a, 'b> {
         let span_base = self.b.ins().load(types::I64, mem(), span, 0);
         let span_end = self.b.ins().load(types::I64, mem(), span, 8);
         let span_host = self.b.ins().load(types::I64, mem(), span, 16);
-        // `base <= first <= end - bytes` (`end` >= FIRST_ADDRESS: no wrap).
-        let above = self
-            .b
-            .ins()
-            .icmp(IntCC::UnsignedGreaterThanOrEqual, first, span_base);
-        let limit = self.b.ins().iadd_imm_s(span_end, -(bytes as i64));
-        let inside = self
-            .b
-            .ins()
-            .icmp(IntCC::UnsignedLessThanOrEqual, first, limit);
-        let hit = self.b.ins().band(above, inside);
+        let hit = self.within(first, bytes, span_base, span_end);
         let off = self.b.ins().isub(first, span_base);
         let host = self.b.ins().iadd(span_host, off);
         self.b.ins().brif(hit, fast, &[host.into()], miss, &[]);

@@ -356,11 +356,11 @@ fn lanes_the_proof_rejects_run_as_interpreted() {
     }
 }
 
-/// With every check on, the waves that replay their block's checks run
-/// the region fused (the hook lets every access be made inline), with no
-/// report and the unchecked run's output.
-#[test]
-fn replayed_waves_run_fused_with_the_checks_on() {
+/// `out[i] = in[i] + 3` (one fused region) launched `launches` times on
+/// one `Program`, every block compiled at once and every check on: each
+/// launch reports nothing and writes the sums. Returns each block's count
+/// of failed proofs after the last launch.
+fn checked_add_launches(launches: u32) -> Vec<u32> {
     use crate::check::{CheckOptions, Level};
     use crate::exec::tier::TierMode;
     use crate::kernel::{ArgValue, Dispatch};
@@ -386,22 +386,39 @@ fn replayed_waves_run_fused_with_the_checks_on() {
     let input = memory.buffer_from_slice(&values).expect("buffer");
     let out = memory.buffer_zeroed::<u32>(ITEMS as usize).expect("buffer");
     let args = [ArgValue::Pointer(input.ptr()), ArgValue::Pointer(out.ptr())];
-    let before = FUSED_RAN.load(Relaxed);
     let options = LaunchOptions {
         threads: Some(1),
         checks: CheckOptions::all(Level::Error),
         tier: TierMode::Eager,
         ..LaunchOptions::default()
     };
-    program
-        .launch("k", &args, &Dispatch::new_1d(ITEMS, 256), &options)
-        .expect("runs with no report");
+    let expected: Vec<u32> = values.iter().map(|v| v + 3).collect();
+    for _ in 0..launches {
+        program
+            .launch("k", &args, &Dispatch::new_1d(ITEMS, 256), &options)
+            .expect("runs with no report");
+        assert_eq!(out.to_vec(), expected);
+    }
+    let entry = program.kernel("k").expect("kernel").offset;
+    let ops = program.ops_waves(entry, false);
+    ops.tier
+        .blocks
+        .iter()
+        .map(|b| b.fused_misses.load(Relaxed))
+        .collect()
+}
+
+/// With every check on, the waves that replay their block's checks run
+/// the region fused (the hook lets every access be made inline), with no
+/// report and the unchecked run's output.
+#[test]
+fn replayed_waves_run_fused_with_the_checks_on() {
+    let before = FUSED_RAN.load(Relaxed);
+    checked_add_launches(1);
     assert!(
         FUSED_RAN.load(Relaxed) > before,
         "no replayed wave ran fused"
     );
-    let expected: Vec<u32> = values.iter().map(|v| v + 3).collect();
-    assert_eq!(out.to_vec(), expected);
 }
 
 /// Launches of one program with every check on, more than
@@ -411,53 +428,7 @@ fn replayed_waves_run_fused_with_the_checks_on() {
 /// density: the region stays fused, its miss count zero.
 #[test]
 fn waves_checked_in_full_do_not_turn_the_region_off() {
-    use super::enabled::MAX_FUSED_MISSES;
-    use crate::check::{CheckOptions, Level};
-    use crate::exec::tier::TierMode;
-    use crate::kernel::{ArgValue, Dispatch};
-    use crate::{LaunchOptions, Memory, Program};
-    let body = "    v_lshlrev_b32 v0, 2, v0
-    v_mov_b32 v5, s9
-    v_add_u32 v4, vcc, s8, v0
-    v_addc_u32 v5, vcc, v5, 0, vcc
-    flat_load_dword v1, v[4:5]
-    v_mov_b32 v5, s11
-    v_add_u32 v4, vcc, s10, v0
-    v_addc_u32 v5, vcc, v5, 0, vcc
-    s_waitcnt vmcnt(0)
-    v_add_u32 v1, vcc, 3, v1
-    flat_store_dword v[4:5], v1";
-    let binary = gcn_asm::assemble(&kernel(body), &gcn_asm::AssembleOptions::default())
-        .expect("assembles")
-        .gallium_bytes()
-        .expect("gallium binary");
-    let memory = Memory::default();
-    let program = Program::load(&memory, &binary, GcnVersion::Gcn1_2).expect("loads");
-    let values: Vec<u32> = (0..ITEMS).map(|i| i * 5).collect();
-    let input = memory.buffer_from_slice(&values).expect("buffer");
-    let out = memory.buffer_zeroed::<u32>(ITEMS as usize).expect("buffer");
-    let args = [ArgValue::Pointer(input.ptr()), ArgValue::Pointer(out.ptr())];
-    let options = LaunchOptions {
-        threads: Some(1),
-        checks: CheckOptions::all(Level::Error),
-        tier: TierMode::Eager,
-        ..LaunchOptions::default()
-    };
-    for _ in 0..MAX_FUSED_MISSES + 8 {
-        program
-            .launch("k", &args, &Dispatch::new_1d(ITEMS, 256), &options)
-            .expect("runs with no report");
-    }
-    let expected: Vec<u32> = values.iter().map(|v| v + 3).collect();
-    assert_eq!(out.to_vec(), expected);
-    let entry = program.kernel("k").expect("kernel").offset;
-    let ops = program.ops_waves(entry, false);
-    let misses: Vec<u32> = ops
-        .tier
-        .blocks
-        .iter()
-        .map(|b| b.fused_misses.load(Relaxed))
-        .collect();
+    let misses = checked_add_launches(super::enabled::MAX_FUSED_MISSES + 8);
     assert!(
         misses.iter().all(|&m| m == 0),
         "fused misses per block: {misses:?}"

@@ -317,13 +317,7 @@ impl<'a> Gen<'a, '_> {
 
         // A block whose proofs failed often runs its regions unfused.
         use super::super::enabled::{Block, CallCtx, MAX_FUSED_MISSES};
-        let offset = |field: usize| i32::try_from(field).unwrap_or(i32::MAX);
-        let block = self.b.ins().load(
-            self.ptr,
-            mem(),
-            self.calls,
-            offset(std::mem::offset_of!(CallCtx<'_>, block)),
-        );
+        let block = self.ctx_field(std::mem::offset_of!(CallCtx<'_>, block));
         let misses_at = self
             .b
             .ins()
